@@ -1,0 +1,5 @@
+//! The marsc compiler: `.mt` source -> AST -> TileableGraph -> ChunkGraph ->
+//! SubtaskGraph -> a plan the runtime executes. The `marsc` binary is a thin shell
+//! over [`driver`].
+
+pub mod tileable;

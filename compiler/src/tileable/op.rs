@@ -1,0 +1,103 @@
+//! The operations of the TileableGraph: one per tensor-level operation, after
+//! lowering has resolved names, bound arguments, normalized axes and indices, and
+//! decomposed conveniences (`clip`, `outer`, `stack`, 1-D `dot`, ...) into these.
+
+use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
+use marsc_runtime::random::RandomDist;
+use marsc_runtime::{DType, Scalar};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// One tensor operation. Inputs are the node's `inputs`, in the order documented here.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TileOp {
+    // ---- creation (no inputs) ----
+    /// Every element equal to the value (`ones`, `zeros`, `full`, `empty`, and Python
+    /// scalars used as operands, which become 0-d `Full` nodes). Value has the node's dtype.
+    Full(Scalar),
+    /// `arange`: element i is `start + i * delta` in the node's dtype, where (as NumPy
+    /// computes it) `delta = (start + step) - start`. `start`/`step` have the node's dtype.
+    Arange { start: Scalar, step: Scalar },
+    /// `linspace` (NumPy's algorithm: `step = (stop - start) / div`, element
+    /// `start + i * step`, the last element set to `stop` when `endpoint`).
+    Linspace {
+        start: f64,
+        stop: f64,
+        num: usize,
+        endpoint: bool,
+    },
+    /// `eye(N, M, k)`: ones on the k-th diagonal of a 2-D tensor.
+    Eye { k: i64 },
+    /// `tensor([...])`: literal data in C order, each value of the node's dtype.
+    Literal(Arc<[Scalar]>),
+    /// `random.*`: element with global flat index i is a function of (seed, stream, i).
+    Random {
+        dist: RandomDist,
+        seed: u64,
+        stream: u64,
+    },
+    /// `load(path)`: data from a `.npy` file whose header was read at compile time.
+    Load {
+        path: PathBuf,
+        /// Byte offset of the data in the file.
+        data_offset: u64,
+        fortran_order: bool,
+    },
+
+    // ---- element-wise (inputs are broadcast against each other) ----
+    /// One input; computes in `op.result_dtype(input)`.
+    Unary(UnaryOp),
+    /// Two inputs; `common` is their promoted dtype (NEP 50), the kernel casts both
+    /// to `op.loop_dtype(common)`.
+    Binary { op: BinaryOp, common: DType },
+    /// `where(cond, x, y)`: inputs [cond (bool), x, y], x and y already of the node's dtype.
+    Where,
+    /// `astype(dtype)`: one input, converted to the node's dtype.
+    Cast,
+
+    // ---- reductions and scans ----
+    /// One input, reduced over `axes` (sorted, unique, in range). With `keepdims` the
+    /// reduced axes stay as length 1.
+    Reduce {
+        reduction: Reduction,
+        axes: Vec<usize>,
+        keepdims: bool,
+    },
+    /// One input, inclusive scan along `axis` (lowering ravels first for `axis=None`).
+    Scan { op: ScanOp, axis: usize },
+
+    // ---- linear algebra ----
+    /// `[a, b]`, both 2-D, `(n, k) @ (k, m)`, both already of the node's dtype.
+    /// 1-D `matmul`/`dot` are lowered to this with `ExpandDims`/`Squeeze` around it.
+    MatMul,
+
+    // ---- shape (no arithmetic) ----
+    /// Permute axes: output axis i is input axis `axes[i]`.
+    Transpose { axes: Vec<usize> },
+    /// C-order reshape to the node's shape (also `ravel`).
+    Reshape,
+    /// Insert length-1 axes at these output positions (sorted).
+    ExpandDims { axes: Vec<usize> },
+    /// Remove these length-1 input axes (sorted).
+    Squeeze { axes: Vec<usize> },
+    /// Broadcast the input to the node's shape.
+    BroadcastTo,
+    /// Basic indexing, one item per input axis plus any `NewAxis` items.
+    Index { items: Vec<IndexItem> },
+    /// Join the inputs along `axis` (they agree on every other axis).
+    Concatenate { axis: usize },
+    /// Same values, the node's `nsplits` as the new chunking.
+    Rechunk,
+}
+
+/// One item of a normalized basic index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexItem {
+    /// A single position (already made non-negative and bounds-checked); drops the axis.
+    Int(usize),
+    /// A Python slice already resolved against the axis length, as `slice.indices`
+    /// gives: `start`, `step` and the resulting `len` (`stop` is implied).
+    Slice { start: i64, step: i64, len: usize },
+    /// `None`: a new axis of length 1.
+    NewAxis,
+}

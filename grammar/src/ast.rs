@@ -1,0 +1,217 @@
+//! The abstract syntax tree of a `.mt` script: straight-line statements over
+//! Python-style expressions. Every node carries the span of its source text.
+
+use crate::span::Span;
+
+/// A whole script: its statements in program order.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Module {
+    pub stmts: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `import a.b.c` or `import a.b as x`.
+    Import {
+        module: Vec<Ident>,
+        alias: Option<Ident>,
+    },
+    /// `name = value`.
+    Assign { target: Ident, value: Expr },
+    /// `name OP= value`, meaning `name = name OP value`.
+    AugAssign {
+        target: Ident,
+        op: BinOp,
+        op_span: Span,
+        value: Expr,
+    },
+    /// Any other expression statement (`print(...)`, `mt.save(...)`, `x`).
+    Expr(Expr),
+}
+
+/// A name with the span it was written at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Name(String),
+    /// Integer literal. Literals too large for i64 are a syntax error.
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    None,
+    /// String literal with escapes already processed.
+    Str(String),
+    /// `...`
+    Ellipsis,
+    /// `(a, b)`, `a, b` or `()`.
+    Tuple(Vec<Expr>),
+    /// `[a, b]`
+    List(Vec<Expr>),
+    /// `value.attr`
+    Attribute {
+        value: Box<Expr>,
+        attr: Ident,
+    },
+    /// `func(args)`
+    Call {
+        func: Box<Expr>,
+        args: Vec<Arg>,
+    },
+    /// `value[items]`; `a[i, j]` has two items, `a[(i, j)]` one item that is a tuple.
+    Subscript {
+        value: Box<Expr>,
+        items: Vec<SubscriptItem>,
+    },
+    Unary {
+        op: UnaryOp,
+        op_span: Span,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        op_span: Span,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// A single (unchained) comparison. Chains are rejected by the parser.
+    Compare {
+        op: CmpOp,
+        op_span: Span,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `a and b`, `a or b`: legal on Python scalars, an error on tensors (lowering).
+    BoolOp {
+        op: BoolOp,
+        op_span: Span,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `not a`: legal on Python scalars, an error on tensors (lowering).
+    Not {
+        op_span: Span,
+        operand: Box<Expr>,
+    },
+    /// Placeholder the parser leaves where it recovered from a syntax error.
+    Error,
+}
+
+/// A call argument, positional (`name` is `None`) or keyword.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arg {
+    pub name: Option<Ident>,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SubscriptItem {
+    Expr(Expr),
+    /// `lower:upper:step`, any part omitted.
+    Slice {
+        lower: Option<Expr>,
+        upper: Option<Expr>,
+        step: Option<Expr>,
+        span: Span,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `+x`
+    Pos,
+    /// `~x`
+    Invert,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    MatMul,
+    BitAnd,
+    BitOr,
+    BitXor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoolOp {
+    And,
+    Or,
+}
+
+impl BinOp {
+    /// The operator as written in source.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::MatMul => "@",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+        }
+    }
+}
+
+impl CmpOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+        }
+    }
+}
+
+impl UnaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Pos => "+",
+            UnaryOp::Invert => "~",
+        }
+    }
+}

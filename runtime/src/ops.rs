@@ -1,0 +1,235 @@
+//! The vocabulary of element-wise, reduction and scan operations shared by the
+//! compiler (type inference, tiling) and the runtime (kernels), with NumPy's result
+//! dtype for each input dtype. The tables were generated from NumPy 2.4 itself.
+
+use crate::dtype::DType;
+
+/// Why an operation has no result dtype for an input dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DTypeRuleError {
+    /// NumPy has no loop for it either (e.g. `-` on bool, `~` on floats).
+    NoLoop,
+    /// NumPy would give a dtype marsc does not have (float16 for `sqrt(bool)`,
+    /// int8 for `bool // bool`).
+    UnsupportedResult(&'static str),
+}
+
+macro_rules! named_enum {
+    ($(#[$m:meta])* $name:ident { $($variant:ident => $text:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $($variant),* }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            /// NumPy's name for the operation.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $text),* }
+            }
+
+            pub fn from_name(name: &str) -> Option<$name> {
+                match name { $($text => Some($name::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+named_enum!(
+    /// Element-wise functions of one tensor.
+    UnaryOp {
+        Negative => "negative", Positive => "positive", Absolute => "absolute",
+        Sqrt => "sqrt", Square => "square", Exp => "exp", Expm1 => "expm1", Log => "log",
+        Log1p => "log1p", Log2 => "log2", Log10 => "log10", Sin => "sin", Cos => "cos",
+        Tan => "tan", Arcsin => "arcsin", Arccos => "arccos", Arctan => "arctan",
+        Sinh => "sinh", Cosh => "cosh", Tanh => "tanh", Floor => "floor", Ceil => "ceil",
+        Trunc => "trunc", Rint => "rint", Sign => "sign", Reciprocal => "reciprocal",
+        IsNan => "isnan", IsInf => "isinf", IsFinite => "isfinite",
+        LogicalNot => "logical_not", Invert => "invert",
+    }
+);
+
+named_enum!(
+    /// Element-wise functions of two broadcast tensors.
+    BinaryOp {
+        Add => "add", Subtract => "subtract", Multiply => "multiply", Divide => "divide",
+        FloorDivide => "floor_divide", Remainder => "remainder", Power => "power",
+        Maximum => "maximum", Minimum => "minimum", Fmax => "fmax", Fmin => "fmin",
+        Arctan2 => "arctan2", Hypot => "hypot", Equal => "equal", NotEqual => "not_equal",
+        Less => "less", LessEqual => "less_equal", Greater => "greater",
+        GreaterEqual => "greater_equal", LogicalAnd => "logical_and",
+        LogicalOr => "logical_or", LogicalXor => "logical_xor",
+        BitwiseAnd => "bitwise_and", BitwiseOr => "bitwise_or", BitwiseXor => "bitwise_xor",
+    }
+);
+
+named_enum!(
+    /// Reductions over a set of axes. `Var`/`Std` carry `ddof` separately (see
+    /// [`Reduction`]); `ArgMax`/`ArgMin` return the index into the reduced axes
+    /// raveled in C order (the flat index when every axis is reduced).
+    ReduceOp {
+        Sum => "sum", Prod => "prod", Mean => "mean", Max => "max", Min => "min",
+        Var => "var", Std => "std", ArgMax => "argmax", ArgMin => "argmin",
+        All => "all", Any => "any", CountNonzero => "count_nonzero",
+    }
+);
+
+named_enum!(
+    /// Inclusive scans along one axis.
+    ScanOp { CumSum => "cumsum", CumProd => "cumprod" }
+);
+
+/// A reduction with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reduction {
+    pub op: ReduceOp,
+    /// Delta degrees of freedom for `Var`/`Std` (0 otherwise).
+    pub ddof: f64,
+}
+
+fn float_math(input: DType) -> Result<DType, DTypeRuleError> {
+    match input {
+        DType::Bool => Err(DTypeRuleError::UnsupportedResult("float16")),
+        DType::Int32 | DType::Int64 | DType::Float64 => Ok(DType::Float64),
+        DType::Float32 => Ok(DType::Float32),
+    }
+}
+
+fn same_no_bool(
+    input: DType,
+    bool_result: Result<DType, DTypeRuleError>,
+) -> Result<DType, DTypeRuleError> {
+    if input == DType::Bool {
+        bool_result
+    } else {
+        Ok(input)
+    }
+}
+
+impl UnaryOp {
+    /// NumPy's result dtype for an input of `input` dtype. The kernel computes in the
+    /// result dtype (inputs are cast to it first), except for the predicates
+    /// (`isnan`, `isinf`, `isfinite`, `logical_not`) which read the input as is.
+    pub fn result_dtype(self, input: DType) -> Result<DType, DTypeRuleError> {
+        use UnaryOp::*;
+        match self {
+            Negative | Positive | Sign => same_no_bool(input, Err(DTypeRuleError::NoLoop)),
+            Absolute | Floor | Ceil | Trunc => Ok(input),
+            Square | Reciprocal => {
+                same_no_bool(input, Err(DTypeRuleError::UnsupportedResult("int8")))
+            }
+            Sqrt | Exp | Expm1 | Log | Log1p | Log2 | Log10 | Sin | Cos | Tan | Arcsin | Arccos
+            | Arctan | Sinh | Cosh | Tanh | Rint => float_math(input),
+            IsNan | IsInf | IsFinite | LogicalNot => Ok(DType::Bool),
+            Invert => {
+                if input.is_float() {
+                    Err(DTypeRuleError::NoLoop)
+                } else {
+                    Ok(input)
+                }
+            }
+        }
+    }
+}
+
+impl BinaryOp {
+    /// NumPy's result dtype when both operands have (after promotion) dtype `common`.
+    pub fn result_dtype(self, common: DType) -> Result<DType, DTypeRuleError> {
+        use BinaryOp::*;
+        match self {
+            Add | Multiply | Maximum | Minimum | Fmax | Fmin => Ok(common),
+            Subtract => same_no_bool(common, Err(DTypeRuleError::NoLoop)),
+            Divide => Ok(if common == DType::Float32 {
+                DType::Float32
+            } else {
+                DType::Float64
+            }),
+            FloorDivide | Remainder | Power => {
+                same_no_bool(common, Err(DTypeRuleError::UnsupportedResult("int8")))
+            }
+            Arctan2 | Hypot => float_math(common),
+            Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual | LogicalAnd
+            | LogicalOr | LogicalXor => Ok(DType::Bool),
+            BitwiseAnd | BitwiseOr | BitwiseXor => {
+                if common.is_float() {
+                    Err(DTypeRuleError::NoLoop)
+                } else {
+                    Ok(common)
+                }
+            }
+        }
+    }
+
+    /// The dtype the kernel computes in: the result dtype, except for comparisons and
+    /// logical ops, which compare in the common input dtype.
+    pub fn loop_dtype(self, common: DType) -> Result<DType, DTypeRuleError> {
+        let out = self.result_dtype(common)?;
+        Ok(if out == DType::Bool { common } else { out })
+    }
+}
+
+impl ReduceOp {
+    pub fn result_dtype(self, input: DType) -> DType {
+        use ReduceOp::*;
+        match self {
+            Sum | Prod => {
+                if input.is_float() {
+                    input
+                } else {
+                    DType::Int64
+                }
+            }
+            Mean | Var | Std => {
+                if input == DType::Float32 {
+                    DType::Float32
+                } else {
+                    DType::Float64
+                }
+            }
+            Max | Min => input,
+            ArgMax | ArgMin | CountNonzero => DType::Int64,
+            All | Any => DType::Bool,
+        }
+    }
+}
+
+impl ScanOp {
+    pub fn result_dtype(self, input: DType) -> DType {
+        if input.is_float() {
+            input
+        } else {
+            DType::Int64
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for op in UnaryOp::ALL {
+            assert_eq!(UnaryOp::from_name(op.name()), Some(*op));
+        }
+        for op in BinaryOp::ALL {
+            assert_eq!(BinaryOp::from_name(op.name()), Some(*op));
+        }
+    }
+
+    #[test]
+    fn numpy_dtype_rules() {
+        assert_eq!(UnaryOp::Sqrt.result_dtype(DType::Int32), Ok(DType::Float64));
+        assert_eq!(
+            UnaryOp::Negative.result_dtype(DType::Bool),
+            Err(DTypeRuleError::NoLoop)
+        );
+        assert_eq!(
+            BinaryOp::Divide.result_dtype(DType::Int64),
+            Ok(DType::Float64)
+        );
+        assert_eq!(BinaryOp::Less.loop_dtype(DType::Int32), Ok(DType::Int32));
+        assert_eq!(ReduceOp::Sum.result_dtype(DType::Int32), DType::Int64);
+        assert_eq!(ReduceOp::Mean.result_dtype(DType::Float32), DType::Float32);
+    }
+}

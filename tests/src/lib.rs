@@ -1,0 +1,1 @@
+//! Test-only crate: the data-driven tests live in `tests/*.rs`.
