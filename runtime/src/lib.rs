@@ -1,10 +1,12 @@
 //! The marsc runtime: executes a plan of chunk operations on a pool of workers.
 //! It owns the plan's data types and never depends on the compiler.
 
+pub mod array;
 pub mod dtype;
 pub mod ops;
 pub mod random;
 pub mod scalar;
 
+pub use array::ArrayData;
 pub use dtype::DType;
 pub use scalar::Scalar;
