@@ -2,4 +2,6 @@
 //! SubtaskGraph -> a plan the runtime executes. The `marsc` binary is a thin shell
 //! over [`driver`].
 
+pub mod diagnostics;
+pub mod size;
 pub mod tileable;
