@@ -12,7 +12,7 @@ inside = (x * x + y * y) <= 1.0
 hits = inside.sum()
 pi_estimate = 4 * hits / n
 
-print("points:", n, "in chunks of", x.nsplits[0][0])
+print("points:", n, "chunks:", x.nsplits)
 print("inside the quarter circle:", hits.execute())
 print("pi is about", pi_estimate.execute())
 print("absolute error:", mt.abs(pi_estimate - 3.141592653589793))

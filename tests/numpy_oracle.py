@@ -127,6 +127,19 @@ class MarsToNumpy(ast.NodeTransformer):
             return func.value
         return node
 
+    def visit_AugAssign(self, node):
+        # `x += y` means `x = x + y` in marsc: a new value bound to the name. NumPy's
+        # in-place update would instead keep x's dtype and mutate other names' values.
+        self.generic_visit(node)
+        target = node.target
+        value = ast.BinOp(
+            left=ast.Name(id=target.id, ctx=ast.Load()), op=node.op, right=node.value
+        )
+        return ast.copy_location(
+            ast.Assign(targets=[ast.Name(id=target.id, ctx=ast.Store())], value=value),
+            node,
+        )
+
     def visit_Import(self, node):
         statements = []
         for alias in node.names:
