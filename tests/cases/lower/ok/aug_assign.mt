@@ -1,4 +1,4 @@
-# every augmented assignment is `name = name OP value`: dtypes may change, aliases are untouched
+# every augmented assignment (+= -= *= /= //= %= **= @=) is `name = name OP value`: dtypes may change, aliases are untouched
 import mars.tensor as mt
 a = mt.arange(6)
 alias = a
@@ -15,8 +15,3 @@ print(a, a.dtype)
 m = mt.eye(2) + 1
 m @= mt.tensor([[1.0, 2.0], [3.0, 4.0]])
 print(m)
-b = mt.tensor([True, False, True])
-b &= mt.tensor([True, True, False])
-b |= mt.tensor([False, False, True])
-b ^= mt.tensor([True, False, False])
-print(b)
