@@ -3,7 +3,9 @@
 
 pub mod array;
 pub mod dtype;
+pub mod exec;
 pub mod ops;
+pub mod plan;
 pub mod random;
 pub mod scalar;
 
