@@ -109,6 +109,9 @@ where
                 self.handle(message, observer)?;
             }
             observer.on_subtask_done(self.done, total);
+            if self.is_cancelled() {
+                return Err(ExecError::Cancelled);
+            }
             self.dispatch();
             self.send_orders(&mut inbox)?;
             if self.done < total && self.load.iter().all(|&load| load == 0) {
