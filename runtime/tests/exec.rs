@@ -402,8 +402,15 @@ fn a_failure_drops_queued_work_promptly() {
     b.result(total);
     let started = Instant::now();
     let error = run_with_deadline(b.finish(), options(2)).unwrap_err();
-    assert!(matches!(error, ExecError::SubtaskFailed { .. }), "{error:?}");
-    assert!(started.elapsed() < Duration::from_millis(500), "{:?}", started.elapsed());
+    assert!(
+        matches!(error, ExecError::SubtaskFailed { .. }),
+        "{error:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]

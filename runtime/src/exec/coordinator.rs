@@ -291,6 +291,9 @@ where
     }
 
     fn place(&mut self, id: SubtaskId, depth: u32) -> Option<u32> {
+        if self.workers == 1 {
+            return (self.load[0] < depth).then_some(0);
+        }
         self.bytes_on.fill(0);
         let inputs = &self.plan.subtasks[id.index()].inputs;
         self.locations

@@ -11,6 +11,8 @@ pub struct ChunkLocations {
     bytes: Vec<u64>,
     /// Only chunks that were copied have an entry, so this stays small.
     replicas: ChunkMap<Vec<u32>>,
+    /// Per chunk: whether `replicas` has an entry, so the common case skips the map.
+    copied: Vec<bool>,
 }
 
 impl ChunkLocations {
@@ -19,6 +21,7 @@ impl ChunkLocations {
             home: vec![NOT_PRODUCED; num_chunks as usize],
             bytes: vec![0; num_chunks as usize],
             replicas: ChunkMap::default(),
+            copied: vec![false; num_chunks as usize],
         }
     }
 
@@ -29,6 +32,14 @@ impl ChunkLocations {
 
     pub fn copied(&mut self, chunk: ChunkId, worker: u32) {
         self.replicas.entry(chunk).or_default().push(worker);
+        self.copied[chunk.index()] = true;
+    }
+
+    fn replicas(&self, chunk: ChunkId) -> &[u32] {
+        if !self.copied[chunk.index()] {
+            return &[];
+        }
+        self.replicas.get(&chunk).map_or(&[], Vec::as_slice)
     }
 
     pub fn bytes(&self, chunk: ChunkId) -> u64 {
@@ -38,12 +49,7 @@ impl ChunkLocations {
     /// The worker `worker` should fetch `chunk` from: itself when it holds a copy.
     pub fn source_for(&self, chunk: ChunkId, worker: u32) -> u32 {
         let home = self.home[chunk.index()];
-        let copied_here = || {
-            self.replicas
-                .get(&chunk)
-                .is_some_and(|holders| holders.contains(&worker))
-        };
-        if home != worker && copied_here() {
+        if home != worker && self.replicas(chunk).contains(&worker) {
             worker
         } else {
             home
@@ -57,7 +63,7 @@ impl ChunkLocations {
             if let Some(slot) = bytes_on.get_mut(self.home[chunk.index()] as usize) {
                 *slot += bytes;
             }
-            for &holder in self.replicas.get(&chunk).into_iter().flatten() {
+            for &holder in self.replicas(chunk) {
                 bytes_on[holder as usize] += bytes;
             }
         }
@@ -69,8 +75,10 @@ impl ChunkLocations {
         if home != NOT_PRODUCED {
             free_on(home);
         }
-        for holder in self.replicas.remove(&chunk).into_iter().flatten() {
-            free_on(holder);
+        if std::mem::take(&mut self.copied[chunk.index()]) {
+            for holder in self.replicas.remove(&chunk).into_iter().flatten() {
+                free_on(holder);
+            }
         }
     }
 }

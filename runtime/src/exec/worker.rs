@@ -67,6 +67,8 @@ struct Worker<'a, K: ChunkKernel, T> {
     /// Chunks requested from peers, with the subtasks waiting for each.
     fetching: ChunkMap<Vec<SubtaskId>>,
     report: CompletionReport<K::Value>,
+    /// The values of the running subtask's ops; kept to reuse its allocation.
+    op_values: Vec<Arc<K::Value>>,
     report_every: u32,
     busy_since: Option<Instant>,
 }
@@ -85,6 +87,7 @@ where
             waiting: IdMap::default(),
             fetching: ChunkMap::default(),
             report: CompletionReport::new(me),
+            op_values: Vec::new(),
             report_every: 1,
             busy_since: None,
         }
@@ -195,10 +198,10 @@ where
         let plan = self.context.plan;
         let subtask = &plan.subtasks[id.index()];
         let start = self.context.record_spans.then(Instant::now);
-        let values = match run_ops(subtask, &self.store) {
-            Ok(values) => values,
-            Err(message) => return Err(self.fail(Some(id), &message)),
-        };
+        let mut values = std::mem::take(&mut self.op_values);
+        if let Err(message) = run_ops(subtask, &self.store, &mut values) {
+            return Err(self.fail(Some(id), &message));
+        }
         for &(op_index, chunk) in &subtask.outputs {
             let value = &values[op_index as usize];
             self.report.output_bytes.push(K::nbytes(value) as u64);
@@ -216,6 +219,8 @@ where
             self.report.spans.push(span);
         }
         self.report.subtasks.push(id);
+        values.clear();
+        self.op_values = values;
         Ok(())
     }
 
@@ -248,12 +253,13 @@ where
     }
 }
 
-/// Runs a subtask's ops in order on inputs from the store; returns every op's value.
+/// Runs a subtask's ops in order on inputs from the store, pushing every op's value
+/// onto the empty `values`.
 fn run_ops<K: ChunkKernel>(
     subtask: &Subtask<K>,
     store: &ChunkStore<K::Value>,
-) -> Result<Vec<Arc<K::Value>>, String> {
-    let mut values: Vec<Arc<K::Value>> = Vec::with_capacity(subtask.ops.len());
+    values: &mut Vec<Arc<K::Value>>,
+) -> Result<(), String> {
     for op in &subtask.ops {
         let args = op
             .args
@@ -272,7 +278,7 @@ fn run_ops<K: ChunkKernel>(
         let value = run_kernel(&op.kernel, &args)?;
         values.push(Arc::new(value));
     }
-    Ok(values)
+    Ok(())
 }
 
 /// Runs one kernel, turning a panic into an error.

@@ -67,7 +67,13 @@ pub struct PlanBuilder {
 
 impl PlanBuilder {
     pub fn new() -> Self {
-        PlanBuilder { plan: Plan { subtasks: Vec::new(), num_chunks: 0, results: Vec::new() } }
+        PlanBuilder {
+            plan: Plan {
+                subtasks: Vec::new(),
+                num_chunks: 0,
+                results: Vec::new(),
+            },
+        }
     }
 
     /// A subtask running `kernel` on all of `inputs`, publishing one new chunk.
@@ -135,5 +141,9 @@ pub fn run_sequential(plan: &Plan<Toy>) -> Result<Vec<(ChunkId, Vec<i64>)>, Stri
             chunks.insert(chunk, values[op as usize].clone());
         }
     }
-    Ok(plan.results.iter().map(|chunk| (*chunk, chunks[chunk].clone())).collect())
+    Ok(plan
+        .results
+        .iter()
+        .map(|chunk| (*chunk, chunks[chunk].clone()))
+        .collect())
 }
