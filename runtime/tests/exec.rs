@@ -459,6 +459,36 @@ fn invalid_plans_and_options_are_rejected() {
 
 // ---------------------------------------------------------------- observers
 
+struct PanickingObserver;
+
+impl ExecObserver for PanickingObserver {
+    fn on_subtask_done(&mut self, _done: u64, _total: u64) {
+        panic!("observer bug");
+    }
+}
+
+#[test]
+fn a_panicking_observer_becomes_an_error_without_hanging() {
+    let mut b = PlanBuilder::new();
+    let mut previous = b.single(Toy::Const(vec![1]), &[], None);
+    for _ in 0..100 {
+        previous = b.single(Toy::Add, &[previous], None);
+    }
+    b.result(previous);
+    let plan = b.finish();
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(execute(&plan, &options(2), &mut PanickingObserver));
+    });
+    let outcome = receiver
+        .recv_timeout(Duration::from_secs(30))
+        .expect("no hang");
+    let Err(ExecError::Internal(message)) = outcome else {
+        panic!("unexpected outcome {outcome:?}");
+    };
+    assert_eq!(message, "the coordinator crashed: observer bug");
+}
+
 #[derive(Default)]
 struct Progress {
     calls: Vec<(u64, u64)>,

@@ -52,7 +52,12 @@ fn process_cpu_seconds() -> f64 {
     // 13th of them, in clock ticks (100 per second on Linux).
     let after_name = stat.rsplit(')').next().unwrap_or("");
     let fields: Vec<&str> = after_name.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     (ticks(11) + ticks(12)) / 100.0
 }
 
@@ -60,7 +65,11 @@ fn process_cpu_seconds() -> f64 {
 fn worker_counts() -> Vec<u32> {
     std::env::var("MARSC_BENCH_WORKERS")
         .ok()
-        .map(|list| list.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .map(|list| {
+            list.split(',')
+                .filter_map(|n| n.trim().parse().ok())
+                .collect()
+        })
         .unwrap_or_else(|| vec![1, 2, 4])
 }
 

@@ -16,6 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The result chunks handed back, in `plan.results` order.
+pub type ResultChunks<V> = Vec<(ChunkId, Arc<V>)>;
+
 /// How often a cancellable run looks at its cancel flag.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
 
@@ -89,12 +92,11 @@ where
 
     /// Runs the plan to completion; returns the results in `plan.results` order.
     /// The caller shuts the workers down afterwards, whatever the outcome.
-    #[allow(clippy::type_complexity)] // reason: a pair is clearer than a one-use struct
     pub fn run(
         mut self,
         mut inbox: impl Inbox<CoordinatorMessage<K::Value>>,
         observer: &mut dyn ExecObserver,
-    ) -> Result<(Vec<(ChunkId, Arc<K::Value>)>, ExecStats), ExecError> {
+    ) -> Result<(ResultChunks<K::Value>, ExecStats), ExecError> {
         let total = self.plan.subtasks.len() as u64;
         for (index, subtask) in self.plan.subtasks.iter().enumerate() {
             if subtask.inputs.is_empty() {
@@ -352,7 +354,7 @@ where
         ExecError::Internal(format!("worker {worker} stopped unexpectedly"))
     }
 
-    fn take_results(&mut self) -> Result<Vec<(ChunkId, Arc<K::Value>)>, ExecError> {
+    fn take_results(&mut self) -> Result<ResultChunks<K::Value>, ExecError> {
         self.plan
             .results
             .iter()

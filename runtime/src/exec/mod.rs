@@ -64,6 +64,7 @@ use coordinator::Coordinator;
 use index::PlanIndex;
 use message::WorkerMessage;
 use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -211,7 +212,18 @@ pub fn execute<K: ChunkKernel>(
                     options.queue_depth,
                     options.cancel.clone(),
                 );
-                coordinator.run(coordinator_inbox, observer)
+                // A panic here (a runtime bug, or in the caller's observer) must still
+                // reach the shutdown below, or the scope would wait for the workers
+                // forever.
+                catch_unwind(AssertUnwindSafe(|| {
+                    coordinator.run(coordinator_inbox, observer)
+                }))
+                .unwrap_or_else(|payload| {
+                    Err(ExecError::Internal(format!(
+                        "the coordinator crashed: {}",
+                        worker::panic_text(&*payload)
+                    )))
+                })
             }
         };
         // Workers that already stopped have dropped their inbox; that is fine.

@@ -289,7 +289,8 @@ fn run_kernel<K: ChunkKernel>(kernel: &K, args: &[&K::Value]) -> Result<K::Value
     }
 }
 
-fn panic_text(payload: &(dyn Any + Send)) -> String {
+/// The message a panic carried, for error reports.
+pub fn panic_text(payload: &(dyn Any + Send)) -> String {
     if let Some(text) = payload.downcast_ref::<&str>() {
         (*text).to_string()
     } else if let Some(text) = payload.downcast_ref::<String>() {
