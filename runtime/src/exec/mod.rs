@@ -41,6 +41,11 @@
 //!
 //! **Determinism.** Results never depend on the worker count or scheduling, because
 //! kernels are pure; figures such as `transfer_bytes` may.
+//!
+//! **Throughput.** Messages are batched (a work order carries many subtasks, a
+//! report many completions) and subtasks travel as ids, so the per-subtask cost is a
+//! few hash-map and heap operations: a million trivial subtasks run at roughly a
+//! million per CPU second (`runtime/tests/exec_throughput.rs`).
 
 mod coordinator;
 mod dispatch;
