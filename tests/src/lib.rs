@@ -7,12 +7,21 @@
 
 use marsc::diagnostics::{render_plain, SourceFile};
 use marsc::driver::{self, DriverError, EmitFormat, Options, Stage};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The repository root: scripts name data files relative to it (`load("tests/...")`),
+/// as they would when run with `marsc` from the root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the tests crate lives in the repository")
+        .to_path_buf()
+}
 
 /// Options read from a case's leading `# key: value` comments.
-pub fn case_options(text: &str, case_dir: &Path) -> Options {
+pub fn case_options(text: &str) -> Options {
     let mut options = Options {
-        base_dir: case_dir.to_path_buf(),
+        base_dir: repo_root(),
         ..Options::default()
     };
     for line in text.lines().take_while(|l| l.starts_with('#')) {
@@ -38,7 +47,7 @@ pub fn display_name(path: &Path) -> String {
 /// Compiles a case that must succeed and returns the dump of `stage`.
 pub fn run_ok(path: &Path, stage: Stage) -> String {
     let text = std::fs::read_to_string(path).expect("readable case");
-    let options = case_options(&text, path.parent().expect("case has a directory"));
+    let options = case_options(&text);
     match driver::emit(&text, stage, EmitFormat::Text, &options) {
         Ok(dump) => dump,
         Err(error) => panic!(
@@ -52,7 +61,7 @@ pub fn run_ok(path: &Path, stage: Stage) -> String {
 /// Compiles a case that must fail with diagnostics and returns them rendered.
 pub fn run_err(path: &Path, stage: Stage) -> String {
     let text = std::fs::read_to_string(path).expect("readable case");
-    let options = case_options(&text, path.parent().expect("case has a directory"));
+    let options = case_options(&text);
     match driver::emit(&text, stage, EmitFormat::Text, &options) {
         Ok(_) => panic!("{} should fail to compile but succeeded", path.display()),
         Err(error @ DriverError::Diagnostics(_)) => render_error(path, &text, error),
