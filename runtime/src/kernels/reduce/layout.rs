@@ -115,11 +115,16 @@ impl GlobalIndexer {
         })
     }
 
+    /// The global index of run position `local`; 0 for a chunk with no elements along
+    /// the reduced axes, whose state is marked empty anyway.
     pub fn global_index(&self, local: usize) -> i64 {
         let mut remaining = local;
         let mut coords = vec![0; self.chunk_extents.len()];
         for (coord, &extent) in coords.iter_mut().zip(&self.chunk_extents).rev() {
-            *coord = remaining % extent;
+            let Some(within) = remaining.checked_rem(extent) else {
+                return 0;
+            };
+            *coord = within;
             remaining /= extent;
         }
         let mut index: i64 = 0;
