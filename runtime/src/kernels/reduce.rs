@@ -56,7 +56,10 @@ enum Partial {
     Moments { mean: ArrayData, m2: ArrayData },
     /// `argmax`, `argmin`: the winning value (input dtype) and its global index into
     /// the reduced axes raveled in C order; meaningless while `count == 0`.
-    Arg { value: ArrayData, index: ArrayD<i64> },
+    Arg {
+        value: ArrayData,
+        index: ArrayD<i64>,
+    },
 }
 
 impl ReduceState {
@@ -134,10 +137,7 @@ pub fn reduce_map(
 /// same block of the kept axes, so merging is elementwise over the keepdims shape.
 /// Parts may come in any order and the result may be merged again; pass them in chunk
 /// order anyway, since float sums (and which of `-0.0`/`0.0` a `max` keeps) follow it.
-pub fn reduce_combine(
-    red: Reduction,
-    parts: &[&ReduceState],
-) -> Result<ReduceState, KernelError> {
+pub fn reduce_combine(red: Reduction, parts: &[&ReduceState]) -> Result<ReduceState, KernelError> {
     let Some(first) = parts.first() else {
         return Err(KernelError("reduce_combine needs at least one part".into()));
     };
@@ -188,7 +188,8 @@ pub fn reduce_finish(
             red.op.name()
         )));
     }
-    let result = with_element_type!(state.input_dtype, E => finish::finish_partial::<E>(red, state)?);
+    let result =
+        with_element_type!(state.input_dtype, E => finish::finish_partial::<E>(red, state)?);
     if keepdims {
         Ok(result)
     } else {
@@ -197,5 +198,7 @@ pub fn reduce_finish(
 }
 
 fn dtype_mismatch(dtype: DType) -> KernelError {
-    KernelError(format!("internal error: array data does not match dtype {dtype}"))
+    KernelError(format!(
+        "internal error: array data does not match dtype {dtype}"
+    ))
 }

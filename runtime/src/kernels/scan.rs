@@ -39,9 +39,7 @@ fn scan_typed<E: Element>(
         .transpose()?;
     let seeds: Option<Vec<E::SumAcc>> =
         carry.map(|c| c.index_axis(Axis(axis), 0).iter().copied().collect());
-    let mut output: ArrayD<E::SumAcc> = input
-        .as_standard_layout()
-        .mapv(<E::SumAcc>::from_element);
+    let mut output: ArrayD<E::SumAcc> = input.as_standard_layout().mapv(<E::SumAcc>::from_element);
     for (lane_index, mut lane) in output.lanes_mut(Axis(axis)).into_iter().enumerate() {
         // Seeding the running value with the carry (rather than adding the carry to a
         // local scan afterwards) keeps floats as close as possible to NumPy's
@@ -143,7 +141,11 @@ fn check_axis(x: &ArrayData, axis: usize) -> Result<(), KernelError> {
 
 fn typed<E: Element>(x: &ArrayData) -> Result<&ArrayD<E>, KernelError> {
     E::from_data(x).ok_or_else(|| {
-        KernelError(format!("internal error: expected {} data, got {}", E::DTYPE, x.dtype()))
+        KernelError(format!(
+            "internal error: expected {} data, got {}",
+            E::DTYPE,
+            x.dtype()
+        ))
     })
 }
 

@@ -183,7 +183,10 @@ fn sorted_unique(axes: &[usize], ndim: usize) -> Result<Vec<usize>, KernelError>
 /// Checks `items` against `shape` and translates them to ndarray's slice elements,
 /// one per input axis (plus new axes).
 fn slice_elements(shape: &[usize], items: &[SliceItem]) -> Result<Vec<SliceInfoElem>, KernelError> {
-    let consumed = items.iter().filter(|item| **item != SliceItem::NewAxis).count();
+    let consumed = items
+        .iter()
+        .filter(|item| **item != SliceItem::NewAxis)
+        .count();
     if consumed > shape.len() {
         return Err(KernelError(format!(
             "too many indices for array: array is {}-dimensional, but {consumed} were indexed",

@@ -26,15 +26,23 @@ fn b_codes() -> Vec<i64> {
 
 fn both<T: Element>(convert: impl Fn(i64, bool) -> T) -> (ArrayData, ArrayData) {
     (
-        array(&[3, 4], a_codes().into_iter().map(|c| convert(c, true)).collect()),
-        array(&[4, 5], b_codes().into_iter().map(|c| convert(c, false)).collect()),
+        array(
+            &[3, 4],
+            a_codes().into_iter().map(|c| convert(c, true)).collect(),
+        ),
+        array(
+            &[4, 5],
+            b_codes().into_iter().map(|c| convert(c, false)).collect(),
+        ),
     )
 }
 
 #[test]
 fn products_match_numpy_for_every_dtype() {
     let (a, b) = both(|c, _| c);
-    let ints = [21, 12, 3, -28, 18, -7, 4, 4, -7, -7, -28, 3, 12, 21, -25_i64];
+    let ints = [
+        21, 12, 3, -28, 18, -7, 4, 4, -7, -7, -28, 3, 12, 21, -25_i64,
+    ];
     assert_eq!(matmul_block(&a, &b), Ok(array(&[3, 5], ints.to_vec())));
 
     let (a, b) = both(|c, left| c as f64 / if left { 4.0 } else { 8.0 });
@@ -50,8 +58,20 @@ fn products_match_numpy_for_every_dtype() {
     // int32 products overflow and wrap as NumPy's do.
     let (a, b) = both(|c, left| (c * if left { 1_000_000 } else { 1000 }) as i32);
     let wrapped = [
-        -474836480, -884901888, -1294967296, 2064771072, 820130816, 1589934592, -294967296,
-        -294967296, 1589934592, 1589934592, 2064771072, -1294967296, -884901888, -474836480,
+        -474836480,
+        -884901888,
+        -1294967296,
+        2064771072,
+        820130816,
+        1589934592,
+        -294967296,
+        -294967296,
+        1589934592,
+        1589934592,
+        2064771072,
+        -1294967296,
+        -884901888,
+        -474836480,
         769803776_i32,
     ];
     assert_eq!(matmul_block(&a, &b), Ok(array(&[3, 5], wrapped.to_vec())));

@@ -123,7 +123,7 @@ impl_element!(
     |v| v,
     |v| u8::from(v) as f64,
     |v| u8::from(v) as f32,
-    |v| i64::from(v)
+    i64::from
 );
 impl_element!(
     i32,
@@ -134,7 +134,7 @@ impl_element!(
     |v| v != 0,
     |v| v as f64,
     |v| v as f32,
-    |v| i64::from(v)
+    i64::from
 );
 impl_element!(
     i64,

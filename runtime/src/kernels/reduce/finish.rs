@@ -31,7 +31,9 @@ pub(super) fn finish_partial<E: Element>(
             reject_empty(state, red.op)?;
             Ok(extreme.clone())
         }
-        (Partial::Truth(truth), ReduceOp::All | ReduceOp::Any) => Ok(ArrayData::Bool(truth.clone())),
+        (Partial::Truth(truth), ReduceOp::All | ReduceOp::Any) => {
+            Ok(ArrayData::Bool(truth.clone()))
+        }
         (Partial::Count(count), ReduceOp::CountNonzero) => Ok(ArrayData::Int64(count.clone())),
         (Partial::Moments { m2, .. }, ReduceOp::Var | ReduceOp::Std) => {
             let m2 = <E::MeanAcc>::from_data(m2).ok_or_else(wrong_kind)?;
@@ -62,8 +64,12 @@ fn reject_empty(state: &ReduceState, op: ReduceOp) -> Result<(), KernelError> {
         return Ok(());
     }
     Err(KernelError(match op {
-        ReduceOp::Max => "zero-size array to reduction operation maximum which has no identity".into(),
-        ReduceOp::Min => "zero-size array to reduction operation minimum which has no identity".into(),
+        ReduceOp::Max => {
+            "zero-size array to reduction operation maximum which has no identity".into()
+        }
+        ReduceOp::Min => {
+            "zero-size array to reduction operation minimum which has no identity".into()
+        }
         _ => format!("attempt to get {} of an empty sequence", op.name()),
     }))
 }

@@ -64,7 +64,9 @@ fn normalize_axes(axes: &[usize], ndim: usize) -> Result<Vec<usize>, KernelError
     sorted.sort_unstable();
     sorted.dedup();
     if sorted.len() != axes.len() {
-        return Err(KernelError(format!("repeated axis in reduction axes {axes:?}")));
+        return Err(KernelError(format!(
+            "repeated axis in reduction axes {axes:?}"
+        )));
     }
     if let Some(&axis) = sorted.iter().find(|&&axis| axis >= ndim) {
         return Err(KernelError(format!(

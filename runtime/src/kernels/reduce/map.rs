@@ -65,11 +65,7 @@ pub(super) fn map_partial<E: Element>(
 ) -> Result<Partial, KernelError> {
     let rows = layout.rows(array);
     Ok(match op {
-        ReduceOp::Sum => Partial::Total(<E::SumAcc>::into_data(per_row(
-            layout,
-            &rows,
-            E::sum,
-        )?)),
+        ReduceOp::Sum => Partial::Total(<E::SumAcc>::into_data(per_row(layout, &rows, E::sum)?)),
         ReduceOp::Prod => Partial::Total(<E::SumAcc>::into_data(per_row(
             layout,
             &rows,
@@ -133,13 +129,16 @@ fn extreme<E: Element>(direction: Direction, row: &[E]) -> E {
     let Some((&first, rest)) = row.split_first() else {
         return E::default();
     };
-    rest.iter().fold(first, |best, &v| {
-        if direction.beats(v, best) {
-            v
-        } else {
-            best
-        }
-    })
+    rest.iter().fold(
+        first,
+        |best, &v| {
+            if direction.beats(v, best) {
+                v
+            } else {
+                best
+            }
+        },
+    )
 }
 
 /// The extreme of a run and its position in the run: the first occurrence, or the

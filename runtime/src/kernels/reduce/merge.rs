@@ -116,13 +116,16 @@ fn merge_extremes<E: Element>(
         Partial::Extreme(data) => E::from_data(data),
         _ => None,
     })?;
-    let merged = fold(extremes, |best, v| {
-        if direction.beats(v, best) {
-            v
-        } else {
-            best
-        }
-    })?;
+    let merged = fold(
+        extremes,
+        |best, v| {
+            if direction.beats(v, best) {
+                v
+            } else {
+                best
+            }
+        },
+    )?;
     Ok(Partial::Extreme(E::into_data(merged)))
 }
 

@@ -114,7 +114,10 @@ fn test_array(dtype: DType, shape: &[usize], codes: &[i64]) -> ArrayData {
         // Exact in binary, so cancellation cannot magnify rounding differences.
         DType::Float32 => array(shape, codes.iter().map(|&c| c as f32 / 8.0).collect()),
         // Inexact but positive, so reassociation changes results only by relative rounding.
-        DType::Float64 => array(shape, codes.iter().map(|&c| (c.abs() + 1) as f64 / 10.0).collect()),
+        DType::Float64 => array(
+            shape,
+            codes.iter().map(|&c| (c.abs() + 1) as f64 / 10.0).collect(),
+        ),
     }
 }
 

@@ -62,23 +62,26 @@ fn expand_dims_and_squeeze_round_trip() {
 fn broadcast_to_materializes_numpy_broadcasting() {
     let column = slice(
         &x(),
-        &[SliceItem::Range {
-            start: 0,
-            step: 1,
-            len: 2,
-        }, SliceItem::Range {
-            start: 0,
-            step: 1,
-            len: 1,
-        }],
+        &[
+            SliceItem::Range {
+                start: 0,
+                step: 1,
+                len: 2,
+            },
+            SliceItem::Range {
+                start: 0,
+                step: 1,
+                len: 1,
+            },
+        ],
     )
     .unwrap();
     let b = broadcast_to(&column, &[3, 2, 3, 4]).unwrap();
     assert_eq!(b.shape(), &[3, 2, 3, 4]);
     // np.broadcast_to(x[:, :1, :], (3, 2, 3, 4)).ravel()[:30]
     let head = [
-        0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 0,
-        1, 2, 3, 0, 1,
+        0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 0, 1,
+        2, 3, 0, 1,
     ];
     assert_eq!(values(&b)[..30], head);
     assert!(broadcast_to(&x(), &[2, 2, 4]).is_err());
@@ -149,8 +152,38 @@ fn bad_slices_are_errors_not_panics() {
 
 #[test]
 fn concatenate_rejoins_split_chunks() {
-    let left = slice(&x(), &[SliceItem::Range { start: 0, step: 1, len: 2 }, SliceItem::Range { start: 0, step: 1, len: 1 }]).unwrap();
-    let right = slice(&x(), &[SliceItem::Range { start: 0, step: 1, len: 2 }, SliceItem::Range { start: 1, step: 1, len: 2 }]).unwrap();
+    let left = slice(
+        &x(),
+        &[
+            SliceItem::Range {
+                start: 0,
+                step: 1,
+                len: 2,
+            },
+            SliceItem::Range {
+                start: 0,
+                step: 1,
+                len: 1,
+            },
+        ],
+    )
+    .unwrap();
+    let right = slice(
+        &x(),
+        &[
+            SliceItem::Range {
+                start: 0,
+                step: 1,
+                len: 2,
+            },
+            SliceItem::Range {
+                start: 1,
+                step: 1,
+                len: 2,
+            },
+        ],
+    )
+    .unwrap();
     assert_eq!(concatenate(&[&left, &right], 1).unwrap(), x());
     assert!(concatenate(&[&left, &right], 0).is_err());
     assert!(concatenate(&[], 0).is_err());
