@@ -289,3 +289,29 @@ fn bad_axes_are_errors_not_panics() {
     assert!(reduce_map(red, &x, &[0], &[2, 3], &[0, 0]).is_err());
     assert!(reduce_map(red, &x, &[0], &[2, 3, 4], &[1, 0, 0]).is_err());
 }
+
+#[test]
+fn states_report_their_size_and_refuse_to_merge_with_strangers() {
+    let sum = Reduction {
+        op: ReduceOp::Sum,
+        ddof: 0.0,
+    };
+    let origin = [0, 0, 0];
+    let state = reduce_map(sum, &quarters_3d(), &[1], &[2, 3, 4], &origin).unwrap();
+    assert_eq!(state.keepdims_shape(), &[2, 1, 4]);
+    assert_eq!(state.count(), 3);
+    assert_eq!(state.nbytes(), 8 * 8);
+    let argmax = Reduction {
+        op: ReduceOp::ArgMax,
+        ddof: 0.0,
+    };
+    let int32 = array(&[2, 3, 4], ints().iter().map(|&v| v as i32).collect());
+    let arg_state = reduce_map(argmax, &int32, &[1], &[2, 3, 4], &origin).unwrap();
+    assert_eq!(arg_state.nbytes(), 8 * 4 + 8 * 8);
+
+    assert!(super::reduce_combine(sum, &[]).is_err());
+    assert!(super::reduce_combine(sum, &[&state, &arg_state]).is_err());
+    let other_axes = reduce_map(sum, &quarters_3d(), &[2], &[2, 3, 4], &origin).unwrap();
+    assert!(super::reduce_combine(sum, &[&state, &other_axes]).is_err());
+    assert!(reduce_finish(argmax, &state, false).is_err());
+}
