@@ -4,6 +4,7 @@
 pub mod array;
 pub mod dtype;
 pub mod exec;
+pub mod kernels;
 pub mod npy_header;
 pub mod ops;
 pub mod plan;
