@@ -3,6 +3,7 @@
 
 pub mod array;
 pub mod dtype;
+pub mod kernels;
 pub mod ops;
 pub mod random;
 pub mod scalar;

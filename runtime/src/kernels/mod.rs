@@ -1,0 +1,38 @@
+//! Interpreter kernels: the functions that compute one chunk of an operation from the
+//! chunks of its inputs. A JIT added later must agree with them bit for bit, so the
+//! scalar semantics they implement (NumPy's, on x86-64) are spelled out in
+//! [`scalar_semantics`] and [`cast`] rather than left to Rust's operators.
+
+mod cast;
+mod creation;
+mod element;
+mod binary;
+mod elementwise;
+pub mod scalar_semantics;
+
+use std::fmt;
+
+pub use cast::{cast, cast_scalar, CastFrom};
+pub use creation::{arange, eye, full, linspace, literal};
+pub use element::Element;
+pub use elementwise::{binary, broadcast_shape, unary, where_};
+
+/// Why a kernel could not compute its chunk: either a run-time condition NumPy also
+/// reports (an integer raised to a negative power) or inputs that break the kernel's
+/// contract, which points at a compiler bug rather than a user error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelError(pub String);
+
+impl KernelError {
+    pub(crate) fn new(message: impl Into<String>) -> KernelError {
+        KernelError(message.into())
+    }
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for KernelError {}
