@@ -15,6 +15,7 @@ use std::fmt;
 pub use cast::{cast, cast_scalar, CastFrom};
 pub use creation::{arange, eye, full, linspace, literal};
 pub use element::Element;
+pub(crate) use element::checked_len;
 pub use elementwise::{binary, broadcast_shape, unary, where_};
 
 /// Why a kernel could not compute its chunk: either a run-time condition NumPy also
