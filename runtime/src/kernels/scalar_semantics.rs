@@ -379,3 +379,8 @@ fn int_halve<I: Int>(value: I) -> I {
 pub fn int_reciprocal<I: Int>(x: I) -> I {
     I::cast_from(1.0 / x.to_f64())
 }
+
+#[cfg(test)]
+mod divmod_vectors;
+#[cfg(test)]
+mod tests;
