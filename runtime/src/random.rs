@@ -156,9 +156,7 @@ pub fn random_chunk(
             let width = high - low;
             ArrayData::Float64(chunk.fill(|i| low + width * key.uniform01(i))?)
         }
-        RandomDist::StandardNormal => {
-            ArrayData::Float64(chunk.fill(|i| key.standard_normal(i))?)
-        }
+        RandomDist::StandardNormal => ArrayData::Float64(chunk.fill(|i| key.standard_normal(i))?),
         RandomDist::Normal { loc, scale } => {
             ArrayData::Float64(chunk.fill(|i| loc + scale * key.standard_normal(i))?)
         }

@@ -153,3 +153,146 @@ impl<T> FromScalar for T where
     T: CastFrom<bool> + CastFrom<i32> + CastFrom<i64> + CastFrom<f32> + CastFrom<f64>
 {
 }
+
+#[cfg(test)]
+mod tests {
+    //! Expected values computed by NumPy 2.4 on x86-64 with `astype`.
+
+    use super::*;
+    use ndarray::arr1;
+
+    fn f64_array(values: &[f64]) -> ArrayData {
+        ArrayData::Float64(arr1(values).into_dyn())
+    }
+
+    #[test]
+    fn float64_to_int32_truncates_and_maps_the_rest_to_min() {
+        let x = f64_array(&[
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            3e9,
+            -3e9,
+            1e19,
+            -1e19,
+            2147483647.9,
+            -2147483648.9,
+            -0.9,
+        ]);
+        let min = i32::MIN;
+        let expected = [min, min, min, min, min, min, min, 2147483647, min, 0];
+        assert_eq!(
+            cast(&x, DType::Int32),
+            ArrayData::Int32(arr1(&expected).into_dyn())
+        );
+    }
+
+    #[test]
+    fn float64_to_int64_maps_nan_inf_and_out_of_range_to_min() {
+        let x = f64_array(&[
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            3e9,
+            1e19,
+            -1e19,
+            9.2233720368547758e18,
+            -9.2233720368547758e18,
+            -0.0,
+        ]);
+        let min = i64::MIN;
+        let expected = [min, min, min, 3_000_000_000, min, min, min, min, 0];
+        assert_eq!(
+            cast(&x, DType::Int64),
+            ArrayData::Int64(arr1(&expected).into_dyn())
+        );
+    }
+
+    #[test]
+    fn float32_to_ints() {
+        let x = ArrayData::Float32(arr1(&[f32::NAN, 3e9, -3e9, 2147483520.0]).into_dyn());
+        let expected = [i32::MIN, i32::MIN, i32::MIN, 2147483520];
+        assert_eq!(
+            cast(&x, DType::Int32),
+            ArrayData::Int32(arr1(&expected).into_dyn())
+        );
+        let x = ArrayData::Float32(arr1(&[f32::NAN, 1e19, -1e19, f32::INFINITY]).into_dyn());
+        assert_eq!(
+            cast(&x, DType::Int64),
+            ArrayData::Int64(arr1(&[i64::MIN; 4]).into_dyn())
+        );
+    }
+
+    #[test]
+    fn anything_to_bool_is_nonzero_and_nan_is_true() {
+        let x = f64_array(&[f64::NAN, 0.0, -0.0, 1e-300]);
+        assert_eq!(
+            cast(&x, DType::Bool),
+            ArrayData::Bool(arr1(&[true, false, false, true]).into_dyn())
+        );
+        let x = ArrayData::Int32(arr1(&[0, -5]).into_dyn());
+        assert_eq!(
+            cast(&x, DType::Bool),
+            ArrayData::Bool(arr1(&[false, true]).into_dyn())
+        );
+    }
+
+    #[test]
+    fn bool_to_numbers_is_zero_or_one() {
+        let x = ArrayData::Bool(arr1(&[true, false]).into_dyn());
+        assert_eq!(
+            cast(&x, DType::Float32),
+            ArrayData::Float32(arr1(&[1.0, 0.0]).into_dyn())
+        );
+        assert_eq!(
+            cast(&x, DType::Int64),
+            ArrayData::Int64(arr1(&[1, 0]).into_dyn())
+        );
+    }
+
+    #[test]
+    fn int64_to_int32_wraps() {
+        let x = ArrayData::Int64(arr1(&[(1i64 << 40) + 5, -(1i64 << 31) - 1]).into_dyn());
+        assert_eq!(
+            cast(&x, DType::Int32),
+            ArrayData::Int32(arr1(&[5, 2147483647]).into_dyn())
+        );
+    }
+
+    #[test]
+    fn int64_to_float32_rounds_once() {
+        // Through f64 this would round twice and give 2^60.
+        let x = ArrayData::Int64(arr1(&[(1i64 << 60) + (1 << 36) + 1, (1 << 24) + 1]).into_dyn());
+        let expected = [((1i64 << 60) + (1 << 37)) as f32, 16777216.0];
+        assert_eq!(
+            cast(&x, DType::Float32),
+            ArrayData::Float32(arr1(&expected).into_dyn())
+        );
+    }
+
+    #[test]
+    fn float64_to_float32_overflows_to_infinity() {
+        let x = f64_array(&[3.7, -3.7, 1e39, -1e39]);
+        let expected = [3.7f32, -3.7, f32::INFINITY, f32::NEG_INFINITY];
+        assert_eq!(
+            cast(&x, DType::Float32),
+            ArrayData::Float32(arr1(&expected).into_dyn())
+        );
+    }
+
+    #[test]
+    fn cast_scalar_agrees_with_cast() {
+        assert_eq!(
+            cast_scalar(Scalar::Float64(f64::NAN), DType::Int32),
+            Scalar::Int32(i32::MIN)
+        );
+        assert_eq!(
+            cast_scalar(Scalar::Int64(-1), DType::Bool),
+            Scalar::Bool(true)
+        );
+        assert_eq!(
+            cast_scalar(Scalar::Float32(-2.9), DType::Int64),
+            Scalar::Int64(-2)
+        );
+    }
+}

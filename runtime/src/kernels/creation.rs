@@ -34,18 +34,18 @@ pub fn arange(
     let indices = offset..offset.saturating_add(len);
     match start {
         Scalar::Bool(start) => bool_arange(start, bool::from_scalar(step), indices),
-        Scalar::Int32(start) => Ok(int_arange::<i32>(start.into(), i64::from_scalar(step), indices)),
+        Scalar::Int32(start) => Ok(int_arange::<i32>(
+            start.into(),
+            i64::from_scalar(step),
+            indices,
+        )),
         Scalar::Int64(start) => Ok(int_arange::<i64>(start, i64::from_scalar(step), indices)),
         Scalar::Float32(start) => Ok(float_arange(start, f32::from_scalar(step), indices)),
         Scalar::Float64(start) => Ok(float_arange(start, f64::from_scalar(step), indices)),
     }
 }
 
-fn float_arange<F: Float>(
-    start: F,
-    step: F,
-    indices: std::ops::Range<usize>,
-) -> ArrayData {
+fn float_arange<F: Float>(start: F, step: F, indices: std::ops::Range<usize>) -> ArrayData {
     let next = start + step;
     let delta = next - start;
     let values = indices
@@ -83,7 +83,9 @@ fn bool_arange(
     }
     // Element 1 is `start + step` computed on Python ints, then read as bool.
     let values = indices.map(|i| if i == 0 { start } else { start || step });
-    Ok(ArrayData::Bool(ndarray::Array1::from_iter(values).into_dyn()))
+    Ok(ArrayData::Bool(
+        ndarray::Array1::from_iter(values).into_dyn(),
+    ))
 }
 
 /// Elements `offset .. offset + len` of `np.linspace(start, stop, num, endpoint,

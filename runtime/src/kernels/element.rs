@@ -116,12 +116,8 @@ macro_rules! with_same_dtype {
             ($crate::array::ArrayData::Bool($x), $crate::array::ArrayData::Bool($y)) => $body,
             ($crate::array::ArrayData::Int32($x), $crate::array::ArrayData::Int32($y)) => $body,
             ($crate::array::ArrayData::Int64($x), $crate::array::ArrayData::Int64($y)) => $body,
-            ($crate::array::ArrayData::Float32($x), $crate::array::ArrayData::Float32($y)) => {
-                $body
-            }
-            ($crate::array::ArrayData::Float64($x), $crate::array::ArrayData::Float64($y)) => {
-                $body
-            }
+            ($crate::array::ArrayData::Float32($x), $crate::array::ArrayData::Float32($y)) => $body,
+            ($crate::array::ArrayData::Float64($x), $crate::array::ArrayData::Float64($y)) => $body,
             (a, b) => Err($crate::kernels::KernelError::new(format!(
                 "internal error: operands of dtypes {} and {} where one dtype was expected",
                 a.dtype(),

@@ -125,9 +125,7 @@ fn float_unary<F: Float>(op: UnaryOp, a: &ArrayD<F>) -> Result<ArrayD<F>, Kernel
         Rint => a.mapv(F::rint),
         Sign => a.mapv(float_sign),
         Reciprocal => a.mapv(|v| F::ONE / v),
-        IsNan | IsInf | IsFinite | LogicalNot | Invert => {
-            return Err(internal_unary(op, F::DTYPE))
-        }
+        IsNan | IsInf | IsFinite | LogicalNot | Invert => return Err(internal_unary(op, F::DTYPE)),
     })
 }
 
@@ -171,7 +169,9 @@ pub fn where_(cond: &ArrayData, x: &ArrayData, y: &ArrayData) -> Result<ArrayDat
         .ok_or_else(incompatible)?;
     let cond = cast_to(cond, DType::Bool);
     let ArrayData::Bool(cond) = &*cond else {
-        return Err(KernelError::new("internal error: cast to bool gave another dtype"));
+        return Err(KernelError::new(
+            "internal error: cast to bool gave another dtype",
+        ));
     };
     let cond = broadcast_view(cond, &shape)?;
     with_same_dtype!(x, y, (a, b) => select(&cond, a, b, &shape).map(Element::into_data))
@@ -190,3 +190,6 @@ fn select<T: Element>(
         .and(&b)
         .map_collect(|&c, &x, &y| if c { x } else { y }))
 }
+
+#[cfg(test)]
+mod tests;

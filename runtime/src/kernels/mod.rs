@@ -3,10 +3,10 @@
 //! scalar semantics they implement (NumPy's, on x86-64) are spelled out in
 //! [`scalar_semantics`] and [`cast`] rather than left to Rust's operators.
 
+mod binary;
 mod cast;
 mod creation;
 mod element;
-mod binary;
 mod elementwise;
 pub mod scalar_semantics;
 
@@ -14,8 +14,8 @@ use std::fmt;
 
 pub use cast::{cast, cast_scalar, CastFrom};
 pub use creation::{arange, eye, full, linspace, literal};
-pub use element::Element;
 pub(crate) use element::checked_len;
+pub use element::Element;
 pub use elementwise::{binary, broadcast_shape, unary, where_};
 
 /// Why a kernel could not compute its chunk: either a run-time condition NumPy also

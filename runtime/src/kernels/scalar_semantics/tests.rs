@@ -18,8 +18,14 @@ fn float64_floor_divide_and_remainder_match_numpy_bit_for_bit() {
         let (a, b) = (f64::from_bits(a), f64::from_bits(b));
         let q = float_floor_divide(a, b);
         let r = float_remainder(a, b);
-        assert!(same_f64(q, f64::from_bits(quotient)), "{a:e} // {b:e} = {q:e}");
-        assert!(same_f64(r, f64::from_bits(remainder)), "{a:e} % {b:e} = {r:e}");
+        assert!(
+            same_f64(q, f64::from_bits(quotient)),
+            "{a:e} // {b:e} = {q:e}"
+        );
+        assert!(
+            same_f64(r, f64::from_bits(remainder)),
+            "{a:e} % {b:e} = {r:e}"
+        );
     }
 }
 
@@ -29,8 +35,14 @@ fn float32_floor_divide_and_remainder_match_numpy_bit_for_bit() {
         let (a, b) = (f32::from_bits(a), f32::from_bits(b));
         let q = float_floor_divide(a, b);
         let r = float_remainder(a, b);
-        assert!(same_f32(q, f32::from_bits(quotient)), "{a:e} // {b:e} = {q:e}");
-        assert!(same_f32(r, f32::from_bits(remainder)), "{a:e} % {b:e} = {r:e}");
+        assert!(
+            same_f32(q, f32::from_bits(quotient)),
+            "{a:e} // {b:e} = {q:e}"
+        );
+        assert!(
+            same_f32(r, f32::from_bits(remainder)),
+            "{a:e} % {b:e} = {r:e}"
+        );
     }
 }
 
@@ -49,18 +61,67 @@ fn float_floor_divide_named_corners() {
 }
 
 const INT64_DIVIDENDS: [i64; 16] = [
-    -7, 7, -7, 7, 0, 5, -5, i64::MIN, i64::MIN, 3, -3, 6, -6, i64::MAX, i64::MIN, 1,
+    -7,
+    7,
+    -7,
+    7,
+    0,
+    5,
+    -5,
+    i64::MIN,
+    i64::MIN,
+    3,
+    -3,
+    6,
+    -6,
+    i64::MAX,
+    i64::MIN,
+    1,
 ];
 const INT64_DIVISORS: [i64; 16] = [
-    2, -2, -2, 2, 0, 0, 0, -1, 1, 5, 5, -3, 3, -1, i64::MAX, i64::MAX,
+    2,
+    -2,
+    -2,
+    2,
+    0,
+    0,
+    0,
+    -1,
+    1,
+    5,
+    5,
+    -3,
+    3,
+    -1,
+    i64::MAX,
+    i64::MAX,
 ];
 
 #[test]
 fn int64_floor_divide_matches_numpy() {
     let expected: [i64; 16] = [
-        -4, -4, 3, 3, 0, 0, 0, i64::MIN, i64::MIN, 0, -1, -2, -2, -i64::MAX, -2, 0,
+        -4,
+        -4,
+        3,
+        3,
+        0,
+        0,
+        0,
+        i64::MIN,
+        i64::MIN,
+        0,
+        -1,
+        -2,
+        -2,
+        -i64::MAX,
+        -2,
+        0,
     ];
-    for ((a, b), want) in INT64_DIVIDENDS.into_iter().zip(INT64_DIVISORS).zip(expected) {
+    for ((a, b), want) in INT64_DIVIDENDS
+        .into_iter()
+        .zip(INT64_DIVISORS)
+        .zip(expected)
+    {
         assert_eq!(int_floor_divide(a, b), want, "{a} // {b}");
     }
 }
@@ -68,7 +129,11 @@ fn int64_floor_divide_matches_numpy() {
 #[test]
 fn int64_remainder_matches_numpy() {
     let expected: [i64; 16] = [1, -1, -1, 1, 0, 0, 0, 0, 0, 3, 2, 0, 0, 0, i64::MAX - 1, 1];
-    for ((a, b), want) in INT64_DIVIDENDS.into_iter().zip(INT64_DIVISORS).zip(expected) {
+    for ((a, b), want) in INT64_DIVIDENDS
+        .into_iter()
+        .zip(INT64_DIVISORS)
+        .zip(expected)
+    {
         assert_eq!(int_remainder(a, b), want, "{a} % {b}");
     }
 }
