@@ -206,3 +206,6 @@ fn bool_binary(
     }?;
     Ok(ArrayData::Bool(result))
 }
+
+#[cfg(test)]
+mod tests;
