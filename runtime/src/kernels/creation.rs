@@ -180,3 +180,6 @@ pub fn literal(shape: &[usize], values: &[Scalar], dtype: DType) -> Result<Array
         array_from_vec(shape, values).map(T::into_data)
     })
 }
+
+#[cfg(test)]
+mod tests;
