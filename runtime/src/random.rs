@@ -246,3 +246,6 @@ fn advance(index: &mut [usize], shape: &[usize]) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests;

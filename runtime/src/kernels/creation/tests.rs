@@ -137,7 +137,7 @@ fn linspace_matches_numpy_bit_for_bit() {
         assert_eq!(
             float64_bits(&got),
             expected,
-            "linspace({start}, {stop}, {num}, {endpoint})"
+            "linspace({start:e}, {stop:e}, {num}, {endpoint})"
         );
     }
 }
