@@ -19,7 +19,7 @@ pub trait CastFrom<S>: Sized {
 /// out of range give `i32::MIN`.
 pub fn f64_to_i32(value: f64) -> i32 {
     let truncated = value.trunc();
-    if truncated >= i32::MIN as f64 && truncated <= i32::MAX as f64 {
+    if (i32::MIN as f64..=i32::MAX as f64).contains(&truncated) {
         truncated as i32
     } else {
         i32::MIN
@@ -31,7 +31,7 @@ pub fn f64_to_i32(value: f64) -> i32 {
 pub fn f64_to_i64(value: f64) -> i64 {
     // 2^63 is exactly representable; i64::MAX is not, so the upper bound is exclusive.
     const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
-    if value >= -TWO_POW_63 && value < TWO_POW_63 {
+    if (-TWO_POW_63..TWO_POW_63).contains(&value) {
         value as i64
     } else {
         i64::MIN
@@ -196,8 +196,8 @@ mod tests {
             3e9,
             1e19,
             -1e19,
-            9.2233720368547758e18,
-            -9.2233720368547758e18,
+            9.223_372_036_854_776e18,
+            -9.223_372_036_854_776e18,
             -0.0,
         ]);
         let min = i64::MIN;

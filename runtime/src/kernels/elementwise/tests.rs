@@ -1,6 +1,12 @@
 //! Unit tests of `unary`, `binary`, `where_` and broadcasting; expected values were
 //! computed by NumPy 2.4 on x86-64.
 
+#![allow(
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    reason = "expected values are pasted verbatim from NumPy's float64 repr"
+)]
+
 use super::*;
 use crate::ops::BinaryOp;
 use ndarray::{arr0, arr1, arr2};
