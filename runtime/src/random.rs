@@ -210,13 +210,14 @@ impl ChunkPlacement<'_> {
             let row_shape = &self.shape[..ndim.saturating_sub(1)];
             let mut row = vec![0usize; row_shape.len()];
             loop {
-                let row_base: u64 = row
+                // Wrapping: a chunk of a tensor too large to exist (more than 2^64
+                // elements) still gets values instead of a panic.
+                let row_base = row
                     .iter()
                     .enumerate()
-                    .map(|(d, &i)| (self.offset[d] + i) as u64 * global_strides[d])
-                    .sum::<u64>()
-                    + row_start_offset;
-                values.extend((0..row_len as u64).map(|j| value_at(row_base + j)));
+                    .map(|(d, &i)| ((self.offset[d] + i) as u64).wrapping_mul(global_strides[d]))
+                    .fold(row_start_offset, u64::wrapping_add);
+                values.extend((0..row_len as u64).map(|j| value_at(row_base.wrapping_add(j))));
                 if !advance(&mut row, row_shape) {
                     break;
                 }

@@ -11,8 +11,6 @@ use crate::ops::{DTypeRuleError, UnaryOp};
 use crate::with_array;
 use ndarray::{ArrayD, ArrayViewD, IxDyn, Zip};
 
-pub use crate::kernels::binary::binary;
-
 /// The shape two operands broadcast to under NumPy's rules (axes aligned from the
 /// right; an axis of length 1 stretches), or `None` if they are incompatible.
 pub fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {

@@ -12,11 +12,12 @@ pub mod scalar_semantics;
 
 use std::fmt;
 
+pub use binary::binary;
 pub use cast::{cast, cast_scalar, CastFrom};
 pub use creation::{arange, eye, full, linspace, literal};
 pub(crate) use element::checked_len;
 pub use element::Element;
-pub use elementwise::{binary, broadcast_shape, unary, where_};
+pub use elementwise::{broadcast_shape, unary, where_};
 
 /// Why a kernel could not compute its chunk: either a run-time condition NumPy also
 /// reports (an integer raised to a negative power) or inputs that break the kernel's

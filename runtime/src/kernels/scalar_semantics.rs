@@ -24,7 +24,6 @@ pub trait Float:
 
     /// `index` converted with round-to-nearest, as C converts an integer to float.
     fn from_index(index: usize) -> Self;
-    fn from_f64(value: f64) -> Self;
 
     fn abs(self) -> Self;
     fn copysign(self, sign: Self) -> Self;
@@ -64,9 +63,6 @@ macro_rules! impl_float {
 
             fn from_index(index: usize) -> $t {
                 index as $t
-            }
-            fn from_f64(value: f64) -> $t {
-                value as $t
             }
             fn abs(self) -> $t {
                 <$t>::abs(self)

@@ -8,6 +8,7 @@
 )]
 
 use super::*;
+use crate::kernels::binary;
 use crate::ops::BinaryOp;
 use ndarray::{arr0, arr1, arr2};
 
