@@ -13,7 +13,7 @@ pub mod scalar_semantics;
 use std::fmt;
 
 pub use binary::binary;
-pub use cast::{cast, cast_scalar, CastFrom};
+pub use cast::{cast, cast_scalar, f64_to_i32, f64_to_i64, CastFrom, FromScalar};
 pub use creation::{arange, eye, full, linspace, literal};
 pub(crate) use element::checked_len;
 pub use element::Element;
