@@ -4,7 +4,7 @@
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::kernels::cast::cast_to;
-use crate::kernels::element::{with_same_dtype, Element};
+use crate::kernels::element::{into_c_order, with_same_dtype, Element};
 use crate::kernels::elementwise::{broadcast_shape, broadcast_view, rule_error};
 use crate::kernels::scalar_semantics::{
     float_floor_divide, float_fmax, float_fmin, float_maximum, float_minimum, float_remainder,
@@ -36,17 +36,29 @@ pub fn binary(
     })?;
     let a = cast_to(a, loop_dtype);
     let b = cast_to(b, loop_dtype);
-    if let Some(predicate) = Predicate::of(op) {
-        return with_same_dtype!(&*a, &*b, (x, y) => {
+    let result = if let Some(predicate) = Predicate::of(op) {
+        with_same_dtype!(&*a, &*b, (x, y) => {
             apply_predicate(predicate, x, y, &shape).map(ArrayData::Bool)
-        });
-    }
-    match (&*a, &*b) {
-        (ArrayData::Bool(x), ArrayData::Bool(y)) => bool_binary(op, x, y, &shape),
-        (ArrayData::Int32(x), ArrayData::Int32(y)) => int_binary(op, x, y, &shape),
-        (ArrayData::Int64(x), ArrayData::Int64(y)) => int_binary(op, x, y, &shape),
-        (ArrayData::Float32(x), ArrayData::Float32(y)) => float_binary(op, x, y, &shape),
-        (ArrayData::Float64(x), ArrayData::Float64(y)) => float_binary(op, x, y, &shape),
+        })
+    } else {
+        arithmetic(op, loop_dtype, &a, &b, &shape)
+    };
+    result.map(into_c_order)
+}
+
+fn arithmetic(
+    op: BinaryOp,
+    loop_dtype: DType,
+    a: &ArrayData,
+    b: &ArrayData,
+    shape: &[usize],
+) -> Result<ArrayData, KernelError> {
+    match (a, b) {
+        (ArrayData::Bool(x), ArrayData::Bool(y)) => bool_binary(op, x, y, shape),
+        (ArrayData::Int32(x), ArrayData::Int32(y)) => int_binary(op, x, y, shape),
+        (ArrayData::Int64(x), ArrayData::Int64(y)) => int_binary(op, x, y, shape),
+        (ArrayData::Float32(x), ArrayData::Float32(y)) => float_binary(op, x, y, shape),
+        (ArrayData::Float64(x), ArrayData::Float64(y)) => float_binary(op, x, y, shape),
         _ => Err(no_loop(op, loop_dtype)),
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
+use crate::kernels::element::into_c_order;
 use crate::scalar::Scalar;
 use crate::with_array;
 use ndarray::ArrayD;
@@ -89,13 +90,13 @@ fn convert<S: Copy, T: CastFrom<S>>(array: &ArrayD<S>) -> ArrayD<T> {
 
 /// `x.astype(to)`: every element converted with NumPy's semantics.
 pub fn cast(x: &ArrayData, to: DType) -> ArrayData {
-    with_array!(x, a => match to {
+    into_c_order(with_array!(x, a => match to {
         DType::Bool => ArrayData::Bool(convert(a)),
         DType::Int32 => ArrayData::Int32(convert(a)),
         DType::Int64 => ArrayData::Int64(convert(a)),
         DType::Float32 => ArrayData::Float32(convert(a)),
         DType::Float64 => ArrayData::Float64(convert(a)),
-    })
+    }))
 }
 
 /// `x` in dtype `to`, borrowed when it already has that dtype.

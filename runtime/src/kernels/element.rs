@@ -158,3 +158,23 @@ macro_rules! with_element_type {
 }
 
 pub(crate) use with_element_type;
+
+/// `x` with its elements stored in C order. Element-wise kernels follow their input's
+/// memory order, but every kernel hands back C-contiguous chunks (other kernels and
+/// the `.npy` writer rely on it), so a Fortran-ordered input costs one copy here.
+pub(crate) fn into_c_order(x: ArrayData) -> ArrayData {
+    fn standard<T: Element>(a: ArrayD<T>) -> ArrayData {
+        if a.is_standard_layout() {
+            T::into_data(a)
+        } else {
+            T::into_data(a.as_standard_layout().into_owned())
+        }
+    }
+    match x {
+        ArrayData::Bool(a) => standard(a),
+        ArrayData::Int32(a) => standard(a),
+        ArrayData::Int64(a) => standard(a),
+        ArrayData::Float32(a) => standard(a),
+        ArrayData::Float64(a) => standard(a),
+    }
+}

@@ -4,7 +4,7 @@
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::kernels::cast::cast_to;
-use crate::kernels::element::{with_same_dtype, Element};
+use crate::kernels::element::{into_c_order, with_same_dtype, Element};
 use crate::kernels::scalar_semantics::{float_sign, int_reciprocal, Float, Int};
 use crate::kernels::KernelError;
 use crate::ops::{DTypeRuleError, UnaryOp};
@@ -71,13 +71,14 @@ pub fn unary(op: UnaryOp, x: &ArrayData) -> Result<ArrayData, KernelError> {
         return Ok(ArrayData::Bool(predicate));
     }
     let x = cast_to(x, out_dtype);
-    match &*x {
+    let result = match &*x {
         ArrayData::Bool(a) => bool_unary(op, a).map(ArrayData::Bool),
         ArrayData::Int32(a) => int_unary(op, a).map(ArrayData::Int32),
         ArrayData::Int64(a) => int_unary(op, a).map(ArrayData::Int64),
         ArrayData::Float32(a) => float_unary(op, a).map(ArrayData::Float32),
         ArrayData::Float64(a) => float_unary(op, a).map(ArrayData::Float64),
-    }
+    };
+    result.map(into_c_order)
 }
 
 /// The predicates, which read any dtype and give bool; `None` for other operations.
@@ -172,7 +173,9 @@ pub fn where_(cond: &ArrayData, x: &ArrayData, y: &ArrayData) -> Result<ArrayDat
         ));
     };
     let cond = broadcast_view(cond, &shape)?;
-    with_same_dtype!(x, y, (a, b) => select(&cond, a, b, &shape).map(Element::into_data))
+    let result =
+        with_same_dtype!(x, y, (a, b) => select(&cond, a, b, &shape).map(Element::into_data));
+    result.map(into_c_order)
 }
 
 fn select<T: Element>(

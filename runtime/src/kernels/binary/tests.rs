@@ -332,6 +332,11 @@ proptest! {
             match (expected, actual) {
                 (Ok((shape, values)), Ok(actual)) => {
                     prop_assert_eq!(actual.shape(), &shape[..], "{}", op.name());
+                    prop_assert!(
+                        crate::with_array!(&actual, x => x.is_standard_layout()),
+                        "{} result is not C-contiguous",
+                        op.name()
+                    );
                     prop_assert_eq!(
                         Ok(actual.dtype()),
                         op.result_dtype(common),

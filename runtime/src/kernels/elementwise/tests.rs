@@ -520,3 +520,26 @@ fn where_rejects_mismatched_branches() {
     assert!(where_(&cond, &f32s(&[1.0]), &f64s(&[1.0])).is_err());
     assert!(where_(&bools(&[true, false]), &f64s(&[1.0; 3]), &f64s(&[1.0])).is_err());
 }
+
+#[test]
+fn fortran_ordered_inputs_give_c_ordered_results() {
+    let fortran = arr2(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        .reversed_axes()
+        .into_dyn();
+    assert!(!fortran.is_standard_layout());
+    let x = ArrayData::Float64(fortran.clone());
+    let is_c = |x: &ArrayData| crate::with_array!(x, a => a.is_standard_layout());
+    let negated = unary(UnaryOp::Negative, &x).unwrap();
+    assert!(is_c(&negated));
+    assert_eq!(negated, ArrayData::Float64(fortran.mapv(|v| -v)));
+    let as_int = crate::kernels::cast(&x, DType::Int64);
+    assert!(is_c(&as_int));
+    assert_eq!(as_int, ArrayData::Int64(fortran.mapv(|v| v as i64)));
+    let cond = ArrayData::Bool(fortran.mapv(|v| v > 2.5));
+    let picked = where_(&cond, &x, &ArrayData::Float64(arr0(0.0).into_dyn())).unwrap();
+    assert!(is_c(&picked));
+    assert_eq!(
+        picked,
+        ArrayData::Float64(fortran.mapv(|v| if v > 2.5 { v } else { 0.0 }))
+    );
+}
