@@ -3,6 +3,8 @@
 
 pub mod array;
 pub mod dtype;
+pub mod format;
+pub mod npy;
 pub mod npy_header;
 pub mod ops;
 pub mod random;
