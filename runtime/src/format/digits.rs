@@ -28,6 +28,9 @@ pub(crate) trait PrintFloat: Copy + PartialOrd + Display + LowerExp {
     /// `self / smaller > 1000.`, divided in this width as NumPy does.
     fn ratio_exceeds_thousand(self, smaller: Self) -> bool;
     fn to_f64(self) -> f64;
+    /// The exponent `q` of the value's last mantissa bit: the value is a multiple of
+    /// `2^q`, so its decimal expansion ends at or before the `10^q` place.
+    fn ulp_exponent(self) -> i32;
 }
 
 impl PrintFloat for f64 {
@@ -58,6 +61,10 @@ impl PrintFloat for f64 {
     fn to_f64(self) -> f64 {
         self
     }
+    fn ulp_exponent(self) -> i32 {
+        let biased = ((self.to_bits() >> 52) & 0x7ff) as i32;
+        biased.max(1) - 1075
+    }
 }
 
 impl PrintFloat for f32 {
@@ -87,6 +94,10 @@ impl PrintFloat for f32 {
     }
     fn to_f64(self) -> f64 {
         self as f64
+    }
+    fn ulp_exponent(self) -> i32 {
+        let biased = ((self.to_bits() >> 23) & 0xff) as i32;
+        biased.max(1) - 150
     }
 }
 
@@ -158,7 +169,7 @@ pub(crate) fn dragon4_digits<T: PrintFloat>(
     if magnitude.is_zero() {
         return Digits::zero();
     }
-    let shortest = Digits::from_scientific(&format!("{magnitude:e}"));
+    let shortest = shortest_digits(magnitude);
     let position_of = |cutoff: Cutoff| match cutoff {
         Cutoff::Significant(count) => shortest.exponent - (count.max(1) as i32 - 1),
         Cutoff::Fraction(count) => -(count as i32),
@@ -174,6 +185,27 @@ pub(crate) fn dragon4_digits<T: PrintFloat>(
         }
     }
     shortest
+}
+
+/// The shortest round-trip digits, choosing the even last digit when the value lies
+/// exactly halfway between two shortest candidates (Dragon4 does; Rust rounds up).
+fn shortest_digits<T: PrintFloat>(magnitude: T) -> Digits {
+    let shortest = Digits::from_scientific(&format!("{magnitude:e}"));
+    let count = shortest.digits.len();
+    // A tie means the exact value has exactly one more digit, a 5.
+    let one_more = format!("{:.*e}", count, magnitude);
+    if !one_more.split('e').next().is_some_and(|m| m.ends_with('5')) {
+        return shortest;
+    }
+    let last_exact_position = magnitude.ulp_exponent().min(0);
+    let exact_count = (shortest.exponent - last_exact_position + 1).max(1) as usize;
+    let exact = Digits::from_scientific(&format!("{:.*e}", exact_count - 1, magnitude));
+    let significant = exact.digits.len() - exact.digits.iter().rev().take_while(|d| **d == b'0').count();
+    if significant == count + 1 && exact.exponent == shortest.exponent {
+        exactly_rounded(magnitude, Cutoff::Significant(count))
+    } else {
+        shortest
+    }
 }
 
 /// The exact binary value rounded (ties to even) at the cutoff.
