@@ -31,7 +31,9 @@ fn parse_expected(text: &str) -> Vec<ArrayCase> {
             });
             continue;
         }
-        let case = cases.last_mut().expect("expected.txt starts with a case header");
+        let case = cases
+            .last_mut()
+            .expect("expected.txt starts with a case header");
         match line {
             "--- str" => in_repr = false,
             "--- repr" => in_repr = true,

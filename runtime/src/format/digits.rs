@@ -200,7 +200,13 @@ fn shortest_digits<T: PrintFloat>(magnitude: T) -> Digits {
     let last_exact_position = magnitude.ulp_exponent().min(0);
     let exact_count = (shortest.exponent - last_exact_position + 1).max(1) as usize;
     let exact = Digits::from_scientific(&format!("{:.*e}", exact_count - 1, magnitude));
-    let significant = exact.digits.len() - exact.digits.iter().rev().take_while(|d| **d == b'0').count();
+    let significant = exact.digits.len()
+        - exact
+            .digits
+            .iter()
+            .rev()
+            .take_while(|d| **d == b'0')
+            .count();
     if significant == count + 1 && exact.exponent == shortest.exponent {
         exactly_rounded(magnitude, Cutoff::Significant(count))
     } else {
@@ -387,6 +393,17 @@ mod tests {
             Some(Cutoff::Significant(9)),
         );
         assert_eq!(d, digits("110000002", 0));
+    }
+
+    #[test]
+    fn shortest_ties_go_to_the_even_digit() {
+        // np.float32(2256698.25) lies halfway between 2256698.2 and 2256698.3;
+        // NumPy prints '2256698.2' where Rust's `{}` prints 2256698.3.
+        let d = dragon4_digits(2_256_698.0_f32 + 0.25, None, None);
+        assert_eq!(d, digits("22566982", 6));
+        // Not a tie: the exact value has more digits than one extra 5.
+        let d = dragon4_digits(0.1f64, None, None);
+        assert_eq!(d, digits("1", -1));
     }
 
     #[test]
