@@ -22,7 +22,7 @@ pub fn read_region(
     offset: &[usize],
     shape: &[usize],
 ) -> Result<ArrayData, NpyError> {
-    check_region(path, &header.shape, offset, shape)?;
+    check_region(path, &header.shape, header.dtype, offset, shape)?;
     // A Fortran-order file is the C-order file of the transposed array.
     let reversed = |dims: &[usize]| dims.iter().rev().copied().collect::<Vec<_>>();
     let (file_shape, file_offset, file_extent) = if header.fortran_order {
@@ -96,7 +96,7 @@ pub fn write_region(
     offset: &[usize],
     data: &ArrayData,
 ) -> Result<(), NpyError> {
-    check_region(path, global_shape, offset, data.shape())?;
+    check_region(path, global_shape, data.dtype(), offset, data.shape())?;
     let bytes = encode(data);
     let itemsize = data.dtype().itemsize();
     let file = OpenOptions::new()
@@ -219,12 +219,25 @@ impl RegionRuns {
     }
 }
 
+/// Checks that the region lies inside the array, and that byte offsets into an array
+/// of that shape cannot overflow (a hostile header may announce any shape).
 fn check_region(
     path: &Path,
     global: &[usize],
+    dtype: DType,
     offset: &[usize],
     shape: &[usize],
 ) -> Result<(), NpyError> {
+    let addressable = global
+        .iter()
+        .try_fold(dtype.itemsize(), |bytes, &d| bytes.checked_mul(d))
+        .is_some_and(|bytes| u64::try_from(bytes).is_ok_and(|b| b < u64::MAX / 2));
+    if !addressable {
+        return Err(NpyError::Malformed(format!(
+            "'{}': an array of shape {global:?} is too large to address",
+            path.display()
+        )));
+    }
     let fits = offset.len() == global.len()
         && shape.len() == global.len()
         && (0..global.len()).all(|axis| {

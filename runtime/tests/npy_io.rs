@@ -283,6 +283,13 @@ fn errors_name_the_file_and_the_cause() {
     let error = read_region(&path, &header, &[0, 0], &[1, 1]).unwrap_err();
     assert!(error.to_string().contains("does not fit"), "{error}");
 
+    let hostile = marsc_runtime::npy_header::NpyHeader {
+        shape: vec![1 << 40, 1 << 40],
+        ..header
+    };
+    let error = read_region(&path, &hostile, &[0, 0], &[1, 1]).unwrap_err();
+    assert!(error.to_string().contains("too large"), "{error}");
+
     let nowhere = dir.path().join("no/such/dir/out.npy");
     let error = write_array(&nowhere, &sample(DType::Bool, &[2])).unwrap_err();
     assert!(error.to_string().contains("out.npy"), "{error}");
