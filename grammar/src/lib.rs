@@ -4,6 +4,7 @@
 
 pub mod ast;
 pub mod diagnostic;
+pub mod lexer;
 pub mod span;
 
 pub use diagnostic::Diagnostic;
