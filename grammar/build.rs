@@ -1,1 +1,3 @@
-fn main() {}
+fn main() {
+    lalrpop::process_src().unwrap();
+}

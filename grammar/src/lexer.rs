@@ -111,7 +111,10 @@ pub fn tokenize(source: &str) -> Lexed<'_> {
 /// True when `source` ends inside an open bracket, a triple-quoted string or after a
 /// line continuation, so that an interactive reader should ask for another line.
 pub fn needs_more_input(source: &str) -> bool {
-    if source.trim_end_matches([' ', '\t', '\r', '\n']).ends_with('\\') {
+    if source
+        .trim_end_matches([' ', '\t', '\r', '\n'])
+        .ends_with('\\')
+    {
         return true;
     }
     let mut lexer = Lexer::new(source);
@@ -145,6 +148,12 @@ pub struct Lexer<'src> {
     line_start: usize,
     /// No token has been produced yet on the current logical line.
     at_logical_line_start: bool,
+    /// An unsupported keyword was already reported in this statement; `for x in y`
+    /// deserves one diagnostic, not two.
+    unsupported_reported: bool,
+    /// The lines since the last unindented one follow an unsupported keyword such as
+    /// `for`: their indentation is that block's body, already explained.
+    in_unsupported_block: bool,
     finished: bool,
     diagnostics: Vec<Diagnostic>,
     unclosed_bracket_cutoff: Option<usize>,
@@ -169,6 +178,8 @@ impl<'src> Lexer<'src> {
             newline_inside_brackets: None,
             line_start,
             at_logical_line_start: true,
+            unsupported_reported: false,
+            in_unsupported_block: false,
             finished: false,
             diagnostics: Vec::new(),
             unclosed_bracket_cutoff: None,
@@ -198,6 +209,7 @@ impl<'src> Lexer<'src> {
             return None;
         }
         self.at_logical_line_start = true;
+        self.unsupported_reported = false;
         Some((span.start, Token::Newline, span.end))
     }
 
@@ -206,16 +218,17 @@ impl<'src> Lexer<'src> {
             return;
         }
         self.at_logical_line_start = false;
-        if token_start > self.line_start {
+        let indented = token_start > self.line_start;
+        if !indented {
+            self.in_unsupported_block = false;
+        } else if !self.in_unsupported_block {
             self.diagnostics.push(
                 Diagnostic::error(
                     "unexpected indentation",
                     Span::new(self.line_start, token_start),
                 )
                 .with_label("this line is indented")
-                .with_help(
-                    "version 1 has no blocks (def, if, for); statements start at column 1",
-                ),
+                .with_help("version 1 has no blocks (def, if, for); statements start at column 1"),
             );
         }
     }
@@ -259,7 +272,7 @@ impl<'src> Lexer<'src> {
             RawToken::BinaryInt => self.int(text, Radix::Binary, span.start),
             RawToken::Float => match literals::parse_float(text, span.start) {
                 Ok(value) => Token::Float(value),
-                Err(diagnostic) => self.error(diagnostic),
+                Err(diagnostic) => self.error(*diagnostic),
             },
             RawToken::Imaginary => self.error(
                 Diagnostic::error(
@@ -270,8 +283,18 @@ impl<'src> Lexer<'src> {
                 .with_help("version 1 has only bool, int and float dtypes"),
             ),
             RawToken::Str(end) => self.string(text, span, end),
+            RawToken::Unsupported if self.unsupported_reported => Token::Invalid,
             RawToken::Unsupported => {
-                self.error(unsupported::unsupported_syntax(text, Span::new(span.start, span.end)))
+                self.unsupported_reported = true;
+                self.in_unsupported_block = true;
+                self.error(unsupported::unsupported_syntax(
+                    text,
+                    Span::new(span.start, span.end),
+                ))
+            }
+            RawToken::Semicolon => {
+                self.unsupported_reported = false;
+                Token::Semicolon
             }
             RawToken::LParen => self.open('(', span),
             RawToken::LBracket => self.open('[', span),
@@ -286,7 +309,7 @@ impl<'src> Lexer<'src> {
     fn int(&mut self, text: &str, radix: Radix, start: usize) -> Token<'src> {
         match literals::parse_int(text, radix, start) {
             Ok(value) => Token::Int(value),
-            Err(diagnostic) => self.error(diagnostic),
+            Err(diagnostic) => self.error(*diagnostic),
         }
     }
 
@@ -294,7 +317,7 @@ impl<'src> Lexer<'src> {
         match end {
             StringEnd::Closed => match literals::decode_string(text, span.start) {
                 Ok(value) => Token::Str(value),
-                Err(diagnostic) => self.error(diagnostic),
+                Err(diagnostic) => self.error(*diagnostic),
             },
             StringEnd::Unterminated => self.unterminated_string(text, span),
         }
@@ -363,7 +386,8 @@ impl<'src> Lexer<'src> {
             .brackets
             .iter()
             .rposition(|open| closer_of(open.opener) == closer);
-        self.brackets.truncate(matching.unwrap_or(self.brackets.len() - 1));
+        self.brackets
+            .truncate(matching.unwrap_or(self.brackets.len() - 1));
         let expected = closer_of(innermost.opener);
         self.error(
             Diagnostic::error(
@@ -371,7 +395,10 @@ impl<'src> Lexer<'src> {
                 span,
             )
             .with_label(format!("expected `{expected}`"))
-            .with_secondary(innermost.span, format!("`{}` opened here", innermost.opener))
+            .with_secondary(
+                innermost.span,
+                format!("`{}` opened here", innermost.opener),
+            )
             .with_help(format!("close `{}` with `{expected}`", innermost.opener)),
         )
     }

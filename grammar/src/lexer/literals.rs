@@ -1,5 +1,8 @@
 //! Turns the text of number and string tokens into values, with the errors a user
 //! can act on (too-large integers, leading zeros, bad escapes, unsupported prefixes).
+//!
+//! Errors come back boxed: they are rare, and a `Diagnostic` is large enough that an
+//! unboxed `Result` would slow the common path.
 
 use std::borrow::Cow;
 
@@ -36,7 +39,7 @@ fn without_underscores(text: &str) -> Cow<'_, str> {
 }
 
 /// The value of an integer literal; `start` is its byte offset in the source.
-pub(crate) fn parse_int(text: &str, radix: Radix, start: usize) -> Result<i64, Diagnostic> {
+pub(crate) fn parse_int(text: &str, radix: Radix, start: usize) -> Result<i64, Box<Diagnostic>> {
     let span = Span::new(start, start + text.len());
     let digits = match radix {
         Radix::Decimal => text,
@@ -45,12 +48,15 @@ pub(crate) fn parse_int(text: &str, radix: Radix, start: usize) -> Result<i64, D
     };
     let digits = without_underscores(digits);
     if radix == Radix::Decimal && has_leading_zero(&digits) {
-        return Err(Diagnostic::error("leading zeros in decimal integers are not allowed", span)
-            .with_label("leading zero")
-            .with_help(format!(
-                "write `0o{}` for an octal number, or drop the leading zeros",
-                digits.trim_start_matches('0')
-            )));
+        return Err(
+            Diagnostic::error("leading zeros in decimal integers are not allowed", span)
+                .with_label("leading zero")
+                .with_help(format!(
+                    "write `0o{}` for an octal number, or drop the leading zeros",
+                    digits.trim_start_matches('0')
+                ))
+                .into(),
+        );
     }
     i64::from_str_radix(&digits, radix.base()).map_err(|_| {
         Diagnostic::error("integer literal is too large", span)
@@ -59,6 +65,7 @@ pub(crate) fn parse_int(text: &str, radix: Radix, start: usize) -> Result<i64, D
                 "integers must lie within ±{}; write a float such as `1e20` for larger values",
                 i64::MAX
             ))
+            .into()
     })
 }
 
@@ -67,10 +74,14 @@ fn has_leading_zero(digits: &str) -> bool {
 }
 
 /// The value of a float literal such as `1.5`, `.5`, `5.` or `1_0e-3`.
-pub(crate) fn parse_float(text: &str, start: usize) -> Result<f64, Diagnostic> {
+pub(crate) fn parse_float(text: &str, start: usize) -> Result<f64, Box<Diagnostic>> {
     without_underscores(text).parse::<f64>().map_err(|_| {
-        Diagnostic::error("invalid float literal", Span::new(start, start + text.len()))
-            .with_label("not a number")
+        Diagnostic::error(
+            "invalid float literal",
+            Span::new(start, start + text.len()),
+        )
+        .with_label("not a number")
+        .into()
     })
 }
 
@@ -84,17 +95,17 @@ enum StringKind {
 /// Splits a closed string literal into prefix, quote length and body, and decodes it.
 ///
 /// `text` is the whole token, quotes included; `start` its offset in the source.
-pub(crate) fn decode_string(text: &str, start: usize) -> Result<Cow<'_, str>, Diagnostic> {
+pub(crate) fn decode_string(text: &str, start: usize) -> Result<Cow<'_, str>, Box<Diagnostic>> {
     let prefix_len = text.find(['\'', '"']).unwrap_or(0);
     let prefix = &text[..prefix_len];
     let kind = string_kind(prefix, Span::new(start, start + prefix_len))?;
     let quoted = &text[prefix_len..];
-    let quote_len = if quoted.len() >= 6 && (quoted.starts_with("'''") || quoted.starts_with("\"\"\""))
-    {
-        3
-    } else {
-        1
-    };
+    let quote_len =
+        if quoted.len() >= 6 && (quoted.starts_with("'''") || quoted.starts_with("\"\"\"")) {
+            3
+        } else {
+            1
+        };
     let body_start = prefix_len + quote_len;
     let body = text
         .get(body_start..text.len().saturating_sub(quote_len))
@@ -106,28 +117,35 @@ pub(crate) fn decode_string(text: &str, start: usize) -> Result<Cow<'_, str>, Di
     }
 }
 
-fn string_kind(prefix: &str, span: Span) -> Result<StringKind, Diagnostic> {
+fn string_kind(prefix: &str, span: Span) -> Result<StringKind, Box<Diagnostic>> {
     match prefix.to_ascii_lowercase().as_str() {
         "" | "u" => Ok(StringKind::Plain),
         "r" => Ok(StringKind::Raw),
-        "f" | "fr" | "rf" => Err(Diagnostic::error("f-strings are not supported in version 1", span)
-            .with_label("f-string prefix")
-            .with_help("pass the values to print separately: `print(\"x =\", x)`")),
-        "b" | "br" | "rb" => Err(
-            Diagnostic::error("bytes literals are not supported in version 1", span)
-                .with_label("bytes prefix")
-                .with_help("drop the `b`: strings are enough for paths and dtype names"),
-        ),
+        "f" | "fr" | "rf" => Err(Diagnostic::error(
+            "f-strings are not supported in version 1",
+            span,
+        )
+        .with_label("f-string prefix")
+        .with_help("pass the values to print separately: `print(\"x =\", x)`")
+        .into()),
+        "b" | "br" | "rb" => Err(Diagnostic::error(
+            "bytes literals are not supported in version 1",
+            span,
+        )
+        .with_label("bytes prefix")
+        .with_help("drop the `b`: strings are enough for paths and dtype names")
+        .into()),
         _ => Err(
             Diagnostic::error(format!("unknown string prefix `{prefix}`"), span)
                 .with_label("not a string prefix")
-                .with_help("the only prefixes version 1 accepts are `r` (raw) and `u`"),
+                .with_help("the only prefixes version 1 accepts are `r` (raw) and `u`")
+                .into(),
         ),
     }
 }
 
 /// Applies Python's backslash escapes; `body_start` is the offset of `body` in the source.
-fn decode_escapes(body: &str, body_start: usize) -> Result<String, Diagnostic> {
+fn decode_escapes(body: &str, body_start: usize) -> Result<String, Box<Diagnostic>> {
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
     while let Some(backslash) = rest.find('\\') {
@@ -151,7 +169,7 @@ fn decode_escapes(body: &str, body_start: usize) -> Result<String, Diagnostic> {
 fn decode_one_escape(
     after: &str,
     escape_start: usize,
-) -> Result<(Option<EscapeText>, usize), Diagnostic> {
+) -> Result<(Option<EscapeText>, usize), Box<Diagnostic>> {
     let Some(first) = after.chars().next() else {
         // The scanner never ends a closed literal on a lone backslash; keep it anyway.
         return Ok((Some(EscapeText::Char('\\')), 0));
@@ -184,7 +202,8 @@ fn decode_one_escape(
             Span::new(escape_start, escape_start + 2),
         )
         .with_label("named escape")
-        .with_help("write the character itself, or use `\\u` with its code point")),
+        .with_help("write the character itself, or use `\\u` with its code point")
+        .into()),
         // Python keeps unknown escapes as written, backslash included.
         other => Ok((Some(EscapeText::Pair('\\', other)), other.len_utf8())),
     }
@@ -224,9 +243,11 @@ fn decode_hex(
     after: &str,
     digits: usize,
     escape_start: usize,
-) -> Result<(Option<EscapeText>, usize), Diagnostic> {
+) -> Result<(Option<EscapeText>, usize), Box<Diagnostic>> {
     let letter = &after[..1];
-    let hex = after.get(1..1 + digits).filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+    let hex = after
+        .get(1..1 + digits)
+        .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
     let Some(hex) = hex else {
         let written = after
             .char_indices()
@@ -241,7 +262,8 @@ fn decode_hex(
         .with_help(format!(
             "write exactly {digits} hex digits, e.g. `\\{letter}{}`",
             "0".repeat(digits.saturating_sub(2)) + "41"
-        )));
+        ))
+        .into());
     };
     let value = u32::from_str_radix(hex, 16).unwrap_or(u32::MAX);
     match char::from_u32(value) {
@@ -251,7 +273,8 @@ fn decode_hex(
             Span::new(escape_start, escape_start + 2 + digits),
         )
         .with_label("no such character")
-        .with_help("Unicode code points stop at 10FFFF and exclude D800-DFFF")),
+        .with_help("Unicode code points stop at 10FFFF and exclude D800-DFFF")
+        .into()),
     }
 }
 
@@ -267,7 +290,10 @@ mod tests {
         assert_eq!(parse_int("0o17", Radix::Octal, 0), Ok(15));
         assert_eq!(parse_int("0b101", Radix::Binary, 0), Ok(5));
         assert_eq!(parse_int("00", Radix::Decimal, 0), Ok(0));
-        assert_eq!(parse_int("9223372036854775807", Radix::Decimal, 0), Ok(i64::MAX));
+        assert_eq!(
+            parse_int("9223372036854775807", Radix::Decimal, 0),
+            Ok(i64::MAX)
+        );
     }
 
     #[test]
@@ -293,7 +319,10 @@ mod tests {
     fn strings_and_escapes() {
         assert_eq!(decode_string("'abc'", 0).unwrap(), "abc");
         assert_eq!(decode_string(r#""a\n\t\\\"b""#, 0).unwrap(), "a\n\t\\\"b");
-        assert_eq!(decode_string(r"'\x41\u00e9\101\q'", 0).unwrap(), "Aé\u{41}\\q");
+        assert_eq!(
+            decode_string(r"'\x41\u00e9\101\q'", 0).unwrap(),
+            "Aé\u{41}\\q"
+        );
         assert_eq!(decode_string(r"r'\n'", 0).unwrap(), "\\n");
         assert_eq!(decode_string("'''a'b\nc'''", 0).unwrap(), "a'b\nc");
         assert_eq!(decode_string("''", 0).unwrap(), "");

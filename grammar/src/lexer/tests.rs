@@ -9,7 +9,11 @@ fn tokens(source: &str) -> Vec<Token<'_>> {
         "unexpected diagnostics for {source:?}: {:?}",
         lexed.diagnostics
     );
-    lexed.tokens.into_iter().map(|(_, token, _)| token).collect()
+    lexed
+        .tokens
+        .into_iter()
+        .map(|(_, token, _)| token)
+        .collect()
 }
 
 fn messages(source: &str) -> Vec<String> {
@@ -39,7 +43,10 @@ fn blank_and_comment_lines_yield_no_newlines() {
 #[test]
 fn missing_final_newline_is_supplied_at_end_of_file() {
     let lexed = tokenize("x");
-    assert_eq!(lexed.tokens, vec![(0, Token::Name("x"), 1), (1, Token::Newline, 1)]);
+    assert_eq!(
+        lexed.tokens,
+        vec![(0, Token::Name("x"), 1), (1, Token::Newline, 1)]
+    );
     assert!(tokenize("").tokens.is_empty());
     assert!(tokenize("\n\n# only a comment").tokens.is_empty());
 }
@@ -113,7 +120,12 @@ fn ellipsis_dots_and_floats_are_told_apart() {
     );
     assert_eq!(
         tokens("x.T"),
-        vec![Token::Name("x"), Token::Dot, Token::Name("T"), Token::Newline]
+        vec![
+            Token::Name("x"),
+            Token::Dot,
+            Token::Name("T"),
+            Token::Newline
+        ]
     );
 }
 
@@ -166,7 +178,12 @@ fn keywords_and_operators() {
 fn unicode_names() {
     assert_eq!(
         tokens("σ = x"),
-        vec![Token::Name("σ"), Token::Assign, Token::Name("x"), Token::Newline]
+        vec![
+            Token::Name("σ"),
+            Token::Assign,
+            Token::Name("x"),
+            Token::Newline
+        ]
     );
 }
 
@@ -189,15 +206,28 @@ fn indentation_is_an_error_with_help() {
         Some("version 1 has no blocks (def, if, for); statements start at column 1")
     );
     // Indentation inside brackets or after a continuation is fine.
-    assert!(tokenize("f(1,\n    2)\nx = 1 + \\\n    2\n").diagnostics.is_empty());
+    assert!(tokenize("f(1,\n    2)\nx = 1 + \\\n    2\n")
+        .diagnostics
+        .is_empty());
 }
 
 #[test]
 fn unsupported_keywords_and_shifts() {
-    for source in ["def f", "if x", "x in y", "a << 2", "a >> 2", "from a import b"] {
+    for source in [
+        "def f",
+        "if x",
+        "x in y",
+        "a << 2",
+        "a >> 2",
+        "from a import b",
+    ] {
         let found = messages(source);
         assert_eq!(found.len(), 1, "{source}");
-        assert!(found[0].ends_with("not supported in version 1"), "{}", found[0]);
+        assert!(
+            found[0].ends_with("not supported in version 1"),
+            "{}",
+            found[0]
+        );
     }
     let lexed = tokenize("for x");
     assert_eq!(lexed.tokens[0].1, Token::Invalid);
@@ -205,11 +235,20 @@ fn unsupported_keywords_and_shifts() {
 
 #[test]
 fn literal_errors() {
-    assert_eq!(messages("9223372036854775808"), ["integer literal is too large"]);
+    assert_eq!(
+        messages("9223372036854775808"),
+        ["integer literal is too large"]
+    );
     assert!(tokens("9223372036854775807").contains(&Token::Int(i64::MAX)));
     assert_eq!(messages("x = 'abc\ny = 2"), ["unterminated string literal"]);
-    assert_eq!(messages("x = '''abc\ny = 2"), ["unterminated string literal"]);
-    assert_eq!(messages("1j"), ["complex numbers are not supported in version 1"]);
+    assert_eq!(
+        messages("x = '''abc\ny = 2"),
+        ["unterminated string literal"]
+    );
+    assert_eq!(
+        messages("1j"),
+        ["complex numbers are not supported in version 1"]
+    );
     assert_eq!(messages("x = $"), ["unexpected character `$`"]);
     assert_eq!(messages("x = 1 \\ 2"), ["unexpected character `\\`"]);
 }
@@ -219,7 +258,14 @@ fn unterminated_string_does_not_swallow_the_next_line() {
     let lexed = tokenize("print('abc)\nx = 1\n");
     assert_eq!(lexed.diagnostics.len(), 1);
     assert_eq!(lexed.diagnostics[0].span, Span::new(6, 7));
-    assert_eq!(lexed.tokens.iter().filter(|t| t.1 == Token::Newline).count(), 2);
+    assert_eq!(
+        lexed
+            .tokens
+            .iter()
+            .filter(|t| t.1 == Token::Newline)
+            .count(),
+        2
+    );
 }
 
 #[test]

@@ -73,7 +73,9 @@ mod tests {
 
     #[test]
     fn every_message_names_the_construct_and_helps() {
-        for text in ["def", "if", "for", "in", "is", "from", "del", "<<", "&=", ":=", "try"] {
+        for text in [
+            "def", "if", "for", "in", "is", "from", "del", "<<", "&=", ":=", "try",
+        ] {
             let diagnostic = unsupported_syntax(text, Span::new(0, text.len()));
             assert!(diagnostic.message.contains(text), "{}", diagnostic.message);
             assert!(diagnostic.message.ends_with("not supported in version 1"));
