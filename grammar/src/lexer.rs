@@ -274,6 +274,7 @@ impl<'src> Lexer<'src> {
                 Ok(value) => Token::Float(value),
                 Err(diagnostic) => self.error(*diagnostic),
             },
+            RawToken::RadixPrefixWithoutDigits => self.error(radix_without_digits(text, &span)),
             RawToken::Imaginary => self.error(
                 Diagnostic::error(
                     "complex numbers are not supported in version 1",
@@ -423,6 +424,21 @@ impl<'src> Lexer<'src> {
         }
         self.error(diagnostic)
     }
+}
+
+/// `0x` alone: Python calls it an invalid hexadecimal literal, and so do we.
+fn radix_without_digits(text: &str, span: &Range<usize>) -> Diagnostic {
+    let (name, example) = match text.as_bytes().get(1) {
+        Some(b'x' | b'X') => ("hexadecimal", "0x1f"),
+        Some(b'o' | b'O') => ("octal", "0o17"),
+        _ => ("binary", "0b101"),
+    };
+    Diagnostic::error(
+        format!("invalid {name} literal"),
+        Span::new(span.start, span.end),
+    )
+    .with_label(format!("expected {name} digits after `{text}`"))
+    .with_help(format!("write digits after the prefix, e.g. `{example}`"))
 }
 
 /// The tokens that carry no value and need no context.

@@ -45,3 +45,6 @@ pub fn parse(source: &str) -> (Module, Vec<Diagnostic>) {
     };
     (module, diagnostics)
 }
+
+#[cfg(test)]
+mod tests;

@@ -35,6 +35,9 @@ pub(crate) enum RawToken {
     OctalInt,
     #[regex(r"0[bB](_?[01])+")]
     BinaryInt,
+    /// `0x`, `0o` or `0b` with no digit after it.
+    #[regex(r"0[xXoObB]")]
+    RadixPrefixWithoutDigits,
     #[regex(r"[0-9](_?[0-9])*\.([0-9](_?[0-9])*)?([eE][+-]?[0-9](_?[0-9])*)?")]
     #[regex(r"\.[0-9](_?[0-9])*([eE][+-]?[0-9](_?[0-9])*)?")]
     #[regex(r"[0-9](_?[0-9])*[eE][+-]?[0-9](_?[0-9])*")]
