@@ -1,12 +1,17 @@
 fn main() {
-    for src in std::env::args().skip(1) {
-        let src = src.replace("\\n", "\n");
+    for path in std::env::args().skip(1) {
+        let src = std::fs::read_to_string(&path).unwrap();
         let (m, d) = marsc_grammar::parse(&src);
-        println!("{src:?}  stmts={}", m.stmts.len());
+        let lines = marsc_grammar::LineIndex::new(&src);
+        println!("{path}  stmts={}", m.stmts.len());
         for d in d {
             println!(
-                "   {}..{} {} | {} | {:?} | {:?}",
-                d.span.start, d.span.end, d.message, d.label, d.help, d.secondary
+                "   {} {} | {} | {:?} | {:?}",
+                lines.format_span(d.span),
+                d.message,
+                d.label,
+                d.help,
+                d.secondary
             );
         }
     }

@@ -22,6 +22,7 @@ use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use literals::Radix;
 use raw::{RawToken, StringEnd};
+use unsupported::UnsupportedBlocks;
 
 /// One token as the parser sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -148,12 +149,9 @@ pub struct Lexer<'src> {
     line_start: usize,
     /// No token has been produced yet on the current logical line.
     at_logical_line_start: bool,
-    /// An unsupported keyword was already reported in this statement; `for x in y`
-    /// deserves one diagnostic, not two.
-    unsupported_reported: bool,
-    /// The lines since the last unindented one follow an unsupported keyword such as
-    /// `for`: their indentation is that block's body, already explained.
-    in_unsupported_block: bool,
+    /// Where the first token of the current logical line starts.
+    line_first_token: usize,
+    unsupported_blocks: UnsupportedBlocks,
     finished: bool,
     diagnostics: Vec<Diagnostic>,
     unclosed_bracket_cutoff: Option<usize>,
@@ -178,8 +176,8 @@ impl<'src> Lexer<'src> {
             newline_inside_brackets: None,
             line_start,
             at_logical_line_start: true,
-            unsupported_reported: false,
-            in_unsupported_block: false,
+            line_first_token: 0,
+            unsupported_blocks: UnsupportedBlocks::default(),
             finished: false,
             diagnostics: Vec::new(),
             unclosed_bracket_cutoff: None,
@@ -209,7 +207,7 @@ impl<'src> Lexer<'src> {
             return None;
         }
         self.at_logical_line_start = true;
-        self.unsupported_reported = false;
+        self.unsupported_blocks.statement_ended();
         Some((span.start, Token::Newline, span.end))
     }
 
@@ -218,10 +216,10 @@ impl<'src> Lexer<'src> {
             return;
         }
         self.at_logical_line_start = false;
+        self.line_first_token = token_start;
         let indented = token_start > self.line_start;
-        if !indented {
-            self.in_unsupported_block = false;
-        } else if !self.in_unsupported_block {
+        let explained = self.unsupported_blocks.line_started(indented);
+        if indented && !explained {
             self.diagnostics.push(
                 Diagnostic::error(
                     "unexpected indentation",
@@ -284,17 +282,17 @@ impl<'src> Lexer<'src> {
                 .with_help("version 1 has only bool, int and float dtypes"),
             ),
             RawToken::Str(end) => self.string(text, span, end),
-            RawToken::Unsupported if self.unsupported_reported => Token::Invalid,
             RawToken::Unsupported => {
-                self.unsupported_reported = true;
-                self.in_unsupported_block = true;
-                self.error(unsupported::unsupported_syntax(
-                    text,
-                    Span::new(span.start, span.end),
-                ))
+                let first_on_line = span.start == self.line_first_token;
+                if self.unsupported_blocks.should_report(text, first_on_line) {
+                    let span = Span::new(span.start, span.end);
+                    self.error(unsupported::unsupported_syntax(text, span))
+                } else {
+                    Token::Invalid
+                }
             }
             RawToken::Semicolon => {
-                self.unsupported_reported = false;
+                self.unsupported_blocks.statement_ended();
                 Token::Semicolon
             }
             RawToken::LParen => self.open('(', span),
