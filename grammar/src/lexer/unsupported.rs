@@ -85,7 +85,7 @@ fn describe(text: &str) -> (String, String) {
             "compare values with `==` or `!=`".into(),
         ),
         "from" => (
-            "`from ... import` is".into(),
+            "`from` imports are".into(),
             "import the module itself, e.g. `import mars.tensor as mt`".into(),
         ),
         "del" => (
