@@ -283,6 +283,10 @@ fn bracket_errors() {
 fn interactive_continuation() {
     assert!(needs_more_input("f(1,"));
     assert!(needs_more_input("x = 1 + \\"));
+    assert!(needs_more_input("x = 1 + \\\n"));
+    assert!(needs_more_input("x = 1 + \\\r\n  "));
+    assert!(!needs_more_input("x = 1  # comment \\\n"));
+    assert!(!needs_more_input("x = 1 \\ 2"));
     assert!(needs_more_input("s = '''abc"));
     assert!(!needs_more_input("x = 1"));
     assert!(!needs_more_input("x = (1)\n"));
