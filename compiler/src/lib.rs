@@ -2,4 +2,5 @@
 //! SubtaskGraph -> a plan the runtime executes. The `marsc` binary is a thin shell
 //! over [`driver`].
 
+pub mod infer;
 pub mod tileable;
