@@ -39,22 +39,57 @@ pub fn resolve_chunks(
     dtype: DType,
     budget_bytes: u64,
 ) -> InferResult<Vec<Vec<usize>>> {
-    match spec {
-        ChunkSpec::Auto => Ok(auto_chunks(
+    let nsplits = match spec {
+        ChunkSpec::Auto => auto_chunks(
             shape,
             dtype.itemsize(),
             budget_bytes,
             &vec![None; shape.len()],
-        )),
+        ),
         ChunkSpec::All(size) => {
             let size = chunk_size(*size)?;
-            Ok(shape
+            let sizes = vec![size; shape.len()];
+            check_chunk_count(shape, &sizes)?;
+            shape
                 .iter()
                 .map(|&len| regular_splits(len, size.unwrap_or(len)))
-                .collect())
+                .collect()
         }
-        ChunkSpec::PerAxis(entries) => resolve_per_axis(entries, shape, dtype, budget_bytes),
+        ChunkSpec::PerAxis(entries) => resolve_per_axis(entries, shape, dtype, budget_bytes)?,
+    };
+    let total: u128 = nsplits.iter().map(|s| s.len() as u128).product();
+    if total > MAX_CHUNKS {
+        return Err(too_many_chunks(shape, total));
     }
+    Ok(nsplits)
+}
+
+/// More chunks than this would make compiling and scheduling the tensor too slow
+/// to be useful, so such a spec is rejected before any chunk list is built.
+const MAX_CHUNKS: u128 = 1 << 20;
+
+/// Rejects fixed chunk sizes (`None` = whole axis) that would give too many chunks.
+fn check_chunk_count(shape: &[usize], sizes: &[Option<usize>]) -> InferResult<()> {
+    let total: u128 = shape
+        .iter()
+        .zip(sizes)
+        .map(|(&len, size)| match size {
+            Some(size) if len > 0 => len.div_ceil((*size).max(1)) as u128,
+            _ => 1,
+        })
+        .product();
+    if total > MAX_CHUNKS {
+        return Err(too_many_chunks(shape, total));
+    }
+    Ok(())
+}
+
+fn too_many_chunks(shape: &[usize], total: u128) -> InferError {
+    InferError::new(format!(
+        "these chunks would split a tensor of shape {} into {total} chunks, more than the {MAX_CHUNKS} supported",
+        python_tuple(shape)
+    ))
+    .with_help("use bigger chunks, or chunks=\"auto\"")
 }
 
 /// A size entry: `Some(size)` for a positive size, `None` for `-1` (whole axis).
@@ -102,6 +137,7 @@ fn resolve_per_axis(
         fixed.push(size);
         explicit.push(splits);
     }
+    check_chunk_count(shape, &fixed)?;
     let mut nsplits = auto_chunks(shape, dtype.itemsize(), budget_bytes, &fixed);
     for (axis, splits) in explicit.into_iter().enumerate() {
         if let Some(splits) = splits {
@@ -318,6 +354,10 @@ mod tests {
         assert_eq!(
             message(ChunkSpec::PerAxis(vec![AxisChunks::Auto; 3]), &[3, 4]),
             "chunks has 3 entries but the tensor has 2 dimensions"
+        );
+        assert_eq!(
+            message(ChunkSpec::All(1), &[100_000, 100_000]),
+            "these chunks would split a tensor of shape (100000, 100000) into 10000000000 chunks, more than the 1048576 supported"
         );
         let err = resolve_chunks(
             &ChunkSpec::PerAxis(vec![AxisChunks::Splits(vec![2, 2])]),

@@ -122,11 +122,12 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
 /// splits do not cover it (an internal inconsistency, caught in debug builds).
 fn checked(nsplits: Vec<Vec<usize>>, out_shape: &[usize]) -> Vec<Vec<usize>> {
     debug_assert_eq!(nsplits.len(), out_shape.len(), "nsplits rank");
+    let mut given = nsplits.into_iter();
     out_shape
         .iter()
         .enumerate()
-        .map(|(axis, &len)| match nsplits.get(axis) {
-            Some(splits) if splits.iter().sum::<usize>() == len => non_empty(splits.clone()),
+        .map(|(axis, &len)| match given.next() {
+            Some(splits) if splits.iter().sum::<usize>() == len => non_empty(splits),
             other => {
                 debug_assert!(
                     false,
