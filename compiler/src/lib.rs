@@ -3,4 +3,5 @@
 //! over [`driver`].
 
 pub mod infer;
+pub mod lower;
 pub mod tileable;

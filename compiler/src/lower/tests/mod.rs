@@ -1,0 +1,1 @@
+//! Unit tests of lowering, through hand-built ASTs until the parser is merged.
