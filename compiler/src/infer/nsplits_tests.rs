@@ -170,23 +170,119 @@ fn slices_follow_input_chunks() {
     );
 }
 
+/// (input shape, input nsplits, output shape, Dask's input rechunk, Dask's output
+/// nsplits), from `dask.array.reshape.reshape_rechunk` of Dask 2026.8.0.
+type DaskCase = (
+    &'static [usize],
+    Vec<Vec<usize>>,
+    &'static [usize],
+    Vec<Vec<usize>>,
+    Vec<Vec<usize>>,
+);
+
 #[test]
 fn reshape_merges_and_splits_like_dask() {
-    let splits = vec![vec![2, 2]; 3];
-    assert_eq!(
-        reshape_plan(&[4, 4, 4], &splits, &[64]),
-        (vec![vec![1, 1, 1, 1], vec![4], vec![4]], vec![vec![16; 4]])
-    );
-    assert_eq!(
-        reshape_plan(&[64], &[vec![10, 10, 10, 10, 10, 10, 4]], &[4, 16]),
-        (vec![vec![16; 4]], vec![vec![1; 4], vec![16]])
-    );
-    assert_eq!(
-        reshape_plan(&[2, 3, 4], &[vec![1, 1], vec![3], vec![2, 2]], &[6, 1, 4]),
+    let cases: Vec<DaskCase> = vec![
         (
+            &[4, 4, 4],
+            vec![vec![2, 2], vec![2, 2], vec![2, 2]],
+            &[64],
+            vec![vec![1; 4], vec![2, 2], vec![4]],
+            vec![vec![8; 8]],
+        ),
+        (
+            &[64],
+            vec![vec![10, 10, 10, 10, 10, 10, 4]],
+            &[4, 16],
+            vec![vec![8; 8]],
+            vec![vec![1; 4], vec![8, 8]],
+        ),
+        (
+            &[2, 3, 4],
             vec![vec![1, 1], vec![3], vec![2, 2]],
-            vec![vec![3, 3], vec![1], vec![2, 2]]
-        )
+            &[6, 1, 4],
+            vec![vec![1, 1], vec![3], vec![2, 2]],
+            vec![vec![3, 3], vec![1], vec![2, 2]],
+        ),
+        (
+            &[10, 1000],
+            vec![vec![10], vec![100; 10]],
+            &[10000],
+            vec![vec![1; 10], vec![1000]],
+            vec![vec![1000; 10]],
+        ),
+        (
+            &[6, 5, 4],
+            vec![vec![3, 3], vec![2, 2, 1], vec![2, 2]],
+            &[30, 4],
+            vec![vec![1; 6], vec![5], vec![2, 2]],
+            vec![vec![5; 6], vec![2, 2]],
+        ),
+        (
+            &[6, 5, 4],
+            vec![vec![3, 3], vec![2, 2, 1], vec![2, 2]],
+            &[3, 2, 5, 4],
+            vec![vec![2, 2, 2], vec![2, 2, 1], vec![2, 2]],
+            vec![vec![1, 1, 1], vec![2], vec![2, 2, 1], vec![2, 2]],
+        ),
+        (
+            &[4, 3],
+            vec![vec![1; 4], vec![2, 1]],
+            &[12],
+            vec![vec![1; 4], vec![2, 1]],
+            vec![vec![2, 1, 2, 1, 2, 1, 2, 1]],
+        ),
+        (
+            &[24],
+            vec![vec![5, 5, 5, 5, 4]],
+            &[2, 3, 4],
+            vec![vec![4; 6]],
+            vec![vec![1, 1], vec![1, 1, 1], vec![4]],
+        ),
+        (
+            &[7, 6],
+            vec![vec![3, 4], vec![6]],
+            &[42],
+            vec![vec![3, 4], vec![6]],
+            vec![vec![18, 24]],
+        ),
+        (
+            &[100],
+            vec![vec![7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2]],
+            &[10, 10],
+            vec![vec![5; 20]],
+            vec![vec![1; 10], vec![5, 5]],
+        ),
+        (
+            &[3, 8],
+            vec![vec![1, 2], vec![3, 5]],
+            &[24],
+            vec![vec![1, 1, 1], vec![8]],
+            vec![vec![8, 8, 8]],
+        ),
+        (
+            &[1, 12, 1],
+            vec![vec![1], vec![5, 7], vec![1]],
+            &[3, 1, 4],
+            vec![vec![1], vec![4, 4, 4], vec![1]],
+            vec![vec![1, 1, 1], vec![1], vec![4]],
+        ),
+    ];
+    for (in_shape, in_nsplits, out_shape, in_plan, out_plan) in cases {
+        assert_eq!(
+            reshape_plan(in_shape, &in_nsplits, out_shape),
+            (in_plan, out_plan),
+            "{in_shape:?} {in_nsplits:?} -> {out_shape:?}"
+        );
+    }
+}
+
+#[test]
+fn reshape_beyond_dask() {
+    // (4, 6) -> (6, 4): two input rows (12 elements) are three output rows.
+    assert_eq!(
+        reshape_plan(&[4, 6], &[vec![2, 2], vec![3, 3]], &[6, 4]),
+        (vec![vec![2, 2], vec![6]], vec![vec![3, 3], vec![4]])
     );
     // Lengths that neither merge nor split evenly end up in one chunk.
     assert_eq!(
