@@ -12,7 +12,9 @@ use marsc_grammar::ast::Ident;
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::DType;
 
-const TENSOR_ATTRIBUTES: &[&str] = &["shape", "ndim", "size", "dtype", "T", "nsplits", "itemsize", "nbytes"];
+const TENSOR_ATTRIBUTES: &[&str] = &[
+    "shape", "ndim", "size", "dtype", "T", "nsplits", "itemsize", "nbytes",
+];
 
 impl Lowerer<'_> {
     pub(super) fn attribute(&mut self, object: Value, object_span: Span, attr: &Ident) -> Value {
@@ -64,7 +66,10 @@ impl Lowerer<'_> {
             name => match library::find_method(name) {
                 Some(method) => Value::Method(id, method),
                 None => {
-                    let candidates = TENSOR_ATTRIBUTES.iter().copied().chain(library::method_names());
+                    let candidates = TENSOR_ATTRIBUTES
+                        .iter()
+                        .copied()
+                        .chain(library::method_names());
                     let mut diagnostic = Diagnostic::error(
                         format!("a tensor has no attribute or method `{name}`"),
                         attr.span,
@@ -83,9 +88,9 @@ fn namespace_member(namespace: Namespace, name: &str) -> Option<Value> {
     match namespace {
         Namespace::Library(module) => library_member(name, module),
         Namespace::Random(_) => library::find(name, Home::Random).map(Value::Function),
-        Namespace::Mars => {
-            (name == "tensor").then_some(Value::Namespace(Namespace::Library(LibraryModule::MarsTensor)))
-        }
+        Namespace::Mars => (name == "tensor").then_some(Value::Namespace(Namespace::Library(
+            LibraryModule::MarsTensor,
+        ))),
     }
 }
 

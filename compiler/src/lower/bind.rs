@@ -134,7 +134,14 @@ pub(crate) fn bind(
     }
     bind_positionals(&mut bound, params, offset, positionals)?;
     for (name, name_span, value, span) in keywords {
-        bind_keyword(&mut bound, params, offset, &name, name_span, Arg { value, span })?;
+        bind_keyword(
+            &mut bound,
+            params,
+            offset,
+            &name,
+            name_span,
+            Arg { value, span },
+        )?;
     }
     check_complete(&bound, params, offset)?;
     Ok(bound)
@@ -243,9 +250,9 @@ fn bind_keyword(
         bound.chunks = Some(arg);
         return Ok(());
     }
-    let found = params.iter().position(|p| {
-        p.name == name && !matches!(p.pass, Pass::VarPositional | Pass::VarKeyword)
-    });
+    let found = params
+        .iter()
+        .position(|p| p.name == name && !matches!(p.pass, Pass::VarPositional | Pass::VarKeyword));
     let Some(index) = found else {
         if params.iter().any(|p| p.pass == Pass::VarKeyword) {
             return Ok(());

@@ -7,7 +7,7 @@ use super::fold::fold_unary;
 use super::library::{Builtin, Home};
 use super::nodes::python_scalar;
 use super::value::{PyType, Value};
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use marsc_grammar::ast::UnaryOp as AstUnary;
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::ops::UnaryOp;
@@ -224,18 +224,24 @@ fn convert_python(py_type: PyType, arg: Option<Arg>) -> LowerResult<Value> {
         other => other.clone(),
     };
     match (py_type, number) {
-        (PyType::Float, value) => value
-            .as_f64()
-            .map(Value::Float)
-            .ok_or_else(|| fail(format!("float() argument must be a string or a real number, not {}", arg.value.type_name()))),
+        (PyType::Float, value) => value.as_f64().map(Value::Float).ok_or_else(|| {
+            fail(format!(
+                "float() argument must be a string or a real number, not {}",
+                arg.value.type_name()
+            ))
+        }),
         (_, Value::Int(v)) => Ok(Value::Int(v)),
         (_, Value::Bool(b)) => Ok(Value::Int(b as i64)),
-        (_, Value::Float(v)) if v.is_nan() => Err(fail("cannot convert float NaN to integer".into())),
+        (_, Value::Float(v)) if v.is_nan() => {
+            Err(fail("cannot convert float NaN to integer".into()))
+        }
         (_, Value::Float(v)) if v.is_infinite() => {
             Err(fail("cannot convert float infinity to integer".into()))
         }
         (_, Value::Float(v)) if v.trunc().abs() < 9.2e18 => Ok(Value::Int(v.trunc() as i64)),
-        (_, Value::Float(_)) => Err(fail("not supported yet: integers outside the int64 range".into())),
+        (_, Value::Float(_)) => Err(fail(
+            "not supported yet: integers outside the int64 range".into(),
+        )),
         (_, other) => Err(fail(format!(
             "int() argument must be a string or a real number, not {}",
             other.type_name()

@@ -11,10 +11,7 @@ use marsc_runtime::DType;
 
 fn wrong_type(name: &str, expected: &str, arg: &Arg) -> Diagnostic {
     Diagnostic::error(
-        format!(
-            "`{name}` must be {expected}, got {}",
-            arg.value.type_name()
-        ),
+        format!("`{name}` must be {expected}, got {}", arg.value.type_name()),
         arg.span,
     )
 }
@@ -39,7 +36,10 @@ pub(super) fn optional_int_arg(arg: &Arg, name: &str) -> LowerResult<Option<i64>
 pub(super) fn count_arg(arg: &Arg, name: &str) -> LowerResult<usize> {
     let value = int_arg(arg, name)?;
     usize::try_from(value).map_err(|_| {
-        Diagnostic::error(format!("`{name}` must not be negative, got {value}"), arg.span)
+        Diagnostic::error(
+            format!("`{name}` must not be negative, got {value}"),
+            arg.span,
+        )
     })
 }
 
@@ -77,7 +77,10 @@ pub(super) fn axes_arg(arg: &Arg, name: &str) -> LowerResult<Option<Vec<i64>>> {
             .map(|item| match item {
                 Value::Int(v) => Ok(*v),
                 other => Err(Diagnostic::error(
-                    format!("`{name}` must be {EXPECTED}, got a {} inside", other.type_name()),
+                    format!(
+                        "`{name}` must be {EXPECTED}, got a {} inside",
+                        other.type_name()
+                    ),
                     arg.span,
                 )),
             })
@@ -255,15 +258,21 @@ mod tests {
             Ok(Some(vec![0, 2]))
         );
         let error = axes_arg(&arg(Value::str("a")), "axis").unwrap_err();
-        assert_eq!(error.message, "`axis` must be an int or a tuple of ints, got str");
+        assert_eq!(
+            error.message,
+            "`axis` must be an int or a tuple of ints, got str"
+        );
         assert_eq!(error.span, Span::new(3, 5));
     }
 
     #[test]
     fn shapes_and_dtypes() {
         assert_eq!(shape_arg(&arg(Value::Int(3)), "shape"), Ok(vec![3]));
-        let error = shape_arg(&arg(Value::tuple(vec![Value::Int(2), Value::Int(-1)])), "shape")
-            .unwrap_err();
+        let error = shape_arg(
+            &arg(Value::tuple(vec![Value::Int(2), Value::Int(-1)])),
+            "shape",
+        )
+        .unwrap_err();
         assert_eq!(error.message, "negative dimensions are not allowed");
         assert_eq!(dtype_arg(&arg(Value::str("f4"))), Ok(Some(DType::Float32)));
         assert_eq!(

@@ -4,13 +4,12 @@
 
 use super::bind::BoundArgs;
 use super::convert::{
-    bool_arg, count_arg, dtype_arg, int_arg, layout_order_arg, optional_int_arg, shape_arg,
-    str_arg,
+    bool_arg, count_arg, dtype_arg, int_arg, layout_order_arg, optional_int_arg, shape_arg, str_arg,
 };
 use super::library::FillKind;
 use super::nodes::python_scalar;
 use super::value::Value;
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use crate::tileable::TileOp;
 use marsc_grammar::Diagnostic;
 use marsc_runtime::npy_header::read_header;
@@ -115,7 +114,13 @@ impl Lowerer<'_> {
             let nsplits = self.node(prototype).nsplits.clone();
             self.add_with_splits(TileOp::Full(value), vec![], shape, dtype, nsplits, span)
         } else {
-            self.add_created(TileOp::Full(value), shape, dtype, args.chunks.as_ref(), span)?
+            self.add_created(
+                TileOp::Full(value),
+                shape,
+                dtype,
+                args.chunks.as_ref(),
+                span,
+            )?
         };
         Ok(Value::Tensor(id))
     }
@@ -133,7 +138,11 @@ impl Lowerer<'_> {
             Value::None => Value::Int(1),
             ref step => step.clone(),
         };
-        for (value, span) in [(&start, first.span), (&stop.value, stop.span), (&step, step_arg.span)] {
+        for (value, span) in [
+            (&start, first.span),
+            (&stop.value, stop.span),
+            (&step, step_arg.span),
+        ] {
             if value.as_f64().is_none() {
                 return Err(Diagnostic::error(
                     format!("`arange()` needs numbers, got {}", value.type_name()),
@@ -243,9 +252,8 @@ impl Lowerer<'_> {
         let file_arg = args.get("file");
         let file = str_arg(&file_arg, "file")?;
         let path = self.resolve_path(Path::new(file));
-        let header = read_header(&path).map_err(|e| {
-            Diagnostic::error(format!("cannot load `{file}`: {e}"), file_arg.span)
-        })?;
+        let header = read_header(&path)
+            .map_err(|e| Diagnostic::error(format!("cannot load `{file}`: {e}"), file_arg.span))?;
         let op = TileOp::Load {
             path,
             data_offset: header.data_offset,
@@ -350,7 +358,11 @@ mod tests {
             ((int(-7), int(7), int(2)), 7),
         ];
         for ((start, stop, step), expected) in cases {
-            assert_eq!(arange_length(&start, &stop, &step), Ok(expected), "{start:?} {stop:?} {step:?}");
+            assert_eq!(
+                arange_length(&start, &stop, &step),
+                Ok(expected),
+                "{start:?} {stop:?} {step:?}"
+            );
         }
         assert!(arange_length(&int(0), &int(3), &int(0)).is_err());
     }

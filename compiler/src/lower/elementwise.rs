@@ -7,7 +7,7 @@ use super::bind::{Arg, BoundArgs};
 use super::convert::{dtype_arg, shape_text, str_arg};
 use super::nodes::{dtype_rule_error, python_scalar};
 use super::value::Value;
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::{result_type, Operand};
 use crate::infer::shapes::broadcast_shapes;
 use crate::infer::InferError;
@@ -149,7 +149,12 @@ impl Lowerer<'_> {
     }
 
     /// A tensor of `dtype` for an already-promoted operand.
-    fn operand_tensor(&mut self, value: &Value, dtype: DType, span: Span) -> LowerResult<TileableId> {
+    fn operand_tensor(
+        &mut self,
+        value: &Value,
+        dtype: DType,
+        span: Span,
+    ) -> LowerResult<TileableId> {
         match value {
             Value::Tensor(id) => Ok(*id),
             scalar => {
@@ -168,12 +173,16 @@ impl Lowerer<'_> {
 
     /// Broadcasts operand shapes, or an error at `error_span` labelling each operand's shape.
     fn broadcast(&self, operands: &[(&Value, Span)], error_span: Span) -> LowerResult<Vec<usize>> {
-        let shapes: Vec<Vec<usize>> = operands.iter().map(|(v, _)| self.operand_shape(v)).collect();
+        let shapes: Vec<Vec<usize>> = operands
+            .iter()
+            .map(|(v, _)| self.operand_shape(v))
+            .collect();
         let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
         broadcast_shapes(&refs).map_err(|e| {
             let mut diagnostic = at(e, error_span);
             for ((_, span), shape) in operands.iter().zip(&shapes) {
-                diagnostic = diagnostic.with_secondary(*span, format!("shape {}", shape_text(shape)));
+                diagnostic =
+                    diagnostic.with_secondary(*span, format!("shape {}", shape_text(shape)));
             }
             diagnostic
         })
@@ -228,7 +237,13 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn binary_function(&mut self, op: BinaryOp, args: &BoundArgs) -> LowerResult<Value> {
-        self.binary(op, &args.get("x1"), &args.get("x2"), args.call_span, args.call_span)
+        self.binary(
+            op,
+            &args.get("x1"),
+            &args.get("x2"),
+            args.call_span,
+            args.call_span,
+        )
     }
 
     /// `where(condition, x, y)`.

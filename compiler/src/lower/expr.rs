@@ -225,7 +225,12 @@ impl Lowerer<'_> {
     }
 
     /// The truth of a Python value; an error for a tensor; `None` for poison.
-    fn truth(&self, value: &Value, keyword: &str, op_span: Span) -> Result<Option<bool>, Diagnostic> {
+    fn truth(
+        &self,
+        value: &Value,
+        keyword: &str,
+        op_span: Span,
+    ) -> Result<Option<bool>, Diagnostic> {
         match value {
             Value::Poison => Ok(None),
             Value::Tensor(_) => Err(tensor_truth_error(keyword, op_span)),

@@ -123,9 +123,7 @@ fn fold_int(op: BinOp, a: i64, b: i64) -> FoldResult {
                 Ok(Value::Float(a as f64 / b as f64))
             }
         }
-        BinOp::FloorDiv | BinOp::Mod if b == 0 => {
-            Err("integer division or modulo by zero".into())
-        }
+        BinOp::FloorDiv | BinOp::Mod if b == 0 => Err("integer division or modulo by zero".into()),
         BinOp::FloorDiv => checked(a.checked_div(b).map(|q| {
             // Rust truncates toward zero; Python floors.
             if a % b != 0 && ((a < 0) != (b < 0)) {
@@ -136,7 +134,11 @@ fn fold_int(op: BinOp, a: i64, b: i64) -> FoldResult {
         })),
         BinOp::Mod => {
             let r = a.wrapping_rem(b);
-            Ok(Value::Int(if r != 0 && (r < 0) != (b < 0) { r + b } else { r }))
+            Ok(Value::Int(if r != 0 && (r < 0) != (b < 0) {
+                r + b
+            } else {
+                r
+            }))
         }
         BinOp::Pow => {
             if b >= 0 {
@@ -183,7 +185,9 @@ fn float_pow(a: f64, b: f64) -> Result<f64, String> {
         return Err("0.0 cannot be raised to a negative power".into());
     }
     if a < 0.0 && b.fract() != 0.0 && b.is_finite() {
-        return Err("not supported yet: complex numbers (a negative number to a fractional power)".into());
+        return Err(
+            "not supported yet: complex numbers (a negative number to a fractional power)".into(),
+        );
     }
     Ok(a.powf(b))
 }
@@ -192,9 +196,9 @@ fn float_pow(a: f64, b: f64) -> Result<f64, String> {
 fn fold_sequence(op: BinOp, a: &Value, b: &Value) -> Option<FoldResult> {
     match (op, a, b) {
         (BinOp::Add, Value::Str(x), Value::Str(y)) => Some(Ok(Value::str(&format!("{x}{y}")))),
-        (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
-            Some(Ok(Value::Tuple(x.iter().chain(y.iter()).cloned().collect())))
-        }
+        (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => Some(Ok(Value::Tuple(
+            x.iter().chain(y.iter()).cloned().collect(),
+        ))),
         (BinOp::Add, Value::List(x), Value::List(y)) => {
             Some(Ok(Value::List(x.iter().chain(y.iter()).cloned().collect())))
         }
@@ -243,9 +247,10 @@ pub(crate) fn fold_unary(op: UnaryOp, value: &Value) -> FoldResult {
         )
     };
     match (op, number(value)) {
-        (UnaryOp::Neg, Some(Number::Int(v))) => {
-            v.checked_neg().map(Value::Int).ok_or_else(|| INT_RANGE.into())
-        }
+        (UnaryOp::Neg, Some(Number::Int(v))) => v
+            .checked_neg()
+            .map(Value::Int)
+            .ok_or_else(|| INT_RANGE.into()),
         (UnaryOp::Neg, Some(Number::Float(v))) => Ok(Value::Float(-v)),
         (UnaryOp::Pos, Some(Number::Int(v))) => Ok(Value::Int(v)),
         (UnaryOp::Pos, Some(Number::Float(v))) => Ok(Value::Float(v)),
@@ -362,7 +367,12 @@ mod tests {
             (BinOp::Pow, int(2), int(10), int(1024)),
             (BinOp::Div, int(1), int(2), float(0.5)),
             (BinOp::Add, Value::Bool(true), int(1), int(2)),
-            (BinOp::BitAnd, Value::Bool(true), Value::Bool(false), Value::Bool(false)),
+            (
+                BinOp::BitAnd,
+                Value::Bool(true),
+                Value::Bool(false),
+                Value::Bool(false),
+            ),
             (BinOp::BitXor, int(6), Value::Bool(true), int(7)),
             (BinOp::Mul, int(3), float(0.5), float(1.5)),
         ];
@@ -414,10 +424,20 @@ mod tests {
         assert_eq!(fold_unary(UnaryOp::Invert, &Value::Bool(true)), Ok(int(-2)));
         assert_eq!(fold_unary(UnaryOp::Neg, &Value::Bool(true)), Ok(int(-1)));
         assert!(fold_unary(UnaryOp::Invert, &float(1.0)).is_err());
-        assert_eq!(fold_compare(CmpOp::Eq, &int(1), &float(1.0)), Ok(Value::Bool(true)));
-        assert_eq!(fold_compare(CmpOp::Lt, &float(f64::NAN), &int(1)), Ok(Value::Bool(false)));
         assert_eq!(
-            fold_compare(CmpOp::Lt, &Value::int_tuple(&[1, 2]), &Value::int_tuple(&[1, 3])),
+            fold_compare(CmpOp::Eq, &int(1), &float(1.0)),
+            Ok(Value::Bool(true))
+        );
+        assert_eq!(
+            fold_compare(CmpOp::Lt, &float(f64::NAN), &int(1)),
+            Ok(Value::Bool(false))
+        );
+        assert_eq!(
+            fold_compare(
+                CmpOp::Lt,
+                &Value::int_tuple(&[1, 2]),
+                &Value::int_tuple(&[1, 3])
+            ),
             Ok(Value::Bool(true))
         );
         assert_eq!(

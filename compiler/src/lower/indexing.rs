@@ -5,7 +5,7 @@
 use super::convert::shape_text;
 use super::elementwise::at;
 use super::value::Value;
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use crate::infer::index::{normalize_index, RawIndexItem};
 use crate::infer::InferError;
 use crate::tileable::{TileOp, TileableId};
@@ -97,8 +97,8 @@ impl Lowerer<'_> {
             .map(raw_index_item)
             .collect::<LowerResult<Vec<RawIndexItem>>>()?;
         let shape = self.shape(id).to_vec();
-        let (normalized, out_shape) = normalize_index(&shape, &raw)
-            .map_err(|e| index_error(e, &shape, &raw, items, span))?;
+        let (normalized, out_shape) =
+            normalize_index(&shape, &raw).map_err(|e| index_error(e, &shape, &raw, items, span))?;
         let is_identity = out_shape == shape
             && normalized.iter().zip(&shape).all(|(item, &len)| {
                 matches!(item, crate::tileable::IndexItem::Slice { start: 0, step: 1, len: l } if *l == len)
@@ -109,7 +109,13 @@ impl Lowerer<'_> {
         }
         let dtype = self.dtype(id);
         let index = TileOp::Index { items: normalized };
-        Ok(Value::Tensor(self.add_derived(index, vec![id], out_shape, dtype, span)?))
+        Ok(Value::Tensor(self.add_derived(
+            index,
+            vec![id],
+            out_shape,
+            dtype,
+            span,
+        )?))
     }
 }
 
@@ -195,14 +201,19 @@ fn index_sequence(object: &Value, items: &[Item]) -> LowerResult<Value> {
     if let Some((i, span)) = integer {
         let position = if i < 0 { i + len } else { i };
         if !(0..len).contains(&position) {
-            return Err(Diagnostic::error(format!("{kind} index out of range"), span)
-                .with_note(format!("the {kind} has length {len}")));
+            return Err(
+                Diagnostic::error(format!("{kind} index out of range"), span)
+                    .with_note(format!("the {kind} has length {len}")),
+            );
         }
         return Ok(elements[position as usize].clone());
     }
     match item {
         Item::Value(other, span) => Err(Diagnostic::error(
-            format!("{kind} indices must be integers or slices, not {}", other.type_name()),
+            format!(
+                "{kind} indices must be integers or slices, not {}",
+                other.type_name()
+            ),
             *span,
         )),
         Item::Slice { parts, .. } => {
@@ -252,7 +263,11 @@ fn slice_positions(
     };
     let mut position = first;
     std::iter::from_fn(move || {
-        let inside = if step > 0 { position < last } else { position > last };
+        let inside = if step > 0 {
+            position < last
+        } else {
+            position > last
+        };
         if !inside {
             return None;
         }

@@ -7,7 +7,7 @@ use super::bind::{Arg, BoundArgs};
 use super::convert::shape_text;
 use super::elementwise::at;
 use super::value::Value;
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::promote_types;
 use crate::infer::shapes::matmul_shape;
 use crate::tileable::{TileOp, TileableId};
@@ -18,7 +18,12 @@ const GUFUNC_SIGNATURE: &str = "(n?,k),(k,m?)->(n?,m?)";
 
 impl Lowerer<'_> {
     /// An operand of `matmul`/`dot` as a tensor (lists become literals).
-    fn linalg_operand(&mut self, arg: &Arg, index: usize, function: &str) -> LowerResult<TileableId> {
+    fn linalg_operand(
+        &mut self,
+        arg: &Arg,
+        index: usize,
+        function: &str,
+    ) -> LowerResult<TileableId> {
         let id = self.tensor_of(arg, None, "an operand")?;
         let ndim = self.shape(id).len();
         if ndim == 0 {

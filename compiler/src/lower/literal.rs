@@ -6,7 +6,7 @@ use super::bind::Arg;
 use super::convert::shape_text;
 use super::nodes::python_scalar;
 use super::value::Value;
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::Diagnostic;
 use marsc_runtime::{DType, Scalar};
@@ -140,8 +140,14 @@ mod tests {
 
     #[test]
     fn dtype_inference() {
-        assert_eq!(infer_dtype(&[&Value::Bool(true), &Value::Int(2)]), DType::Int64);
-        assert_eq!(infer_dtype(&[&Value::Int(1), &Value::Float(2.0)]), DType::Float64);
+        assert_eq!(
+            infer_dtype(&[&Value::Bool(true), &Value::Int(2)]),
+            DType::Int64
+        );
+        assert_eq!(
+            infer_dtype(&[&Value::Int(1), &Value::Float(2.0)]),
+            DType::Float64
+        );
         assert_eq!(infer_dtype(&[&Value::Bool(true)]), DType::Bool);
         assert_eq!(infer_dtype(&[]), DType::Float64);
     }

@@ -86,7 +86,10 @@ pub(crate) fn module_value(path: &[&str]) -> Option<Namespace> {
 
 /// The candidate closest to `name` by edit distance, if it is close enough to be a
 /// plausible typo (at most a third of the name's length, as rustc does).
-pub(crate) fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (name.chars().count().max(3)) / 3;
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {

@@ -6,7 +6,7 @@
 use super::bind::Arg;
 use super::convert::shape_text;
 use super::value::Value;
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use crate::infer::chunks::{resolve_chunks, AxisChunks, ChunkSpec};
 use crate::infer::dtypes::Operand;
 use crate::infer::nsplits::{infer_nsplits, InputLayout};
@@ -173,7 +173,10 @@ impl Lowerer<'_> {
             }
             Value::Tuple(_) | Value::List(_) => self.literal_tensor(arg, dtype, None),
             other => Err(Diagnostic::error(
-                format!("{what} must be a tensor or a number, got {}", other.type_name()),
+                format!(
+                    "{what} must be a tensor or a number, got {}",
+                    other.type_name()
+                ),
                 arg.span,
             )),
         }
@@ -182,7 +185,11 @@ impl Lowerer<'_> {
 
 /// A Python scalar as a typed scalar: of `dtype` if given (ints checked against its
 /// range, as NumPy does), else of its default dtype.
-pub(super) fn python_scalar(value: &Value, dtype: Option<DType>, span: Span) -> LowerResult<Scalar> {
+pub(super) fn python_scalar(
+    value: &Value,
+    dtype: Option<DType>,
+    span: Span,
+) -> LowerResult<Scalar> {
     let scalar = match value {
         Value::Int(v) => Scalar::Int64(*v),
         Value::Float(v) => Scalar::Float64(*v),
@@ -210,9 +217,9 @@ pub(super) fn python_scalar(value: &Value, dtype: Option<DType>, span: Span) -> 
 
 /// Refuses tensors whose byte size does not fit in an `i64`, with NumPy's message.
 pub(super) fn check_size(shape: &[usize], dtype: DType, span: Span) -> LowerResult<()> {
-    let bytes = shape
-        .iter()
-        .try_fold(dtype.itemsize() as u128, |acc, &d| acc.checked_mul(d as u128));
+    let bytes = shape.iter().try_fold(dtype.itemsize() as u128, |acc, &d| {
+        acc.checked_mul(d as u128)
+    });
     match bytes {
         Some(b) if b <= i64::MAX as u128 => Ok(()),
         _ => Err(Diagnostic::error(

@@ -6,7 +6,7 @@ use super::bind::{Arg, BoundArgs};
 use super::convert::{bool_arg, str_arg};
 use super::pyfmt::python_str;
 use super::value::Value;
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use crate::tileable::{Output, PrintItem};
 use marsc_grammar::Diagnostic;
 use std::path::Path;
@@ -66,7 +66,10 @@ fn separator(arg: &Arg, name: &str, default: &str) -> LowerResult<String> {
         Value::None => Ok(default.to_string()),
         _ => str_arg(arg, name).map(str::to_string).map_err(|_| {
             Diagnostic::error(
-                format!("{name} must be None or a string, not {}", arg.value.type_name()),
+                format!(
+                    "{name} must be None or a string, not {}",
+                    arg.value.type_name()
+                ),
                 arg.span,
             )
         }),

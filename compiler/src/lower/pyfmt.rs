@@ -180,10 +180,16 @@ mod tests {
         assert_eq!(python_str(&shape).unwrap(), "(3,)");
         let nsplits = Value::tuple(vec![Value::int_tuple(&[2, 2]), Value::int_tuple(&[3])]);
         assert_eq!(python_str(&nsplits).unwrap(), "((2, 2), (3,))");
-        assert_eq!(python_str(&Value::DType(DType::Float64)).unwrap(), "float64");
         assert_eq!(
-            python_str(&Value::tuple(vec![Value::DType(DType::Int32), Value::str("a'b")]))
-                .unwrap(),
+            python_str(&Value::DType(DType::Float64)).unwrap(),
+            "float64"
+        );
+        assert_eq!(
+            python_str(&Value::tuple(vec![
+                Value::DType(DType::Int32),
+                Value::str("a'b")
+            ]))
+            .unwrap(),
             "(dtype('int32'), \"a'b\")"
         );
         assert_eq!(python_str(&Value::str("hi")).unwrap(), "hi");

@@ -6,7 +6,7 @@ use super::bind::{Arg, BoundArgs};
 use super::convert::{dtype_arg, float_arg, int_arg, shape_arg};
 use super::library::RandomKind;
 use super::value::Value;
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use crate::tileable::TileOp;
 use marsc_grammar::Diagnostic;
 use marsc_runtime::random::RandomDist;
@@ -97,14 +97,16 @@ impl Lowerer<'_> {
                 dtype_given.span,
             ));
         }
-        if dtype == DType::Int32 && (i32::try_from(low).is_err() || i32::try_from(high - 1).is_err())
+        if dtype == DType::Int32
+            && (i32::try_from(low).is_err() || i32::try_from(high - 1).is_err())
         {
             return Err(Diagnostic::error(
                 format!("`low` and `high` must fit in int32 for dtype int32, got [{low}, {high})"),
                 args.call_span,
             ));
         }
-        let value = self.add_random(RandomDist::Randint { low, high }, shape, DType::Int64, args)?;
+        let value =
+            self.add_random(RandomDist::Randint { low, high }, shape, DType::Int64, args)?;
         match value {
             Value::Tensor(id) => Ok(Value::Tensor(self.cast(id, dtype, args.call_span)?)),
             other => Ok(other),

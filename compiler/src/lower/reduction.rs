@@ -7,7 +7,7 @@ use super::bind::BoundArgs;
 use super::convert::{axes_arg, bool_arg, dtype_arg, float_arg, optional_int_arg};
 use super::elementwise::at;
 use super::value::Value;
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use crate::infer::shapes::{normalize_axes, normalize_axis, reduced_shape};
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
@@ -108,7 +108,8 @@ impl Lowerer<'_> {
         };
         let shape = self.shape(input).to_vec();
         let dtype: DType = op.result_dtype(self.dtype(input));
-        let mut id = self.add_derived(TileOp::Scan { op, axis }, vec![input], shape, dtype, span)?;
+        let mut id =
+            self.add_derived(TileOp::Scan { op, axis }, vec![input], shape, dtype, span)?;
         if let Some(requested) = requested {
             id = self.cast(id, requested, span)?;
         }

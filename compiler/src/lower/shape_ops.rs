@@ -6,7 +6,7 @@ use super::bind::{Arg, BoundArgs};
 use super::convert::{axes_arg, c_order_arg, dtype_arg, int_arg, ints_arg, shape_arg};
 use super::elementwise::at;
 use super::value::Value;
-use super::{Lowerer, LowerResult};
+use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::promote_types;
 use crate::infer::nsplits::reshape_plan;
 use crate::infer::shapes::{
@@ -38,13 +38,31 @@ impl Lowerer<'_> {
             input
         } else {
             let input_shape = node.shape.clone();
-            self.add_with_splits(TileOp::Rechunk, vec![input], input_shape, dtype, input_splits, span)
+            self.add_with_splits(
+                TileOp::Rechunk,
+                vec![input],
+                input_shape,
+                dtype,
+                input_splits,
+                span,
+            )
         };
-        Ok(self.add_with_splits(TileOp::Reshape, vec![source], shape, dtype, output_splits, span))
+        Ok(self.add_with_splits(
+            TileOp::Reshape,
+            vec![source],
+            shape,
+            dtype,
+            output_splits,
+            span,
+        ))
     }
 
     /// `input` as a 1-D tensor in C order.
-    pub(super) fn ravel_tensor(&mut self, input: TileableId, span: Span) -> LowerResult<TileableId> {
+    pub(super) fn ravel_tensor(
+        &mut self,
+        input: TileableId,
+        span: Span,
+    ) -> LowerResult<TileableId> {
         if self.shape(input).len() == 1 {
             return Ok(input);
         }
@@ -66,9 +84,8 @@ impl Lowerer<'_> {
     pub(super) fn reshape_method(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let input = self.tensor_of(&args.receiver(), None, "the receiver")?;
         c_order_arg(&args.get("order"), "reshape")?;
-        let new = dims_from_varargs(args, "shape")?.ok_or_else(|| {
-            Diagnostic::error("`reshape()` needs the new shape", args.call_span)
-        })?;
+        let new = dims_from_varargs(args, "shape")?
+            .ok_or_else(|| Diagnostic::error("`reshape()` needs the new shape", args.call_span))?;
         let error_span = args.get("shape").span;
         let id = self.reshape_tensor(input, &new, error_span, args.call_span)?;
         Ok(Value::Tensor(id))
@@ -99,7 +116,10 @@ impl Lowerer<'_> {
         if permutation.iter().enumerate().all(|(i, &axis)| i == axis) {
             return Ok(input);
         }
-        let shape = permutation.iter().map(|&axis| self.shape(input)[axis]).collect();
+        let shape = permutation
+            .iter()
+            .map(|&axis| self.shape(input)[axis])
+            .collect();
         let dtype = self.dtype(input);
         self.add_derived(
             TileOp::Transpose { axes: permutation },
@@ -142,7 +162,8 @@ impl Lowerer<'_> {
         }
         let mut permutation: Vec<i64> = (0..ndim as i64).collect();
         permutation.swap(axes[0], axes[1]);
-        let id = self.transpose_tensor(input, Some(&permutation), args.call_span, args.call_span)?;
+        let id =
+            self.transpose_tensor(input, Some(&permutation), args.call_span, args.call_span)?;
         Ok(Value::Tensor(id))
     }
 
@@ -181,7 +202,10 @@ impl Lowerer<'_> {
         let input = self.tensor_of(&args.get("a"), None, "`a`")?;
         let axis = args.get("axis");
         let axes = axes_arg(&axis, "axis")?.ok_or_else(|| {
-            Diagnostic::error("`axis` must be an int or a tuple of ints, got None", axis.span)
+            Diagnostic::error(
+                "`axis` must be an int or a tuple of ints, got None",
+                axis.span,
+            )
         })?;
         let id = self.expand_dims_tensor(input, &axes, axis.span, args.call_span)?;
         Ok(Value::Tensor(id))
@@ -207,7 +231,13 @@ impl Lowerer<'_> {
             .map(|(_, &len)| len)
             .collect();
         let dtype = self.dtype(input);
-        self.add_derived(TileOp::Squeeze { axes: removed }, vec![input], shape, dtype, span)
+        self.add_derived(
+            TileOp::Squeeze { axes: removed },
+            vec![input],
+            shape,
+            dtype,
+            span,
+        )
     }
 
     /// `squeeze(a, axis=None)`.
@@ -229,7 +259,13 @@ impl Lowerer<'_> {
             return Ok(Value::Tensor(input));
         }
         let dtype = self.dtype(input);
-        let id = self.add_derived(TileOp::BroadcastTo, vec![input], shape, dtype, args.call_span)?;
+        let id = self.add_derived(
+            TileOp::BroadcastTo,
+            vec![input],
+            shape,
+            dtype,
+            args.call_span,
+        )?;
         Ok(Value::Tensor(id))
     }
 
@@ -319,10 +355,16 @@ impl Lowerer<'_> {
         let arrays = args.get("arrays");
         let inputs = self.tensor_list(&arrays, "arrays")?;
         let Some(&first) = inputs.first() else {
-            return Err(Diagnostic::error("need at least one array to stack", arrays.span));
+            return Err(Diagnostic::error(
+                "need at least one array to stack",
+                arrays.span,
+            ));
         };
         if inputs.iter().any(|&id| self.shape(id) != self.shape(first)) {
-            return Err(Diagnostic::error("all input arrays must have the same shape", arrays.span));
+            return Err(Diagnostic::error(
+                "all input arrays must have the same shape",
+                arrays.span,
+            ));
         }
         let axis_arg = args.get("axis");
         let ndim = self.shape(first).len();
@@ -373,7 +415,11 @@ impl Lowerer<'_> {
     pub(super) fn rechunk(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let input = self.tensor_of(&args.receiver(), None, "the receiver")?;
         let chunks = args.get("chunks");
-        Ok(Value::Tensor(self.rechunk_to(input, Some(&chunks), args.call_span)?))
+        Ok(Value::Tensor(self.rechunk_to(
+            input,
+            Some(&chunks),
+            args.call_span,
+        )?))
     }
 
     /// `input` with the chunks `spec` gives (itself when they are the same).

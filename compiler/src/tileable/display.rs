@@ -34,7 +34,9 @@ impl TileableGraph {
 
 impl fmt::Display for TileableGraph {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_dump(f, self, &|span: Span| format!("{}..{}", span.start, span.end))
+        write_dump(f, self, &|span: Span| {
+            format!("{}..{}", span.start, span.end)
+        })
     }
 }
 
