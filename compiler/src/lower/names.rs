@@ -22,6 +22,9 @@ fn python_builtin(name: &str) -> Option<Value> {
         "int" => Value::PyType(PyType::Int),
         "float" => Value::PyType(PyType::Float),
         "bool" => Value::PyType(PyType::Bool),
+        // The library is reachable as `mt.` and `np.` even without an import.
+        "mt" => Value::Namespace(Namespace::Library(LibraryModule::MarsTensor)),
+        "np" => Value::Namespace(Namespace::Library(LibraryModule::Numpy)),
         _ => return None,
     })
 }
@@ -69,7 +72,7 @@ pub(crate) fn library_member_names() -> impl Iterator<Item = &'static str> {
 pub(crate) fn builtin_names() -> impl Iterator<Item = &'static str> {
     library_member_names()
         .chain(library::names(Home::Builtin))
-        .chain(["int", "float", "bool"])
+        .chain(["int", "float", "bool", "mt", "np"])
 }
 
 /// What `import a.b.c` (without `as`) and `import a.b.c as x` bind, by module path.

@@ -1,1 +1,4 @@
-//! Unit tests of lowering, through hand-built ASTs until the parser is merged.
+//! Unit tests of lowering. `hand_built` uses hand-built ASTs (exact spans, no parser).
+
+mod ast_builder;
+mod hand_built;
