@@ -66,7 +66,7 @@ pub fn resolve_chunks(
 
 /// More chunks than this would make compiling and scheduling the tensor too slow
 /// to be useful, so such a spec is rejected before any chunk list is built.
-const MAX_CHUNKS: u128 = 1 << 20;
+const MAX_CHUNKS: u128 = 1 << 24;
 
 /// Rejects fixed chunk sizes (`None` = whole axis) that would give too many chunks.
 fn check_chunk_count(shape: &[usize], sizes: &[Option<usize>]) -> InferResult<()> {
@@ -357,7 +357,7 @@ mod tests {
         );
         assert_eq!(
             message(ChunkSpec::All(1), &[100_000, 100_000]),
-            "these chunks would split a tensor of shape (100000, 100000) into 10000000000 chunks, more than the 1048576 supported"
+            "these chunks would split a tensor of shape (100000, 100000) into 10000000000 chunks, more than the 16777216 supported"
         );
         let err = resolve_chunks(
             &ChunkSpec::PerAxis(vec![AxisChunks::Splits(vec![2, 2])]),
