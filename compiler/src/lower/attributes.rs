@@ -21,7 +21,7 @@ impl Lowerer<'_> {
         let name = attr.name.as_str();
         let found = match &object {
             Value::Poison => return Value::Poison,
-            Value::Tensor(id) => return self.tensor_attribute(*id, attr),
+            Value::Tensor(id) => return self.tensor_attribute(*id, object_span, attr),
             Value::Namespace(namespace) => namespace_member(*namespace, name),
             Value::DType(dtype) | Value::ScalarType(dtype) => dtype_attribute(*dtype, name),
             _ => None,
@@ -46,7 +46,7 @@ impl Lowerer<'_> {
         self.report(diagnostic)
     }
 
-    fn tensor_attribute(&mut self, id: TileableId, attr: &Ident) -> Value {
+    fn tensor_attribute(&mut self, id: TileableId, object_span: Span, attr: &Ident) -> Value {
         let node = self.node(id);
         let size: usize = node.shape.iter().product();
         match attr.name.as_str() {
@@ -59,7 +59,7 @@ impl Lowerer<'_> {
             "nsplits" => Value::tuple(node.nsplits.iter().map(|s| Value::int_tuple(s)).collect()),
             "T" => {
                 let result = self
-                    .transpose_tensor(id, None, attr.span, attr.span)
+                    .transpose_tensor(id, None, attr.span, object_span.to(attr.span))
                     .map(Value::Tensor);
                 self.value_or_report(result)
             }

@@ -203,7 +203,15 @@ impl Lowerer<'_> {
             .iter()
             .filter_map(|v| self.operand(v))
             .collect();
-        let common = result_type(&operands).map_err(|e| at(e, error_span))?;
+        let common = result_type(&operands).map_err(|e| {
+            // The only promotion error is a Python int out of the tensor's range.
+            let culprit = match (&a_value, &b_value) {
+                (Value::Int(_), _) => a.span,
+                (_, Value::Int(_)) => b.span,
+                _ => error_span,
+            };
+            at(e, culprit)
+        })?;
         let result = op
             .result_dtype(common)
             .map_err(|e| dtype_rule_error(op.name(), common, e, error_span))?;

@@ -103,6 +103,15 @@ impl Lowerer<'_> {
             other => other.is_python_scalar(),
         };
         if is_scalar(self, &a.value) || is_scalar(self, &b.value) {
+            // `dot` makes arrays of Python scalars first: they are not weak here.
+            let a = Arg {
+                value: Value::Tensor(self.tensor_of(&a, None, "`a`")?),
+                span: a.span,
+            };
+            let b = Arg {
+                value: Value::Tensor(self.tensor_of(&b, None, "`b`")?),
+                span: b.span,
+            };
             return self.binary(BinaryOp::Multiply, &a, &b, span, span);
         }
         let left = self.linalg_operand(&a, 0, "dot")?;

@@ -1,4 +1,9 @@
-//! Unit tests of lowering. `hand_built` uses hand-built ASTs (exact spans, no parser).
+//! Unit tests of lowering. `hand_built` uses hand-built ASTs (exact spans, no
+//! parser); the others go through the real parser.
 
 mod ast_builder;
+mod errors;
 mod hand_built;
+mod numpy_results;
+mod scratch;
+mod support;
