@@ -133,7 +133,7 @@ fn shapes() {
     );
     check(
         "mt.ones(6).reshape(4, 4)\n",
-        "cannot reshape array of size 6 into shape (4, 4)",
+        "cannot reshape array of size 6 into shape (4,4)",
         "4, 4",
     );
     check(
