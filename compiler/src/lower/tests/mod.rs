@@ -5,5 +5,6 @@ mod ast_builder;
 mod errors;
 mod hand_built;
 mod numpy_results;
+mod python_values;
 mod scratch;
 mod support;
