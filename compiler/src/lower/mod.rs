@@ -12,6 +12,12 @@
 //! Random numbers: each `random.*` call gets a `stream` (its call number in program
 //! order, from 0) and the current `seed`, which is 0 until `random.seed(n)` changes it.
 
+#![allow(
+    clippy::result_large_err,
+    reason = "a `Diagnostic` travels up a few frames once per user error; boxing it on \
+              every error path would only add noise"
+)]
+
 mod attributes;
 mod bind;
 mod call;

@@ -281,8 +281,8 @@ impl Lowerer<'_> {
             ));
         };
         items
-            .to_vec()
-            .into_iter()
+            .iter()
+            .cloned()
             .map(|value| {
                 let item = Arg {
                     value,
