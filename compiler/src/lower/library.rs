@@ -632,6 +632,7 @@ pub(crate) static LIBRARY: &[Signature] = &[
     // ---- chunking and Mars compatibility ----
     method("rechunk", RECHUNK, F::Rechunk),
     method("execute", EXECUTE, F::Execute),
+    method("fetch", EXECUTE, F::Execute),
     method("copy", ORDER_ONLY, F::Copy),
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),

@@ -70,6 +70,10 @@ impl std::default::Default for LowerOptions {
 }
 
 /// Lowers a whole script. On failure, returns every static error in source order.
+///
+/// Random tensors are numbered in program order (`stream` 0, 1, ...) and use the
+/// seed of the last `random.seed(n)` before them, **0 when the script never calls
+/// `seed`**, so a script's random values are always reproducible.
 pub fn lower(module: &Module, options: &LowerOptions) -> Result<TileableGraph, Vec<Diagnostic>> {
     let mut lowerer = Lowerer::new(options);
     for stmt in &module.stmts {

@@ -8,4 +8,5 @@ mod files;
 mod hand_built;
 mod numpy_results;
 mod python_values;
+mod robustness;
 mod support;
