@@ -117,7 +117,7 @@ pub fn emit(
         Stage::Tileable => {
             let (_, graph) = tileable(text, options)?;
             Ok(match format {
-                EmitFormat::Text => graph.dump(text),
+                EmitFormat::Text => graph.with_source(text).to_string(),
                 EmitFormat::Dot => crate::tileable::dot::to_dot(&graph),
             })
         }
@@ -128,7 +128,7 @@ pub fn emit(
                 EmitFormat::Text => format!(
                     "after parse\n{}\nafter lower\n{}",
                     marsc_grammar::dump_ast(&module, text),
-                    graph.dump(text)
+                    graph.with_source(text).to_string()
                 ),
                 EmitFormat::Dot => crate::tileable::dot::to_dot(&graph),
             })

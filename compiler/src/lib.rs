@@ -2,6 +2,10 @@
 //! SubtaskGraph -> a plan the runtime executes. The `marsc` binary is a thin shell
 //! over [`driver`].
 
+pub mod cli;
 pub mod diagnostics;
+pub mod driver;
+pub mod infer;
+pub mod lower;
 pub mod size;
 pub mod tileable;

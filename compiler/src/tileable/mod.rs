@@ -2,7 +2,11 @@
 //! chunk splits all known at compile time, plus the script's outputs (prints and
 //! saves) in program order.
 
+pub mod display;
+pub mod dot;
 pub mod op;
+pub mod prune;
+pub mod verify;
 
 pub use op::{IndexItem, TileOp};
 

@@ -1,0 +1,153 @@
+//! Dead-node removal after lowering: keeps only the nodes some output (a print or a
+//! save) needs, renumbered densely in their original creation order, which is a
+//! topological order. Lowering creates nodes for every expression it evaluates
+//! (including `x.shape` lookups and discarded expression statements), so this is
+//! what makes dumps minimal and independent of such incidental work.
+
+use super::{Output, PrintItem, TileableGraph, TileableId};
+
+/// Returns a graph with only the nodes reachable backwards from the outputs.
+pub fn prune(graph: &TileableGraph) -> TileableGraph {
+    let live = live_nodes(graph);
+    let mut renumbered: Vec<Option<TileableId>> = vec![None; graph.len()];
+    let mut pruned = TileableGraph::new();
+    for id in graph.ids() {
+        if !live[id.index()] {
+            continue;
+        }
+        let mut node = graph.node(id).clone();
+        for input in &mut node.inputs {
+            *input = renumbered[input.index()].expect("inputs of a live node are live");
+        }
+        renumbered[id.index()] = Some(pruned.add(node));
+    }
+    let map = |id: TileableId| renumbered[id.index()].expect("outputs reference live nodes");
+    pruned.outputs = graph
+        .outputs
+        .iter()
+        .map(|output| match output {
+            Output::Print {
+                items,
+                sep,
+                end,
+                span,
+            } => Output::Print {
+                items: items
+                    .iter()
+                    .map(|item| match item {
+                        PrintItem::Text(text) => PrintItem::Text(text.clone()),
+                        PrintItem::Tensor(id) => PrintItem::Tensor(map(*id)),
+                    })
+                    .collect(),
+                sep: sep.clone(),
+                end: end.clone(),
+                span: *span,
+            },
+            Output::Save { path, tensor, span } => Output::Save {
+                path: path.clone(),
+                tensor: map(*tensor),
+                span: *span,
+            },
+        })
+        .collect();
+    pruned
+}
+
+/// Marks every node an output depends on. Inputs always have smaller ids than their
+/// users, so one backwards sweep suffices.
+fn live_nodes(graph: &TileableGraph) -> Vec<bool> {
+    let mut live = vec![false; graph.len()];
+    for output in &graph.outputs {
+        match output {
+            Output::Print { items, .. } => {
+                for item in items {
+                    if let PrintItem::Tensor(id) = item {
+                        live[id.index()] = true;
+                    }
+                }
+            }
+            Output::Save { tensor, .. } => live[tensor.index()] = true,
+        }
+    }
+    for index in (0..graph.len()).rev() {
+        if live[index] {
+            for input in &graph.node(TileableId(index as u32)).inputs {
+                live[input.index()] = true;
+            }
+        }
+    }
+    live
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tileable::{TileOp, TileableNode};
+    use marsc_grammar::Span;
+    use marsc_runtime::ops::UnaryOp;
+    use marsc_runtime::{DType, Scalar};
+
+    fn leaf(value: f64) -> TileableNode {
+        TileableNode {
+            op: TileOp::Full(Scalar::Float64(value)),
+            inputs: vec![],
+            shape: vec![],
+            dtype: DType::Float64,
+            nsplits: vec![],
+            span: Span::default(),
+        }
+    }
+
+    fn negate(input: TileableId) -> TileableNode {
+        TileableNode {
+            op: TileOp::Unary(UnaryOp::Negative),
+            inputs: vec![input],
+            ..leaf(0.0)
+        }
+    }
+
+    #[test]
+    fn removes_unused_nodes_and_renumbers() {
+        let mut graph = TileableGraph::new();
+        let unused = graph.add(leaf(1.0));
+        let used = graph.add(leaf(2.0));
+        graph.add(negate(unused));
+        let result = graph.add(negate(used));
+        graph.outputs.push(Output::Save {
+            path: "x.npy".into(),
+            tensor: result,
+            span: Span::default(),
+        });
+        graph.outputs.push(Output::Print {
+            items: vec![PrintItem::Text("a".into()), PrintItem::Tensor(used)],
+            sep: " ".into(),
+            end: "\n".into(),
+            span: Span::default(),
+        });
+        let pruned = prune(&graph);
+        assert_eq!(pruned.len(), 2);
+        assert_eq!(
+            pruned.node(TileableId(0)).op,
+            TileOp::Full(Scalar::Float64(2.0))
+        );
+        assert_eq!(pruned.node(TileableId(1)).inputs, vec![TileableId(0)]);
+        assert!(matches!(
+            pruned.outputs[0],
+            Output::Save {
+                tensor: TileableId(1),
+                ..
+            }
+        ));
+        assert!(matches!(
+            &pruned.outputs[1],
+            Output::Print { items, .. } if items[1] == PrintItem::Tensor(TileableId(0))
+        ));
+    }
+
+    #[test]
+    fn no_outputs_means_empty_graph() {
+        let mut graph = TileableGraph::new();
+        graph.add(leaf(1.0));
+        assert!(prune(&graph).is_empty());
+    }
+}
