@@ -89,7 +89,12 @@ impl<'a, 'src> ErrorContext<'a, 'src> {
             );
         }
         if expected.name && !token.starts_expression() {
-            return Some(missing_operand(expected, &found, span));
+            let diagnostic = missing_operand(expected, &found, span);
+            return Some(if matches!(token, Token::Star | Token::DoubleStar) {
+                diagnostic.with_help("unpacking with `*` and `**` is not supported in version 1")
+            } else {
+                diagnostic
+            });
         }
         if let Some(diagnostic) = self.unclosed_bracket(index, token, &found, span, expected) {
             return Some(diagnostic);
