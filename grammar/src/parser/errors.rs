@@ -111,7 +111,7 @@ impl<'a, 'src> ErrorContext<'a, 'src> {
         if *previous != Token::Name("print") || !self.starts_statement(index - 1) {
             return None;
         }
-        let arguments_start = self.tokens[index].0;
+        let arguments_start = self.tokens.get(index)?.0;
         let rest_of_line = self.source[arguments_start..]
             .lines()
             .next()
