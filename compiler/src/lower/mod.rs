@@ -27,6 +27,7 @@ mod elementwise;
 mod expr;
 mod fold;
 mod indexing;
+mod joining;
 mod library;
 mod linalg;
 mod literal;
