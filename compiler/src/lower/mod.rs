@@ -33,6 +33,7 @@ mod linalg;
 mod literal;
 mod names;
 mod nodes;
+mod not_yet;
 mod output;
 mod pyfmt;
 mod random;
