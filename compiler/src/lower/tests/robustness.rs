@@ -109,12 +109,29 @@ fn every_function_with_every_argument_list() {
 #[test]
 fn operators_and_indices_on_every_kind_of_value() {
     let values = [
-        "x", "v", "s", "z", "b", "1", "2.5", "True", "None", "'a'", "(1, 2)", "[1, 2]", "mt",
-        "mt.ones", "x.sum", "float", "mt.float32", "x.dtype", "...",
+        "x",
+        "v",
+        "s",
+        "z",
+        "b",
+        "1",
+        "2.5",
+        "True",
+        "None",
+        "'a'",
+        "(1, 2)",
+        "[1, 2]",
+        "mt",
+        "mt.ones",
+        "x.sum",
+        "float",
+        "mt.float32",
+        "x.dtype",
+        "...",
     ];
     let operators = [
-        "+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<", "<=", "==", "!=", ">",
-        ">=", "and", "or",
+        "+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<", "<=", "==", "!=", ">", ">=",
+        "and", "or",
     ];
     let prelude = "x = mt.ones((2, 3), chunks=1)\nv = mt.arange(3)\ns = mt.tensor(2.5)\n\
                    z = mt.ones((0, 3))\nb = x > 0\n";
@@ -122,10 +139,14 @@ fn operators_and_indices_on_every_kind_of_value() {
         for unary in ["-", "+", "~", "not "] {
             assert_no_panic(&format!("{prelude}print({unary}{a})\n"));
         }
-        for item in ["0", "-1", "5", "1:", "::-1", "::0", "None", "...", "0, 0", "x", "'a'", "1.5"] {
+        for item in [
+            "0", "-1", "5", "1:", "::-1", "::0", "None", "...", "0, 0", "x", "'a'", "1.5",
+        ] {
             assert_no_panic(&format!("{prelude}print({a}[{item}])\n"));
         }
-        for attribute in ["shape", "T", "nsplits", "dtype", "name", "foo", "sum", "random"] {
+        for attribute in [
+            "shape", "T", "nsplits", "dtype", "name", "foo", "sum", "random",
+        ] {
             assert_no_panic(&format!("{prelude}print(({a}).{attribute})\n"));
         }
         assert_no_panic(&format!("{prelude}print({a}())\n"));
