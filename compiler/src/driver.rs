@@ -128,7 +128,7 @@ pub fn emit(
                 EmitFormat::Text => format!(
                     "after parse\n{}\nafter lower\n{}",
                     marsc_grammar::dump_ast(&module, text),
-                    graph.with_source(text).to_string()
+                    graph.with_source(text)
                 ),
                 EmitFormat::Dot => crate::tileable::dot::to_dot(&graph),
             })
