@@ -2,5 +2,7 @@
 //! SubtaskGraph -> a plan the runtime executes. The `marsc` binary is a thin shell
 //! over [`driver`].
 
+pub mod chunk;
 pub mod infer;
+pub mod tile;
 pub mod tileable;

@@ -1,0 +1,1 @@
+//! Tests of the tiling rules on hand-built TileableGraphs.
