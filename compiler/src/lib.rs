@@ -4,5 +4,6 @@
 
 pub mod chunk;
 pub mod infer;
+pub mod lower;
 pub mod tile;
 pub mod tileable;

@@ -8,6 +8,7 @@ pub mod chunks;
 pub mod dtypes;
 pub mod index;
 pub mod nsplits;
+mod reshape;
 pub mod shapes;
 
 use std::fmt;
@@ -45,13 +46,13 @@ impl std::error::Error for InferError {}
 
 pub type InferResult<T> = Result<T, InferError>;
 
-/// Formats a shape the way NumPy prints a tuple: `(2, 3)`, `(4,)`, `()`.
-pub(crate) fn shape_tuple(shape: &[usize]) -> String {
-    match shape {
+/// Formats values the way Python prints a tuple: `(2, 3)`, `(4,)`, `()`.
+pub(crate) fn python_tuple<T: fmt::Display>(values: &[T]) -> String {
+    match values {
         [] => "()".to_string(),
         [only] => format!("({only},)"),
         _ => {
-            let parts: Vec<String> = shape.iter().map(usize::to_string).collect();
+            let parts: Vec<String> = values.iter().map(T::to_string).collect();
             format!("({})", parts.join(", "))
         }
     }

@@ -1,12 +1,45 @@
 //! How each op's output is chunked, given its inputs' chunking. The tiler trusts
-//! these: every output chunk must be computable from whole input chunks.
+//! these: every output chunk must be computable from whole input chunks (after the
+//! rechunks the tiler inserts to unify operands), every axis's splits sum to its
+//! length, and no chunk is empty except the single `[0]` of an empty axis.
 
-use crate::tileable::TileOp;
+use super::reshape::reshape_plan_impl;
+use crate::tileable::{IndexItem, TileOp};
 
 /// The common refinement of two chunkings of the same axis: (2,2)+(3,1) -> (2,1,1).
 pub fn unify_splits(a: &[usize], b: &[usize]) -> Vec<usize> {
-    let _ = b;
-    a.to_vec()
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a_iter, mut b_iter) = (a.iter(), b.iter());
+    let (mut a_end, mut b_end) = (a_iter.next().copied(), b_iter.next().copied());
+    let mut position = 0;
+    // Walk both lists of chunk ends in step, emitting a chunk at every end either has.
+    loop {
+        let next = match (a_end, b_end) {
+            (None, None) => break,
+            (Some(x), None) | (None, Some(x)) => x,
+            (Some(x), Some(y)) => x.min(y),
+        };
+        if a_end == Some(next) {
+            a_end = a_iter.next().map(|s| next + s);
+        }
+        if b_end == Some(next) {
+            b_end = b_iter.next().map(|s| next + s);
+        }
+        if next > position {
+            out.push(next - position);
+            position = next;
+        }
+    }
+    non_empty(out)
+}
+
+/// Drops empty chunks; an axis with nothing left is the single chunk `[0]`.
+fn non_empty(mut splits: Vec<usize>) -> Vec<usize> {
+    splits.retain(|&s| s > 0);
+    if splits.is_empty() {
+        splits.push(0);
+    }
+    splits
 }
 
 /// The shape and chunking of one input of an op.
@@ -16,21 +49,221 @@ pub struct InputLayout<'a> {
     pub nsplits: &'a [Vec<usize>],
 }
 
-/// The output nsplits of `op` applied to `inputs`, producing `out_shape`.
-pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -> Vec<Vec<usize>> {
-    let _ = (op, inputs);
-    out_shape.iter().map(|&len| vec![len]).collect()
+impl InputLayout<'_> {
+    /// This input's splits along `axis`, or one chunk if it has none recorded.
+    fn splits(&self, axis: usize) -> Vec<usize> {
+        match self.nsplits.get(axis) {
+            Some(splits) => splits.clone(),
+            None => vec![self.shape.get(axis).copied().unwrap_or(0)],
+        }
+    }
 }
 
-/// (the chunking the input must be rechunked to, the output nsplits) for a reshape.
+fn one_chunk_each(shape: &[usize]) -> Vec<Vec<usize>> {
+    shape.iter().map(|&len| vec![len]).collect()
+}
+
+/// The output nsplits of `op` applied to `inputs`, producing `out_shape`.
+pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -> Vec<Vec<usize>> {
+    let Some(first) = inputs.first() else {
+        return one_chunk_each(out_shape);
+    };
+    let nsplits = match op {
+        TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
+            elementwise(inputs, out_shape)
+        }
+        TileOp::Reduce { axes, keepdims, .. } => (0..first.shape.len())
+            .filter_map(|axis| match (axes.contains(&axis), keepdims) {
+                (false, _) => Some(first.splits(axis)),
+                (true, true) => Some(vec![1]),
+                (true, false) => None,
+            })
+            .collect(),
+        TileOp::Scan { .. } => (0..first.shape.len()).map(|a| first.splits(a)).collect(),
+        TileOp::MatMul => match inputs {
+            [a, b] => vec![a.splits(0), b.splits(1)],
+            _ => one_chunk_each(out_shape),
+        },
+        TileOp::Transpose { axes } => axes.iter().map(|&a| first.splits(a)).collect(),
+        TileOp::ExpandDims { axes } => {
+            let mut input_axis = 0;
+            (0..out_shape.len())
+                .map(|position| {
+                    if axes.contains(&position) {
+                        vec![1]
+                    } else {
+                        input_axis += 1;
+                        first.splits(input_axis - 1)
+                    }
+                })
+                .collect()
+        }
+        TileOp::Squeeze { axes } => (0..first.shape.len())
+            .filter(|axis| !axes.contains(axis))
+            .map(|axis| first.splits(axis))
+            .collect(),
+        TileOp::BroadcastTo => broadcast_to(first, out_shape),
+        TileOp::Index { items } => index(first, items),
+        TileOp::Concatenate { axis } => concatenate(inputs, *axis, out_shape),
+        TileOp::Reshape => reshape_plan_impl(first.shape, first.nsplits, out_shape).1,
+        TileOp::Full(_)
+        | TileOp::Arange { .. }
+        | TileOp::Linspace { .. }
+        | TileOp::Eye { .. }
+        | TileOp::Literal(_)
+        | TileOp::Random { .. }
+        | TileOp::Load { .. }
+        | TileOp::Rechunk => one_chunk_each(out_shape),
+    };
+    checked(nsplits, out_shape)
+}
+
+/// Normalizes empty chunks away and falls back to one chunk for any axis whose
+/// splits do not cover it (an internal inconsistency, caught in debug builds).
+fn checked(nsplits: Vec<Vec<usize>>, out_shape: &[usize]) -> Vec<Vec<usize>> {
+    debug_assert_eq!(nsplits.len(), out_shape.len(), "nsplits rank");
+    let mut given = nsplits.into_iter();
+    out_shape
+        .iter()
+        .enumerate()
+        .map(|(axis, &len)| match given.next() {
+            Some(splits) if splits.iter().sum::<usize>() == len => non_empty(splits),
+            other => {
+                debug_assert!(
+                    false,
+                    "splits {other:?} do not cover axis {axis} of length {len}"
+                );
+                vec![len]
+            }
+        })
+        .collect()
+}
+
+/// Output axes aligned from the right; inputs spanning an axis fully decide it.
+fn elementwise(inputs: &[InputLayout], out_shape: &[usize]) -> Vec<Vec<usize>> {
+    let ndim = out_shape.len();
+    (0..ndim)
+        .map(|axis| {
+            let len = out_shape[axis];
+            let mut unified: Option<Vec<usize>> = None;
+            for input in inputs {
+                let Some(offset) = ndim.checked_sub(input.shape.len()) else {
+                    continue;
+                };
+                if axis < offset || input.shape[axis - offset] != len {
+                    continue;
+                }
+                let splits = input.splits(axis - offset);
+                unified = Some(match unified {
+                    None => splits,
+                    Some(so_far) => unify_splits(&so_far, &splits),
+                });
+            }
+            unified.unwrap_or_else(|| vec![len])
+        })
+        .collect()
+}
+
+fn broadcast_to(input: &InputLayout, out_shape: &[usize]) -> Vec<Vec<usize>> {
+    let offset = out_shape.len().saturating_sub(input.shape.len());
+    (0..out_shape.len())
+        .map(|axis| {
+            let kept = axis >= offset && input.shape.get(axis - offset) == Some(&out_shape[axis]);
+            if kept {
+                input.splits(axis - offset)
+            } else {
+                vec![out_shape[axis]]
+            }
+        })
+        .collect()
+}
+
+fn concatenate(inputs: &[InputLayout], axis: usize, out_shape: &[usize]) -> Vec<Vec<usize>> {
+    (0..out_shape.len())
+        .map(|dim| {
+            let per_input = inputs.iter().map(|input| input.splits(dim));
+            if dim == axis {
+                per_input.flatten().collect()
+            } else {
+                per_input
+                    .reduce(|a, b| unify_splits(&a, &b))
+                    .unwrap_or_else(|| vec![out_shape[dim]])
+            }
+        })
+        .collect()
+}
+
+fn index(input: &InputLayout, items: &[IndexItem]) -> Vec<Vec<usize>> {
+    let mut out = Vec::with_capacity(items.len());
+    let mut axis = 0;
+    for item in items {
+        match *item {
+            IndexItem::Int(_) => axis += 1,
+            IndexItem::NewAxis => out.push(vec![1]),
+            IndexItem::Slice { start, step, len } => {
+                out.push(slice_splits(&input.splits(axis), start, step, len));
+                axis += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Output chunks of a slice: consecutive selected elements that fall in the same
+/// input chunk form one output chunk, in output order.
+fn slice_splits(in_splits: &[usize], start: i64, step: i64, len: usize) -> Vec<usize> {
+    if len == 0 || step == 0 {
+        return vec![len];
+    }
+    let (start, step, len) = (i128::from(start), i128::from(step), len as i128);
+    // The k-range [first, end) of output positions whose source `start + k*step`
+    // lies in the input range [lo, hi).
+    let selected = |lo: i128, hi: i128| -> usize {
+        let (first, end) = if step > 0 {
+            (ceil_div(lo - start, step), ceil_div(hi - start, step))
+        } else {
+            let stride = -step;
+            (
+                (start - hi).div_euclid(stride) + 1,
+                (start - lo).div_euclid(stride) + 1,
+            )
+        };
+        (end.clamp(0, len) - first.clamp(0, len)).max(0) as usize
+    };
+    let mut bounds = Vec::with_capacity(in_splits.len());
+    let mut lo = 0i128;
+    for &size in in_splits {
+        bounds.push((lo, lo + size as i128));
+        lo += size as i128;
+    }
+    if step < 0 {
+        bounds.reverse();
+    }
+    non_empty(
+        bounds
+            .into_iter()
+            .map(|(lo, hi)| selected(lo, hi))
+            .collect(),
+    )
+}
+
+fn ceil_div(numerator: i128, denominator: i128) -> i128 {
+    -(-numerator).div_euclid(denominator)
+}
+
+/// Dask's `reshape_rechunk`: (the chunking the input must be rechunked to, the
+/// output nsplits) such that every output chunk comes from exactly one input chunk
+/// in C order. Axes are matched in groups whose lengths multiply to the same size;
+/// within a group only the leading input axis stays split (in whole rows of the
+/// group's output too) and only the leading output axis is split.
 pub fn reshape_plan(
     in_shape: &[usize],
     in_nsplits: &[Vec<usize>],
     out_shape: &[usize],
 ) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    let _ = in_nsplits;
-    (
-        in_shape.iter().map(|&len| vec![len]).collect(),
-        out_shape.iter().map(|&len| vec![len]).collect(),
-    )
+    reshape_plan_impl(in_shape, in_nsplits, out_shape)
 }
+
+#[cfg(test)]
+#[path = "nsplits_tests.rs"]
+mod tests;

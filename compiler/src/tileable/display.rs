@@ -12,7 +12,7 @@
 //! them to `line:col` against the script text.
 
 use super::{IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
-use marsc_grammar::Span;
+use marsc_grammar::{LineIndex, Span};
 use marsc_runtime::random::RandomDist;
 use std::fmt::{self, Write};
 
@@ -34,7 +34,9 @@ impl TileableGraph {
 
 impl fmt::Display for TileableGraph {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_dump(f, self, &|span: Span| format!("{}..{}", span.start, span.end))
+        write_dump(f, self, &|span: Span| {
+            format!("{}..{}", span.start, span.end)
+        })
     }
 }
 
@@ -309,34 +311,6 @@ fn output_text(output: &Output) -> (String, Span) {
     }
 }
 
-/// Maps byte offsets to 1-based line and column (columns count characters).
-pub struct LineIndex<'a> {
-    source: &'a str,
-    line_starts: Vec<usize>,
-}
-
-impl<'a> LineIndex<'a> {
-    pub fn new(source: &'a str) -> LineIndex<'a> {
-        let mut line_starts = vec![0];
-        line_starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex {
-            source,
-            line_starts,
-        }
-    }
-
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.source.len());
-        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
-        let start = self.line_starts[line];
-        let column = self
-            .source
-            .get(start..offset)
-            .map_or(offset - start, |text| text.chars().count());
-        (line + 1, column + 1)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,15 +373,5 @@ mod tests {
              %1 = add(%0, %0, common=float64) : float64 (1000, 1000) chunks (500x2, 500x2)   @2:5\n\
              print(%1, \"x\", sep=\" \", end=\"\\n\")   @2:1\n"
         );
-    }
-
-    #[test]
-    fn line_index_counts_characters() {
-        let index = LineIndex::new("é = 1\nxy");
-        assert_eq!(index.line_col(0), (1, 1));
-        assert_eq!(index.line_col(3), (1, 3));
-        assert_eq!(index.line_col(7), (2, 1));
-        assert_eq!(index.line_col(8), (2, 2));
-        assert_eq!(index.line_col(99), (2, 3));
     }
 }

@@ -6,6 +6,7 @@ pub mod display;
 pub mod dot;
 pub mod op;
 pub mod prune;
+pub mod verify;
 
 pub use op::{IndexItem, TileOp};
 

@@ -126,11 +126,17 @@ mod tests {
         });
         let pruned = prune(&graph);
         assert_eq!(pruned.len(), 2);
-        assert_eq!(pruned.node(TileableId(0)).op, TileOp::Full(Scalar::Float64(2.0)));
+        assert_eq!(
+            pruned.node(TileableId(0)).op,
+            TileOp::Full(Scalar::Float64(2.0))
+        );
         assert_eq!(pruned.node(TileableId(1)).inputs, vec![TileableId(0)]);
         assert!(matches!(
             pruned.outputs[0],
-            Output::Save { tensor: TileableId(1), .. }
+            Output::Save {
+                tensor: TileableId(1),
+                ..
+            }
         ));
         assert!(matches!(
             &pruned.outputs[1],

@@ -1,0 +1,111 @@
+//! Attribute access: a tensor's compile-time facts (`.shape`, `.ndim`, `.size`,
+//! `.dtype`, `.nsplits`, `.itemsize`, `.nbytes`), `.T`, and its methods as bound
+//! values; the members of `mt`/`np`/`mt.random`/`mars`; a dtype's `.name` and
+//! `.itemsize`. Unknown attributes get the closest known name as help.
+
+use super::library::{self, Home};
+use super::names::{closest, library_member, library_member_names};
+use super::value::{LibraryModule, Namespace, Value};
+use super::Lowerer;
+use crate::tileable::TileableId;
+use marsc_grammar::ast::Ident;
+use marsc_grammar::{Diagnostic, Span};
+use marsc_runtime::DType;
+
+const TENSOR_ATTRIBUTES: &[&str] = &[
+    "shape", "ndim", "size", "dtype", "T", "nsplits", "itemsize", "nbytes",
+];
+
+impl Lowerer<'_> {
+    pub(super) fn attribute(&mut self, object: Value, object_span: Span, attr: &Ident) -> Value {
+        let name = attr.name.as_str();
+        let found = match &object {
+            Value::Poison => return Value::Poison,
+            Value::Tensor(id) => return self.tensor_attribute(*id, object_span, attr),
+            Value::Namespace(namespace) => namespace_member(*namespace, name),
+            Value::DType(dtype) | Value::ScalarType(dtype) => dtype_attribute(*dtype, name),
+            _ => None,
+        };
+        if let Some(value) = found {
+            return value;
+        }
+        let (what, candidates): (String, Vec<&str>) = match &object {
+            Value::Namespace(namespace) => (
+                format!("module `{}`", namespace.module_name()),
+                namespace_member_names(*namespace),
+            ),
+            Value::DType(_) | Value::ScalarType(_) => ("a dtype".into(), vec!["name", "itemsize"]),
+            other => (format!("a {} value", other.type_name()), vec![]),
+        };
+        let mut diagnostic =
+            Diagnostic::error(format!("{what} has no attribute `{name}`"), attr.span)
+                .with_secondary(object_span, "this is ".to_string() + &what);
+        if let Some(suggestion) = closest(name, candidates.into_iter()) {
+            diagnostic = diagnostic.with_help(format!("did you mean `{suggestion}`?"));
+        }
+        self.report(diagnostic)
+    }
+
+    fn tensor_attribute(&mut self, id: TileableId, object_span: Span, attr: &Ident) -> Value {
+        let node = self.node(id);
+        let size: usize = node.shape.iter().product();
+        match attr.name.as_str() {
+            "shape" => Value::int_tuple(&node.shape),
+            "ndim" => Value::Int(node.shape.len() as i64),
+            "size" => Value::Int(size as i64),
+            "dtype" => Value::DType(node.dtype),
+            "itemsize" => Value::Int(node.dtype.itemsize() as i64),
+            "nbytes" => Value::Int((size * node.dtype.itemsize()) as i64),
+            "nsplits" => Value::tuple(node.nsplits.iter().map(|s| Value::int_tuple(s)).collect()),
+            "T" => {
+                let result = self
+                    .transpose_tensor(id, None, attr.span, object_span.to(attr.span))
+                    .map(Value::Tensor);
+                self.value_or_report(result)
+            }
+            name => match library::find_method(name) {
+                Some(method) => Value::Method(id, method),
+                None => {
+                    let candidates = TENSOR_ATTRIBUTES
+                        .iter()
+                        .copied()
+                        .chain(library::method_names());
+                    let mut diagnostic = Diagnostic::error(
+                        format!("a tensor has no attribute or method `{name}`"),
+                        attr.span,
+                    );
+                    if let Some(suggestion) = closest(name, candidates) {
+                        diagnostic = diagnostic.with_help(format!("did you mean `{suggestion}`?"));
+                    }
+                    self.report(diagnostic)
+                }
+            },
+        }
+    }
+}
+
+fn namespace_member(namespace: Namespace, name: &str) -> Option<Value> {
+    match namespace {
+        Namespace::Library(module) => library_member(name, module),
+        Namespace::Random(_) => library::find(name, Home::Random).map(Value::Function),
+        Namespace::Mars => (name == "tensor").then_some(Value::Namespace(Namespace::Library(
+            LibraryModule::MarsTensor,
+        ))),
+    }
+}
+
+fn namespace_member_names(namespace: Namespace) -> Vec<&'static str> {
+    match namespace {
+        Namespace::Library(_) => library_member_names().collect(),
+        Namespace::Random(_) => library::names(Home::Random).collect(),
+        Namespace::Mars => vec!["tensor"],
+    }
+}
+
+fn dtype_attribute(dtype: DType, name: &str) -> Option<Value> {
+    match name {
+        "name" => Some(Value::str(dtype.name())),
+        "itemsize" => Some(Value::Int(dtype.itemsize() as i64)),
+        _ => None,
+    }
+}

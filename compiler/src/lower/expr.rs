@@ -1,0 +1,269 @@
+//! Expression evaluation: literals, names, tuples and lists, operators (folded on
+//! Python values, graph nodes on tensors), `and`/`or`/`not`, calls, attributes and
+//! subscripts. Statements and imports are here too, being only name binding.
+
+use super::bind::CallArg;
+use super::fold::{fold_binary, fold_compare, fold_unary, truthy};
+use super::names::{builtin_names, builtin_value, closest, module_value};
+use super::value::Value;
+use super::Lowerer;
+use marsc_grammar::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, Ident, UnaryOp};
+use marsc_grammar::{Diagnostic, Span};
+
+impl Lowerer<'_> {
+    pub(super) fn eval(&mut self, expr: &Expr) -> Value {
+        match &expr.kind {
+            ExprKind::Name(name) => self.lookup(name, expr.span),
+            ExprKind::Int(v) => Value::Int(*v),
+            ExprKind::Float(v) => Value::Float(*v),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::None => Value::None,
+            ExprKind::Str(text) => Value::str(text),
+            ExprKind::Ellipsis => Value::Ellipsis,
+            ExprKind::Tuple(items) => self.sequence(items, false),
+            ExprKind::List(items) => self.sequence(items, true),
+            ExprKind::Attribute { value, attr } => {
+                let object = self.eval(value);
+                self.attribute(object, value.span, attr)
+            }
+            ExprKind::Call { func, args } => self.eval_call(func, args, expr.span),
+            ExprKind::Subscript { value, items } => {
+                let object = self.eval(value);
+                self.subscript(object, value.span, items, expr.span)
+            }
+            ExprKind::Unary {
+                op,
+                op_span,
+                operand,
+            } => {
+                let value = self.eval(operand);
+                self.unary_operator(*op, *op_span, value, expr.span)
+            }
+            ExprKind::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                let a = self.eval(lhs);
+                let b = self.eval(rhs);
+                self.binary_operator(*op, *op_span, (a, lhs.span), (b, rhs.span))
+            }
+            ExprKind::Compare {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                let a = self.eval(lhs);
+                let b = self.eval(rhs);
+                self.compare_operator(*op, *op_span, (a, lhs.span), (b, rhs.span))
+            }
+            ExprKind::BoolOp {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => self.bool_operator(*op, *op_span, lhs, rhs),
+            ExprKind::Not { op_span, operand } => {
+                let value = self.eval(operand);
+                match self.truth(&value, "not", *op_span) {
+                    Ok(Some(t)) => Value::Bool(!t),
+                    Ok(None) => Value::Poison,
+                    Err(diagnostic) => self.report(diagnostic),
+                }
+            }
+            // The parser already reported the syntax error here.
+            ExprKind::Error => Value::Poison,
+        }
+    }
+
+    fn sequence(&mut self, items: &[Expr], is_list: bool) -> Value {
+        let values = items.iter().map(|item| self.eval(item)).collect();
+        Value::sequence(values, is_list)
+    }
+
+    /// The value bound to `name`: the script's own names first, then builtins and
+    /// the library.
+    pub(super) fn lookup(&mut self, name: &str, span: Span) -> Value {
+        if let Some(value) = self.scope.get(name) {
+            return value.clone();
+        }
+        if let Some(value) = builtin_value(name) {
+            return value;
+        }
+        let mut diagnostic = Diagnostic::error(format!("cannot find `{name}` in this scope"), span)
+            .with_label("not found");
+        let mut candidates: Vec<&str> = self.scope.keys().map(String::as_str).collect();
+        for builtin in builtin_names() {
+            candidates.push(builtin);
+        }
+        let suggestion = closest(name, candidates.into_iter()).map(str::to_string);
+        if let Some(suggestion) = suggestion {
+            diagnostic = diagnostic.with_help(format!("did you mean `{suggestion}`?"));
+        }
+        self.report(diagnostic)
+    }
+
+    pub(super) fn import(&mut self, module: &[Ident], alias: Option<&Ident>) {
+        let path: Vec<&str> = module.iter().map(|part| part.name.as_str()).collect();
+        let Some(namespace) = module_value(&path) else {
+            let span = match (module.first(), module.last()) {
+                (Some(first), Some(last)) => first.span.to(last.span),
+                _ => Span::default(),
+            };
+            self.report(
+                Diagnostic::error(format!("no module named `{}`", path.join(".")), span)
+                    .with_help("the modules are `mars.tensor` and `numpy` (and their `random`)"),
+            );
+            if let Some(alias) = alias {
+                self.scope.insert(alias.name.clone(), Value::Poison);
+            }
+            return;
+        };
+        match alias {
+            Some(alias) => {
+                self.scope
+                    .insert(alias.name.clone(), Value::Namespace(namespace));
+            }
+            None => {
+                // `import mars.tensor` binds `mars`, as in Python.
+                let top = module_value(&path[..1]).expect("parents of known modules are known");
+                self.scope
+                    .insert(path[0].to_string(), Value::Namespace(top));
+            }
+        }
+    }
+
+    pub(super) fn unary_operator(
+        &mut self,
+        op: UnaryOp,
+        op_span: Span,
+        value: Value,
+        span: Span,
+    ) -> Value {
+        match value {
+            Value::Poison => Value::Poison,
+            Value::Tensor(id) => {
+                let result = self.tensor_unary_operator(op, id, op_span, span);
+                self.value_or_report(result)
+            }
+            other => match fold_unary(op, &other) {
+                Ok(value) => value,
+                Err(message) => self.report(Diagnostic::error(message, op_span)),
+            },
+        }
+    }
+
+    pub(super) fn binary_operator(
+        &mut self,
+        op: BinOp,
+        op_span: Span,
+        lhs: (Value, Span),
+        rhs: (Value, Span),
+    ) -> Value {
+        if lhs.0.is_poison() || rhs.0.is_poison() {
+            return Value::Poison;
+        }
+        if self.is_tensor_operand(&lhs.0, &rhs.0) {
+            let result = self.tensor_binary_operator(op, op_span, lhs, rhs);
+            return self.value_or_report(result);
+        }
+        match fold_binary(op, &lhs.0, &rhs.0) {
+            Ok(value) => value,
+            Err(message) => self.report(Diagnostic::error(message, op_span)),
+        }
+    }
+
+    fn compare_operator(
+        &mut self,
+        op: CmpOp,
+        op_span: Span,
+        lhs: (Value, Span),
+        rhs: (Value, Span),
+    ) -> Value {
+        if lhs.0.is_poison() || rhs.0.is_poison() {
+            return Value::Poison;
+        }
+        if self.is_tensor_operand(&lhs.0, &rhs.0) {
+            let result = self.tensor_compare_operator(op, op_span, lhs, rhs);
+            return self.value_or_report(result);
+        }
+        match fold_compare(op, &lhs.0, &rhs.0) {
+            Ok(value) => value,
+            Err(message) => self.report(Diagnostic::error(message, op_span)),
+        }
+    }
+
+    /// True when an operator on these operands is element-wise over tensors: one is a
+    /// tensor, and the other a tensor, Python scalar or literal list.
+    fn is_tensor_operand(&self, a: &Value, b: &Value) -> bool {
+        matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_))
+    }
+
+    /// `a and b` / `a or b` with Python's short-circuit: the right side is not
+    /// evaluated when the left decides.
+    fn bool_operator(&mut self, op: BoolOp, op_span: Span, lhs: &Expr, rhs: &Expr) -> Value {
+        let keyword = match op {
+            BoolOp::And => "and",
+            BoolOp::Or => "or",
+        };
+        let left = self.eval(lhs);
+        let decided = match self.truth(&left, keyword, op_span) {
+            Ok(Some(t)) => t == (op == BoolOp::Or),
+            Ok(None) => return Value::Poison,
+            Err(diagnostic) => return self.report(diagnostic),
+        };
+        if decided {
+            return left;
+        }
+        let right = self.eval(rhs);
+        if let Value::Tensor(_) = right {
+            return self.report(tensor_truth_error(keyword, op_span));
+        }
+        right
+    }
+
+    /// The truth of a Python value; an error for a tensor; `None` for poison.
+    fn truth(
+        &self,
+        value: &Value,
+        keyword: &str,
+        op_span: Span,
+    ) -> Result<Option<bool>, Diagnostic> {
+        match value {
+            Value::Poison => Ok(None),
+            Value::Tensor(_) => Err(tensor_truth_error(keyword, op_span)),
+            other => Ok(truthy(other)),
+        }
+    }
+
+    fn eval_call(&mut self, func: &Expr, args: &[marsc_grammar::ast::Arg], span: Span) -> Value {
+        let callee = self.eval(func);
+        let receiver_span = match &func.kind {
+            ExprKind::Attribute { value, .. } => value.span,
+            _ => func.span,
+        };
+        let args: Vec<CallArg> = args
+            .iter()
+            .map(|arg| CallArg {
+                keyword: arg.name.as_ref().map(|n| (n.name.clone(), n.span)),
+                value: self.eval(&arg.value),
+                span: arg.value.span,
+            })
+            .collect();
+        if callee.is_poison() {
+            return Value::Poison;
+        }
+        let result = self.call(callee, func.span, receiver_span, args, span);
+        self.value_or_report(result)
+    }
+}
+
+fn tensor_truth_error(keyword: &str, op_span: Span) -> Diagnostic {
+    Diagnostic::error(
+        format!("`{keyword}` cannot be used on tensors: their truth value is ambiguous"),
+        op_span,
+    )
+    .with_help("use `&`, `|`, `~` for element-wise logic")
+}

@@ -1,0 +1,453 @@
+//! Constant folding of Python values with Python's semantics: `n // 2` floors,
+//! `-7 % 2` is 1, `2 ** -1` is 0.5, `True + 1` is 2, `x.shape + (1,)` concatenates,
+//! comparisons and truthiness. Python ints are unbounded; marsc keeps them in i64
+//! and reports a result outside that range instead of wrapping.
+
+use super::value::Value;
+use marsc_grammar::ast::{BinOp, CmpOp, UnaryOp};
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+/// Why a fold failed: the message for the diagnostic at the operator.
+pub(crate) type FoldResult = Result<Value, String>;
+
+const INT_RANGE: &str = "not supported yet: integers outside the int64 range";
+
+/// A Python number: what `bool`, `int` and `float` operands become for arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Number {
+    Int(i64),
+    Float(f64),
+}
+
+fn number(value: &Value) -> Option<Number> {
+    match value {
+        Value::Int(v) => Some(Number::Int(*v)),
+        Value::Bool(b) => Some(Number::Int(*b as i64)),
+        Value::Float(v) => Some(Number::Float(*v)),
+        _ => None,
+    }
+}
+
+fn as_float(n: Number) -> f64 {
+    match n {
+        Number::Int(v) => v as f64,
+        Number::Float(v) => v,
+    }
+}
+
+fn unsupported_operands(op: &str, a: &Value, b: &Value) -> String {
+    format!(
+        "unsupported operand types for `{op}`: {} and {}",
+        a.type_name(),
+        b.type_name()
+    )
+}
+
+/// `a OP b` for two non-tensor values.
+pub(crate) fn fold_binary(op: BinOp, a: &Value, b: &Value) -> FoldResult {
+    if let (Some(x), Some(y)) = (number(a), number(b)) {
+        return match op {
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => fold_bitwise(op, a, b),
+            BinOp::MatMul => Err(unsupported_operands("@", a, b)),
+            _ => fold_arithmetic(op, x, y),
+        };
+    }
+    fold_sequence(op, a, b).unwrap_or_else(|| Err(unsupported_operands(op.symbol(), a, b)))
+}
+
+fn fold_bitwise(op: BinOp, a: &Value, b: &Value) -> FoldResult {
+    let as_int = |v: &Value| match v {
+        Value::Int(i) => Some(*i),
+        Value::Bool(b) => Some(*b as i64),
+        _ => None,
+    };
+    let (Some(x), Some(y)) = (as_int(a), as_int(b)) else {
+        return Err(unsupported_operands(op.symbol(), a, b));
+    };
+    let result = match op {
+        BinOp::BitAnd => x & y,
+        BinOp::BitOr => x | y,
+        _ => x ^ y,
+    };
+    Ok(match (a, b) {
+        (Value::Bool(_), Value::Bool(_)) => Value::Bool(result != 0),
+        _ => Value::Int(result),
+    })
+}
+
+fn fold_arithmetic(op: BinOp, x: Number, y: Number) -> FoldResult {
+    if let (Number::Int(a), Number::Int(b)) = (x, y) {
+        return fold_int(op, a, b);
+    }
+    let (a, b) = (as_float(x), as_float(y));
+    Ok(Value::Float(match op {
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a * b,
+        BinOp::Div => {
+            if b == 0.0 {
+                return Err("float division by zero".into());
+            }
+            a / b
+        }
+        BinOp::FloorDiv => {
+            if b == 0.0 {
+                return Err("float floor division by zero".into());
+            }
+            float_div_mod(a, b).0
+        }
+        BinOp::Mod => {
+            if b == 0.0 {
+                return Err("float modulo by zero".into());
+            }
+            float_div_mod(a, b).1
+        }
+        BinOp::Pow => float_pow(a, b)?,
+        BinOp::MatMul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
+            unreachable!("handled by fold_binary")
+        }
+    }))
+}
+
+fn fold_int(op: BinOp, a: i64, b: i64) -> FoldResult {
+    let checked = |v: Option<i64>| v.map(Value::Int).ok_or_else(|| INT_RANGE.to_string());
+    match op {
+        BinOp::Add => checked(a.checked_add(b)),
+        BinOp::Sub => checked(a.checked_sub(b)),
+        BinOp::Mul => checked(a.checked_mul(b)),
+        BinOp::Div => {
+            if b == 0 {
+                Err("division by zero".into())
+            } else {
+                Ok(Value::Float(a as f64 / b as f64))
+            }
+        }
+        BinOp::FloorDiv | BinOp::Mod if b == 0 => Err("integer division or modulo by zero".into()),
+        BinOp::FloorDiv => checked(a.checked_div(b).map(|q| {
+            // Rust truncates toward zero; Python floors.
+            if a % b != 0 && ((a < 0) != (b < 0)) {
+                q - 1
+            } else {
+                q
+            }
+        })),
+        BinOp::Mod => {
+            let r = a.wrapping_rem(b);
+            Ok(Value::Int(if r != 0 && (r < 0) != (b < 0) {
+                r + b
+            } else {
+                r
+            }))
+        }
+        BinOp::Pow => {
+            if b >= 0 {
+                let exponent = u32::try_from(b).map_err(|_| INT_RANGE.to_string())?;
+                checked(a.checked_pow(exponent))
+            } else if a == 0 {
+                Err("0.0 cannot be raised to a negative power".into())
+            } else {
+                Ok(Value::Float((a as f64).powf(b as f64)))
+            }
+        }
+        BinOp::MatMul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
+            unreachable!("handled by fold_binary")
+        }
+    }
+}
+
+/// Python's `divmod` for floats (CPython's `_float_div_mod`).
+fn float_div_mod(a: f64, b: f64) -> (f64, f64) {
+    let mut modulo = a % b;
+    let mut div = (a - modulo) / b;
+    if modulo != 0.0 {
+        if (b < 0.0) != (modulo < 0.0) {
+            modulo += b;
+            div -= 1.0;
+        }
+    } else {
+        modulo = 0.0f64.copysign(b);
+    }
+    let floor_div = if div != 0.0 {
+        let mut f = div.floor();
+        if div - f > 0.5 {
+            f += 1.0;
+        }
+        f
+    } else {
+        0.0f64.copysign(a / b)
+    };
+    (floor_div, modulo)
+}
+
+fn float_pow(a: f64, b: f64) -> Result<f64, String> {
+    if a == 0.0 && b < 0.0 {
+        return Err("0.0 cannot be raised to a negative power".into());
+    }
+    if a < 0.0 && b.fract() != 0.0 && b.is_finite() {
+        return Err(
+            "not supported yet: complex numbers (a negative number to a fractional power)".into(),
+        );
+    }
+    Ok(a.powf(b))
+}
+
+/// `+` and `*` on strings, tuples and lists.
+fn fold_sequence(op: BinOp, a: &Value, b: &Value) -> Option<FoldResult> {
+    match (op, a, b) {
+        (BinOp::Add, Value::Str(x), Value::Str(y)) => Some(Ok(Value::str(&format!("{x}{y}")))),
+        (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => Some(Ok(Value::Tuple(
+            x.iter().chain(y.iter()).cloned().collect(),
+        ))),
+        (BinOp::Add, Value::List(x), Value::List(y)) => {
+            Some(Ok(Value::List(x.iter().chain(y.iter()).cloned().collect())))
+        }
+        (BinOp::Mul, seq, Value::Int(n)) | (BinOp::Mul, Value::Int(n), seq) => {
+            let times = usize::try_from(*n).unwrap_or(0);
+            let length = match seq {
+                Value::Str(text) => text.len(),
+                Value::Tuple(items) | Value::List(items) => items.len(),
+                _ => return None,
+            };
+            if length.saturating_mul(times) > MAX_SEQUENCE {
+                return Some(Err(format!(
+                    "not supported yet: sequences longer than {MAX_SEQUENCE} items"
+                )));
+            }
+            match seq {
+                Value::Str(text) => Some(Ok(Value::str(&text.repeat(times)))),
+                Value::Tuple(items) => Some(Ok(Value::Tuple(repeat(items, times)))),
+                Value::List(items) => Some(Ok(Value::List(repeat(items, times)))),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Compile-time sequences are shapes and small literals; a bound keeps `(0,) * 10**12`
+/// from exhausting memory.
+const MAX_SEQUENCE: usize = 1 << 20;
+
+fn repeat(items: &[Value], times: usize) -> Rc<[Value]> {
+    let mut out = Vec::with_capacity(items.len() * times);
+    for _ in 0..times {
+        out.extend_from_slice(items);
+    }
+    Rc::from(out)
+}
+
+/// `-x`, `+x`, `~x` on a Python value.
+pub(crate) fn fold_unary(op: UnaryOp, value: &Value) -> FoldResult {
+    let bad = || {
+        format!(
+            "bad operand type for unary `{}`: {}",
+            op.symbol(),
+            value.type_name()
+        )
+    };
+    match (op, number(value)) {
+        (UnaryOp::Neg, Some(Number::Int(v))) => v
+            .checked_neg()
+            .map(Value::Int)
+            .ok_or_else(|| INT_RANGE.into()),
+        (UnaryOp::Neg, Some(Number::Float(v))) => Ok(Value::Float(-v)),
+        (UnaryOp::Pos, Some(Number::Int(v))) => Ok(Value::Int(v)),
+        (UnaryOp::Pos, Some(Number::Float(v))) => Ok(Value::Float(v)),
+        (UnaryOp::Invert, Some(Number::Int(v))) => Ok(Value::Int(!v)),
+        _ => Err(bad()),
+    }
+}
+
+/// `a OP b` for two non-tensor values.
+pub(crate) fn fold_compare(op: CmpOp, a: &Value, b: &Value) -> FoldResult {
+    let result = match op {
+        CmpOp::Eq => python_eq(a, b),
+        CmpOp::Ne => !python_eq(a, b),
+        _ => {
+            let Some(ordering) = python_order(a, b)? else {
+                // NaN compares false with everything.
+                return Ok(Value::Bool(false));
+            };
+            match op {
+                CmpOp::Lt => ordering == Ordering::Less,
+                CmpOp::Le => ordering != Ordering::Greater,
+                CmpOp::Gt => ordering == Ordering::Greater,
+                _ => ordering != Ordering::Less,
+            }
+        }
+    };
+    Ok(Value::Bool(result))
+}
+
+/// Python's `==`, extended as NumPy does so that a dtype equals its names and types
+/// (`x.dtype == 'float64'`, `x.dtype == float`).
+pub(crate) fn python_eq(a: &Value, b: &Value) -> bool {
+    if let (Some(x), Some(y)) = (number(a), number(b)) {
+        return match (x, y) {
+            (Number::Int(i), Number::Int(j)) => i == j,
+            _ => as_float(x) == as_float(y),
+        };
+    }
+    match (a, b) {
+        (Value::DType(d), other) | (other, Value::DType(d)) => other.as_dtype() == Some(*d),
+        (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| python_eq(p, q))
+        }
+        _ => a == b,
+    }
+}
+
+/// Python's ordering of two values: `Ok(None)` when unordered (NaN), an error when
+/// Python would raise `TypeError`.
+fn python_order(a: &Value, b: &Value) -> Result<Option<Ordering>, String> {
+    if let (Some(x), Some(y)) = (number(a), number(b)) {
+        return Ok(match (x, y) {
+            (Number::Int(i), Number::Int(j)) => Some(i.cmp(&j)),
+            _ => as_float(x).partial_cmp(&as_float(y)),
+        });
+    }
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => Ok(Some(x.cmp(y))),
+        (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y)) => {
+            for (p, q) in x.iter().zip(y.iter()) {
+                if !python_eq(p, q) {
+                    return python_order(p, q);
+                }
+            }
+            Ok(Some(x.len().cmp(&y.len())))
+        }
+        _ => Err(format!(
+            "`<`, `<=`, `>`, `>=` are not supported between {} and {}",
+            a.type_name(),
+            b.type_name()
+        )),
+    }
+}
+
+/// Python's truth value; `None` for values whose truth is not a compile-time fact
+/// (tensors).
+pub(crate) fn truthy(value: &Value) -> Option<bool> {
+    Some(match value {
+        Value::Tensor(_) | Value::Poison => return None,
+        Value::Int(v) => *v != 0,
+        Value::Float(v) => *v != 0.0,
+        Value::Bool(b) => *b,
+        Value::Str(text) => !text.is_empty(),
+        Value::None => false,
+        Value::Tuple(items) | Value::List(items) => !items.is_empty(),
+        _ => true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(v: i64) -> Value {
+        Value::Int(v)
+    }
+
+    fn float(v: f64) -> Value {
+        Value::Float(v)
+    }
+
+    #[test]
+    fn arithmetic_matches_python() {
+        // Expected values from CPython.
+        let cases = [
+            (BinOp::FloorDiv, int(7), int(-2), int(-4)),
+            (BinOp::FloorDiv, int(-7), int(2), int(-4)),
+            (BinOp::FloorDiv, int(7), int(2), int(3)),
+            (BinOp::Mod, int(7), int(-2), int(-1)),
+            (BinOp::Mod, int(-7), int(2), int(1)),
+            (BinOp::FloorDiv, float(7.5), int(-2), float(-4.0)),
+            (BinOp::Mod, float(-7.5), int(2), float(0.5)),
+            (BinOp::Pow, int(2), int(-1), float(0.5)),
+            (BinOp::Pow, int(2), int(10), int(1024)),
+            (BinOp::Div, int(1), int(2), float(0.5)),
+            (BinOp::Add, Value::Bool(true), int(1), int(2)),
+            (
+                BinOp::BitAnd,
+                Value::Bool(true),
+                Value::Bool(false),
+                Value::Bool(false),
+            ),
+            (BinOp::BitXor, int(6), Value::Bool(true), int(7)),
+            (BinOp::Mul, int(3), float(0.5), float(1.5)),
+        ];
+        for (op, a, b, expected) in cases {
+            assert_eq!(fold_binary(op, &a, &b), Ok(expected), "{a:?} {op:?} {b:?}");
+        }
+        let negative_zero = fold_binary(BinOp::FloorDiv, &float(-0.0), &float(5.0)).unwrap();
+        assert!(matches!(negative_zero, Value::Float(v) if v == 0.0 && v.is_sign_negative()));
+    }
+
+    #[test]
+    fn arithmetic_errors() {
+        assert_eq!(
+            fold_binary(BinOp::FloorDiv, &int(1), &int(0)),
+            Err("integer division or modulo by zero".to_string())
+        );
+        assert_eq!(
+            fold_binary(BinOp::Div, &int(1), &int(0)),
+            Err("division by zero".to_string())
+        );
+        assert!(fold_binary(BinOp::Mul, &int(i64::MAX), &int(2)).is_err());
+        assert_eq!(
+            fold_binary(BinOp::Add, &Value::str("a"), &int(1)),
+            Err("unsupported operand types for `+`: str and int".to_string())
+        );
+        assert!(fold_binary(BinOp::MatMul, &int(1), &int(1)).is_err());
+        assert!(fold_binary(BinOp::BitAnd, &float(1.0), &int(1)).is_err());
+    }
+
+    #[test]
+    fn sequences() {
+        let shape = Value::int_tuple(&[2, 3]);
+        assert_eq!(
+            fold_binary(BinOp::Add, &shape, &Value::int_tuple(&[1])),
+            Ok(Value::int_tuple(&[2, 3, 1]))
+        );
+        assert_eq!(
+            fold_binary(BinOp::Mul, &Value::int_tuple(&[4]), &int(2)),
+            Ok(Value::int_tuple(&[4, 4]))
+        );
+        assert_eq!(
+            fold_binary(BinOp::Add, &Value::str("a"), &Value::str("b")),
+            Ok(Value::str("ab"))
+        );
+    }
+
+    #[test]
+    fn unary_and_compare() {
+        assert_eq!(fold_unary(UnaryOp::Invert, &Value::Bool(true)), Ok(int(-2)));
+        assert_eq!(fold_unary(UnaryOp::Neg, &Value::Bool(true)), Ok(int(-1)));
+        assert!(fold_unary(UnaryOp::Invert, &float(1.0)).is_err());
+        assert_eq!(
+            fold_compare(CmpOp::Eq, &int(1), &float(1.0)),
+            Ok(Value::Bool(true))
+        );
+        assert_eq!(
+            fold_compare(CmpOp::Lt, &float(f64::NAN), &int(1)),
+            Ok(Value::Bool(false))
+        );
+        assert_eq!(
+            fold_compare(
+                CmpOp::Lt,
+                &Value::int_tuple(&[1, 2]),
+                &Value::int_tuple(&[1, 3])
+            ),
+            Ok(Value::Bool(true))
+        );
+        assert_eq!(
+            fold_compare(
+                CmpOp::Eq,
+                &Value::DType(marsc_runtime::DType::Float64),
+                &Value::str("float64")
+            ),
+            Ok(Value::Bool(true))
+        );
+        assert!(fold_compare(CmpOp::Lt, &Value::str("a"), &int(1)).is_err());
+    }
+}

@@ -1,0 +1,147 @@
+//! Lowering: a parsed `.mt` script to a [`TileableGraph`] in which every tensor has
+//! its shape, dtype and chunk splits.
+//!
+//! The script is interpreted statement by statement over compile-time [`Value`]s:
+//! Python scalars fold as Python computes them, library calls bind their arguments
+//! against [`library::LIBRARY`] and add graph nodes, and `print`/`save` add the
+//! graph's outputs. Every static error is reported: an expression that fails becomes
+//! `Value::Poison`, which silences errors that would only repeat it, and lowering
+//! goes on with the next statement. Afterwards the graph is pruned to what the
+//! outputs need.
+//!
+//! Random numbers: each `random.*` call gets a `stream` (its call number in program
+//! order, from 0) and the current `seed`, which is 0 until `random.seed(n)` changes it.
+
+mod attributes;
+mod bind;
+mod call;
+mod convert;
+mod creation;
+mod elementwise;
+mod expr;
+mod fold;
+mod indexing;
+mod library;
+mod linalg;
+mod literal;
+mod names;
+mod nodes;
+mod output;
+mod pyfmt;
+mod random;
+mod reduction;
+mod shape_ops;
+mod value;
+
+#[cfg(test)]
+mod tests;
+
+use crate::tileable::prune::prune;
+use crate::tileable::TileableGraph;
+use marsc_grammar::ast::{Module, Stmt, StmtKind};
+use marsc_grammar::Diagnostic;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use value::Value;
+
+/// Options that change what lowering produces.
+#[derive(Clone, Debug)]
+pub struct LowerOptions {
+    /// Byte budget of one automatic chunk (`--chunk-bytes`).
+    pub chunk_bytes: u64,
+    /// What relative `load()`/`save()` paths are relative to. NumPy resolves them
+    /// against the working directory, which is the default `"."`.
+    pub base_dir: PathBuf,
+}
+
+impl std::default::Default for LowerOptions {
+    fn default() -> Self {
+        LowerOptions {
+            chunk_bytes: 128 << 20,
+            base_dir: PathBuf::from("."),
+        }
+    }
+}
+
+/// Lowers a whole script. On failure, returns every static error in source order.
+pub fn lower(module: &Module, options: &LowerOptions) -> Result<TileableGraph, Vec<Diagnostic>> {
+    let mut lowerer = Lowerer::new(options);
+    for stmt in &module.stmts {
+        lowerer.statement(stmt);
+    }
+    lowerer.finish()
+}
+
+/// A result whose error is one diagnostic (the expression then becomes `Poison`).
+pub(crate) type LowerResult<T> = Result<T, Diagnostic>;
+
+/// The state of lowering one script.
+pub(crate) struct Lowerer<'o> {
+    options: &'o LowerOptions,
+    graph: TileableGraph,
+    scope: HashMap<String, Value>,
+    diagnostics: Vec<Diagnostic>,
+    /// The seed set by the last `random.seed(n)`.
+    seed: u64,
+    /// How many random tensors have been created so far.
+    random_calls: u64,
+}
+
+impl<'o> Lowerer<'o> {
+    fn new(options: &'o LowerOptions) -> Self {
+        Lowerer {
+            options,
+            graph: TileableGraph::new(),
+            scope: HashMap::new(),
+            diagnostics: Vec::new(),
+            seed: 0,
+            random_calls: 0,
+        }
+    }
+
+    fn statement(&mut self, stmt: &Stmt) {
+        match &stmt.kind {
+            StmtKind::Import { module, alias } => self.import(module, alias.as_ref()),
+            StmtKind::Assign { target, value } => {
+                let value = self.eval(value);
+                self.scope.insert(target.name.clone(), value);
+            }
+            StmtKind::AugAssign {
+                target,
+                op,
+                op_span,
+                value,
+            } => {
+                let current = self.lookup(&target.name, target.span);
+                let rhs = self.eval(value);
+                let result =
+                    self.binary_operator(*op, *op_span, (current, target.span), (rhs, value.span));
+                self.scope.insert(target.name.clone(), result);
+            }
+            StmtKind::Expr(expr) => {
+                self.eval(expr);
+            }
+        }
+    }
+
+    /// Records an error; returns the poison value the failed expression evaluates to.
+    fn report(&mut self, diagnostic: Diagnostic) -> Value {
+        self.diagnostics.push(diagnostic);
+        Value::Poison
+    }
+
+    /// Unwraps a result into a value, reporting the error.
+    fn value_or_report(&mut self, result: LowerResult<Value>) -> Value {
+        result.unwrap_or_else(|diagnostic| self.report(diagnostic))
+    }
+
+    fn finish(mut self) -> Result<TileableGraph, Vec<Diagnostic>> {
+        if self.diagnostics.is_empty() {
+            return Ok(prune(&self.graph));
+        }
+        // Statements are lowered in order, but within one statement an inner error
+        // can be found after an outer one; a stable sort restores source order.
+        self.diagnostics.sort_by_key(|d| d.span.start);
+        Err(self.diagnostics)
+    }
+}

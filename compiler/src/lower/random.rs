@@ -1,0 +1,140 @@
+//! `random.*`: `seed(n)` sets the seed for the calls after it; every random tensor
+//! gets `stream` = its call number in program order and `seed` = the current seed
+//! (0 until a `seed()` call), so values are a pure function of the script.
+
+use super::bind::{Arg, BoundArgs};
+use super::convert::{dtype_arg, float_arg, int_arg, shape_arg};
+use super::library::RandomKind;
+use super::value::Value;
+use super::{LowerResult, Lowerer};
+use crate::tileable::TileOp;
+use marsc_grammar::Diagnostic;
+use marsc_runtime::random::RandomDist;
+use marsc_runtime::DType;
+
+impl Lowerer<'_> {
+    /// `random.seed(n)`.
+    pub(super) fn seed(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let arg = args.get("seed");
+        if arg.value == Value::None {
+            return Err(Diagnostic::error(
+                "not supported yet: `seed(None)` (a seed from the operating system)",
+                arg.span,
+            )
+            .with_help("give an integer seed, e.g. `mt.random.seed(0)`"));
+        }
+        let seed = int_arg(&arg, "seed")?;
+        if !(0..1 << 32).contains(&seed) {
+            return Err(Diagnostic::error(
+                "Seed must be between 0 and 2**32 - 1",
+                arg.span,
+            ));
+        }
+        self.seed = seed as u64;
+        Ok(Value::None)
+    }
+
+    pub(super) fn random(&mut self, kind: RandomKind, args: &BoundArgs) -> LowerResult<Value> {
+        let (dist, shape) = match kind {
+            RandomKind::Rand | RandomKind::Randn => {
+                let dims = args.get("dims");
+                let shape = shape_arg(&dims, "dims")?;
+                let dist = if kind == RandomKind::Rand {
+                    RandomDist::Uniform01
+                } else {
+                    RandomDist::StandardNormal
+                };
+                (dist, shape)
+            }
+            RandomKind::Random => (RandomDist::Uniform01, size(&args.get("size"))?),
+            RandomKind::Uniform => {
+                let low = float_arg(&args.get("low"), "low")?;
+                let high = float_arg(&args.get("high"), "high")?;
+                (RandomDist::Uniform { low, high }, size(&args.get("size"))?)
+            }
+            RandomKind::Normal => {
+                let loc = float_arg(&args.get("loc"), "loc")?;
+                let scale_arg = args.get("scale");
+                let scale = float_arg(&scale_arg, "scale")?;
+                if scale < 0.0 {
+                    return Err(Diagnostic::error("scale < 0", scale_arg.span));
+                }
+                (RandomDist::Normal { loc, scale }, size(&args.get("size"))?)
+            }
+            RandomKind::Randint => return self.randint(args),
+        };
+        let dtype = DType::Float64;
+        self.add_random(dist, shape, dtype, args)
+    }
+
+    /// `randint(low, high=None, size=None, dtype=int)`: int64 in `[low, high)`, or
+    /// `[0, low)` without `high`.
+    fn randint(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let low_arg = args.get("low");
+        let high_arg = args.get("high");
+        let low = int_arg(&low_arg, "low")?;
+        let (low, high) = match high_arg.value {
+            Value::None => {
+                if low <= 0 {
+                    return Err(Diagnostic::error("high <= 0", low_arg.span));
+                }
+                (0, low)
+            }
+            _ => {
+                let high = int_arg(&high_arg, "high")?;
+                if low >= high {
+                    return Err(Diagnostic::error("low >= high", high_arg.span));
+                }
+                (low, high)
+            }
+        };
+        let shape = size(&args.get("size"))?;
+        let dtype_given = args.get("dtype");
+        let dtype = dtype_arg(&dtype_given)?.unwrap_or(DType::Int64);
+        if !dtype.is_int() {
+            return Err(Diagnostic::error(
+                format!("Unsupported dtype {dtype} for randint"),
+                dtype_given.span,
+            ));
+        }
+        if dtype == DType::Int32
+            && (i32::try_from(low).is_err() || i32::try_from(high - 1).is_err())
+        {
+            return Err(Diagnostic::error(
+                format!("`low` and `high` must fit in int32 for dtype int32, got [{low}, {high})"),
+                args.call_span,
+            ));
+        }
+        let value =
+            self.add_random(RandomDist::Randint { low, high }, shape, DType::Int64, args)?;
+        match value {
+            Value::Tensor(id) => Ok(Value::Tensor(self.cast(id, dtype, args.call_span)?)),
+            other => Ok(other),
+        }
+    }
+
+    fn add_random(
+        &mut self,
+        dist: RandomDist,
+        shape: Vec<usize>,
+        dtype: DType,
+        args: &BoundArgs,
+    ) -> LowerResult<Value> {
+        let op = TileOp::Random {
+            dist,
+            seed: self.seed,
+            stream: self.random_calls,
+        };
+        self.random_calls += 1;
+        let id = self.add_created(op, shape, dtype, args.chunks.as_ref(), args.call_span)?;
+        Ok(Value::Tensor(id))
+    }
+}
+
+/// `size=`: `None` (a single value, a 0-d tensor here), an int or a shape.
+fn size(arg: &Arg) -> LowerResult<Vec<usize>> {
+    match arg.value {
+        Value::None => Ok(vec![]),
+        _ => shape_arg(arg, "size"),
+    }
+}

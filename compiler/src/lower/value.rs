@@ -1,0 +1,175 @@
+//! The values a script computes with at compile time: tensors (graph nodes), Python
+//! scalars, strings, tuples and lists, dtypes, namespaces, functions, bound methods,
+//! and `Poison`, the value of an expression that already reported an error (any use
+//! of it quietly yields `Poison` again, so one mistake gives one diagnostic).
+
+use super::library::FuncId;
+use crate::tileable::TileableId;
+use marsc_runtime::DType;
+use std::rc::Rc;
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Value {
+    Tensor(TileableId),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(Rc<str>),
+    None,
+    Ellipsis,
+    Tuple(Rc<[Value]>),
+    List(Rc<[Value]>),
+    /// A dtype object (`x.dtype`), printed as `float64`.
+    DType(DType),
+    /// A NumPy scalar type (`mt.float32`), printed as `<class 'numpy.float32'>`; usable
+    /// wherever a dtype is, and callable to make a 0-d tensor.
+    ScalarType(DType),
+    /// Python's `int`, `float` and `bool`: dtypes when passed as one, conversions
+    /// of Python scalars when called.
+    PyType(PyType),
+    Namespace(Namespace),
+    /// A library or builtin function.
+    Function(FuncId),
+    /// `x.sum` before it is called.
+    Method(TileableId, FuncId),
+    /// The result of an expression that has already been reported as an error.
+    Poison,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PyType {
+    Int,
+    Float,
+    Bool,
+}
+
+impl PyType {
+    pub fn name(self) -> &'static str {
+        match self {
+            PyType::Int => "int",
+            PyType::Float => "float",
+            PyType::Bool => "bool",
+        }
+    }
+
+    /// The dtype NumPy reads this type as (`dtype=float` is float64).
+    pub fn dtype(self) -> DType {
+        match self {
+            PyType::Int => DType::Int64,
+            PyType::Float => DType::Float64,
+            PyType::Bool => DType::Bool,
+        }
+    }
+}
+
+/// A module-like value whose attributes are library functions and constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Namespace {
+    /// `mars.tensor` or `numpy`; the name is how the script spelled the module.
+    Library(LibraryModule),
+    /// `mt.random` / `np.random`.
+    Random(LibraryModule),
+    /// The top-level `mars` package, whose only member is `tensor`.
+    Mars,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LibraryModule {
+    MarsTensor,
+    Numpy,
+}
+
+impl Namespace {
+    /// The module's Python name (`mars.tensor.random`).
+    pub fn module_name(self) -> &'static str {
+        match self {
+            Namespace::Library(LibraryModule::MarsTensor) => "mars.tensor",
+            Namespace::Library(LibraryModule::Numpy) => "numpy",
+            Namespace::Random(LibraryModule::MarsTensor) => "mars.tensor.random",
+            Namespace::Random(LibraryModule::Numpy) => "numpy.random",
+            Namespace::Mars => "mars",
+        }
+    }
+}
+
+impl Value {
+    pub fn str(text: &str) -> Value {
+        Value::Str(Rc::from(text))
+    }
+
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::from(items))
+    }
+
+    pub fn int_tuple(items: &[usize]) -> Value {
+        Value::tuple(items.iter().map(|&i| Value::Int(i as i64)).collect())
+    }
+
+    /// A tuple or list built from items; poisoned if any item is.
+    pub fn sequence(items: Vec<Value>, is_list: bool) -> Value {
+        if items.iter().any(Value::is_poison) {
+            Value::Poison
+        } else if is_list {
+            Value::List(Rc::from(items))
+        } else {
+            Value::tuple(items)
+        }
+    }
+
+    pub fn is_poison(&self) -> bool {
+        matches!(self, Value::Poison)
+    }
+
+    /// The Python type name used in messages (`int`, `str`, `tensor`).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Tensor(_) => "tensor",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Bool(_) => "bool",
+            Value::Str(_) => "str",
+            Value::None => "None",
+            Value::Ellipsis => "ellipsis",
+            Value::Tuple(_) => "tuple",
+            Value::List(_) => "list",
+            Value::DType(_) => "dtype",
+            Value::ScalarType(_) | Value::PyType(_) => "type",
+            Value::Namespace(_) => "module",
+            Value::Function(_) => "function",
+            Value::Method(..) => "method",
+            Value::Poison => "error",
+        }
+    }
+
+    /// The items of a tuple or list.
+    pub fn as_sequence(&self) -> Option<&[Value]> {
+        match self {
+            Value::Tuple(items) | Value::List(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// A Python scalar as a number, if it is one (`bool` counts, as in Python).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Int(v) => Some(*v as f64),
+            Value::Float(v) => Some(*v),
+            Value::Bool(b) => Some(*b as u8 as f64),
+            _ => None,
+        }
+    }
+
+    /// The dtype this value names when given as a `dtype=` argument.
+    pub fn as_dtype(&self) -> Option<DType> {
+        match self {
+            Value::DType(d) | Value::ScalarType(d) => Some(*d),
+            Value::PyType(t) => Some(t.dtype()),
+            Value::Str(name) => DType::from_name(name),
+            _ => None,
+        }
+    }
+
+    pub fn is_python_scalar(&self) -> bool {
+        matches!(self, Value::Int(_) | Value::Float(_) | Value::Bool(_))
+    }
+}

@@ -1,0 +1,408 @@
+//! Checks the invariants every [`TileableGraph`] must hold after lowering, so that a
+//! later pass can trust them (a violation is a compiler bug, never a user error):
+//!
+//! - **Order:** every input of a node has a smaller id (ids are a topological order).
+//! - **Arity:** creation ops have no inputs; `Unary`, `Cast`, `Reduce`, `Scan`, the
+//!   shape ops, `Index` and `Rechunk` have one; `Binary` and `MatMul` two; `Where`
+//!   three; `Concatenate` at least one.
+//! - **Chunks:** one split list per axis; each sums to the axis length; no split is
+//!   0 except the single `[0]` of an empty axis.
+//! - **Shapes:** each node's shape is what its op's rule gives for its inputs
+//!   (broadcasting, reductions, matmul, permutations, reshape sizes, expanded and
+//!   squeezed axes, index items in bounds, concatenation, literal and linspace
+//!   lengths, 2-D `eye`).
+//! - **Dtypes:** constants (`Full`, `Arange`, `Literal`) hold values of the node's
+//!   dtype; element-wise, reduction and scan results follow the op's dtype rule;
+//!   `Binary.common` is the promotion of its inputs; `Where`'s condition is bool and
+//!   its values, `MatMul`'s and `Concatenate`'s inputs have the node's dtype; shape
+//!   ops, `Index`, `Rechunk` and `BroadcastTo` keep their input's dtype; random
+//!   tensors are float64 (int64 for `randint`).
+//! - **Outputs:** every tensor a print or save names exists.
+
+use super::{IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
+use crate::infer::dtypes::promote_types;
+use crate::infer::shapes::{broadcast_shapes, broadcast_to_check, matmul_shape, reduced_shape};
+use marsc_runtime::random::RandomDist;
+use marsc_runtime::{DType, Scalar};
+
+/// Returns the first violated invariant, naming the node.
+pub fn verify(graph: &TileableGraph) -> Result<(), String> {
+    for id in graph.ids() {
+        let node = graph.node(id);
+        check_node(graph, id, node).map_err(|problem| {
+            format!("{id} ({}): {problem}", super::display::op_name(&node.op))
+        })?;
+    }
+    for (index, output) in graph.outputs.iter().enumerate() {
+        for tensor in output_tensors(output) {
+            if tensor.index() >= graph.len() {
+                return Err(format!(
+                    "output {index} names {tensor}, which does not exist"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn output_tensors(output: &Output) -> Vec<TileableId> {
+    match output {
+        Output::Print { items, .. } => items
+            .iter()
+            .filter_map(|item| match item {
+                PrintItem::Tensor(id) => Some(*id),
+                PrintItem::Text(_) => None,
+            })
+            .collect(),
+        Output::Save { tensor, .. } => vec![*tensor],
+    }
+}
+
+fn check_node(graph: &TileableGraph, id: TileableId, node: &TileableNode) -> Result<(), String> {
+    for input in &node.inputs {
+        if *input >= id {
+            return Err(format!("input {input} does not precede the node"));
+        }
+    }
+    check_arity(node)?;
+    check_nsplits(node)?;
+    let inputs: Vec<&TileableNode> = node.inputs.iter().map(|&i| graph.node(i)).collect();
+    check_shape(node, &inputs)?;
+    check_dtype(node, &inputs)
+}
+
+fn check_arity(node: &TileableNode) -> Result<(), String> {
+    let expected = match &node.op {
+        TileOp::Full(_)
+        | TileOp::Arange { .. }
+        | TileOp::Linspace { .. }
+        | TileOp::Eye { .. }
+        | TileOp::Literal(_)
+        | TileOp::Random { .. }
+        | TileOp::Load { .. } => Some(0),
+        TileOp::Binary { .. } | TileOp::MatMul => Some(2),
+        TileOp::Where => Some(3),
+        TileOp::Concatenate { .. } => None,
+        _ => Some(1),
+    };
+    let have = node.inputs.len();
+    match expected {
+        Some(n) if n != have => Err(format!("has {have} inputs, expected {n}")),
+        None if have == 0 => Err("has no inputs".to_string()),
+        _ => Ok(()),
+    }
+}
+
+fn check_nsplits(node: &TileableNode) -> Result<(), String> {
+    if node.nsplits.len() != node.shape.len() {
+        return Err(format!(
+            "has {} split lists for {} axes",
+            node.nsplits.len(),
+            node.shape.len()
+        ));
+    }
+    for (axis, (splits, &len)) in node.nsplits.iter().zip(&node.shape).enumerate() {
+        let sum: usize = splits.iter().sum();
+        if sum != len {
+            return Err(format!(
+                "splits {splits:?} of axis {axis} sum to {sum}, not {len}"
+            ));
+        }
+        let empty_axis = len == 0 && splits.as_slice() == [0];
+        if !empty_axis && splits.contains(&0) {
+            return Err(format!(
+                "splits {splits:?} of axis {axis} contain an empty chunk"
+            ));
+        }
+        if splits.is_empty() {
+            return Err(format!("axis {axis} has no splits"));
+        }
+    }
+    Ok(())
+}
+
+fn expect_shape(actual: &[usize], expected: &[usize]) -> Result<(), String> {
+    if actual == expected {
+        Ok(())
+    } else {
+        Err(format!("shape {actual:?}, expected {expected:?}"))
+    }
+}
+
+fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), String> {
+    let shape = &node.shape;
+    let size: usize = shape.iter().product();
+    let first = inputs.first().map(|n| n.shape.as_slice()).unwrap_or(&[]);
+    match &node.op {
+        TileOp::Full(_) | TileOp::Random { .. } | TileOp::Load { .. } => Ok(()),
+        TileOp::Arange { .. } => (shape.len() == 1)
+            .then_some(())
+            .ok_or("arange is not 1-D".into()),
+        TileOp::Linspace { num, .. } => expect_shape(shape, &[*num]),
+        TileOp::Eye { .. } => (shape.len() == 2)
+            .then_some(())
+            .ok_or("eye is not 2-D".into()),
+        TileOp::Literal(values) => (values.len() == size).then_some(()).ok_or(format!(
+            "{} literal values for {size} elements",
+            values.len()
+        )),
+        TileOp::Unary(_) | TileOp::Cast | TileOp::Scan { .. } | TileOp::Rechunk => {
+            if let TileOp::Scan { axis, .. } = node.op {
+                if axis >= first.len() {
+                    return Err(format!("scan axis {axis} out of range"));
+                }
+            }
+            expect_shape(shape, first)
+        }
+        TileOp::Binary { .. } | TileOp::Where => {
+            let shapes: Vec<&[usize]> = inputs.iter().map(|n| n.shape.as_slice()).collect();
+            let expected = broadcast_shapes(&shapes).map_err(|e| e.message)?;
+            expect_shape(shape, &expected)
+        }
+        TileOp::Reduce { axes, keepdims, .. } => {
+            if axes.windows(2).any(|w| w[0] >= w[1]) || axes.iter().any(|&a| a >= first.len()) {
+                return Err(format!(
+                    "reduction axes {axes:?} not sorted, unique and in range"
+                ));
+            }
+            expect_shape(shape, &reduced_shape(first, axes, *keepdims))
+        }
+        TileOp::MatMul => {
+            let expected = matmul_shape(first, &inputs[1].shape).map_err(|e| e.message)?;
+            expect_shape(shape, &expected)
+        }
+        TileOp::Transpose { axes } => {
+            let mut sorted = axes.clone();
+            sorted.sort_unstable();
+            if sorted != (0..first.len()).collect::<Vec<_>>() {
+                return Err(format!("{axes:?} is not a permutation of the input axes"));
+            }
+            let expected: Vec<usize> = axes.iter().map(|&a| first[a]).collect();
+            expect_shape(shape, &expected)
+        }
+        TileOp::Reshape => {
+            let input_size: usize = first.iter().product();
+            (input_size == size)
+                .then_some(())
+                .ok_or(format!("reshape from {input_size} to {size} elements"))
+        }
+        TileOp::ExpandDims { axes } => {
+            let kept: Vec<usize> = (0..shape.len())
+                .filter(|a| !axes.contains(a))
+                .map(|a| shape[a])
+                .collect();
+            if axes.iter().any(|&a| a >= shape.len() || shape[a] != 1) {
+                return Err(format!("expanded axes {axes:?} are not new length-1 axes"));
+            }
+            expect_shape(&kept, first)
+        }
+        TileOp::Squeeze { axes } => {
+            if axes.iter().any(|&a| a >= first.len() || first[a] != 1) {
+                return Err(format!(
+                    "squeezed axes {axes:?} are not length-1 input axes"
+                ));
+            }
+            let expected: Vec<usize> = (0..first.len())
+                .filter(|a| !axes.contains(a))
+                .map(|a| first[a])
+                .collect();
+            expect_shape(shape, &expected)
+        }
+        TileOp::BroadcastTo => broadcast_to_check(first, shape).map_err(|e| e.message),
+        TileOp::Index { items } => expect_shape(shape, &index_shape(first, items)?),
+        TileOp::Concatenate { axis } => check_concatenate(shape, inputs, *axis),
+    }
+}
+
+fn index_shape(input: &[usize], items: &[IndexItem]) -> Result<Vec<usize>, String> {
+    let mut axes = input.iter();
+    let mut shape = Vec::new();
+    for item in items {
+        match *item {
+            IndexItem::NewAxis => shape.push(1),
+            IndexItem::Int(i) => {
+                let len = *axes.next().ok_or("more index items than axes")?;
+                if i >= len {
+                    return Err(format!("index {i} out of bounds for length {len}"));
+                }
+            }
+            IndexItem::Slice { start, step, len } => {
+                let axis_len = *axes.next().ok_or("more index items than axes")? as i64;
+                if len > 0 {
+                    let last = start + (len as i64 - 1) * step;
+                    if step == 0
+                        || !(0..axis_len).contains(&start)
+                        || !(0..axis_len).contains(&last)
+                    {
+                        return Err(format!(
+                            "slice {start}+{len}*{step} out of bounds for {axis_len}"
+                        ));
+                    }
+                }
+                shape.push(len);
+            }
+        }
+    }
+    if axes.next().is_some() {
+        return Err("fewer index items than axes".into());
+    }
+    Ok(shape)
+}
+
+fn check_concatenate(shape: &[usize], inputs: &[&TileableNode], axis: usize) -> Result<(), String> {
+    if axis >= shape.len() {
+        return Err(format!("axis {axis} out of range"));
+    }
+    let mut expected = inputs[0].shape.clone();
+    expected[axis] = 0;
+    for input in inputs {
+        if input.shape.len() != shape.len() {
+            return Err("inputs differ in dimensions".into());
+        }
+        for (a, (&have, &want)) in input.shape.iter().zip(shape).enumerate() {
+            if a != axis && have != want {
+                return Err(format!(
+                    "input shape {:?} does not match {shape:?}",
+                    input.shape
+                ));
+            }
+        }
+        expected[axis] += input.shape[axis];
+    }
+    expect_shape(shape, &expected)
+}
+
+fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result<(), String> {
+    if actual == expected {
+        Ok(())
+    } else {
+        Err(format!("{what} is {actual}, expected {expected}"))
+    }
+}
+
+fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), String> {
+    let dtype = node.dtype;
+    let scalar = |s: &Scalar| expect_dtype("a constant", s.dtype(), dtype);
+    match &node.op {
+        TileOp::Full(value) => scalar(value),
+        TileOp::Arange { start, step } => scalar(start).and(scalar(step)),
+        TileOp::Literal(values) => values.iter().try_for_each(scalar),
+        TileOp::Linspace { .. } => expect_dtype("linspace", dtype, DType::Float64),
+        TileOp::Eye { .. } | TileOp::Load { .. } => Ok(()),
+        TileOp::Random { dist, .. } => {
+            let expected = match dist {
+                RandomDist::Randint { .. } => DType::Int64,
+                _ => DType::Float64,
+            };
+            expect_dtype("a random tensor", dtype, expected)
+        }
+        TileOp::Unary(op) => {
+            let expected = op
+                .result_dtype(inputs[0].dtype)
+                .map_err(|e| format!("{e:?}"))?;
+            expect_dtype("the result", dtype, expected)
+        }
+        TileOp::Binary { op, common } => {
+            let promoted = promote_types(inputs[0].dtype, inputs[1].dtype);
+            expect_dtype("`common`", *common, promoted)?;
+            let expected = op.result_dtype(*common).map_err(|e| format!("{e:?}"))?;
+            expect_dtype("the result", dtype, expected)
+        }
+        TileOp::Where => {
+            expect_dtype("the condition", inputs[0].dtype, DType::Bool)?;
+            expect_dtype("x", inputs[1].dtype, dtype)?;
+            expect_dtype("y", inputs[2].dtype, dtype)
+        }
+        TileOp::Cast => Ok(()),
+        TileOp::Reduce { reduction, .. } => expect_dtype(
+            "the result",
+            dtype,
+            reduction.op.result_dtype(inputs[0].dtype),
+        ),
+        TileOp::Scan { op, .. } => {
+            expect_dtype("the result", dtype, op.result_dtype(inputs[0].dtype))
+        }
+        TileOp::MatMul | TileOp::Concatenate { .. } => inputs
+            .iter()
+            .try_for_each(|input| expect_dtype("an input", input.dtype, dtype)),
+        TileOp::Transpose { .. }
+        | TileOp::Reshape
+        | TileOp::ExpandDims { .. }
+        | TileOp::Squeeze { .. }
+        | TileOp::BroadcastTo
+        | TileOp::Index { .. }
+        | TileOp::Rechunk => expect_dtype("the input", inputs[0].dtype, dtype),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use marsc_grammar::Span;
+    use marsc_runtime::ops::BinaryOp;
+
+    fn full(shape: Vec<usize>, nsplits: Vec<Vec<usize>>) -> TileableNode {
+        TileableNode {
+            op: TileOp::Full(Scalar::Float64(0.0)),
+            inputs: vec![],
+            shape,
+            dtype: DType::Float64,
+            nsplits,
+            span: Span::default(),
+        }
+    }
+
+    #[test]
+    fn accepts_a_well_formed_graph() {
+        let mut graph = TileableGraph::new();
+        let a = graph.add(full(vec![4, 3], vec![vec![2, 2], vec![3]]));
+        let b = graph.add(full(vec![3], vec![vec![3]]));
+        graph.add(TileableNode {
+            op: TileOp::Binary {
+                op: BinaryOp::Add,
+                common: DType::Float64,
+            },
+            inputs: vec![a, b],
+            ..full(vec![4, 3], vec![vec![2, 2], vec![3]])
+        });
+        assert_eq!(verify(&graph), Ok(()));
+    }
+
+    #[test]
+    fn rejects_bad_splits_shapes_and_dtypes() {
+        let mut graph = TileableGraph::new();
+        graph.add(full(vec![4], vec![vec![2, 1]]));
+        assert!(verify(&graph).unwrap_err().contains("sum to 3"));
+
+        let mut graph = TileableGraph::new();
+        graph.add(full(vec![2], vec![vec![2, 0]]));
+        assert!(verify(&graph).unwrap_err().contains("empty chunk"));
+
+        let mut graph = TileableGraph::new();
+        let a = graph.add(full(vec![2], vec![vec![2]]));
+        graph.add(TileableNode {
+            op: TileOp::Transpose { axes: vec![0] },
+            inputs: vec![a],
+            ..full(vec![3], vec![vec![3]])
+        });
+        assert!(verify(&graph).unwrap_err().contains("shape"));
+
+        let mut graph = TileableGraph::new();
+        graph.add(TileableNode {
+            dtype: DType::Int64,
+            ..full(vec![], vec![])
+        });
+        assert!(verify(&graph).unwrap_err().contains("constant"));
+    }
+
+    #[test]
+    fn rejects_dangling_outputs() {
+        let mut graph = TileableGraph::new();
+        graph.outputs.push(Output::Save {
+            path: "x.npy".into(),
+            tensor: TileableId(3),
+            span: Span::default(),
+        });
+        assert!(verify(&graph).is_err());
+    }
+}

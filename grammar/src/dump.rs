@@ -1,0 +1,261 @@
+//! The `--emit ast` dumps: an indented one-node-per-line text tree, and a Graphviz
+//! digraph of the same tree.
+//!
+//! Both renderings come from one pre-order walk ([`flatten`]), so they always show the
+//! same nodes, and both are deterministic: same AST, same bytes.
+
+use std::fmt::Write;
+
+use crate::ast::{Arg, Expr, ExprKind, Ident, Module, Stmt, StmtKind, SubscriptItem};
+use crate::source_map::LineIndex;
+use crate::span::Span;
+
+/// The text tree, e.g.
+///
+/// ```text
+/// Module 1:1-2:1
+///   Assign 1:1-1:10
+///     target: Ident x 1:1-1:2
+///     value: Binary + 1:5-1:10
+/// ```
+///
+/// Spans print as `line:col-line:col`, 1-based, the end just past the last character.
+pub fn dump_ast(module: &Module, source: &str) -> String {
+    let lines = LineIndex::new(source);
+    let mut out = String::new();
+    for node in flatten(module, Span::new(0, source.len())) {
+        let indent = "  ".repeat(node.depth);
+        let role = if node.role.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", node.role)
+        };
+        let detail = if node.detail.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", node.detail)
+        };
+        let span = lines.format_span(node.span);
+        // Writing to a String cannot fail.
+        let _ = writeln!(out, "{indent}{role}{}{detail} {span}", node.kind);
+    }
+    out
+}
+
+/// A Graphviz digraph of the tree: one box per node (kind, detail, byte range),
+/// edges labelled with the child's role.
+pub fn dump_ast_dot(module: &Module) -> String {
+    let end = module.stmts.last().map_or(0, |stmt| stmt.span.end as usize);
+    let mut out = String::from("digraph ast {\n  node [shape=box, fontname=\"monospace\"];\n");
+    let mut parents: Vec<usize> = Vec::new();
+    for (id, node) in flatten(module, Span::new(0, end)).into_iter().enumerate() {
+        let label = format!(
+            "{}{}{}\\n{}..{}",
+            node.kind,
+            if node.detail.is_empty() { "" } else { " " },
+            escape_dot(&node.detail),
+            node.span.start,
+            node.span.end
+        );
+        let _ = writeln!(out, "  n{id} [label=\"{label}\"];");
+        parents.truncate(node.depth);
+        if let Some(parent) = parents.last() {
+            let _ = writeln!(
+                out,
+                "  n{parent} -> n{id} [label=\"{}\"];",
+                escape_dot(node.role)
+            );
+        }
+        parents.push(id);
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn escape_dot(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// One line of the dump: a node and its place in the tree.
+struct DumpNode {
+    depth: usize,
+    /// How the parent uses this node (`lhs`, `value`, `arg`); empty for the root.
+    role: &'static str,
+    kind: &'static str,
+    detail: String,
+    span: Span,
+}
+
+/// The tree in pre-order.
+fn flatten(module: &Module, module_span: Span) -> Vec<DumpNode> {
+    let mut walk = Walk { nodes: Vec::new() };
+    walk.push(0, "", "Module", String::new(), module_span);
+    for stmt in &module.stmts {
+        walk.stmt(1, stmt);
+    }
+    walk.nodes
+}
+
+struct Walk {
+    nodes: Vec<DumpNode>,
+}
+
+impl Walk {
+    fn push(
+        &mut self,
+        depth: usize,
+        role: &'static str,
+        kind: &'static str,
+        detail: String,
+        span: Span,
+    ) {
+        self.nodes.push(DumpNode {
+            depth,
+            role,
+            kind,
+            detail,
+            span,
+        });
+    }
+
+    fn ident(&mut self, depth: usize, role: &'static str, ident: &Ident) {
+        self.push(depth, role, "Ident", ident.name.clone(), ident.span);
+    }
+
+    fn stmt(&mut self, depth: usize, stmt: &Stmt) {
+        match &stmt.kind {
+            StmtKind::Import { module, alias } => {
+                let path: Vec<&str> = module.iter().map(|part| part.name.as_str()).collect();
+                self.push(depth, "", "Import", path.join("."), stmt.span);
+                if let Some(alias) = alias {
+                    self.ident(depth + 1, "alias", alias);
+                }
+            }
+            StmtKind::Assign { target, value } => {
+                self.push(depth, "", "Assign", String::new(), stmt.span);
+                self.ident(depth + 1, "target", target);
+                self.expr(depth + 1, "value", value);
+            }
+            StmtKind::AugAssign {
+                target, op, value, ..
+            } => {
+                self.push(
+                    depth,
+                    "",
+                    "AugAssign",
+                    format!("{}=", op.symbol()),
+                    stmt.span,
+                );
+                self.ident(depth + 1, "target", target);
+                self.expr(depth + 1, "value", value);
+            }
+            StmtKind::Expr(value) => {
+                self.push(depth, "", "ExprStmt", String::new(), stmt.span);
+                self.expr(depth + 1, "value", value);
+            }
+        }
+    }
+
+    fn expr(&mut self, depth: usize, role: &'static str, expr: &Expr) {
+        let span = expr.span;
+        let child = depth + 1;
+        match &expr.kind {
+            ExprKind::Name(name) => self.push(depth, role, "Name", name.clone(), span),
+            ExprKind::Int(value) => self.push(depth, role, "Int", value.to_string(), span),
+            ExprKind::Float(value) => self.push(depth, role, "Float", format!("{value:?}"), span),
+            ExprKind::Bool(value) => {
+                let text = if *value { "True" } else { "False" };
+                self.push(depth, role, "Bool", text.to_string(), span);
+            }
+            ExprKind::None => self.push(depth, role, "None", String::new(), span),
+            ExprKind::Str(value) => self.push(depth, role, "Str", format!("{value:?}"), span),
+            ExprKind::Ellipsis => self.push(depth, role, "Ellipsis", String::new(), span),
+            ExprKind::Error => self.push(depth, role, "Error", String::new(), span),
+            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                let kind = if matches!(expr.kind, ExprKind::Tuple(_)) {
+                    "Tuple"
+                } else {
+                    "List"
+                };
+                self.push(depth, role, kind, String::new(), span);
+                for item in items {
+                    self.expr(child, "item", item);
+                }
+            }
+            ExprKind::Attribute { value, attr } => {
+                self.push(depth, role, "Attribute", format!(".{}", attr.name), span);
+                self.expr(child, "value", value);
+            }
+            ExprKind::Call { func, args } => {
+                self.push(depth, role, "Call", String::new(), span);
+                self.expr(child, "func", func);
+                for arg in args {
+                    self.arg(child, arg);
+                }
+            }
+            ExprKind::Subscript { value, items } => {
+                self.push(depth, role, "Subscript", String::new(), span);
+                self.expr(child, "value", value);
+                for item in items {
+                    self.subscript_item(child, item);
+                }
+            }
+            ExprKind::Unary { op, operand, .. } => {
+                self.push(depth, role, "Unary", op.symbol().to_string(), span);
+                self.expr(child, "operand", operand);
+            }
+            ExprKind::Binary { op, lhs, rhs, .. } => {
+                self.push(depth, role, "Binary", op.symbol().to_string(), span);
+                self.expr(child, "lhs", lhs);
+                self.expr(child, "rhs", rhs);
+            }
+            ExprKind::Compare { op, lhs, rhs, .. } => {
+                self.push(depth, role, "Compare", op.symbol().to_string(), span);
+                self.expr(child, "lhs", lhs);
+                self.expr(child, "rhs", rhs);
+            }
+            ExprKind::BoolOp { op, lhs, rhs, .. } => {
+                let text = match op {
+                    crate::ast::BoolOp::And => "and",
+                    crate::ast::BoolOp::Or => "or",
+                };
+                self.push(depth, role, "BoolOp", text.to_string(), span);
+                self.expr(child, "lhs", lhs);
+                self.expr(child, "rhs", rhs);
+            }
+            ExprKind::Not { operand, .. } => {
+                self.push(depth, role, "Not", String::new(), span);
+                self.expr(child, "operand", operand);
+            }
+        }
+    }
+
+    fn arg(&mut self, depth: usize, arg: &Arg) {
+        match &arg.name {
+            None => self.expr(depth, "arg", &arg.value),
+            Some(name) => {
+                self.push(depth, "arg", "Keyword", name.name.clone(), arg.span);
+                self.expr(depth + 1, "value", &arg.value);
+            }
+        }
+    }
+
+    fn subscript_item(&mut self, depth: usize, item: &SubscriptItem) {
+        match item {
+            SubscriptItem::Expr(index) => self.expr(depth, "index", index),
+            SubscriptItem::Slice {
+                lower,
+                upper,
+                step,
+                span,
+            } => {
+                self.push(depth, "index", "Slice", String::new(), *span);
+                for (role, part) in [("lower", lower), ("upper", upper), ("step", step)] {
+                    if let Some(part) = part {
+                        self.expr(depth + 1, role, part);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,551 @@
+//! Tokens of the `.mt` language and the lexer that produces them for the parser.
+//!
+//! logos (in `raw.rs`) recognises the raw tokens; the [`Lexer`] wrapper adds what
+//! needs context: newlines are significant only outside brackets, blank lines yield
+//! nothing, indented lines are rejected, literals get their values, and lexical
+//! errors become diagnostics.
+//!
+//! A lexical error never stops the token stream: the offending text becomes one
+//! [`Token::Invalid`] (already reported), so the parser can recover at the next
+//! statement and every error in the file is found in one run.
+
+mod literals;
+mod raw;
+mod unsupported;
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use logos::Logos;
+
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use literals::Radix;
+use raw::{RawToken, StringEnd};
+
+/// One token as the parser sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Token<'src> {
+    Name(&'src str),
+    Int(i64),
+    Float(f64),
+    /// A string literal with its escapes processed.
+    Str(Cow<'src, str>),
+    True,
+    False,
+    None,
+    Import,
+    As,
+    And,
+    Or,
+    Not,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    DoubleSlash,
+    Percent,
+    DoubleStar,
+    At,
+    Amp,
+    Pipe,
+    Caret,
+    Tilde,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    EqEq,
+    NotEq,
+    Assign,
+    PlusAssign,
+    MinusAssign,
+    StarAssign,
+    SlashAssign,
+    DoubleSlashAssign,
+    PercentAssign,
+    DoubleStarAssign,
+    AtAssign,
+    LParen,
+    RParen,
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    Comma,
+    Colon,
+    Dot,
+    Semicolon,
+    Ellipsis,
+    /// The end of a logical line (also produced once at the end of the file).
+    Newline,
+    /// Text the lexer rejected; its diagnostic has already been recorded.
+    Invalid,
+}
+
+/// A token with its byte span, in the shape lalrpop expects from an external lexer.
+pub type SpannedToken<'src> = (usize, Token<'src>, usize);
+
+/// Everything the lexer learned about one source text.
+#[derive(Clone, Debug, Default)]
+pub struct Lexed<'src> {
+    pub tokens: Vec<SpannedToken<'src>>,
+    /// Lexical errors, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// When a bracket is still open at the end of the file, the offset from which the
+    /// rest of the file was swallowed into it; parse errors from there on are noise.
+    pub unclosed_bracket_cutoff: Option<usize>,
+}
+
+/// Lexes a whole source text.
+pub fn tokenize(source: &str) -> Lexed<'_> {
+    let mut lexer = Lexer::new(source);
+    let tokens = lexer.by_ref().collect();
+    Lexed {
+        tokens,
+        diagnostics: lexer.diagnostics,
+        unclosed_bracket_cutoff: lexer.unclosed_bracket_cutoff,
+    }
+}
+
+/// True when `source` ends inside an open bracket, a triple-quoted string or after a
+/// line continuation, so that an interactive reader should ask for another line.
+pub fn needs_more_input(source: &str) -> bool {
+    if source
+        .trim_end_matches([' ', '\t', '\r', '\n'])
+        .ends_with('\\')
+    {
+        return true;
+    }
+    let mut lexer = Lexer::new(source);
+    lexer.by_ref().for_each(drop);
+    lexer.ended_inside_bracket || lexer.ended_inside_triple_quote
+}
+
+/// An opening bracket that has not been closed yet.
+#[derive(Clone, Copy, Debug)]
+struct OpenBracket {
+    opener: char,
+    span: Span,
+}
+
+fn closer_of(opener: char) -> char {
+    match opener {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    }
+}
+
+/// The lexer the parser pulls tokens from; see the module documentation.
+pub struct Lexer<'src> {
+    source: &'src str,
+    raw: logos::Lexer<'src, RawToken>,
+    brackets: Vec<OpenBracket>,
+    /// Offset of the first newline swallowed inside the outermost open bracket.
+    newline_inside_brackets: Option<usize>,
+    /// Offset where the current physical line starts.
+    line_start: usize,
+    /// No token has been produced yet on the current logical line.
+    at_logical_line_start: bool,
+    /// An unsupported keyword was already reported in this statement; `for x in y`
+    /// deserves one diagnostic, not two.
+    unsupported_reported: bool,
+    /// The lines since the last unindented one follow an unsupported keyword such as
+    /// `for`: their indentation is that block's body, already explained.
+    in_unsupported_block: bool,
+    finished: bool,
+    diagnostics: Vec<Diagnostic>,
+    unclosed_bracket_cutoff: Option<usize>,
+    ended_inside_bracket: bool,
+    ended_inside_triple_quote: bool,
+}
+
+impl<'src> Lexer<'src> {
+    pub fn new(source: &'src str) -> Lexer<'src> {
+        let mut raw = RawToken::lexer(source);
+        // A byte-order mark is not indentation; step over it.
+        let line_start = if source.starts_with('\u{feff}') {
+            raw.bump('\u{feff}'.len_utf8());
+            '\u{feff}'.len_utf8()
+        } else {
+            0
+        };
+        Lexer {
+            source,
+            raw,
+            brackets: Vec::new(),
+            newline_inside_brackets: None,
+            line_start,
+            at_logical_line_start: true,
+            unsupported_reported: false,
+            in_unsupported_block: false,
+            finished: false,
+            diagnostics: Vec::new(),
+            unclosed_bracket_cutoff: None,
+            ended_inside_bracket: false,
+            ended_inside_triple_quote: false,
+        }
+    }
+
+    /// The lexical errors found so far, in source order.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    fn error(&mut self, diagnostic: Diagnostic) -> Token<'src> {
+        self.diagnostics.push(diagnostic);
+        Token::Invalid
+    }
+
+    /// A physical newline: significant only outside brackets and after some token.
+    fn newline(&mut self, span: Range<usize>) -> Option<SpannedToken<'src>> {
+        self.line_start = span.end;
+        if !self.brackets.is_empty() {
+            self.newline_inside_brackets.get_or_insert(span.start);
+            return None;
+        }
+        if self.at_logical_line_start {
+            return None;
+        }
+        self.at_logical_line_start = true;
+        self.unsupported_reported = false;
+        Some((span.start, Token::Newline, span.end))
+    }
+
+    fn check_indentation(&mut self, token_start: usize) {
+        if !self.at_logical_line_start {
+            return;
+        }
+        self.at_logical_line_start = false;
+        let indented = token_start > self.line_start;
+        if !indented {
+            self.in_unsupported_block = false;
+        } else if !self.in_unsupported_block {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    "unexpected indentation",
+                    Span::new(self.line_start, token_start),
+                )
+                .with_label("this line is indented")
+                .with_help("version 1 has no blocks (def, if, for); statements start at column 1"),
+            );
+        }
+    }
+
+    fn end_of_file(&mut self) -> Option<SpannedToken<'src>> {
+        if self.finished {
+            return None;
+        }
+        self.finished = true;
+        if let Some(outermost) = self.brackets.first().copied() {
+            self.ended_inside_bracket = true;
+            let closer = closer_of(outermost.opener);
+            self.diagnostics.push(
+                Diagnostic::error(format!("unclosed `{}`", outermost.opener), outermost.span)
+                    .with_label(format!("this `{}` is never closed", outermost.opener))
+                    .with_help(format!("add `{closer}` where the expression ends")),
+            );
+            self.unclosed_bracket_cutoff =
+                Some(self.newline_inside_brackets.unwrap_or(self.source.len()));
+            self.brackets.clear();
+        }
+        if self.at_logical_line_start {
+            return None;
+        }
+        self.at_logical_line_start = true;
+        let end = self.source.len();
+        Some((end, Token::Newline, end))
+    }
+
+    fn token(&mut self, raw: Result<RawToken, ()>, span: Range<usize>) -> Token<'src> {
+        let text = &self.source[span.clone()];
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(()) => return self.unexpected_character(text, span),
+        };
+        match raw {
+            RawToken::Name => Token::Name(text),
+            RawToken::DecimalInt => self.int(text, Radix::Decimal, span.start),
+            RawToken::HexInt => self.int(text, Radix::Hex, span.start),
+            RawToken::OctalInt => self.int(text, Radix::Octal, span.start),
+            RawToken::BinaryInt => self.int(text, Radix::Binary, span.start),
+            RawToken::Float => match literals::parse_float(text, span.start) {
+                Ok(value) => Token::Float(value),
+                Err(diagnostic) => self.error(*diagnostic),
+            },
+            RawToken::RadixPrefixWithoutDigits => self.error(radix_without_digits(text, &span)),
+            RawToken::Imaginary => self.error(
+                Diagnostic::error(
+                    "complex numbers are not supported in version 1",
+                    Span::new(span.start, span.end),
+                )
+                .with_label("imaginary literal")
+                .with_help("version 1 has only bool, int and float dtypes"),
+            ),
+            RawToken::Str(end) => self.string(text, span, end),
+            RawToken::Unsupported if self.unsupported_reported => Token::Invalid,
+            RawToken::Unsupported => {
+                self.unsupported_reported = true;
+                self.in_unsupported_block = true;
+                self.error(unsupported::unsupported_syntax(
+                    text,
+                    Span::new(span.start, span.end),
+                ))
+            }
+            RawToken::Semicolon => {
+                self.unsupported_reported = false;
+                Token::Semicolon
+            }
+            RawToken::LParen => self.open('(', span),
+            RawToken::LBracket => self.open('[', span),
+            RawToken::LBrace => self.open('{', span),
+            RawToken::RParen => self.close(')', span),
+            RawToken::RBracket => self.close(']', span),
+            RawToken::RBrace => self.close('}', span),
+            other => plain_token(other),
+        }
+    }
+
+    fn int(&mut self, text: &str, radix: Radix, start: usize) -> Token<'src> {
+        match literals::parse_int(text, radix, start) {
+            Ok(value) => Token::Int(value),
+            Err(diagnostic) => self.error(*diagnostic),
+        }
+    }
+
+    fn string(&mut self, text: &'src str, span: Range<usize>, end: StringEnd) -> Token<'src> {
+        match end {
+            StringEnd::Closed => match literals::decode_string(text, span.start) {
+                Ok(value) => Token::Str(value),
+                Err(diagnostic) => self.error(*diagnostic),
+            },
+            StringEnd::Unterminated => self.unterminated_string(text, span),
+        }
+    }
+
+    fn unterminated_string(&mut self, text: &str, span: Range<usize>) -> Token<'src> {
+        let prefix_len = text.find(['\'', '"']).unwrap_or(0);
+        let quoted = &text[prefix_len..];
+        let triple = quoted.starts_with("'''") || quoted.starts_with("\"\"\"");
+        let quote_len = if triple { 3 } else { 1 };
+        let opening = &quoted[..quote_len.min(quoted.len())];
+        let help = if triple {
+            self.ended_inside_triple_quote = true;
+            format!("close the string with `{opening}`")
+        } else {
+            format!("close the string with `{opening}` before the end of the line")
+        };
+        // The rest of the line went into the string, closing brackets included; forget
+        // the brackets so that this line's newline still ends the statement.
+        self.brackets.clear();
+        self.newline_inside_brackets = None;
+        self.error(
+            Diagnostic::error(
+                "unterminated string literal",
+                Span::new(span.start, span.start + prefix_len + opening.len()),
+            )
+            .with_label("this string is never closed")
+            .with_help(help),
+        )
+    }
+
+    fn open(&mut self, opener: char, span: Range<usize>) -> Token<'src> {
+        if self.brackets.is_empty() {
+            self.newline_inside_brackets = None;
+        }
+        self.brackets.push(OpenBracket {
+            opener,
+            span: Span::new(span.start, span.end),
+        });
+        match opener {
+            '(' => Token::LParen,
+            '[' => Token::LBracket,
+            _ => Token::LBrace,
+        }
+    }
+
+    fn close(&mut self, closer: char, span: Range<usize>) -> Token<'src> {
+        let span = Span::new(span.start, span.end);
+        let Some(innermost) = self.brackets.last().copied() else {
+            return self.error(
+                Diagnostic::error(format!("unmatched `{closer}`"), span)
+                    .with_label("nothing here to close"),
+            );
+        };
+        if closer_of(innermost.opener) == closer {
+            self.brackets.pop();
+            return match closer {
+                ')' => Token::RParen,
+                ']' => Token::RBracket,
+                _ => Token::RBrace,
+            };
+        }
+        // Either an inner bracket was left open (pop through the match) or this closer
+        // is a typo for the right one (pop just the innermost).
+        let matching = self
+            .brackets
+            .iter()
+            .rposition(|open| closer_of(open.opener) == closer);
+        self.brackets
+            .truncate(matching.unwrap_or(self.brackets.len() - 1));
+        let expected = closer_of(innermost.opener);
+        self.error(
+            Diagnostic::error(
+                format!("closing `{closer}` does not match `{}`", innermost.opener),
+                span,
+            )
+            .with_label(format!("expected `{expected}`"))
+            .with_secondary(
+                innermost.span,
+                format!("`{}` opened here", innermost.opener),
+            )
+            .with_help(format!("close `{}` with `{expected}`", innermost.opener)),
+        )
+    }
+
+    fn unexpected_character(&mut self, text: &str, span: Range<usize>) -> Token<'src> {
+        let span = Span::new(span.start, span.end);
+        let shown = text.chars().next().unwrap_or(' ');
+        let help = match shown {
+            '\\' => Some("a `\\` continues a line only as the last character of that line"),
+            '!' => Some("use `~` for elementwise not on tensors, `not` on Python scalars"),
+            '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}' => {
+                Some("use straight quotes, `'` or `\"`")
+            }
+            '$' | '?' | '`' => None,
+            _ if shown.is_whitespace() => Some("use plain spaces between tokens"),
+            _ => None,
+        };
+        let mut diagnostic = Diagnostic::error(format!("unexpected character `{shown}`"), span)
+            .with_label("not part of the language");
+        if let Some(help) = help {
+            diagnostic = diagnostic.with_help(help);
+        }
+        self.error(diagnostic)
+    }
+}
+
+/// `0x` alone: Python calls it an invalid hexadecimal literal, and so do we.
+fn radix_without_digits(text: &str, span: &Range<usize>) -> Diagnostic {
+    let (name, example) = match text.as_bytes().get(1) {
+        Some(b'x' | b'X') => ("hexadecimal", "0x1f"),
+        Some(b'o' | b'O') => ("octal", "0o17"),
+        _ => ("binary", "0b101"),
+    };
+    Diagnostic::error(
+        format!("invalid {name} literal"),
+        Span::new(span.start, span.end),
+    )
+    .with_label(format!("expected {name} digits after `{text}`"))
+    .with_help(format!("write digits after the prefix, e.g. `{example}`"))
+}
+
+/// The tokens that carry no value and need no context.
+fn plain_token<'src>(raw: RawToken) -> Token<'src> {
+    match raw {
+        RawToken::True => Token::True,
+        RawToken::False => Token::False,
+        RawToken::None => Token::None,
+        RawToken::Import => Token::Import,
+        RawToken::As => Token::As,
+        RawToken::And => Token::And,
+        RawToken::Or => Token::Or,
+        RawToken::Not => Token::Not,
+        RawToken::Plus => Token::Plus,
+        RawToken::Minus => Token::Minus,
+        RawToken::Star => Token::Star,
+        RawToken::Slash => Token::Slash,
+        RawToken::DoubleSlash => Token::DoubleSlash,
+        RawToken::Percent => Token::Percent,
+        RawToken::DoubleStar => Token::DoubleStar,
+        RawToken::At => Token::At,
+        RawToken::Amp => Token::Amp,
+        RawToken::Pipe => Token::Pipe,
+        RawToken::Caret => Token::Caret,
+        RawToken::Tilde => Token::Tilde,
+        RawToken::Lt => Token::Lt,
+        RawToken::Le => Token::Le,
+        RawToken::Gt => Token::Gt,
+        RawToken::Ge => Token::Ge,
+        RawToken::EqEq => Token::EqEq,
+        RawToken::NotEq => Token::NotEq,
+        RawToken::Assign => Token::Assign,
+        RawToken::PlusAssign => Token::PlusAssign,
+        RawToken::MinusAssign => Token::MinusAssign,
+        RawToken::StarAssign => Token::StarAssign,
+        RawToken::SlashAssign => Token::SlashAssign,
+        RawToken::DoubleSlashAssign => Token::DoubleSlashAssign,
+        RawToken::PercentAssign => Token::PercentAssign,
+        RawToken::DoubleStarAssign => Token::DoubleStarAssign,
+        RawToken::AtAssign => Token::AtAssign,
+        RawToken::Comma => Token::Comma,
+        RawToken::Colon => Token::Colon,
+        RawToken::Dot => Token::Dot,
+        RawToken::Semicolon => Token::Semicolon,
+        RawToken::Ellipsis => Token::Ellipsis,
+        // Every other kind is handled by `Lexer::token` before it gets here.
+        _ => Token::Invalid,
+    }
+}
+
+impl<'src> Iterator for Lexer<'src> {
+    type Item = SpannedToken<'src>;
+
+    fn next(&mut self) -> Option<SpannedToken<'src>> {
+        loop {
+            let Some(raw) = self.raw.next() else {
+                return self.end_of_file();
+            };
+            let span = self.raw.span();
+            if raw == Ok(RawToken::Newline) {
+                match self.newline(span) {
+                    Some(token) => return Some(token),
+                    None => continue,
+                }
+            }
+            self.check_indentation(span.start);
+            let token = self.token(raw, span.clone());
+            return Some((span.start, token, span.end));
+        }
+    }
+}
+
+impl Token<'_> {
+    /// How a diagnostic names this token, e.g. "`)`", "name `x`", "end of line".
+    /// `text` is the token's source text.
+    pub fn describe(&self, text: &str) -> String {
+        match self {
+            Token::Name(name) => format!("name `{name}`"),
+            Token::Int(_) | Token::Float(_) => format!("number `{text}`"),
+            Token::Str(_) => "a string".to_string(),
+            Token::Newline if text.is_empty() => "end of file".to_string(),
+            Token::Newline => "end of line".to_string(),
+            _ => format!("`{}`", text.trim()),
+        }
+    }
+
+    /// True for tokens that can begin an expression.
+    pub fn starts_expression(&self) -> bool {
+        matches!(
+            self,
+            Token::Name(_)
+                | Token::Int(_)
+                | Token::Float(_)
+                | Token::Str(_)
+                | Token::True
+                | Token::False
+                | Token::None
+                | Token::Not
+                | Token::Plus
+                | Token::Minus
+                | Token::Tilde
+                | Token::LParen
+                | Token::LBracket
+                | Token::Ellipsis
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

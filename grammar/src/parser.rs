@@ -1,0 +1,50 @@
+//! Drives the lalrpop parser over the lexer's tokens and gathers every diagnostic.
+
+pub(crate) mod actions;
+mod errors;
+
+use std::convert::Infallible;
+
+use crate::ast::Module;
+use crate::diagnostic::Diagnostic;
+use crate::lexer;
+use crate::span::Span;
+use actions::Sink;
+
+lalrpop_util::lalrpop_mod!(
+    // Generated code: lints are the generator's business, not ours.
+    #[allow(clippy::all, clippy::pedantic, unused)]
+    generated,
+    "/grammar.rs"
+);
+
+/// Parses a whole script. The module holds every statement that parsed; the
+/// diagnostics (lexical and syntax errors) are in source order.
+pub fn parse(source: &str) -> (Module, Vec<Diagnostic>) {
+    if u32::try_from(source.len()).is_err() {
+        let diagnostic = Diagnostic::error("source file is too large", Span::new(0, 0))
+            .with_label("files are limited to 4 GiB");
+        return (Module::default(), vec![diagnostic]);
+    }
+    let lexed = lexer::tokenize(source);
+    let mut sink = Sink::new(source);
+    let tokens = lexed.tokens.iter().cloned().map(Ok::<_, Infallible>);
+    let unrecovered = generated::ModuleParser::new()
+        .parse(&mut sink, tokens)
+        .err();
+
+    let context = errors::ErrorContext::new(source, &lexed.tokens, lexed.unclosed_bracket_cutoff);
+    let mut diagnostics = lexed.diagnostics;
+    diagnostics.append(&mut sink.diagnostics);
+    let syntax_errors = sink.recovered.into_iter().chain(unrecovered);
+    diagnostics.extend(syntax_errors.filter_map(|error| context.diagnose(error)));
+    diagnostics.sort_by_key(|diagnostic| diagnostic.span.start);
+    diagnostics.dedup();
+    let module = Module {
+        stmts: sink.statements,
+    };
+    (module, diagnostics)
+}
+
+#[cfg(test)]
+mod tests;
