@@ -3,7 +3,9 @@
 //! over [`driver`].
 
 pub mod chunk;
+pub mod diagnostics;
 pub mod infer;
 pub mod lower;
+pub mod size;
 pub mod tile;
 pub mod tileable;

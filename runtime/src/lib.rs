@@ -3,8 +3,11 @@
 
 pub mod array;
 pub mod dtype;
+pub mod exec;
+pub mod kernels;
 pub mod npy_header;
 pub mod ops;
+pub mod plan;
 pub mod random;
 pub mod scalar;
 

@@ -1,1 +1,80 @@
-//! Test-only crate: the data-driven tests live in `tests/*.rs`.
+//! Shared helpers of the data-driven tests: read a case file, honour its header
+//! options, run it through the driver (the same path the CLI takes), and render
+//! the outcome as the text that snapshots pin.
+//!
+//! A case is a `.mt` file under `tests/cases/<stage>/{ok,err}/`. Header comment lines
+//! of the form `# key: value` set options: `# chunk-bytes: 64KiB`.
+
+use marsc::diagnostics::{render_plain, SourceFile};
+use marsc::driver::{self, DriverError, EmitFormat, Options, Stage};
+use std::path::{Path, PathBuf};
+
+/// The repository root: scripts name data files relative to it (`load("tests/...")`),
+/// as they would when run with `marsc` from the root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the tests crate lives in the repository")
+        .to_path_buf()
+}
+
+/// Options read from a case's leading `# key: value` comments.
+pub fn case_options(text: &str) -> Options {
+    let mut options = Options {
+        base_dir: repo_root(),
+        ..Options::default()
+    };
+    for line in text.lines().take_while(|l| l.starts_with('#')) {
+        if let Some((key, value)) = line.trim_start_matches('#').split_once(':') {
+            if key.trim() == "chunk-bytes" {
+                options.chunk_bytes =
+                    marsc::size::parse_size(value.trim()).expect("valid chunk-bytes header");
+            }
+        }
+    }
+    options
+}
+
+/// The name a case is shown under in diagnostics: its path below `tests/cases`.
+pub fn display_name(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    match text.find("cases/") {
+        Some(at) => text[at + "cases/".len()..].to_string(),
+        None => text,
+    }
+}
+
+/// Compiles a case that must succeed and returns the dump of `stage`.
+pub fn run_ok(path: &Path, stage: Stage) -> String {
+    let text = std::fs::read_to_string(path).expect("readable case");
+    let options = case_options(&text);
+    match driver::emit(&text, stage, EmitFormat::Text, &options) {
+        Ok(dump) => dump,
+        Err(error) => panic!(
+            "{} should compile but failed:\n{}",
+            path.display(),
+            render_error(path, &text, error)
+        ),
+    }
+}
+
+/// Compiles a case that must fail with diagnostics and returns them rendered.
+pub fn run_err(path: &Path, stage: Stage) -> String {
+    let text = std::fs::read_to_string(path).expect("readable case");
+    let options = case_options(&text);
+    match driver::emit(&text, stage, EmitFormat::Text, &options) {
+        Ok(_) => panic!("{} should fail to compile but succeeded", path.display()),
+        Err(error @ DriverError::Diagnostics(_)) => render_error(path, &text, error),
+        Err(other) => panic!("{} failed without a diagnostic: {other:?}", path.display()),
+    }
+}
+
+fn render_error(path: &Path, text: &str, error: DriverError) -> String {
+    match error {
+        DriverError::Diagnostics(diagnostics) => {
+            let name = display_name(path);
+            render_plain(&SourceFile { name: &name, text }, &diagnostics)
+        }
+        other => format!("{other:?}"),
+    }
+}

@@ -1,0 +1,223 @@
+//! The `marsc` command line (clap): argument definitions, help texts, and the
+//! mapping from outcomes to the exit statuses of the CLI contract
+//! (0 success, 1 an error in the script or its data, 2 bad usage).
+
+use crate::diagnostics::{emit_to_stderr, SourceFile};
+use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
+use crate::size::parse_size;
+use clap::{Args, Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const ABOUT: &str = "Compile and run chunked tensor programs (.mt scripts)";
+
+const LONG_ABOUT: &str = "\
+marsc compiles a .mt script — a subset of Python whose library mirrors mars.tensor and
+NumPy — into a graph of chunk operations and runs it on several workers. Every static
+error in the script is reported, with its source location, before anything runs.
+
+Examples:
+  marsc examples/monte_carlo_pi.mt          compile and run a script
+  marsc check script.mt                     only compile; report errors
+  marsc --emit tileable script.mt           print an intermediate representation
+  marsc --emit tileable --format dot s.mt | dot -Tsvg > graph.svg";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "marsc",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Compile a script without running it; print every diagnostic; exit 0 if none.
+    Check {
+        /// The .mt script to check.
+        script: PathBuf,
+        #[command(flatten)]
+        compile: CompileArgs,
+    },
+    /// Start an interactive session (also what `marsc` with no script does).
+    Repl,
+    /// Run the priority pass on a raw DAG file and print the execution order.
+    Order {
+        /// A DAG file: one `name: dep1 dep2 ...` line per node.
+        graph: PathBuf,
+    },
+}
+
+/// Options that shape compilation.
+#[derive(Args, Debug, Clone)]
+struct CompileArgs {
+    /// Byte budget of an automatically sized chunk ("auto" chunks): 64KiB, 1MiB, 2GiB, ...
+    #[arg(long, value_name = "SIZE", default_value = "128MiB", value_parser = parse_size)]
+    chunk_bytes: u64,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// The .mt script to compile and run.
+    script: Option<PathBuf>,
+
+    /// Compile up to STAGE, print its dump to stdout, and run nothing.
+    #[arg(long, value_name = "STAGE", value_enum)]
+    emit: Option<Stage>,
+
+    /// Output format of --emit: text, or a Graphviz picture (dot).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value = "text")]
+    format: EmitFormat,
+
+    #[command(flatten)]
+    compile: CompileArgs,
+
+    /// Number of workers (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    workers: Option<u32>,
+
+    /// Keep the run's chunk data within SIZE, spilling to disk past it.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    memory_limit: Option<u64>,
+
+    /// Run every chunk operation as its own subtask (no fusion).
+    #[arg(long)]
+    no_fuse: bool,
+
+    /// Run kernels in the interpreter instead of JIT-compiled code.
+    #[arg(long)]
+    no_jit: bool,
+
+    /// Print a summary of the run to stderr.
+    #[arg(long)]
+    stats: bool,
+
+    /// Write the run's figures as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    stats_json: Option<PathBuf>,
+
+    /// Write a Chrome trace-event JSON of the run (one track per worker) to FILE.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+
+    /// Do not show a progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Parses the command line, runs the requested command, and returns the exit status.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
+            let _ = error.print();
+            return ExitCode::from(error.exit_code() as u8);
+        }
+    };
+    match cli.command {
+        Some(Command::Check { script, compile }) => check(&script, &compile),
+        Some(Command::Repl) => not_supported("the REPL (`marsc repl`)"),
+        Some(Command::Order { graph }) => order(&graph),
+        None => match cli.run.script.clone() {
+            Some(script) => run(&script, &cli.run),
+            None => not_supported("the REPL (`marsc` with no script)"),
+        },
+    }
+}
+
+fn options(compile: &CompileArgs) -> Options {
+    Options {
+        chunk_bytes: compile.chunk_bytes,
+        ..Options::default()
+    }
+}
+
+/// Reads a script, reporting an unreadable file as an error in the script's data.
+fn read_script(path: &Path) -> Result<String, ExitCode> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
+            eprintln!("error: {} is not valid UTF-8 text", path.display());
+            ExitCode::from(1)
+        }),
+        Err(error) => {
+            eprintln!("error: cannot read {}: {error}", path.display());
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+fn report(name: &str, text: &str, error: DriverError) -> ExitCode {
+    match error {
+        DriverError::Diagnostics(diagnostics) => {
+            emit_to_stderr(&SourceFile { name, text }, &diagnostics);
+            let count = diagnostics.len();
+            eprintln!(
+                "error: could not compile `{name}` due to {count} previous error{}",
+                if count == 1 { "" } else { "s" }
+            );
+            ExitCode::from(1)
+        }
+        DriverError::NotSupported(what) => not_supported(&what),
+        DriverError::Runtime(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn not_supported(what: &str) -> ExitCode {
+    eprintln!("error: not supported yet: {what}");
+    ExitCode::from(1)
+}
+
+fn check(script: &Path, compile: &CompileArgs) -> ExitCode {
+    let text = match read_script(script) {
+        Ok(text) => text,
+        Err(code) => return code,
+    };
+    let name = script.display().to_string();
+    match driver::check(&text, &options(compile)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => report(&name, &text, error),
+    }
+}
+
+fn run(script: &Path, args: &RunArgs) -> ExitCode {
+    let text = match read_script(script) {
+        Ok(text) => text,
+        Err(code) => return code,
+    };
+    let name = script.display().to_string();
+    let options = options(&args.compile);
+    if let Some(stage) = args.emit {
+        return match driver::emit(&text, stage, args.format, &options) {
+            Ok(dump) => {
+                print!("{dump}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => report(&name, &text, error),
+        };
+    }
+    match driver::check(&text, &options) {
+        Ok(()) => not_supported(&format!(
+            "running scripts: `{name}` compiles, but execution is not built yet (try `marsc check` or `--emit`)"
+        )),
+        Err(error) => report(&name, &text, error),
+    }
+}
+
+fn order(graph: &Path) -> ExitCode {
+    not_supported(&format!(
+        "`marsc order {}`: the priority pass is not built yet",
+        graph.display()
+    ))
+}

@@ -1,0 +1,82 @@
+//! The figures of a run ([`ExecStats`]) and the live-chunk accounting behind
+//! `peak_live_chunks` / `peak_live_bytes`.
+//!
+//! Liveness is logical and counted by the coordinator, over all workers at once: a
+//! chunk is live from the moment the coordinator learns its producer completed until
+//! it processes the completion of the chunk's last consumer (a result stays live until
+//! it is handed back). A copy of a chunk on a second worker is the same chunk and is
+//! not counted twice. Outputs of a subtask are added before its inputs are released,
+//! so the peak includes a subtask's inputs and outputs together.
+
+use std::fmt;
+
+/// What a run did; the runtime's share of the CLI's `--stats-json` fields.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExecStats {
+    pub subtasks: u64,
+    pub workers: u32,
+    pub run_seconds: f64,
+    /// Chunk bytes a subtask needed from another worker's store.
+    pub transfer_bytes: u64,
+    pub peak_live_chunks: u64,
+    pub peak_live_bytes: u64,
+    /// Subtasks run by each worker (index = worker id).
+    pub subtasks_per_worker: Vec<u64>,
+    /// Always 0 until spilling exists.
+    pub spilled_bytes: u64,
+    /// Always 0 until retries exist.
+    pub retries: u64,
+}
+
+impl fmt::Display for ExecStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "ran {} subtasks on {} workers in {:.3}s",
+            self.subtasks, self.workers, self.run_seconds
+        )?;
+        writeln!(f, "subtasks per worker: {:?}", self.subtasks_per_worker)?;
+        writeln!(f, "transferred: {} bytes", self.transfer_bytes)?;
+        writeln!(
+            f,
+            "peak live: {} chunks, {} bytes",
+            self.peak_live_chunks, self.peak_live_bytes
+        )?;
+        write!(
+            f,
+            "spilled: {} bytes, retries: {}",
+            self.spilled_bytes, self.retries
+        )
+    }
+}
+
+/// Counts live chunks and bytes and remembers the peaks.
+#[derive(Clone, Debug, Default)]
+pub struct LiveTracker {
+    chunks: u64,
+    bytes: u64,
+    peak_chunks: u64,
+    peak_bytes: u64,
+}
+
+impl LiveTracker {
+    pub fn produced(&mut self, bytes: u64) {
+        self.chunks += 1;
+        self.bytes += bytes;
+        self.peak_chunks = self.peak_chunks.max(self.chunks);
+        self.peak_bytes = self.peak_bytes.max(self.bytes);
+    }
+
+    pub fn released(&mut self, bytes: u64) {
+        self.chunks = self.chunks.saturating_sub(1);
+        self.bytes = self.bytes.saturating_sub(bytes);
+    }
+
+    pub fn peak_chunks(&self) -> u64 {
+        self.peak_chunks
+    }
+
+    pub fn peak_bytes(&self) -> u64 {
+        self.peak_bytes
+    }
+}

@@ -1,0 +1,137 @@
+//! Block matrix multiplication: [`matmul_block`] multiplies one `(n, k)` block by one
+//! `(k, m)` block, and [`add_blocks`] sums the products along the contracted axis (a
+//! tree a tiler may shape freely). Floats go through ndarray's `dot` (matrixmultiply);
+//! integers wrap on overflow as NumPy's do; `bool @ bool` is the OR of ANDs.
+
+use crate::array::ArrayData;
+use crate::kernels::KernelError;
+use ndarray::{Array2, ArrayD, ArrayView2, Ix2};
+use std::num::Wrapping;
+
+/// `a @ b` for 2-D blocks of the same dtype (result in that dtype, as NumPy gives).
+pub fn matmul_block(a: &ArrayData, b: &ArrayData) -> Result<ArrayData, KernelError> {
+    check_operands(a, b)?;
+    Ok(match (a, b) {
+        (ArrayData::Float64(a), ArrayData::Float64(b)) => {
+            ArrayData::Float64(as_2d(a)?.dot(&as_2d(b)?).into_dyn())
+        }
+        (ArrayData::Float32(a), ArrayData::Float32(b)) => {
+            ArrayData::Float32(as_2d(a)?.dot(&as_2d(b)?).into_dyn())
+        }
+        (ArrayData::Int64(a), ArrayData::Int64(b)) => ArrayData::Int64(wrapping_dot(a, b)?),
+        (ArrayData::Int32(a), ArrayData::Int32(b)) => ArrayData::Int32(wrapping_dot(a, b)?),
+        (ArrayData::Bool(a), ArrayData::Bool(b)) => ArrayData::Bool(boolean_dot(a, b)?),
+        _ => return Err(operand_error(a, b)),
+    })
+}
+
+/// The elementwise sum of same-shaped, same-dtype partial products (logical or for
+/// bool, wrapping for ints), in the order given.
+pub fn add_blocks(parts: &[&ArrayData]) -> Result<ArrayData, KernelError> {
+    let Some(first) = parts.first() else {
+        return Err(KernelError("add_blocks needs at least one block".into()));
+    };
+    if let Some(odd) = parts
+        .iter()
+        .find(|p| p.dtype() != first.dtype() || p.shape() != first.shape())
+    {
+        return Err(KernelError(format!(
+            "cannot add a {} {:?} block to a {} {:?} block",
+            odd.dtype(),
+            odd.shape(),
+            first.dtype(),
+            first.shape()
+        )));
+    }
+    macro_rules! fold_parts {
+        ($variant:ident, $add:expr) => {{
+            let arrays = parts.iter().filter_map(|part| match part {
+                ArrayData::$variant(array) => Some(array),
+                _ => None,
+            });
+            let total = sum_arrays(arrays, $add)
+                .ok_or_else(|| KernelError("add_blocks needs at least one block".into()))?;
+            ArrayData::$variant(total)
+        }};
+    }
+    Ok(match first {
+        ArrayData::Bool(_) => fold_parts!(Bool, |x: bool, y: bool| x || y),
+        ArrayData::Int32(_) => fold_parts!(Int32, i32::wrapping_add),
+        ArrayData::Int64(_) => fold_parts!(Int64, i64::wrapping_add),
+        ArrayData::Float32(_) => fold_parts!(Float32, |x: f32, y: f32| x + y),
+        ArrayData::Float64(_) => fold_parts!(Float64, |x: f64, y: f64| x + y),
+    })
+}
+
+/// The elementwise fold of same-shaped arrays; `None` if there are none.
+fn sum_arrays<'a, T: Copy + 'a>(
+    mut arrays: impl Iterator<Item = &'a ArrayD<T>>,
+    add: impl Fn(T, T) -> T,
+) -> Option<ArrayD<T>> {
+    let mut total = arrays.next()?.as_standard_layout().into_owned();
+    for array in arrays {
+        total.zip_mut_with(array, |t, &v| *t = add(*t, v));
+    }
+    Some(total)
+}
+
+fn check_operands(a: &ArrayData, b: &ArrayData) -> Result<(), KernelError> {
+    if a.dtype() != b.dtype() || a.ndim() != 2 || b.ndim() != 2 {
+        return Err(operand_error(a, b));
+    }
+    let (k_a, k_b) = (a.shape()[1], b.shape()[0]);
+    if k_a != k_b {
+        return Err(KernelError(format!(
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc \
+             signature (n?,k),(k,m?)->(n?,m?) (size {k_b} is different from {k_a})"
+        )));
+    }
+    Ok(())
+}
+
+fn operand_error(a: &ArrayData, b: &ArrayData) -> KernelError {
+    KernelError(format!(
+        "matmul_block needs two 2-D blocks of one dtype, got {} {:?} and {} {:?}",
+        a.dtype(),
+        a.shape(),
+        b.dtype(),
+        b.shape()
+    ))
+}
+
+fn as_2d<T>(array: &ArrayD<T>) -> Result<ArrayView2<'_, T>, KernelError> {
+    array
+        .view()
+        .into_dimensionality::<Ix2>()
+        .map_err(|err| KernelError(format!("matmul block is not 2-D: {err}")))
+}
+
+/// Integer product through `Wrapping`, so overflow wraps (as in NumPy) instead of
+/// panicking in checked builds.
+fn wrapping_dot<T>(a: &ArrayD<T>, b: &ArrayD<T>) -> Result<ArrayD<T>, KernelError>
+where
+    T: Copy + 'static,
+    Wrapping<T>: ndarray::LinalgScalar,
+{
+    let a: Array2<Wrapping<T>> = as_2d(a)?.mapv(Wrapping);
+    let b: Array2<Wrapping<T>> = as_2d(b)?.mapv(Wrapping);
+    Ok(a.dot(&b).mapv(|Wrapping(v)| v).into_dyn())
+}
+
+/// `out[i, j] = any_k(a[i, k] && b[k, j])`, row by row so that each `true` in `a`
+/// ORs a whole row of `b` into the output.
+fn boolean_dot(a: &ArrayD<bool>, b: &ArrayD<bool>) -> Result<ArrayD<bool>, KernelError> {
+    let (a, b) = (as_2d(a)?, as_2d(b)?);
+    let mut out = Array2::from_elem((a.nrows(), b.ncols()), false);
+    for (a_row, mut out_row) in a.rows().into_iter().zip(out.rows_mut()) {
+        for (&hit, b_row) in a_row.iter().zip(b.rows()) {
+            if hit {
+                out_row.zip_mut_with(&b_row, |o, &v| *o |= v);
+            }
+        }
+    }
+    Ok(out.into_dyn())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,204 @@
+//! Reductions as trees, for a tiler that splits a tensor into chunks: each chunk is
+//! reduced to a partial [`ReduceState`] by [`reduce_map`], any number of states covering
+//! different blocks of the reduced axes are merged by [`reduce_combine`] (with any
+//! fan-in, in any tree shape), and [`reduce_finish`] turns the root state into NumPy's
+//! result. Integer, boolean, max/min and arg results do not depend on the tree at all;
+//! float sums, means and variances differ from a single-chunk result only by rounding.
+
+mod element;
+mod finish;
+mod layout;
+mod map;
+mod merge;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tree_tests;
+
+pub(in crate::kernels) use element::{with_element_type, Accumulator, Element};
+
+use crate::array::ArrayData;
+use crate::dtype::DType;
+use crate::kernels::KernelError;
+use crate::ops::{ReduceOp, Reduction};
+use layout::{GlobalIndexer, ReduceLayout};
+use ndarray::ArrayD;
+
+/// A partial reduction of one or more chunks over the reduced axes. Its arrays have
+/// the keepdims shape: the chunk's shape with every reduced axis of length 1.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReduceState {
+    op: ReduceOp,
+    input_dtype: DType,
+    /// The reduced axes, ascending.
+    axes: Vec<usize>,
+    keepdims_shape: Vec<usize>,
+    /// How many input elements have been folded into each output position (the same
+    /// for every position, since a chunk is a box).
+    count: usize,
+    partial: Partial,
+}
+
+/// The per-op partial result. Every array has the state's keepdims shape.
+#[derive(Clone, Debug, PartialEq)]
+enum Partial {
+    /// `sum`, `prod` (in the result dtype) and `mean` (the sum, in the mean's dtype).
+    Total(ArrayData),
+    /// `max`, `min`: the extreme so far, in the input dtype; meaningless while
+    /// `count == 0`.
+    Extreme(ArrayData),
+    /// `all`, `any`.
+    Truth(ArrayD<bool>),
+    /// `count_nonzero`.
+    Count(ArrayD<i64>),
+    /// `var`, `std`: the mean and the sum of squared deviations from it (Chan et al.),
+    /// in the variance's dtype.
+    Moments { mean: ArrayData, m2: ArrayData },
+    /// `argmax`, `argmin`: the winning value (input dtype) and its global index into
+    /// the reduced axes raveled in C order; meaningless while `count == 0`.
+    Arg {
+        value: ArrayData,
+        index: ArrayD<i64>,
+    },
+}
+
+impl ReduceState {
+    pub fn op(&self) -> ReduceOp {
+        self.op
+    }
+
+    /// The dtype of the tensor being reduced.
+    pub fn input_dtype(&self) -> DType {
+        self.input_dtype
+    }
+
+    /// The reduced axes, ascending.
+    pub fn axes(&self) -> &[usize] {
+        &self.axes
+    }
+
+    /// The shape of the partial result: the reduced axes have length 1.
+    pub fn keepdims_shape(&self) -> &[usize] {
+        &self.keepdims_shape
+    }
+
+    /// How many input elements each output position has seen so far.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Bytes of element data held (for memory accounting and transfer costs).
+    pub fn nbytes(&self) -> usize {
+        match &self.partial {
+            Partial::Total(data) | Partial::Extreme(data) => data.nbytes(),
+            Partial::Truth(truth) => truth.len(),
+            Partial::Count(count) => count.len() * 8,
+            Partial::Moments { mean, m2 } => mean.nbytes() + m2.nbytes(),
+            Partial::Arg { value, index } => value.nbytes() + index.len() * 8,
+        }
+    }
+}
+
+/// Reduces one chunk `x` over `axes` (chunk axes; any order, no repeats). `global_shape`
+/// and `chunk_offset` place the chunk in the whole tensor; only `argmax`/`argmin` read
+/// them (to report global indices), other ops accept empty slices.
+pub fn reduce_map(
+    red: Reduction,
+    x: &ArrayData,
+    axes: &[usize],
+    global_shape: &[usize],
+    chunk_offset: &[usize],
+) -> Result<ReduceState, KernelError> {
+    let layout = ReduceLayout::new(x.shape(), axes)?;
+    let indexer = match red.op {
+        ReduceOp::ArgMax | ReduceOp::ArgMin => Some(GlobalIndexer::new(
+            &layout,
+            x.shape(),
+            global_shape,
+            chunk_offset,
+        )?),
+        _ => None,
+    };
+    let partial = with_element_type!(x.dtype(), E => {
+        let array = E::from_data(x).ok_or_else(|| dtype_mismatch(x.dtype()))?;
+        map::map_partial::<E>(red.op, array, &layout, indexer.as_ref())?
+    });
+    Ok(ReduceState {
+        op: red.op,
+        input_dtype: x.dtype(),
+        count: layout.per_output,
+        axes: layout.axes,
+        keepdims_shape: layout.keepdims_shape,
+        partial,
+    })
+}
+
+/// Merges the states of chunks that cover different blocks of the reduced axes and the
+/// same block of the kept axes, so merging is elementwise over the keepdims shape.
+/// Parts may come in any order and the result may be merged again; pass them in chunk
+/// order anyway, since float sums (and which of `-0.0`/`0.0` a `max` keeps) follow it.
+pub fn reduce_combine(red: Reduction, parts: &[&ReduceState]) -> Result<ReduceState, KernelError> {
+    let Some(first) = parts.first() else {
+        return Err(KernelError("reduce_combine needs at least one part".into()));
+    };
+    for part in parts {
+        let compatible = part.op == red.op
+            && part.input_dtype == first.input_dtype
+            && part.axes == first.axes
+            && part.keepdims_shape == first.keepdims_shape;
+        if !compatible {
+            return Err(KernelError(format!(
+                "cannot merge a {} state over axes {:?} of {} with shape {:?} into a {} \
+                 state over axes {:?} of {} with shape {:?}",
+                part.op.name(),
+                part.axes,
+                part.input_dtype,
+                part.keepdims_shape,
+                red.op.name(),
+                first.axes,
+                first.input_dtype,
+                first.keepdims_shape,
+            )));
+        }
+    }
+    let count = parts.iter().map(|part| part.count).sum();
+    let partial = with_element_type!(first.input_dtype, E => merge::merge_partials::<E>(parts)?);
+    Ok(ReduceState {
+        op: first.op,
+        input_dtype: first.input_dtype,
+        axes: first.axes.clone(),
+        keepdims_shape: first.keepdims_shape.clone(),
+        count,
+        partial,
+    })
+}
+
+/// NumPy's result from a fully merged state, with the reduced axes dropped unless
+/// `keepdims`. Fails, with NumPy's message, for `max`/`min`/`argmax`/`argmin` over
+/// reduced axes that hold no elements.
+pub fn reduce_finish(
+    red: Reduction,
+    state: &ReduceState,
+    keepdims: bool,
+) -> Result<ArrayData, KernelError> {
+    if red.op != state.op {
+        return Err(KernelError(format!(
+            "cannot finish a {} state as {}",
+            state.op.name(),
+            red.op.name()
+        )));
+    }
+    let result =
+        with_element_type!(state.input_dtype, E => finish::finish_partial::<E>(red, state)?);
+    if keepdims {
+        Ok(result)
+    } else {
+        finish::drop_axes(result, &state.axes)
+    }
+}
+
+fn dtype_mismatch(dtype: DType) -> KernelError {
+    KernelError(format!(
+        "internal error: array data does not match dtype {dtype}"
+    ))
+}

@@ -1,0 +1,301 @@
+//! The element-type traits that reduction and scan kernels are generic over, so each
+//! kernel is written once for all five dtypes: `Element` (any stored type),
+//! `Accumulator` (the int64/float32/float64 types sums and products are computed in)
+//! and `FloatAccumulator` (the types means and variances are computed in), plus
+//! NumPy's pairwise summation.
+
+use crate::array::ArrayData;
+use crate::dtype::DType;
+use ndarray::ArrayD;
+
+/// Binds the type alias `$t` to the Rust element type of a `DType` and runs `$body`,
+/// which is thereby monomorphized once per dtype.
+macro_rules! with_element_type {
+    ($dtype:expr, $t:ident => $body:expr) => {
+        match $dtype {
+            $crate::dtype::DType::Bool => {
+                type $t = bool;
+                $body
+            }
+            $crate::dtype::DType::Int32 => {
+                type $t = i32;
+                $body
+            }
+            $crate::dtype::DType::Int64 => {
+                type $t = i64;
+                $body
+            }
+            $crate::dtype::DType::Float32 => {
+                type $t = f32;
+                $body
+            }
+            $crate::dtype::DType::Float64 => {
+                type $t = f64;
+                $body
+            }
+        }
+    };
+}
+pub(in crate::kernels) use with_element_type;
+
+/// A type an `ArrayData` can hold.
+pub(in crate::kernels) trait Element:
+    Copy + PartialOrd + Default + std::fmt::Debug + Send + Sync + 'static
+{
+    const DTYPE: DType;
+    /// What `sum`, `prod`, `cumsum` and `cumprod` compute in (int64 for bool and ints).
+    type SumAcc: Accumulator;
+    /// What `mean`, `var` and `std` compute in (float64, or float32 for float32).
+    type MeanAcc: FloatAccumulator;
+    /// The sum as NumPy's `sum` computes it, in `SumAcc`.
+    fn sum(values: &[Self]) -> Self::SumAcc;
+    /// The sum as NumPy's `mean` computes it, in `MeanAcc`.
+    fn mean_sum(values: &[Self]) -> Self::MeanAcc;
+    /// NumPy's `isnan` (always false for bool and ints).
+    fn is_nan(self) -> bool;
+    /// Truthiness as `all`/`any`/`count_nonzero` see it (NaN is truthy).
+    fn is_nonzero(self) -> bool;
+    fn to_f64(self) -> f64;
+    /// Exact for bool and ints; only float32 inputs are ever accumulated in float32.
+    fn to_f32(self) -> f32;
+    /// Exact for bool and ints; floats are never accumulated in int64.
+    fn to_i64(self) -> i64;
+    fn into_data(array: ArrayD<Self>) -> ArrayData;
+    fn from_data(data: &ArrayData) -> Option<&ArrayD<Self>>;
+    fn take_data(data: ArrayData) -> Option<ArrayD<Self>>;
+}
+
+macro_rules! impl_element {
+    (
+        $t:ty, $variant:ident, sum: $sum_acc:ty = $sum:ident, mean: $mean_acc:ty = $mean:ident,
+        $nan:expr, $nonzero:expr, $f64:expr, $f32:expr, $i64:expr
+    ) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$variant;
+            type SumAcc = $sum_acc;
+            type MeanAcc = $mean_acc;
+            fn sum(values: &[Self]) -> $sum_acc {
+                $sum(values)
+            }
+            fn mean_sum(values: &[Self]) -> $mean_acc {
+                $mean(values)
+            }
+            fn is_nan(self) -> bool {
+                ($nan)(self)
+            }
+            fn is_nonzero(self) -> bool {
+                ($nonzero)(self)
+            }
+            fn to_f64(self) -> f64 {
+                ($f64)(self)
+            }
+            fn to_f32(self) -> f32 {
+                ($f32)(self)
+            }
+            fn to_i64(self) -> i64 {
+                ($i64)(self)
+            }
+            fn into_data(array: ArrayD<Self>) -> ArrayData {
+                ArrayData::$variant(array)
+            }
+            fn from_data(data: &ArrayData) -> Option<&ArrayD<Self>> {
+                match data {
+                    ArrayData::$variant(array) => Some(array),
+                    _ => None,
+                }
+            }
+            fn take_data(data: ArrayData) -> Option<ArrayD<Self>> {
+                match data {
+                    ArrayData::$variant(array) => Some(array),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+impl_element!(
+    bool,
+    Bool,
+    sum: i64 = sum_converted,
+    mean: f64 = sum_converted,
+    |_| false,
+    |v| v,
+    |v| u8::from(v) as f64,
+    |v| u8::from(v) as f32,
+    i64::from
+);
+impl_element!(
+    i32,
+    Int32,
+    sum: i64 = sum_converted,
+    mean: f64 = sum_converted,
+    |_| false,
+    |v| v != 0,
+    |v| v as f64,
+    |v| v as f32,
+    i64::from
+);
+impl_element!(
+    i64,
+    Int64,
+    sum: i64 = sum_uncast,
+    mean: f64 = sum_converted,
+    |_| false,
+    |v| v != 0,
+    |v| v as f64,
+    |v| v as f32,
+    |v| v
+);
+impl_element!(
+    f32,
+    Float32,
+    sum: f32 = sum_uncast,
+    mean: f32 = sum_uncast,
+    |v: f32| v.is_nan(),
+    |v| v != 0.0,
+    |v| v as f64,
+    |v| v,
+    |v| v as i64
+);
+impl_element!(
+    f64,
+    Float64,
+    sum: f64 = sum_uncast,
+    mean: f64 = sum_uncast,
+    |v: f64| v.is_nan(),
+    |v| v != 0.0,
+    |v| v,
+    |v| v as f32,
+    |v| v as i64
+);
+
+/// A type sums, products and scans are computed in: int64 (wrapping, as NumPy's
+/// integer arithmetic does), float32 or float64.
+pub(in crate::kernels) trait Accumulator: Element {
+    const ZERO: Self;
+    const ONE: Self;
+    fn from_element<E: Element>(value: E) -> Self;
+    fn add(self, other: Self) -> Self;
+    fn mul(self, other: Self) -> Self;
+    /// The sum of a contiguous run as NumPy computes it (`0 + pairwise(values)` for
+    /// floats; integer sums are exact modulo 2^64 in any order).
+    fn sum_run(values: &[Self]) -> Self;
+}
+
+impl Accumulator for i64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    fn from_element<E: Element>(value: E) -> Self {
+        value.to_i64()
+    }
+    fn add(self, other: Self) -> Self {
+        self.wrapping_add(other)
+    }
+    fn mul(self, other: Self) -> Self {
+        self.wrapping_mul(other)
+    }
+    fn sum_run(values: &[Self]) -> Self {
+        values.iter().fold(0, |acc, &v| acc.wrapping_add(v))
+    }
+}
+
+macro_rules! impl_float_accumulator {
+    ($t:ty, $convert:ident) => {
+        impl Accumulator for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            fn from_element<E: Element>(value: E) -> Self {
+                value.$convert()
+            }
+            fn add(self, other: Self) -> Self {
+                self + other
+            }
+            fn mul(self, other: Self) -> Self {
+                self * other
+            }
+            fn sum_run(values: &[Self]) -> Self {
+                0.0 + pairwise_sum(values)
+            }
+        }
+
+        impl FloatAccumulator for $t {
+            fn from_f64(value: f64) -> Self {
+                value as $t
+            }
+            fn sub(self, other: Self) -> Self {
+                self - other
+            }
+            fn div(self, other: Self) -> Self {
+                self / other
+            }
+            fn sqrt(self) -> Self {
+                self.sqrt()
+            }
+        }
+    };
+}
+
+/// A type means and variances are computed in: float64, or float32 for float32 input.
+pub(in crate::kernels) trait FloatAccumulator: Accumulator {
+    fn from_f64(value: f64) -> Self;
+    fn sub(self, other: Self) -> Self;
+    fn div(self, other: Self) -> Self;
+    fn sqrt(self) -> Self;
+}
+
+impl_float_accumulator!(f32, to_f32);
+impl_float_accumulator!(f64, to_f64);
+
+/// Below this many elements pairwise summation stops splitting (NumPy's PW_BLOCKSIZE).
+const PAIRWISE_BLOCK: usize = 128;
+
+/// NumPy's pairwise summation (`pairwise_sum` in `loops_utils.h.src`), reproduced
+/// operation for operation so that a chunk's sum is bit-identical to NumPy's sum of
+/// the same contiguous run: eight interleaved partial sums in blocks of up to 128
+/// elements, halving (at a multiple of 8) above that.
+fn pairwise_sum<A: Accumulator>(values: &[A]) -> A {
+    let n = values.len();
+    if n < 8 {
+        values.iter().fold(A::ZERO, |acc, &v| acc.add(v))
+    } else if n <= PAIRWISE_BLOCK {
+        let mut lanes = [A::ZERO; 8];
+        lanes.copy_from_slice(&values[..8]);
+        let unrolled_end = n - n % 8;
+        for block in values[8..unrolled_end].chunks_exact(8) {
+            for (lane, &v) in lanes.iter_mut().zip(block) {
+                *lane = lane.add(v);
+            }
+        }
+        let [r0, r1, r2, r3, r4, r5, r6, r7] = lanes;
+        let head = r0.add(r1).add(r2.add(r3)).add(r4.add(r5).add(r6.add(r7)));
+        values[unrolled_end..]
+            .iter()
+            .fold(head, |acc, &v| acc.add(v))
+    } else {
+        let half = n / 2;
+        let split = half - half % 8;
+        pairwise_sum(&values[..split]).add(pairwise_sum(&values[split..]))
+    }
+}
+
+/// How many elements NumPy converts per buffer when a reduction casts its input (its
+/// default ufunc buffer size); each buffer is summed pairwise, buffers one after another.
+const CAST_BUFFER: usize = 8192;
+
+/// The sum of `values` converted to `A`, in NumPy's order for a casting reduction.
+fn sum_converted<E: Element, A: Accumulator>(values: &[E]) -> A {
+    let mut buffer = Vec::with_capacity(values.len().min(CAST_BUFFER));
+    let mut total = A::ZERO;
+    for block in values.chunks(CAST_BUFFER) {
+        buffer.clear();
+        buffer.extend(block.iter().map(|&v| A::from_element(v)));
+        total = total.add(pairwise_sum(&buffer));
+    }
+    total
+}
+
+/// The sum of a run already in the accumulator type, summed in place as NumPy does.
+fn sum_uncast<A: Accumulator>(values: &[A]) -> A {
+    A::sum_run(values)
+}

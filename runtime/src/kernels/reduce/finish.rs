@@ -1,0 +1,95 @@
+//! The root stage of a reduction tree: turning a fully merged state into NumPy's
+//! result (dividing means and variances, rejecting empty max/min/arg reductions as
+//! NumPy does) and dropping the reduced axes.
+
+use super::element::{with_element_type, Element, FloatAccumulator};
+use super::{Partial, ReduceState};
+use crate::array::ArrayData;
+use crate::kernels::KernelError;
+use crate::ops::{ReduceOp, Reduction};
+use ndarray::{ArrayD, Axis};
+
+/// The result in the keepdims shape, for a state whose input element type is `E`.
+pub(super) fn finish_partial<E: Element>(
+    red: Reduction,
+    state: &ReduceState,
+) -> Result<ArrayData, KernelError> {
+    let wrong_kind = || {
+        KernelError(format!(
+            "internal error: {} state holds a partial of another kind or dtype",
+            state.op.name()
+        ))
+    };
+    match (&state.partial, red.op) {
+        (Partial::Total(total), ReduceOp::Sum | ReduceOp::Prod) => Ok(total.clone()),
+        (Partial::Total(total), ReduceOp::Mean) => {
+            let total = <E::MeanAcc>::from_data(total).ok_or_else(wrong_kind)?;
+            let count = <E::MeanAcc>::from_f64(state.count as f64);
+            Ok(<E::MeanAcc>::into_data(total.mapv(|sum| sum.div(count))))
+        }
+        (Partial::Extreme(extreme), ReduceOp::Max | ReduceOp::Min) => {
+            reject_empty(state, red.op)?;
+            Ok(extreme.clone())
+        }
+        (Partial::Truth(truth), ReduceOp::All | ReduceOp::Any) => {
+            Ok(ArrayData::Bool(truth.clone()))
+        }
+        (Partial::Count(count), ReduceOp::CountNonzero) => Ok(ArrayData::Int64(count.clone())),
+        (Partial::Moments { m2, .. }, ReduceOp::Var | ReduceOp::Std) => {
+            let m2 = <E::MeanAcc>::from_data(m2).ok_or_else(wrong_kind)?;
+            Ok(<E::MeanAcc>::into_data(variance(red, state.count, m2)))
+        }
+        (Partial::Arg { index, .. }, ReduceOp::ArgMax | ReduceOp::ArgMin) => {
+            reject_empty(state, red.op)?;
+            Ok(ArrayData::Int64(index.clone()))
+        }
+        _ => Err(wrong_kind()),
+    }
+}
+
+/// `var = M2 / max(count - ddof, 0)` as NumPy divides (so `count <= ddof` gives inf,
+/// or nan when M2 is 0), and `std` its square root.
+fn variance<A: FloatAccumulator>(red: Reduction, count: usize, m2: &ArrayD<A>) -> ArrayD<A> {
+    let divisor = A::from_f64((count as f64 - red.ddof).max(0.0));
+    if red.op == ReduceOp::Std {
+        m2.mapv(|m2| m2.div(divisor).sqrt())
+    } else {
+        m2.mapv(|m2| m2.div(divisor))
+    }
+}
+
+/// NumPy's error for an extreme or arg-extreme over reduced axes with no elements.
+fn reject_empty(state: &ReduceState, op: ReduceOp) -> Result<(), KernelError> {
+    if state.count > 0 {
+        return Ok(());
+    }
+    Err(KernelError(match op {
+        ReduceOp::Max => {
+            "zero-size array to reduction operation maximum which has no identity".into()
+        }
+        ReduceOp::Min => {
+            "zero-size array to reduction operation minimum which has no identity".into()
+        }
+        _ => format!("attempt to get {} of an empty sequence", op.name()),
+    }))
+}
+
+/// Removes the (length-1) `axes` from a keepdims result.
+pub(super) fn drop_axes(result: ArrayData, axes: &[usize]) -> Result<ArrayData, KernelError> {
+    let dtype = result.dtype();
+    with_element_type!(dtype, E => {
+        let mut array = E::take_data(result).ok_or_else(|| {
+            KernelError(format!("internal error: array data does not match dtype {dtype}"))
+        })?;
+        for &axis in axes.iter().rev() {
+            if array.shape().get(axis) != Some(&1) {
+                return Err(KernelError(format!(
+                    "internal error: reduced axis {axis} of a result with shape {:?} is not of length 1",
+                    array.shape()
+                )));
+            }
+            array = array.index_axis_move(Axis(axis), 0);
+        }
+        Ok(E::into_data(array))
+    })
+}

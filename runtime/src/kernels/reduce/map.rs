@@ -1,0 +1,180 @@
+//! The leaf stage of a reduction tree: one chunk's partial result, computed row by row
+//! over the runs that [`ReduceLayout::rows`] lays out (one contiguous run of input
+//! elements per output position).
+
+use super::element::{Accumulator, Element, FloatAccumulator};
+use super::layout::{GlobalIndexer, ReduceLayout};
+use super::Partial;
+use crate::kernels::KernelError;
+use crate::ops::ReduceOp;
+use ndarray::{ArrayD, IxDyn};
+
+/// Which way an extreme or arg-extreme looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Direction {
+    Largest,
+    Smallest,
+}
+
+impl Direction {
+    pub fn of(op: ReduceOp) -> Direction {
+        match op {
+            ReduceOp::Min | ReduceOp::ArgMin => Direction::Smallest,
+            _ => Direction::Largest,
+        }
+    }
+
+    /// Whether `candidate` beats `current`, NumPy style: a NaN beats every number and
+    /// nothing beats a NaN, so the first NaN seen is kept.
+    pub fn beats<E: Element>(self, candidate: E, current: E) -> bool {
+        if current.is_nan() {
+            return false;
+        }
+        candidate.is_nan()
+            || match self {
+                Direction::Largest => candidate > current,
+                Direction::Smallest => candidate < current,
+            }
+    }
+
+    /// Whether (`candidate`, `candidate_index`) beats (`current`, `current_index`) for
+    /// argmax/argmin: the better value wins, and among equal values (or NaNs) the
+    /// smaller index, which makes the winner independent of the order of comparison.
+    pub fn beats_at<E: Element>(
+        self,
+        (candidate, candidate_index): (E, i64),
+        (current, current_index): (E, i64),
+    ) -> bool {
+        if self.beats(candidate, current) {
+            return true;
+        }
+        let tied = if current.is_nan() {
+            candidate.is_nan()
+        } else {
+            !self.beats(current, candidate)
+        };
+        tied && candidate_index < current_index
+    }
+}
+
+pub(super) fn map_partial<E: Element>(
+    op: ReduceOp,
+    array: &ArrayD<E>,
+    layout: &ReduceLayout,
+    indexer: Option<&GlobalIndexer>,
+) -> Result<Partial, KernelError> {
+    let rows = layout.rows(array);
+    Ok(match op {
+        ReduceOp::Sum => Partial::Total(<E::SumAcc>::into_data(per_row(layout, &rows, E::sum)?)),
+        ReduceOp::Prod => Partial::Total(<E::SumAcc>::into_data(per_row(
+            layout,
+            &rows,
+            product::<E>,
+        )?)),
+        ReduceOp::Mean => Partial::Total(<E::MeanAcc>::into_data(per_row(
+            layout,
+            &rows,
+            E::mean_sum,
+        )?)),
+        ReduceOp::Max | ReduceOp::Min => {
+            let direction = Direction::of(op);
+            Partial::Extreme(E::into_data(per_row(layout, &rows, |row| {
+                extreme(direction, row)
+            })?))
+        }
+        ReduceOp::All => Partial::Truth(per_row(layout, &rows, |row| {
+            row.iter().all(|v| v.is_nonzero())
+        })?),
+        ReduceOp::Any => Partial::Truth(per_row(layout, &rows, |row| {
+            row.iter().any(|v| v.is_nonzero())
+        })?),
+        ReduceOp::CountNonzero => Partial::Count(per_row(layout, &rows, |row| {
+            row.iter().filter(|v| v.is_nonzero()).count() as i64
+        })?),
+        ReduceOp::Var | ReduceOp::Std => moments::<E>(layout, &rows)?,
+        ReduceOp::ArgMax | ReduceOp::ArgMin => {
+            let Some(indexer) = indexer else {
+                return Err(KernelError("argmax/argmin need the chunk's offset".into()));
+            };
+            let direction = Direction::of(op);
+            let winners = per_row(layout, &rows, |row| arg_extreme(direction, row))?;
+            Partial::Arg {
+                value: E::into_data(winners.mapv(|(value, _)| value)),
+                index: winners.mapv(|(_, local)| indexer.global_index(local)),
+            }
+        }
+    })
+}
+
+/// Applies `f` to each output's run and arranges the results in the keepdims shape.
+fn per_row<E, R>(
+    layout: &ReduceLayout,
+    rows: &[E],
+    f: impl Fn(&[E]) -> R,
+) -> Result<ArrayD<R>, KernelError> {
+    let values: Vec<R> = layout.each_row(rows).map(f).collect();
+    ArrayD::from_shape_vec(IxDyn(&layout.keepdims_shape), values)
+        .map_err(|err| KernelError(format!("internal error: reduction output shape: {err}")))
+}
+
+fn product<E: Element>(row: &[E]) -> E::SumAcc {
+    row.iter().fold(<E::SumAcc>::ONE, |acc, &v| {
+        acc.mul(<E::SumAcc>::from_element(v))
+    })
+}
+
+/// The extreme of a run (the first NaN if there is one); the default for an empty run,
+/// which the state's zero count marks as meaningless.
+fn extreme<E: Element>(direction: Direction, row: &[E]) -> E {
+    let Some((&first, rest)) = row.split_first() else {
+        return E::default();
+    };
+    rest.iter().fold(
+        first,
+        |best, &v| {
+            if direction.beats(v, best) {
+                v
+            } else {
+                best
+            }
+        },
+    )
+}
+
+/// The extreme of a run and its position in the run: the first occurrence, or the
+/// first NaN.
+fn arg_extreme<E: Element>(direction: Direction, row: &[E]) -> (E, usize) {
+    let mut best = (E::default(), 0);
+    for (position, &v) in row.iter().enumerate() {
+        if position == 0 || direction.beats(v, best.0) {
+            best = (v, position);
+        }
+    }
+    best
+}
+
+/// Mean and sum of squared deviations of each run, by two passes as NumPy's `var`
+/// computes them (so a single chunk matches NumPy exactly).
+fn moments<E: Element>(layout: &ReduceLayout, rows: &[E]) -> Result<Partial, KernelError> {
+    let count = <E::MeanAcc>::from_f64(layout.per_output as f64);
+    let means = per_row(layout, rows, |row| E::mean_sum(row).div(count))?;
+    let mut deviations = Vec::with_capacity(layout.per_output);
+    let m2_values: Vec<E::MeanAcc> = layout
+        .each_row(rows)
+        .zip(means.iter())
+        .map(|(row, &mean)| {
+            deviations.clear();
+            deviations.extend(row.iter().map(|&v| {
+                let deviation = <E::MeanAcc>::from_element(v).sub(mean);
+                deviation.mul(deviation)
+            }));
+            <E::MeanAcc>::sum_run(&deviations)
+        })
+        .collect();
+    let m2 = ArrayD::from_shape_vec(IxDyn(&layout.keepdims_shape), m2_values)
+        .map_err(|err| KernelError(format!("internal error: reduction output shape: {err}")))?;
+    Ok(Partial::Moments {
+        mean: <E::MeanAcc>::into_data(means),
+        m2: <E::MeanAcc>::into_data(m2),
+    })
+}

@@ -1,0 +1,196 @@
+//! The inner stage of a reduction tree: merging partial states elementwise. States of
+//! chunks with no elements along the reduced axes are identities and are skipped where
+//! their arrays hold no meaningful values (extremes, arg-extremes, moments).
+
+use super::element::{Accumulator, Element, FloatAccumulator};
+use super::map::Direction;
+use super::{Partial, ReduceState};
+use crate::kernels::KernelError;
+use crate::ops::ReduceOp;
+use ndarray::{ArrayD, Zip};
+
+/// Merges the partials of `parts` (already checked to agree on op, dtype, axes and
+/// shape), whose input element type is `E`.
+pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Partial, KernelError> {
+    let op = parts.first().map_or(ReduceOp::Sum, |part| part.op);
+    Ok(match op {
+        ReduceOp::Sum => Partial::Total(<E::SumAcc>::into_data(fold_totals::<E::SumAcc>(
+            parts,
+            Accumulator::add,
+        )?)),
+        ReduceOp::Prod => Partial::Total(<E::SumAcc>::into_data(fold_totals::<E::SumAcc>(
+            parts,
+            Accumulator::mul,
+        )?)),
+        ReduceOp::Mean => Partial::Total(<E::MeanAcc>::into_data(fold_totals::<E::MeanAcc>(
+            parts,
+            Accumulator::add,
+        )?)),
+        ReduceOp::All => Partial::Truth(fold(truths(parts)?, |a, b| a && b)?),
+        ReduceOp::Any => Partial::Truth(fold(truths(parts)?, |a, b| a || b)?),
+        ReduceOp::CountNonzero => {
+            let counts = pick(parts, |partial| match partial {
+                Partial::Count(count) => Some(count),
+                _ => None,
+            })?;
+            Partial::Count(fold(counts, i64::wrapping_add)?)
+        }
+        ReduceOp::Max | ReduceOp::Min => merge_extremes::<E>(Direction::of(op), parts)?,
+        ReduceOp::Var | ReduceOp::Std => merge_moments::<E::MeanAcc>(parts)?,
+        ReduceOp::ArgMax | ReduceOp::ArgMin => merge_args::<E>(Direction::of(op), parts)?,
+    })
+}
+
+/// Collects one array from each part's partial, failing if a part holds another kind.
+fn pick<'a, T>(
+    parts: &[&'a ReduceState],
+    field: impl Fn(&'a Partial) -> Option<T>,
+) -> Result<Vec<T>, KernelError> {
+    parts
+        .iter()
+        .map(|part| {
+            field(&part.partial).ok_or_else(|| {
+                KernelError(format!(
+                    "internal error: {} state holds a partial of another kind or dtype",
+                    part.op.name()
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Folds same-shaped arrays elementwise, left to right.
+fn fold<T: Copy>(
+    arrays: Vec<&ArrayD<T>>,
+    combine: impl Fn(T, T) -> T,
+) -> Result<ArrayD<T>, KernelError> {
+    let mut arrays = arrays.into_iter();
+    let Some(first) = arrays.next() else {
+        return Err(no_parts());
+    };
+    let mut result = first.clone();
+    for array in arrays {
+        result.zip_mut_with(array, |acc, &v| *acc = combine(*acc, v));
+    }
+    Ok(result)
+}
+
+fn no_parts() -> KernelError {
+    KernelError("reduce_combine needs at least one part".into())
+}
+
+fn fold_totals<A: Accumulator>(
+    parts: &[&ReduceState],
+    combine: fn(A, A) -> A,
+) -> Result<ArrayD<A>, KernelError> {
+    let totals = pick(parts, |partial| match partial {
+        Partial::Total(data) => A::from_data(data),
+        _ => None,
+    })?;
+    fold(totals, combine)
+}
+
+fn truths<'a>(parts: &[&'a ReduceState]) -> Result<Vec<&'a ArrayD<bool>>, KernelError> {
+    pick(parts, |partial| match partial {
+        Partial::Truth(truth) => Some(truth),
+        _ => None,
+    })
+}
+
+/// The parts that have seen elements, or just the first part if none has (an empty
+/// result whose count stays zero).
+fn non_empty<'a>(parts: &[&'a ReduceState]) -> Vec<&'a ReduceState> {
+    let seen: Vec<&ReduceState> = parts.iter().copied().filter(|p| p.count > 0).collect();
+    if seen.is_empty() {
+        parts.iter().copied().take(1).collect()
+    } else {
+        seen
+    }
+}
+
+fn merge_extremes<E: Element>(
+    direction: Direction,
+    parts: &[&ReduceState],
+) -> Result<Partial, KernelError> {
+    let extremes = pick(&non_empty(parts), |partial| match partial {
+        Partial::Extreme(data) => E::from_data(data),
+        _ => None,
+    })?;
+    let merged = fold(
+        extremes,
+        |best, v| {
+            if direction.beats(v, best) {
+                v
+            } else {
+                best
+            }
+        },
+    )?;
+    Ok(Partial::Extreme(E::into_data(merged)))
+}
+
+fn merge_args<E: Element>(
+    direction: Direction,
+    parts: &[&ReduceState],
+) -> Result<Partial, KernelError> {
+    let args = pick(&non_empty(parts), |partial| match partial {
+        Partial::Arg { value, index } => E::from_data(value).map(|value| (value, index)),
+        _ => None,
+    })?;
+    let Some(((first_value, first_index), rest)) = args.split_first() else {
+        return Err(no_parts());
+    };
+    let mut values = (*first_value).clone();
+    let mut indices = (*first_index).clone();
+    for (value, index) in rest {
+        Zip::from(&mut values)
+            .and(&mut indices)
+            .and(*value)
+            .and(*index)
+            .for_each(|best, best_index, &v, &i| {
+                if direction.beats_at((v, i), (*best, *best_index)) {
+                    *best = v;
+                    *best_index = i;
+                }
+            });
+    }
+    Ok(Partial::Arg {
+        value: E::into_data(values),
+        index: indices,
+    })
+}
+
+/// Chan, Golub and LeVeque's pairwise update of (count, mean, M2), which stays accurate
+/// when the parts' means differ greatly from each other.
+fn merge_moments<A: FloatAccumulator>(parts: &[&ReduceState]) -> Result<Partial, KernelError> {
+    let parts = non_empty(parts);
+    let moments = pick(&parts, |partial| match partial {
+        Partial::Moments { mean, m2 } => A::from_data(mean).zip(A::from_data(m2)),
+        _ => None,
+    })?;
+    let Some((&(first_mean, first_m2), rest)) = moments.split_first() else {
+        return Err(no_parts());
+    };
+    let mut mean = first_mean.clone();
+    let mut m2 = first_m2.clone();
+    let mut count = parts[0].count;
+    for (&(part_mean, part_m2), part) in rest.iter().zip(&parts[1..]) {
+        let total = count + part.count;
+        let weight_new = A::from_f64(part.count as f64 / total as f64);
+        let cross = A::from_f64(count as f64 * part.count as f64 / total as f64);
+        Zip::from(&mut mean)
+            .and(&mut m2)
+            .and(part_mean)
+            .and(part_m2)
+            .for_each(|mean, m2, &other_mean, &other_m2| {
+                let delta = other_mean.sub(*mean);
+                *mean = mean.add(delta.mul(weight_new));
+                *m2 = m2.add(other_m2).add(delta.mul(delta).mul(cross));
+            });
+        count = total;
+    }
+    Ok(Partial::Moments {
+        mean: A::into_data(mean),
+        m2: A::into_data(m2),
+    })
+}

@@ -1,0 +1,163 @@
+//! The plan the compiler hands to the runtime: subtasks (small DAGs of chunk
+//! operations run together on one worker), the chunks they exchange, and the chunks
+//! the caller wants back. It is plain data, generic over the kernel type `K`, so the
+//! runtime never depends on the compiler and the executor never depends on what the
+//! chunk operations are.
+//!
+//! [`Plan::verify`] checks the invariants the executor relies on:
+//! - every chunk id is below `num_chunks` and is published by exactly one subtask;
+//! - subtasks are in topological order: every input is published by an earlier subtask;
+//! - op arguments refer to existing inputs or to earlier ops of the same subtask;
+//! - every published op index exists, and every requested result is published.
+
+use std::fmt;
+
+/// A chunk exchanged between subtasks. Ids are dense: `0..plan.num_chunks`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ChunkId(pub u32);
+
+impl ChunkId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for ChunkId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "c{}", self.0)
+    }
+}
+
+/// A subtask's position in [`Plan::subtasks`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SubtaskId(pub u32);
+
+impl SubtaskId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for SubtaskId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "s{}", self.0)
+    }
+}
+
+/// Everything the runtime needs to run a job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan<K> {
+    /// In topological order: a subtask's inputs are published by earlier subtasks.
+    pub subtasks: Vec<Subtask<K>>,
+    pub num_chunks: u32,
+    /// Chunks handed back to the caller, in this order; they are kept until then.
+    pub results: Vec<ChunkId>,
+}
+
+/// A small DAG of chunk operations that one worker runs in order, without
+/// publishing the intermediate values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Subtask<K> {
+    pub ops: Vec<PlanOp<K>>,
+    /// Chunks produced by other subtasks; `OpArg::Input(i)` is `inputs[i]`.
+    pub inputs: Vec<ChunkId>,
+    /// `(op index, chunk)`: the op's value is published as that chunk.
+    pub outputs: Vec<(u32, ChunkId)>,
+    /// Among ready subtasks, smaller runs first (then smaller subtask id).
+    pub priority: i64,
+    /// The worker the assignment pass chose; `None` lets the executor choose. Taken
+    /// modulo the number of workers, so a plan runs with any worker count.
+    pub worker: Option<u32>,
+    /// The caller's tag (e.g. the source statement), reported with errors.
+    pub label: u32,
+}
+
+/// One chunk operation and where its arguments come from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanOp<K> {
+    pub kernel: K,
+    pub args: Vec<OpArg>,
+}
+
+/// An operation's argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpArg {
+    /// `Subtask::inputs[i]`.
+    Input(u32),
+    /// The value of an earlier op of the same subtask.
+    Local(u32),
+}
+
+impl<K> Plan<K> {
+    /// Checks the invariants listed in the module doc; the message names the subtask.
+    pub fn verify(&self) -> Result<(), String> {
+        if u32::try_from(self.subtasks.len()).is_err() {
+            return Err(format!("too many subtasks ({})", self.subtasks.len()));
+        }
+        let mut published = vec![false; self.num_chunks as usize];
+        for (index, subtask) in self.subtasks.iter().enumerate() {
+            let id = SubtaskId(index as u32);
+            verify_subtask(id, subtask, &published)?;
+            for &(_, chunk) in &subtask.outputs {
+                let slot = self.chunk_slot(id, chunk, &mut published)?;
+                if *slot {
+                    return Err(format!("{id}: chunk {chunk} is published twice"));
+                }
+                *slot = true;
+            }
+        }
+        for &chunk in &self.results {
+            if !published.get(chunk.index()).copied().unwrap_or(false) {
+                return Err(format!("result chunk {chunk} is never published"));
+            }
+        }
+        Ok(())
+    }
+
+    fn chunk_slot<'a>(
+        &self,
+        id: SubtaskId,
+        chunk: ChunkId,
+        published: &'a mut [bool],
+    ) -> Result<&'a mut bool, String> {
+        let num_chunks = self.num_chunks;
+        published
+            .get_mut(chunk.index())
+            .ok_or_else(|| format!("{id}: chunk {chunk} is not below num_chunks {num_chunks}"))
+    }
+}
+
+fn verify_subtask<K>(
+    id: SubtaskId,
+    subtask: &Subtask<K>,
+    published: &[bool],
+) -> Result<(), String> {
+    for &chunk in &subtask.inputs {
+        if !published.get(chunk.index()).copied().unwrap_or(false) {
+            return Err(format!(
+                "{id}: input {chunk} is not published by an earlier subtask"
+            ));
+        }
+    }
+    for (op_index, op) in subtask.ops.iter().enumerate() {
+        for &arg in &op.args {
+            let valid = match arg {
+                OpArg::Input(i) => (i as usize) < subtask.inputs.len(),
+                OpArg::Local(i) => (i as usize) < op_index,
+            };
+            if !valid {
+                return Err(format!(
+                    "{id}: op {op_index} has an invalid argument {arg:?}"
+                ));
+            }
+        }
+    }
+    for &(op_index, chunk) in &subtask.outputs {
+        if op_index as usize >= subtask.ops.len() {
+            return Err(format!(
+                "{id}: output {chunk} names op {op_index}, which does not exist"
+            ));
+        }
+    }
+    Ok(())
+}

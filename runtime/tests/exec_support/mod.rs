@@ -1,0 +1,149 @@
+//! Shared by the executor tests: a toy kernel over `Vec<i64>`, a small plan builder,
+//! and a sequential reference evaluator that defines the expected results.
+
+#![allow(dead_code)] // reason: each test binary uses a different part of this module
+
+use marsc_runtime::exec::ChunkKernel;
+use marsc_runtime::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
+use std::collections::HashMap;
+
+/// Toy chunk operations. `Add` adds its arguments element-wise, cycling shorter ones
+/// (like `np.resize`), so any arguments are valid and every op is total and pure.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Toy {
+    Const(Vec<i64>),
+    Add,
+    /// `k * Add(args)`.
+    Scale(i64),
+    /// The sum of all elements of all arguments, as a one-element vector.
+    Sum,
+    Fail(String),
+    Panic,
+    /// Sleeps this many milliseconds, then acts like `Add`.
+    Sleep(u64),
+}
+
+impl ChunkKernel for Toy {
+    type Value = Vec<i64>;
+
+    fn run(&self, args: &[&Vec<i64>]) -> Result<Vec<i64>, String> {
+        match self {
+            Toy::Const(values) => Ok(values.clone()),
+            Toy::Add => Ok(add(args)),
+            Toy::Scale(k) => Ok(add(args).iter().map(|x| x.wrapping_mul(*k)).collect()),
+            Toy::Sum => Ok(vec![args
+                .iter()
+                .flat_map(|a| a.iter())
+                .fold(0i64, |acc, x| acc.wrapping_add(*x))]),
+            Toy::Fail(message) => Err(message.clone()),
+            Toy::Panic => panic!("boom"),
+            Toy::Sleep(millis) => {
+                std::thread::sleep(std::time::Duration::from_millis(*millis));
+                Ok(add(args))
+            }
+        }
+    }
+
+    fn nbytes(value: &Vec<i64>) -> usize {
+        value.len() * 8
+    }
+}
+
+fn add(args: &[&Vec<i64>]) -> Vec<i64> {
+    let len = args.iter().map(|a| a.len()).max().unwrap_or(0);
+    (0..len)
+        .map(|i| {
+            args.iter()
+                .filter(|a| !a.is_empty())
+                .fold(0i64, |acc, a| acc.wrapping_add(a[i % a.len()]))
+        })
+        .collect()
+}
+
+/// Builds plans one subtask at a time, handing out chunk ids in order.
+pub struct PlanBuilder {
+    pub plan: Plan<Toy>,
+}
+
+impl PlanBuilder {
+    pub fn new() -> Self {
+        PlanBuilder {
+            plan: Plan {
+                subtasks: Vec::new(),
+                num_chunks: 0,
+                results: Vec::new(),
+            },
+        }
+    }
+
+    /// A subtask running `kernel` on all of `inputs`, publishing one new chunk.
+    pub fn single(&mut self, kernel: Toy, inputs: &[ChunkId], worker: Option<u32>) -> ChunkId {
+        let args = (0..inputs.len() as u32).map(OpArg::Input).collect();
+        self.subtask(vec![PlanOp { kernel, args }], inputs, &[0], 0, worker)[0]
+    }
+
+    /// A subtask with the given ops, publishing the values of `published` ops.
+    pub fn subtask(
+        &mut self,
+        ops: Vec<PlanOp<Toy>>,
+        inputs: &[ChunkId],
+        published: &[u32],
+        priority: i64,
+        worker: Option<u32>,
+    ) -> Vec<ChunkId> {
+        let outputs: Vec<(u32, ChunkId)> = published
+            .iter()
+            .map(|&op| {
+                let chunk = ChunkId(self.plan.num_chunks);
+                self.plan.num_chunks += 1;
+                (op, chunk)
+            })
+            .collect();
+        let label = self.plan.subtasks.len() as u32;
+        self.plan.subtasks.push(Subtask {
+            ops,
+            inputs: inputs.to_vec(),
+            outputs: outputs.clone(),
+            priority,
+            worker,
+            label,
+        });
+        outputs.into_iter().map(|(_, chunk)| chunk).collect()
+    }
+
+    pub fn result(&mut self, chunk: ChunkId) {
+        self.plan.results.push(chunk);
+    }
+
+    pub fn finish(self) -> Plan<Toy> {
+        self.plan
+    }
+}
+
+/// Runs a plan one op at a time on one thread: the expected results.
+pub fn run_sequential(plan: &Plan<Toy>) -> Result<Vec<(ChunkId, Vec<i64>)>, String> {
+    let mut chunks: HashMap<ChunkId, Vec<i64>> = HashMap::new();
+    for subtask in &plan.subtasks {
+        let mut values: Vec<Vec<i64>> = Vec::new();
+        for op in &subtask.ops {
+            let args: Vec<&Vec<i64>> = op
+                .args
+                .iter()
+                .map(|arg| match *arg {
+                    OpArg::Input(i) => &chunks[&subtask.inputs[i as usize]],
+                    OpArg::Local(i) => &values[i as usize],
+                })
+                .collect();
+            let value = op.kernel.run(&args)?;
+            values.push(value);
+        }
+        for &(op, chunk) in &subtask.outputs {
+            chunks.insert(chunk, values[op as usize].clone());
+        }
+    }
+    Ok(plan
+        .results
+        .iter()
+        .map(|chunk| (*chunk, chunks[chunk].clone()))
+        .collect())
+}

@@ -1,0 +1,42 @@
+//! Snapshot tests over `tests/cases/`: drop a `.mt` file into a stage's `ok/` or
+//! `err/` folder and it is compiled up to that stage; `ok/` cases must compile and
+//! their dump is pinned, `err/` cases must fail and their rendered diagnostics are
+//! pinned. Review new snapshots with `cargo insta review` (or `INSTA_UPDATE=always`).
+
+use marsc::driver::Stage;
+use marsc_tests::{run_err, run_ok};
+
+#[test]
+fn parse_ok() {
+    insta::glob!("cases/parse/ok/*.mt", |path| {
+        insta::assert_snapshot!(run_ok(path, Stage::Ast));
+    });
+}
+
+#[test]
+fn parse_err() {
+    insta::glob!("cases/parse/err/*.mt", |path| {
+        insta::assert_snapshot!(run_err(path, Stage::Ast));
+    });
+}
+
+#[test]
+fn lower_ok() {
+    insta::glob!("cases/lower/ok/*.mt", |path| {
+        insta::assert_snapshot!(run_ok(path, Stage::Tileable));
+    });
+}
+
+#[test]
+fn lower_err() {
+    insta::glob!("cases/lower/err/*.mt", |path| {
+        insta::assert_snapshot!(run_err(path, Stage::Tileable));
+    });
+}
+
+#[test]
+fn examples_compile() {
+    insta::glob!("../examples", "*.mt", |path| {
+        insta::assert_snapshot!(run_ok(path, Stage::Tileable));
+    });
+}

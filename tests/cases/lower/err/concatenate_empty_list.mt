@@ -1,0 +1,3 @@
+# concatenate of nothing -> error: concatenate needs at least one tensor
+import mars.tensor as mt
+print(mt.concatenate([]))

@@ -1,0 +1,10 @@
+# load reads the header at compile time (shape, dtype, C or Fortran order) and takes chunks= (paths are relative to the repository root)
+import mars.tensor as mt
+a = mt.load("tests/cases/lower/data/f64_3x4.npy")
+b = mt.load("tests/cases/lower/data/i32_fortran_2x3.npy", chunks=1)
+c = load("tests/cases/lower/data/bool_5.npy")
+d = mt.load("tests/cases/lower/data/f32_6.npy", chunks=4)
+e = mt.load("tests/cases/lower/data/i64_scalar.npy")
+print(a.shape, a.dtype, b.shape, b.dtype, c.shape, c.dtype, d.dtype, e.shape, e.dtype)
+print(a, b, c, d, e)
+print(a.sum(axis=1), b.T @ b, c.sum(), d * 2.0, (d * 2.0).dtype, e + 1)

@@ -1,0 +1,10 @@
+# every operator maps to its NumPy function, with Python's precedence (-2**2 is -4, ** is right-associative)
+import mars.tensor as mt
+a = mt.tensor([1, 2, 3, 4])
+b = mt.tensor([4, 3, 2, 1])
+print(a + b, a - b, a * b, a / b, a // b, a % b, a ** 2)
+print(-a, +a, ~a, a & b, a | b, a ^ b)
+print(a < b, a <= b, a > b, a >= b, a == b, a != b)
+print(-2 ** 2, 2 ** 3 ** 2, -a ** 2, (a + 1) * 2 - b / 2)
+print(mt.tensor([2]) ** mt.tensor([3]) ** mt.tensor([2]))
+print(a + b * 2 - 1 & 6, a | b ^ 1)
