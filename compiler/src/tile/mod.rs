@@ -242,3 +242,5 @@ impl Tiler<'_> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod script_tests;
