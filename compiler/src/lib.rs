@@ -4,6 +4,7 @@
 
 pub mod chunk;
 pub mod diagnostics;
+pub mod driver;
 pub mod infer;
 pub mod lower;
 pub mod size;

@@ -46,7 +46,9 @@ fn check_folder(relative: &str) {
     let mut tiled = 0;
     for path in &scripts {
         let source = std::fs::read_to_string(&path).expect("readable script");
-        let base = path.parent().expect("a folder");
+        // Scripts name data files relative to the repository root.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let base = root.as_path();
         let result = std::panic::catch_unwind(|| tile_script(&source, base));
         match result {
             Ok(Some(graph)) => {
@@ -79,4 +81,9 @@ fn every_example_tiles_and_verifies() {
 #[test]
 fn every_lowering_case_tiles_and_verifies() {
     check_folder("tests/cases/lower/ok");
+}
+
+#[test]
+fn every_chunk_case_tiles_and_verifies() {
+    check_folder("tests/cases/chunk/ok");
 }
