@@ -62,7 +62,12 @@ pub fn step_text(graph: &ChunkGraph, id: StepId) -> String {
 }
 
 fn chunks_text(graph: &ChunkGraph, step: &Step) -> String {
-    let mut text = runs_text(&step.chunk_ids().collect::<Vec<_>>(), usize::MAX);
+    // A step's chunks are contiguous, so first..last names them all.
+    let first = step.first_chunk;
+    let mut text = match step.num_chunks {
+        1 => first.to_string(),
+        n => format!("{first}..{}", ChunkId(first.0 + n - 1)),
+    };
     if step.chunk_ids().all(|c| graph.inputs(c).is_empty()) {
         return text;
     }

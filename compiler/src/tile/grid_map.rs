@@ -65,21 +65,6 @@ impl GridMap {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn transposed_reads() {
-        // Input grid 2x3 (strides 3, 1); output is its transpose, grid 3x2.
-        let mut map = GridMap::constant(&[3, 2], 0);
-        map.follow(0, 1);
-        map.follow(1, 3);
-        assert_eq!(map.index(&[2, 1]), 5);
-        assert_eq!(map.index(&[1, 0]), 1);
-    }
-}
-
 /// Pushes the ids of the input chunks in a box of grid coordinates (inclusive
 /// `(first, last)` per axis), in C order: `first_chunk + Σ coord * stride`.
 pub fn push_box(
@@ -104,5 +89,20 @@ pub fn push_box(
             }
             coords[axis] = ranges[axis].0;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transposed_reads() {
+        // Input grid 2x3 (strides 3, 1); output is its transpose, grid 3x2.
+        let mut map = GridMap::constant(&[3, 2], 0);
+        map.follow(0, 1);
+        map.follow(1, 3);
+        assert_eq!(map.index(&[2, 1]), 5);
+        assert_eq!(map.index(&[1, 0]), 1);
     }
 }

@@ -241,6 +241,6 @@ impl Tiler<'_> {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod script_tests;
+#[cfg(test)]
+mod tests;

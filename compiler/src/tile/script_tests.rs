@@ -45,7 +45,7 @@ fn check_folder(relative: &str) {
     assert!(!scripts.is_empty(), "no scripts in {relative}");
     let mut tiled = 0;
     for path in &scripts {
-        let source = std::fs::read_to_string(&path).expect("readable script");
+        let source = std::fs::read_to_string(path).expect("readable script");
         // Scripts name data files relative to the repository root.
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let base = root.as_path();
