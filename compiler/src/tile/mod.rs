@@ -243,4 +243,6 @@ impl Tiler<'_> {
 #[cfg(test)]
 mod script_tests;
 #[cfg(test)]
+mod eval_tests;
+#[cfg(test)]
 mod tests;
