@@ -259,3 +259,86 @@ impl Walk {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    #[test]
+    fn text_dump_shows_kinds_details_and_spans() {
+        let source = "import mars.tensor as mt\nx = -mt.ones((2,), chunks=2)[1:, None]\nx **= 'a\\n'; print(x < 1)\n";
+        let (module, diagnostics) = parse(source);
+        assert!(diagnostics.is_empty());
+        let expected = "\
+Module 1:1-4:1
+  Import mars.tensor 1:1-1:25
+    alias: Ident mt 1:23-1:25
+  Assign 2:1-2:39
+    target: Ident x 2:1-2:2
+    value: Unary - 2:5-2:39
+      operand: Subscript 2:6-2:39
+        value: Call 2:6-2:29
+          func: Attribute .ones 2:6-2:13
+            value: Name mt 2:6-2:8
+          arg: Tuple 2:14-2:18
+            item: Int 2 2:15-2:16
+          arg: Keyword chunks 2:20-2:28
+            value: Int 2 2:27-2:28
+        index: Slice 2:30-2:32
+          lower: Int 1 2:30-2:31
+        index: None 2:34-2:38
+  AugAssign **= 3:1-3:12
+    target: Ident x 3:1-3:2
+    value: Str \"a\\n\" 3:7-3:12
+  ExprStmt 3:14-3:26
+    value: Call 3:14-3:26
+      func: Name print 3:14-3:19
+      arg: Compare < 3:20-3:25
+        lhs: Name x 3:20-3:21
+        rhs: Int 1 3:24-3:25
+";
+        assert_eq!(dump_ast(&module, source), expected);
+    }
+
+    #[test]
+    fn every_expression_kind_has_a_line() {
+        let source = "f(1.5, True, False, ..., [a], a.b, a and not b, ~a ** 2 | b)";
+        let (module, _) = parse(source);
+        let dump = dump_ast(&module, source);
+        for kind in [
+            "Float 1.5",
+            "Bool True",
+            "Bool False",
+            "Ellipsis",
+            "List",
+            "Attribute .b",
+            "BoolOp and",
+            "Not",
+            "Binary |",
+            "Unary ~",
+            "Binary **",
+        ] {
+            assert!(dump.contains(kind), "{kind} missing from\n{dump}");
+        }
+    }
+
+    #[test]
+    fn dot_dump_is_a_digraph_of_the_same_tree() {
+        let source = "y = f(\"q\\\"\")\n";
+        let (module, _) = parse(source);
+        let dot = dump_ast_dot(&module);
+        assert!(dot.starts_with("digraph ast {\n"));
+        assert!(dot.ends_with("}\n"));
+        let nodes = dot
+            .lines()
+            .filter(|line| line.contains("[label=") && !line.contains("->"))
+            .count();
+        let edges = dot.lines().filter(|line| line.contains("->")).count();
+        assert_eq!(nodes, dump_ast(&module, source).lines().count());
+        assert_eq!(edges, nodes - 1);
+        assert!(dot.contains("n1 -> n2 [label=\"target\"]"));
+        // The string's quote and backslash are escaped for Graphviz.
+        assert!(dot.contains(r#"Str \"q\\\"\""#), "{dot}");
+    }
+}

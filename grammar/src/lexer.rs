@@ -11,9 +11,9 @@
 
 mod literals;
 mod raw;
+mod token;
 mod unsupported;
 
-use std::borrow::Cow;
 use std::ops::Range;
 
 use logos::Logos;
@@ -22,66 +22,9 @@ use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use literals::Radix;
 use raw::{RawToken, StringEnd};
-
-/// One token as the parser sees it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Token<'src> {
-    Name(&'src str),
-    Int(i64),
-    Float(f64),
-    /// A string literal with its escapes processed.
-    Str(Cow<'src, str>),
-    True,
-    False,
-    None,
-    Import,
-    As,
-    And,
-    Or,
-    Not,
-    Plus,
-    Minus,
-    Star,
-    Slash,
-    DoubleSlash,
-    Percent,
-    DoubleStar,
-    At,
-    Amp,
-    Pipe,
-    Caret,
-    Tilde,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    EqEq,
-    NotEq,
-    Assign,
-    PlusAssign,
-    MinusAssign,
-    StarAssign,
-    SlashAssign,
-    DoubleSlashAssign,
-    PercentAssign,
-    DoubleStarAssign,
-    AtAssign,
-    LParen,
-    RParen,
-    LBracket,
-    RBracket,
-    LBrace,
-    RBrace,
-    Comma,
-    Colon,
-    Dot,
-    Semicolon,
-    Ellipsis,
-    /// The end of a logical line (also produced once at the end of the file).
-    Newline,
-    /// Text the lexer rejected; its diagnostic has already been recorded.
-    Invalid,
-}
+use token::plain_token;
+pub use token::Token;
+use unsupported::UnsupportedBlocks;
 
 /// A token with its byte span, in the shape lalrpop expects from an external lexer.
 pub type SpannedToken<'src> = (usize, Token<'src>, usize);
@@ -90,7 +33,7 @@ pub type SpannedToken<'src> = (usize, Token<'src>, usize);
 #[derive(Clone, Debug, Default)]
 pub struct Lexed<'src> {
     pub tokens: Vec<SpannedToken<'src>>,
-    /// Lexical errors, in source order.
+    /// Lexical errors, in the order they were found.
     pub diagnostics: Vec<Diagnostic>,
     /// When a bracket is still open at the end of the file, the offset from which the
     /// rest of the file was swallowed into it; parse errors from there on are noise.
@@ -111,15 +54,9 @@ pub fn tokenize(source: &str) -> Lexed<'_> {
 /// True when `source` ends inside an open bracket, a triple-quoted string or after a
 /// line continuation, so that an interactive reader should ask for another line.
 pub fn needs_more_input(source: &str) -> bool {
-    if source
-        .trim_end_matches([' ', '\t', '\r', '\n'])
-        .ends_with('\\')
-    {
-        return true;
-    }
     let mut lexer = Lexer::new(source);
     lexer.by_ref().for_each(drop);
-    lexer.ended_inside_bracket || lexer.ended_inside_triple_quote
+    lexer.ended_inside_bracket || lexer.ended_inside_triple_quote || lexer.ends_in_continuation()
 }
 
 /// An opening bracket that has not been closed yet.
@@ -148,17 +85,17 @@ pub struct Lexer<'src> {
     line_start: usize,
     /// No token has been produced yet on the current logical line.
     at_logical_line_start: bool,
-    /// An unsupported keyword was already reported in this statement; `for x in y`
-    /// deserves one diagnostic, not two.
-    unsupported_reported: bool,
-    /// The lines since the last unindented one follow an unsupported keyword such as
-    /// `for`: their indentation is that block's body, already explained.
-    in_unsupported_block: bool,
+    /// Where the first token of the current logical line starts.
+    line_first_token: usize,
+    unsupported_blocks: UnsupportedBlocks,
     finished: bool,
     diagnostics: Vec<Diagnostic>,
     unclosed_bracket_cutoff: Option<usize>,
     ended_inside_bracket: bool,
     ended_inside_triple_quote: bool,
+    /// The span of the last token read from the source (the final newline made up
+    /// at the end of the file does not count).
+    last_token: Range<usize>,
 }
 
 impl<'src> Lexer<'src> {
@@ -178,17 +115,27 @@ impl<'src> Lexer<'src> {
             newline_inside_brackets: None,
             line_start,
             at_logical_line_start: true,
-            unsupported_reported: false,
-            in_unsupported_block: false,
+            line_first_token: 0,
+            unsupported_blocks: UnsupportedBlocks::default(),
             finished: false,
             diagnostics: Vec::new(),
             unclosed_bracket_cutoff: None,
             ended_inside_bracket: false,
             ended_inside_triple_quote: false,
+            last_token: 0..0,
         }
     }
 
-    /// The lexical errors found so far, in source order.
+    /// Whether the text ends with a `\` that asks for another line: either a
+    /// continuation already joined to an empty last line, or a final lone `\`.
+    fn ends_in_continuation(&self) -> bool {
+        let blank = [' ', '\t', '\x0c', '\r', '\n'];
+        let after = self.source[self.last_token.end..].trim_start_matches(blank);
+        let last = &self.source[self.last_token.clone()];
+        after.starts_with('\\') || (last == "\\" && after.is_empty())
+    }
+
+    /// The lexical errors found so far, in the order they were found.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }
@@ -209,7 +156,7 @@ impl<'src> Lexer<'src> {
             return None;
         }
         self.at_logical_line_start = true;
-        self.unsupported_reported = false;
+        self.unsupported_blocks.statement_ended();
         Some((span.start, Token::Newline, span.end))
     }
 
@@ -218,10 +165,10 @@ impl<'src> Lexer<'src> {
             return;
         }
         self.at_logical_line_start = false;
+        self.line_first_token = token_start;
         let indented = token_start > self.line_start;
-        if !indented {
-            self.in_unsupported_block = false;
-        } else if !self.in_unsupported_block {
+        let explained = self.unsupported_blocks.line_started(indented);
+        if indented && !explained {
             self.diagnostics.push(
                 Diagnostic::error(
                     "unexpected indentation",
@@ -284,17 +231,17 @@ impl<'src> Lexer<'src> {
                 .with_help("version 1 has only bool, int and float dtypes"),
             ),
             RawToken::Str(end) => self.string(text, span, end),
-            RawToken::Unsupported if self.unsupported_reported => Token::Invalid,
             RawToken::Unsupported => {
-                self.unsupported_reported = true;
-                self.in_unsupported_block = true;
-                self.error(unsupported::unsupported_syntax(
-                    text,
-                    Span::new(span.start, span.end),
-                ))
+                let first_on_line = span.start == self.line_first_token;
+                if self.unsupported_blocks.should_report(text, first_on_line) {
+                    let span = Span::new(span.start, span.end);
+                    self.error(unsupported::unsupported_syntax(text, span))
+                } else {
+                    Token::Invalid
+                }
             }
             RawToken::Semicolon => {
-                self.unsupported_reported = false;
+                self.unsupported_blocks.statement_ended();
                 Token::Semicolon
             }
             RawToken::LParen => self.open('(', span),
@@ -441,54 +388,6 @@ fn radix_without_digits(text: &str, span: &Range<usize>) -> Diagnostic {
     .with_help(format!("write digits after the prefix, e.g. `{example}`"))
 }
 
-/// The tokens that carry no value and need no context.
-fn plain_token<'src>(raw: RawToken) -> Token<'src> {
-    match raw {
-        RawToken::True => Token::True,
-        RawToken::False => Token::False,
-        RawToken::None => Token::None,
-        RawToken::Import => Token::Import,
-        RawToken::As => Token::As,
-        RawToken::And => Token::And,
-        RawToken::Or => Token::Or,
-        RawToken::Not => Token::Not,
-        RawToken::Plus => Token::Plus,
-        RawToken::Minus => Token::Minus,
-        RawToken::Star => Token::Star,
-        RawToken::Slash => Token::Slash,
-        RawToken::DoubleSlash => Token::DoubleSlash,
-        RawToken::Percent => Token::Percent,
-        RawToken::DoubleStar => Token::DoubleStar,
-        RawToken::At => Token::At,
-        RawToken::Amp => Token::Amp,
-        RawToken::Pipe => Token::Pipe,
-        RawToken::Caret => Token::Caret,
-        RawToken::Tilde => Token::Tilde,
-        RawToken::Lt => Token::Lt,
-        RawToken::Le => Token::Le,
-        RawToken::Gt => Token::Gt,
-        RawToken::Ge => Token::Ge,
-        RawToken::EqEq => Token::EqEq,
-        RawToken::NotEq => Token::NotEq,
-        RawToken::Assign => Token::Assign,
-        RawToken::PlusAssign => Token::PlusAssign,
-        RawToken::MinusAssign => Token::MinusAssign,
-        RawToken::StarAssign => Token::StarAssign,
-        RawToken::SlashAssign => Token::SlashAssign,
-        RawToken::DoubleSlashAssign => Token::DoubleSlashAssign,
-        RawToken::PercentAssign => Token::PercentAssign,
-        RawToken::DoubleStarAssign => Token::DoubleStarAssign,
-        RawToken::AtAssign => Token::AtAssign,
-        RawToken::Comma => Token::Comma,
-        RawToken::Colon => Token::Colon,
-        RawToken::Dot => Token::Dot,
-        RawToken::Semicolon => Token::Semicolon,
-        RawToken::Ellipsis => Token::Ellipsis,
-        // Every other kind is handled by `Lexer::token` before it gets here.
-        _ => Token::Invalid,
-    }
-}
-
 impl<'src> Iterator for Lexer<'src> {
     type Item = SpannedToken<'src>;
 
@@ -498,6 +397,7 @@ impl<'src> Iterator for Lexer<'src> {
                 return self.end_of_file();
             };
             let span = self.raw.span();
+            self.last_token = span.clone();
             if raw == Ok(RawToken::Newline) {
                 match self.newline(span) {
                     Some(token) => return Some(token),
@@ -508,42 +408,6 @@ impl<'src> Iterator for Lexer<'src> {
             let token = self.token(raw, span.clone());
             return Some((span.start, token, span.end));
         }
-    }
-}
-
-impl Token<'_> {
-    /// How a diagnostic names this token, e.g. "`)`", "name `x`", "end of line".
-    /// `text` is the token's source text.
-    pub fn describe(&self, text: &str) -> String {
-        match self {
-            Token::Name(name) => format!("name `{name}`"),
-            Token::Int(_) | Token::Float(_) => format!("number `{text}`"),
-            Token::Str(_) => "a string".to_string(),
-            Token::Newline if text.is_empty() => "end of file".to_string(),
-            Token::Newline => "end of line".to_string(),
-            _ => format!("`{}`", text.trim()),
-        }
-    }
-
-    /// True for tokens that can begin an expression.
-    pub fn starts_expression(&self) -> bool {
-        matches!(
-            self,
-            Token::Name(_)
-                | Token::Int(_)
-                | Token::Float(_)
-                | Token::Str(_)
-                | Token::True
-                | Token::False
-                | Token::None
-                | Token::Not
-                | Token::Plus
-                | Token::Minus
-                | Token::Tilde
-                | Token::LParen
-                | Token::LBracket
-                | Token::Ellipsis
-        )
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub(crate) mod actions;
 mod errors;
+pub(crate) mod expressions;
 
 use std::convert::Infallible;
 

@@ -29,7 +29,11 @@ impl<'src> LineIndex<'src> {
             offset -= 1;
         }
         let line = self.line_starts.partition_point(|&start| start <= offset);
-        let line_start = self.line_starts[line - 1];
+        let mut line_start = self.line_starts[line - 1];
+        // A byte-order mark is invisible in editors; columns start after it.
+        if line == 1 && self.source.starts_with('\u{feff}') && offset >= 3 {
+            line_start = 3;
+        }
         let column = self.source[line_start..offset].chars().count() + 1;
         (line, column)
     }
@@ -66,6 +70,14 @@ mod tests {
         assert_eq!(index.line_col(100), (4, 2));
         assert_eq!(index.line_count(), 4);
         assert_eq!(index.format_span(Span::new(3, 6)), "2:1-2:3");
+    }
+
+    #[test]
+    fn byte_order_mark_takes_no_column() {
+        let index = LineIndex::new("\u{feff}x = 1\ny");
+        assert_eq!(index.line_col(3), (1, 1));
+        assert_eq!(index.line_col(4), (1, 2));
+        assert_eq!(index.line_col(9), (2, 1));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use super::library::{self, Home};
 use super::names::{closest, library_member, library_member_names};
+use super::not_yet::{not_yet_in_library, not_yet_in_random};
 use super::value::{LibraryModule, Namespace, Value};
 use super::Lowerer;
 use crate::tileable::TileableId;
@@ -28,6 +29,17 @@ impl Lowerer<'_> {
         };
         if let Some(value) = found {
             return value;
+        }
+        if let Value::Namespace(namespace) = &object {
+            let prefix = format!("{}.", namespace.module_name());
+            let not_yet = match namespace {
+                Namespace::Library(_) => not_yet_in_library(name, &prefix),
+                Namespace::Random(_) => not_yet_in_random(name, &prefix),
+                Namespace::Mars => None,
+            };
+            if let Some(message) = not_yet {
+                return self.report(Diagnostic::error(message, attr.span));
+            }
         }
         let (what, candidates): (String, Vec<&str>) = match &object {
             Value::Namespace(namespace) => (

@@ -5,6 +5,7 @@
 use super::bind::CallArg;
 use super::fold::{fold_binary, fold_compare, fold_unary, truthy};
 use super::names::{builtin_names, builtin_value, closest, module_value};
+use super::not_yet::{not_yet_builtin, not_yet_in_library};
 use super::value::Value;
 use super::Lowerer;
 use marsc_grammar::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, Ident, UnaryOp};
@@ -91,6 +92,9 @@ impl Lowerer<'_> {
         }
         if let Some(value) = builtin_value(name) {
             return value;
+        }
+        if let Some(message) = not_yet_builtin(name).or_else(|| not_yet_in_library(name, "")) {
+            return self.report(Diagnostic::error(message, span));
         }
         let mut diagnostic = Diagnostic::error(format!("cannot find `{name}` in this scope"), span)
             .with_label("not found");

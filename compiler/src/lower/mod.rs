@@ -12,6 +12,12 @@
 //! Random numbers: each `random.*` call gets a `stream` (its call number in program
 //! order, from 0) and the current `seed`, which is 0 until `random.seed(n)` changes it.
 
+#![allow(
+    clippy::result_large_err,
+    reason = "a `Diagnostic` travels up a few frames once per user error; boxing it on \
+              every error path would only add noise"
+)]
+
 mod attributes;
 mod bind;
 mod call;
@@ -21,11 +27,13 @@ mod elementwise;
 mod expr;
 mod fold;
 mod indexing;
+mod joining;
 mod library;
 mod linalg;
 mod literal;
 mod names;
 mod nodes;
+mod not_yet;
 mod output;
 mod pyfmt;
 mod random;
@@ -64,6 +72,10 @@ impl std::default::Default for LowerOptions {
 }
 
 /// Lowers a whole script. On failure, returns every static error in source order.
+///
+/// Random tensors are numbered in program order (`stream` 0, 1, ...) and use the
+/// seed of the last `random.seed(n)` before them, **0 when the script never calls
+/// `seed`**, so a script's random values are always reproducible.
 pub fn lower(module: &Module, options: &LowerOptions) -> Result<TileableGraph, Vec<Diagnostic>> {
     let mut lowerer = Lowerer::new(options);
     for stmt in &module.stmts {

@@ -1,9 +1,7 @@
 //! Python's `str()` and `repr()` of compile-time values, so `print(x.shape)` shows
 //! `(3,)` and `print(0.1)` shows `0.1` exactly as Python would.
 
-use super::library::LIBRARY;
-use super::value::{Namespace, Value};
-use marsc_runtime::DType;
+use super::value::Value;
 
 /// `str(value)`; `None` for a tensor, which only the runtime can format.
 pub(crate) fn python_str(value: &Value) -> Option<String> {
@@ -36,21 +34,13 @@ pub(crate) fn python_repr(value: &Value) -> Option<String> {
             format!("[{}]", parts.join(", "))
         }
         Value::DType(dtype) => format!("dtype('{}')", dtype.name()),
-        Value::ScalarType(dtype) => format!("<class 'numpy.{}'>", scalar_type_name(*dtype)),
+        // NumPy 2 names its scalar types after the dtypes (`numpy.bool`, `numpy.float64`).
+        Value::ScalarType(dtype) => format!("<class 'numpy.{}'>", dtype.name()),
         Value::PyType(t) => format!("<class '{}'>", t.name()),
-        Value::Namespace(namespace) => format!("<module '{}'>", namespace_name(*namespace)),
-        Value::Function(id) => format!("<function {}>", LIBRARY[id.index()].name),
-        Value::Method(_, id) => format!("<bound method {}>", LIBRARY[id.index()].name),
+        Value::Namespace(namespace) => format!("<module '{}'>", namespace.module_name()),
+        Value::Function(id) => format!("<function {}>", id.signature().name),
+        Value::Method(_, id) => format!("<bound method {}>", id.signature().name),
     })
-}
-
-fn namespace_name(namespace: Namespace) -> &'static str {
-    namespace.module_name()
-}
-
-/// NumPy 2 names its bool scalar type `numpy.bool`.
-fn scalar_type_name(dtype: DType) -> &'static str {
-    dtype.name()
 }
 
 pub(crate) fn bool_repr(value: bool) -> &'static str {

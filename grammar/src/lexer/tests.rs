@@ -283,7 +283,34 @@ fn bracket_errors() {
 fn interactive_continuation() {
     assert!(needs_more_input("f(1,"));
     assert!(needs_more_input("x = 1 + \\"));
+    assert!(needs_more_input("x = 1 + \\\n"));
+    assert!(needs_more_input("x = 1 + \\\r\n  "));
+    assert!(!needs_more_input("x = 1  # comment \\\n"));
+    assert!(!needs_more_input("x = 1 \\ 2"));
     assert!(needs_more_input("s = '''abc"));
     assert!(!needs_more_input("x = 1"));
     assert!(!needs_more_input("x = (1)\n"));
+}
+
+#[test]
+fn every_python_keyword_outside_version_1_is_named() {
+    let keywords = "def if elif else for while return lambda class with try except in is del \
+                    global pass break continue yield from << >>";
+    for keyword in keywords.split_whitespace() {
+        let source = format!("x = a {keyword} b\n");
+        let lexed = tokenize(&source);
+        assert_eq!(lexed.diagnostics.len(), 1, "{keyword}");
+        let diagnostic = &lexed.diagnostics[0];
+        assert!(
+            diagnostic.message.contains(&format!("`{keyword}`"))
+                && diagnostic.message.ends_with("not supported in version 1"),
+            "{keyword}: {}",
+            diagnostic.message
+        );
+        assert_eq!(&source[diagnostic.span.range()], keyword);
+        assert!(diagnostic.help.is_some(), "{keyword}");
+    }
+    // Names that merely start like keywords are names.
+    assert_eq!(tokens("iffy")[0], Token::Name("iffy"));
+    assert_eq!(tokens("format")[0], Token::Name("format"));
 }

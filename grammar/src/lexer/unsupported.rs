@@ -6,6 +6,50 @@
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
+/// Decides which unsupported keywords deserve a diagnostic, so that a Python block
+/// gets one error at its header instead of one per line: `for x in y:` is reported
+/// once, its indented body and its `else:` clause not at all.
+#[derive(Debug, Default)]
+pub(crate) struct UnsupportedBlocks {
+    /// This statement already has its unsupported-keyword error (`for x in y`).
+    reported_in_statement: bool,
+    /// A header such as `for` was seen; indented lines after it are its body.
+    block_open: bool,
+    /// The current line is an indented body line of such a block.
+    line_is_body: bool,
+    /// The current line starts at column 1 right after a block, where Python
+    /// would continue it with `else:` or `except:`.
+    clause_may_follow: bool,
+}
+
+impl UnsupportedBlocks {
+    /// Called at the first token of each logical line; returns whether the line's
+    /// indentation is a block body whose header has already been reported.
+    pub fn line_started(&mut self, indented: bool) -> bool {
+        self.line_is_body = indented && self.block_open;
+        self.clause_may_follow = !indented && self.block_open;
+        if !indented {
+            self.block_open = false;
+        }
+        self.line_is_body
+    }
+
+    pub fn statement_ended(&mut self) {
+        self.reported_in_statement = false;
+    }
+
+    /// Whether the unsupported keyword `text` gets a diagnostic.
+    pub fn should_report(&mut self, text: &str, first_on_line: bool) -> bool {
+        let continues_block = first_on_line
+            && self.clause_may_follow
+            && matches!(text, "else" | "elif" | "except" | "finally");
+        let report = !(self.line_is_body || continues_block || self.reported_in_statement);
+        self.block_open = true;
+        self.reported_in_statement = true;
+        report
+    }
+}
+
 const NO_BLOCKS: &str = "version 1 has no blocks (def, if, for); statements start at column 1";
 
 /// The diagnostic for the unsupported keyword or operator `text` written at `span`.
@@ -41,7 +85,7 @@ fn describe(text: &str) -> (String, String) {
             "compare values with `==` or `!=`".into(),
         ),
         "from" => (
-            "`from ... import` is".into(),
+            "`from` imports are".into(),
             "import the module itself, e.g. `import mars.tensor as mt`".into(),
         ),
         "del" => (
@@ -70,6 +114,28 @@ fn describe(text: &str) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_block_is_reported_once_at_its_header() {
+        let mut blocks = UnsupportedBlocks::default();
+        assert!(!blocks.line_started(false));
+        assert!(blocks.should_report("for", true));
+        assert!(!blocks.should_report("in", false));
+        blocks.statement_ended();
+        // The indented body, including its own keywords.
+        assert!(blocks.line_started(true));
+        assert!(!blocks.should_report("return", true));
+        blocks.statement_ended();
+        // `else:` at column 1 continues the block.
+        assert!(!blocks.line_started(false));
+        assert!(!blocks.should_report("else", true));
+        blocks.statement_ended();
+        // A new statement at column 1 ends it.
+        assert!(!blocks.line_started(false));
+        blocks.statement_ended();
+        assert!(!blocks.line_started(false));
+        assert!(blocks.should_report("else", true));
+    }
 
     #[test]
     fn every_message_names_the_construct_and_helps() {

@@ -89,7 +89,12 @@ impl<'a, 'src> ErrorContext<'a, 'src> {
             );
         }
         if expected.name && !token.starts_expression() {
-            return Some(missing_operand(expected, &found, span));
+            let diagnostic = missing_operand(expected, &found, span);
+            return Some(if matches!(token, Token::Star | Token::DoubleStar) {
+                diagnostic.with_help("unpacking with `*` and `**` is not supported in version 1")
+            } else {
+                diagnostic
+            });
         }
         if let Some(diagnostic) = self.unclosed_bracket(index, token, &found, span, expected) {
             return Some(diagnostic);
@@ -106,7 +111,7 @@ impl<'a, 'src> ErrorContext<'a, 'src> {
         if *previous != Token::Name("print") || !self.starts_statement(index - 1) {
             return None;
         }
-        let arguments_start = self.tokens[index].0;
+        let arguments_start = self.tokens.get(index)?.0;
         let rest_of_line = self.source[arguments_start..]
             .lines()
             .next()

@@ -130,6 +130,8 @@ fn comparisons_bind_looser_than_bitwise_operators() {
     assert_eq!(expression("a < b | c"), "(< a (| b c))");
     assert_eq!(expression("a & b == c"), "(== (& a b) c)");
     assert_eq!(expression("(a < b) & (b < c)"), "(& (< a b) (< b c))");
+    // Parenthesised, a comparison of a comparison is not a chain.
+    assert_eq!(expression("(a < b) < c"), "(< (< a b) c)");
     assert_eq!(expression("a != b"), "(!= a b)");
     assert_eq!(expression("a >= b"), "(>= a b)");
 }
@@ -421,6 +423,9 @@ fn other_targeted_syntax_errors() {
         "dict and set literals are not supported in version 1"
     );
     assert_eq!(single_error("a[]\n").message, "empty subscript");
+    let diagnostic = single_error("f(*args)\n");
+    assert_eq!(diagnostic.message, "expected an expression, found `*`");
+    assert!(diagnostic.help.unwrap().contains("unpacking"));
     assert_eq!(
         single_error(";\n").message,
         "expected an expression, found `;`"

@@ -19,16 +19,32 @@ fn unknown_names_and_modules() {
     assert_eq!(d.help.as_deref(), Some("did you mean `total`?"));
     let d = diagnostic("print(qqqqqqq)\n");
     assert_eq!(d.help, None);
-    check("import pandas as pd\n", "no module named `pandas`", "pandas");
-    check("import mars.tensr as mt\n", "no module named `mars.tensr`", "mars.tensr");
+    check(
+        "import pandas as pd\n",
+        "no module named `pandas`",
+        "pandas",
+    );
+    check(
+        "import mars.tensr as mt\n",
+        "no module named `mars.tensr`",
+        "mars.tensr",
+    );
     let d = diagnostic("import numpy as np\nnp.onez(3)\n");
     assert_eq!(d.message, "module `numpy` has no attribute `onez`");
     assert_eq!(d.help.as_deref(), Some("did you mean `ones`?"));
-    check("mt.random.rnd(3)\n", "module `mars.tensor.random` has no attribute `rnd`", "rnd");
+    check(
+        "mt.random.rnd(3)\n",
+        "module `mars.tensor.random` has no attribute `rnd`",
+        "rnd",
+    );
     let d = diagnostic("x = mt.ones(3)\nx.sun()\n");
     assert_eq!(d.message, "a tensor has no attribute or method `sun`");
     assert_eq!(d.help.as_deref(), Some("did you mean `sum`?"));
-    check("x = 3\nx.shape\n", "a int value has no attribute `shape`", "shape");
+    check(
+        "x = 3\nx.shape\n",
+        "a int value has no attribute `shape`",
+        "shape",
+    );
 }
 
 #[test]
@@ -38,9 +54,16 @@ fn argument_binding() {
         "`ones()` takes from 1 to 3 positional arguments but 4 were given",
         "7",
     );
-    check("mt.full(3)\n", "`full()` missing required argument `fill_value`", "mt.full(3)");
+    check(
+        "mt.full(3)\n",
+        "`full()` missing required argument `fill_value`",
+        "mt.full(3)",
+    );
     let d = diagnostic("mt.ones(3, chunk=2)\n");
-    assert_eq!(d.message, "`ones()` got an unexpected keyword argument `chunk`");
+    assert_eq!(
+        d.message,
+        "`ones()` got an unexpected keyword argument `chunk`"
+    );
     assert_eq!(d.help.as_deref(), Some("did you mean `chunks`?"));
     check(
         "mt.ones(3, shape=4)\n",
@@ -53,7 +76,10 @@ fn argument_binding() {
         "2",
     );
     let d = diagnostic("x = mt.ones(3)\ny = mt.sqrt(x, chunks=2)\n");
-    assert_eq!(d.message, "`sqrt()` got an unexpected keyword argument `chunks`");
+    assert_eq!(
+        d.message,
+        "`sqrt()` got an unexpected keyword argument `chunks`"
+    );
     assert!(d.help.unwrap().contains("rechunk"));
     check(
         "mt.sum(mt.ones(3), out=mt.ones(1))\n",
@@ -79,24 +105,56 @@ fn argument_types() {
         "`axis` must be an int or a tuple of ints, got str",
         "'a'",
     );
-    check("mt.ones(2.5)\n", "`shape` must be an int or a tuple of ints, got float", "2.5");
-    check("mt.ones((2, -1))\n", "negative dimensions are not allowed", "(2, -1)");
-    check("mt.ones(3, dtype='foo')\n", "data type 'foo' not understood", "'foo'");
-    check("mt.ones(3, dtype=3)\n", "`dtype` must be a dtype or its name, got int", "3");
-    check("mt.linspace(0, 1, 2.5)\n", "`num` must be an int, got float", "2.5");
+    check(
+        "mt.ones(2.5)\n",
+        "`shape` must be an int or a tuple of ints, got float",
+        "2.5",
+    );
+    check(
+        "mt.ones((2, -1))\n",
+        "negative dimensions are not allowed",
+        "(2, -1)",
+    );
+    check(
+        "mt.ones(3, dtype='foo')\n",
+        "data type 'foo' not understood",
+        "'foo'",
+    );
+    check(
+        "mt.ones(3, dtype=3)\n",
+        "`dtype` must be a dtype or its name, got int",
+        "3",
+    );
+    check(
+        "mt.linspace(0, 1, 2.5)\n",
+        "`num` must be an int, got float",
+        "2.5",
+    );
     check(
         "mt.linspace(0, 1, -1)\n",
         "Number of samples, -1, must be non-negative.",
         "-1",
     );
-    check("mt.save(3, mt.ones(2))\n", "`file` must be a string, got int", "3");
-    check("print(1, sep=3)\n", "sep must be None or a string, not int", "3");
+    check(
+        "mt.save(3, mt.ones(2))\n",
+        "`file` must be a string, got int",
+        "3",
+    );
+    check(
+        "print(1, sep=3)\n",
+        "sep must be None or a string, not int",
+        "3",
+    );
     check(
         "mt.ones(3, chunks=1.5)\n",
         "`chunks` must be an int, \"auto\", or a tuple with one entry per axis, got float",
         "1.5",
     );
-    check("x = mt.ones(3)\nx + 'a'\n", "a tensor operation cannot take a str operand", "+");
+    check(
+        "x = mt.ones(3)\nx + 'a'\n",
+        "a tensor operation cannot take a str operand",
+        "+",
+    );
     check("x = 4\nx()\n", "a int value is not callable", "x");
 }
 
@@ -184,9 +242,16 @@ fn dtypes() {
         "`bitwise_and` is not supported for float64 tensors",
         "&",
     );
-    check("x = mt.ones(3)\ny = ~x\n", "`invert` is not supported for float64 tensors", "~");
+    check(
+        "x = mt.ones(3)\ny = ~x\n",
+        "`invert` is not supported for float64 tensors",
+        "~",
+    );
     let d = diagnostic("b = mt.ones(3, dtype=bool)\nmt.sqrt(b)\n");
-    assert_eq!(d.message, "not supported yet: NumPy would give float16 here");
+    assert_eq!(
+        d.message,
+        "not supported yet: NumPy would give float16 here"
+    );
     assert_eq!(d.help.as_deref(), Some("cast first: `x.astype(float)`"));
     check(
         "b = mt.ones(3, dtype=bool)\nb // b\n",
@@ -222,7 +287,11 @@ fn axes_and_indices() {
         "repeated axis",
         "(0, 0)",
     );
-    check("mt.ones(3).cumsum(axis=-2)\n", "axis -2 is out of bounds for array of dimension 1", "-2");
+    check(
+        "mt.ones(3).cumsum(axis=-2)\n",
+        "axis -2 is out of bounds for array of dimension 1",
+        "-2",
+    );
     check(
         "x = mt.ones((2, 3))\nx[1, 5]\n",
         "index 5 is out of bounds for axis 1 with size 3",
@@ -233,7 +302,11 @@ fn axes_and_indices() {
         "too many indices for array: array is 2-dimensional, but 3 were indexed",
         "0",
     );
-    check("x = mt.ones(3)\nx[::0]\n", "slice step cannot be zero", "::0");
+    check(
+        "x = mt.ones(3)\nx[::0]\n",
+        "slice step cannot be zero",
+        "::0",
+    );
     check(
         "x = mt.ones(3)\nx[..., ...]\n",
         "an index can only have a single ellipsis ('...')",
@@ -245,14 +318,22 @@ fn axes_and_indices() {
          and integer arrays come in a later version)",
         "x",
     );
-    check("x = mt.ones(3)\nx[1.5]\n", "only integers, slices (`:`), ellipsis (`...`) and None are valid indices, got float", "1.5");
+    check(
+        "x = mt.ones(3)\nx[1.5]\n",
+        "only integers, slices (`:`), ellipsis (`...`) and None are valid indices, got float",
+        "1.5",
+    );
     check("print((1, 2)[2])\n", "tuple index out of range", "2");
     check("x = 3\nx[0]\n", "a int value is not subscriptable", "x");
 }
 
 #[test]
 fn chunk_specs() {
-    check("mt.ones(5, chunks=0)\n", "chunk size must be positive, got 0", "0");
+    check(
+        "mt.ones(5, chunks=0)\n",
+        "chunk size must be positive, got 0",
+        "0",
+    );
     check(
         "mt.ones((5, 5), chunks=(2, 2, 2))\n",
         "chunks has 3 entries but the tensor has 2 dimensions",
@@ -278,23 +359,57 @@ fn chunk_specs() {
 #[test]
 fn boolean_operators_on_tensors() {
     let d = diagnostic("x = mt.ones(3)\ny = x and x\n");
-    assert_eq!(d.message, "`and` cannot be used on tensors: their truth value is ambiguous");
-    assert_eq!(d.help.as_deref(), Some("use `&`, `|`, `~` for element-wise logic"));
+    assert_eq!(
+        d.message,
+        "`and` cannot be used on tensors: their truth value is ambiguous"
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("use `&`, `|`, `~` for element-wise logic")
+    );
     assert_eq!(d.span.range(), 21..24);
-    check("x = mt.ones(3)\ny = x or 1\n", "`or` cannot be used on tensors: their truth value is ambiguous", "or");
-    check("x = mt.ones(3)\ny = not x\n", "`not` cannot be used on tensors: their truth value is ambiguous", "not");
-    check("x = mt.ones(3)\ny = True and x\n", "`and` cannot be used on tensors: their truth value is ambiguous", "and");
+    check(
+        "x = mt.ones(3)\ny = x or 1\n",
+        "`or` cannot be used on tensors: their truth value is ambiguous",
+        "or",
+    );
+    check(
+        "x = mt.ones(3)\ny = not x\n",
+        "`not` cannot be used on tensors: their truth value is ambiguous",
+        "not",
+    );
+    check(
+        "x = mt.ones(3)\ny = True and x\n",
+        "`and` cannot be used on tensors: their truth value is ambiguous",
+        "and",
+    );
 }
 
 #[test]
 fn python_value_errors() {
     check("n = 1 // 0\n", "integer division or modulo by zero", "//");
     check("n = 1 / 0\n", "division by zero", "/");
-    check("n = 2 ** 70\n", "not supported yet: integers outside the int64 range", "**");
-    check("n = 'a' + 1\n", "unsupported operand types for `+`: str and int", "+");
-    check("n = 1.5 & 1\n", "unsupported operand types for `&`: float and int", "&");
+    check(
+        "n = 2 ** 70\n",
+        "not supported yet: integers outside the int64 range",
+        "**",
+    );
+    check(
+        "n = 'a' + 1\n",
+        "unsupported operand types for `+`: str and int",
+        "+",
+    );
+    check(
+        "n = 1.5 & 1\n",
+        "unsupported operand types for `&`: float and int",
+        "&",
+    );
     check("n = -'a'\n", "bad operand type for unary `-`: str", "-");
-    check("n = 'a' < 1\n", "`<`, `<=`, `>`, `>=` are not supported between str and int", "<");
+    check(
+        "n = 'a' < 1\n",
+        "`<`, `<=`, `>`, `>=` are not supported between str and int",
+        "<",
+    );
     check("n = int('x')\n", "invalid literal for int(): 'x'", "'x'");
 }
 

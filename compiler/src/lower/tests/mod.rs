@@ -3,8 +3,10 @@
 
 mod ast_builder;
 mod errors;
+mod families;
+mod files;
 mod hand_built;
 mod numpy_results;
 mod python_values;
-mod scratch;
+mod robustness;
 mod support;

@@ -122,8 +122,16 @@ const CASES: &[(&str, &str, &[usize])] = &[
     ("np.squeeze(np.ones((1, 3, 1)), axis=0)", "float64", &[3, 1]),
     ("np.swapaxes(i32, 0, 1)", "int32", &[3, 2]),
     ("np.broadcast_to(v, (4, 3))", "float64", &[4, 3]),
-    ("np.transpose(np.ones((2, 3, 4)), (2, 0, 1))", "float64", &[4, 2, 3]),
-    ("np.ones((2, 3, 4)).transpose(1, 2, 0)", "float64", &[3, 4, 2]),
+    (
+        "np.transpose(np.ones((2, 3, 4)), (2, 0, 1))",
+        "float64",
+        &[4, 2, 3],
+    ),
+    (
+        "np.ones((2, 3, 4)).transpose(1, 2, 0)",
+        "float64",
+        &[3, 4, 2],
+    ),
     ("np.ones((2, 3, 4)).transpose()", "float64", &[4, 3, 2]),
     ("np.ones((2, 3, 4)).T", "float64", &[4, 3, 2]),
     ("i32 % 3", "int32", &[2, 3]),
@@ -146,7 +154,11 @@ const CASES: &[(&str, &str, &[usize])] = &[
     ("np.array([1, 2.5])", "float64", &[2]),
     ("np.array([[True, False]])", "bool", &[1, 2]),
     ("np.array(3)", "int64", &[]),
-    ("np.array([[1, 2], [3, 4]], dtype='float32')", "float32", &[2, 2]),
+    (
+        "np.array([[1, 2], [3, 4]], dtype='float32')",
+        "float32",
+        &[2, 2],
+    ),
     ("np.array([])", "float64", &[0]),
     ("np.float32(2) * i32", "float64", &[2, 3]),
     ("i32 + np.int32(1)", "int32", &[2, 3]),
@@ -186,8 +198,15 @@ const CASES: &[(&str, &str, &[usize])] = &[
     ("np.random.uniform(1, 2, 3)", "float64", &[3]),
     ("np.random.normal(size=(2, 1))", "float64", &[2, 1]),
     ("np.random.randint(5, size=4)", "int64", &[4]),
-    ("np.random.randint(1, 6, (2, 2), dtype='int32')", "int32", &[2, 2]),
+    (
+        "np.random.randint(1, 6, (2, 2), dtype='int32')",
+        "int32",
+        &[2, 2],
+    ),
     ("np.random.rand()", "float64", &[]),
+    ("np.outer(f32, 2.0)", "float64", &[6, 1]),
+    ("np.where(b, np.float32(1), 2.0)", "float32", &[2, 3]),
+    ("np.dot(f32, 2.0)", "float64", &[2, 3]),
 ];
 
 #[test]
@@ -218,5 +237,10 @@ fn dtypes_and_shapes_match_numpy() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -103,7 +103,9 @@ fn python_values_print_as_python() {
     for (expression, expected) in CASES {
         let text = printed(&format!("{PRELUDE}print({expression})\n"));
         if text != [expected.to_string()] {
-            failures.push(format!("{expression}: got {text:?}, Python prints {expected:?}"));
+            failures.push(format!(
+                "{expression}: got {text:?}, Python prints {expected:?}"
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -119,7 +121,14 @@ fn nsplits_print_as_nested_tuples() {
 fn print_separator_and_end() {
     let graph = lower_script("print(1, 'a', sep='-', end='')\nprint()\n").unwrap();
     match &graph.outputs[..] {
-        [Output::Print { items, sep, end, .. }, Output::Print { items: none, sep: space, end: newline, .. }] => {
+        [Output::Print {
+            items, sep, end, ..
+        }, Output::Print {
+            items: none,
+            sep: space,
+            end: newline,
+            ..
+        }] => {
             assert_eq!(items.len(), 2);
             assert_eq!((sep.as_str(), end.as_str()), ("-", ""));
             assert!(none.is_empty());
@@ -154,7 +163,9 @@ fn imports_bind_aliases() {
         ["3.141592653589793", "2.718281828459045"]
     );
     assert_eq!(
-        printed("import mars.tensor as T\nimport numpy as N\nprint(T.ones(2).shape, N.ones(3).ndim)\n"),
+        printed(
+            "import mars.tensor as T\nimport numpy as N\nprint(T.ones(2).shape, N.ones(3).ndim)\n"
+        ),
         ["(2,)", "1"]
     );
     assert_eq!(
@@ -162,7 +173,10 @@ fn imports_bind_aliases() {
         ["(2, 2)"]
     );
     // The library is also reachable bare and as `mt.`/`np.` without an import.
-    assert_eq!(printed("print(ones(3).size, mt.zeros(2).size, np.eye(2).size)\n"), ["3", "2", "4"]);
+    assert_eq!(
+        printed("print(ones(3).size, mt.zeros(2).size, np.eye(2).size)\n"),
+        ["3", "2", "4"]
+    );
     // A script's own names shadow the library.
     assert_eq!(printed("ones = 5\nprint(ones)\n"), ["5"]);
 }

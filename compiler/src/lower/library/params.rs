@@ -1,0 +1,277 @@
+//! NumPy's parameter lists, one constant per shape of signature, built from terse
+//! constructors (`req`, `opt`, `kw`, ...) so the table reads like NumPy's docs.
+
+use super::{Default, Param, Pass};
+
+pub(super) const fn req(name: &'static str) -> Param {
+    Param {
+        name,
+        default: Default::Required,
+        pass: Pass::Either,
+    }
+}
+
+pub(super) const fn pos(name: &'static str) -> Param {
+    Param {
+        name,
+        default: Default::Required,
+        pass: Pass::PositionalOnly,
+    }
+}
+
+pub(super) const fn opt(name: &'static str, default: Default) -> Param {
+    Param {
+        name,
+        default,
+        pass: Pass::Either,
+    }
+}
+
+pub(super) const fn kw(name: &'static str, default: Default) -> Param {
+    Param {
+        name,
+        default,
+        pass: Pass::KeywordOnly,
+    }
+}
+
+pub(super) const fn unsupported(name: &'static str) -> Param {
+    opt(name, Default::Unsupported)
+}
+
+pub(super) const fn kw_unsupported(name: &'static str) -> Param {
+    kw(name, Default::Unsupported)
+}
+
+pub(super) const fn var_positional(name: &'static str) -> Param {
+    Param {
+        name,
+        default: Default::Required,
+        pass: Pass::VarPositional,
+    }
+}
+
+pub(super) const fn var_keyword(name: &'static str) -> Param {
+    Param {
+        name,
+        default: Default::None,
+        pass: Pass::VarKeyword,
+    }
+}
+
+pub(super) const NONE: Default = Default::None;
+
+pub(super) const UNARY: &[Param] = &[pos("x"), unsupported("out")];
+pub(super) const BINARY: &[Param] = &[pos("x1"), pos("x2"), unsupported("out")];
+pub(super) const SUM: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    opt("dtype", NONE),
+    unsupported("out"),
+    opt("keepdims", Default::Bool(false)),
+    unsupported("initial"),
+    unsupported("where"),
+];
+pub(super) const MEAN: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    opt("dtype", NONE),
+    unsupported("out"),
+    opt("keepdims", Default::Bool(false)),
+    kw_unsupported("where"),
+];
+pub(super) const MAX: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    unsupported("out"),
+    opt("keepdims", Default::Bool(false)),
+    unsupported("initial"),
+    unsupported("where"),
+];
+pub(super) const VAR: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    opt("dtype", NONE),
+    unsupported("out"),
+    opt("ddof", Default::Int(0)),
+    opt("keepdims", Default::Bool(false)),
+    kw_unsupported("where"),
+    kw_unsupported("mean"),
+    kw_unsupported("correction"),
+];
+pub(super) const ARGMAX: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    unsupported("out"),
+    kw("keepdims", Default::Bool(false)),
+];
+pub(super) const ALL: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    unsupported("out"),
+    opt("keepdims", Default::Bool(false)),
+    kw_unsupported("where"),
+];
+pub(super) const COUNT_NONZERO: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    kw("keepdims", Default::Bool(false)),
+];
+pub(super) const CUMSUM: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    opt("dtype", NONE),
+    unsupported("out"),
+];
+pub(super) const FILL: &[Param] = &[
+    req("shape"),
+    opt("dtype", NONE),
+    opt("order", Default::Str("C")),
+];
+pub(super) const FULL: &[Param] = &[
+    req("shape"),
+    req("fill_value"),
+    opt("dtype", NONE),
+    opt("order", Default::Str("C")),
+];
+pub(super) const FILL_LIKE: &[Param] = &[
+    req("a"),
+    opt("dtype", NONE),
+    opt("order", Default::Str("K")),
+    opt("subok", Default::Bool(true)),
+    opt("shape", NONE),
+];
+pub(super) const FULL_LIKE: &[Param] = &[
+    req("a"),
+    req("fill_value"),
+    opt("dtype", NONE),
+    opt("order", Default::Str("K")),
+    opt("subok", Default::Bool(true)),
+    opt("shape", NONE),
+];
+pub(super) const TENSOR: &[Param] = &[
+    req("object"),
+    opt("dtype", NONE),
+    kw("copy", Default::Bool(true)),
+    kw("order", Default::Str("K")),
+    kw_unsupported("ndmin"),
+];
+pub(super) const ARANGE: &[Param] = &[
+    pos("start_or_stop"),
+    opt("stop", NONE),
+    opt("step", NONE),
+    kw("dtype", NONE),
+];
+pub(super) const LINSPACE: &[Param] = &[
+    req("start"),
+    req("stop"),
+    opt("num", Default::Int(50)),
+    opt("endpoint", Default::Bool(true)),
+    opt("retstep", Default::Bool(false)),
+    opt("dtype", NONE),
+    opt("axis", Default::Int(0)),
+];
+pub(super) const EYE: &[Param] = &[
+    req("N"),
+    opt("M", NONE),
+    opt("k", Default::Int(0)),
+    opt("dtype", NONE),
+    opt("order", Default::Str("C")),
+];
+pub(super) const IDENTITY: &[Param] = &[req("n"), opt("dtype", NONE)];
+pub(super) const LOAD: &[Param] = &[
+    req("file"),
+    unsupported("mmap_mode"),
+    opt("allow_pickle", Default::Bool(false)),
+];
+pub(super) const SAVE: &[Param] = &[
+    req("file"),
+    req("arr"),
+    opt("allow_pickle", Default::Bool(true)),
+];
+pub(super) const SIZE_ONLY: &[Param] = &[opt("size", NONE)];
+pub(super) const DIMS: &[Param] = &[var_positional("dims")];
+pub(super) const UNIFORM: &[Param] = &[
+    opt("low", Default::Float(0.0)),
+    opt("high", Default::Float(1.0)),
+    opt("size", NONE),
+];
+pub(super) const NORMAL: &[Param] = &[
+    opt("loc", Default::Float(0.0)),
+    opt("scale", Default::Float(1.0)),
+    opt("size", NONE),
+];
+pub(super) const RANDINT: &[Param] = &[
+    req("low"),
+    opt("high", NONE),
+    opt("size", NONE),
+    opt("dtype", NONE),
+];
+pub(super) const SEED: &[Param] = &[opt("seed", NONE)];
+pub(super) const WHERE: &[Param] = &[pos("condition"), pos("x"), pos("y")];
+pub(super) const CLIP: &[Param] = &[
+    req("a"),
+    opt("a_min", NONE),
+    opt("a_max", NONE),
+    unsupported("out"),
+    kw("min", NONE),
+    kw("max", NONE),
+];
+pub(super) const CLIP_METHOD: &[Param] = &[opt("min", NONE), opt("max", NONE), unsupported("out")];
+pub(super) const ASTYPE: &[Param] = &[
+    req("dtype"),
+    opt("order", Default::Str("K")),
+    opt("casting", Default::Str("unsafe")),
+    opt("subok", Default::Bool(true)),
+    opt("copy", Default::Bool(true)),
+];
+pub(super) const MATMUL: &[Param] = &[pos("x1"), pos("x2"), unsupported("out")];
+pub(super) const DOT: &[Param] = &[req("a"), req("b"), unsupported("out")];
+pub(super) const TRANSPOSE: &[Param] = &[req("a"), opt("axes", NONE)];
+pub(super) const AXES_VARARGS: &[Param] = &[var_positional("axes")];
+pub(super) const RESHAPE: &[Param] = &[
+    pos("a"),
+    req("shape"),
+    opt("order", Default::Str("C")),
+    kw("copy", NONE),
+];
+pub(super) const RESHAPE_METHOD: &[Param] = &[
+    var_positional("shape"),
+    kw("order", Default::Str("C")),
+    kw("copy", NONE),
+];
+pub(super) const RAVEL: &[Param] = &[req("a"), opt("order", Default::Str("C"))];
+pub(super) const ORDER_ONLY: &[Param] = &[opt("order", Default::Str("C"))];
+pub(super) const EXPAND_DIMS: &[Param] = &[req("a"), req("axis")];
+pub(super) const SQUEEZE: &[Param] = &[req("a"), opt("axis", NONE)];
+pub(super) const SWAPAXES: &[Param] = &[req("a"), req("axis1"), req("axis2")];
+pub(super) const CONCATENATE: &[Param] = &[
+    pos("arrays"),
+    opt("axis", Default::Int(0)),
+    unsupported("out"),
+    kw("dtype", NONE),
+    kw_unsupported("casting"),
+];
+pub(super) const STACK: &[Param] = &[
+    req("arrays"),
+    opt("axis", Default::Int(0)),
+    unsupported("out"),
+    kw("dtype", NONE),
+    kw_unsupported("casting"),
+];
+pub(super) const HSTACK: &[Param] = &[req("tup"), kw("dtype", NONE), kw_unsupported("casting")];
+pub(super) const BROADCAST_TO: &[Param] = &[
+    req("array"),
+    req("shape"),
+    opt("subok", Default::Bool(false)),
+];
+pub(super) const RECHUNK: &[Param] = &[req("chunks")];
+pub(super) const EXECUTE: &[Param] = &[opt("session", NONE), var_keyword("kwargs")];
+pub(super) const PRINT: &[Param] = &[
+    var_positional("objects"),
+    kw("sep", Default::Str(" ")),
+    kw("end", Default::Str("\n")),
+    kw_unsupported("file"),
+    kw("flush", Default::Bool(false)),
+];
+pub(super) const ONE_OBJECT: &[Param] = &[pos("x")];

@@ -1,0 +1,217 @@
+//! The table itself: one entry per function, method and builtin.
+
+use super::params::*;
+use super::{Builtin, FillKind, Home, Param, RandomKind, Signature};
+use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
+
+const fn entry(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
+    Signature {
+        name,
+        home: Home::Library,
+        method: false,
+        params,
+        chunks: false,
+        builtin,
+    }
+}
+
+/// A library function that is also a tensor method (`x.sum(...)`).
+const fn with_method(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
+    Signature {
+        method: true,
+        ..entry(name, params, builtin)
+    }
+}
+
+/// A creation function: takes `chunks=`.
+const fn creation(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
+    Signature {
+        chunks: true,
+        ..entry(name, params, builtin)
+    }
+}
+
+const fn random(name: &'static str, params: &'static [Param], kind: RandomKind) -> Signature {
+    Signature {
+        home: Home::Random,
+        chunks: true,
+        ..entry(name, params, Builtin::Random(kind))
+    }
+}
+
+const fn method(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
+    Signature {
+        home: Home::MethodOnly,
+        ..entry(name, params, builtin)
+    }
+}
+
+const fn builtin(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
+    Signature {
+        home: Home::Builtin,
+        ..entry(name, params, builtin)
+    }
+}
+
+const fn unary(name: &'static str, op: UnaryOp) -> Signature {
+    entry(name, UNARY, Builtin::Unary(op))
+}
+
+const fn binary(name: &'static str, op: BinaryOp) -> Signature {
+    entry(name, BINARY, Builtin::Binary(op))
+}
+
+use BinaryOp as B;
+use Builtin as F;
+use UnaryOp as U;
+
+/// Every function, method and builtin. Lookups scan this table by name and home;
+/// within one home a name appears once.
+pub(crate) static LIBRARY: &[Signature] = &[
+    // ---- creation ----
+    creation("tensor", TENSOR, F::Tensor),
+    creation("array", TENSOR, F::Tensor),
+    creation("asarray", TENSOR, F::Tensor),
+    creation("ones", FILL, F::Fill(FillKind::Ones)),
+    creation("zeros", FILL, F::Fill(FillKind::Zeros)),
+    creation("empty", FILL, F::Fill(FillKind::Zeros)),
+    creation("full", FULL, F::Full),
+    creation("ones_like", FILL_LIKE, F::FillLike(FillKind::Ones)),
+    creation("zeros_like", FILL_LIKE, F::FillLike(FillKind::Zeros)),
+    creation("empty_like", FILL_LIKE, F::FillLike(FillKind::Zeros)),
+    creation("full_like", FULL_LIKE, F::FullLike),
+    creation("arange", ARANGE, F::Arange),
+    creation("linspace", LINSPACE, F::Linspace),
+    creation("eye", EYE, F::Eye),
+    creation("identity", IDENTITY, F::Identity),
+    creation("load", LOAD, F::Load),
+    entry("save", SAVE, F::Save),
+    // ---- random ----
+    Signature {
+        home: Home::Random,
+        ..entry("seed", SEED, F::Seed)
+    },
+    random("rand", DIMS, RandomKind::Rand),
+    random("randn", DIMS, RandomKind::Randn),
+    random("random", SIZE_ONLY, RandomKind::Random),
+    random("random_sample", SIZE_ONLY, RandomKind::Random),
+    random("uniform", UNIFORM, RandomKind::Uniform),
+    random("normal", NORMAL, RandomKind::Normal),
+    random("randint", RANDINT, RandomKind::Randint),
+    // ---- element-wise unary ----
+    unary("negative", U::Negative),
+    unary("positive", U::Positive),
+    unary("absolute", U::Absolute),
+    unary("abs", U::Absolute),
+    unary("sqrt", U::Sqrt),
+    unary("square", U::Square),
+    unary("exp", U::Exp),
+    unary("expm1", U::Expm1),
+    unary("log", U::Log),
+    unary("log1p", U::Log1p),
+    unary("log2", U::Log2),
+    unary("log10", U::Log10),
+    unary("sin", U::Sin),
+    unary("cos", U::Cos),
+    unary("tan", U::Tan),
+    unary("arcsin", U::Arcsin),
+    unary("arccos", U::Arccos),
+    unary("arctan", U::Arctan),
+    unary("sinh", U::Sinh),
+    unary("cosh", U::Cosh),
+    unary("tanh", U::Tanh),
+    unary("floor", U::Floor),
+    unary("ceil", U::Ceil),
+    unary("trunc", U::Trunc),
+    unary("rint", U::Rint),
+    unary("sign", U::Sign),
+    unary("reciprocal", U::Reciprocal),
+    unary("isnan", U::IsNan),
+    unary("isinf", U::IsInf),
+    unary("isfinite", U::IsFinite),
+    unary("logical_not", U::LogicalNot),
+    unary("invert", U::Invert),
+    unary("bitwise_not", U::Invert),
+    // ---- element-wise binary ----
+    binary("add", B::Add),
+    binary("subtract", B::Subtract),
+    binary("multiply", B::Multiply),
+    binary("divide", B::Divide),
+    binary("true_divide", B::Divide),
+    binary("floor_divide", B::FloorDivide),
+    binary("remainder", B::Remainder),
+    binary("mod", B::Remainder),
+    binary("power", B::Power),
+    binary("maximum", B::Maximum),
+    binary("minimum", B::Minimum),
+    binary("fmax", B::Fmax),
+    binary("fmin", B::Fmin),
+    binary("arctan2", B::Arctan2),
+    binary("hypot", B::Hypot),
+    binary("equal", B::Equal),
+    binary("not_equal", B::NotEqual),
+    binary("less", B::Less),
+    binary("less_equal", B::LessEqual),
+    binary("greater", B::Greater),
+    binary("greater_equal", B::GreaterEqual),
+    binary("logical_and", B::LogicalAnd),
+    binary("logical_or", B::LogicalOr),
+    binary("logical_xor", B::LogicalXor),
+    binary("bitwise_and", B::BitwiseAnd),
+    binary("bitwise_or", B::BitwiseOr),
+    binary("bitwise_xor", B::BitwiseXor),
+    // ---- other element-wise ----
+    entry("where", WHERE, F::Where),
+    entry("clip", CLIP, F::Clip),
+    method("clip", CLIP_METHOD, F::Clip),
+    method("astype", ASTYPE, F::Astype),
+    // ---- reductions and scans ----
+    with_method("sum", SUM, F::Reduce(ReduceOp::Sum)),
+    with_method("prod", SUM, F::Reduce(ReduceOp::Prod)),
+    with_method("mean", MEAN, F::Reduce(ReduceOp::Mean)),
+    with_method("max", MAX, F::Reduce(ReduceOp::Max)),
+    entry("amax", MAX, F::Reduce(ReduceOp::Max)),
+    with_method("min", MAX, F::Reduce(ReduceOp::Min)),
+    entry("amin", MAX, F::Reduce(ReduceOp::Min)),
+    with_method("var", VAR, F::Reduce(ReduceOp::Var)),
+    with_method("std", VAR, F::Reduce(ReduceOp::Std)),
+    with_method("argmax", ARGMAX, F::Reduce(ReduceOp::ArgMax)),
+    with_method("argmin", ARGMAX, F::Reduce(ReduceOp::ArgMin)),
+    with_method("all", ALL, F::Reduce(ReduceOp::All)),
+    with_method("any", ALL, F::Reduce(ReduceOp::Any)),
+    entry(
+        "count_nonzero",
+        COUNT_NONZERO,
+        F::Reduce(ReduceOp::CountNonzero),
+    ),
+    with_method("cumsum", CUMSUM, F::Scan(ScanOp::CumSum)),
+    with_method("cumprod", CUMSUM, F::Scan(ScanOp::CumProd)),
+    // ---- linear algebra ----
+    entry("matmul", MATMUL, F::MatMul),
+    with_method("dot", DOT, F::Dot),
+    entry("outer", DOT, F::Outer),
+    entry("transpose", TRANSPOSE, F::Transpose),
+    method("transpose", AXES_VARARGS, F::TransposeMethod),
+    // ---- shape ----
+    entry("reshape", RESHAPE, F::Reshape),
+    method("reshape", RESHAPE_METHOD, F::ReshapeMethod),
+    with_method("ravel", RAVEL, F::Ravel),
+    method("flatten", ORDER_ONLY, F::Ravel),
+    entry("expand_dims", EXPAND_DIMS, F::ExpandDims),
+    with_method("squeeze", SQUEEZE, F::Squeeze),
+    with_method("swapaxes", SWAPAXES, F::SwapAxes),
+    entry("concatenate", CONCATENATE, F::Concatenate),
+    entry("stack", STACK, F::Stack),
+    entry("hstack", HSTACK, F::HStack),
+    entry("vstack", HSTACK, F::VStack),
+    entry("broadcast_to", BROADCAST_TO, F::BroadcastTo),
+    // ---- chunking and Mars compatibility ----
+    method("rechunk", RECHUNK, F::Rechunk),
+    method("execute", EXECUTE, F::Execute),
+    method("fetch", EXECUTE, F::Execute),
+    method("copy", ORDER_ONLY, F::Copy),
+    // ---- Python builtins ----
+    builtin("print", PRINT, F::Print),
+    builtin("abs", ONE_OBJECT, F::Abs),
+    builtin("len", ONE_OBJECT, F::Len),
+];

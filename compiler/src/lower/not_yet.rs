@@ -1,0 +1,217 @@
+//! Names a NumPy user may reach for that version 1 does not have: NumPy functions
+//! and `random` functions beyond the library, and Python builtins beyond the
+//! language. Naming one gets "not supported yet" instead of "cannot find".
+
+/// NumPy functions and modules a script might reach for that are not in version 1
+/// of the library: naming them gets "not supported yet" rather than "not found".
+const NOT_YET_IN_LIBRARY: &[&str] = &[
+    "sort",
+    "argsort",
+    "unique",
+    "nansum",
+    "nanmean",
+    "nanmax",
+    "nanmin",
+    "nanstd",
+    "nanvar",
+    "nanprod",
+    "nanargmax",
+    "nanargmin",
+    "tensordot",
+    "einsum",
+    "linalg",
+    "fft",
+    "round",
+    "around",
+    "median",
+    "percentile",
+    "quantile",
+    "average",
+    "diag",
+    "diagonal",
+    "trace",
+    "tile",
+    "repeat",
+    "split",
+    "array_split",
+    "cross",
+    "kron",
+    "nonzero",
+    "argwhere",
+    "isclose",
+    "allclose",
+    "array_equal",
+    "cov",
+    "corrcoef",
+    "histogram",
+    "meshgrid",
+    "roll",
+    "flip",
+    "fliplr",
+    "flipud",
+    "rot90",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "pad",
+    "triu",
+    "tril",
+    "inner",
+    "vdot",
+    "ptp",
+    "diff",
+    "ediff1d",
+    "gradient",
+    "interp",
+    "searchsorted",
+    "take",
+    "put",
+    "choose",
+    "compress",
+    "extract",
+    "copyto",
+    "savez",
+    "savetxt",
+    "loadtxt",
+    "genfromtxt",
+    "fromfile",
+    "frombuffer",
+    "logspace",
+    "geomspace",
+    "mgrid",
+    "ogrid",
+    "indices",
+    "polyfit",
+    "polyval",
+    "convolve",
+    "correlate",
+    "float16",
+    "int8",
+    "int16",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "complex64",
+    "complex128",
+    "datetime64",
+    "matrix",
+    "ma",
+    "char",
+    "exp2",
+    "cbrt",
+    "degrees",
+    "radians",
+    "deg2rad",
+    "rad2deg",
+    "logaddexp",
+    "copysign",
+    "nextafter",
+    "ldexp",
+    "frexp",
+    "modf",
+    "gcd",
+    "lcm",
+    "left_shift",
+    "right_shift",
+    "isreal",
+    "iscomplex",
+    "real",
+    "imag",
+    "conj",
+    "angle",
+];
+
+/// `random` functions outside version 1.
+const NOT_YET_IN_RANDOM: &[&str] = &[
+    "choice",
+    "shuffle",
+    "permutation",
+    "poisson",
+    "binomial",
+    "exponential",
+    "gamma",
+    "beta",
+    "standard_normal",
+    "standard_exponential",
+    "lognormal",
+    "multinomial",
+    "multivariate_normal",
+    "random_integers",
+    "bytes",
+    "RandomState",
+    "default_rng",
+    "Generator",
+    "get_state",
+    "set_state",
+];
+
+/// Python builtins that are not part of the language (no loops, no containers
+/// beyond tuples and lists, no I/O besides `print`).
+const NOT_YET_BUILTIN: &[&str] = &[
+    "range",
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "zip",
+    "enumerate",
+    "map",
+    "filter",
+    "sorted",
+    "reversed",
+    "str",
+    "repr",
+    "format",
+    "open",
+    "input",
+    "pow",
+    "divmod",
+    "isinstance",
+    "type",
+    "iter",
+    "next",
+    "getattr",
+    "setattr",
+    "hasattr",
+    "exec",
+    "eval",
+    "globals",
+    "locals",
+    "vars",
+    "id",
+    "hash",
+    "chr",
+    "ord",
+    "hex",
+    "oct",
+    "bin",
+    "complex",
+    "bytes",
+];
+
+/// The "not supported yet" message for a NumPy name outside version 1, if it is one.
+/// `prefix` is the module as written before the name (`numpy.`, or empty when bare).
+pub(crate) fn not_yet_in_library(name: &str, prefix: &str) -> Option<String> {
+    NOT_YET_IN_LIBRARY
+        .contains(&name)
+        .then(|| not_in_version_1(prefix, name))
+}
+
+/// The same for `random.NAME`.
+pub(crate) fn not_yet_in_random(name: &str, prefix: &str) -> Option<String> {
+    NOT_YET_IN_RANDOM
+        .contains(&name)
+        .then(|| not_in_version_1(prefix, name))
+}
+
+fn not_in_version_1(prefix: &str, name: &str) -> String {
+    format!("not supported yet: `{prefix}{name}` is not in marsc's library (version 1)")
+}
+
+/// The "not supported yet" message for a Python builtin outside the language.
+pub(crate) fn not_yet_builtin(name: &str) -> Option<String> {
+    NOT_YET_BUILTIN
+        .contains(&name)
+        .then(|| format!("not supported yet: Python's `{name}()` is not part of the language"))
+}

@@ -1,0 +1,2 @@
+# \x needs two hex digits
+print("\x4")

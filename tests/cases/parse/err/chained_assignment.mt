@@ -1,0 +1,2 @@
+# one name per assignment
+a = b = 1

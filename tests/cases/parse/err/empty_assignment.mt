@@ -1,0 +1,2 @@
+# an assignment needs a value
+x =

@@ -1,0 +1,2 @@
+# an alias needs `as`
+import numpy np

@@ -1,0 +1,2 @@
+# integer literals must fit in 64 bits
+x = 9223372036854775808

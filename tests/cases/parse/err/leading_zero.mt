@@ -1,0 +1,2 @@
+# decimal integers may not have leading zeros
+x = 017

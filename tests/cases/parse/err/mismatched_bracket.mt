@@ -1,0 +1,3 @@
+# a closing bracket of the wrong kind
+import mars.tensor as mt
+x = mt.ones((3, 3])

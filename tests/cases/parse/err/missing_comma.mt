@@ -1,0 +1,3 @@
+# two arguments without a comma between them
+import mars.tensor as mt
+x = mt.ones((3 3))

@@ -1,0 +1,2 @@
+# `!` is not an operator; `~` or `not` is
+x = !True

@@ -1,0 +1,8 @@
+# four independent errors in one file are all reported
+import mars.tensor as mt
+a = mt.ones(3) +
+b = 1 < a < 2
+c = mt.zeros(3)
+c[0] = 5
+d = mt.ones((2 2))
+print(a, b, c, d)

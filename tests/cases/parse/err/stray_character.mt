@@ -1,0 +1,2 @@
+# a character that is not part of the language
+x = 1 $ 2

@@ -1,0 +1,5 @@
+# try/except is not in version 1
+try:
+    x = 1
+except:
+    x = 2

@@ -1,0 +1,3 @@
+# a string that is not closed on its line
+print("hello)
+x = 1

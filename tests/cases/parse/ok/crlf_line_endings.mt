@@ -1,0 +1,5 @@
+# Windows line endings (CRLF) are accepted
+import mars.tensor as mt
+x = mt.ones(2) + \
+    1
+print(x)

@@ -1,0 +1,3 @@
+# a script with no statements at all is fine
+
+# (nothing to do)
