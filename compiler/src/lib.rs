@@ -3,6 +3,7 @@
 //! over [`driver`].
 
 pub mod chunk;
+pub mod cli;
 pub mod diagnostics;
 pub mod driver;
 pub mod infer;

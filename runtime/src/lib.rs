@@ -4,7 +4,9 @@
 pub mod array;
 pub mod dtype;
 pub mod exec;
+pub mod format;
 pub mod kernels;
+pub mod npy;
 pub mod npy_header;
 pub mod ops;
 pub mod plan;

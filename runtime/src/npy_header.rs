@@ -40,8 +40,12 @@ impl fmt::Display for NpyError {
 impl std::error::Error for NpyError {}
 
 impl NpyHeader {
+    /// Number of elements (saturating: an absurd header is rejected by `read_header`).
     pub fn len(&self) -> usize {
-        self.shape.iter().product()
+        self.shape
+            .iter()
+            .try_fold(1usize, |n, &d| n.checked_mul(d))
+            .unwrap_or(usize::MAX)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -50,7 +54,7 @@ impl NpyHeader {
 
     /// Bytes of element data that must follow the header.
     pub fn data_bytes(&self) -> u64 {
-        self.len() as u64 * self.dtype.itemsize() as u64
+        (self.len() as u64).saturating_mul(self.dtype.itemsize() as u64)
     }
 }
 
@@ -68,7 +72,7 @@ pub fn read_header(path: &Path) -> Result<NpyHeader, NpyError> {
         .read_to_end(&mut prefix)
         .map_err(|e| NpyError::Io(e.to_string()))?;
     let header = parse_header(&prefix)?;
-    let needed = header.data_offset + header.data_bytes();
+    let needed = header.data_offset.saturating_add(header.data_bytes());
     if file_len < needed {
         return Err(NpyError::Malformed(format!(
             "the file is truncated: the header announces {} bytes of data but the file has {}",
@@ -314,6 +318,17 @@ mod tests {
         let text = std::str::from_utf8(&bytes[10..]).unwrap();
         assert!(text.starts_with(expected));
         assert!(text.ends_with('\n'));
+    }
+
+    #[test]
+    fn absurd_shapes_do_not_overflow() {
+        let dict = b"{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776, 1099511627776), }";
+        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+        bytes.extend_from_slice(&(dict.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(dict);
+        let header = parse_header(&bytes).unwrap();
+        assert_eq!(header.len(), usize::MAX);
+        assert_eq!(header.data_bytes(), u64::MAX);
     }
 
     #[test]

@@ -35,16 +35,9 @@ impl Scalar {
     }
 
     /// Converts with NumPy's `astype` semantics (float to int truncates toward zero;
-    /// NaN and out-of-range values saturate, which NumPy leaves undefined).
+    /// NaN and out-of-range values give the integer type's MIN, as NumPy on x86-64).
     pub fn cast(self, to: DType) -> Scalar {
-        match (self, to) {
-            (s, t) if s.dtype() == t => s,
-            (Scalar::Bool(b), t) => Scalar::from_i64(b as i64, t),
-            (Scalar::Int32(v), t) => Scalar::from_i64(v as i64, t),
-            (Scalar::Int64(v), t) => Scalar::from_i64(v, t),
-            (Scalar::Float32(v), t) => Scalar::from_f64(v as f64, t),
-            (Scalar::Float64(v), t) => Scalar::from_f64(v, t),
-        }
+        crate::kernels::cast_scalar(self, to)
     }
 
     pub fn from_i64(v: i64, to: DType) -> Scalar {
@@ -58,13 +51,7 @@ impl Scalar {
     }
 
     pub fn from_f64(v: f64, to: DType) -> Scalar {
-        match to {
-            DType::Bool => Scalar::Bool(v != 0.0),
-            DType::Int32 => Scalar::Int32(v as i32),
-            DType::Int64 => Scalar::Int64(v as i64),
-            DType::Float32 => Scalar::Float32(v as f32),
-            DType::Float64 => Scalar::Float64(v),
-        }
+        Scalar::Float64(v).cast(to)
     }
 }
 

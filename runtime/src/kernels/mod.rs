@@ -1,18 +1,41 @@
-//! Chunk kernels: the pure functions a worker runs on one or a few chunks.
-//! Every kernel takes and returns owned, C-contiguous `ArrayData` and reports bad
-//! arguments as a `KernelError` instead of panicking.
+//! Interpreter kernels: the pure functions that compute one chunk of an operation from
+//! the chunks of its inputs. Every kernel returns owned, C-contiguous `ArrayData` and
+//! reports bad arguments as a `KernelError` instead of panicking. A JIT added later must
+//! agree with them bit for bit, so the scalar semantics they implement (NumPy's, on
+//! x86-64) are spelled out in [`scalar_semantics`] and [`cast`] rather than left to
+//! Rust's operators.
 
+mod binary;
+mod cast;
+mod creation;
+mod element;
+mod elementwise;
 pub mod matmul;
 pub mod reduce;
+pub mod scalar_semantics;
 pub mod scan;
 pub mod shape;
 
 use std::fmt;
 
-/// Why a kernel could not run. The compiler checks user input before any kernel runs,
-/// so reaching one of these means a planning bug or a corrupt input file.
+pub use binary::binary;
+pub use cast::{cast, cast_scalar, f64_to_i32, f64_to_i64, CastFrom, FromScalar};
+pub use creation::{arange, eye, full, linspace, literal};
+pub(crate) use element::checked_len;
+pub use element::Element;
+pub use elementwise::{broadcast_shape, unary, where_};
+
+/// Why a kernel could not compute its chunk: either a run-time condition NumPy also
+/// reports (an integer raised to a negative power) or inputs that break the kernel's
+/// contract, which points at a compiler bug rather than a user error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelError(pub String);
+
+impl KernelError {
+    pub(crate) fn new(message: impl Into<String>) -> KernelError {
+        KernelError(message.into())
+    }
+}
 
 impl fmt::Display for KernelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

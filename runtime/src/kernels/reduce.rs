@@ -190,6 +190,13 @@ pub fn reduce_finish(
     }
     let result =
         with_element_type!(state.input_dtype, E => finish::finish_partial::<E>(red, state)?);
+    // States may be kept wider than the result (float32 moments in float64).
+    let result_dtype = red.op.result_dtype(state.input_dtype);
+    let result = if result.dtype() == result_dtype {
+        result
+    } else {
+        crate::kernels::cast(&result, result_dtype)
+    };
     if keepdims {
         Ok(result)
     } else {

@@ -1,0 +1,185 @@
+//! Creation kernels: each produces one chunk of a tensor that has no inputs, given the
+//! chunk's shape and where the chunk starts in the whole tensor, so that every value
+//! is a function of its global position only (never of the chunking).
+
+use crate::array::ArrayData;
+use crate::dtype::DType;
+use crate::kernels::cast::{CastFrom, FromScalar};
+use crate::kernels::element::{array_from_vec, checked_len, with_element_type, Element};
+use crate::kernels::scalar_semantics::Float;
+use crate::kernels::KernelError;
+use crate::scalar::Scalar;
+use ndarray::{ArrayD, IxDyn};
+
+/// Every element equal to `value` (`ones`, `zeros`, `full`, `empty`).
+pub fn full(shape: &[usize], value: Scalar) -> Result<ArrayData, KernelError> {
+    checked_len(shape, value.dtype())?;
+    Ok(with_element_type!(value.dtype(), T => {
+        T::into_data(ArrayD::from_elem(IxDyn(shape), T::from_scalar(value)))
+    }))
+}
+
+/// Elements `offset .. offset + len` of `np.arange(start, stop, step)` in the dtype of
+/// `start` (`step` is converted to it). As NumPy fills an arange, element 0 is
+/// `start`, element 1 is `start + step`, and element i >= 2 is `start + i * delta`
+/// with `delta = (start + step) - start` computed in the dtype, `i` converted to it.
+pub fn arange(
+    start: Scalar,
+    step: Scalar,
+    offset: usize,
+    len: usize,
+) -> Result<ArrayData, KernelError> {
+    let dtype = start.dtype();
+    checked_len(&[len], dtype)?;
+    let indices = offset..offset.saturating_add(len);
+    match start {
+        Scalar::Bool(start) => bool_arange(start, bool::from_scalar(step), indices),
+        Scalar::Int32(start) => Ok(int_arange::<i32>(
+            start.into(),
+            i64::from_scalar(step),
+            indices,
+        )),
+        Scalar::Int64(start) => Ok(int_arange::<i64>(start, i64::from_scalar(step), indices)),
+        Scalar::Float32(start) => Ok(float_arange(start, f32::from_scalar(step), indices)),
+        Scalar::Float64(start) => Ok(float_arange(start, f64::from_scalar(step), indices)),
+    }
+}
+
+fn float_arange<F: Float>(start: F, step: F, indices: std::ops::Range<usize>) -> ArrayData {
+    let next = start + step;
+    let delta = next - start;
+    let values = indices
+        .map(|i| match i {
+            0 => start,
+            1 => next,
+            _ => start + F::from_index(i) * delta,
+        })
+        .collect();
+    F::into_data(ndarray::Array1::from_vec(values).into_dyn())
+}
+
+/// NumPy computes integer aranges in 64 bits and stores the result, so int32
+/// elements wrap like a cast from int64.
+fn int_arange<I: Element + CastFrom<i64>>(
+    start: i64,
+    step: i64,
+    indices: std::ops::Range<usize>,
+) -> ArrayData {
+    let values = indices
+        .map(|i| I::cast_from(start.wrapping_add((i as i64).wrapping_mul(step))))
+        .collect();
+    I::into_data(ndarray::Array1::from_vec(values).into_dyn())
+}
+
+fn bool_arange(
+    start: bool,
+    step: bool,
+    indices: std::ops::Range<usize>,
+) -> Result<ArrayData, KernelError> {
+    if indices.end > 2 {
+        return Err(KernelError::new(
+            "arange() is only supported for booleans when the result has at most length 2.",
+        ));
+    }
+    // Element 1 is `start + step` computed on Python ints, then read as bool.
+    let values = indices.map(|i| if i == 0 { start } else { start || step });
+    Ok(ArrayData::Bool(
+        ndarray::Array1::from_iter(values).into_dyn(),
+    ))
+}
+
+/// Elements `offset .. offset + len` of `np.linspace(start, stop, num, endpoint,
+/// dtype=dtype)`, bit for bit: computed in float64 as `i * step + start` with
+/// `step = (stop - start) / div` (`div = num - 1` with the endpoint, else `num`),
+/// `i / div * delta` instead when `step` underflows to 0, the last element set to
+/// exactly `stop` when `endpoint` and `num > 1`; floored for integer dtypes, then cast.
+pub fn linspace(
+    start: f64,
+    stop: f64,
+    num: usize,
+    endpoint: bool,
+    dtype: DType,
+    offset: usize,
+    len: usize,
+) -> Result<ArrayData, KernelError> {
+    checked_len(&[len], dtype)?;
+    let div = if endpoint { num.saturating_sub(1) } else { num };
+    let delta = stop - start;
+    let step = delta / div as f64;
+    let value_at = |i: usize| -> f64 {
+        if endpoint && num > 1 && i == num - 1 {
+            return stop;
+        }
+        let position = i as f64;
+        let scaled = if div == 0 {
+            // A sequence of at most one element has no step; NumPy multiplies by
+            // delta so that a NaN or infinite delta still shows.
+            position * delta
+        } else if step == 0.0 {
+            // `delta / div` underflowed (subnormal range): divide first instead.
+            position / div as f64 * delta
+        } else {
+            position * step
+        };
+        scaled + start
+    };
+    let floor_first = dtype.is_int();
+    let indices = offset..offset.saturating_add(len);
+    Ok(with_element_type!(dtype, T => {
+        let values = indices
+            .map(|i| {
+                let value = value_at(i);
+                T::cast_from(if floor_first { value.floor() } else { value })
+            })
+            .collect();
+        T::into_data(ndarray::Array1::<T>::from_vec(values).into_dyn())
+    }))
+}
+
+/// One chunk of `np.eye(N, M, k)`: the chunk covers rows `row_offset ..` and columns
+/// `col_offset ..` of the whole matrix; element (r, c) is 1 where `c - r == k`.
+pub fn eye(
+    shape: [usize; 2],
+    row_offset: usize,
+    col_offset: usize,
+    k: i64,
+    dtype: DType,
+) -> Result<ArrayData, KernelError> {
+    let [rows, cols] = shape;
+    let len = checked_len(&shape, dtype)?;
+    // The diagonal's column within the chunk for a chunk row; i128 cannot overflow.
+    let diagonal_column = |row: usize| -> Option<usize> {
+        let global_column = row_offset as i128 + row as i128 + k as i128;
+        let column = global_column - col_offset as i128;
+        usize::try_from(column).ok().filter(|&c| c < cols)
+    };
+    with_element_type!(dtype, T => {
+        let zero = T::cast_from(false);
+        let one = T::cast_from(true);
+        let mut values = vec![zero; len];
+        for row in 0..rows {
+            if let Some(column) = diagonal_column(row) {
+                values[row * cols + column] = one;
+            }
+        }
+        array_from_vec(&shape, values).map(T::into_data)
+    })
+}
+
+/// `tensor([...])` data: `values` in C order, converted to `dtype`.
+pub fn literal(shape: &[usize], values: &[Scalar], dtype: DType) -> Result<ArrayData, KernelError> {
+    let len = checked_len(shape, dtype)?;
+    if len != values.len() {
+        return Err(KernelError::new(format!(
+            "internal error: {} literal values for shape {shape:?}",
+            values.len()
+        )));
+    }
+    with_element_type!(dtype, T => {
+        let values = values.iter().map(|&v| T::from_scalar(v)).collect();
+        array_from_vec(shape, values).map(T::into_data)
+    })
+}
+
+#[cfg(test)]
+mod tests;

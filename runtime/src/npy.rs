@@ -1,0 +1,365 @@
+//! Reading and writing the element data of `.npy` files, whole or one region at a time.
+//!
+//! Chunks of one array read and write their own hyper-rectangle of a shared file with
+//! positioned I/O (`read_exact_at`/`write_all_at`), one call per contiguous run of
+//! elements, so workers never share a file cursor. `write_array` goes through a
+//! temporary file and a rename so a failure never leaves a truncated file behind.
+
+use crate::array::ArrayData;
+use crate::dtype::DType;
+use crate::npy_header::{encode_header, read_header, NpyError, NpyHeader};
+use ndarray::{ArrayD, IxDyn, ShapeError};
+use std::fs::{OpenOptions, Permissions};
+use std::io::{BufWriter, Write};
+use std::os::unix::fs::{FileExt, PermissionsExt};
+use std::path::Path;
+
+/// Reads the hyper-rectangle starting at `offset` with extent `shape` of the array the
+/// file's `header` describes (C or Fortran order). The result is in C order.
+pub fn read_region(
+    path: &Path,
+    header: &NpyHeader,
+    offset: &[usize],
+    shape: &[usize],
+) -> Result<ArrayData, NpyError> {
+    check_region(path, &header.shape, header.dtype, offset, shape)?;
+    // A Fortran-order file is the C-order file of the transposed array.
+    let reversed = |dims: &[usize]| dims.iter().rev().copied().collect::<Vec<_>>();
+    let (file_shape, file_offset, file_extent) = if header.fortran_order {
+        (reversed(&header.shape), reversed(offset), reversed(shape))
+    } else {
+        (header.shape.clone(), offset.to_vec(), shape.to_vec())
+    };
+    let itemsize = header.dtype.itemsize();
+    let count: usize = shape.iter().product();
+    let mut bytes = vec![0u8; count * itemsize];
+    let file = std::fs::File::open(path).map_err(|e| io_error("open", path, e))?;
+    let runs = RegionRuns::new(&file_shape, &file_offset, &file_extent);
+    runs.for_each(|file_element, region_element| {
+        let start = region_element * itemsize;
+        let buffer = &mut bytes[start..start + runs.run_len * itemsize];
+        let position = header.data_offset + (file_element * itemsize) as u64;
+        file.read_exact_at(buffer, position).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                NpyError::Malformed(format!(
+                    "'{}': the file is truncated (it ends before the data its header announces)",
+                    path.display()
+                ))
+            } else {
+                io_error("read", path, e)
+            }
+        })
+    })?;
+    let data = decode(header.dtype, &file_extent, bytes)
+        .map_err(|e| NpyError::Malformed(format!("'{}': {e}", path.display())))?;
+    Ok(if header.fortran_order {
+        reverse_axes(data)
+    } else {
+        data
+    })
+}
+
+/// Reads a whole `.npy` file.
+pub fn read_array(path: &Path) -> Result<ArrayData, NpyError> {
+    let header = read_header(path).map_err(|e| name_file(path, e))?;
+    let origin = vec![0; header.shape.len()];
+    read_region(path, &header, &origin, &header.shape.clone())
+}
+
+/// Creates (or truncates) `path` as a C-order `.npy` file of this dtype and shape with
+/// all-zero data, ready for `write_region`; returns the byte offset of the data.
+pub fn create_npy(path: &Path, dtype: DType, shape: &[usize]) -> Result<u64, NpyError> {
+    let header = encode_header(dtype, shape);
+    let data_bytes = shape
+        .iter()
+        .try_fold(dtype.itemsize() as u64, |acc, &d| acc.checked_mul(d as u64))
+        .ok_or_else(|| {
+            NpyError::Io(format!(
+                "cannot create '{}': an array of shape {shape:?} is too large",
+                path.display()
+            ))
+        })?;
+    let file = std::fs::File::create(path).map_err(|e| io_error("create", path, e))?;
+    file.write_all_at(&header, 0)
+        .map_err(|e| io_error("write", path, e))?;
+    file.set_len(header.len() as u64 + data_bytes)
+        .map_err(|e| io_error("size", path, e))?;
+    Ok(header.len() as u64)
+}
+
+/// Writes `data` (in C order) as the hyper-rectangle at `offset` of the C-order array
+/// of `global_shape` whose elements start at byte `data_offset` of the file.
+pub fn write_region(
+    path: &Path,
+    data_offset: u64,
+    global_shape: &[usize],
+    offset: &[usize],
+    data: &ArrayData,
+) -> Result<(), NpyError> {
+    check_region(path, global_shape, data.dtype(), offset, data.shape())?;
+    let bytes = encode(data);
+    let itemsize = data.dtype().itemsize();
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| io_error("open", path, e))?;
+    let runs = RegionRuns::new(global_shape, offset, data.shape());
+    runs.for_each(|file_element, region_element| {
+        let start = region_element * itemsize;
+        let run = &bytes[start..start + runs.run_len * itemsize];
+        let position = data_offset + (file_element * itemsize) as u64;
+        file.write_all_at(run, position)
+            .map_err(|e| io_error("write", path, e))
+    })
+}
+
+/// Writes `data` as a complete `.npy` file (format 1.0, C order). The file appears
+/// under `path` only once it is complete.
+pub fn write_array(path: &Path, data: &ArrayData) -> Result<(), NpyError> {
+    let directory = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    // Like `np.save`, the file gets the user's default permissions (0666 minus umask).
+    let temporary = tempfile::Builder::new()
+        .prefix(".marsc-npy-")
+        .permissions(Permissions::from_mode(0o666))
+        .tempfile_in(directory)
+        .map_err(|e| io_error("create a temporary file for", path, e))?;
+    let mut writer = BufWriter::new(temporary.as_file());
+    writer
+        .write_all(&encode_header(data.dtype(), data.shape()))
+        .and_then(|()| write_elements(&mut writer, data))
+        .and_then(|()| writer.flush())
+        .map_err(|e| io_error("write", path, e))?;
+    drop(writer);
+    temporary
+        .as_file()
+        .sync_all()
+        .map_err(|e| io_error("write", path, e))?;
+    temporary
+        .persist(path)
+        .map_err(|e| io_error("write", path, e.error))?;
+    Ok(())
+}
+
+/// Element counts and offsets of the contiguous runs that make up a region of a
+/// C-order array.
+struct RegionRuns {
+    /// Elements per run.
+    run_len: usize,
+    /// Extents of the axes iterated over (those before the run's axes).
+    outer_shape: Vec<usize>,
+    /// Per outer axis, the element stride in the whole array.
+    outer_strides: Vec<usize>,
+    /// Element offset of the region's first element in the whole array.
+    first: usize,
+}
+
+impl RegionRuns {
+    fn new(global: &[usize], offset: &[usize], shape: &[usize]) -> RegionRuns {
+        let ndim = global.len();
+        let mut strides = vec![1usize; ndim];
+        for axis in (0..ndim.saturating_sub(1)).rev() {
+            strides[axis] = strides[axis + 1] * global[axis + 1];
+        }
+        // The run spans the trailing axes the region covers fully, plus one more.
+        let mut split = ndim.saturating_sub(1);
+        while split > 0 && shape[split] == global[split] {
+            split -= 1;
+        }
+        let run_len = if ndim == 0 {
+            1
+        } else {
+            shape[split] * strides[split]
+        };
+        let first = offset.iter().zip(&strides).map(|(o, s)| o * s).sum();
+        RegionRuns {
+            run_len,
+            outer_shape: shape[..split].to_vec(),
+            outer_strides: strides[..split].to_vec(),
+            first,
+        }
+    }
+
+    /// Calls `visit(element offset in the file, element offset in the region)` for each
+    /// run in C order; stops at the first error.
+    fn for_each(
+        &self,
+        mut visit: impl FnMut(usize, usize) -> Result<(), NpyError>,
+    ) -> Result<(), NpyError> {
+        if self.run_len == 0 || self.outer_shape.contains(&0) {
+            return Ok(());
+        }
+        let mut index = vec![0usize; self.outer_shape.len()];
+        let mut region_element = 0;
+        loop {
+            let file_element = self.first
+                + index
+                    .iter()
+                    .zip(&self.outer_strides)
+                    .map(|(i, s)| i * s)
+                    .sum::<usize>();
+            visit(file_element, region_element)?;
+            region_element += self.run_len;
+            // Advance the odometer over the outer axes.
+            let mut axis = index.len();
+            loop {
+                if axis == 0 {
+                    return Ok(());
+                }
+                axis -= 1;
+                index[axis] += 1;
+                if index[axis] < self.outer_shape[axis] {
+                    break;
+                }
+                index[axis] = 0;
+            }
+        }
+    }
+}
+
+/// Checks that the region lies inside the array, and that byte offsets into an array
+/// of that shape cannot overflow (a hostile header may announce any shape).
+fn check_region(
+    path: &Path,
+    global: &[usize],
+    dtype: DType,
+    offset: &[usize],
+    shape: &[usize],
+) -> Result<(), NpyError> {
+    let addressable = global
+        .iter()
+        .try_fold(dtype.itemsize(), |bytes, &d| bytes.checked_mul(d))
+        .is_some_and(|bytes| u64::try_from(bytes).is_ok_and(|b| b < u64::MAX / 2));
+    if !addressable {
+        return Err(NpyError::Malformed(format!(
+            "'{}': an array of shape {global:?} is too large to address",
+            path.display()
+        )));
+    }
+    let fits = offset.len() == global.len()
+        && shape.len() == global.len()
+        && (0..global.len()).all(|axis| {
+            offset[axis]
+                .checked_add(shape[axis])
+                .is_some_and(|end| end <= global[axis])
+        });
+    if fits {
+        Ok(())
+    } else {
+        Err(NpyError::Malformed(format!(
+            "'{}': the region at offset {offset:?} with shape {shape:?} does not fit in an array of shape {global:?}",
+            path.display()
+        )))
+    }
+}
+
+fn io_error(action: &str, path: &Path, error: std::io::Error) -> NpyError {
+    NpyError::Io(format!("cannot {action} '{}': {error}", path.display()))
+}
+
+/// Adds the file name to an error from the header reader.
+fn name_file(path: &Path, error: NpyError) -> NpyError {
+    match error {
+        NpyError::Io(message) => {
+            NpyError::Io(format!("cannot read '{}': {message}", path.display()))
+        }
+        NpyError::Malformed(message) => {
+            NpyError::Malformed(format!("'{}': {message}", path.display()))
+        }
+    }
+}
+
+/// Turns a C-order array of the reversed shape into the Fortran-order array it is,
+/// stored in C order.
+fn reverse_axes(data: ArrayData) -> ArrayData {
+    fn standard<T: Clone>(a: ArrayD<T>) -> ArrayD<T> {
+        a.reversed_axes().as_standard_layout().into_owned()
+    }
+    match data {
+        ArrayData::Bool(a) => ArrayData::Bool(standard(a)),
+        ArrayData::Int32(a) => ArrayData::Int32(standard(a)),
+        ArrayData::Int64(a) => ArrayData::Int64(standard(a)),
+        ArrayData::Float32(a) => ArrayData::Float32(standard(a)),
+        ArrayData::Float64(a) => ArrayData::Float64(standard(a)),
+    }
+}
+
+/// Little-endian element bytes, decoded into an array of `shape` (C order).
+fn decode(dtype: DType, shape: &[usize], bytes: Vec<u8>) -> Result<ArrayData, ShapeError> {
+    fn build<T, const N: usize>(
+        shape: &[usize],
+        bytes: &[u8],
+        from_le: impl Fn([u8; N]) -> T,
+    ) -> Result<ArrayD<T>, ShapeError> {
+        let values: Vec<T> = bytes
+            .chunks_exact(N)
+            .map(|chunk| {
+                let mut array = [0u8; N];
+                array.copy_from_slice(chunk);
+                from_le(array)
+            })
+            .collect();
+        ArrayD::from_shape_vec(IxDyn(shape), values)
+    }
+    Ok(match dtype {
+        DType::Bool => ArrayData::Bool(build(shape, &bytes, |[b]: [u8; 1]| b != 0)?),
+        DType::Int32 => ArrayData::Int32(build(shape, &bytes, i32::from_le_bytes)?),
+        DType::Int64 => ArrayData::Int64(build(shape, &bytes, i64::from_le_bytes)?),
+        DType::Float32 => ArrayData::Float32(build(shape, &bytes, f32::from_le_bytes)?),
+        DType::Float64 => ArrayData::Float64(build(shape, &bytes, f64::from_le_bytes)?),
+    })
+}
+
+/// The elements of `data` in C order as little-endian bytes.
+fn encode(data: &ArrayData) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(data.nbytes());
+    let _ = write_elements(&mut bytes, data);
+    bytes
+}
+
+fn write_elements(out: &mut impl Write, data: &ArrayData) -> std::io::Result<()> {
+    // `iter()` walks in logical C order whatever the memory layout.
+    match data {
+        ArrayData::Bool(a) => a.iter().try_for_each(|v| out.write_all(&[u8::from(*v)])),
+        ArrayData::Int32(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::Int64(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::Float32(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::Float64(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(global: &[usize], offset: &[usize], shape: &[usize]) -> (usize, Vec<(usize, usize)>) {
+        let runs = RegionRuns::new(global, offset, shape);
+        let mut seen = Vec::new();
+        runs.for_each(|f, r| {
+            seen.push((f, r));
+            Ok(())
+        })
+        .unwrap();
+        (runs.run_len, seen)
+    }
+
+    #[test]
+    fn merges_fully_covered_trailing_axes() {
+        assert_eq!(
+            runs(&[4, 5, 6], &[1, 0, 0], &[2, 5, 6]),
+            (60, vec![(30, 0)])
+        );
+        assert_eq!(
+            runs(&[4, 5, 6], &[1, 2, 0], &[2, 2, 6]),
+            (12, vec![(42, 0), (72, 12)])
+        );
+        assert_eq!(
+            runs(&[3, 4], &[0, 1], &[3, 2]),
+            (2, vec![(1, 0), (5, 2), (9, 4)])
+        );
+        assert_eq!(runs(&[], &[], &[]), (1, vec![(0, 0)]));
+        assert_eq!(runs(&[3, 4], &[1, 1], &[0, 2]).1, vec![]);
+    }
+}
