@@ -32,9 +32,9 @@ fn corpus() -> Vec<String> {
 const TOKENS: &[&str] = &[
     "x", "y", "mt", "np", ".", "(", ")", "[", "]", ",", ":", "=", "+", "-", "*", "/", "//", "%",
     "**", "@", "&", "|", "^", "~", "<", "==", "1", "0", "-1", "2.5", "None", "True", "...",
-    "\"s\"", "\n", " ", "ones", "sum", "reshape", "axis", "keepdims", "chunks", "print",
-    "tensor", "arange", "random", "rand", "T", "shape", "and", "not", "import", "as", "\\\n",
-    ";", "#", "    ",
+    "\"s\"", "\n", " ", "ones", "sum", "reshape", "axis", "keepdims", "chunks", "print", "tensor",
+    "arange", "random", "rand", "T", "shape", "and", "not", "import", "as", "\\\n", ";", "#",
+    "    ",
 ];
 
 /// Applies one mutation: delete, duplicate or replace a random byte range, or insert a

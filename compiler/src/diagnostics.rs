@@ -50,7 +50,12 @@ fn emit_all(
     for diagnostic in diagnostics {
         // Rendering into memory or a terminal only fails on I/O errors, which there is
         // no better place to report than the stream that just failed.
-        let _ = term::emit(writer, &config, &file, &to_report(diagnostic, source.text.len()));
+        let _ = term::emit(
+            writer,
+            &config,
+            &file,
+            &to_report(diagnostic, source.text.len()),
+        );
     }
 }
 
@@ -89,10 +94,16 @@ mod tests {
             .with_label("not found")
             .with_help("a similar name exists: `x`");
         let text = render_plain(&source, &[diagnostic]);
-        assert!(text.starts_with("error: cannot find `z` in this scope\n"), "{text}");
+        assert!(
+            text.starts_with("error: cannot find `z` in this scope\n"),
+            "{text}"
+        );
         assert!(text.contains("--> demo.mt:2:9"), "{text}");
         assert!(text.contains("y = x + z"), "{text}");
-        assert!(text.contains("= help: a similar name exists: `x`"), "{text}");
+        assert!(
+            text.contains("= help: a similar name exists: `x`"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -27,9 +27,15 @@ fn path(file: &tempfile::NamedTempFile) -> &str {
 
 #[test]
 fn check_accepts_a_good_script() {
-    let file = script("import mars.tensor as mt\nx = mt.ones((4, 4), chunks=2)\nprint((x + 1).sum())\n");
+    let file =
+        script("import mars.tensor as mt\nx = mt.ones((4, 4), chunks=2)\nprint((x + 1).sum())\n");
     let out = marsc(&["check", path(&file)]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.stderr.is_empty());
 }
 
@@ -62,8 +68,16 @@ fn missing_script_is_an_error_not_a_panic() {
 #[test]
 fn bad_usage_exits_2() {
     assert_eq!(marsc(&["--no-such-flag"]).status.code(), Some(2));
-    assert_eq!(marsc(&["--emit", "nonsense", "x.mt"]).status.code(), Some(2));
-    assert_eq!(marsc(&["--chunk-bytes", "12 parsecs", "x.mt"]).status.code(), Some(2));
+    assert_eq!(
+        marsc(&["--emit", "nonsense", "x.mt"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        marsc(&["--chunk-bytes", "12 parsecs", "x.mt"])
+            .status
+            .code(),
+        Some(2)
+    );
     assert_eq!(marsc(&["--workers", "0", "x.mt"]).status.code(), Some(2));
 }
 
@@ -72,7 +86,15 @@ fn help_explains_commands_and_options() {
     let out = marsc(&["--help"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
-    for word in ["check", "repl", "order", "--emit", "--chunk-bytes", "--workers", "--stats-json"] {
+    for word in [
+        "check",
+        "repl",
+        "order",
+        "--emit",
+        "--chunk-bytes",
+        "--workers",
+        "--stats-json",
+    ] {
         assert!(text.contains(word), "--help lacks {word}:\n{text}");
     }
 }
@@ -83,7 +105,12 @@ fn emit_dumps_are_deterministic() {
     for stage in ["ast", "tileable"] {
         let first = marsc(&["--emit", stage, path(&file)]);
         let second = marsc(&["--emit", stage, path(&file)]);
-        assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+        assert_eq!(
+            first.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&first.stderr)
+        );
         assert!(!first.stdout.is_empty());
         assert_eq!(first.stdout, second.stdout);
     }
@@ -107,9 +134,17 @@ fn dot_output_renders_with_graphviz() {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .expect("dot starts");
-        dot.stdin.take().expect("stdin").write_all(&out.stdout).expect("feed dot");
+        dot.stdin
+            .take()
+            .expect("stdin")
+            .write_all(&out.stdout)
+            .expect("feed dot");
         let rendered = dot.wait_with_output().expect("dot finishes");
-        assert!(rendered.status.success(), "{}", String::from_utf8_lossy(&rendered.stderr));
+        assert!(
+            rendered.status.success(),
+            "{}",
+            String::from_utf8_lossy(&rendered.stderr)
+        );
         assert!(String::from_utf8_lossy(&rendered.stdout).contains("<svg"));
     }
 }

@@ -322,7 +322,8 @@ mod tests {
 
     #[test]
     fn absurd_shapes_do_not_overflow() {
-        let dict = b"{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776, 1099511627776), }";
+        let dict =
+            b"{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776, 1099511627776), }";
         let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
         bytes.extend_from_slice(&(dict.len() as u16).to_le_bytes());
         bytes.extend_from_slice(dict);

@@ -229,7 +229,14 @@ fn bind_keyword(
 ) -> Result<(), Diagnostic> {
     let signature = bound.signature();
     let function = signature.name;
-    if name == "chunks" || name == "chunk_size" {
+    // `rechunk` takes the spec as its own parameter, under either name.
+    let takes_chunks_param = params.iter().any(|p| p.name == "chunks");
+    let name = if takes_chunks_param && name == "chunk_size" {
+        "chunks"
+    } else {
+        name
+    };
+    if (name == "chunks" || name == "chunk_size") && !takes_chunks_param {
         if !signature.chunks {
             return Err(Diagnostic::error(
                 format!("`{function}()` got an unexpected keyword argument `{name}`"),

@@ -127,11 +127,19 @@ impl Lowerer<'_> {
 
     /// `arange([start,] stop[, step], dtype=None)`.
     pub(super) fn arange(&mut self, args: &BoundArgs) -> LowerResult<Value> {
-        let first = args.get("start_or_stop");
+        // NumPy's `arange(stop)`, `arange(start, stop[, step])`, or any of them by keyword.
+        let first = args.get("start");
         let stop_arg = args.get("stop");
         let step_arg = args.get("step");
-        let (start, stop) = match stop_arg.value {
-            Value::None => (Value::Int(0), first.clone()),
+        let (start, stop) = match (&first.value, &stop_arg.value) {
+            (Value::None, Value::None) => {
+                return Err(
+                    Diagnostic::error("`arange()` requires `stop`", args.call_span)
+                        .with_help("write `arange(stop)` or `arange(start, stop, step)`"),
+                )
+            }
+            (_, Value::None) => (Value::Int(0), first.clone()),
+            (Value::None, _) => (Value::Int(0), stop_arg.clone()),
             _ => (first.value.clone(), stop_arg.clone()),
         };
         let step = match step_arg.value {

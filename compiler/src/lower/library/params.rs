@@ -157,7 +157,7 @@ pub(super) const TENSOR: &[Param] = &[
     kw_unsupported("ndmin"),
 ];
 pub(super) const ARANGE: &[Param] = &[
-    pos("start_or_stop"),
+    opt("start", NONE),
     opt("stop", NONE),
     opt("step", NONE),
     kw("dtype", NONE),
