@@ -527,5 +527,8 @@ fn loads_read_their_own_regions() {
     assert_eq!(graph.step(step).num_chunks, 4);
     assert_eq!(graph.chunk_offset(graph.step(step).chunk(3)), vec![1, 2]);
     assert_eq!(graph.chunk_shape(graph.step(step).chunk(3)), vec![1, 1]);
-    assert!(graph.step(step).chunk_ids().all(|c| graph.inputs(c).is_empty()));
+    assert!(graph
+        .step(step)
+        .chunk_ids()
+        .all(|c| graph.inputs(c).is_empty()));
 }
