@@ -102,7 +102,7 @@ fn help_explains_commands_and_options() {
 #[test]
 fn emit_dumps_are_deterministic() {
     let file = script("a = arange(10, chunks=3)\nb = a * 2.5\nprint(b[::-2].sum(), b.shape)\n");
-    for stage in ["ast", "tileable"] {
+    for stage in ["ast", "tileable", "chunk"] {
         let first = marsc(&["--emit", stage, path(&file)]);
         let second = marsc(&["--emit", stage, path(&file)]);
         assert_eq!(
@@ -124,7 +124,7 @@ fn dot_output_renders_with_graphviz() {
         return;
     }
     let file = script("x = ones((6, 6), chunks=3)\ny = (x @ x.T).sum(axis=0)\nprint(y)\n");
-    for stage in ["ast", "tileable"] {
+    for stage in ["ast", "tileable", "chunk"] {
         let out = marsc(&["--emit", stage, "--format", "dot", path(&file)]);
         assert_eq!(out.status.code(), Some(0));
         let mut dot = Command::new("dot")
