@@ -7,5 +7,6 @@ pub mod diagnostics;
 pub mod driver;
 pub mod infer;
 pub mod lower;
+pub mod schedule;
 pub mod size;
 pub mod tileable;

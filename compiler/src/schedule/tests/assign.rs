@@ -1,0 +1,1 @@
+//! Worker assignment: balance, locality on a tree reduction, broadcasters.
