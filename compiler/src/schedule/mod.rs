@@ -11,6 +11,7 @@ pub mod dag;
 mod dag_file;
 pub mod priority;
 pub mod shapes;
+mod section;
 mod shuffle;
 mod walk;
 

@@ -1,13 +1,12 @@
-//! The demand-driven walk behind [`super::priority::order`]: a depth-first descent
-//! from targets, interleaved with small "sections" that run as soon as they cost no
-//! memory. See the priority module's documentation for the rules it implements.
+//! The demand-driven walk behind [`super::priority::order`]: pick a target, compute
+//! its missing inputs depth-first, run whatever releases memory as soon as it can, then
+//! pick the next target near what is live. The priority module's documentation gives
+//! the rules; this file is their mechanics.
 
 use super::dag::Dag;
+use super::section::{SectionFinder, SectionLimits, WalkView};
 use std::cmp::Reverse;
-
-/// How many readers of one node a section check looks at, so that a broadcaster with
-/// a million readers does not make every check expensive.
-const SECTION_SCAN: usize = 32;
+use std::collections::BinaryHeap;
 
 /// The knobs of the walk; [`Tuning::DEFAULT`] is what `order` uses, the others exist
 /// so tests can show what each rule buys.
@@ -16,19 +15,25 @@ pub(crate) struct Tuning {
     /// Run a runnable node at once when it frees exactly as many results as it
     /// creates (continuing a chain), not only when it frees more.
     pub neutral_eager: bool,
-    /// The largest section (nodes run at once to release memory early) the walk
-    /// tries; 0 disables sections. A few nodes cover a reader with its private inputs
-    /// and the final results hanging off it, and the bound keeps each check O(1).
-    pub section_nodes: usize,
-    /// How many results a section may hold beyond those already live while it runs.
-    pub section_extra: i64,
+    /// Sections: how long, and how many extra results they may hold on the way.
+    pub sections: SectionLimits,
+    /// After a final result, go on with a node that is already runnable (all inputs
+    /// computed) before loading anything new.
+    pub prefer_runnable: bool,
 }
 
 impl Tuning {
+    /// Eight nodes cover a reader with its private inputs and the final results
+    /// hanging off it; one extra result lets a section load a private input. Measured
+    /// on random DAGs against the exact optimum (tests/evaluate.rs): longer sections
+    /// gain nothing, two extra results lose.
     pub(crate) const DEFAULT: Tuning = Tuning {
         neutral_eager: true,
-        section_nodes: 8,
-        section_extra: 1,
+        sections: SectionLimits {
+            nodes: 8,
+            extra_results: 1,
+        },
+        prefer_runnable: true,
     };
 }
 
@@ -53,12 +58,12 @@ impl NodeFacts {
         let size = |node: u32| sizes.and_then(|s| s.get(node as usize)).copied().unwrap_or(0);
         let depth = dag.depths();
         // need[v]: how many results computing v alone holds at its peak (Sethi–Ullman
-        // numbering, exact on trees, an over-estimate where subgraphs are shared).
+        // numbering: exact on trees, an over-estimate where subgraphs are shared).
         let mut need = vec![0u32; dag.len()];
-        let mut preferred_offsets = vec![0u32; dag.len() + 1];
+        let mut preferred_offsets = Vec::with_capacity(dag.len() + 1);
+        preferred_offsets.push(0u32);
         for node in dag.nodes() {
-            preferred_offsets[node as usize + 1] =
-                preferred_offsets[node as usize] + dag.dependencies(node).len() as u32;
+            preferred_offsets.push(preferred_offsets[node as usize] + dag.dependencies(node).len() as u32);
         }
         let mut preferred = vec![0u32; dag.edge_count()];
         for &node in dag.topological_order() {
@@ -67,12 +72,8 @@ impl NodeFacts {
             let inputs = &mut preferred[range];
             inputs.copy_from_slice(dag.dependencies(node));
             inputs.sort_unstable_by_key(|&input| {
-                (
-                    Reverse(need[input as usize]),
-                    Reverse(depth[input as usize]),
-                    size(input),
-                    input,
-                )
+                let at = input as usize;
+                (Reverse(need[at]), Reverse(depth[at]), Reverse(dag.dependents(input).len()), size(input), input)
             });
             let held_while_computing = inputs
                 .iter()
@@ -84,12 +85,8 @@ impl NodeFacts {
         }
         let mut targets: Vec<u32> = dag.nodes().filter(|&node| dag.is_sink(node)).collect();
         targets.sort_unstable_by_key(|&node| {
-            (
-                Reverse(depth[node as usize]),
-                Reverse(need[node as usize]),
-                size(node),
-                node,
-            )
+            let at = node as usize;
+            (Reverse(depth[at]), Reverse(need[at]), size(node), node)
         });
         NodeFacts {
             preferred_offsets,
@@ -119,96 +116,112 @@ fn initial_frees(dag: &Dag) -> Vec<u32> {
 /// The state of the demand-driven walk.
 struct Walk<'a> {
     dag: &'a Dag,
-    tuning: Tuning,
     facts: &'a NodeFacts,
+    tuning: Tuning,
     done: Vec<bool>,
+    sequence: Vec<u32>,
     /// Inputs not yet run, per node.
     missing: Vec<u32>,
     /// Readers not yet run, per node.
     unread: Vec<u32>,
     /// Inputs this node is the last unrun reader of: running it frees that many.
     frees: Vec<u32>,
-    sequence: Vec<u32>,
-    /// Readers of computed results, most recent on top: where the walk goes next.
-    candidates: Vec<u32>,
     /// The depth-first descent: (node, index of the next preferred input to visit).
     descent: Vec<(u32, u32)>,
     /// Nodes whose chance to run early may have changed.
     to_check: Vec<u32>,
-    /// Nodes that could lead a section holding extra results, tried after the nodes
-    /// that run for free.
+    /// Nodes that might lead a section, tried once nothing runs for free.
     section_leads: Vec<u32>,
-    section: SectionScratch,
-}
-
-/// Reusable buffers of the section check.
-struct SectionScratch {
-    nodes: Vec<u32>,
-    /// `stamp[v] == generation` marks v as a member of the section being built.
-    stamp: Vec<u32>,
-    generation: u32,
-    /// Readers left per input, as the simulated section runs.
-    local_unread: Vec<(u32, u32)>,
+    sections: SectionFinder,
+    /// The target computed last, whose readers come next.
+    last_target: Option<u32>,
+    /// Non-root nodes whose inputs are all computed, most recent on top.
+    runnable: Vec<u32>,
+    /// Live results keyed by (fewest unrun readers, most recent): the ones closest to
+    /// being freed come first. Entries go stale as counts drop; stale ones are skipped.
+    closest_to_free: BinaryHeap<(Reverse<u32>, u32, u32)>,
+    /// Per node, how many of its readers are known to have run (a scan position).
+    reader_cursor: Vec<u32>,
 }
 
 impl<'a> Walk<'a> {
     fn new(dag: &'a Dag, facts: &'a NodeFacts, tuning: Tuning) -> Walk<'a> {
+        let count = |lists: fn(&Dag, u32) -> &[u32]| -> Vec<u32> {
+            dag.nodes().map(|node| lists(dag, node).len() as u32).collect()
+        };
         Walk {
             dag,
-            tuning,
             facts,
+            tuning,
             done: vec![false; dag.len()],
-            missing: dag
-                .nodes()
-                .map(|node| dag.dependencies(node).len() as u32)
-                .collect(),
-            unread: dag
-                .nodes()
-                .map(|node| dag.dependents(node).len() as u32)
-                .collect(),
-            frees: initial_frees(dag),
             sequence: Vec::with_capacity(dag.len()),
-            candidates: Vec::new(),
+            missing: count(Dag::dependencies),
+            unread: count(Dag::dependents),
+            frees: initial_frees(dag),
             descent: Vec::new(),
             to_check: Vec::new(),
             section_leads: Vec::new(),
-            section: SectionScratch {
-                nodes: Vec::new(),
-                stamp: vec![0; dag.len()],
-                generation: 0,
-                local_unread: Vec::new(),
-            },
+            sections: SectionFinder::new(dag.len(), tuning.sections),
+            last_target: None,
+            runnable: Vec::new(),
+            closest_to_free: BinaryHeap::new(),
+            reader_cursor: vec![0; dag.len()],
         }
     }
 
     fn run(&mut self) {
-        let mut next_target = 0;
+        let mut next_final = 0;
         loop {
-            let target = match self.next_candidate() {
-                Some(candidate) => candidate,
+            let target = match self.next_target() {
+                Some(target) => target,
                 None => {
                     let targets = &self.facts.targets;
-                    while next_target < targets.len() && self.done[targets[next_target] as usize]
-                    {
-                        next_target += 1;
+                    while next_final < targets.len() && self.done[targets[next_final] as usize] {
+                        next_final += 1;
                     }
-                    match targets.get(next_target) {
+                    match targets.get(next_final) {
                         Some(&target) => target,
                         None => break,
                     }
                 }
             };
             self.compute(target);
+            self.last_target = Some(target);
         }
     }
 
-    fn next_candidate(&mut self) -> Option<u32> {
-        while let Some(candidate) = self.candidates.pop() {
-            if !self.done[candidate as usize] {
-                return Some(candidate);
+    /// Where to go after a target: up to its reader (finish the branch); else to a
+    /// node that is already runnable (nothing new to load); else to a reader of the
+    /// live result closest to being freed. `None` leaves it to the next final result.
+    fn next_target(&mut self) -> Option<u32> {
+        if let Some(reader) = self.last_target.and_then(|t| self.unrun_reader(t)) {
+            return Some(reader);
+        }
+        if self.tuning.prefer_runnable {
+            while let Some(node) = self.runnable.pop() {
+                if !self.done[node as usize] {
+                    return Some(node);
+                }
+            }
+        }
+        while let Some((Reverse(unread), _, node)) = self.closest_to_free.pop() {
+            if unread > 0 && self.unread[node as usize] == unread {
+                if let Some(reader) = self.unrun_reader(node) {
+                    return Some(reader);
+                }
             }
         }
         None
+    }
+
+    /// The first unrun reader of `node`, if any.
+    fn unrun_reader(&mut self, node: u32) -> Option<u32> {
+        let readers = self.dag.dependents(node);
+        let cursor = &mut self.reader_cursor[node as usize];
+        while (*cursor as usize) < readers.len() && self.done[readers[*cursor as usize] as usize] {
+            *cursor += 1;
+        }
+        readers.get(*cursor as usize).copied()
     }
 
     /// Runs `target` after its missing inputs, depth-first in preferred order.
@@ -249,12 +262,17 @@ impl<'a> Walk<'a> {
                     self.section_leads.push(next);
                 }
             } else if let Some(lead) = self.section_leads.pop() {
-                if self.tuning.section_nodes == 0 {
+                if self.done[lead as usize] {
                     continue;
                 }
-                if !self.done[lead as usize] && self.build_section(lead) {
-                    for at in 0..self.section.nodes.len() {
-                        let member = self.section.nodes[at];
+                let view = WalkView {
+                    dag: self.dag,
+                    done: &self.done,
+                    unread: &self.unread,
+                };
+                if let Some(section) = self.sections.find(&view, lead) {
+                    let section = section.to_vec();
+                    for member in section {
                         self.record(member);
                     }
                 }
@@ -264,131 +282,50 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Runnable now, and frees at least as many results as it creates.
+    /// Runnable now, and frees at least as many results as it creates (more, unless
+    /// neutral runs are allowed or it creates nothing).
     fn runs_for_free(&self, node: u32) -> bool {
         let creates = u32::from(!self.dag.is_sink(node));
         let frees = self.frees[node as usize];
-        self.missing[node as usize] == 0
-            && (frees > creates || frees == creates && (creates == 0 || self.tuning.neutral_eager))
-    }
-
-    /// Tries to build, in `self.section.nodes`, a short run that starts with `lead`'s
-    /// private missing inputs and `lead`, may go on to readers that become runnable,
-    /// holds at most `section_extra` more results at any moment, and ends holding no
-    /// more than before. Returns whether one was found.
-    fn build_section(&mut self, lead: u32) -> bool {
-        let dag = self.dag;
-        let scratch = &mut self.section;
-        scratch.nodes.clear();
-        scratch.generation = scratch.generation.wrapping_add(1);
-        if scratch.generation == 0 {
-            scratch.stamp.fill(0);
-            scratch.generation = 1;
-        }
-        let generation = scratch.generation;
-        if dag.dependencies(lead).len() > SECTION_SCAN {
-            return false;
-        }
-        for &input in dag.dependencies(lead) {
-            if self.done[input as usize] {
-                continue;
-            }
-            let private_root = dag.is_root(input) && dag.dependents(input).len() == 1;
-            if !private_root || scratch.nodes.len() as i64 >= self.tuning.section_extra {
-                return false;
-            }
-            scratch.nodes.push(input);
-        }
-        let lead_at = scratch.nodes.len();
-        scratch.nodes.push(lead);
-        for &member in &scratch.nodes {
-            scratch.stamp[member as usize] = generation;
-        }
-        let mut grow = lead_at;
-        while grow < scratch.nodes.len() && scratch.nodes.len() < self.tuning.section_nodes {
-            let member = scratch.nodes[grow];
-            grow += 1;
-            for &reader in dag.dependents(member).iter().take(SECTION_SCAN) {
-                let inside = |node: u32| {
-                    self.done[node as usize] || scratch.stamp[node as usize] == generation
-                };
-                if scratch.nodes.len() < self.tuning.section_nodes
-                    && !inside(reader)
-                    && dag.dependencies(reader).len() <= SECTION_SCAN
-                    && dag.dependencies(reader).iter().all(|&input| inside(input))
-                {
-                    scratch.stamp[reader as usize] = generation;
-                    scratch.nodes.push(reader);
-                }
-            }
-        }
-        match self.shortest_releasing_prefix(lead_at) {
-            Some(len) => {
-                self.section.nodes.truncate(len);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Simulates the candidate section and returns the length of its shortest prefix
-    /// that includes the lead, never holds more than `section_extra` extra results,
-    /// and ends holding no more results than before it.
-    fn shortest_releasing_prefix(&mut self, lead_at: usize) -> Option<usize> {
-        let dag = self.dag;
-        let scratch = &mut self.section;
-        scratch.local_unread.clear();
-        let mut held: i64 = 0;
-        for (at, &member) in scratch.nodes.iter().enumerate() {
-            if held > self.tuning.section_extra {
-                return None;
-            }
-            for &input in dag.dependencies(member) {
-                let slot = match scratch.local_unread.iter().position(|&(n, _)| n == input) {
-                    Some(slot) => slot,
-                    None => {
-                        scratch.local_unread.push((input, self.unread[input as usize]));
-                        scratch.local_unread.len() - 1
-                    }
-                };
-                scratch.local_unread[slot].1 -= 1;
-                if scratch.local_unread[slot].1 == 0 {
-                    held -= 1;
-                }
-            }
-            if !dag.is_sink(member) {
-                held += 1;
-            }
-            if at >= lead_at && held <= 0 {
-                return Some(at + 1);
-            }
-        }
-        None
+        let allowed = frees > creates
+            || frees == creates && (creates == 0 || self.tuning.neutral_eager);
+        self.missing[node as usize] == 0 && allowed
     }
 
     fn record(&mut self, node: u32) {
         let dag = self.dag;
+        let clock = self.sequence.len() as u32;
         self.done[node as usize] = true;
         self.sequence.push(node);
+        if !dag.is_sink(node) {
+            self.closest_to_free
+                .push((Reverse(self.unread[node as usize]), clock, node));
+        }
         for &input in dag.dependencies(node) {
-            self.unread[input as usize] -= 1;
-            if self.unread[input as usize] == 1 {
-                if let Some(&last) = dag
-                    .dependents(input)
-                    .iter()
-                    .find(|&&reader| !self.done[reader as usize])
-                {
-                    self.frees[last as usize] += 1;
-                    self.to_check.push(last);
+            let unread = &mut self.unread[input as usize];
+            *unread -= 1;
+            match *unread {
+                0 => {}
+                1 => {
+                    self.closest_to_free.push((Reverse(1), clock, input));
+                    if let Some(last) = self.unrun_reader(input) {
+                        self.frees[last as usize] += 1;
+                        self.to_check.push(last);
+                    }
                 }
+                left => self.closest_to_free.push((Reverse(left), clock, input)),
             }
         }
-        for &reader in dag.dependents(node).iter().rev() {
-            self.missing[reader as usize] -= 1;
-            if self.missing[reader as usize] == 0 || self.missing[reader as usize] as i64 <= self.tuning.section_extra {
+        let section_reach = self.tuning.sections.extra_results;
+        for &reader in dag.dependents(node) {
+            let missing = &mut self.missing[reader as usize];
+            *missing -= 1;
+            if *missing == 0 {
+                self.runnable.push(reader);
+            }
+            if *missing <= section_reach {
                 self.to_check.push(reader);
             }
-            self.candidates.push(reader);
         }
     }
 }

@@ -3,23 +3,11 @@
 //! `cargo test -p marsc --lib evaluate -- --ignored --nocapture`.
 
 use super::optimal::optimal_max_live;
-use crate::schedule::dag::Dag;
+use super::priority::local_random_dag;
 use crate::schedule::priority::{bfs_order, max_live_results, seed_order, tuned_memory_order};
 use crate::schedule::shuffle::SplitMix64;
+use crate::schedule::section::SectionLimits;
 use crate::schedule::walk::Tuning;
-
-fn random_dag(rng: &mut SplitMix64, n: usize, density: usize) -> Dag {
-    let mut edges = Vec::new();
-    for reader in 1..n {
-        let inputs = rng.below(density + 1);
-        for _ in 0..inputs {
-            // Prefer recent nodes, like real programs.
-            let back = 1 + rng.below(reader.min(6));
-            edges.push(((reader - back) as u32, reader as u32));
-        }
-    }
-    Dag::from_edges(n, &edges).unwrap()
-}
 
 #[test]
 #[ignore]
@@ -27,17 +15,18 @@ fn evaluate() {
     let variants = [
         ("default", Tuning::DEFAULT),
         ("no-neutral", Tuning { neutral_eager: false, ..Tuning::DEFAULT }),
-        ("no-sections", Tuning { section_nodes: 0, ..Tuning::DEFAULT }),
-        ("extra0", Tuning { section_extra: 0, ..Tuning::DEFAULT }),
-        ("extra2", Tuning { section_extra: 2, ..Tuning::DEFAULT }),
+        ("no-sections", Tuning { sections: SectionLimits { nodes: 0, extra_results: 1 }, ..Tuning::DEFAULT }),
+        ("extra0", Tuning { sections: SectionLimits { nodes: 8, extra_results: 0 }, ..Tuning::DEFAULT }),
+        ("extra2", Tuning { sections: SectionLimits { nodes: 8, extra_results: 2 }, ..Tuning::DEFAULT }),
+        ("nodes4", Tuning { sections: SectionLimits { nodes: 4, extra_results: 1 }, ..Tuning::DEFAULT }),
+        ("nodes16", Tuning { sections: SectionLimits { nodes: 16, extra_results: 1 }, ..Tuning::DEFAULT }),
+        ("no-runnable", Tuning { prefer_runnable: false, ..Tuning::DEFAULT }),
     ];
-    let mut rng = SplitMix64::new(1);
+    let mut rng = SplitMix64::new(std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1));
     let mut gap = vec![(0usize, 0usize); variants.len() + 2];
-    let trials = 400;
+    let trials = 1000;
     for _ in 0..trials {
-        let n = 8 + rng.below(11);
-        let density = 1 + rng.below(3);
-        let dag = random_dag(&mut rng, n, density);
+        let dag = local_random_dag(&mut rng);
         let best = optimal_max_live(&dag);
         let mut record = |slot: usize, live: usize| {
             gap[slot].0 += live - best;
@@ -52,5 +41,74 @@ fn evaluate() {
     let names = variants.iter().map(|(n, _)| *n).chain(["bfs", "seed"]);
     for (name, (total, worse)) in names.zip(gap) {
         println!("{name:12} total gap {total:4}  suboptimal {worse:3}/{trials}");
+    }
+}
+
+#[test]
+#[ignore]
+fn evaluate_shapes() {
+    use crate::schedule::shapes::*;
+    let variants = [
+        ("default", Tuning::DEFAULT),
+        ("no-neutral", Tuning { neutral_eager: false, ..Tuning::DEFAULT }),
+        ("no-sections", Tuning { sections: SectionLimits { nodes: 0, extra_results: 1 }, ..Tuning::DEFAULT }),
+        ("extra0", Tuning { sections: SectionLimits { nodes: 8, extra_results: 0 }, ..Tuning::DEFAULT }),
+        ("extra2", Tuning { sections: SectionLimits { nodes: 8, extra_results: 2 }, ..Tuning::DEFAULT }),
+        ("nodes4", Tuning { sections: SectionLimits { nodes: 4, extra_results: 1 }, ..Tuning::DEFAULT }),
+        ("nodes16", Tuning { sections: SectionLimits { nodes: 16, extra_results: 1 }, ..Tuning::DEFAULT }),
+        ("no-runnable", Tuning { prefer_runnable: false, ..Tuning::DEFAULT }),
+    ];
+    let shapes = [
+        ("matmul4", block_matmul(4)),
+        ("matmul8", block_matmul(8)),
+        ("matmul16", block_matmul(16)),
+        ("tree2-1000", tree_reduction(1000, 2)),
+        ("tree4-1000", tree_reduction(1000, 4)),
+        ("mapred-1000", map_then_reduce(1000, 2)),
+    ];
+    for (name, dag) in &shapes {
+        for seed in [None, Some(1), Some(2)] {
+            let dag = match seed {
+                None => dag.clone(),
+                Some(seed) => relabeled(dag, seed).0,
+            };
+            let mut line = format!("{name:12} {seed:?}: bfs {}", max_live_results(&dag, &bfs_order(&dag)));
+            for (vname, tuning) in variants {
+                line += &format!("  {vname} {}", max_live_results(&dag, &tuned_memory_order(&dag, None, tuning)));
+            }
+            println!("{line}");
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn trace_matmul() {
+    use crate::schedule::shapes::block_matmul;
+    let n = 16;
+    let dag = block_matmul(n);
+    let name = |v: u32| -> String {
+        let v = v as usize;
+        if v < n * n { format!("A{}{}", v / n, v % n) }
+        else if v < 2 * n * n { let w = v - n * n; format!("B{}{}", w / n, w % n) }
+        else { format!("#{v}") }
+    };
+    for tuning in [Tuning::DEFAULT, Tuning { sections: SectionLimits { nodes: 0, extra_results: 1 }, ..Tuning::DEFAULT }] {
+        let priority = tuned_memory_order(&dag, None, tuning);
+        let mut seq: Vec<u32> = dag.nodes().collect();
+        seq.sort_by_key(|&v| priority[v as usize]);
+        let mut unread: Vec<usize> = dag.nodes().map(|v| dag.dependents(v).len()).collect();
+        let mut live = 0usize;
+        let mut peak = 0;
+        let mut at_peak = 0;
+        let mut items = Vec::new();
+        for v in seq {
+            if live > peak { peak = live; at_peak = items.len(); }
+            items.push(format!("{}[{live}] ", name(v)));
+            for &d in dag.dependencies(v) { unread[d as usize] -= 1; if unread[d as usize] == 0 { live -= 1; } }
+            if !dag.is_sink(v) { live += 1; }
+        }
+        let line = items[at_peak.saturating_sub(60)..=at_peak].concat();
+        println!("peak {peak} at {at_peak}: {line}\n");
     }
 }
