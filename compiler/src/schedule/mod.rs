@@ -9,6 +9,7 @@
 pub mod assign;
 pub mod dag;
 mod dag_file;
+mod order_report;
 pub mod priority;
 pub mod shapes;
 mod section;
@@ -20,4 +21,5 @@ mod tests;
 
 pub use assign::{assign_workers, transfer_bytes, InitialAssignment};
 pub use dag::{parse_dag_file, Dag, DagError};
+pub use order_report::{order_report, render_dag_error};
 pub use priority::{bfs_order, max_live_results, order};
