@@ -7,6 +7,7 @@
 //! `Dag` from its edges and reading the results back by index.
 
 pub mod assign;
+mod buckets;
 pub mod dag;
 mod dag_file;
 mod order_report;

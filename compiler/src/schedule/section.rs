@@ -7,6 +7,7 @@
 //! of nodes and edges, so sections keep the walk linear.
 
 use super::dag::Dag;
+use super::walk::NodeState;
 
 /// How many readers of one node, and inputs of one node, a section check looks at, so
 /// a broadcaster or a huge reducer does not make every check expensive.
@@ -24,9 +25,11 @@ pub(crate) struct SectionLimits {
 /// The walk's state a section check reads.
 pub(crate) struct WalkView<'a> {
     pub dag: &'a Dag,
+    /// Per node, the results computing it alone holds at its peak.
+    pub need: &'a [u32],
     pub done: &'a [bool],
-    /// Readers not yet run, per node.
-    pub unread: &'a [u32],
+    /// The walk's counters per node.
+    pub state: &'a [NodeState],
 }
 
 /// Reusable buffers, so a check allocates nothing.
@@ -121,7 +124,10 @@ impl SectionFinder {
                 Some(at) => {
                     top.1 = at as u32 + 1;
                     let input = inputs[at];
+                    // An input that alone needs more than the section may hold would
+                    // fail the simulation anyway; stop before walking its subgraph.
                     if dag.dependents(input).len() != 1
+                        || view.need[input as usize] > self.limits.extra_results
                         || self.nodes.len() + self.descent.len() >= self.limits.nodes
                     {
                         return false;
@@ -153,7 +159,7 @@ impl SectionFinder {
                 let slot = match self.local_unread.iter().position(|&(n, _)| n == input) {
                     Some(slot) => slot,
                     None => {
-                        self.local_unread.push((input, view.unread[input as usize]));
+                        self.local_unread.push((input, view.state[input as usize].unread));
                         self.local_unread.len() - 1
                     }
                 };

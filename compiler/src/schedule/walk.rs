@@ -3,10 +3,10 @@
 //! pick the next target near what is live. The priority module's documentation gives
 //! the rules; this file is their mechanics.
 
+use super::buckets::BucketQueue;
 use super::dag::Dag;
 use super::section::{SectionFinder, SectionLimits, WalkView};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// The knobs of the walk; [`Tuning::DEFAULT`] is what `order` uses, the others exist
 /// so tests can show what each rule buys.
@@ -48,6 +48,7 @@ pub(crate) fn walk_sequence(dag: &Dag, sizes: Option<&[u64]>, tuning: Tuning) ->
 /// Static facts the walk consults: each node's inputs in the order to compute them,
 /// and the final results in the order to start from.
 struct NodeFacts {
+    need: Vec<u32>,
     preferred_offsets: Vec<u32>,
     preferred: Vec<u32>,
     targets: Vec<u32>,
@@ -89,6 +90,7 @@ impl NodeFacts {
             (Reverse(depth[at]), Reverse(need[at]), size(node), node)
         });
         NodeFacts {
+            need,
             preferred_offsets,
             preferred,
             targets,
@@ -102,15 +104,34 @@ impl NodeFacts {
     }
 }
 
-/// Per node, the inputs it is the only reader of.
-fn initial_frees(dag: &Dag) -> Vec<u32> {
-    let mut frees = vec![0u32; dag.len()];
+/// The walk's counters for one node.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct NodeState {
+    /// Inputs not yet run.
+    pub missing: u32,
+    /// Readers not yet run.
+    pub unread: u32,
+    /// Inputs this node is the last unrun reader of: running it frees that many.
+    pub frees: u32,
+    /// How many of its readers, in order, are known to have run (a scan position).
+    pub reader_cursor: u32,
+}
+
+fn initial_state(dag: &Dag) -> Vec<NodeState> {
+    let mut state: Vec<NodeState> = dag
+        .nodes()
+        .map(|node| NodeState {
+            missing: dag.dependencies(node).len() as u32,
+            unread: dag.dependents(node).len() as u32,
+            ..NodeState::default()
+        })
+        .collect();
     for node in dag.nodes() {
         if let [only_reader] = dag.dependents(node) {
-            frees[*only_reader as usize] += 1;
+            state[*only_reader as usize].frees += 1;
         }
     }
-    frees
+    state
 }
 
 /// The state of the demand-driven walk.
@@ -120,12 +141,8 @@ struct Walk<'a> {
     tuning: Tuning,
     done: Vec<bool>,
     sequence: Vec<u32>,
-    /// Inputs not yet run, per node.
-    missing: Vec<u32>,
-    /// Readers not yet run, per node.
-    unread: Vec<u32>,
-    /// Inputs this node is the last unrun reader of: running it frees that many.
-    frees: Vec<u32>,
+    /// The counters of every node, side by side so one cache line serves them all.
+    state: Vec<NodeState>,
     /// The depth-first descent: (node, index of the next preferred input to visit).
     descent: Vec<(u32, u32)>,
     /// Nodes whose chance to run early may have changed.
@@ -137,35 +154,27 @@ struct Walk<'a> {
     last_target: Option<u32>,
     /// Non-root nodes whose inputs are all computed, most recent on top.
     runnable: Vec<u32>,
-    /// Live results keyed by (fewest unrun readers, most recent): the ones closest to
-    /// being freed come first. Entries go stale as counts drop; stale ones are skipped.
-    closest_to_free: BinaryHeap<(Reverse<u32>, u32, u32)>,
-    /// Per node, how many of its readers are known to have run (a scan position).
-    reader_cursor: Vec<u32>,
+    /// Live results keyed by unrun readers, fewest (then most recent) first: the ones
+    /// closest to being freed. Entries go stale as counts drop; stale ones are skipped.
+    closest_to_free: BucketQueue,
 }
 
 impl<'a> Walk<'a> {
     fn new(dag: &'a Dag, facts: &'a NodeFacts, tuning: Tuning) -> Walk<'a> {
-        let count = |lists: fn(&Dag, u32) -> &[u32]| -> Vec<u32> {
-            dag.nodes().map(|node| lists(dag, node).len() as u32).collect()
-        };
         Walk {
             dag,
             facts,
             tuning,
             done: vec![false; dag.len()],
             sequence: Vec::with_capacity(dag.len()),
-            missing: count(Dag::dependencies),
-            unread: count(Dag::dependents),
-            frees: initial_frees(dag),
+            state: initial_state(dag),
             descent: Vec::new(),
             to_check: Vec::new(),
             section_leads: Vec::new(),
             sections: SectionFinder::new(dag.len(), tuning.sections),
             last_target: None,
             runnable: Vec::new(),
-            closest_to_free: BinaryHeap::new(),
-            reader_cursor: vec![0; dag.len()],
+            closest_to_free: BucketQueue::new(),
         }
     }
 
@@ -204,8 +213,8 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        while let Some((Reverse(unread), _, node)) = self.closest_to_free.pop() {
-            if unread > 0 && self.unread[node as usize] == unread {
+        while let Some((unread, node)) = self.closest_to_free.pop() {
+            if unread > 0 && self.state[node as usize].unread == unread {
                 if let Some(reader) = self.unrun_reader(node) {
                     return Some(reader);
                 }
@@ -217,7 +226,7 @@ impl<'a> Walk<'a> {
     /// The first unrun reader of `node`, if any.
     fn unrun_reader(&mut self, node: u32) -> Option<u32> {
         let readers = self.dag.dependents(node);
-        let cursor = &mut self.reader_cursor[node as usize];
+        let cursor = &mut self.state[node as usize].reader_cursor;
         while (*cursor as usize) < readers.len() && self.done[readers[*cursor as usize] as usize] {
             *cursor += 1;
         }
@@ -267,8 +276,9 @@ impl<'a> Walk<'a> {
                 }
                 let view = WalkView {
                     dag: self.dag,
+                    need: &self.facts.need,
                     done: &self.done,
-                    unread: &self.unread,
+                    state: &self.state,
                 };
                 if let Some(section) = self.sections.find(&view, lead) {
                     let section = section.to_vec();
@@ -286,39 +296,37 @@ impl<'a> Walk<'a> {
     /// neutral runs are allowed or it creates nothing).
     fn runs_for_free(&self, node: u32) -> bool {
         let creates = u32::from(!self.dag.is_sink(node));
-        let frees = self.frees[node as usize];
+        let NodeState { missing, frees, .. } = self.state[node as usize];
         let allowed = frees > creates
             || frees == creates && (creates == 0 || self.tuning.neutral_eager);
-        self.missing[node as usize] == 0 && allowed
+        missing == 0 && allowed
     }
 
     fn record(&mut self, node: u32) {
         let dag = self.dag;
-        let clock = self.sequence.len() as u32;
         self.done[node as usize] = true;
         self.sequence.push(node);
         if !dag.is_sink(node) {
-            self.closest_to_free
-                .push((Reverse(self.unread[node as usize]), clock, node));
+            self.closest_to_free.push(self.state[node as usize].unread, node);
         }
         for &input in dag.dependencies(node) {
-            let unread = &mut self.unread[input as usize];
+            let unread = &mut self.state[input as usize].unread;
             *unread -= 1;
             match *unread {
                 0 => {}
                 1 => {
-                    self.closest_to_free.push((Reverse(1), clock, input));
+                    self.closest_to_free.push(1, input);
                     if let Some(last) = self.unrun_reader(input) {
-                        self.frees[last as usize] += 1;
+                        self.state[last as usize].frees += 1;
                         self.to_check.push(last);
                     }
                 }
-                left => self.closest_to_free.push((Reverse(left), clock, input)),
+                left => self.closest_to_free.push(left, input),
             }
         }
         let section_reach = self.tuning.sections.extra_results;
         for &reader in dag.dependents(node) {
-            let missing = &mut self.missing[reader as usize];
+            let missing = &mut self.state[reader as usize].missing;
             *missing -= 1;
             if *missing == 0 {
                 self.runnable.push(reader);
