@@ -79,7 +79,11 @@ pub fn broadcaster_threshold(workers: usize) -> usize {
 pub fn transfer_bytes(dag: &Dag, sizes: &[u64], assignment: &[u32]) -> u64 {
     let worker = |node: u32| assignment.get(node as usize).copied().unwrap_or(UNASSIGNED);
     dag.nodes()
-        .flat_map(|reader| dag.dependencies(reader).iter().map(move |&input| (input, reader)))
+        .flat_map(|reader| {
+            dag.dependencies(reader)
+                .iter()
+                .map(move |&input| (input, reader))
+        })
         .filter(|&(input, reader)| worker(input) != worker(reader))
         .map(|(input, _)| sizes.get(input as usize).copied().unwrap_or(0))
         .sum()

@@ -40,7 +40,10 @@ impl fmt::Display for DagError {
         match self {
             DagError::Line { line, message } => write!(f, "line {line}: {message}"),
             DagError::UnknownNode { node, node_count } => {
-                write!(f, "edge names node {node}, but the graph has {node_count} nodes")
+                write!(
+                    f,
+                    "edge names node {node}, but the graph has {node_count} nodes"
+                )
             }
             DagError::Cycle { cycle } => {
                 let path: Vec<String> = cycle.iter().map(u32::to_string).collect();
@@ -63,17 +66,25 @@ impl Dag {
             .iter()
             .find(|&&(input, reader)| input.max(reader) as usize >= node_count)
         {
-            let node = if input as usize >= node_count { input } else { reader };
+            let node = if input as usize >= node_count {
+                input
+            } else {
+                reader
+            };
             return Err(DagError::UnknownNode { node, node_count });
         }
-        let (dependency_offsets, dependencies) =
-            grouped_unique(node_count, edges.iter().map(|&(input, reader)| (reader, input)));
+        let (dependency_offsets, dependencies) = grouped_unique(
+            node_count,
+            edges.iter().map(|&(input, reader)| (reader, input)),
+        );
         let (dependent_offsets, dependents) = grouped_unique(
             node_count,
             (0..node_count as u32).flat_map(|reader| {
                 let range = dependency_offsets[reader as usize] as usize
                     ..dependency_offsets[reader as usize + 1] as usize;
-                dependencies[range].iter().map(move |&input| (input, reader))
+                dependencies[range]
+                    .iter()
+                    .map(move |&input| (input, reader))
             }),
         );
         let mut dag = Dag {
@@ -157,7 +168,10 @@ impl Dag {
             .nodes()
             .map(|node| self.dependencies(node).len() as u32)
             .collect();
-        let mut order: Vec<u32> = self.nodes().filter(|&node| missing[node as usize] == 0).collect();
+        let mut order: Vec<u32> = self
+            .nodes()
+            .filter(|&node| missing[node as usize] == 0)
+            .collect();
         let mut next = 0;
         while next < order.len() {
             let node = order[next];
@@ -189,7 +203,12 @@ impl Dag {
         while position[node as usize] == u32::MAX {
             position[node as usize] = path.len() as u32;
             path.push(node);
-            match self.dependencies(node).iter().copied().find(|&d| leftover(d)) {
+            match self
+                .dependencies(node)
+                .iter()
+                .copied()
+                .find(|&d| leftover(d))
+            {
                 Some(input) => node = input,
                 None => return path,
             }

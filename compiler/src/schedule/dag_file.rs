@@ -22,7 +22,10 @@ pub fn parse_dag_file(text: &str) -> Result<(Dag, Vec<String>), DagError> {
             let first_line = definitions[first as usize].line;
             return Err(line_error(
                 definition.line,
-                format!("`{}` is defined twice (first on line {first_line})", definition.name),
+                format!(
+                    "`{}` is defined twice (first on line {first_line})",
+                    definition.name
+                ),
             ));
         }
         let index = u32::try_from(index).map_err(|_| DagError::TooLarge)?;
@@ -106,9 +109,7 @@ fn check_name(line: usize, name: &str) -> Result<(), DagError> {
 
 /// Names a cycle starting from its node defined first, and reports it on that line.
 fn cycle_error(definitions: &[Definition<'_>], mut cycle: Vec<u32>) -> DagError {
-    let first = (0..cycle.len())
-        .min_by_key(|&at| cycle[at])
-        .unwrap_or(0);
+    let first = (0..cycle.len()).min_by_key(|&at| cycle[at]).unwrap_or(0);
     cycle.rotate_left(first);
     let Some(&start) = cycle.first() else {
         return DagError::Cycle { cycle };

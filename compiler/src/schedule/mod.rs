@@ -12,8 +12,8 @@ pub mod dag;
 mod dag_file;
 mod order_report;
 pub mod priority;
-pub mod shapes;
 mod section;
+pub mod shapes;
 mod shuffle;
 mod walk;
 

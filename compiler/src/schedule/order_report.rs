@@ -14,9 +14,17 @@ pub fn order_report(text: &str) -> Result<String, DagError> {
     sequence.sort_unstable_by_key(|&node| priority[node as usize]);
     let mut report = String::with_capacity(names.iter().map(|n| n.len() + 9).sum::<usize>() + 32);
     for node in sequence {
-        let _ = writeln!(report, "{} {}", priority[node as usize], names[node as usize]);
+        let _ = writeln!(
+            report,
+            "{} {}",
+            priority[node as usize], names[node as usize]
+        );
     }
-    let _ = writeln!(report, "max_live_results {}", max_live_results(&dag, &priority));
+    let _ = writeln!(
+        report,
+        "max_live_results {}",
+        max_live_results(&dag, &priority)
+    );
     Ok(report)
 }
 

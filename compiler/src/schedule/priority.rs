@@ -2,28 +2,34 @@
 //!
 //! It starts from the three rules of the Mars scheduling policy (deeper first; required
 //! by deeper first; smaller output first) and turns them into a demand-driven walk, as
-//! `dask.order` does, so that memory stays low on any graph shape:
+//! `dask.order` does, so that memory stays low whatever the graph's shape or numbering:
 //!
 //! - **Finish a branch before starting another.** The walk picks a target and computes
-//!   its missing dependencies depth-first (a post-order walk), so a branch is reduced
-//!   as soon as its inputs exist. When the target is done the next target is a reader
-//!   of the most recently computed results, so the walk moves up and along the branch
-//!   it is in instead of jumping elsewhere.
+//!   its missing inputs depth-first (post-order), so a branch is reduced as soon as its
+//!   inputs exist. When the target is done the walk goes up to the target's reader;
+//!   failing that, to a node whose inputs are all computed already (nothing new to
+//!   load); failing that, to a reader of the live result with the fewest readers left
+//!   (the one closest to being freed); only then to the next final result.
 //! - **Run a reducer's inputs together.** A node's missing inputs are computed one after
 //!   another, each input's own subgraph first, so a reducer runs right after its last
-//!   input. Inputs are taken in the order of the Sethi–Ullman register need (the most
-//!   demanding first), which is optimal on trees and gives O(log n) live results on a
-//!   tree reduction.
-//! - **Prefer the long critical path.** Ties between inputs, and the choice of the first
-//!   target, go to the deeper node (the longest path from a root, the Mars "depth");
-//!   then to the smaller output; then to the lower node index.
-//! - **Release memory eagerly.** Whenever a node becomes runnable and running it frees
+//!   input. Inputs are taken by Sethi–Ullman need (the most demanding first), which is
+//!   optimal on trees and holds O(log n) results on a tree reduction.
+//! - **Prefer the long critical path.** Ties between inputs go to the deeper one (the
+//!   longest path from a root: the Mars "depth"), then to the one more nodes read (its
+//!   other readers can then finish early), then to the smaller output, then to the
+//!   lower index. Final results are started deepest first.
+//! - **Release memory eagerly.** A node that becomes runnable runs at once if it frees
 //!   at least as many results as it creates (it is the last reader of an input, or a
-//!   final result), it runs at once.
+//!   final result). A short *section* — a reader together with its private inputs and
+//!   the final results hanging off it — runs at once if it ends holding fewer results
+//!   than before (or as many, when it completes a final result) while holding at most
+//!   one extra on the way (see `section.rs`).
 //!
-//! Finally the order is compared with the breadth-first order by
-//! [`max_live_results`] and the better one is returned, so the pass is never worse
-//! than breadth-first on any graph. Everything is O((V + E) log V).
+//! Minimizing the peak is NP-hard in general; measured against the exact optimum on
+//! 500 random 8–20-node graphs the walk is optimal on over 90% (tests/priority.rs).
+//! Finally the order is compared with the breadth-first order by [`max_live_results`]
+//! and the better one is returned, so the pass is never worse than breadth-first.
+//! Everything is O((V + E) log V).
 
 use super::dag::Dag;
 use super::walk;
@@ -47,7 +53,10 @@ pub fn order(dag: &Dag, sizes: Option<&[u64]>) -> Vec<u32> {
 /// root), ties by index. Kept for comparison (`--order bfs`).
 pub fn bfs_order(dag: &Dag) -> Vec<u32> {
     let depth = dag.depths();
-    let levels = depth.iter().max().map_or(0, |&deepest| deepest as usize + 1);
+    let levels = depth
+        .iter()
+        .max()
+        .map_or(0, |&deepest| deepest as usize + 1);
     let mut level_start = vec![0u32; levels + 1];
     for &d in &depth {
         level_start[d as usize + 1] += 1;
@@ -69,7 +78,12 @@ pub fn bfs_order(dag: &Dag) -> Vec<u32> {
 /// index. Kept for comparison with [`order`].
 pub fn seed_order(dag: &Dag, sizes: Option<&[u64]>) -> Vec<u32> {
     let depth = dag.depths();
-    let size = |node: u32| sizes.and_then(|s| s.get(node as usize)).copied().unwrap_or(0);
+    let size = |node: u32| {
+        sizes
+            .and_then(|s| s.get(node as usize))
+            .copied()
+            .unwrap_or(0)
+    };
     let key = |node: u32| {
         let deepest_reader = dag
             .dependents(node)
@@ -140,7 +154,11 @@ pub(crate) fn memory_order(dag: &Dag, sizes: Option<&[u64]>) -> Vec<u32> {
 }
 
 /// [`memory_order`] with other knobs, to measure what each rule of the walk buys.
-pub(crate) fn tuned_memory_order(dag: &Dag, sizes: Option<&[u64]>, tuning: walk::Tuning) -> Vec<u32> {
+pub(crate) fn tuned_memory_order(
+    dag: &Dag,
+    sizes: Option<&[u64]>,
+    tuning: walk::Tuning,
+) -> Vec<u32> {
     priorities_from_sequence(&walk::walk_sequence(dag, sizes, tuning))
 }
 
@@ -171,7 +189,12 @@ fn sequence_from_priorities(len: usize, priority: &[u32]) -> Vec<u32> {
     }
     if !is_permutation {
         sequence = (0..len as u32).collect();
-        sequence.sort_by_key(|&node| (priority.get(node as usize).copied().unwrap_or(u32::MAX), node));
+        sequence.sort_by_key(|&node| {
+            (
+                priority.get(node as usize).copied().unwrap_or(u32::MAX),
+                node,
+            )
+        });
     }
     sequence
 }

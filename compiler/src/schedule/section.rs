@@ -159,7 +159,8 @@ impl SectionFinder {
                 let slot = match self.local_unread.iter().position(|&(n, _)| n == input) {
                     Some(slot) => slot,
                     None => {
-                        self.local_unread.push((input, view.state[input as usize].unread));
+                        self.local_unread
+                            .push((input, view.state[input as usize].unread));
                         self.local_unread.len() - 1
                     }
                 };

@@ -56,7 +56,12 @@ struct NodeFacts {
 
 impl NodeFacts {
     fn compute(dag: &Dag, sizes: Option<&[u64]>) -> NodeFacts {
-        let size = |node: u32| sizes.and_then(|s| s.get(node as usize)).copied().unwrap_or(0);
+        let size = |node: u32| {
+            sizes
+                .and_then(|s| s.get(node as usize))
+                .copied()
+                .unwrap_or(0)
+        };
         let depth = dag.depths();
         // need[v]: how many results computing v alone holds at its peak (Sethi–Ullman
         // numbering: exact on trees, an over-estimate where subgraphs are shared).
@@ -64,7 +69,8 @@ impl NodeFacts {
         let mut preferred_offsets = Vec::with_capacity(dag.len() + 1);
         preferred_offsets.push(0u32);
         for node in dag.nodes() {
-            preferred_offsets.push(preferred_offsets[node as usize] + dag.dependencies(node).len() as u32);
+            preferred_offsets
+                .push(preferred_offsets[node as usize] + dag.dependencies(node).len() as u32);
         }
         let mut preferred = vec![0u32; dag.edge_count()];
         for &node in dag.topological_order() {
@@ -74,7 +80,13 @@ impl NodeFacts {
             inputs.copy_from_slice(dag.dependencies(node));
             inputs.sort_unstable_by_key(|&input| {
                 let at = input as usize;
-                (Reverse(need[at]), Reverse(depth[at]), Reverse(dag.dependents(input).len()), size(input), input)
+                (
+                    Reverse(need[at]),
+                    Reverse(depth[at]),
+                    Reverse(dag.dependents(input).len()),
+                    size(input),
+                    input,
+                )
             });
             let held_while_computing = inputs
                 .iter()
@@ -297,8 +309,8 @@ impl<'a> Walk<'a> {
     fn runs_for_free(&self, node: u32) -> bool {
         let creates = u32::from(!self.dag.is_sink(node));
         let NodeState { missing, frees, .. } = self.state[node as usize];
-        let allowed = frees > creates
-            || frees == creates && (creates == 0 || self.tuning.neutral_eager);
+        let allowed =
+            frees > creates || frees == creates && (creates == 0 || self.tuning.neutral_eager);
         missing == 0 && allowed
     }
 
@@ -307,7 +319,8 @@ impl<'a> Walk<'a> {
         self.done[node as usize] = true;
         self.sequence.push(node);
         if !dag.is_sink(node) {
-            self.closest_to_free.push(self.state[node as usize].unread, node);
+            self.closest_to_free
+                .push(self.state[node as usize].unread, node);
         }
         for &input in dag.dependencies(node) {
             let unread = &mut self.state[input as usize].unread;

@@ -1,7 +1,9 @@
 //! Worker assignment: balanced shares, locality on a tree reduction (BFS moves fewer
 //! bytes than round-robin or random), placement by input bytes, and broadcasters.
 
-use crate::schedule::assign::{assign_workers, broadcaster_threshold, transfer_bytes, InitialAssignment};
+use crate::schedule::assign::{
+    assign_workers, broadcaster_threshold, transfer_bytes, InitialAssignment,
+};
 use crate::schedule::dag::{parse_dag_file, Dag};
 use crate::schedule::shapes::{block_matmul, map_then_reduce, relabeled, tree_reduction};
 
@@ -21,7 +23,11 @@ fn initial_counts(dag: &Dag, assignment: &[u32], workers: usize) -> Vec<usize> {
 
 #[test]
 fn every_policy_balances_initial_nodes_within_one() {
-    let shapes = [tree_reduction(1_000, 2), map_then_reduce(37, 4), block_matmul(5)];
+    let shapes = [
+        tree_reduction(1_000, 2),
+        map_then_reduce(37, 4),
+        block_matmul(5),
+    ];
     for dag in &shapes {
         let sizes = vec![8; dag.len()];
         for workers in [1, 2, 3, 4, 7] {
@@ -30,7 +36,10 @@ fn every_policy_balances_initial_nodes_within_one() {
                 assert!(assignment.iter().all(|&w| (w as usize) < workers));
                 let counts = initial_counts(dag, &assignment, workers);
                 let (least, most) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
-                assert!(most - least <= 1, "{policy:?} on {workers} workers: {counts:?}");
+                assert!(
+                    most - least <= 1,
+                    "{policy:?} on {workers} workers: {counts:?}"
+                );
             }
         }
     }
@@ -58,13 +67,20 @@ fn bfs_moves_fewer_bytes_than_random_on_tree_reductions() {
     for (leaves, fan_in) in [(1_000, 2), (4_096, 4), (10_000, 2)] {
         let (dag, _) = relabeled(&tree_reduction(leaves, fan_in), leaves as u64);
         let sizes = vec![1 << 20; dag.len()];
-        let bfs = transfer_bytes(&dag, &sizes, &assign_workers(&dag, &sizes, 2, InitialAssignment::Bfs));
+        let bfs = transfer_bytes(
+            &dag,
+            &sizes,
+            &assign_workers(&dag, &sizes, 2, InitialAssignment::Bfs),
+        );
         for seed in 0..5 {
             let random = assign_workers(&dag, &sizes, 2, InitialAssignment::Random { seed });
             let random = transfer_bytes(&dag, &sizes, &random);
             // Random leaves make about a quarter of the pairs straddle workers; BFS
             // regions only meet along one path to the root.
-            assert!(bfs * 20 < random, "{leaves} leaves: bfs {bfs} vs random {random}");
+            assert!(
+                bfs * 20 < random,
+                "{leaves} leaves: bfs {bfs} vs random {random}"
+            );
         }
         let round_robin = assign_workers(&dag, &sizes, 2, InitialAssignment::RoundRobin);
         assert!(bfs < transfer_bytes(&dag, &sizes, &round_robin));
@@ -91,14 +107,21 @@ fn readers_of_a_broadcaster_follow_their_other_inputs() {
         text += &format!("leaf{i}:\nread{i}: r leaf{i}\n");
     }
     let (dag, names) = parse_dag_file(&text).unwrap();
-    let sizes: Vec<u64> = names.iter().map(|n| if n == "r" { 1_000 } else { 10 }).collect();
+    let sizes: Vec<u64> = names
+        .iter()
+        .map(|n| if n == "r" { 1_000 } else { 10 })
+        .collect();
     let assignment = assign_workers(&dag, &sizes, 2, InitialAssignment::RoundRobin);
     for i in 0..8 {
         let at = |name: String| assignment[names.iter().position(|n| *n == name).unwrap()];
         assert_eq!(at(format!("read{i}")), at(format!("leaf{i}")), "read{i}");
     }
     let per_worker = (0..2).map(|w| assignment.iter().filter(|&&a| a == w).count());
-    assert!(per_worker.clone().min() >= Some(8), "{:?}", per_worker.collect::<Vec<_>>());
+    assert!(
+        per_worker.clone().min() >= Some(8),
+        "{:?}",
+        per_worker.collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -121,7 +144,10 @@ fn transfer_bytes_counts_each_cross_worker_edge() {
     let (dag, _) = parse_dag_file("a:\nb: a\nc: a\nd: b c\n").unwrap();
     let sizes = [1, 10, 100, 1000];
     assert_eq!(transfer_bytes(&dag, &sizes, &[0, 0, 0, 0]), 0);
-    assert_eq!(transfer_bytes(&dag, &sizes, &[0, 1, 1, 0]), 1 + 1 + 10 + 100);
+    assert_eq!(
+        transfer_bytes(&dag, &sizes, &[0, 1, 1, 0]),
+        1 + 1 + 10 + 100
+    );
 }
 
 #[test]
@@ -139,6 +165,8 @@ fn degenerate_inputs_do_not_panic() {
     assert!(assign_workers(&empty, &[], 4, InitialAssignment::Bfs).is_empty());
     let dag = tree_reduction(5, 2);
     // No workers means one; missing sizes count as zero.
-    assert!(assign_workers(&dag, &[], 0, InitialAssignment::Bfs).iter().all(|&w| w == 0));
+    assert!(assign_workers(&dag, &[], 0, InitialAssignment::Bfs)
+        .iter()
+        .all(|&w| w == 0));
     assert_eq!(transfer_bytes(&dag, &[], &[]), 0);
 }

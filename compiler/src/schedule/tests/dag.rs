@@ -39,7 +39,10 @@ fn an_empty_file_is_an_empty_graph() {
 fn a_line_without_colon_is_malformed() {
     let (line, message) = line_of("a:\nb a\n");
     assert_eq!(line, 2);
-    assert!(message.contains("expected `name: dependencies...`"), "{message}");
+    assert!(
+        message.contains("expected `name: dependencies...`"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -51,7 +54,10 @@ fn a_missing_name_is_malformed() {
 fn invalid_characters_in_a_name_are_reported() {
     let (line, message) = line_of("a:\nb: a+c\n");
     assert_eq!(line, 2);
-    assert!(message.contains("`a+c` is not a valid node name"), "{message}");
+    assert!(
+        message.contains("`a+c` is not a valid node name"),
+        "{message}"
+    );
     assert_eq!(line_of("a:b: c\n").0, 1);
 }
 
@@ -59,14 +65,20 @@ fn invalid_characters_in_a_name_are_reported() {
 fn a_missing_dependency_names_its_reader_line() {
     let (line, message) = line_of("a:\nb: a\nc: b zz\n");
     assert_eq!(line, 3);
-    assert!(message.contains("`c` depends on `zz`, which is not defined"), "{message}");
+    assert!(
+        message.contains("`c` depends on `zz`, which is not defined"),
+        "{message}"
+    );
 }
 
 #[test]
 fn a_duplicate_node_names_both_lines() {
     let (line, message) = line_of("a:\nb: a\na: b\n");
     assert_eq!(line, 3);
-    assert!(message.contains("defined twice (first on line 1)"), "{message}");
+    assert!(
+        message.contains("defined twice (first on line 1)"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -42,14 +42,26 @@ fn both_ways(text: &str) -> [Case; 2] {
 }
 
 fn assert_optimal(case: &Case) {
-    assert_eq!(case.live(), optimal_max_live(&case.dag), "{:?}", case.priority);
+    assert_eq!(
+        case.live(),
+        optimal_max_live(&case.dag),
+        "{:?}",
+        case.priority
+    );
 }
 
 #[test]
 fn keeps_groups_together() {
-    for text in ["a0:\na1:\na2:\na3:\nb0: a0 a1\nb1: a2 a3\n", "a0:\na1:\na2:\na3:\nb0: a0 a2\nb1: a1 a3\n"] {
+    for text in [
+        "a0:\na1:\na2:\na3:\nb0: a0 a1\nb1: a2 a3\n",
+        "a0:\na1:\na2:\na3:\nb0: a0 a2\nb1: a1 a3\n",
+    ] {
         for case in both_ways(text) {
-            let (first, second) = if text.contains("b0: a0 a1") { ("a1", "a2") } else { ("a2", "a1") };
+            let (first, second) = if text.contains("b0: a0 a1") {
+                ("a1", "a2")
+            } else {
+                ("a2", "a1")
+            };
             assert_eq!((case.at("a0") - case.at(first)).abs(), 1);
             assert_eq!((case.at(second) - case.at("a3")).abs(), 1);
             assert_optimal(&case);
@@ -143,7 +155,10 @@ fn local_parents_of_reduction() {
             names.sort_by_key(|(_, &node)| case.priority[node as usize]);
             names.into_iter().map(|(name, _)| name.as_str()).collect()
         };
-        assert_eq!(sequence, ["a3", "a2", "a1", "b3", "b2", "b1", "c3", "c2", "c1"]);
+        assert_eq!(
+            sequence,
+            ["a3", "a2", "a1", "b3", "b2", "b1", "c3", "c2", "c1"]
+        );
     }
 }
 
@@ -250,10 +265,12 @@ fn many_branches_use_ndependencies() {
                 dd2: dd1\ndd3: d2 dd2\ne1: a0\ne2: e1\nee1: a0\nee2: ee1\nee3: e2 ee2\n\
                 a3: a2 b2 c1 dd3 ee3\n";
     for case in both_ways(text) {
-        let mut wide: Vec<i64> = ["d1", "d2", "dd1", "dd2", "dd3", "e1", "e2", "ee1", "ee2", "ee3"]
-            .iter()
-            .map(|name| case.at(name))
-            .collect();
+        let mut wide: Vec<i64> = [
+            "d1", "d2", "dd1", "dd2", "dd3", "e1", "e2", "ee1", "ee2", "ee3",
+        ]
+        .iter()
+        .map(|name| case.at(name))
+        .collect();
         wide.sort_unstable();
         assert_eq!(wide, (1..=10).collect::<Vec<i64>>());
         assert_eq!(case.at("c1"), case.at("a3") - 1);
@@ -268,10 +285,26 @@ fn terminal_node_backtrack() {
                 a3:\na4:\na5:\nb2: a3 a4\nb3: a4 a5\ns01: b2\ns11: b3\n\
                 s: s00 s10 s01 s11\n";
     for case in both_ways(text) {
-        let left_last = ["a0", "a1", "a2"].map(|n| case.at(n)).into_iter().max().unwrap();
-        let right_first = ["a3", "a4", "a5"].map(|n| case.at(n)).into_iter().min().unwrap();
-        let right_last = ["a3", "a4", "a5"].map(|n| case.at(n)).into_iter().max().unwrap();
-        let left_first = ["a0", "a1", "a2"].map(|n| case.at(n)).into_iter().min().unwrap();
+        let left_last = ["a0", "a1", "a2"]
+            .map(|n| case.at(n))
+            .into_iter()
+            .max()
+            .unwrap();
+        let right_first = ["a3", "a4", "a5"]
+            .map(|n| case.at(n))
+            .into_iter()
+            .min()
+            .unwrap();
+        let right_last = ["a3", "a4", "a5"]
+            .map(|n| case.at(n))
+            .into_iter()
+            .max()
+            .unwrap();
+        let left_first = ["a0", "a1", "a2"]
+            .map(|n| case.at(n))
+            .into_iter()
+            .min()
+            .unwrap();
         assert!(left_last < right_first || right_last < left_first);
         assert_optimal(&case);
     }
@@ -293,7 +326,10 @@ fn order_flux_reduction() {
         assert_eq!(case.live(), 6);
         // Each reducer runs right after its last input.
         for name in ["c00", "c01", "c10", "c11"] {
-            let last_input = (0..3).map(|k| case.at(&format!("b{}{k}", &name[1..]))).max().unwrap();
+            let last_input = (0..3)
+                .map(|k| case.at(&format!("b{}{k}", &name[1..])))
+                .max()
+                .unwrap();
             assert_eq!(case.at(name), last_input + 1, "{name}");
         }
     }
@@ -335,9 +371,14 @@ fn xarray_like_reduction() {
     for ix in 0..3 {
         text += &format!("d{ix}: c{ix}_0 c{ix}_1 c{ix}_2\n");
     }
-    let text = text.replace("c0_", "cX0_").replace("c1_", "cX1_").replace("c2_", "cX2_");
+    let text = text
+        .replace("c0_", "cX0_")
+        .replace("c1_", "cX1_")
+        .replace("c2_", "cX2_");
     // d{ix} reads the ix-th c of every part: rename to match.
-    let text = (0..3).fold(text, |t, ix| t.replace(&format!("c{ix}_"), &format!("cX{ix}_")));
+    let text = (0..3).fold(text, |t, ix| {
+        t.replace(&format!("c{ix}_"), &format!("cX{ix}_"))
+    });
     for case in both_ways(&text) {
         assert!(case.live() <= max_live_results(&case.dag, &bfs_order(&case.dag)));
         assert!(case.live() <= 9);

@@ -5,8 +5,8 @@
 use super::optimal::optimal_max_live;
 use super::priority::local_random_dag;
 use crate::schedule::priority::{bfs_order, max_live_results, seed_order, tuned_memory_order};
-use crate::schedule::shuffle::SplitMix64;
 use crate::schedule::section::SectionLimits;
+use crate::schedule::shuffle::SplitMix64;
 use crate::schedule::walk::Tuning;
 
 #[test]
@@ -14,15 +14,77 @@ use crate::schedule::walk::Tuning;
 fn evaluate() {
     let variants = [
         ("default", Tuning::DEFAULT),
-        ("no-neutral", Tuning { neutral_eager: false, ..Tuning::DEFAULT }),
-        ("no-sections", Tuning { sections: SectionLimits { nodes: 0, extra_results: 1 }, ..Tuning::DEFAULT }),
-        ("extra0", Tuning { sections: SectionLimits { nodes: 8, extra_results: 0 }, ..Tuning::DEFAULT }),
-        ("extra2", Tuning { sections: SectionLimits { nodes: 8, extra_results: 2 }, ..Tuning::DEFAULT }),
-        ("nodes4", Tuning { sections: SectionLimits { nodes: 4, extra_results: 1 }, ..Tuning::DEFAULT }),
-        ("nodes16", Tuning { sections: SectionLimits { nodes: 16, extra_results: 1 }, ..Tuning::DEFAULT }),
-        ("no-runnable", Tuning { prefer_runnable: false, ..Tuning::DEFAULT }),
+        (
+            "no-neutral",
+            Tuning {
+                neutral_eager: false,
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "no-sections",
+            Tuning {
+                sections: SectionLimits {
+                    nodes: 0,
+                    extra_results: 1,
+                },
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "extra0",
+            Tuning {
+                sections: SectionLimits {
+                    nodes: 8,
+                    extra_results: 0,
+                },
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "extra2",
+            Tuning {
+                sections: SectionLimits {
+                    nodes: 8,
+                    extra_results: 2,
+                },
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "nodes4",
+            Tuning {
+                sections: SectionLimits {
+                    nodes: 4,
+                    extra_results: 1,
+                },
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "nodes16",
+            Tuning {
+                sections: SectionLimits {
+                    nodes: 16,
+                    extra_results: 1,
+                },
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "no-runnable",
+            Tuning {
+                prefer_runnable: false,
+                ..Tuning::DEFAULT
+            },
+        ),
     ];
-    let mut rng = SplitMix64::new(std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1));
+    let mut rng = SplitMix64::new(
+        std::env::var("SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1),
+    );
     let mut gap = vec![(0usize, 0usize); variants.len() + 2];
     let trials = 1000;
     for _ in 0..trials {
@@ -33,10 +95,16 @@ fn evaluate() {
             gap[slot].1 += usize::from(live > best);
         };
         for (slot, (_, tuning)) in variants.iter().enumerate() {
-            record(slot, max_live_results(&dag, &tuned_memory_order(&dag, None, *tuning)));
+            record(
+                slot,
+                max_live_results(&dag, &tuned_memory_order(&dag, None, *tuning)),
+            );
         }
         record(variants.len(), max_live_results(&dag, &bfs_order(&dag)));
-        record(variants.len() + 1, max_live_results(&dag, &seed_order(&dag, None)));
+        record(
+            variants.len() + 1,
+            max_live_results(&dag, &seed_order(&dag, None)),
+        );
     }
     let names = variants.iter().map(|(n, _)| *n).chain(["bfs", "seed"]);
     for (name, (total, worse)) in names.zip(gap) {
@@ -50,13 +118,70 @@ fn evaluate_shapes() {
     use crate::schedule::shapes::*;
     let variants = [
         ("default", Tuning::DEFAULT),
-        ("no-neutral", Tuning { neutral_eager: false, ..Tuning::DEFAULT }),
-        ("no-sections", Tuning { sections: SectionLimits { nodes: 0, extra_results: 1 }, ..Tuning::DEFAULT }),
-        ("extra0", Tuning { sections: SectionLimits { nodes: 8, extra_results: 0 }, ..Tuning::DEFAULT }),
-        ("extra2", Tuning { sections: SectionLimits { nodes: 8, extra_results: 2 }, ..Tuning::DEFAULT }),
-        ("nodes4", Tuning { sections: SectionLimits { nodes: 4, extra_results: 1 }, ..Tuning::DEFAULT }),
-        ("nodes16", Tuning { sections: SectionLimits { nodes: 16, extra_results: 1 }, ..Tuning::DEFAULT }),
-        ("no-runnable", Tuning { prefer_runnable: false, ..Tuning::DEFAULT }),
+        (
+            "no-neutral",
+            Tuning {
+                neutral_eager: false,
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "no-sections",
+            Tuning {
+                sections: SectionLimits {
+                    nodes: 0,
+                    extra_results: 1,
+                },
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "extra0",
+            Tuning {
+                sections: SectionLimits {
+                    nodes: 8,
+                    extra_results: 0,
+                },
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "extra2",
+            Tuning {
+                sections: SectionLimits {
+                    nodes: 8,
+                    extra_results: 2,
+                },
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "nodes4",
+            Tuning {
+                sections: SectionLimits {
+                    nodes: 4,
+                    extra_results: 1,
+                },
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "nodes16",
+            Tuning {
+                sections: SectionLimits {
+                    nodes: 16,
+                    extra_results: 1,
+                },
+                ..Tuning::DEFAULT
+            },
+        ),
+        (
+            "no-runnable",
+            Tuning {
+                prefer_runnable: false,
+                ..Tuning::DEFAULT
+            },
+        ),
     ];
     let shapes = [
         ("matmul4", block_matmul(4)),
@@ -72,43 +197,17 @@ fn evaluate_shapes() {
                 None => dag.clone(),
                 Some(seed) => relabeled(dag, seed).0,
             };
-            let mut line = format!("{name:12} {seed:?}: bfs {}", max_live_results(&dag, &bfs_order(&dag)));
+            let mut line = format!(
+                "{name:12} {seed:?}: bfs {}",
+                max_live_results(&dag, &bfs_order(&dag))
+            );
             for (vname, tuning) in variants {
-                line += &format!("  {vname} {}", max_live_results(&dag, &tuned_memory_order(&dag, None, tuning)));
+                line += &format!(
+                    "  {vname} {}",
+                    max_live_results(&dag, &tuned_memory_order(&dag, None, tuning))
+                );
             }
             println!("{line}");
         }
-    }
-}
-
-#[test]
-#[ignore]
-fn trace_matmul() {
-    use crate::schedule::shapes::block_matmul;
-    let n = 16;
-    let dag = block_matmul(n);
-    let name = |v: u32| -> String {
-        let v = v as usize;
-        if v < n * n { format!("A{}{}", v / n, v % n) }
-        else if v < 2 * n * n { let w = v - n * n; format!("B{}{}", w / n, w % n) }
-        else { format!("#{v}") }
-    };
-    for tuning in [Tuning::DEFAULT, Tuning { sections: SectionLimits { nodes: 0, extra_results: 1 }, ..Tuning::DEFAULT }] {
-        let priority = tuned_memory_order(&dag, None, tuning);
-        let mut seq: Vec<u32> = dag.nodes().collect();
-        seq.sort_by_key(|&v| priority[v as usize]);
-        let mut unread: Vec<usize> = dag.nodes().map(|v| dag.dependents(v).len()).collect();
-        let mut live = 0usize;
-        let mut peak = 0;
-        let mut at_peak = 0;
-        let mut items = Vec::new();
-        for v in seq {
-            if live > peak { peak = live; at_peak = items.len(); }
-            items.push(format!("{}[{live}] ", name(v)));
-            for &d in dag.dependencies(v) { unread[d as usize] -= 1; if unread[d as usize] == 0 { live -= 1; } }
-            if !dag.is_sink(v) { live += 1; }
-        }
-        let line = items[at_peak.saturating_sub(60)..=at_peak].concat();
-        println!("peak {peak} at {at_peak}: {line}\n");
     }
 }

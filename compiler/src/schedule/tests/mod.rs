@@ -2,9 +2,9 @@
 //! priority order's memory on the shapes it is judged on (including graphs from the
 //! `dask.order` test suite, rebuilt here by shape), and worker assignment.
 
+mod assign;
 mod dag;
+mod dask_shapes;
+mod evaluate;
 mod optimal;
 mod priority;
-mod dask_shapes;
-mod assign;
-mod evaluate;

@@ -23,8 +23,8 @@ pub(super) fn optimal_max_live(dag: &Dag) -> usize {
             continue;
         }
         let peak = best[done as usize].max(live(done));
-        for v in 0..n {
-            if done & (1 << v) == 0 && inputs[v] & !done == 0 {
+        for (v, &needs) in inputs.iter().enumerate() {
+            if done & (1 << v) == 0 && needs & !done == 0 {
                 let next = (done | (1 << v)) as usize;
                 best[next] = best[next].min(peak);
             }

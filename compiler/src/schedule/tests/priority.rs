@@ -5,17 +5,22 @@ use super::optimal::optimal_max_live;
 use crate::schedule::dag::{parse_dag_file, Dag};
 use crate::schedule::priority::{
     bfs_order, max_live_results, memory_order, order, priorities_from_sequence, seed_order,
+    tuned_memory_order,
 };
+use crate::schedule::section::SectionLimits;
 use crate::schedule::shapes::{
     block_matmul, independent_chains, map_then_reduce, relabeled, tree_reduction,
 };
 use crate::schedule::shuffle::SplitMix64;
+use crate::schedule::walk::Tuning;
 use proptest::prelude::*;
 
 fn is_topological(dag: &Dag, priority: &[u32]) -> bool {
     let mut seen = vec![false; dag.len()];
     priority.len() == dag.len()
-        && priority.iter().all(|&p| (p as usize) < dag.len() && !std::mem::replace(&mut seen[p as usize], true))
+        && priority
+            .iter()
+            .all(|&p| (p as usize) < dag.len() && !std::mem::replace(&mut seen[p as usize], true))
         && dag.nodes().all(|v| {
             dag.dependencies(v)
                 .iter()
@@ -45,8 +50,17 @@ fn max_live_results_follows_the_contract() {
     let (dag, _) = parse_dag_file("a:\nb: a\nc: a\nd: b c\n").unwrap();
     assert_eq!(max_live_results(&dag, &[0, 1, 2, 3]), 2);
     // A chain holds one result at a time; lone nodes hold nothing.
-    assert_eq!(max_live_results(&independent_chains(3, 4), &order(&independent_chains(3, 4), None)), 1);
-    assert_eq!(max_live_results(&Dag::from_edges(5, &[]).unwrap(), &[4, 3, 2, 1, 0]), 0);
+    assert_eq!(
+        max_live_results(
+            &independent_chains(3, 4),
+            &order(&independent_chains(3, 4), None)
+        ),
+        1
+    );
+    assert_eq!(
+        max_live_results(&Dag::from_edges(5, &[]).unwrap(), &[4, 3, 2, 1, 0]),
+        0
+    );
     // Priorities that are not a permutation run by (priority, index).
     assert_eq!(max_live_results(&dag, &[0, 1, 1, 9]), 2);
 }
@@ -71,12 +85,18 @@ fn tree_reductions_hold_a_logarithmic_number_of_results() {
             let bound = (fan_in - 1) * levels(leaves, fan_in) + 1;
             let ours = live_of(&dag, &memory_order(&dag, None));
             let breadth = live_of(&dag, &bfs_order(&dag));
-            assert!(ours <= bound, "fan-in {fan_in}, {leaves} leaves: {ours} > {bound}");
+            assert!(
+                ours <= bound,
+                "fan-in {fan_in}, {leaves} leaves: {ours} > {bound}"
+            );
             assert!(breadth >= leaves / 2, "bfs holds the leaves: {breadth}");
             // The same must hold whatever the node numbering.
             let (shuffled, _) = relabeled(&dag, leaves as u64);
             let shuffled_ours = live_of(&shuffled, &order(&shuffled, None));
-            assert!(shuffled_ours <= bound, "relabeled: {shuffled_ours} > {bound}");
+            assert!(
+                shuffled_ours <= bound,
+                "relabeled: {shuffled_ours} > {bound}"
+            );
         }
     }
 }
@@ -106,7 +126,10 @@ fn block_matmul_holds_one_operand_matrix_not_the_products() {
         assert!(breadth >= n * n * n, "bfs holds every product: {breadth}");
         let (shuffled, _) = relabeled(&dag, n as u64);
         let shuffled_ours = live_of(&shuffled, &order(&shuffled, None));
-        assert!(shuffled_ours <= bound, "relabeled n = {n}: {shuffled_ours} > {bound}");
+        assert!(
+            shuffled_ours <= bound,
+            "relabeled n = {n}: {shuffled_ours} > {bound}"
+        );
     }
 }
 
@@ -127,7 +150,10 @@ fn seed_rules_alone_fail_once_the_numbering_is_scrambled() {
     let (shuffled, _) = relabeled(&dag, 11);
     let seed = live_of(&shuffled, &seed_order(&shuffled, None));
     let ours = live_of(&shuffled, &order(&shuffled, None));
-    assert!(ours <= 11 && seed > 4 * ours, "seed rules {seed}, ours {ours}");
+    assert!(
+        ours <= 11 && seed > 4 * ours,
+        "seed rules {seed}, ours {ours}"
+    );
 }
 
 #[test]
@@ -142,6 +168,24 @@ fn the_empty_graph_has_an_empty_order() {
     let dag = Dag::from_edges(0, &[]).unwrap();
     assert!(order(&dag, None).is_empty());
     assert_eq!(max_live_results(&dag, &[]), 0);
+}
+
+#[test]
+fn block_matmul_2x2_is_ordered_optimally() {
+    let dag = block_matmul(2);
+    assert_eq!(live_of(&dag, &order(&dag, None)), optimal_max_live(&dag));
+}
+
+#[test]
+fn bucket_queue_pops_smallest_key_most_recent_first() {
+    let mut queue = crate::schedule::buckets::BucketQueue::new();
+    for (key, node) in [(3, 30), (1, 10), (1, 11), (2, 20)] {
+        queue.push(key, node);
+    }
+    let popped: Vec<_> = std::iter::from_fn(|| queue.pop()).collect();
+    assert_eq!(popped, [(1, 11), (1, 10), (2, 20), (3, 30)]);
+    queue.push(0, 5);
+    assert_eq!(queue.pop(), Some((0, 5)));
 }
 
 #[test]
@@ -164,8 +208,54 @@ fn order_is_optimal_on_most_small_random_graphs() {
         optimal += usize::from(ours == best);
         worst_gap = worst_gap.max(ours - best);
     }
-    assert!(optimal * 10 >= trials * 9, "optimal on {optimal} of {trials}");
+    assert!(
+        optimal * 10 >= trials * 9,
+        "optimal on {optimal} of {trials}"
+    );
     assert!(worst_gap <= 2, "worst gap {worst_gap}");
+}
+
+#[test]
+fn each_rule_of_the_walk_pays_for_itself() {
+    let without_sections = Tuning {
+        sections: SectionLimits {
+            nodes: 0,
+            extra_results: 1,
+        },
+        ..Tuning::DEFAULT
+    };
+    let without_neutral = Tuning {
+        neutral_eager: false,
+        ..Tuning::DEFAULT
+    };
+    let mut rng = SplitMix64::new(99);
+    let mut total_live = [0usize; 3];
+    for _ in 0..300 {
+        let dag = local_random_dag(&mut rng);
+        for (slot, tuning) in [Tuning::DEFAULT, without_sections, without_neutral]
+            .into_iter()
+            .enumerate()
+        {
+            total_live[slot] += max_live_results(&dag, &tuned_memory_order(&dag, None, tuning));
+        }
+    }
+    assert!(total_live[0] < total_live[1], "sections: {total_live:?}");
+    assert!(
+        total_live[0] < total_live[2],
+        "neutral runs: {total_live:?}"
+    );
+    // Going on with what is runnable keeps one operand of a matrix product, not both.
+    let without_runnable = Tuning {
+        prefer_runnable: false,
+        ..Tuning::DEFAULT
+    };
+    let (dag, _) = relabeled(&block_matmul(16), 5);
+    let with = max_live_results(&dag, &tuned_memory_order(&dag, None, Tuning::DEFAULT));
+    let without = max_live_results(&dag, &tuned_memory_order(&dag, None, without_runnable));
+    assert!(
+        with <= 16 * 16 + 2 * 16 && without > 16 * 16 * 3 / 2,
+        "{with} vs {without}"
+    );
 }
 
 /// A random DAG of 8 to 20 nodes whose edges mostly join nearby nodes, like the graphs
