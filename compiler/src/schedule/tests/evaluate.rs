@@ -1,6 +1,9 @@
-//! Not a test: prints how far each variant of the walk is from the optimum on random
-//! small DAGs, to tune it. Run with
-//! `cargo test -p marsc --lib evaluate -- --ignored --nocapture`.
+//! Measuring tools, not tests (all `#[ignore]`): how far each variant of the walk is
+//! from the exact optimum on random small DAGs (`evaluate`), how the variants fare on
+//! the large shapes (`evaluate_shapes`), and the figures quoted in reports
+//! (`figures`: live results per order, bytes moved per assignment). Run with
+//! `cargo test -p marsc --lib NAME -- --ignored --nocapture` (`SEED=n` varies the
+//! random graphs of `evaluate`).
 
 use super::optimal::optimal_max_live;
 use super::priority::local_random_dag;
@@ -209,5 +212,37 @@ fn evaluate_shapes() {
             }
             println!("{line}");
         }
+    }
+}
+
+#[test]
+#[ignore]
+fn figures() {
+    use crate::schedule::assign::{assign_workers, transfer_bytes, InitialAssignment};
+    use crate::schedule::priority::order;
+    use crate::schedule::shapes::*;
+    let shapes = [
+        ("tree2 100k leaves", tree_reduction(100_000, 2)),
+        ("tree4 100k leaves", tree_reduction(100_000, 4)),
+        ("chains 10k x 10", independent_chains(10_000, 10)),
+        ("matmul 16x16 blocks", block_matmul(16)),
+        ("(x+y).sum() 10k chunks", map_then_reduce(10_000, 2)),
+    ];
+    for (name, dag) in &shapes {
+        let (dag, _) = relabeled(dag, 3);
+        let live = |p: &[u32]| max_live_results(&dag, p);
+        let sizes = vec![1u64 << 20; dag.len()];
+        let moved =
+            |policy| transfer_bytes(&dag, &sizes, &assign_workers(&dag, &sizes, 2, policy)) >> 20;
+        println!(
+            "{name:24} nodes {:7} live: order {:4} seed {:6} bfs {:6} | MiB moved on 2 workers: bfs {:5} round-robin {:6} random {:6}",
+            dag.len(),
+            live(&order(&dag, None)),
+            live(&seed_order(&dag, None)),
+            live(&bfs_order(&dag)),
+            moved(InitialAssignment::Bfs),
+            moved(InitialAssignment::RoundRobin),
+            moved(InitialAssignment::Random { seed: 1 }),
+        );
     }
 }
