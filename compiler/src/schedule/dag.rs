@@ -46,8 +46,12 @@ impl fmt::Display for DagError {
                 )
             }
             DagError::Cycle { cycle } => {
-                let path: Vec<String> = cycle.iter().map(u32::to_string).collect();
-                write!(f, "dependency cycle: {} -> {}", path.join(" -> "), path[0])
+                let path: Vec<String> = cycle
+                    .iter()
+                    .chain(cycle.first())
+                    .map(u32::to_string)
+                    .collect();
+                write!(f, "dependency cycle: {}", path.join(" -> "))
             }
             DagError::TooLarge => write!(f, "graph too large: at most 2^32 - 1 nodes and edges"),
         }

@@ -162,6 +162,8 @@ struct Walk<'a> {
     /// Nodes that might lead a section, tried once nothing runs for free.
     section_leads: Vec<u32>,
     sections: SectionFinder,
+    /// The members of the section being run (reused).
+    section_members: Vec<u32>,
     /// The target computed last, whose readers come next.
     last_target: Option<u32>,
     /// Non-root nodes whose inputs are all computed, most recent on top.
@@ -184,6 +186,7 @@ impl<'a> Walk<'a> {
             to_check: Vec::new(),
             section_leads: Vec::new(),
             sections: SectionFinder::new(dag.len(), tuning.sections),
+            section_members: Vec::new(),
             last_target: None,
             runnable: Vec::new(),
             closest_to_free: BucketQueue::new(),
@@ -293,9 +296,10 @@ impl<'a> Walk<'a> {
                     state: &self.state,
                 };
                 if let Some(section) = self.sections.find(&view, lead) {
-                    let section = section.to_vec();
-                    for member in section {
-                        self.record(member);
+                    self.section_members.clear();
+                    self.section_members.extend_from_slice(section);
+                    for at in 0..self.section_members.len() {
+                        self.record(self.section_members[at]);
                     }
                 }
             } else {

@@ -120,3 +120,26 @@ fn edges_outside_the_graph_and_cycles_are_errors() {
         Err(DagError::Cycle { cycle: vec![1, 2] })
     );
 }
+
+#[test]
+fn errors_read_as_sentences() {
+    assert_eq!(
+        DagError::Cycle { cycle: vec![1, 2] }.to_string(),
+        "dependency cycle: 1 -> 2 -> 1"
+    );
+    assert_eq!(
+        DagError::Line {
+            line: 4,
+            message: "oops".into()
+        }
+        .to_string(),
+        "line 4: oops"
+    );
+}
+
+#[test]
+fn crlf_line_endings_are_accepted() {
+    let (dag, names) = parse_dag_file("a:\r\nb: a\r\n").unwrap();
+    assert_eq!(names, ["a", "b"]);
+    assert_eq!(dag.dependencies(1), [0]);
+}
