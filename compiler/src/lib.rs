@@ -8,6 +8,7 @@ pub mod diagnostics;
 pub mod driver;
 pub mod infer;
 pub mod lower;
+pub mod schedule;
 pub mod size;
 pub mod tile;
 pub mod tileable;
