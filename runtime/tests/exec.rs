@@ -167,7 +167,7 @@ proptest! {
         let plan = build_plan(&specs, &result_picks);
         let expected = run_sequential(&plan).expect("toy plans never fail");
         for workers in 1..=4 {
-            let options = ExecOptions { workers, queue_depth, cancel: None };
+            let options = ExecOptions { workers, queue_depth, ..ExecOptions::default() };
             let output = execute(&plan, &options, &mut NoObserver).expect("run succeeds");
             prop_assert_eq!(values(&output), expected.clone());
             let stats = &output.stats;
@@ -209,7 +209,7 @@ fn two_worker_run_has_hand_checked_figures() {
         let options = ExecOptions {
             workers: 2,
             queue_depth,
-            cancel: None,
+            ..ExecOptions::default()
         };
         let output = execute(&plan, &options, &mut NoObserver).unwrap();
         assert_eq!(values(&output), [(c4, vec![138]), (c2, vec![11, 22, 13])]);
@@ -424,8 +424,8 @@ fn cancel_flag_stops_the_run() {
     let cancel = Arc::new(AtomicBool::new(false));
     let options = ExecOptions {
         workers: 2,
-        queue_depth: None,
         cancel: Some(Arc::clone(&cancel)),
+        ..ExecOptions::default()
     };
     let setter = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(100));

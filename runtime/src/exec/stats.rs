@@ -2,11 +2,13 @@
 //! `peak_live_chunks` / `peak_live_bytes`.
 //!
 //! Liveness is logical and counted by the coordinator, over all workers at once: a
-//! chunk is live from the moment the coordinator learns its producer completed until
-//! it processes the completion of the chunk's last consumer (a result stays live until
-//! it is handed back). A copy of a chunk on a second worker is the same chunk and is
-//! not counted twice. Outputs of a subtask are added before its inputs are released,
-//! so the peak includes a subtask's inputs and outputs together.
+//! chunk is live while it is held in memory somewhere, from the moment the
+//! coordinator learns its producer completed until it processes the completion of
+//! the chunk's last consumer (a result stays live until it is handed back), or until
+//! it is spilled to disk (it is live again once read back). A copy of a chunk on a
+//! second worker is the same chunk and is not counted twice. Outputs of a subtask
+//! are added before its inputs are released, so the peak includes a subtask's inputs
+//! and outputs together.
 
 use std::fmt;
 
@@ -22,10 +24,15 @@ pub struct ExecStats {
     pub peak_live_bytes: u64,
     /// Subtasks run by each worker (index = worker id).
     pub subtasks_per_worker: Vec<u64>,
-    /// Always 0 until spilling exists.
+    /// Bytes written to spill files (a chunk spilled twice is written once).
     pub spilled_bytes: u64,
-    /// Always 0 until retries exist.
+    /// Subtask runs that failed and were retried.
     pub retries: u64,
+    /// Subtasks run again to rebuild chunks lost with a killed worker.
+    pub recomputed: u64,
+    /// The most bytes each worker's store held in memory at once (index = worker
+    /// id); copies shared between workers count on each.
+    pub peak_worker_bytes: Vec<u64>,
 }
 
 impl fmt::Display for ExecStats {
@@ -42,10 +49,15 @@ impl fmt::Display for ExecStats {
             "peak live: {} chunks, {} bytes",
             self.peak_live_chunks, self.peak_live_bytes
         )?;
-        write!(
+        writeln!(
             f,
             "spilled: {} bytes, retries: {}",
             self.spilled_bytes, self.retries
+        )?;
+        write!(
+            f,
+            "recomputed: {} subtasks, peak bytes per worker: {:?}",
+            self.recomputed, self.peak_worker_bytes
         )
     }
 }
@@ -70,6 +82,10 @@ impl LiveTracker {
     pub fn released(&mut self, bytes: u64) {
         self.chunks = self.chunks.saturating_sub(1);
         self.bytes = self.bytes.saturating_sub(bytes);
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
     }
 
     pub fn peak_chunks(&self) -> u64 {

@@ -6,6 +6,7 @@
 use marsc_runtime::exec::ChunkKernel;
 use marsc_runtime::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
 use std::collections::HashMap;
+use std::io::{self, Read, Write};
 
 /// Toy chunk operations. `Add` adds its arguments element-wise, cycling shorter ones
 /// (like `np.resize`), so any arguments are valid and every op is total and pure.
@@ -46,6 +47,27 @@ impl ChunkKernel for Toy {
 
     fn nbytes(value: &Vec<i64>) -> usize {
         value.len() * 8
+    }
+
+    /// A length, then the elements, all little-endian.
+    fn spill(value: &Vec<i64>, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(&(value.len() as u64).to_le_bytes())?;
+        for element in value {
+            out.write_all(&element.to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    fn unspill(input: &mut dyn Read) -> io::Result<Vec<i64>> {
+        let mut word = [0u8; 8];
+        input.read_exact(&mut word)?;
+        let len = u64::from_le_bytes(word);
+        (0..len)
+            .map(|_| {
+                input.read_exact(&mut word)?;
+                Ok(i64::from_le_bytes(word))
+            })
+            .collect()
     }
 }
 
