@@ -158,9 +158,10 @@ where
             resident: vec![false; num_chunks],
             locations: ChunkLocations::new(plan.num_chunks),
             results: ResultStore::default(),
-            memory: options
-                .memory_limit
-                .map(|limit| MemoryBudget::new(limit, num_subtasks, plan.num_chunks)),
+            memory: options.memory_limit.map(|limit| {
+                let projected = options.projected_chunk_bytes.clone();
+                MemoryBudget::new(limit, num_subtasks, plan.num_chunks, projected)
+            }),
             ready: ReadyQueue::new(workers),
             depth: QueueDepth::new(options.queue_depth),
             load: vec![0; w],

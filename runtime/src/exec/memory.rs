@@ -16,15 +16,20 @@
 //! dispatched yet; results held for the caller are needed only at the very end.
 //! Chunks an in-flight subtask reads are never candidates.
 //!
-//! **Output estimates.** Output sizes are known only once a subtask has run, so
-//! they are learnt: the largest output seen for the same label (subtasks of one
-//! statement have similar chunks), else the subtask's largest input, else the
-//! largest output seen at all. Before any output has been seen, only one subtask
-//! runs at a time.
+//! **Output sizes.** The caller may pass the projected bytes of every chunk
+//! ([`ExecOptions::projected_chunk_bytes`](super::ExecOptions::projected_chunk_bytes);
+//! the compiler knows every chunk's shape and dtype), which makes admission exact.
+//! Otherwise they are learnt, erring on the large side: the largest of the outputs
+//! seen for the same label (subtasks of one statement have similar chunks), the
+//! subtask's largest input and the largest output seen at all. Before anything is
+//! known, only one subtask runs at a time. A learnt estimate can be too small (an
+//! output larger than anything seen before), and then the limit may be overshot by
+//! the difference once per running subtask.
 
 use super::store::IdMap;
 use crate::plan::{ChunkId, Plan, SubtaskId};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// When a chunk is needed next: `(priority, subtask id)` of its first pending
 /// consumer; larger is later.
@@ -42,18 +47,26 @@ pub struct MemoryBudget {
     candidates: BTreeSet<(NextUse, ChunkId)>,
     /// Per chunk: its key in `candidates`, if it is one.
     candidate_keys: Vec<Option<NextUse>>,
+    /// The caller's projection of every chunk's bytes, by chunk id.
+    projected: Option<Arc<[u64]>>,
     largest_output_by_label: IdMap<u32, u64>,
     largest_output: Option<u64>,
 }
 
 impl MemoryBudget {
-    pub fn new(limit: u64, num_subtasks: usize, num_chunks: u32) -> Self {
+    pub fn new(
+        limit: u64,
+        num_subtasks: usize,
+        num_chunks: u32,
+        projected: Option<Arc<[u64]>>,
+    ) -> Self {
         MemoryBudget {
             limit,
             reserved: 0,
             reservations: vec![0; num_subtasks],
             candidates: BTreeSet::new(),
             candidate_keys: vec![None; num_chunks as usize],
+            projected,
             largest_output_by_label: IdMap::default(),
             largest_output: None,
         }
@@ -102,14 +115,32 @@ impl MemoryBudget {
         self.largest_output = Some(self.largest_output.unwrap_or(0).max(bytes));
     }
 
+    /// The bytes output `chunk` of a subtask with this label and largest input
+    /// will take: projected if the caller said, else estimated.
+    pub fn output_bytes(
+        &self,
+        chunk: ChunkId,
+        label: u32,
+        largest_input: Option<u64>,
+    ) -> Option<u64> {
+        match self
+            .projected
+            .as_ref()
+            .and_then(|bytes| bytes.get(chunk.index()))
+        {
+            Some(&bytes) => Some(bytes),
+            None => self.estimate_output(label, largest_input),
+        }
+    }
+
     /// The expected size of each output of a subtask with this label and largest
     /// input; `None` when nothing is known yet.
     pub fn estimate_output(&self, label: u32, largest_input: Option<u64>) -> Option<u64> {
-        self.largest_output_by_label
-            .get(&label)
-            .copied()
-            .or(largest_input)
-            .or(self.largest_output)
+        let by_label = self.largest_output_by_label.get(&label).copied();
+        [by_label, largest_input, self.largest_output]
+            .into_iter()
+            .flatten()
+            .max()
     }
 }
 
@@ -147,7 +178,7 @@ mod tests {
 
     #[test]
     fn the_furthest_candidate_comes_first() {
-        let mut budget = MemoryBudget::new(100, 4, 4);
+        let mut budget = MemoryBudget::new(100, 4, 4, None);
         budget.set_candidate(ChunkId(0), Some((0, 3)));
         budget.set_candidate(ChunkId(1), Some((1, 0)));
         budget.set_candidate(ChunkId(2), Some(AT_THE_END));
@@ -160,7 +191,7 @@ mod tests {
 
     #[test]
     fn reservations_count_against_the_limit() {
-        let mut budget = MemoryBudget::new(100, 2, 0);
+        let mut budget = MemoryBudget::new(100, 2, 0, None);
         assert!(budget.fits(60, 40));
         budget.reserve(SubtaskId(0), 30);
         assert!(!budget.fits(60, 40));
@@ -173,13 +204,25 @@ mod tests {
     }
 
     #[test]
-    fn estimates_prefer_the_label_then_the_inputs() {
-        let mut budget = MemoryBudget::new(100, 0, 0);
+    fn estimates_take_the_largest_figure_known() {
+        let mut budget = MemoryBudget::new(100, 0, 0, None);
         assert_eq!(budget.estimate_output(1, None), None);
         assert_eq!(budget.estimate_output(1, Some(8)), Some(8));
         budget.observe_output(2, 40);
         assert_eq!(budget.estimate_output(1, None), Some(40));
-        assert_eq!(budget.estimate_output(1, Some(8)), Some(8));
-        assert_eq!(budget.estimate_output(2, Some(8)), Some(40));
+        assert_eq!(budget.estimate_output(1, Some(80)), Some(80));
+        budget.observe_output(1, 120);
+        assert_eq!(budget.estimate_output(1, Some(80)), Some(120));
+        assert_eq!(budget.estimate_output(2, None), Some(120));
+    }
+
+    #[test]
+    fn projections_override_estimates() {
+        let projected: Arc<[u64]> = Arc::from(vec![7, 9]);
+        let mut budget = MemoryBudget::new(100, 0, 2, Some(projected));
+        budget.observe_output(1, 120);
+        assert_eq!(budget.output_bytes(ChunkId(1), 1, Some(500)), Some(9));
+        // A chunk beyond the projection falls back to the estimate.
+        assert_eq!(budget.output_bytes(ChunkId(2), 1, None), Some(120));
     }
 }

@@ -139,6 +139,11 @@ pub struct ExecOptions {
     /// Bytes of chunks the run may hold in memory; past it, chunks are spilled to
     /// disk. A single subtask may exceed it (see [`check_memory`]).
     pub memory_limit: Option<u64>,
+    /// The projected bytes of every chunk, indexed by chunk id (what the caller
+    /// also gives [`check_memory`]). Under a memory limit it makes admission exact;
+    /// without it, output sizes are learnt during the run and may be
+    /// underestimated (see [`memory`]).
+    pub projected_chunk_bytes: Option<Arc<[u64]>>,
     /// Where the run's spill directory is created; the system's temporary
     /// directory when `None`.
     pub spill_dir: Option<PathBuf>,
@@ -162,6 +167,7 @@ impl Default for ExecOptions {
             queue_depth: None,
             cancel: None,
             memory_limit: None,
+            projected_chunk_bytes: None,
             spill_dir: None,
             max_retries: 3,
             inject_faults: None,
@@ -242,6 +248,15 @@ pub fn execute<K: ChunkKernel>(
         ));
     }
     faults::validate(options)?;
+    if let Some(projected) = &options.projected_chunk_bytes {
+        if projected.len() != plan.num_chunks as usize {
+            return Err(ExecError::InvalidOptions(format!(
+                "projected_chunk_bytes has {} entries for {} chunks",
+                projected.len(),
+                plan.num_chunks
+            )));
+        }
+    }
     // Declared before the worker threads' scope, so it is removed after they are
     // joined, on every way out of this function.
     let spill_area = options

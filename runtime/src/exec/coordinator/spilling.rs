@@ -31,15 +31,15 @@ where
         if self.memory.is_none() {
             return;
         }
-        // Spilling a worker's copy of a chunk the coordinator also holds would free
-        // nothing, and vice versa, so only sole copies are candidates.
-        let candidate = if with_coordinator {
-            (!on_worker).then_some(AT_THE_END)
-        } else if on_worker
+        // A result that workers hold too is spilled from both at once (it is needed
+        // by its consumers first); one only the coordinator holds is needed last.
+        let candidate = if on_worker
             && self.pins[chunk.index()] == 0
             && self.status[chunk.index()] == ChunkStatus::Available
         {
             Some(self.next_use(chunk))
+        } else if with_coordinator && !on_worker {
+            Some(AT_THE_END)
         } else {
             None
         };
@@ -60,8 +60,9 @@ where
     }
 
     /// Bytes a subtask adds while it runs: its inputs that must be read back from
-    /// disk and its estimated outputs; `None` before any output size is known.
-    /// An input listed twice is counted twice, which errs on the safe side.
+    /// disk and its (projected or estimated) outputs; `None` when an output size is
+    /// neither projected nor estimable yet. An input listed twice is counted twice,
+    /// which errs on the safe side.
     pub(super) fn projected_need(&self, id: SubtaskId) -> Option<u64> {
         let memory = self.memory.as_ref()?;
         let subtask = &self.plan.subtasks[id.index()];
@@ -74,8 +75,12 @@ where
                 read_back += bytes;
             }
         }
-        let per_output = memory.estimate_output(subtask.label, largest_input)?;
-        Some(read_back.saturating_add(per_output.saturating_mul(subtask.outputs.len() as u64)))
+        let mut outputs = 0u64;
+        for &(_, chunk) in &subtask.outputs {
+            let bytes = memory.output_bytes(chunk, subtask.label, largest_input)?;
+            outputs = outputs.saturating_add(bytes);
+        }
+        Some(read_back.saturating_add(outputs))
     }
 
     /// Spills the chunks needed furthest in the future until `need` more bytes fit
@@ -101,8 +106,7 @@ where
     }
 
     fn spill_chunk(&mut self, chunk: ChunkId) -> Result<(), ExecError> {
-        let with_coordinator = self.index.is_result(chunk) && self.results.in_memory(chunk);
-        if with_coordinator {
+        if self.index.is_result(chunk) && self.results.in_memory(chunk) {
             let dir = self.spill_dir.ok_or_else(|| {
                 ExecError::Internal("a memory limit without a spill directory".to_string())
             })?;
@@ -113,7 +117,8 @@ where
                 ))
             })?;
             self.spilled_bytes += written;
-        } else {
+        }
+        if self.locations.in_memory(chunk) {
             let action = self.locations.spill(chunk);
             if let Some(worker) = action.write_on {
                 self.orders[worker as usize].spill.push(chunk);
