@@ -130,8 +130,9 @@ fn a_chain_over_ten_times_the_limit_stays_within_it() {
     check_bounded_run(&plan, 40 * CHUNK_BYTES / 10);
 }
 
-/// Without a limit the same tree holds every leaf at once: the limit is what
-/// bounds the runs above.
+/// Without a limit the same tree holds most leaves at once (all are made before
+/// any `Add`, though a few `Add`s may run before the last leaves are reported):
+/// the limit is what bounds the runs above.
 #[test]
 fn without_a_limit_nothing_spills_and_the_peak_is_the_data() {
     let plan = tree(64);
@@ -143,7 +144,9 @@ fn without_a_limit_nothing_spills_and_the_peak_is_the_data() {
     };
     let output = execute_within(60, &plan, &options).unwrap();
     assert_eq!(output.stats.spilled_bytes, 0);
-    assert!(output.stats.peak_live_bytes >= 64 * CHUNK_BYTES);
+    let limit_above = 64 * CHUNK_BYTES / 10;
+    assert!(output.stats.peak_live_bytes >= 32 * CHUNK_BYTES);
+    assert!(output.stats.peak_live_bytes > 4 * limit_above);
     assert_empty(spill_dir.path());
 }
 
