@@ -2,7 +2,7 @@
 //! result chunks and the run's figures.
 //!
 //! ```text
-//!             WorkOrder (run, sources, free)        ChunkRequest / ChunkReply
+//!        WorkOrder (run, sources, free, spill)      ChunkRequest / ChunkReply
 //!  coordinator ─────────────────────────────▶ worker 0 ◀──────────────────▶ worker 1
 //!  (caller's   ◀───────────────────────────── (own store)                  (own store)
 //!   thread)       CompletionReport / Failed

@@ -15,6 +15,7 @@ use std::fmt;
 /// What a run did; the runtime's share of the CLI's `--stats-json` fields.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExecStats {
+    /// Subtasks of the plan (each counted once, however often it ran).
     pub subtasks: u64,
     pub workers: u32,
     pub run_seconds: f64,
@@ -22,7 +23,8 @@ pub struct ExecStats {
     pub transfer_bytes: u64,
     pub peak_live_chunks: u64,
     pub peak_live_bytes: u64,
-    /// Subtasks run by each worker (index = worker id).
+    /// Successful subtask runs on each worker (index = worker id); they add up to
+    /// `subtasks + recomputed`.
     pub subtasks_per_worker: Vec<u64>,
     /// Bytes written to spill files (a chunk spilled twice is written once).
     pub spilled_bytes: u64,

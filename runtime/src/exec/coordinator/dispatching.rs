@@ -32,7 +32,12 @@ where
     /// The retry target of a failed subtask, else the plan's choice; a dead worker's
     /// share goes to the next live one.
     pub(super) fn preferred_worker(&self, id: SubtaskId) -> Option<u32> {
-        let wanted = self.retry_target.get(&id).copied().or_else(|| {
+        // The map is empty unless something failed: skip hashing in the common case.
+        let retry = match self.retry_target.is_empty() {
+            true => None,
+            false => self.retry_target.get(&id).copied(),
+        };
+        let wanted = retry.or_else(|| {
             self.plan.subtasks[id.index()]
                 .worker
                 .map(|worker| worker % self.workers)
@@ -42,6 +47,9 @@ where
 
     /// `worker` if it is alive, else the next live worker after it.
     pub(super) fn next_alive(&self, worker: u32) -> u32 {
+        if self.alive[worker as usize] {
+            return worker;
+        }
         (0..self.workers)
             .map(|offset| (worker + offset) % self.workers)
             .find(|&candidate| self.alive[candidate as usize])
