@@ -79,7 +79,11 @@ fn tree_sum() -> Plan<Gen> {
     }
     let result = level[0];
     let num_chunks = subtasks.len() as u32;
-    Plan { subtasks, num_chunks, results: vec![result] }
+    Plan {
+        subtasks,
+        num_chunks,
+        results: vec![result],
+    }
 }
 
 /// The process's peak resident set so far, from /proc (0 elsewhere).
@@ -88,7 +92,13 @@ fn peak_rss() -> u64 {
     status
         .lines()
         .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
         .map_or(0, |kib| kib * 1024)
 }
 
@@ -117,7 +127,10 @@ fn peak_resident_set_with_and_without_a_limit() {
         output.stats.peak_live_bytes / MIB,
         output.stats.spilled_bytes / MIB
     );
-    let unlimited = ExecOptions { workers: 2, ..ExecOptions::default() };
+    let unlimited = ExecOptions {
+        workers: 2,
+        ..ExecOptions::default()
+    };
     let output = execute(&plan, &unlimited, &mut NoObserver).expect("run succeeds");
     assert!(output.results[0].1.iter().all(|&v| v == expected));
     let without_limit = peak_rss();

@@ -349,7 +349,8 @@ where
             *left -= 1;
             if *left == 0 {
                 self.release(chunk);
-            } else {
+            } else if self.memory.is_some() {
+                // Its next use moved on; residency itself did not change.
                 self.refresh_chunk(chunk);
             }
         }

@@ -54,20 +54,24 @@ impl PlanIndex {
         }
     }
 
+    #[inline]
     pub fn consumers(&self, chunk: ChunkId) -> &[SubtaskId] {
         let start = self.consumer_start[chunk.index()] as usize;
         let end = self.consumer_start[chunk.index() + 1] as usize;
         &self.consumers[start..end]
     }
 
+    #[inline]
     pub fn consumer_count(&self, chunk: ChunkId) -> u32 {
         self.consumer_start[chunk.index() + 1] - self.consumer_start[chunk.index()]
     }
 
+    #[inline]
     pub fn producer(&self, chunk: ChunkId) -> SubtaskId {
         self.producer[chunk.index()]
     }
 
+    #[inline]
     pub fn is_result(&self, chunk: ChunkId) -> bool {
         self.is_result[chunk.index()]
     }

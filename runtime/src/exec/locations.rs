@@ -43,6 +43,7 @@ impl ChunkLocations {
 
     /// `worker` produced the chunk; `stored` tells whether it kept it (a chunk
     /// without consumers is not kept, but its size still counts while it is a result).
+    #[inline]
     pub fn produced(&mut self, chunk: ChunkId, worker: u32, bytes: u64, stored: bool) {
         let i = chunk.index();
         self.bytes[i] = bytes;
@@ -67,6 +68,7 @@ impl ChunkLocations {
         self.copied[i] = true;
     }
 
+    #[inline]
     fn replicas(&self, chunk: ChunkId) -> &[u32] {
         if !self.copied[chunk.index()] {
             return &[];
@@ -74,16 +76,19 @@ impl ChunkLocations {
         self.replicas.get(&chunk).map_or(&[], Vec::as_slice)
     }
 
+    #[inline]
     pub fn bytes(&self, chunk: ChunkId) -> u64 {
         self.bytes[chunk.index()]
     }
 
     /// Whether some worker holds the chunk in memory.
+    #[inline]
     pub fn in_memory(&self, chunk: ChunkId) -> bool {
         self.home_in_memory[chunk.index()] || !self.replicas(chunk).is_empty()
     }
 
     /// The worker `worker` should get `chunk` from: itself when it holds a copy.
+    #[inline]
     pub fn source_for(&self, chunk: ChunkId, worker: u32) -> u32 {
         let home = self.home[chunk.index()];
         if home != worker && self.replicas(chunk).contains(&worker) {

@@ -3,12 +3,13 @@
 //! [`check_memory`], which refuses a plan before it runs when one subtask alone
 //! cannot fit.
 //!
-//! The coordinator counts the bytes of the chunks held in memory anywhere (see
-//! [`super::stats`]) plus, for every subtask in flight, a reservation: its inputs
-//! that must be read back from disk and an estimate of its outputs. A subtask is
-//! dispatched only if that total stays within the limit, after spilling chunks to
-//! make room; when nothing is in flight it is dispatched anyway, so the job always
-//! progresses and the overshoot is at most one subtask's working set.
+//! The coordinator counts the bytes of the chunks held in memory anywhere (the
+//! live bytes of [`ExecStats`](super::ExecStats)) plus, for every subtask in
+//! flight, a reservation: its inputs that must be read back from disk and its
+//! outputs. A subtask is dispatched only if that total stays within the limit,
+//! after spilling chunks to make room; when nothing is in flight it is dispatched
+//! anyway, so the job always progresses and the overshoot is at most one subtask's
+//! working set.
 //!
 //! **Which chunks to spill.** Belady's rule: the one needed furthest in the future.
 //! The coordinator knows the order in which pending subtasks will run (priority,

@@ -32,6 +32,7 @@ impl<K: ChunkKernel> ResultStore<K> {
         self.held.entry(chunk).or_insert(Held::Memory(value));
     }
 
+    #[inline]
     pub fn in_memory(&self, chunk: ChunkId) -> bool {
         matches!(self.held.get(&chunk), Some(Held::Memory(_)))
     }

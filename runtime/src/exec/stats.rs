@@ -74,6 +74,7 @@ pub struct LiveTracker {
 }
 
 impl LiveTracker {
+    #[inline]
     pub fn produced(&mut self, bytes: u64) {
         self.chunks += 1;
         self.bytes += bytes;
@@ -81,11 +82,13 @@ impl LiveTracker {
         self.peak_bytes = self.peak_bytes.max(self.bytes);
     }
 
+    #[inline]
     pub fn released(&mut self, bytes: u64) {
         self.chunks = self.chunks.saturating_sub(1);
         self.bytes = self.bytes.saturating_sub(bytes);
     }
 
+    #[inline]
     pub fn bytes(&self) -> u64 {
         self.bytes
     }

@@ -83,18 +83,22 @@ impl<K: ChunkKernel> ChunkStore<K> {
         }
     }
 
+    #[inline]
     pub fn get(&self, chunk: ChunkId) -> Option<&Arc<K::Value>> {
         self.memory.get(&chunk)
     }
 
+    #[inline]
     pub fn in_memory(&self, chunk: ChunkId) -> bool {
         self.memory.contains_key(&chunk)
     }
 
+    #[inline]
     pub fn is_spilled(&self, chunk: ChunkId) -> bool {
-        self.spilled.contains_key(&chunk)
+        !self.spilled.is_empty() && self.spilled.contains_key(&chunk)
     }
 
+    #[inline]
     pub fn insert(&mut self, chunk: ChunkId, value: Arc<K::Value>) {
         let bytes = K::nbytes(&value) as u64;
         if let Some(old) = self.memory.insert(chunk, value) {
@@ -105,6 +109,7 @@ impl<K: ChunkKernel> ChunkStore<K> {
     }
 
     /// Drops the in-memory copy, keeping any spill file.
+    #[inline]
     pub fn evict(&mut self, chunk: ChunkId) {
         if let Some(old) = self.memory.remove(&chunk) {
             self.bytes -= K::nbytes(&old) as u64;
@@ -112,8 +117,12 @@ impl<K: ChunkKernel> ChunkStore<K> {
     }
 
     /// Forgets the chunk entirely: memory and spill file.
+    #[inline]
     pub fn remove(&mut self, chunk: ChunkId) {
         self.evict(chunk);
+        if self.spilled.is_empty() {
+            return;
+        }
         if let Some(path) = self.spilled.remove(&chunk) {
             // A file that cannot be removed is only litter: the spill directory
             // goes away at the end of the run.

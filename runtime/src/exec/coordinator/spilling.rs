@@ -15,6 +15,7 @@ where
 {
     /// Brings the chunk's live accounting and spill candidacy up to date; called
     /// after anything about the chunk changed.
+    #[inline]
     pub(super) fn refresh_chunk(&mut self, chunk: ChunkId) {
         let on_worker = self.locations.in_memory(chunk);
         let with_coordinator = self.index.is_result(chunk) && self.results.in_memory(chunk);
