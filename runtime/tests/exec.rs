@@ -4,6 +4,7 @@
 
 mod exec_support;
 
+use exec_support::random_dag::{build_plan, subtask_spec};
 use exec_support::{run_sequential, PlanBuilder, Toy};
 use marsc_runtime::exec::{
     execute, ExecError, ExecObserver, ExecOptions, ExecOutput, NoObserver, TraceRecorder,
@@ -49,112 +50,6 @@ fn run_with_deadline(
 
 // ---------------------------------------------------------------- random DAGs
 
-#[derive(Clone, Debug)]
-struct OpSpec {
-    kind: u8,
-    constants: Vec<i64>,
-    args: Vec<usize>,
-}
-
-#[derive(Clone, Debug)]
-struct SubtaskSpec {
-    inputs: Vec<usize>,
-    ops: Vec<OpSpec>,
-    published: Vec<usize>,
-    priority: i64,
-    worker: Option<u32>,
-}
-
-fn op_spec() -> impl Strategy<Value = OpSpec> {
-    (
-        0u8..4,
-        prop::collection::vec(-100i64..100, 1..5),
-        prop::collection::vec(any::<usize>(), 0..3),
-    )
-        .prop_map(|(kind, constants, args)| OpSpec {
-            kind,
-            constants,
-            args,
-        })
-}
-
-fn subtask_spec() -> impl Strategy<Value = SubtaskSpec> {
-    (
-        prop::collection::vec(any::<usize>(), 0..4),
-        prop::collection::vec(op_spec(), 1..4),
-        prop::collection::vec(any::<usize>(), 1..3),
-        -3i64..3,
-        prop::option::of(0u32..6),
-    )
-        .prop_map(|(inputs, ops, published, priority, worker)| SubtaskSpec {
-            inputs,
-            ops,
-            published,
-            priority,
-            worker,
-        })
-}
-
-/// Turns arbitrary specs into a valid plan: every index is taken modulo what exists.
-fn build_plan(specs: &[SubtaskSpec], result_picks: &[usize]) -> Plan<Toy> {
-    let mut builder = PlanBuilder::new();
-    let mut published: Vec<ChunkId> = Vec::new();
-    for spec in specs {
-        let inputs: Vec<ChunkId> = if published.is_empty() {
-            Vec::new()
-        } else {
-            spec.inputs
-                .iter()
-                .map(|i| published[i % published.len()])
-                .collect()
-        };
-        let ops = spec
-            .ops
-            .iter()
-            .enumerate()
-            .map(|(position, op)| {
-                let sources = inputs.len() + position;
-                if op.kind == 0 || sources == 0 {
-                    return PlanOp {
-                        kernel: Toy::Const(op.constants.clone()),
-                        args: Vec::new(),
-                    };
-                }
-                let args = op
-                    .args
-                    .iter()
-                    .map(|a| {
-                        let j = a % sources;
-                        if j < inputs.len() {
-                            OpArg::Input(j as u32)
-                        } else {
-                            OpArg::Local((j - inputs.len()) as u32)
-                        }
-                    })
-                    .collect();
-                let kernel = match op.kind {
-                    1 => Toy::Add,
-                    2 => Toy::Scale(3),
-                    _ => Toy::Sum,
-                };
-                PlanOp { kernel, args }
-            })
-            .collect::<Vec<_>>();
-        let outputs: Vec<u32> = spec
-            .published
-            .iter()
-            .map(|p| (p % ops.len()) as u32)
-            .collect();
-        let chunks = builder.subtask(ops, &inputs, &outputs, spec.priority, spec.worker);
-        published.extend(chunks);
-    }
-    for pick in result_picks {
-        let chunk = published[pick % published.len()];
-        builder.result(chunk);
-    }
-    builder.finish()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -167,7 +62,7 @@ proptest! {
         let plan = build_plan(&specs, &result_picks);
         let expected = run_sequential(&plan).expect("toy plans never fail");
         for workers in 1..=4 {
-            let options = ExecOptions { workers, queue_depth, cancel: None };
+            let options = ExecOptions { workers, queue_depth, ..ExecOptions::default() };
             let output = execute(&plan, &options, &mut NoObserver).expect("run succeeds");
             prop_assert_eq!(values(&output), expected.clone());
             let stats = &output.stats;
@@ -209,7 +104,7 @@ fn two_worker_run_has_hand_checked_figures() {
         let options = ExecOptions {
             workers: 2,
             queue_depth,
-            cancel: None,
+            ..ExecOptions::default()
         };
         let output = execute(&plan, &options, &mut NoObserver).unwrap();
         assert_eq!(values(&output), [(c4, vec![138]), (c2, vec![11, 22, 13])]);
@@ -424,8 +319,8 @@ fn cancel_flag_stops_the_run() {
     let cancel = Arc::new(AtomicBool::new(false));
     let options = ExecOptions {
         workers: 2,
-        queue_depth: None,
         cancel: Some(Arc::clone(&cancel)),
+        ..ExecOptions::default()
     };
     let setter = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(100));

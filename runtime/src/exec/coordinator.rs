@@ -1,17 +1,34 @@
 //! The coordinator: tracks which subtasks are ready, dispatches them to workers,
 //! frees chunks after their last consumer, counts live chunks, and collects results.
 //! It runs on the caller's thread and talks to workers only through the transport.
+//!
+//! Its submodules extend the same struct: [`dispatching`] (placement, memory
+//! admission, work orders), [`spilling`] (residency and Belady's choice) and
+//! [`recovery`] (retries, killed workers, lineage).
+//!
+//! Each subtask is in one [`Phase`]; `missing_inputs` is meaningful for waiting
+//! subtasks only and counts input occurrences whose chunk is not available. Each
+//! chunk has a [`ChunkStatus`]; an available chunk always has pending consumers and
+//! is held by some worker, in memory or in a spill file.
 
-use super::dispatch::{choose_worker, NextReady, QueueDepth, ReadyQueue};
+mod dispatching;
+mod recovery;
+mod spilling;
+
+use super::dispatch::{QueueDepth, ReadyQueue};
+use super::faults::KillSchedule;
 use super::index::PlanIndex;
 use super::locations::ChunkLocations;
-use super::message::{CompletionReport, CoordinatorMessage, WorkOrder, WorkerMessage};
+use super::memory::MemoryBudget;
+use super::message::{CompletionReport, CoordinatorMessage, WorkOrder};
+use super::results::ResultStore;
 use super::stats::{ExecStats, LiveTracker};
-use super::store::ChunkMap;
+use super::store::IdMap;
 use super::trace::{ExecObserver, SubtaskSpan};
 use super::transport::{Inbox, Received, Transport};
-use super::{ChunkKernel, ExecError};
+use super::{ChunkKernel, ExecError, ExecOptions};
 use crate::plan::{ChunkId, Plan, SubtaskId};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,28 +39,78 @@ pub type ResultChunks<V> = Vec<(ChunkId, Arc<V>)>;
 /// How often a cancellable run looks at its cancel flag.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Some inputs are not available yet.
+    Waiting,
+    /// In the ready queue.
+    Ready,
+    /// Dispatched to this worker, not reported yet.
+    Running(u32),
+    Done,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ChunkStatus {
+    Unproduced,
+    /// Held by a worker until its pending consumers have run.
+    Available,
+    /// Every consumer ran; dropped everywhere (a result stays with the coordinator).
+    Released,
+    /// Its only holder was killed while consumers still needed it.
+    Lost,
+}
+
 pub struct Coordinator<'a, K: ChunkKernel, T> {
     plan: &'a Plan<K>,
     index: &'a PlanIndex,
     transport: &'a T,
     workers: u32,
     cancel: Option<Arc<AtomicBool>>,
-    /// Per subtask: inputs not yet produced.
+    max_retries: u32,
+    kill: Option<KillSchedule>,
+    spill_dir: Option<&'a Path>,
+
+    phase: Vec<Phase>,
     missing_inputs: Vec<u32>,
-    /// Per chunk: consumers that have not completed yet.
+    /// Per subtask: failed runs so far.
+    attempts: Vec<u32>,
+    /// Per subtask: whether the ready queue holds an entry for it (possibly stale).
+    queued: Vec<bool>,
+    /// The worker a failed subtask should be retried on.
+    retry_target: IdMap<SubtaskId, u32>,
+
+    status: Vec<ChunkStatus>,
+    /// Per chunk: input occurrences in subtasks that are not done.
     consumers_left: Vec<u32>,
+    /// Per chunk: input occurrences in running subtasks; such chunks stay in memory.
+    pins: Vec<u32>,
+    /// Per chunk: whether it is counted in `live`.
+    resident: Vec<bool>,
     locations: ChunkLocations,
+    results: ResultStore<K>,
+    memory: Option<MemoryBudget>,
+
     ready: ReadyQueue,
     depth: QueueDepth,
-    /// Per worker: subtasks dispatched and not yet reported complete.
+    /// Per worker: subtasks dispatched and not yet reported.
     load: Vec<u32>,
+    alive: Vec<bool>,
+    /// Subtasks dispatched and not yet reported, over all workers.
+    running: u64,
     /// Per worker: the order being assembled, sent at the end of each step.
     orders: Vec<WorkOrder>,
-    results: ChunkMap<Arc<K::Value>>,
+
     live: LiveTracker,
     done: u64,
+    /// The highest `done` shown to the observer, which never sees it go back.
+    progress: u64,
     subtasks_per_worker: Vec<u64>,
     transfer_bytes: u64,
+    spilled_bytes: u64,
+    retries: u64,
+    recomputed: u64,
+    peak_worker_bytes: Vec<u64>,
     /// Scratch for placement: input bytes held by each worker.
     bytes_on: Vec<u64>,
 }
@@ -57,36 +124,60 @@ where
         plan: &'a Plan<K>,
         index: &'a PlanIndex,
         transport: &'a T,
-        queue_depth: Option<u32>,
-        cancel: Option<Arc<AtomicBool>>,
+        options: &ExecOptions,
+        spill_dir: Option<&'a Path>,
     ) -> Self {
         let workers = transport.num_workers();
+        let num_subtasks = plan.subtasks.len();
+        let num_chunks = plan.num_chunks as usize;
         let consumers_left = (0..plan.num_chunks)
             .map(|chunk| index.consumer_count(ChunkId(chunk)))
             .collect();
+        let w = workers as usize;
         Coordinator {
             plan,
             index,
             transport,
             workers,
-            cancel,
+            cancel: options.cancel.clone(),
+            max_retries: options.max_retries,
+            kill: KillSchedule::new(options, num_subtasks as u64),
+            spill_dir,
+            phase: vec![Phase::Waiting; num_subtasks],
             missing_inputs: plan
                 .subtasks
                 .iter()
                 .map(|s| s.inputs.len() as u32)
                 .collect(),
+            attempts: vec![0; num_subtasks],
+            queued: vec![false; num_subtasks],
+            retry_target: IdMap::default(),
+            status: vec![ChunkStatus::Unproduced; num_chunks],
             consumers_left,
+            pins: vec![0; num_chunks],
+            resident: vec![false; num_chunks],
             locations: ChunkLocations::new(plan.num_chunks),
+            results: ResultStore::default(),
+            memory: options.memory_limit.map(|limit| {
+                let projected = options.projected_chunk_bytes.clone();
+                MemoryBudget::new(limit, num_subtasks, plan.num_chunks, projected)
+            }),
             ready: ReadyQueue::new(workers),
-            depth: QueueDepth::new(queue_depth),
-            load: vec![0; workers as usize],
-            orders: vec![WorkOrder::default(); workers as usize],
-            results: ChunkMap::default(),
+            depth: QueueDepth::new(options.queue_depth),
+            load: vec![0; w],
+            alive: vec![true; w],
+            running: 0,
+            orders: vec![WorkOrder::default(); w],
             live: LiveTracker::default(),
             done: 0,
-            subtasks_per_worker: vec![0; workers as usize],
+            progress: 0,
+            subtasks_per_worker: vec![0; w],
             transfer_bytes: 0,
-            bytes_on: vec![0; workers as usize],
+            spilled_bytes: 0,
+            retries: 0,
+            recomputed: 0,
+            peak_worker_bytes: vec![0; w],
+            bytes_on: vec![0; w],
         }
     }
 
@@ -103,20 +194,19 @@ where
                 self.make_ready(SubtaskId(index as u32));
             }
         }
-        self.dispatch();
-        self.send_orders(&mut inbox)?;
+        self.step(&mut inbox)?;
         while self.done < total {
             self.receive(&mut inbox, observer)?;
             while let Some(message) = inbox.try_recv() {
                 self.handle(message, observer)?;
             }
-            observer.on_subtask_done(self.done, total);
+            self.progress = self.progress.max(self.done);
+            observer.on_subtask_done(self.progress, total);
             if self.is_cancelled() {
                 return Err(ExecError::Cancelled);
             }
-            self.dispatch();
-            self.send_orders(&mut inbox)?;
-            if self.done < total && self.load.iter().all(|&load| load == 0) {
+            self.step(&mut inbox)?;
+            if self.done < total && self.running == 0 {
                 return Err(ExecError::Internal(
                     "no subtask can run, yet the job is not finished".to_string(),
                 ));
@@ -124,6 +214,22 @@ where
         }
         let results = self.take_results()?;
         Ok((results, self.stats()))
+    }
+
+    /// Kills the scheduled worker when its time has come, hands out ready work and
+    /// sends the orders.
+    fn step(
+        &mut self,
+        inbox: &mut impl Inbox<CoordinatorMessage<K::Value>>,
+    ) -> Result<(), ExecError> {
+        if let Some(kill) = self.kill {
+            if self.done >= kill.after_done {
+                self.kill = None;
+                self.kill_worker(kill.worker);
+            }
+        }
+        self.dispatch()?;
+        self.send_orders(inbox)
     }
 
     /// Waits for one message (watching the cancel flag) and handles it.
@@ -159,19 +265,19 @@ where
         observer: &mut dyn ExecObserver,
     ) -> Result<(), ExecError> {
         match message {
-            CoordinatorMessage::Completed(report) => {
-                self.completed(report, observer);
-                Ok(())
-            }
+            // A killed worker's last words describe work that is being redone.
+            CoordinatorMessage::Completed(report) if !self.alive[report.worker as usize] => Ok(()),
+            CoordinatorMessage::Failed { worker, .. } if !self.alive[worker as usize] => Ok(()),
+            CoordinatorMessage::Completed(report) => self.process_report(report, observer),
             CoordinatorMessage::Failed {
                 worker,
                 subtask,
                 message,
-            } => Err(self.failure(worker, subtask, message)),
+            } => Err(self.fatal(worker, subtask, message)),
         }
     }
 
-    fn failure(&self, worker: u32, subtask: Option<SubtaskId>, message: String) -> ExecError {
+    fn fatal(&self, worker: u32, subtask: Option<SubtaskId>, message: String) -> ExecError {
         match subtask {
             Some(subtask) => ExecError::SubtaskFailed {
                 subtask,
@@ -183,58 +289,141 @@ where
         }
     }
 
-    fn completed(&mut self, report: CompletionReport<K::Value>, observer: &mut dyn ExecObserver) {
+    fn process_report(
+        &mut self,
+        report: CompletionReport<K::Value>,
+        observer: &mut dyn ExecObserver,
+    ) -> Result<(), ExecError> {
         let worker = report.worker;
-        for &chunk in &report.replicas {
-            self.locations.copied(chunk, worker);
-        }
+        let peak = &mut self.peak_worker_bytes[worker as usize];
+        *peak = (*peak).max(report.peak_store_bytes);
         self.transfer_bytes += report.transfer_bytes;
+        self.spilled_bytes += report.spilled_bytes;
+        for &chunk in &report.replicas {
+            self.replica_arrived(chunk, worker);
+        }
         self.depth.observe(report.busy_nanos, report.subtasks.len());
-        self.results.extend(report.results);
+        for (chunk, value) in report.results {
+            self.results.insert(chunk, value);
+        }
         let mut output_bytes = report.output_bytes.iter().copied();
         for (position, &id) in report.subtasks.iter().enumerate() {
-            self.load[worker as usize] -= 1;
-            self.subtasks_per_worker[worker as usize] += 1;
-            self.done += 1;
-            let subtask = &self.plan.subtasks[id.index()];
-            for &(_, chunk) in &subtask.outputs {
-                let bytes = output_bytes.next().unwrap_or(0);
-                self.locations.produced(chunk, worker, bytes);
-                self.live.produced(bytes);
-            }
-            for &(_, chunk) in &subtask.outputs {
-                self.output_available(chunk);
-            }
-            for &chunk in &subtask.inputs {
-                let left = &mut self.consumers_left[chunk.index()];
-                *left -= 1;
-                if *left == 0 {
-                    self.release(chunk);
-                }
-            }
+            self.completed(id, worker, &mut output_bytes)?;
             if let Some(&(start_nanos, end_nanos)) = report.spans.get(position) {
                 observer.on_subtask_span(&SubtaskSpan {
                     subtask: id,
-                    label: subtask.label,
+                    label: self.plan.subtasks[id.index()].label,
                     worker,
                     start_nanos,
                     end_nanos,
                 });
             }
         }
+        for (id, message) in report.failed {
+            self.subtask_failed(id, worker, message)?;
+        }
+        for &(id, chunk) in &report.abandoned {
+            self.subtask_abandoned(id, worker, chunk)?;
+        }
+        Ok(())
     }
 
-    /// Wakes the chunk's consumers, or releases it at once if it has none.
-    fn output_available(&mut self, chunk: ChunkId) {
-        let consumers = self.index.consumers(chunk);
-        if consumers.is_empty() {
-            self.release(chunk);
+    fn completed(
+        &mut self,
+        id: SubtaskId,
+        worker: u32,
+        output_bytes: &mut impl Iterator<Item = u64>,
+    ) -> Result<(), ExecError> {
+        self.leave_worker(id, worker)?;
+        self.phase[id.index()] = Phase::Done;
+        self.done += 1;
+        self.subtasks_per_worker[worker as usize] += 1;
+        let subtask = &self.plan.subtasks[id.index()];
+        for &(_, chunk) in &subtask.outputs {
+            let bytes = output_bytes.next().unwrap_or(0);
+            self.output_produced(chunk, worker, bytes, subtask.label);
         }
-        for &consumer in consumers {
-            let missing = &mut self.missing_inputs[consumer.index()];
-            *missing -= 1;
-            if *missing == 0 {
-                self.make_ready(consumer);
+        for &chunk in &subtask.inputs {
+            self.pins[chunk.index()] -= 1;
+            let left = &mut self.consumers_left[chunk.index()];
+            *left -= 1;
+            if *left == 0 {
+                self.release(chunk);
+            } else if self.memory.is_some() {
+                // Its next use moved on; residency itself did not change.
+                self.refresh_chunk(chunk);
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends a subtask's stay on `worker` (completed, failed or given back).
+    fn leave_worker(&mut self, id: SubtaskId, worker: u32) -> Result<(), ExecError> {
+        if self.phase[id.index()] != Phase::Running(worker) {
+            return Err(ExecError::Internal(format!(
+                "worker {worker} reported {id}, which it was not running"
+            )));
+        }
+        self.load[worker as usize] -= 1;
+        self.running -= 1;
+        if let Some(memory) = &mut self.memory {
+            memory.release(id);
+        }
+        Ok(())
+    }
+
+    fn output_produced(&mut self, chunk: ChunkId, worker: u32, bytes: u64, label: u32) {
+        if let Some(memory) = &mut self.memory {
+            memory.observe_output(label, bytes);
+        }
+        let stored = self.index.consumer_count(chunk) > 0;
+        if self.status[chunk.index()] == ChunkStatus::Available {
+            // Recomputed while a copy survived: the new one is a copy too.
+            if stored {
+                self.locations.copied(chunk, worker);
+            }
+            self.refresh_chunk(chunk);
+            return;
+        }
+        self.locations.produced(chunk, worker, bytes, stored);
+        self.became_available(chunk);
+    }
+
+    /// The chunk exists (again) on a worker: wake its waiting consumers, or drop it
+    /// at once if none is left.
+    fn became_available(&mut self, chunk: ChunkId) {
+        self.status[chunk.index()] = ChunkStatus::Available;
+        self.refresh_chunk(chunk);
+        if self.consumers_left[chunk.index()] == 0 {
+            self.release(chunk);
+            return;
+        }
+        for &consumer in self.index.consumers(chunk) {
+            if self.phase[consumer.index()] == Phase::Waiting {
+                let missing = &mut self.missing_inputs[consumer.index()];
+                *missing -= 1;
+                if *missing == 0 {
+                    self.make_ready(consumer);
+                }
+            }
+        }
+    }
+
+    /// A worker holds a copy the map did not know of.
+    fn replica_arrived(&mut self, chunk: ChunkId, worker: u32) {
+        match self.status[chunk.index()] {
+            ChunkStatus::Available => {
+                self.locations.copied(chunk, worker);
+                self.refresh_chunk(chunk);
+            }
+            ChunkStatus::Lost => {
+                // Fetched from a worker before it was killed: the chunk survives here.
+                let bytes = self.locations.bytes(chunk);
+                self.locations.produced(chunk, worker, bytes, true);
+                self.became_available(chunk);
+            }
+            ChunkStatus::Released | ChunkStatus::Unproduced => {
+                self.orders[worker as usize].free.push(chunk);
             }
         }
     }
@@ -242,127 +431,23 @@ where
     /// The chunk's last consumer has run: drop it everywhere. A result stays live
     /// because the coordinator still holds it for the caller.
     fn release(&mut self, chunk: ChunkId) {
-        let stored = self.index.consumer_count(chunk) > 0;
-        let orders = &mut self.orders;
+        self.status[chunk.index()] = ChunkStatus::Released;
+        let (orders, alive) = (&mut self.orders, &self.alive);
         self.locations.remove(chunk, |worker| {
-            if stored {
+            if alive[worker as usize] {
                 orders[worker as usize].free.push(chunk);
             }
         });
-        if !self.index.is_result(chunk) {
-            self.live.released(self.locations.bytes(chunk));
-        }
-    }
-
-    fn make_ready(&mut self, id: SubtaskId) {
-        let subtask = &self.plan.subtasks[id.index()];
-        let worker = subtask.worker.map(|worker| worker % self.workers);
-        self.ready.push(id, subtask.priority, worker);
-    }
-
-    /// Hands ready subtasks to workers, in priority order, while queues have room.
-    fn dispatch(&mut self) {
-        let depth = self.depth.current();
-        let mut shared_heap_blocked = false;
-        loop {
-            let load = &self.load;
-            let Some(next) = self
-                .ready
-                .peek_next(|worker| load[worker as usize] < depth, !shared_heap_blocked)
-            else {
-                break;
-            };
-            let Some(id) = self.ready.pop(next) else {
-                break;
-            };
-            let worker = match next {
-                NextReady::Pinned(worker) => Some(worker),
-                NextReady::Any => self.place(id, depth),
-            };
-            match worker {
-                Some(worker) => self.assign(id, worker),
-                None => {
-                    // The best subtask must wait; later ones may not overtake it
-                    // through the shared heap, only through their own pinned heaps.
-                    let subtask = &self.plan.subtasks[id.index()];
-                    self.ready.push(id, subtask.priority, None);
-                    shared_heap_blocked = true;
-                }
-            }
-        }
-    }
-
-    fn place(&mut self, id: SubtaskId, depth: u32) -> Option<u32> {
-        if self.workers == 1 {
-            return (self.load[0] < depth).then_some(0);
-        }
-        self.bytes_on.fill(0);
-        let inputs = &self.plan.subtasks[id.index()].inputs;
-        self.locations
-            .add_bytes_by_worker(inputs, &mut self.bytes_on);
-        choose_worker(&self.bytes_on, &self.load, depth)
-    }
-
-    fn assign(&mut self, id: SubtaskId, worker: u32) {
-        self.load[worker as usize] += 1;
-        let order = &mut self.orders[worker as usize];
-        order.run.push(id);
-        for &chunk in &self.plan.subtasks[id.index()].inputs {
-            order.sources.push(self.locations.source_for(chunk, worker));
-        }
-    }
-
-    fn send_orders(
-        &mut self,
-        inbox: &mut impl Inbox<CoordinatorMessage<K::Value>>,
-    ) -> Result<(), ExecError> {
-        let report_every = self.depth.report_every();
-        for worker in 0..self.workers {
-            let order = &mut self.orders[worker as usize];
-            if order.is_empty() {
-                continue;
-            }
-            let mut order = std::mem::take(order);
-            order.report_every = report_every;
-            if self
-                .transport
-                .to_worker(worker, WorkerMessage::Work(order))
-                .is_err()
-            {
-                return Err(self.explain_lost_worker(worker, inbox));
-            }
-        }
-        Ok(())
-    }
-
-    /// A worker stopped listening; it reports why before it stops, so look for that.
-    fn explain_lost_worker(
-        &self,
-        worker: u32,
-        inbox: &mut impl Inbox<CoordinatorMessage<K::Value>>,
-    ) -> ExecError {
-        while let Some(message) = inbox.try_recv() {
-            if let CoordinatorMessage::Failed {
-                worker,
-                subtask,
-                message,
-            } = message
-            {
-                return self.failure(worker, subtask, message);
-            }
-        }
-        ExecError::Internal(format!("worker {worker} stopped unexpectedly"))
+        self.refresh_chunk(chunk);
     }
 
     fn take_results(&mut self) -> Result<ResultChunks<K::Value>, ExecError> {
         self.plan
             .results
             .iter()
-            .map(|&chunk| match self.results.get(&chunk) {
-                Some(value) => Ok((chunk, Arc::clone(value))),
-                None => Err(ExecError::Internal(format!(
-                    "result chunk {chunk} was never reported"
-                ))),
+            .map(|&chunk| {
+                let value = self.results.take(chunk).map_err(ExecError::Internal)?;
+                Ok((chunk, value))
             })
             .collect()
     }
@@ -376,8 +461,10 @@ where
             peak_live_chunks: self.live.peak_chunks(),
             peak_live_bytes: self.live.peak_bytes(),
             subtasks_per_worker: self.subtasks_per_worker.clone(),
-            spilled_bytes: 0,
-            retries: 0,
+            spilled_bytes: self.spilled_bytes,
+            retries: self.retries,
+            recomputed: self.recomputed,
+            peak_worker_bytes: self.peak_worker_bytes.clone(),
         }
     }
 }

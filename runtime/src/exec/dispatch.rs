@@ -67,6 +67,14 @@ impl ReadyQueue {
         best.map(|(_, from)| from)
     }
 
+    /// Empties a worker's pinned heap (the worker is gone), in no particular order.
+    pub fn drain_pinned(&mut self, worker: u32) -> Vec<SubtaskId> {
+        std::mem::take(&mut self.pinned[worker as usize])
+            .into_iter()
+            .map(|Reverse((_, id))| SubtaskId(id))
+            .collect()
+    }
+
     pub fn pop(&mut self, from: NextReady) -> Option<SubtaskId> {
         let heap = match from {
             NextReady::Any => &mut self.any,

@@ -1,5 +1,5 @@
-//! Read-only facts derived from a plan once before running it: who consumes each
-//! chunk and which chunks are results. Every participant can derive the same index
+//! Read-only facts derived from a plan once before running it: who produces and who
+//! consumes each chunk, and which chunks are results. Every participant can derive the same index
 //! from the same plan, so it never has to travel in messages.
 
 use crate::plan::{ChunkId, Plan, SubtaskId};
@@ -9,6 +9,8 @@ pub struct PlanIndex {
     /// a subtask appears once per time it lists the chunk among its inputs.
     consumer_start: Vec<u32>,
     consumers: Vec<SubtaskId>,
+    /// The subtask publishing each chunk: a lost chunk's lineage.
+    producer: Vec<SubtaskId>,
     is_result: Vec<bool>,
 }
 
@@ -34,6 +36,12 @@ impl PlanIndex {
                 *slot += 1;
             }
         }
+        let mut producer = vec![SubtaskId(0); num_chunks];
+        for (index, subtask) in plan.subtasks.iter().enumerate() {
+            for &(_, chunk) in &subtask.outputs {
+                producer[chunk.index()] = SubtaskId(index as u32);
+            }
+        }
         let mut is_result = vec![false; num_chunks];
         for chunk in &plan.results {
             is_result[chunk.index()] = true;
@@ -41,20 +49,29 @@ impl PlanIndex {
         PlanIndex {
             consumer_start,
             consumers,
+            producer,
             is_result,
         }
     }
 
+    #[inline]
     pub fn consumers(&self, chunk: ChunkId) -> &[SubtaskId] {
         let start = self.consumer_start[chunk.index()] as usize;
         let end = self.consumer_start[chunk.index() + 1] as usize;
         &self.consumers[start..end]
     }
 
+    #[inline]
     pub fn consumer_count(&self, chunk: ChunkId) -> u32 {
         self.consumer_start[chunk.index() + 1] - self.consumer_start[chunk.index()]
     }
 
+    #[inline]
+    pub fn producer(&self, chunk: ChunkId) -> SubtaskId {
+        self.producer[chunk.index()]
+    }
+
+    #[inline]
     pub fn is_result(&self, chunk: ChunkId) -> bool {
         self.is_result[chunk.index()]
     }

@@ -12,30 +12,45 @@ use std::sync::Arc;
 /// What a worker receives.
 #[derive(Debug)]
 pub enum WorkerMessage<V> {
-    /// New subtasks to run and chunks to drop.
+    /// New subtasks to run and chunks to drop or spill.
     Work(WorkOrder),
-    /// Another worker (`reply_to`) needs a chunk this worker holds.
+    /// Another worker (`reply_to`) needs a chunk this worker holds, in memory or
+    /// spilled to disk.
     ChunkRequest { chunk: ChunkId, reply_to: u32 },
-    /// The answer to a [`WorkerMessage::ChunkRequest`]; `None` if the peer did not
-    /// hold the chunk, which means a bookkeeping bug and fails the job.
+    /// The answer to a [`WorkerMessage::ChunkRequest`]; `None` when the peer does
+    /// not hold the chunk (it was killed), so the subtasks waiting for it are handed
+    /// back to the coordinator.
     ChunkReply {
         chunk: ChunkId,
         value: Option<Arc<V>>,
     },
+    /// Fault injection: lose the store and the queue, run nothing more, and answer
+    /// every chunk request with `None`, as a dead machine would (its peers learn of
+    /// the death from the failed request rather than by waiting forever).
+    Kill,
     /// Drop all queued work and stop.
     Shutdown,
 }
 
-/// A batch of instructions from the coordinator to one worker.
+/// A batch of instructions from the coordinator to one worker. The worker applies
+/// `free`, `evict` and `spill` before it queues the subtasks of `run`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct WorkOrder {
     /// Subtasks to run, in this order once their inputs are local.
     pub run: Vec<SubtaskId>,
+    /// For each subtask in `run`: how many times it failed before (for fault
+    /// injection, which is deterministic per attempt).
+    pub attempts: Vec<u32>,
     /// For each input of each subtask in `run`, flattened in order: a worker that
-    /// holds it (possibly the receiver itself).
+    /// holds it (possibly the receiver itself, in memory or in its spill files).
     pub sources: Vec<u32>,
-    /// Chunks whose last consumer has run; drop them from the store.
+    /// Chunks whose last consumer has run; drop them from memory and disk.
     pub free: Vec<ChunkId>,
+    /// Copies to drop from memory only (another worker or a spill file keeps it).
+    pub evict: Vec<ChunkId>,
+    /// Chunks to write to this worker's spill files (unless already there) and
+    /// drop from memory.
+    pub spill: Vec<ChunkId>,
     /// Report completions after this many subtasks (or when the queue runs dry), so
     /// the coordinator can refill the queue before it empties.
     pub report_every: u32,
@@ -43,7 +58,10 @@ pub struct WorkOrder {
 
 impl WorkOrder {
     pub fn is_empty(&self) -> bool {
-        self.run.is_empty() && self.free.is_empty()
+        self.run.is_empty()
+            && self.free.is_empty()
+            && self.evict.is_empty()
+            && self.spill.is_empty()
     }
 }
 
@@ -51,8 +69,9 @@ impl WorkOrder {
 #[derive(Debug)]
 pub enum CoordinatorMessage<V> {
     Completed(CompletionReport<V>),
-    /// A subtask failed (`subtask` is set) or the worker itself broke down; either
-    /// way the job stops.
+    /// An error that retrying cannot fix (the worker broke down, or its spill
+    /// directory failed); `subtask` names the subtask it happened in, if any. The
+    /// job stops.
     Failed {
         worker: u32,
         subtask: Option<SubtaskId>,
@@ -60,23 +79,34 @@ pub enum CoordinatorMessage<V> {
     },
 }
 
-/// Subtasks one worker finished since its previous report.
+/// What one worker did since its previous report.
 #[derive(Debug)]
 pub struct CompletionReport<V> {
     pub worker: u32,
+    /// Subtasks that ran successfully.
     pub subtasks: Vec<SubtaskId>,
     /// Bytes of each published output of each subtask in `subtasks`, flattened in order.
     pub output_bytes: Vec<u64>,
     /// `(start, end)` in nanoseconds since the run's start, one per subtask; empty
     /// unless the coordinator asked for spans.
     pub spans: Vec<(u64, u64)>,
-    /// Chunks copied from other workers into this worker's store since the last report.
-    /// They stay until the coordinator frees them.
+    /// Chunks that entered this worker's memory other than by being produced here:
+    /// copies from other workers, and its own spilled chunks read back. They stay
+    /// until the coordinator frees, evicts or spills them.
     pub replicas: Vec<ChunkId>,
     /// The values of requested result chunks published by these subtasks.
     pub results: Vec<(ChunkId, Arc<V>)>,
+    /// Subtasks whose kernel failed (or had a fault injected), with the message.
+    pub failed: Vec<(SubtaskId, String)>,
+    /// Subtasks given back unrun because an input could not be fetched: the peer
+    /// holding it was killed. The chunk is the one that was lost.
+    pub abandoned: Vec<(SubtaskId, ChunkId)>,
     /// Bytes received from other workers since the last report.
     pub transfer_bytes: u64,
+    /// Bytes written to spill files since the last report.
+    pub spilled_bytes: u64,
+    /// The most bytes this worker's store has held in memory so far.
+    pub peak_store_bytes: u64,
     /// Wall time spent running these subtasks, used to size the worker's queue.
     pub busy_nanos: u64,
 }
@@ -90,8 +120,27 @@ impl<V> CompletionReport<V> {
             spans: Vec::new(),
             replicas: Vec::new(),
             results: Vec::new(),
+            failed: Vec::new(),
+            abandoned: Vec::new(),
             transfer_bytes: 0,
+            spilled_bytes: 0,
+            peak_store_bytes: 0,
             busy_nanos: 0,
         }
+    }
+
+    /// Whether the report carries anything the coordinator must act on.
+    pub fn has_news(&self) -> bool {
+        !(self.subtasks.is_empty()
+            && self.replicas.is_empty()
+            && self.failed.is_empty()
+            && self.abandoned.is_empty()
+            && self.spilled_bytes == 0)
+    }
+
+    /// Whether the coordinator should hear about this report at once: a failure or
+    /// an abandoned subtask is work waiting to be handed out again.
+    pub fn is_urgent(&self) -> bool {
+        !(self.failed.is_empty() && self.abandoned.is_empty())
     }
 }

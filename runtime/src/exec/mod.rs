@@ -2,14 +2,15 @@
 //! result chunks and the run's figures.
 //!
 //! ```text
-//!             WorkOrder (run, sources, free)        ChunkRequest / ChunkReply
+//!        WorkOrder (run, sources, free, spill)      ChunkRequest / ChunkReply
 //!  coordinator ─────────────────────────────▶ worker 0 ◀──────────────────▶ worker 1
 //!  (caller's   ◀───────────────────────────── (own store)                  (own store)
 //!   thread)       CompletionReport / Failed
 //! ```
 //!
 //! **Generic over the kernels.** The executor only calls [`ChunkKernel::run`] and
-//! [`ChunkKernel::nbytes`]; it is tested with toy kernels and runs real ones unchanged.
+//! [`ChunkKernel::nbytes`] (and [`ChunkKernel::spill`] / [`ChunkKernel::unspill`]
+//! under a memory limit); it is tested with toy kernels and runs real ones unchanged.
 //!
 //! **Threads and channels, not rayon's pool.** Each worker is a thread with its own
 //! chunk store and a single inbox, and workers share nothing but messages (see
@@ -26,38 +27,57 @@
 //! just wait) releases a subtask once all its inputs exist and dispatches ready
 //! subtasks in (priority, id) order: to the plan's preferred worker if any, else to the
 //! worker holding most of its input bytes, else to the least loaded (see
-//! [`dispatch`]). Each worker keeps a small queue whose length adapts to the measured
+//! `dispatch.rs`). Each worker keeps a small queue whose length adapts to the measured
 //! subtask time, and reports completions halfway through it, so it never idles
 //! waiting for the coordinator while a better-priority subtask never waits behind a
 //! long queue. A chunk is freed on every worker holding it once its last consumer has
 //! run; results are kept until they are handed back.
 //!
-//! **Failures.** A kernel error or panic stops the job: the coordinator returns
-//! [`ExecError::SubtaskFailed`] with the subtask's label, queued work is dropped, and
-//! all worker threads are joined before [`execute`] returns. Retries, spilling and
-//! cancellation from a signal handler plug in here later: a failed subtask is a
-//! message the coordinator could re-dispatch, and [`ExecOptions::cancel`] already
-//! stops a run between two coordinator steps.
+//! **Bounded memory.** With [`ExecOptions::memory_limit`] the coordinator admits a
+//! subtask only when the chunks held in memory plus the projected needs of running
+//! subtasks fit, spilling the chunks needed furthest in the future to files in a
+//! temporary directory (removed when the run ends, however it ends); see
+//! [`memory`]. [`check_memory`] refuses a plan with a subtask too large for the
+//! limit before anything runs.
+//!
+//! **Failures.** A kernel error or panic is retried up to
+//! [`ExecOptions::max_retries`] times, on another worker when there is one; then the
+//! coordinator returns [`ExecError::SubtaskFailed`] with the subtask's label, queued
+//! work is dropped, and all worker threads are joined before [`execute`] returns. A
+//! worker that dies loses its store; the chunks only it held are recomputed from
+//! their lineage on the others. Both are exercised by deterministic fault injection
+//! ([`ExecOptions::inject_faults`], [`ExecOptions::kill_worker`]).
+//!
+//! **Cancellation.** Setting [`ExecOptions::cancel`] stops the run between two
+//! coordinator steps (it polls the flag every 20 ms) and between two subtasks on
+//! each worker; a running kernel finishes its chunk first.
 //!
 //! **Determinism.** Results never depend on the worker count or scheduling, because
 //! kernels are pure; figures such as `transfer_bytes` may.
 //!
 //! **Throughput.** Messages are batched (a work order carries many subtasks, a
 //! report many completions) and subtasks travel as ids, so the per-subtask cost is a
-//! few hash-map and heap operations: a million trivial subtasks run at roughly a
-//! million per CPU second (`runtime/tests/exec_throughput.rs`).
+//! few hash-map and heap operations: a million trivial subtasks run at roughly
+//! 0.8 to 1 million per CPU second (`runtime/tests/exec_throughput.rs`). Without a
+//! memory limit the spilling bookkeeping costs a few flag checks per chunk.
 
 mod coordinator;
 mod dispatch;
+mod faults;
 mod index;
+mod kernel_call;
 mod locations;
+pub mod memory;
 pub mod message;
+mod results;
+pub mod spill_format;
 mod stats;
 mod store;
 pub mod trace;
 pub mod transport;
 mod worker;
 
+pub use memory::check_memory;
 pub use stats::ExecStats;
 pub use trace::{
     write_chrome_trace, write_chrome_trace_with, ExecObserver, NoObserver, SubtaskSpan,
@@ -66,13 +86,17 @@ pub use trace::{
 
 use crate::plan::{ChunkId, Plan, SubtaskId};
 use coordinator::Coordinator;
+use faults::FaultInjection;
 use index::PlanIndex;
 use message::WorkerMessage;
 use std::fmt;
+use std::io::{self, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
+use tempfile::TempDir;
 use transport::{thread_transport, Transport};
 use worker::{run_worker, WorkerContext};
 
@@ -83,6 +107,22 @@ pub trait ChunkKernel: Send + Sync + 'static {
     fn run(&self, args: &[&Self::Value]) -> Result<Self::Value, String>;
     /// Bytes of a value (for memory accounting and transfer_bytes).
     fn nbytes(value: &Self::Value) -> usize;
+    /// Writes a value to a spill file (needed only under a memory limit); for
+    /// arrays, [`spill_format::write_array`] does it.
+    fn spill(_value: &Self::Value, _out: &mut dyn Write) -> io::Result<()> {
+        Err(spill_unsupported())
+    }
+    /// Reads back a value written by [`ChunkKernel::spill`].
+    fn unspill(_input: &mut dyn Read) -> io::Result<Self::Value> {
+        Err(spill_unsupported())
+    }
+}
+
+fn spill_unsupported() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Unsupported,
+        "not supported yet: spilling this kind of chunk to disk",
+    )
 }
 
 /// How to run a plan.
@@ -97,6 +137,26 @@ pub struct ExecOptions {
     /// [`ExecError::Cancelled`] within a few tens of milliseconds plus the
     /// longest running kernel.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Bytes of chunks the run may hold in memory; past it, chunks are spilled to
+    /// disk. A single subtask may exceed it (see [`check_memory`]).
+    pub memory_limit: Option<u64>,
+    /// The projected bytes of every chunk, indexed by chunk id (what the caller
+    /// also gives [`check_memory`]). Under a memory limit it makes admission exact;
+    /// without it, output sizes are learnt during the run and may be
+    /// underestimated (see [`memory`]).
+    pub projected_chunk_bytes: Option<Arc<[u64]>>,
+    /// Where the run's spill directory is created; the system's temporary
+    /// directory when `None`.
+    pub spill_dir: Option<PathBuf>,
+    /// How many times a failed subtask is run again before the job stops.
+    pub max_retries: u32,
+    /// `(rate, seed)`: each subtask attempt fails with probability `rate`,
+    /// deterministically per (seed, subtask, attempt); the last attempt allowed
+    /// by `max_retries` never does. For testing recovery.
+    pub inject_faults: Option<(f64, u64)>,
+    /// `(worker, fraction)`: the worker dies once that fraction of the subtasks
+    /// has completed, losing its store. For testing recovery; needs 2 workers.
+    pub kill_worker: Option<(u32, f64)>,
 }
 
 impl Default for ExecOptions {
@@ -107,6 +167,12 @@ impl Default for ExecOptions {
             workers: u32::try_from(cores).unwrap_or(1),
             queue_depth: None,
             cancel: None,
+            memory_limit: None,
+            projected_chunk_bytes: None,
+            spill_dir: None,
+            max_retries: 3,
+            inject_faults: None,
+            kill_worker: None,
         }
     }
 }
@@ -134,7 +200,7 @@ pub enum ExecError {
     /// The plan breaks an invariant of [`Plan::verify`] (a compiler bug).
     InvalidPlan(String),
     InvalidOptions(String),
-    /// A kernel returned an error or panicked.
+    /// A kernel returned an error or panicked, on every attempt.
     SubtaskFailed {
         subtask: SubtaskId,
         /// The subtask's `label`, e.g. the source statement.
@@ -182,9 +248,27 @@ pub fn execute<K: ChunkKernel>(
             "the number of workers must be at least 1".to_string(),
         ));
     }
+    faults::validate(options)?;
+    if let Some(projected) = &options.projected_chunk_bytes {
+        if projected.len() != plan.num_chunks as usize {
+            return Err(ExecError::InvalidOptions(format!(
+                "projected_chunk_bytes has {} entries for {} chunks",
+                projected.len(),
+                plan.num_chunks
+            )));
+        }
+    }
+    // Declared before the worker threads' scope, so it is removed after they are
+    // joined, on every way out of this function.
+    let spill_area = options
+        .memory_limit
+        .map(|_| create_spill_dir(options))
+        .transpose()?;
+    let spill_dir = spill_area.as_ref().map(TempDir::path);
     let index = PlanIndex::new(plan);
     let (transport, worker_inboxes, coordinator_inbox) = thread_transport(options.workers);
     let record_spans = observer.wants_spans();
+    let faults = FaultInjection::new(options);
     observer.on_start(plan.subtasks.len() as u64, options.workers);
     let outcome = std::thread::scope(|scope| {
         let mut spawn_error = None;
@@ -196,6 +280,8 @@ pub fn execute<K: ChunkKernel>(
                 me,
                 epoch: started,
                 record_spans,
+                spill_dir,
+                faults,
             };
             let spawned = std::thread::Builder::new()
                 .name(format!("marsc-worker-{me}"))
@@ -210,13 +296,7 @@ pub fn execute<K: ChunkKernel>(
         let outcome = match spawn_error {
             Some(error) => Err(error),
             None => {
-                let coordinator = Coordinator::new(
-                    plan,
-                    &index,
-                    &transport,
-                    options.queue_depth,
-                    options.cancel.clone(),
-                );
+                let coordinator = Coordinator::new(plan, &index, &transport, options, spill_dir);
                 // A panic here (a runtime bug, or in the caller's observer) must still
                 // reach the shutdown below, or the scope would wait for the workers
                 // forever.
@@ -226,7 +306,7 @@ pub fn execute<K: ChunkKernel>(
                 .unwrap_or_else(|payload| {
                     Err(ExecError::Internal(format!(
                         "the coordinator crashed: {}",
-                        worker::panic_text(&*payload)
+                        kernel_call::panic_text(&*payload)
                     )))
                 })
             }
@@ -240,4 +320,18 @@ pub fn execute<K: ChunkKernel>(
     let (results, mut stats) = outcome?;
     stats.run_seconds = started.elapsed().as_secs_f64();
     Ok(ExecOutput { results, stats })
+}
+
+/// A fresh directory for this run's spill files.
+fn create_spill_dir(options: &ExecOptions) -> Result<TempDir, ExecError> {
+    let parent = options.spill_dir.clone().unwrap_or_else(std::env::temp_dir);
+    tempfile::Builder::new()
+        .prefix("marsc-spill-")
+        .tempdir_in(&parent)
+        .map_err(|error| {
+            ExecError::InvalidOptions(format!(
+                "cannot create a spill directory in {}: {error}",
+                parent.display()
+            ))
+        })
 }

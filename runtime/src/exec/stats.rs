@@ -2,17 +2,20 @@
 //! `peak_live_chunks` / `peak_live_bytes`.
 //!
 //! Liveness is logical and counted by the coordinator, over all workers at once: a
-//! chunk is live from the moment the coordinator learns its producer completed until
-//! it processes the completion of the chunk's last consumer (a result stays live until
-//! it is handed back). A copy of a chunk on a second worker is the same chunk and is
-//! not counted twice. Outputs of a subtask are added before its inputs are released,
-//! so the peak includes a subtask's inputs and outputs together.
+//! chunk is live while it is held in memory somewhere, from the moment the
+//! coordinator learns its producer completed until it processes the completion of
+//! the chunk's last consumer (a result stays live until it is handed back), or until
+//! it is spilled to disk (it is live again once read back). A copy of a chunk on a
+//! second worker is the same chunk and is not counted twice. Outputs of a subtask
+//! are added before its inputs are released, so the peak includes a subtask's inputs
+//! and outputs together.
 
 use std::fmt;
 
 /// What a run did; the runtime's share of the CLI's `--stats-json` fields.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExecStats {
+    /// Subtasks of the plan (each counted once, however often it ran).
     pub subtasks: u64,
     pub workers: u32,
     pub run_seconds: f64,
@@ -20,12 +23,18 @@ pub struct ExecStats {
     pub transfer_bytes: u64,
     pub peak_live_chunks: u64,
     pub peak_live_bytes: u64,
-    /// Subtasks run by each worker (index = worker id).
+    /// Successful subtask runs on each worker (index = worker id); they add up to
+    /// `subtasks + recomputed`.
     pub subtasks_per_worker: Vec<u64>,
-    /// Always 0 until spilling exists.
+    /// Bytes written to spill files (a chunk spilled twice is written once).
     pub spilled_bytes: u64,
-    /// Always 0 until retries exist.
+    /// Subtask runs that failed and were retried.
     pub retries: u64,
+    /// Subtasks run again to rebuild chunks lost with a killed worker.
+    pub recomputed: u64,
+    /// The most bytes each worker's store held in memory at once (index = worker
+    /// id); copies shared between workers count on each.
+    pub peak_worker_bytes: Vec<u64>,
 }
 
 impl fmt::Display for ExecStats {
@@ -42,10 +51,15 @@ impl fmt::Display for ExecStats {
             "peak live: {} chunks, {} bytes",
             self.peak_live_chunks, self.peak_live_bytes
         )?;
-        write!(
+        writeln!(
             f,
             "spilled: {} bytes, retries: {}",
             self.spilled_bytes, self.retries
+        )?;
+        write!(
+            f,
+            "recomputed: {} subtasks, peak bytes per worker: {:?}",
+            self.recomputed, self.peak_worker_bytes
         )
     }
 }
@@ -60,6 +74,7 @@ pub struct LiveTracker {
 }
 
 impl LiveTracker {
+    #[inline]
     pub fn produced(&mut self, bytes: u64) {
         self.chunks += 1;
         self.bytes += bytes;
@@ -67,9 +82,15 @@ impl LiveTracker {
         self.peak_bytes = self.peak_bytes.max(self.bytes);
     }
 
+    #[inline]
     pub fn released(&mut self, bytes: u64) {
         self.chunks = self.chunks.saturating_sub(1);
         self.bytes = self.bytes.saturating_sub(bytes);
+    }
+
+    #[inline]
+    pub fn bytes(&self) -> u64 {
+        self.bytes
     }
 
     pub fn peak_chunks(&self) -> u64 {

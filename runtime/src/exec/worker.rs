@@ -7,16 +7,25 @@
 //! workers that need each other's chunks cannot deadlock. Kernel calls run under
 //! `catch_unwind`, and so does the whole loop: whatever happens, the coordinator
 //! gets a message and never waits forever.
+//!
+//! A kernel that fails does not stop the worker: the failure is reported at once
+//! and the coordinator decides whether to retry. Spilled chunks are read back just
+//! before the subtask that needs them runs (and served to peers straight from the
+//! file). A killed worker keeps answering chunk requests with "lost", so peers
+//! waiting on it hand their subtasks back instead of hanging.
 
+use super::faults::FaultInjection;
 use super::index::PlanIndex;
+use super::kernel_call::{panic_text, run_ops};
 use super::message::{CompletionReport, CoordinatorMessage, WorkOrder, WorkerMessage};
 use super::store::{ChunkMap, ChunkStore, IdMap};
 use super::transport::{Disconnected, Inbox, Received, Transport};
 use super::ChunkKernel;
-use crate::plan::{ChunkId, OpArg, Plan, Subtask, SubtaskId};
-use std::any::Any;
+use crate::plan::{ChunkId, Plan, SubtaskId};
+use std::collections::hash_map::Entry;
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -29,10 +38,13 @@ pub struct WorkerContext<'a, K, T> {
     /// The run's start; spans are measured from it.
     pub epoch: Instant,
     pub record_spans: bool,
+    /// Where spill files go; `None` without a memory limit.
+    pub spill_dir: Option<&'a Path>,
+    pub faults: Option<FaultInjection>,
 }
 
 /// The worker loop must end: shutdown was requested, the coordinator is gone, or a
-/// failure was already reported.
+/// fatal failure was already reported.
 struct Stop;
 
 /// Runs a worker until it is told to stop or fails.
@@ -58,19 +70,28 @@ where
     }
 }
 
+/// A queued subtask and how many times it failed before.
+#[derive(Clone, Copy)]
+struct Queued {
+    subtask: SubtaskId,
+    attempt: u32,
+}
+
 struct Worker<'a, K: ChunkKernel, T> {
     context: WorkerContext<'a, K, T>,
-    store: ChunkStore<K::Value>,
-    runnable: VecDeque<SubtaskId>,
+    store: ChunkStore<K>,
+    runnable: VecDeque<Queued>,
     /// Subtasks waiting for chunks from peers, with the number still missing.
-    waiting: IdMap<SubtaskId, u32>,
-    /// Chunks requested from peers, with the subtasks waiting for each.
+    waiting: IdMap<SubtaskId, (u32, Queued)>,
+    /// Chunks requested from peers, with the subtasks waiting for each (possibly
+    /// none, when they were abandoned while the request was out).
     fetching: ChunkMap<Vec<SubtaskId>>,
     report: CompletionReport<K::Value>,
     /// The values of the running subtask's ops; kept to reuse its allocation.
     op_values: Vec<Arc<K::Value>>,
     report_every: u32,
     busy_since: Option<Instant>,
+    killed: bool,
 }
 
 impl<'a, K, T> Worker<'a, K, T>
@@ -80,9 +101,10 @@ where
 {
     fn new(context: WorkerContext<'a, K, T>) -> Self {
         let me = context.me;
+        let store = ChunkStore::new(me, context.spill_dir);
         Worker {
             context,
-            store: ChunkStore::default(),
+            store,
             runnable: VecDeque::new(),
             waiting: IdMap::default(),
             fetching: ChunkMap::default(),
@@ -90,6 +112,7 @@ where
             op_values: Vec::new(),
             report_every: 1,
             busy_since: None,
+            killed: false,
         }
     }
 
@@ -98,12 +121,18 @@ where
             while let Some(message) = inbox.try_recv() {
                 self.handle(message)?;
             }
+            if self.report.is_urgent() {
+                self.flush_report()?;
+            }
             match self.runnable.pop_front() {
-                Some(subtask) => {
+                Some(queued) => {
                     self.busy_since.get_or_insert_with(Instant::now);
-                    self.run_subtask(subtask)?;
+                    self.run_subtask(queued)?;
                     let reported = self.report.subtasks.len() as u32;
-                    if reported >= self.report_every || self.runnable.is_empty() {
+                    if reported >= self.report_every
+                        || self.runnable.is_empty()
+                        || self.report.is_urgent()
+                    {
                         self.flush_report()?;
                     }
                 }
@@ -120,9 +149,9 @@ where
 
     fn handle(&mut self, message: WorkerMessage<K::Value>) -> Result<(), Stop> {
         match message {
-            WorkerMessage::Work(order) => self.accept(order),
+            WorkerMessage::Shutdown => Err(Stop),
             WorkerMessage::ChunkRequest { chunk, reply_to } => {
-                let value = self.store.get(chunk).cloned();
+                let value = self.serve(chunk)?;
                 // A peer that is gone no longer needs the chunk; the coordinator
                 // learns of its end through its own message.
                 let _ = self
@@ -131,76 +160,161 @@ where
                     .to_worker(reply_to, WorkerMessage::ChunkReply { chunk, value });
                 Ok(())
             }
-            WorkerMessage::ChunkReply { chunk, value } => self.received(chunk, value),
-            WorkerMessage::Shutdown => Err(Stop),
+            WorkerMessage::Kill => {
+                self.die();
+                Ok(())
+            }
+            _ if self.killed => Ok(()),
+            WorkerMessage::Work(order) => self.accept(order),
+            WorkerMessage::ChunkReply { chunk, value } => {
+                self.received(chunk, value);
+                Ok(())
+            }
         }
+    }
+
+    /// The value of a chunk a peer asked for, from memory or from its spill file.
+    fn serve(&self, chunk: ChunkId) -> Result<Option<Arc<K::Value>>, Stop> {
+        if self.killed {
+            return Ok(None);
+        }
+        if let Some(value) = self.store.get(chunk) {
+            return Ok(Some(Arc::clone(value)));
+        }
+        if self.store.is_spilled(chunk) {
+            return match self.store.read_spilled(chunk) {
+                Ok(value) => Ok(Some(value)),
+                Err(message) => Err(self.fail(None, &message)),
+            };
+        }
+        Ok(None)
     }
 
     fn accept(&mut self, order: WorkOrder) -> Result<(), Stop> {
         for chunk in order.free {
             self.store.remove(chunk);
         }
-        self.report_every = order.report_every.max(1);
-        let plan = self.context.plan;
-        let mut sources = order.sources.iter().copied();
-        for subtask in order.run {
-            let inputs = &plan.subtasks[subtask.index()].inputs;
-            let mut missing = 0;
-            for &chunk in inputs {
-                let source = sources.next().ok_or_else(|| {
-                    self.fail(Some(subtask), "internal error: a work order lacks sources")
-                })?;
-                if self.store.contains(chunk) {
-                    continue;
-                }
-                missing += 1;
-                let waiters = self.fetching.entry(chunk).or_default();
-                if waiters.is_empty() {
-                    let request = WorkerMessage::ChunkRequest {
-                        chunk,
-                        reply_to: self.context.me,
-                    };
-                    let _ = self.context.transport.to_worker(source, request);
-                }
-                waiters.push(subtask);
+        for chunk in order.evict {
+            self.store.evict(chunk);
+        }
+        for chunk in order.spill {
+            match self.store.spill(chunk) {
+                Ok(written) => self.report.spilled_bytes += written,
+                Err(message) => return Err(self.fail(None, &message)),
             }
+        }
+        self.report_every = order.report_every.max(1);
+        let mut sources = order.sources.iter().copied();
+        for (position, &subtask) in order.run.iter().enumerate() {
+            let attempt = order.attempts.get(position).copied().unwrap_or(0);
+            let queued = Queued { subtask, attempt };
+            let missing = self.request_inputs(subtask, &mut sources)?;
             if missing == 0 {
-                self.runnable.push_back(subtask);
+                self.runnable.push_back(queued);
             } else {
-                self.waiting.insert(subtask, missing);
+                self.waiting.insert(subtask, (missing, queued));
             }
         }
         Ok(())
     }
 
-    fn received(&mut self, chunk: ChunkId, value: Option<Arc<K::Value>>) -> Result<(), Stop> {
+    /// Asks peers for the subtask's inputs that are not here; returns how many it
+    /// must wait for. Its own spilled chunks are read back only when it runs.
+    fn request_inputs(
+        &mut self,
+        subtask: SubtaskId,
+        sources: &mut impl Iterator<Item = u32>,
+    ) -> Result<u32, Stop> {
+        let me = self.context.me;
+        let mut missing = 0;
+        for &chunk in &self.context.plan.subtasks[subtask.index()].inputs {
+            let Some(source) = sources.next() else {
+                return Err(self.fail(Some(subtask), "internal error: a work order lacks sources"));
+            };
+            if self.store.in_memory(chunk) {
+                continue;
+            }
+            let requested = self.fetching.contains_key(&chunk);
+            if source == me && !requested {
+                continue;
+            }
+            missing += 1;
+            match self.fetching.entry(chunk) {
+                Entry::Occupied(mut waiters) => waiters.get_mut().push(subtask),
+                Entry::Vacant(slot) => {
+                    slot.insert(vec![subtask]);
+                    let request = WorkerMessage::ChunkRequest {
+                        chunk,
+                        reply_to: me,
+                    };
+                    // A source whose inbox is gone has stopped for good, and the
+                    // coordinator learns why from that worker's own message.
+                    let _ = self.context.transport.to_worker(source, request);
+                }
+            }
+        }
+        Ok(missing)
+    }
+
+    fn received(&mut self, chunk: ChunkId, value: Option<Arc<K::Value>>) {
         let waiters = self.fetching.remove(&chunk).unwrap_or_default();
         let Some(value) = value else {
-            let message = format!("internal error: chunk {chunk} was not where it was expected");
-            return Err(self.fail(waiters.first().copied(), &message));
+            for subtask in waiters {
+                self.abandon(subtask, chunk);
+            }
+            return;
         };
         self.report.transfer_bytes += K::nbytes(&value) as u64;
         self.report.replicas.push(chunk);
         self.store.insert(chunk, value);
         for subtask in waiters {
-            if let Some(missing) = self.waiting.get_mut(&subtask) {
+            if let Some((missing, queued)) = self.waiting.get_mut(&subtask) {
                 *missing -= 1;
                 if *missing == 0 {
+                    let queued = *queued;
                     self.waiting.remove(&subtask);
-                    self.runnable.push_back(subtask);
+                    self.runnable.push_back(queued);
                 }
             }
         }
-        Ok(())
     }
 
-    fn run_subtask(&mut self, id: SubtaskId) -> Result<(), Stop> {
+    /// Gives a waiting subtask back to the coordinator: `chunk` was lost.
+    fn abandon(&mut self, subtask: SubtaskId, chunk: ChunkId) {
+        if self.waiting.remove(&subtask).is_none() {
+            return;
+        }
+        self.report.abandoned.push((subtask, chunk));
+        for waiters in self.fetching.values_mut() {
+            waiters.retain(|&waiter| waiter != subtask);
+        }
+    }
+
+    fn run_subtask(&mut self, queued: Queued) -> Result<(), Stop> {
+        let Queued {
+            subtask: id,
+            attempt,
+        } = queued;
+        if let Some(faults) = self.context.faults {
+            if faults.strikes(id, attempt) {
+                let message = format!("injected fault (attempt {})", attempt + 1);
+                self.report.failed.push((id, message));
+                return Ok(());
+            }
+        }
+        if let Err(message) = self.read_back_inputs(id)? {
+            self.report.failed.push((id, message));
+            return Ok(());
+        }
         let plan = self.context.plan;
         let subtask = &plan.subtasks[id.index()];
         let start = self.context.record_spans.then(Instant::now);
         let mut values = std::mem::take(&mut self.op_values);
         if let Err(message) = run_ops(subtask, &self.store, &mut values) {
-            return Err(self.fail(Some(id), &message));
+            values.clear();
+            self.op_values = values;
+            self.report.failed.push((id, message));
+            return Ok(());
         }
         for &(op_index, chunk) in &subtask.outputs {
             let value = &values[op_index as usize];
@@ -224,12 +338,44 @@ where
         Ok(())
     }
 
+    /// Reads the subtask's spilled inputs back into memory. An input that is
+    /// nowhere is a bookkeeping bug (fatal); a file that cannot be read fails the
+    /// subtask, which may then be retried.
+    fn read_back_inputs(&mut self, id: SubtaskId) -> Result<Result<(), String>, Stop> {
+        for &chunk in &self.context.plan.subtasks[id.index()].inputs {
+            if self.store.in_memory(chunk) {
+                continue;
+            }
+            if !self.store.is_spilled(chunk) {
+                let message = format!("internal error: input {chunk} is missing from the store");
+                return Err(self.fail(Some(id), &message));
+            }
+            if let Err(message) = self.store.load(chunk) {
+                return Ok(Err(message));
+            }
+            self.report.replicas.push(chunk);
+        }
+        Ok(Ok(()))
+    }
+
+    /// Loses the store and all queued work, as a crashed machine would.
+    fn die(&mut self) {
+        self.killed = true;
+        self.store.clear();
+        self.runnable.clear();
+        self.waiting.clear();
+        self.fetching.clear();
+        self.op_values.clear();
+        self.report = CompletionReport::new(self.context.me);
+    }
+
     fn flush_report(&mut self) -> Result<(), Stop> {
-        if self.report.subtasks.is_empty() && self.report.replicas.is_empty() {
+        if self.killed || !self.report.has_news() {
             return Ok(());
         }
         let mut report =
             std::mem::replace(&mut self.report, CompletionReport::new(self.context.me));
+        report.peak_store_bytes = self.store.peak_bytes();
         report.busy_nanos = self
             .busy_since
             .take()
@@ -238,7 +384,7 @@ where
             .map_err(|Disconnected| Stop)
     }
 
-    /// Reports a failure; the caller then stops the worker.
+    /// Reports a fatal failure; the caller then stops the worker.
     fn fail(&self, subtask: Option<SubtaskId>, message: &str) -> Stop {
         let _ = self.send(CoordinatorMessage::Failed {
             worker: self.context.me,
@@ -250,52 +396,5 @@ where
 
     fn send(&self, message: CoordinatorMessage<K::Value>) -> Result<(), Disconnected> {
         self.context.transport.to_coordinator(message)
-    }
-}
-
-/// Runs a subtask's ops in order on inputs from the store, pushing every op's value
-/// onto the empty `values`.
-fn run_ops<K: ChunkKernel>(
-    subtask: &Subtask<K>,
-    store: &ChunkStore<K::Value>,
-    values: &mut Vec<Arc<K::Value>>,
-) -> Result<(), String> {
-    for op in &subtask.ops {
-        let args = op
-            .args
-            .iter()
-            .map(|&arg| match arg {
-                OpArg::Input(i) => {
-                    let chunk = subtask.inputs[i as usize];
-                    let value = store.get(chunk).ok_or_else(|| {
-                        format!("internal error: input {chunk} is missing from the store")
-                    })?;
-                    Ok(&**value)
-                }
-                OpArg::Local(i) => Ok(&*values[i as usize]),
-            })
-            .collect::<Result<Vec<&K::Value>, String>>()?;
-        let value = run_kernel(&op.kernel, &args)?;
-        values.push(Arc::new(value));
-    }
-    Ok(())
-}
-
-/// Runs one kernel, turning a panic into an error.
-fn run_kernel<K: ChunkKernel>(kernel: &K, args: &[&K::Value]) -> Result<K::Value, String> {
-    match catch_unwind(AssertUnwindSafe(|| kernel.run(args))) {
-        Ok(result) => result,
-        Err(payload) => Err(format!("kernel panicked: {}", panic_text(&*payload))),
-    }
-}
-
-/// The message a panic carried, for error reports.
-pub fn panic_text(payload: &(dyn Any + Send)) -> String {
-    if let Some(text) = payload.downcast_ref::<&str>() {
-        (*text).to_string()
-    } else if let Some(text) = payload.downcast_ref::<String>() {
-        text.clone()
-    } else {
-        "(no message)".to_string()
     }
 }

@@ -1,11 +1,17 @@
 //! Shared by the executor tests: a toy kernel over `Vec<i64>`, a small plan builder,
-//! and a sequential reference evaluator that defines the expected results.
+//! random plans, and a sequential reference evaluator that defines the expected
+//! results.
 
 #![allow(dead_code)] // reason: each test binary uses a different part of this module
 
-use marsc_runtime::exec::ChunkKernel;
+pub mod random_dag;
+
+use marsc_runtime::exec::{execute, ChunkKernel, ExecError, ExecOptions, ExecOutput, NoObserver};
 use marsc_runtime::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
 use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::sync::mpsc;
+use std::time::Duration;
 
 /// Toy chunk operations. `Add` adds its arguments element-wise, cycling shorter ones
 /// (like `np.resize`), so any arguments are valid and every op is total and pure.
@@ -46,6 +52,27 @@ impl ChunkKernel for Toy {
 
     fn nbytes(value: &Vec<i64>) -> usize {
         value.len() * 8
+    }
+
+    /// A length, then the elements, all little-endian.
+    fn spill(value: &Vec<i64>, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(&(value.len() as u64).to_le_bytes())?;
+        for element in value {
+            out.write_all(&element.to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    fn unspill(input: &mut dyn Read) -> io::Result<Vec<i64>> {
+        let mut word = [0u8; 8];
+        input.read_exact(&mut word)?;
+        let len = u64::from_le_bytes(word);
+        (0..len)
+            .map(|_| {
+                input.read_exact(&mut word)?;
+                Ok(i64::from_le_bytes(word))
+            })
+            .collect()
     }
 }
 
@@ -120,8 +147,8 @@ impl PlanBuilder {
     }
 }
 
-/// Runs a plan one op at a time on one thread: the expected results.
-pub fn run_sequential(plan: &Plan<Toy>) -> Result<Vec<(ChunkId, Vec<i64>)>, String> {
+/// Runs a plan one op at a time on one thread: the value of every published chunk.
+pub fn evaluate_all(plan: &Plan<Toy>) -> Result<HashMap<ChunkId, Vec<i64>>, String> {
     let mut chunks: HashMap<ChunkId, Vec<i64>> = HashMap::new();
     for subtask in &plan.subtasks {
         let mut values: Vec<Vec<i64>> = Vec::new();
@@ -141,9 +168,65 @@ pub fn run_sequential(plan: &Plan<Toy>) -> Result<Vec<(ChunkId, Vec<i64>)>, Stri
             chunks.insert(chunk, values[op as usize].clone());
         }
     }
+    Ok(chunks)
+}
+
+/// The expected results of a plan, from [`evaluate_all`].
+pub fn run_sequential(plan: &Plan<Toy>) -> Result<Vec<(ChunkId, Vec<i64>)>, String> {
+    let chunks = evaluate_all(plan)?;
     Ok(plan
         .results
         .iter()
         .map(|chunk| (*chunk, chunks[chunk].clone()))
         .collect())
+}
+
+/// The bytes of every chunk, by chunk id: what a compiler would project.
+pub fn chunk_bytes(plan: &Plan<Toy>) -> std::sync::Arc<[u64]> {
+    let chunks = evaluate_all(plan).expect("toy plans never fail");
+    (0..plan.num_chunks)
+        .map(|c| chunks.get(&ChunkId(c)).map_or(0, |v| v.len() as u64 * 8))
+        .collect()
+}
+
+/// The largest working set of one subtask: its distinct inputs plus its outputs.
+pub fn largest_working_set(plan: &Plan<Toy>) -> u64 {
+    let chunks = evaluate_all(plan).expect("toy plans never fail");
+    let bytes = |chunk: &ChunkId| chunks[chunk].len() as u64 * 8;
+    plan.subtasks
+        .iter()
+        .map(|subtask| {
+            let mut inputs = subtask.inputs.clone();
+            inputs.sort();
+            inputs.dedup();
+            inputs.iter().map(bytes).sum::<u64>()
+                + subtask.outputs.iter().map(|(_, c)| bytes(c)).sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The result values of a run, in order.
+pub fn values(output: &ExecOutput<Vec<i64>>) -> Vec<(ChunkId, Vec<i64>)> {
+    output
+        .results
+        .iter()
+        .map(|(chunk, value)| (*chunk, (**value).clone()))
+        .collect()
+}
+
+/// Runs `execute` on another thread and fails the test instead of hanging.
+pub fn execute_within(
+    seconds: u64,
+    plan: &Plan<Toy>,
+    options: &ExecOptions,
+) -> Result<ExecOutput<Vec<i64>>, ExecError> {
+    let (sender, receiver) = mpsc::channel();
+    let (plan, options) = (plan.clone(), options.clone());
+    std::thread::spawn(move || {
+        let _ = sender.send(execute(&plan, &options, &mut NoObserver));
+    });
+    receiver
+        .recv_timeout(Duration::from_secs(seconds))
+        .unwrap_or_else(|_| panic!("execute did not return within {seconds} s"))
 }
