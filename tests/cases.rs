@@ -35,6 +35,13 @@ fn lower_err() {
 }
 
 #[test]
+fn chunk_ok() {
+    insta::glob!("cases/chunk/ok/*.mt", |path| {
+        insta::assert_snapshot!(run_ok(path, Stage::Chunk));
+    });
+}
+
+#[test]
 fn examples_compile() {
     insta::glob!("../examples", "*.mt", |path| {
         insta::assert_snapshot!(run_ok(path, Stage::Tileable));

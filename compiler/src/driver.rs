@@ -2,7 +2,9 @@
 //! through it: parse → lower (→ tile → form subtasks → run, as those stages land),
 //! verifying each IR after the pass that built it and serving `--emit`.
 
+use crate::chunk::ChunkGraph;
 use crate::lower::{lower, LowerOptions};
+use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
 use marsc_grammar::{ast::Module, Diagnostic};
 use std::path::PathBuf;
@@ -84,6 +86,15 @@ pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph)
     Ok((module, graph))
 }
 
+/// Parses, lowers and tiles a script to its ChunkGraph, verified.
+pub fn chunk(text: &str, options: &Options) -> Result<(TileableGraph, ChunkGraph), DriverError> {
+    let (_, graph) = tileable(text, options)?;
+    let chunks = tile(&graph, &TileOptions::default())
+        .map_err(|error| DriverError::Runtime(error.to_string()))?;
+    verify_ir("chunk", crate::chunk::verify(&chunks));
+    Ok((graph, chunks))
+}
+
 /// An IR that fails verification is a compiler bug, never a user error; stop loudly
 /// in debug builds and tests, where the check runs.
 fn verify_ir(stage: &str, result: Result<(), String>) {
@@ -96,7 +107,7 @@ fn verify_ir(stage: &str, result: Result<(), String>) {
 
 /// Compiles the script as far as the compiler goes, reporting every static error.
 pub fn check(text: &str, options: &Options) -> Result<(), DriverError> {
-    tileable(text, options).map(|_| ())
+    chunk(text, options).map(|_| ())
 }
 
 /// Compiles up to `stage` and renders its IR.
@@ -123,19 +134,24 @@ pub fn emit(
         }
         Stage::All => {
             let module = parse(text)?;
-            let (_, graph) = tileable(text, options)?;
+            let (graph, chunks) = chunk(text, options)?;
             Ok(match format {
                 EmitFormat::Text => format!(
-                    "after parse\n{}\nafter lower\n{}",
+                    "after parse\n{}\nafter lower\n{}\nafter tile\n{}",
                     marsc_grammar::dump_ast(&module, text),
-                    graph.with_source(text)
+                    graph.with_source(text),
+                    chunks
                 ),
                 EmitFormat::Dot => crate::tileable::dot::to_dot(&graph),
             })
         }
-        Stage::Chunk => Err(DriverError::NotSupported(
-            "--emit chunk: tiling is not built yet".to_string(),
-        )),
+        Stage::Chunk => {
+            let (_, chunks) = chunk(text, options)?;
+            Ok(match format {
+                EmitFormat::Text => chunks.to_string(),
+                EmitFormat::Dot => crate::chunk::dot::to_dot(&chunks),
+            })
+        }
         Stage::Subtask => Err(DriverError::NotSupported(
             "--emit subtask: subtask graphs are not built yet".to_string(),
         )),

@@ -2,10 +2,12 @@
 //! SubtaskGraph -> a plan the runtime executes. The `marsc` binary is a thin shell
 //! over [`driver`].
 
+pub mod chunk;
 pub mod cli;
 pub mod diagnostics;
 pub mod driver;
 pub mod infer;
 pub mod lower;
 pub mod size;
+pub mod tile;
 pub mod tileable;

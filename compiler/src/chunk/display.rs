@@ -1,0 +1,291 @@
+//! The `--emit chunk` text dump: `Display` for [`ChunkGraph`] *is* the format.
+//!
+//! A header line with the totals, one line per step, then the outputs:
+//!
+//! ```text
+//! chunk graph: 3 steps, 9 chunks, 8 edges
+//! s0 = full(value=1.0f64) : float64 (4, 6) chunks (2x2, 3x2) grid (2, 2) key 1f..e0 from %0 | c0..c3
+//! s2 = add(s0, s1, common=float64) : ... | c5..c8 = [c0 c4] [c1 c4] [c2 c4] [c3 c4]
+//! print(s2, sep=" ", end="\n")
+//! ```
+//!
+//! After `|` come the step's chunk ids and, for the first few chunks, their inputs in
+//! order (runs of consecutive ids written `c0..c3`); `… +N` stands for the rest.
+
+use super::{ChunkGraph, ChunkId, ChunkOp, ChunkOutput, PrintItem, Step, StepId};
+use crate::tileable::display::{nsplits_text, shape_text};
+use crate::tileable::IndexItem;
+use marsc_runtime::random::RandomDist;
+use std::fmt::{self, Write};
+
+/// Chunks whose inputs are listed per step; the rest are counted.
+const CHUNKS_SHOWN: usize = 8;
+/// Input runs listed per chunk.
+const RUNS_SHOWN: usize = 6;
+
+impl fmt::Display for ChunkGraph {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "chunk graph: {} steps, {} chunks, {} edges",
+            self.steps().len(),
+            self.num_chunks(),
+            self.num_edges()
+        )?;
+        for id in self.step_ids() {
+            writeln!(f, "{id} = {}", step_text(self, id))?;
+        }
+        for output in &self.outputs {
+            writeln!(f, "{}", output_text(output))?;
+        }
+        Ok(())
+    }
+}
+
+/// Everything after `sN = ` for one step.
+pub fn step_text(graph: &ChunkGraph, id: StepId) -> String {
+    let step = graph.step(id);
+    let mut arguments: Vec<String> = step.inputs.iter().map(|s| s.to_string()).collect();
+    arguments.extend(op_parameters(&step.op));
+    format!(
+        "{}({}) : {} {} chunks {} grid {} key {:016x} from {} | {}",
+        step.op.name(),
+        arguments.join(", "),
+        step.dtype,
+        shape_text(step.layout.shape()),
+        nsplits_text(step.layout.nsplits()),
+        shape_text(&step.layout.grid()),
+        step.key,
+        step.tileable,
+        chunks_text(graph, step)
+    )
+}
+
+fn chunks_text(graph: &ChunkGraph, step: &Step) -> String {
+    // A step's chunks are contiguous, so first..last names them all.
+    let first = step.first_chunk;
+    let mut text = match step.num_chunks {
+        1 => first.to_string(),
+        n => format!("{first}..{}", ChunkId(first.0 + n - 1)),
+    };
+    if step.chunk_ids().all(|c| graph.inputs(c).is_empty()) {
+        return text;
+    }
+    text.push_str(" =");
+    for chunk in step.chunk_ids().take(CHUNKS_SHOWN) {
+        let _ = write!(text, " [{}]", runs_text(graph.inputs(chunk), RUNS_SHOWN));
+    }
+    if step.num_chunks as usize > CHUNKS_SHOWN {
+        let _ = write!(text, " … +{}", step.num_chunks as usize - CHUNKS_SHOWN);
+    }
+    text
+}
+
+/// Ids with runs of consecutive ids as `c3..c7`, at most `limit` runs then `…+N`.
+fn runs_text(ids: &[ChunkId], limit: usize) -> String {
+    let mut runs: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1].0 == ids[j].0 + 1 {
+            j += 1;
+        }
+        runs.push(if j == i {
+            ids[i].to_string()
+        } else {
+            format!("{}..{}", ids[i], ids[j])
+        });
+        i = j + 1;
+    }
+    if runs.len() > limit {
+        let rest = runs.len() - limit;
+        runs.truncate(limit);
+        runs.push(format!("…+{rest}"));
+    }
+    runs.join(" ")
+}
+
+/// The op's parameters as `name=value` texts, in a fixed order.
+fn op_parameters(op: &ChunkOp) -> Vec<String> {
+    match op {
+        ChunkOp::Full(value) => vec![format!("value={value}")],
+        ChunkOp::Arange { start, step } => {
+            vec![format!("start={start}"), format!("step={step}")]
+        }
+        ChunkOp::Linspace {
+            start,
+            stop,
+            num,
+            endpoint,
+        } => vec![
+            format!("start={start:?}"),
+            format!("stop={stop:?}"),
+            format!("num={num}"),
+            format!("endpoint={}", python_bool(*endpoint)),
+        ],
+        ChunkOp::Eye { k } => vec![format!("k={k}")],
+        ChunkOp::Literal(values) => vec![format!("{} values", values.len())],
+        ChunkOp::Random { dist, seed, stream } => {
+            let mut parameters = vec![format!("dist={}", random_text(dist))];
+            parameters.push(format!("seed={seed}"));
+            parameters.push(format!("stream={stream}"));
+            parameters
+        }
+        ChunkOp::Load {
+            path,
+            data_offset,
+            fortran_order,
+        } => vec![
+            format!("{:?}", path.display().to_string()),
+            format!("offset={data_offset}"),
+            format!("fortran_order={}", python_bool(*fortran_order)),
+        ],
+        ChunkOp::Binary { common, .. } => vec![format!("common={common}")],
+        ChunkOp::ReduceMap {
+            reduction,
+            axes,
+            input_shape,
+        } => {
+            let mut parameters = vec![
+                format!("axes={}", list_text(axes)),
+                format!("input_shape={}", shape_text(input_shape)),
+            ];
+            if reduction.ddof != 0.0 {
+                parameters.push(format!("ddof={:?}", reduction.ddof));
+            }
+            parameters
+        }
+        ChunkOp::ReduceCombine { reduction, axes } => {
+            let mut parameters = vec![format!("axes={}", list_text(axes))];
+            if reduction.ddof != 0.0 {
+                parameters.push(format!("ddof={:?}", reduction.ddof));
+            }
+            parameters
+        }
+        ChunkOp::ReduceFinish {
+            reduction,
+            axes,
+            keepdims,
+        } => {
+            let mut parameters = vec![
+                format!("axes={}", list_text(axes)),
+                format!("keepdims={}", python_bool(*keepdims)),
+            ];
+            if reduction.ddof != 0.0 {
+                parameters.push(format!("ddof={:?}", reduction.ddof));
+            }
+            parameters
+        }
+        ChunkOp::ScanTotal { axis, .. }
+        | ChunkOp::ScanCarry { axis, .. }
+        | ChunkOp::ScanChunk { axis, .. } => vec![format!("axis={axis}")],
+        ChunkOp::MatMulBlock { partial } | ChunkOp::SumBlocks { partial } => {
+            if *partial {
+                vec!["partial".into()]
+            } else {
+                vec![]
+            }
+        }
+        ChunkOp::Transpose { axes } | ChunkOp::ExpandDims { axes } | ChunkOp::Squeeze { axes } => {
+            vec![format!("axes={}", list_text(axes))]
+        }
+        ChunkOp::Slice { items } => {
+            let items: Vec<String> = items.iter().map(index_item_text).collect();
+            vec![format!("[{}]", items.join(", "))]
+        }
+        ChunkOp::SaveInit { path, shape } => vec![
+            format!("{:?}", path.display().to_string()),
+            format!("shape={}", shape_text(shape)),
+        ],
+        ChunkOp::SaveRegion { path } | ChunkOp::SaveCommit { path } => {
+            vec![format!("{:?}", path.display().to_string())]
+        }
+        ChunkOp::Unary(_)
+        | ChunkOp::Where
+        | ChunkOp::Cast
+        | ChunkOp::BroadcastTo
+        | ChunkOp::Reshape
+        | ChunkOp::Alias
+        | ChunkOp::Assemble => vec![],
+    }
+}
+
+fn random_text(dist: &RandomDist) -> String {
+    match dist {
+        RandomDist::Uniform01 => "uniform01".into(),
+        RandomDist::Uniform { low, high } => format!("uniform({low:?}, {high:?})"),
+        RandomDist::StandardNormal => "standard_normal".into(),
+        RandomDist::Normal { loc, scale } => format!("normal({loc:?}, {scale:?})"),
+        RandomDist::Randint { low, high } => format!("randint({low}, {high})"),
+    }
+}
+
+fn index_item_text(item: &IndexItem) -> String {
+    match item {
+        IndexItem::Int(i) => i.to_string(),
+        IndexItem::Slice { start, step, len } => {
+            // Python's form; the stop is left empty when a negative step runs past
+            // the front, where Python's `-1` would mean something else.
+            let stop = start + step * *len as i64;
+            if stop < 0 {
+                format!("{start}::{step}")
+            } else {
+                format!("{start}:{stop}:{step}")
+            }
+        }
+        IndexItem::NewAxis => "newaxis".into(),
+    }
+}
+
+fn python_bool(value: bool) -> &'static str {
+    if value {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+fn list_text(values: &[usize]) -> String {
+    let items: Vec<String> = values.iter().map(usize::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn output_text(output: &ChunkOutput) -> String {
+    match output {
+        ChunkOutput::Print { items, sep, end } => {
+            let mut parts: Vec<String> = items
+                .iter()
+                .map(|item| match item {
+                    PrintItem::Text(text) => format!("{text:?}"),
+                    PrintItem::Tensor(step) => step.to_string(),
+                })
+                .collect();
+            parts.push(format!("sep={sep:?}"));
+            parts.push(format!("end={end:?}"));
+            format!("print({})", parts.join(", "))
+        }
+        ChunkOutput::Save { path, commit } => {
+            format!("save({:?}, {commit})", path.display().to_string())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_compress_consecutive_ids() {
+        let ids = [
+            ChunkId(0),
+            ChunkId(1),
+            ChunkId(2),
+            ChunkId(7),
+            ChunkId(9),
+            ChunkId(10),
+        ];
+        assert_eq!(runs_text(&ids, 8), "c0..c2 c7 c9..c10");
+        assert_eq!(runs_text(&ids, 2), "c0..c2 c7 …+1");
+        assert_eq!(runs_text(&[], 2), "");
+    }
+}

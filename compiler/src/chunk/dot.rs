@@ -1,0 +1,113 @@
+//! The `--emit chunk --format dot` rendering: a Graphviz digraph. Small graphs show
+//! every chunk, boxed in one cluster per step, with chunk-to-chunk edges; graphs with
+//! more than [`CHUNK_LEVEL_LIMIT`] chunks show one node per step with step edges, so
+//! the picture stays readable.
+
+use super::{ChunkGraph, ChunkOutput, PrintItem, StepId};
+use crate::tileable::display::{nsplits_text, shape_text};
+use std::fmt::Write;
+
+/// Above this many chunks the picture is drawn at step level.
+pub const CHUNK_LEVEL_LIMIT: usize = 400;
+
+/// The graph as Graphviz text.
+pub fn to_dot(graph: &ChunkGraph) -> String {
+    let mut out = String::from(
+        "digraph chunks {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n",
+    );
+    if graph.num_chunks() <= CHUNK_LEVEL_LIMIT {
+        chunk_level(graph, &mut out);
+    } else {
+        step_level(graph, &mut out);
+    }
+    outputs(graph, &mut out);
+    out.push_str("}\n");
+    out
+}
+
+fn step_label(graph: &ChunkGraph, id: StepId) -> String {
+    let step = graph.step(id);
+    format!(
+        "{id} {}\\n{} {} chunks {}\\n{} chunks from {}",
+        step.op.name(),
+        step.dtype,
+        shape_text(step.layout.shape()),
+        nsplits_text(step.layout.nsplits()),
+        step.num_chunks,
+        step.tileable
+    )
+}
+
+fn chunk_level(graph: &ChunkGraph, out: &mut String) {
+    for id in graph.step_ids() {
+        let step = graph.step(id);
+        let _ = writeln!(out, "  subgraph cluster_{} {{", id.0);
+        let _ = writeln!(out, "    label=\"{}\";", step_label(graph, id));
+        for chunk in step.chunk_ids() {
+            let position = step.layout.grid_position(graph.chunk(chunk).index as usize);
+            let _ = writeln!(
+                out,
+                "    {chunk} [label=\"{chunk} {}\\n{}\"];",
+                shape_text(&position),
+                shape_text(&graph.chunk_shape(chunk))
+            );
+        }
+        out.push_str("  }\n");
+    }
+    for chunk in graph.chunk_ids() {
+        for input in graph.inputs(chunk) {
+            let _ = writeln!(out, "  {input} -> {chunk};");
+        }
+    }
+}
+
+fn step_level(graph: &ChunkGraph, out: &mut String) {
+    for id in graph.step_ids() {
+        let _ = writeln!(out, "  {id} [label=\"{}\"];", step_label(graph, id));
+    }
+    for id in graph.step_ids() {
+        for input in &graph.step(id).inputs {
+            let _ = writeln!(out, "  {input} -> {id};");
+        }
+    }
+}
+
+/// Outputs are sink nodes, drawn from a step's (or its first chunk's) node.
+fn outputs(graph: &ChunkGraph, out: &mut String) {
+    let chunk_level = graph.num_chunks() <= CHUNK_LEVEL_LIMIT;
+    let source = |step: StepId| {
+        if chunk_level {
+            graph
+                .step(step)
+                .chunk_ids()
+                .map(|c| c.to_string())
+                .collect()
+        } else {
+            vec![step.to_string()]
+        }
+    };
+    for (number, output) in graph.outputs.iter().enumerate() {
+        let (label, steps) = match output {
+            ChunkOutput::Print { items, .. } => (
+                "print".to_string(),
+                items
+                    .iter()
+                    .filter_map(|item| match item {
+                        PrintItem::Tensor(step) => Some(*step),
+                        PrintItem::Text(_) => None,
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            ChunkOutput::Save { path, commit } => (
+                format!("save {}", path.display()).replace('"', "\\\""),
+                vec![*commit],
+            ),
+        };
+        let _ = writeln!(out, "  out{number} [shape=note, label=\"{label}\"];");
+        for step in steps {
+            for node in source(step) {
+                let _ = writeln!(out, "  {node} -> out{number} [style=dashed];");
+            }
+        }
+    }
+}

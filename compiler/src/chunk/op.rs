@@ -1,0 +1,238 @@
+//! The chunk-level operations: what one chunk of a step computes from its input
+//! chunks. Parameters shared by every chunk of a step live here once; what differs
+//! per chunk (its offset, its shape, the local part of a slice) is derived from the
+//! chunk's index and its step's [`Layout`](super::Layout) on demand.
+
+use crate::tileable::IndexItem;
+use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
+use marsc_runtime::random::RandomDist;
+use marsc_runtime::Scalar;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// One chunk operation with its step-wide parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChunkOp {
+    // ---- creation: no inputs; each chunk places itself by its global offset ----
+    /// Every element equal to the value.
+    Full(Scalar),
+    /// Element with global index i (axis 0) is `start + i * ((start + step) - start)`.
+    Arange {
+        start: Scalar,
+        step: Scalar,
+    },
+    /// NumPy's `linspace`, the chunk computing its own elements.
+    Linspace {
+        start: f64,
+        stop: f64,
+        num: usize,
+        endpoint: bool,
+    },
+    /// Ones on the k-th diagonal; the chunk's row and column offsets place it.
+    Eye {
+        k: i64,
+    },
+    /// The chunk's region of literal data given in C order for the whole tensor.
+    Literal(Arc<[Scalar]>),
+    /// Counter-based random values keyed by (seed, stream, global flat index).
+    Random {
+        dist: RandomDist,
+        seed: u64,
+        stream: u64,
+    },
+    /// The chunk's region of a `.npy` file, read at `data_offset`.
+    Load {
+        path: PathBuf,
+        data_offset: u64,
+        fortran_order: bool,
+    },
+
+    // ---- element-wise: inputs are chunk-aligned; length-1 axes broadcast ----
+    Unary(UnaryOp),
+    Binary {
+        op: BinaryOp,
+        common: marsc_runtime::DType,
+    },
+    /// Inputs `[cond, x, y]`.
+    Where,
+    /// Converts the input chunk to the step's dtype.
+    Cast,
+
+    // ---- reduction tree ----
+    /// Reduces one data chunk over `axes` to a partial state (keepdims shape).
+    /// `input_shape` is the whole tensor's (arg reductions report global indices).
+    ReduceMap {
+        reduction: Reduction,
+        axes: Vec<usize>,
+        input_shape: Vec<usize>,
+    },
+    /// Merges the states of neighbouring blocks along the reduced axes (inputs in C
+    /// order of the blocks).
+    ReduceCombine {
+        reduction: Reduction,
+        axes: Vec<usize>,
+    },
+    /// Turns one fully merged state into the result chunk.
+    ReduceFinish {
+        reduction: Reduction,
+        axes: Vec<usize>,
+        keepdims: bool,
+    },
+
+    // ---- scan along one axis: O(k) chunks per line of k chunks ----
+    /// The total of one data chunk along `axis` (length 1 there).
+    ScanTotal {
+        op: ScanOp,
+        axis: usize,
+    },
+    /// The running total before the next chunk: inputs `[previous carry?, total]`.
+    ScanCarry {
+        op: ScanOp,
+        axis: usize,
+    },
+    /// The inclusive scan of one data chunk, continued from the carry: inputs
+    /// `[chunk, carry?]` (the first chunk of a line has no carry).
+    ScanChunk {
+        op: ScanOp,
+        axis: usize,
+    },
+
+    // ---- linear algebra ----
+    /// `a_block @ b_block` for inputs `[a (r, k), b (k, c)]`. With `partial` the
+    /// step's layout has a leading axis counting the contracted blocks (one per
+    /// chunk), and the chunk's data is the 2-D block without it.
+    MatMulBlock {
+        partial: bool,
+    },
+    /// The sum of partial blocks (one level of the tree over the contracted axis);
+    /// `partial` as for [`ChunkOp::MatMulBlock`]: false on the last level.
+    SumBlocks {
+        partial: bool,
+    },
+
+    // ---- shape relabels: no arithmetic ----
+    Transpose {
+        axes: Vec<usize>,
+    },
+    ExpandDims {
+        axes: Vec<usize>,
+    },
+    Squeeze {
+        axes: Vec<usize>,
+    },
+    /// Broadcasts the input chunk to this chunk's shape.
+    BroadcastTo,
+    /// Basic indexing with the tensor-level items; each chunk's local items come from
+    /// [`ChunkGraph::slice_items`](super::ChunkGraph::slice_items).
+    Slice {
+        items: Vec<IndexItem>,
+    },
+    /// C-order reshape of the input chunk to this chunk's shape.
+    Reshape,
+    /// The chunk is its single input chunk unchanged (concatenation relabels chunks).
+    Alias,
+    /// Rechunking: the chunk is assembled from the regions of the input chunks it
+    /// overlaps (inputs in C order of their grid; see
+    /// [`ChunkGraph::assemble_pieces`](super::ChunkGraph::assemble_pieces)).
+    Assemble,
+
+    // ---- saving one tensor into one `.npy` file ----
+    /// Writes the header and sizes a temporary file; input: the previous commit to
+    /// the same path, if any, so saves happen in program order.
+    SaveInit {
+        path: PathBuf,
+        shape: Vec<usize>,
+    },
+    /// Writes the input data chunk into its region; inputs `[data, init]`.
+    SaveRegion {
+        path: PathBuf,
+    },
+    /// Renames the temporary file to `path` once every region is written.
+    SaveCommit {
+        path: PathBuf,
+    },
+}
+
+impl ChunkOp {
+    /// The short name used in dumps.
+    pub fn name(&self) -> String {
+        match self {
+            ChunkOp::Full(_) => "full".into(),
+            ChunkOp::Arange { .. } => "arange".into(),
+            ChunkOp::Linspace { .. } => "linspace".into(),
+            ChunkOp::Eye { .. } => "eye".into(),
+            ChunkOp::Literal(_) => "literal".into(),
+            ChunkOp::Random { .. } => "random".into(),
+            ChunkOp::Load { .. } => "load".into(),
+            ChunkOp::Unary(op) => op.name().into(),
+            ChunkOp::Binary { op, .. } => op.name().into(),
+            ChunkOp::Where => "where".into(),
+            ChunkOp::Cast => "astype".into(),
+            ChunkOp::ReduceMap { reduction, .. } => format!("{}.map", reduction.op.name()),
+            ChunkOp::ReduceCombine { reduction, .. } => {
+                format!("{}.combine", reduction.op.name())
+            }
+            ChunkOp::ReduceFinish { reduction, .. } => format!("{}.finish", reduction.op.name()),
+            ChunkOp::ScanTotal { op, .. } => format!("{}.total", op.name()),
+            ChunkOp::ScanCarry { op, .. } => format!("{}.carry", op.name()),
+            ChunkOp::ScanChunk { op, .. } => format!("{}.chunk", op.name()),
+            ChunkOp::MatMulBlock { .. } => "matmul.block".into(),
+            ChunkOp::SumBlocks { .. } => "matmul.sum".into(),
+            ChunkOp::Transpose { .. } => "transpose".into(),
+            ChunkOp::ExpandDims { .. } => "expand_dims".into(),
+            ChunkOp::Squeeze { .. } => "squeeze".into(),
+            ChunkOp::BroadcastTo => "broadcast_to".into(),
+            ChunkOp::Slice { .. } => "slice".into(),
+            ChunkOp::Reshape => "reshape".into(),
+            ChunkOp::Alias => "alias".into(),
+            ChunkOp::Assemble => "assemble".into(),
+            ChunkOp::SaveInit { .. } => "save.init".into(),
+            ChunkOp::SaveRegion { .. } => "save.region".into(),
+            ChunkOp::SaveCommit { .. } => "save.commit".into(),
+        }
+    }
+
+    /// The number of inputs each chunk of this op takes, as an inclusive range.
+    pub fn arity(&self) -> (usize, usize) {
+        match self {
+            ChunkOp::Full(_)
+            | ChunkOp::Arange { .. }
+            | ChunkOp::Linspace { .. }
+            | ChunkOp::Eye { .. }
+            | ChunkOp::Literal(_)
+            | ChunkOp::Random { .. }
+            | ChunkOp::Load { .. } => (0, 0),
+            ChunkOp::Unary(_)
+            | ChunkOp::Cast
+            | ChunkOp::ReduceMap { .. }
+            | ChunkOp::ReduceFinish { .. }
+            | ChunkOp::ScanTotal { .. }
+            | ChunkOp::Transpose { .. }
+            | ChunkOp::ExpandDims { .. }
+            | ChunkOp::Squeeze { .. }
+            | ChunkOp::BroadcastTo
+            | ChunkOp::Slice { .. }
+            | ChunkOp::Reshape
+            | ChunkOp::Alias => (1, 1),
+            ChunkOp::Binary { .. } | ChunkOp::MatMulBlock { .. } | ChunkOp::SaveRegion { .. } => {
+                (2, 2)
+            }
+            ChunkOp::Where => (3, 3),
+            ChunkOp::ScanCarry { .. } | ChunkOp::ScanChunk { .. } => (1, 2),
+            ChunkOp::SaveInit { .. } => (0, 1),
+            ChunkOp::ReduceCombine { .. }
+            | ChunkOp::SumBlocks { .. }
+            | ChunkOp::Assemble
+            | ChunkOp::SaveCommit { .. } => (1, usize::MAX),
+        }
+    }
+
+    /// Whether the step's layout has a leading axis counting partial products that
+    /// the chunks' data does not have.
+    pub fn has_partial_axis(&self) -> bool {
+        matches!(
+            self,
+            ChunkOp::MatMulBlock { partial: true } | ChunkOp::SumBlocks { partial: true }
+        )
+    }
+}

@@ -1,0 +1,382 @@
+//! Checks the invariants of a [`ChunkGraph`]. A failure is a tiler bug, never a user
+//! error. The invariants:
+//!
+//! 1. **Exact tiling.** Every step's chunks tile its shape with no gap or overlap:
+//!    each axis's chunk sizes sum to its length with no empty chunk (an empty axis has
+//!    the single split `[0]`), the step has exactly one chunk per grid position, and
+//!    those chunks are contiguous ids whose `index` counts up from 0 (C order).
+//! 2. **Topological order.** A step's input steps have smaller ids; a chunk's inputs
+//!    have smaller ids and belong to the step's input steps.
+//! 3. **Arity.** Every chunk has as many inputs as its op takes.
+//! 4. **Shapes.** The shapes (and, for chunk-aligned ops, the offsets) of a chunk's
+//!    inputs agree with its op's rule: element-wise inputs cover the same region up to
+//!    broadcast axes, reduction states keep the reduced axes as length 1, matmul
+//!    blocks agree on the contracted length, relabels permute/insert/remove length-1
+//!    axes, slices stay inside their input chunk, reshapes keep the element count,
+//!    assembled chunks are covered exactly by their pieces, save regions match their
+//!    data chunk.
+//! 5. **Keys.** Each step's key is the hash of its op, dtype, layout and input keys.
+//! 6. **Outputs.** Printed and saved steps exist; a save names a commit step; every
+//!    recorded tileable step exists.
+
+use super::{key, ChunkGraph, ChunkId, ChunkOp, ChunkOutput, LocalIndexItem, PrintItem, StepId};
+
+/// Checks every invariant listed in the module doc.
+pub fn verify(graph: &ChunkGraph) -> Result<(), String> {
+    let mut expected_first = 0u32;
+    for id in graph.step_ids() {
+        verify_step(graph, id, expected_first)?;
+        expected_first += graph.step(id).num_chunks;
+    }
+    if expected_first as usize != graph.num_chunks() {
+        return Err(format!(
+            "steps own {expected_first} chunks but the graph has {}",
+            graph.num_chunks()
+        ));
+    }
+    for chunk in graph.chunk_ids() {
+        verify_chunk(graph, chunk).map_err(|message| format!("{chunk}: {message}"))?;
+    }
+    verify_outputs(graph)
+}
+
+fn verify_step(graph: &ChunkGraph, id: StepId, expected_first: u32) -> Result<(), String> {
+    let step = graph.step(id);
+    for (axis, splits) in step.layout.nsplits().iter().enumerate() {
+        let empty_axis = splits == &[0];
+        if splits.is_empty() || (!empty_axis && splits.contains(&0)) {
+            return Err(format!("{id}: axis {axis} has splits {splits:?}"));
+        }
+    }
+    if step.layout.num_chunks() != step.num_chunks as u128 {
+        return Err(format!(
+            "{id}: grid {:?} needs {} chunks but the step has {}",
+            step.layout.grid(),
+            step.layout.num_chunks(),
+            step.num_chunks
+        ));
+    }
+    if step.first_chunk.0 != expected_first {
+        return Err(format!("{id}: chunks are not contiguous"));
+    }
+    for (index, chunk) in step.chunk_ids().enumerate() {
+        let node = graph.chunk(chunk);
+        if node.step != id || node.index as usize != index {
+            return Err(format!("{id}: {chunk} is not its chunk {index}"));
+        }
+    }
+    if let Some(input) = step.inputs.iter().find(|&&input| input >= id) {
+        return Err(format!("{id}: input step {input} does not precede it"));
+    }
+    let input_keys: Vec<u64> = step.inputs.iter().map(|&s| graph.step(s).key).collect();
+    if key::step_key(&step.op, step.dtype, &step.layout, &input_keys) != step.key {
+        return Err(format!("{id}: key does not match its contents"));
+    }
+    Ok(())
+}
+
+fn verify_chunk(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
+    let step = graph.step_of(chunk);
+    let inputs = graph.inputs(chunk);
+    let (low, high) = step.op.arity();
+    if inputs.len() < low || inputs.len() > high {
+        return Err(format!(
+            "{} takes {low}..={high} inputs, has {}",
+            step.op.name(),
+            inputs.len()
+        ));
+    }
+    for &input in inputs {
+        if input >= chunk {
+            return Err(format!("input {input} does not precede it"));
+        }
+        let input_step = graph.chunk(input).step;
+        // A scan's carries form a chain inside their own step.
+        let own_chain =
+            matches!(step.op, ChunkOp::ScanCarry { .. }) && graph.step(input_step) == step;
+        if !step.inputs.contains(&input_step) && !own_chain {
+            return Err(format!("input {input} is not from an input step"));
+        }
+    }
+    verify_shapes(graph, chunk)
+}
+
+fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
+    let step = graph.step_of(chunk);
+    let inputs = graph.inputs(chunk);
+    let out = graph.data_shape(chunk);
+    let shape = |i: usize| graph.data_shape(inputs[i]);
+    match &step.op {
+        ChunkOp::Unary(_) | ChunkOp::Cast | ChunkOp::Binary { .. } | ChunkOp::Where => inputs
+            .iter()
+            .try_for_each(|&input| aligned_elementwise(graph, input, chunk)),
+        ChunkOp::ReduceMap { axes, .. } => {
+            expect_shape(&with_ones(&shape(0), axes), &out, "state")?;
+            same_kept_offsets(graph, inputs[0], chunk, axes)
+        }
+        ChunkOp::ReduceCombine { .. } | ChunkOp::SumBlocks { .. } => {
+            (0..inputs.len()).try_for_each(|i| expect_shape(&shape(i), &out, "part"))
+        }
+        ChunkOp::ReduceFinish { axes, keepdims, .. } => {
+            let expected = if *keepdims {
+                shape(0)
+            } else {
+                without(&shape(0), axes)
+            };
+            expect_shape(&expected, &out, "result")
+        }
+        ChunkOp::ScanTotal { axis, .. } => {
+            expect_shape(&with_ones(&shape(0), &[*axis]), &out, "total")
+        }
+        ChunkOp::ScanCarry { .. } => {
+            (0..inputs.len()).try_for_each(|i| expect_shape(&shape(i), &out, "carry"))
+        }
+        ChunkOp::ScanChunk { axis, .. } => {
+            expect_shape(&shape(0), &out, "scan")?;
+            match inputs.get(1) {
+                Some(&carry) => expect_shape(
+                    &graph.data_shape(carry),
+                    &with_ones(&out, &[*axis]),
+                    "carry",
+                ),
+                None => Ok(()),
+            }
+        }
+        ChunkOp::MatMulBlock { .. } => {
+            let (a, b) = (shape(0), shape(1));
+            match (a.as_slice(), b.as_slice(), out.as_slice()) {
+                ([r, k1], [k2, c], [ro, co]) if k1 == k2 && r == ro && c == co => Ok(()),
+                _ => Err(format!("block shapes {a:?} @ {b:?} do not give {out:?}")),
+            }
+        }
+        ChunkOp::Transpose { axes } => {
+            let input = shape(0);
+            let permuted: Option<Vec<usize>> =
+                axes.iter().map(|&a| input.get(a).copied()).collect();
+            expect_shape(&permuted.unwrap_or_default(), &out, "transposed")
+        }
+        ChunkOp::ExpandDims { axes } => {
+            expect_ones(&out, axes)?;
+            expect_shape(&shape(0), &without(&out, axes), "expanded")
+        }
+        ChunkOp::Squeeze { axes } => {
+            expect_ones(&shape(0), axes)?;
+            expect_shape(&without(&shape(0), axes), &out, "squeezed")
+        }
+        ChunkOp::BroadcastTo => broadcastable(&shape(0), &out),
+        ChunkOp::Slice { .. } => {
+            let sliced: Vec<usize> = graph
+                .slice_items(chunk)?
+                .iter()
+                .filter_map(|item| match item {
+                    LocalIndexItem::Index(_) => None,
+                    LocalIndexItem::Range { len, .. } => Some(*len),
+                    LocalIndexItem::NewAxis => Some(1),
+                })
+                .collect();
+            expect_shape(&sliced, &out, "sliced")
+        }
+        ChunkOp::Reshape => {
+            let (from, to) = (
+                shape(0).iter().product::<usize>(),
+                out.iter().product::<usize>(),
+            );
+            if from == to {
+                Ok(())
+            } else {
+                Err(format!("reshape of {from} elements into {to}"))
+            }
+        }
+        ChunkOp::Alias => expect_shape(&shape(0), &out, "alias"),
+        ChunkOp::Assemble => exact_cover(graph, chunk),
+        ChunkOp::SaveInit { .. } => match inputs {
+            [previous] if matches!(graph.step_of(*previous).op, ChunkOp::SaveCommit { .. }) => {
+                Ok(())
+            }
+            [] => Ok(()),
+            _ => Err("a save's init waits only on an earlier commit".into()),
+        },
+        ChunkOp::SaveRegion { .. } => {
+            expect_shape(&shape(0), &out, "region")?;
+            if graph.chunk_offset(inputs[0]) != graph.chunk_offset(chunk) {
+                return Err("region offset differs from its data chunk".into());
+            }
+            match graph.step_of(inputs[1]).op {
+                ChunkOp::SaveInit { .. } => Ok(()),
+                _ => Err("a save region's second input must be the init".into()),
+            }
+        }
+        ChunkOp::SaveCommit { .. } => {
+            let region_step = graph.chunk(inputs[0]).step;
+            let expected: Vec<ChunkId> = graph.step(region_step).chunk_ids().collect();
+            if inputs == expected.as_slice()
+                && matches!(graph.step(region_step).op, ChunkOp::SaveRegion { .. })
+            {
+                Ok(())
+            } else {
+                Err("a commit waits on every region of one save".into())
+            }
+        }
+        ChunkOp::Full(_)
+        | ChunkOp::Arange { .. }
+        | ChunkOp::Linspace { .. }
+        | ChunkOp::Eye { .. }
+        | ChunkOp::Literal(_)
+        | ChunkOp::Random { .. }
+        | ChunkOp::Load { .. } => Ok(()),
+    }
+}
+
+fn expect_shape(actual: &[usize], expected: &[usize], what: &str) -> Result<(), String> {
+    if actual == expected {
+        Ok(())
+    } else {
+        Err(format!("{what} shape {actual:?}, expected {expected:?}"))
+    }
+}
+
+fn expect_ones(shape: &[usize], axes: &[usize]) -> Result<(), String> {
+    if axes.iter().all(|&a| shape.get(a) == Some(&1)) {
+        Ok(())
+    } else {
+        Err(format!("axes {axes:?} of {shape:?} are not all length 1"))
+    }
+}
+
+fn with_ones(shape: &[usize], axes: &[usize]) -> Vec<usize> {
+    let mut shape = shape.to_vec();
+    for &axis in axes {
+        if let Some(len) = shape.get_mut(axis) {
+            *len = 1;
+        }
+    }
+    shape
+}
+
+fn without(shape: &[usize], axes: &[usize]) -> Vec<usize> {
+    shape
+        .iter()
+        .enumerate()
+        .filter(|(axis, _)| !axes.contains(axis))
+        .map(|(_, &len)| len)
+        .collect()
+}
+
+fn broadcastable(from: &[usize], to: &[usize]) -> Result<(), String> {
+    let fits = from.len() <= to.len()
+        && from
+            .iter()
+            .rev()
+            .zip(to.iter().rev())
+            .all(|(&f, &t)| f == t || f == 1);
+    if fits {
+        Ok(())
+    } else {
+        Err(format!("{from:?} does not broadcast to {to:?}"))
+    }
+}
+
+/// An element-wise input covers the output chunk's region: same length and offset on
+/// every axis where its tensor is not broadcast (length 1 against a longer axis).
+fn aligned_elementwise(graph: &ChunkGraph, input: ChunkId, chunk: ChunkId) -> Result<(), String> {
+    let (in_shape, out_shape) = (graph.data_shape(input), graph.data_shape(chunk));
+    broadcastable(&in_shape, &out_shape)?;
+    let in_tensor = graph.step_of(input).layout.shape().to_vec();
+    let out_tensor = graph.step_of(chunk).layout.shape().to_vec();
+    let shift = out_tensor.len() - in_tensor.len();
+    let (in_offset, out_offset) = (graph.chunk_offset(input), graph.chunk_offset(chunk));
+    for axis in 0..in_tensor.len() {
+        let broadcast = in_tensor[axis] == 1 && out_tensor[axis + shift] != 1;
+        if !broadcast
+            && (in_shape[axis] != out_shape[axis + shift]
+                || in_offset[axis] != out_offset[axis + shift])
+        {
+            return Err(format!(
+                "input {input} is not aligned on axis {}",
+                axis + shift
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn same_kept_offsets(
+    graph: &ChunkGraph,
+    input: ChunkId,
+    chunk: ChunkId,
+    axes: &[usize],
+) -> Result<(), String> {
+    let (in_offset, out_offset) = (graph.chunk_offset(input), graph.chunk_offset(chunk));
+    let misaligned =
+        (0..in_offset.len()).any(|a| !axes.contains(&a) && in_offset[a] != out_offset[a]);
+    if misaligned {
+        Err(format!("input {input} is not aligned on the kept axes"))
+    } else {
+        Ok(())
+    }
+}
+
+/// The pieces of an assembled chunk cover it exactly: distinct input chunks of one
+/// step, exactly those that overlap it, their overlaps adding up to its volume.
+fn exact_cover(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
+    let inputs = graph.inputs(chunk);
+    let source = graph.chunk(inputs[0]).step;
+    if inputs.iter().any(|&i| graph.chunk(i).step != source)
+        || inputs.windows(2).any(|w| w[0] >= w[1])
+    {
+        return Err("pieces must be distinct chunks of one step, in order".into());
+    }
+    let (offset, shape) = (graph.chunk_offset(chunk), graph.chunk_shape(chunk));
+    let layout = &graph.step(source).layout;
+    if layout.shape() != graph.step_of(chunk).layout.shape() {
+        return Err("assembled from a tensor of another shape".into());
+    }
+    let overlapping: usize = (0..offset.len())
+        .map(|axis| {
+            let first = layout.chunk_at(axis, offset[axis]);
+            let last =
+                layout.chunk_at(axis, (offset[axis] + shape[axis]).max(offset[axis] + 1) - 1);
+            last - first + 1
+        })
+        .product();
+    let volume: usize = shape.iter().product();
+    let covered: usize = graph
+        .assemble_pieces(chunk)
+        .iter()
+        .map(|piece| piece.region.iter().map(|r| r.len()).product::<usize>())
+        .sum();
+    if overlapping != inputs.len() || covered != volume {
+        return Err(format!(
+            "{} pieces covering {covered} of {volume} elements ({overlapping} chunks overlap)",
+            inputs.len()
+        ));
+    }
+    Ok(())
+}
+
+fn verify_outputs(graph: &ChunkGraph) -> Result<(), String> {
+    let exists = |step: StepId| step.index() < graph.steps().len();
+    for output in &graph.outputs {
+        match output {
+            ChunkOutput::Print { items, .. } => {
+                for item in items {
+                    if let PrintItem::Tensor(step) = item {
+                        if !exists(*step) {
+                            return Err(format!("print of missing step {step}"));
+                        }
+                    }
+                }
+            }
+            ChunkOutput::Save { commit, .. } => {
+                if !exists(*commit) || !matches!(graph.step(*commit).op, ChunkOp::SaveCommit { .. })
+                {
+                    return Err(format!("save of {commit}, which is not a commit step"));
+                }
+            }
+        }
+    }
+    match graph.tileable_steps.iter().flatten().find(|s| !exists(**s)) {
+        Some(step) => Err(format!("a tileable maps to missing step {step}")),
+        None => Ok(()),
+    }
+}

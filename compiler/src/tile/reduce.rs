@@ -1,0 +1,184 @@
+//! Reductions as trees: every data chunk is reduced to a partial state
+//! (`ReduceMap`), states of neighbouring blocks are merged `combine_size` at a time,
+//! the fan-in spread over the reduced axes (`ReduceCombine`, one step per level),
+//! and the last state of each kept-axes block becomes the result (`ReduceFinish`).
+//!
+//! The state steps are laid out as a tensor whose reduced axes count blocks: a map
+//! over a grid with 5 chunks along a reduced axis has length 5 there, split `[1; 5]`;
+//! each combine level shrinks that count until it is 1.
+
+use super::grid_map::{push_box, GridMap};
+use super::{TileResult, Tiler};
+use crate::chunk::{ChunkOp, Layout, StepId};
+use crate::tileable::{TileableId, TileableNode};
+use marsc_runtime::ops::Reduction;
+
+/// How many blocks along each reduced axis one combine chunk merges, given the
+/// current block counts: the product stays within `combine_size`, and each step of
+/// the greedy choice widens the axis with the most groups left, so the fan-in is
+/// spread over the axes (4 over two long axes is 2×2).
+pub fn combine_groups(blocks: &[usize], combine_size: usize) -> Vec<usize> {
+    let mut groups = vec![1; blocks.len()];
+    loop {
+        let product: usize = groups.iter().product();
+        let widest = (0..blocks.len())
+            .filter(|&a| {
+                groups[a] < blocks[a] && product / groups[a] * (groups[a] + 1) <= combine_size
+            })
+            .max_by_key(|&a| (blocks[a].div_ceil(groups[a]), std::cmp::Reverse(a)));
+        match widest {
+            Some(axis) => groups[axis] += 1,
+            None => return groups,
+        }
+    }
+}
+
+/// The block counts along the reduced axes after each combine level, from `blocks`
+/// down to all ones (empty when there is a single block already).
+pub fn reduction_levels(blocks: &[usize], combine_size: usize) -> Vec<Vec<usize>> {
+    let mut levels = Vec::new();
+    let mut current = blocks.to_vec();
+    while current.iter().any(|&n| n > 1) {
+        let groups = combine_groups(&current, combine_size.max(2));
+        current = current
+            .iter()
+            .zip(&groups)
+            .map(|(n, g)| n.div_ceil(*g))
+            .collect();
+        levels.push(current.clone());
+    }
+    levels
+}
+
+impl Tiler<'_> {
+    pub(super) fn tile_reduce(
+        &mut self,
+        id: TileableId,
+        node: &TileableNode,
+        reduction: Reduction,
+        axes: &[usize],
+        keepdims: bool,
+    ) -> TileResult<StepId> {
+        let source = self.input(node, 0);
+        let in_layout = self.layout(source).clone();
+        let in_dtype = self.out.step(source).dtype;
+        let blocks: Vec<usize> = axes.iter().map(|&a| in_layout.chunks_along(a)).collect();
+        let map_layout = Layout::new(with_block_counts(in_layout.nsplits(), axes, &blocks));
+        let map_op = ChunkOp::ReduceMap {
+            reduction,
+            axes: axes.to_vec(),
+            input_shape: in_layout.shape().to_vec(),
+        };
+        let identity = GridMap::identity(&in_layout);
+        let mut current =
+            self.add_mapped(map_op, id, in_dtype, map_layout, &[(source, identity)])?;
+        for level in reduction_levels(&blocks, self.options.combine_size) {
+            current = self.combine_level(current, id, reduction, axes, &level)?;
+        }
+        self.finish_reduce(current, id, node, reduction, axes, keepdims)
+    }
+
+    /// One level of the tree: `source`'s blocks merged into `counts` blocks per
+    /// reduced axis.
+    fn combine_level(
+        &mut self,
+        source: StepId,
+        id: TileableId,
+        reduction: Reduction,
+        axes: &[usize],
+        counts: &[usize],
+    ) -> TileResult<StepId> {
+        let in_layout = self.layout(source).clone();
+        let dtype = self.out.step(source).dtype;
+        let layout = Layout::new(with_block_counts(in_layout.nsplits(), axes, counts));
+        // Group size per axis (1 on kept axes): block j covers inputs j*g ..= j*g+g-1.
+        let mut group = vec![1; in_layout.ndim()];
+        for (&axis, &count) in axes.iter().zip(counts) {
+            group[axis] = in_layout.chunks_along(axis).div_ceil(count);
+        }
+        let grid_in = in_layout.grid();
+        let strides = in_layout.grid_strides();
+        let first = self.out.step(source).first_chunk.0;
+        let mut ranges = vec![(0, 0); in_layout.ndim()];
+        let op = ChunkOp::ReduceCombine {
+            reduction,
+            axes: axes.to_vec(),
+        };
+        self.add_listed(op, id, dtype, layout, vec![source], |position, inputs| {
+            for (axis, &j) in position.iter().enumerate() {
+                let start = j * group[axis];
+                ranges[axis] = (start, (start + group[axis]).min(grid_in[axis]) - 1);
+            }
+            push_box(&ranges, &strides, first, inputs);
+        })
+    }
+
+    /// The result chunks, one per block of the kept axes.
+    fn finish_reduce(
+        &mut self,
+        source: StepId,
+        id: TileableId,
+        node: &TileableNode,
+        reduction: Reduction,
+        axes: &[usize],
+        keepdims: bool,
+    ) -> TileResult<StepId> {
+        let in_layout = self.layout(source).clone();
+        let strides = in_layout.grid_strides();
+        let nsplits: Vec<Vec<usize>> = in_layout
+            .nsplits()
+            .iter()
+            .enumerate()
+            .filter(|(axis, _)| keepdims || !axes.contains(axis))
+            .map(|(_, splits)| splits.clone())
+            .collect();
+        let layout = Layout::new(nsplits);
+        let mut map = GridMap::constant(&layout.grid(), 0);
+        let kept = (0..in_layout.ndim()).filter(|a| keepdims || !axes.contains(a));
+        for (out_axis, in_axis) in kept.enumerate() {
+            map.follow(out_axis, strides[in_axis]);
+        }
+        let op = ChunkOp::ReduceFinish {
+            reduction,
+            axes: axes.to_vec(),
+            keepdims,
+        };
+        self.add_mapped(op, id, node.dtype, layout, &[(source, map)])
+    }
+}
+
+/// `nsplits` with each reduced axis replaced by `count` blocks of length 1.
+fn with_block_counts(nsplits: &[Vec<usize>], axes: &[usize], counts: &[usize]) -> Vec<Vec<usize>> {
+    let mut out = nsplits.to_vec();
+    for (&axis, &count) in axes.iter().zip(counts) {
+        out[axis] = vec![1; count];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fan_in_is_spread_over_axes() {
+        assert_eq!(combine_groups(&[1000, 1000], 4), vec![2, 2]);
+        assert_eq!(combine_groups(&[10], 4), vec![4]);
+        assert_eq!(combine_groups(&[3], 4), vec![3]);
+        assert_eq!(combine_groups(&[3, 1000], 4), vec![1, 4]);
+        assert_eq!(combine_groups(&[5, 5, 5], 8), vec![2, 2, 2]);
+        assert_eq!(combine_groups(&[1, 1], 4), vec![1, 1]);
+        assert_eq!(combine_groups(&[2, 9], 6), vec![1, 6]);
+    }
+
+    #[test]
+    fn tree_depth_is_logarithmic() {
+        // 1000 x 1000 blocks, fan-in 4 as 2x2: ten levels down to one block.
+        let levels = reduction_levels(&[1000, 1000], 4);
+        assert_eq!(levels.len(), 10);
+        assert_eq!(levels[0], vec![500, 500]);
+        assert_eq!(levels[9], vec![1, 1]);
+        assert_eq!(reduction_levels(&[9], 4), vec![vec![3], vec![1]]);
+        assert!(reduction_levels(&[1, 1], 4).is_empty());
+    }
+}
