@@ -241,8 +241,8 @@ impl Tiler<'_> {
 }
 
 #[cfg(test)]
-mod eval_tests;
-#[cfg(test)]
 mod script_tests;
+#[cfg(test)]
+mod eval_tests;
 #[cfg(test)]
 mod tests;
