@@ -5,7 +5,7 @@
 use crate::chunk::ChunkGraph;
 use crate::lower::{lower, LowerOptions};
 use crate::run::{run_program, RunOptions, RunStats};
-use crate::subtask::{assign_priority, form_subtasks, SubtaskGraph};
+use crate::subtask::{assign_priority, assign_workers, form_subtasks, Placement, SubtaskGraph};
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
 use marsc_grammar::{ast::Module, Diagnostic};
@@ -22,6 +22,8 @@ pub struct Options {
     pub chunk_bytes: u64,
     /// Directory that relative `load`/`save` paths are resolved against.
     pub base_dir: PathBuf,
+    /// How subtasks are placed on workers (the executor decides by default).
+    pub placement: Placement,
 }
 
 impl Default for Options {
@@ -29,6 +31,7 @@ impl Default for Options {
         Options {
             chunk_bytes: 128 << 20,
             base_dir: PathBuf::from("."),
+            placement: Placement::default(),
         }
     }
 }
@@ -126,6 +129,7 @@ pub fn subtasks(
     let (graph, chunks) = chunk(text, options)?;
     let mut subtasks = form_subtasks(&chunks);
     assign_priority(&mut subtasks, &chunks);
+    assign_workers(&mut subtasks, &chunks, options.placement);
     verify_ir("subtask", crate::subtask::verify(&subtasks, &chunks));
     Ok((graph, chunks, subtasks))
 }

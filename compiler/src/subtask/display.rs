@@ -10,7 +10,7 @@
 //! results [c2]
 //! ```
 //!
-//! Each op is `chunk = name(inputs)` with its step; `in` lists the chunks read from
+//! Each op is `chunk = name(arguments)` with its step; `in` lists the chunks read from
 //! other subtasks, `out` the chunks the subtask publishes. Long id lists are written
 //! as runs (`c4..c9`) and cut after a few runs (`… +N`).
 
@@ -20,6 +20,8 @@ use std::fmt::{self, Write};
 
 /// Runs of ids listed before the rest are counted.
 const RUNS_SHOWN: usize = 6;
+/// Arguments of an op listed before the rest are counted.
+const ARGS_SHOWN: usize = 8;
 
 /// A subtask graph shown with the chunk graph its ops come from.
 pub struct WithChunks<'a> {
@@ -84,8 +86,15 @@ fn op_text(chunks: &ChunkGraph, chunk: ChunkId) -> String {
     if inputs.is_empty() {
         format!("{chunk} = {name} ({step})")
     } else {
-        let listed = runs_text(inputs, RUNS_SHOWN).replace(' ', ", ");
-        format!("{chunk} = {name}({listed}) ({step})")
+        let mut listed: Vec<String> = inputs
+            .iter()
+            .take(ARGS_SHOWN)
+            .map(|c| c.to_string())
+            .collect();
+        if inputs.len() > ARGS_SHOWN {
+            listed.push(format!("… +{}", inputs.len() - ARGS_SHOWN));
+        }
+        format!("{chunk} = {name}({}) ({step})", listed.join(", "))
     }
 }
 

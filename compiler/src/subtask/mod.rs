@@ -11,12 +11,14 @@
 //! Only chunks that an output needs are run: a chunk no print or save reaches belongs
 //! to no subtask.
 
+pub mod assign;
 pub mod display;
 pub mod dot;
 pub mod form;
 pub mod priority;
 pub mod verify;
 
+pub use assign::{assign_workers, Placement};
 pub use form::form_subtasks;
 pub use priority::assign_priority;
 pub use verify::verify;
