@@ -81,7 +81,7 @@ fn chunks_text(graph: &ChunkGraph, step: &Step) -> String {
     text
 }
 
-/// Ids with runs of consecutive ids as `c3..c7`, at most `limit` runs then `…+N`.
+/// Ids with runs of three or more consecutive ids as `c3..c7`, at most `limit` runs then `…+N`.
 fn runs_text(ids: &[ChunkId], limit: usize) -> String {
     let mut runs: Vec<String> = Vec::new();
     let mut i = 0;
@@ -90,12 +90,14 @@ fn runs_text(ids: &[ChunkId], limit: usize) -> String {
         while j + 1 < ids.len() && ids[j + 1].0 == ids[j].0 + 1 {
             j += 1;
         }
-        runs.push(if j == i {
-            ids[i].to_string()
+        // Two neighbours read better as themselves (`[c4 c5]`) than as a range.
+        if j - i >= 2 {
+            runs.push(format!("{}..{}", ids[i], ids[j]));
+            i = j + 1;
         } else {
-            format!("{}..{}", ids[i], ids[j])
-        });
-        i = j + 1;
+            runs.push(ids[i].to_string());
+            i += 1;
+        }
     }
     if runs.len() > limit {
         let rest = runs.len() - limit;
@@ -284,8 +286,8 @@ mod tests {
             ChunkId(9),
             ChunkId(10),
         ];
-        assert_eq!(runs_text(&ids, 8), "c0..c2 c7 c9..c10");
-        assert_eq!(runs_text(&ids, 2), "c0..c2 c7 …+1");
+        assert_eq!(runs_text(&ids, 8), "c0..c2 c7 c9 c10");
+        assert_eq!(runs_text(&ids, 2), "c0..c2 c7 …+2");
         assert_eq!(runs_text(&[], 2), "");
     }
 }

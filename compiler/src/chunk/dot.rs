@@ -111,3 +111,46 @@ fn outputs(graph: &ChunkGraph, out: &mut String) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chunk::{ChunkId, ChunkOp, Layout};
+    use crate::tileable::TileableId;
+    use marsc_runtime::ops::UnaryOp;
+    use marsc_runtime::{DType, Scalar};
+
+    fn two_steps(chunks: usize) -> ChunkGraph {
+        let mut graph = ChunkGraph::new();
+        let layout = Layout::new(vec![vec![1; chunks]]);
+        let full = ChunkOp::Full(Scalar::Float64(1.0));
+        let x = graph
+            .add_step(full, TileableId(0), DType::Float64, layout.clone(), vec![])
+            .unwrap();
+        for _ in 0..chunks {
+            graph.push_chunk(&[]);
+        }
+        let negative = ChunkOp::Unary(UnaryOp::Negative);
+        graph
+            .add_step(negative, TileableId(1), DType::Float64, layout, vec![x])
+            .unwrap();
+        for i in 0..chunks {
+            graph.push_chunk(&[ChunkId(i as u32)]);
+        }
+        graph
+    }
+
+    #[test]
+    fn small_graphs_show_chunks_in_step_clusters() {
+        let dot = to_dot(&two_steps(2));
+        assert!(dot.contains("subgraph cluster_1 {"), "{dot}");
+        assert!(dot.contains("  c1 -> c3;"), "{dot}");
+    }
+
+    #[test]
+    fn large_graphs_show_steps() {
+        let dot = to_dot(&two_steps(CHUNK_LEVEL_LIMIT));
+        assert!(!dot.contains("cluster"), "{dot}");
+        assert!(dot.contains("  s0 -> s1;"), "{dot}");
+    }
+}

@@ -3,7 +3,9 @@
 //! encoding, so the same script gives the same keys on every machine and every run
 //! (Rust's `Hash` is neither stable across releases nor defined for floats). A
 //! chunk's key is its step's key plus its index, as MEP 0002 suggests: keys are
-//! computed once per step, never per chunk.
+//! computed once per step, never per chunk. Keys name values, not positions in the
+//! graph: two steps computing the same thing from the same inputs (`x + 1` written
+//! twice) get the same key, so a later pass may share their chunks.
 
 use super::{ChunkOp, Layout};
 use crate::tileable::IndexItem;
@@ -249,6 +251,7 @@ mod tests {
             &layout,
             &[],
         );
+        assert_eq!(format!("{full:016x}"), "c06808b8724dfe5e");
         assert_eq!(
             full,
             step_key(

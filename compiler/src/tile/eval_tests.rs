@@ -434,3 +434,34 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn rechunk_through_an_intermediate_keeps_values() {
+    let build = |whole: bool| {
+        let mut b = Builder {
+            graph: TileableGraph::new(),
+            whole,
+        };
+        let x = b.literal(&[16, 16], &[vec![1; 16], vec![16]], 1);
+        let columns = b.rechunk(x, &[vec![16], vec![1; 16]]);
+        b.graph.outputs.push(Output::Print {
+            items: vec![PrintItem::Tensor(columns)],
+            sep: " ".into(),
+            end: "\n".into(),
+            span: Span::new(0, 0),
+        });
+        b.graph
+    };
+    let chunked = build(false);
+    let graph = tile(&chunked, &TileOptions::default()).unwrap();
+    let assembles = graph
+        .steps()
+        .iter()
+        .filter(|s| s.op == ChunkOp::Assemble)
+        .count();
+    assert_eq!(
+        assembles, 2,
+        "rows to columns goes through one intermediate"
+    );
+    assert_eq!(tile_and_run(&chunked, 4), tile_and_run(&build(true), 4));
+}

@@ -178,7 +178,7 @@ impl Tiler<'_> {
             }
             out.push_chunk(&chunk_inputs);
         });
-        Ok(step)
+        self.check_edges(step)
     }
 
     /// Adds a step whose chunks' inputs are listed by `inputs_of(index, position, out)`.
@@ -202,6 +202,18 @@ impl Tiler<'_> {
             inputs_of(position, &mut chunk_inputs);
             out.push_chunk(&chunk_inputs);
         });
+        self.check_edges(step)
+    }
+
+    /// Edge positions are 32-bit too; a graph past that is refused, not wrapped.
+    fn check_edges(&self, step: StepId) -> TileResult<StepId> {
+        if self.out.num_edges() > u32::MAX as usize {
+            return Err(TileError(format!(
+                "the program needs {} chunk edges, more than the {} marsc can number; use larger chunks",
+                self.out.num_edges(),
+                u32::MAX
+            )));
+        }
         Ok(step)
     }
 
@@ -241,8 +253,8 @@ impl Tiler<'_> {
 }
 
 #[cfg(test)]
-mod script_tests;
-#[cfg(test)]
 mod eval_tests;
+#[cfg(test)]
+mod script_tests;
 #[cfg(test)]
 mod tests;

@@ -513,3 +513,22 @@ fn too_many_chunks_is_an_error_not_a_panic() {
     let error = tile(&program.0, &TileOptions::default()).unwrap_err();
     assert!(error.0.contains("larger chunks"), "{}", error.0);
 }
+
+#[test]
+fn loads_read_their_own_regions() {
+    let mut program = Program::new();
+    let load = TileOp::Load {
+        path: "data.npy".into(),
+        data_offset: 128,
+        fortran_order: true,
+    };
+    let x = program.add(load, &[], &[&[1, 1], &[2, 1]]);
+    let (graph, step) = program.tile(x);
+    assert_eq!(graph.step(step).num_chunks, 4);
+    assert_eq!(graph.chunk_offset(graph.step(step).chunk(3)), vec![1, 2]);
+    assert_eq!(graph.chunk_shape(graph.step(step).chunk(3)), vec![1, 1]);
+    assert!(graph
+        .step(step)
+        .chunk_ids()
+        .all(|c| graph.inputs(c).is_empty()));
+}
