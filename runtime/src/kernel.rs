@@ -58,15 +58,6 @@ impl ChunkValue {
             _ => Err("internal error: expected a reduction state".into()),
         }
     }
-
-    /// Takes the data out, cloning only when it is shared.
-    pub fn into_array(self: Arc<ChunkValue>) -> Result<ArrayData, String> {
-        match Arc::try_unwrap(self) {
-            Ok(ChunkValue::Array(data)) => Ok(data),
-            Ok(_) => Err("internal error: expected chunk data".into()),
-            Err(shared) => shared.array().cloned(),
-        }
-    }
 }
 
 /// Where a chunk lies in its whole tensor.

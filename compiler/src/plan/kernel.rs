@@ -26,13 +26,19 @@ struct StepShared {
 pub struct KernelBuilder<'a> {
     chunks: &'a ChunkGraph,
     shared: Vec<StepShared>,
+    /// A chunk's grid position, reused so placing a chunk allocates only its result.
+    position: Vec<usize>,
 }
 
 impl<'a> KernelBuilder<'a> {
     pub fn new(chunks: &'a ChunkGraph) -> KernelBuilder<'a> {
         let mut shared = Vec::with_capacity(chunks.steps().len());
         shared.resize_with(chunks.steps().len(), StepShared::default);
-        KernelBuilder { chunks, shared }
+        KernelBuilder {
+            chunks,
+            shared,
+            position: Vec::new(),
+        }
     }
 
     /// The kernel computing `chunk`, or an internal error (a tiler bug).
@@ -42,14 +48,14 @@ impl<'a> KernelBuilder<'a> {
         let step = graph.step(step_id);
         let kernel = match &step.op {
             ChunkOp::Full(value) => Kernel::Full {
-                shape: graph.chunk_shape(chunk),
+                shape: self.shape(chunk),
                 value: in_dtype(*value, step.dtype),
             },
             ChunkOp::Arange { start, step: delta } => Kernel::Arange {
                 start: in_dtype(*start, step.dtype),
                 step: in_dtype(*delta, step.dtype),
-                offset: first_axis(&graph.chunk_offset(chunk)),
-                len: first_axis(&graph.chunk_shape(chunk)),
+                offset: self.first_axis(chunk).0,
+                len: self.first_axis(chunk).1,
             },
             ChunkOp::Linspace {
                 start,
@@ -62,8 +68,8 @@ impl<'a> KernelBuilder<'a> {
                 num: *num,
                 endpoint: *endpoint,
                 dtype: step.dtype,
-                offset: first_axis(&graph.chunk_offset(chunk)),
-                len: first_axis(&graph.chunk_shape(chunk)),
+                offset: self.first_axis(chunk).0,
+                len: self.first_axis(chunk).1,
             },
             ChunkOp::Eye { k } => self.eye(chunk, *k)?,
             ChunkOp::Literal(values) => Kernel::Literal {
@@ -97,8 +103,8 @@ impl<'a> KernelBuilder<'a> {
                 Kernel::Load {
                     path,
                     header,
-                    offset: graph.chunk_offset(chunk),
-                    shape: graph.chunk_shape(chunk),
+                    offset: self.offset(chunk),
+                    shape: self.shape(chunk),
                 }
             }
             ChunkOp::Unary(op) => Kernel::Unary(*op),
@@ -121,7 +127,7 @@ impl<'a> KernelBuilder<'a> {
                         .shape
                         .get_or_insert_with(|| Arc::from(input_shape.as_slice()))
                         .clone(),
-                    offset: graph.chunk_offset(input),
+                    offset: self.offset(input),
                 }
             }
             ChunkOp::ReduceCombine { reduction, .. } => Kernel::ReduceCombine(*reduction),
@@ -147,7 +153,7 @@ impl<'a> KernelBuilder<'a> {
             ChunkOp::Transpose { axes } => Kernel::Transpose(self.axes(step_id, axes)),
             ChunkOp::ExpandDims { axes } => Kernel::ExpandDims(self.axes(step_id, axes)),
             ChunkOp::Squeeze { axes } => Kernel::Squeeze(self.axes(step_id, axes)),
-            ChunkOp::BroadcastTo => Kernel::BroadcastTo(graph.chunk_shape(chunk)),
+            ChunkOp::BroadcastTo => Kernel::BroadcastTo(self.shape(chunk)),
             ChunkOp::Slice { .. } => Kernel::Slice(slice_items(graph, chunk)?),
             ChunkOp::Reshape => Kernel::Reshape(graph.data_shape(chunk)),
             ChunkOp::Alias => Kernel::Alias,
@@ -159,7 +165,7 @@ impl<'a> KernelBuilder<'a> {
                 let init = self.save_init_of(chunk)?;
                 Kernel::SaveRegion {
                     file: self.existing_save(init)?,
-                    offset: graph.chunk_offset(chunk),
+                    offset: self.offset(chunk),
                 }
             }
             ChunkOp::SaveCommit { .. } => {
@@ -174,9 +180,9 @@ impl<'a> KernelBuilder<'a> {
         Ok(kernel)
     }
 
-    fn eye(&self, chunk: ChunkId, k: i64) -> Result<Kernel, String> {
+    fn eye(&mut self, chunk: ChunkId, k: i64) -> Result<Kernel, String> {
         let graph = self.chunks;
-        let (offset, shape) = (graph.chunk_offset(chunk), graph.chunk_shape(chunk));
+        let (offset, shape) = (self.offset(chunk), self.shape(chunk));
         match (offset.as_slice(), shape.as_slice()) {
             (&[row_offset, col_offset], &[rows, cols]) => Ok(Kernel::Eye {
                 shape: [rows, cols],
@@ -196,9 +202,42 @@ impl<'a> KernelBuilder<'a> {
                 .shape
                 .get_or_insert_with(|| Arc::from(layout_shape))
                 .clone(),
-            offset: self.chunks.chunk_offset(chunk),
-            shape: self.chunks.chunk_shape(chunk),
+            offset: self.offset(chunk),
+            shape: self.shape(chunk),
         }
+    }
+
+    /// `chunk`'s layout and grid position (in the reused buffer).
+    fn place(&mut self, chunk: ChunkId) -> (&'a crate::chunk::Layout, &[usize]) {
+        let graph: &'a ChunkGraph = self.chunks;
+        let node = graph.chunk(chunk);
+        let layout = &graph.step(node.step).layout;
+        self.position.resize(layout.ndim(), 0);
+        layout.grid_position_into(node.index as usize, &mut self.position);
+        (layout, &self.position)
+    }
+
+    /// The offset and length of a 1-D chunk (creation ops along axis 0).
+    fn first_axis(&mut self, chunk: ChunkId) -> (usize, usize) {
+        let (layout, position) = self.place(chunk);
+        match position.first() {
+            Some(&p) => (layout.offsets(0)[p], layout.nsplits()[0][p]),
+            None => (0, 1),
+        }
+    }
+
+    /// The chunk's offset in its step's tensor (as `ChunkGraph::chunk_offset`).
+    fn offset(&mut self, chunk: ChunkId) -> Vec<usize> {
+        let (layout, position) = self.place(chunk);
+        let offsets = position.iter().enumerate();
+        offsets.map(|(axis, &p)| layout.offsets(axis)[p]).collect()
+    }
+
+    /// The chunk's shape (as `ChunkGraph::chunk_shape`).
+    fn shape(&mut self, chunk: ChunkId) -> Vec<usize> {
+        let (layout, position) = self.place(chunk);
+        let sizes = position.iter().enumerate();
+        sizes.map(|(axis, &p)| layout.nsplits()[axis][p]).collect()
     }
 
     fn axes(&mut self, step: StepId, axes: &[usize]) -> Arc<[usize]> {
@@ -258,10 +297,6 @@ fn in_dtype(value: Scalar, dtype: marsc_runtime::DType) -> Scalar {
     } else {
         cast_scalar(value, dtype)
     }
-}
-
-fn first_axis(values: &[usize]) -> usize {
-    values.first().copied().unwrap_or(0)
 }
 
 fn slice_items(graph: &ChunkGraph, chunk: ChunkId) -> Result<Vec<SliceItem>, String> {
