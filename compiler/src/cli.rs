@@ -178,7 +178,7 @@ fn report(name: &str, text: &str, error: DriverError) -> ExitCode {
             ExitCode::from(1)
         }
         DriverError::RunFailed(diagnostic) => {
-            emit_to_stderr(&SourceFile { name, text }, &[diagnostic]);
+            emit_to_stderr(&SourceFile { name, text }, &[*diagnostic]);
             ExitCode::from(1)
         }
     }

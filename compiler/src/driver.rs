@@ -74,7 +74,7 @@ pub enum DriverError {
     Runtime(String),
     /// A chunk operation failed while running (an unreadable `.npy` file, an integer
     /// raised to a negative power, ...); the diagnostic points at its expression.
-    RunFailed(Diagnostic),
+    RunFailed(Box<Diagnostic>),
 }
 
 /// A script compiled down to the plan the runtime executes, with every IR on the

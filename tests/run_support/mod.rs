@@ -56,7 +56,7 @@ pub fn render(text: &str, error: DriverError) -> String {
     };
     match error {
         DriverError::Diagnostics(diagnostics) => render_plain(&source, &diagnostics),
-        DriverError::RunFailed(diagnostic) => render_plain(&source, &[diagnostic]),
+        DriverError::RunFailed(diagnostic) => render_plain(&source, &[*diagnostic]),
         DriverError::NotSupported(what) => format!("error: not supported yet: {what}\n"),
         DriverError::Runtime(message) => format!("error: {message}\n"),
     }

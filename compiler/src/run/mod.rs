@@ -99,7 +99,7 @@ pub fn run_program(
             failure::remove_partial_saves(&program.plan);
             return Err(
                 match failure::failure_diagnostic(&error, &program.plan, &program.tileables) {
-                    Ok(diagnostic) => DriverError::RunFailed(diagnostic),
+                    Ok(diagnostic) => DriverError::RunFailed(Box::new(diagnostic)),
                     Err(message) => DriverError::Runtime(message),
                 },
             );

@@ -57,11 +57,11 @@ fn assemble_places_each_piece() {
         shape: vec![3],
         pieces: vec![
             AssemblePiece {
-                region: vec![1..2],
+                region: one_axis(1..2),
                 at: vec![0],
             },
             AssemblePiece {
-                region: vec![0..2],
+                region: one_axis(0..2),
                 at: vec![1],
             },
         ],
@@ -76,7 +76,7 @@ fn assemble_rejects_a_piece_outside_its_input() {
     let kernel = Kernel::Assemble {
         shape: vec![3],
         pieces: vec![AssemblePiece {
-            region: vec![0..3],
+            region: one_axis(0..3),
             at: vec![0],
         }],
     };
@@ -183,4 +183,9 @@ fn save_into_a_missing_directory_names_the_users_file() {
     let error = Kernel::SaveInit(file).compute(&[]).unwrap_err();
     assert!(error.contains(&path.display().to_string()), "{error}");
     assert!(!error.contains("partial"), "{error}");
+}
+
+/// A region of a 1-D chunk.
+fn one_axis(range: std::ops::Range<usize>) -> Vec<std::ops::Range<usize>> {
+    vec![range]
 }
