@@ -23,7 +23,7 @@ use crate::npy_header::NpyHeader;
 use crate::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use crate::random::{random_chunk, RandomDist};
 use crate::scalar::Scalar;
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A value exchanged between chunk kernels.
@@ -60,12 +60,41 @@ impl ChunkValue {
     }
 }
 
-/// Where a chunk lies in its whole tensor.
+/// A literal tensor's values, shared by its chunks.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Region {
-    pub global_shape: Arc<[usize]>,
-    pub offset: Vec<usize>,
+pub struct LiteralSpec {
+    /// Every value of the tensor, in C order.
+    pub values: Arc<[Scalar]>,
+    pub dtype: DType,
+    /// The whole tensor's shape.
     pub shape: Vec<usize>,
+}
+
+/// A random tensor's parameters, shared by its chunks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RandomSpec {
+    pub dist: RandomDist,
+    pub seed: u64,
+    pub stream: u64,
+    /// The whole tensor's shape.
+    pub shape: Vec<usize>,
+}
+
+/// A `.npy` file being loaded, shared by its chunks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadSpec {
+    pub path: PathBuf,
+    /// Read at compile time.
+    pub header: NpyHeader,
+}
+
+/// The step-wide parameters of a reduction's map chunks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReduceSpec {
+    pub reduction: Reduction,
+    pub axes: Vec<usize>,
+    /// The whole input tensor's shape (arg reductions report global indices).
+    pub input_shape: Vec<usize>,
 }
 
 /// One chunk operation with every parameter it needs for one chunk.
@@ -99,22 +128,21 @@ pub enum Kernel {
         k: i64,
         dtype: DType,
     },
-    /// The chunk's region of literal values given in C order for the whole tensor.
+    /// The chunk of `shape` at `offset` of a literal tensor.
     Literal {
-        values: Arc<[Scalar]>,
-        dtype: DType,
-        region: Region,
+        spec: Arc<LiteralSpec>,
+        offset: Vec<usize>,
+        shape: Vec<usize>,
     },
+    /// The chunk of `shape` at `offset` of a random tensor.
     Random {
-        dist: RandomDist,
-        seed: u64,
-        stream: u64,
-        region: Region,
+        spec: Arc<RandomSpec>,
+        offset: Vec<usize>,
+        shape: Vec<usize>,
     },
-    /// The chunk's region of a `.npy` file whose header was read at compile time.
+    /// The chunk of `shape` at `offset` of a `.npy` file.
     Load {
-        path: Arc<Path>,
-        header: Arc<NpyHeader>,
+        spec: Arc<LoadSpec>,
         offset: Vec<usize>,
         shape: Vec<usize>,
     },
@@ -131,12 +159,10 @@ pub enum Kernel {
     Cast(DType),
 
     // ---- reductions ----
-    /// Reduces a data chunk over `axes`; `region` places the input chunk (arg
-    /// reductions report global indices).
+    /// Reduces a data chunk over the spec's axes; `offset` places the input chunk
+    /// in its tensor.
     ReduceMap {
-        reduction: Reduction,
-        axes: Arc<[usize]>,
-        global_shape: Arc<[usize]>,
+        spec: Arc<ReduceSpec>,
         offset: Vec<usize>,
     },
     /// Merges the states given as arguments, in order.
@@ -246,12 +272,14 @@ impl Kernel {
 
     fn reduce_state(&self, args: &[&ChunkValue]) -> Result<ReduceState, String> {
         match self {
-            Kernel::ReduceMap {
-                reduction,
-                axes,
-                global_shape,
+            Kernel::ReduceMap { spec, offset } => reduce_map(
+                spec.reduction,
+                arg(args, 0)?,
+                &spec.axes,
+                &spec.input_shape,
                 offset,
-            } => reduce_map(*reduction, arg(args, 0)?, axes, global_shape, offset).map_err(text),
+            )
+            .map_err(text),
             Kernel::ReduceCombine(reduction) => {
                 let parts = args
                     .iter()
@@ -319,22 +347,21 @@ impl Kernel {
                 dtype,
             } => kernels::eye(*shape, *row_offset, *col_offset, *k, *dtype),
             Kernel::Literal {
-                values,
-                dtype,
-                region,
-            } => literal_region(values, *dtype, region),
+                spec,
+                offset,
+                shape,
+            } => literal_region(spec, offset, shape),
             Kernel::Random {
-                dist,
-                seed,
-                stream,
-                region,
+                spec,
+                offset,
+                shape,
             } => random_chunk(
-                *dist,
-                *seed,
-                *stream,
-                &region.global_shape,
-                &region.offset,
-                &region.shape,
+                spec.dist,
+                spec.seed,
+                spec.stream,
+                &spec.shape,
+                offset,
+                shape,
             ),
             other => Err(KernelError(format!(
                 "internal error: {} is not a creation kernel",
@@ -425,30 +452,29 @@ fn arrays<'a>(args: &[&'a ChunkValue]) -> Result<Vec<&'a ArrayData>, String> {
     args.iter().map(|value| value.array()).collect()
 }
 
-/// The values of a literal that fall in `region`, in C order of the region.
+/// The values of a literal in the chunk of `shape` at `offset`, in C order.
 fn literal_region(
-    values: &[Scalar],
-    dtype: DType,
-    region: &Region,
+    spec: &LiteralSpec,
+    offset: &[usize],
+    shape: &[usize],
 ) -> Result<ArrayData, KernelError> {
-    let whole: usize = region.global_shape.iter().product();
-    if values.len() != whole {
+    let whole: usize = spec.shape.iter().product();
+    let inside = offset.len() == spec.shape.len()
+        && shape.len() == spec.shape.len()
+        && (0..shape.len()).all(|axis| offset[axis] + shape[axis] <= spec.shape[axis]);
+    if spec.values.len() != whole || !inside {
         return Err(KernelError(format!(
-            "internal error: {} literal values for shape {:?}",
-            values.len(),
-            region.global_shape
+            "internal error: the chunk {shape:?} at {offset:?} of a literal of shape {:?} \
+             with {} values",
+            spec.shape,
+            spec.values.len()
         )));
     }
-    let mut picked = Vec::with_capacity(region.shape.iter().product());
-    assemble::for_each_run(
-        &region.global_shape,
-        &region.offset,
-        &region.shape,
-        |start, len| {
-            picked.extend_from_slice(&values[start..start + len]);
-        },
-    );
-    kernels::literal(&region.shape, &picked, dtype)
+    let mut picked = Vec::with_capacity(shape.iter().product());
+    assemble::for_each_run(&spec.shape, offset, shape, |start, len| {
+        picked.extend_from_slice(&spec.values[start..start + len]);
+    });
+    kernels::literal(shape, &picked, spec.dtype)
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 //! chunks allocates little beyond each chunk's own offset and shape.
 
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
-use marsc_runtime::kernel::{AssemblePiece, Kernel, Region, SaveFile};
+use marsc_runtime::kernel::{
+    AssemblePiece, Kernel, LiteralSpec, LoadSpec, RandomSpec, ReduceSpec, SaveFile,
+};
 use marsc_runtime::kernels::cast_scalar;
 use marsc_runtime::kernels::shape::SliceItem;
 use marsc_runtime::npy_header::{encode_header, NpyHeader};
@@ -17,8 +19,10 @@ use std::sync::Arc;
 #[derive(Default)]
 struct StepShared {
     axes: Option<Arc<[usize]>>,
-    shape: Option<Arc<[usize]>>,
-    load: Option<(Arc<Path>, Arc<NpyHeader>)>,
+    literal: Option<Arc<LiteralSpec>>,
+    random: Option<Arc<RandomSpec>>,
+    load: Option<Arc<LoadSpec>>,
+    reduce: Option<Arc<ReduceSpec>>,
     save: Option<Arc<SaveFile>>,
 }
 
@@ -72,23 +76,47 @@ impl<'a> KernelBuilder<'a> {
                 len: self.first_axis(chunk).1,
             },
             ChunkOp::Eye { k } => self.eye(chunk, *k)?,
-            ChunkOp::Literal(values) => Kernel::Literal {
-                values: values.clone(),
-                dtype: step.dtype,
-                region: self.region(step_id, chunk),
-            },
-            ChunkOp::Random { dist, seed, stream } => Kernel::Random {
-                dist: *dist,
-                seed: *seed,
-                stream: *stream,
-                region: self.region(step_id, chunk),
-            },
+            ChunkOp::Literal(values) => {
+                let spec = self.shared[step_id.index()]
+                    .literal
+                    .get_or_insert_with(|| {
+                        Arc::new(LiteralSpec {
+                            values: values.clone(),
+                            dtype: step.dtype,
+                            shape: step.layout.shape().to_vec(),
+                        })
+                    })
+                    .clone();
+                Kernel::Literal {
+                    spec,
+                    offset: self.offset(chunk),
+                    shape: self.shape(chunk),
+                }
+            }
+            ChunkOp::Random { dist, seed, stream } => {
+                let spec = self.shared[step_id.index()]
+                    .random
+                    .get_or_insert_with(|| {
+                        Arc::new(RandomSpec {
+                            dist: *dist,
+                            seed: *seed,
+                            stream: *stream,
+                            shape: step.layout.shape().to_vec(),
+                        })
+                    })
+                    .clone();
+                Kernel::Random {
+                    spec,
+                    offset: self.offset(chunk),
+                    shape: self.shape(chunk),
+                }
+            }
             ChunkOp::Load {
                 path,
                 data_offset,
                 fortran_order,
             } => {
-                let (path, header) = self.shared[step_id.index()]
+                let spec = self.shared[step_id.index()]
                     .load
                     .get_or_insert_with(|| {
                         let header = NpyHeader {
@@ -97,12 +125,14 @@ impl<'a> KernelBuilder<'a> {
                             fortran_order: *fortran_order,
                             data_offset: *data_offset,
                         };
-                        (Arc::from(path.as_path()), Arc::new(header))
+                        Arc::new(LoadSpec {
+                            path: path.clone(),
+                            header,
+                        })
                     })
                     .clone();
                 Kernel::Load {
-                    path,
-                    header,
+                    spec,
                     offset: self.offset(chunk),
                     shape: self.shape(chunk),
                 }
@@ -120,13 +150,18 @@ impl<'a> KernelBuilder<'a> {
                 input_shape,
             } => {
                 let input = self.only_input(chunk)?;
+                let spec = self.shared[step_id.index()]
+                    .reduce
+                    .get_or_insert_with(|| {
+                        Arc::new(ReduceSpec {
+                            reduction: *reduction,
+                            axes: axes.clone(),
+                            input_shape: input_shape.clone(),
+                        })
+                    })
+                    .clone();
                 Kernel::ReduceMap {
-                    reduction: *reduction,
-                    axes: self.axes(step_id, axes),
-                    global_shape: self.shared[step_id.index()]
-                        .shape
-                        .get_or_insert_with(|| Arc::from(input_shape.as_slice()))
-                        .clone(),
+                    spec,
                     offset: self.offset(input),
                 }
             }
@@ -192,18 +227,6 @@ impl<'a> KernelBuilder<'a> {
                 dtype: graph.step_of(chunk).dtype,
             }),
             _ => Err(format!("internal error: eye chunk {chunk} is not 2-D")),
-        }
-    }
-
-    fn region(&mut self, step: StepId, chunk: ChunkId) -> Region {
-        let layout_shape = self.chunks.step(step).layout.shape();
-        Region {
-            global_shape: self.shared[step.index()]
-                .shape
-                .get_or_insert_with(|| Arc::from(layout_shape))
-                .clone(),
-            offset: self.offset(chunk),
-            shape: self.shape(chunk),
         }
     }
 

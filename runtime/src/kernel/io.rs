@@ -38,13 +38,12 @@ impl SaveFile {
 pub(super) fn run_file_kernel(kernel: &Kernel, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
     match kernel {
         Kernel::Load {
-            path,
-            header,
+            spec,
             offset,
             shape,
-        } => read_region(path, header, offset, shape)
+        } => read_region(&spec.path, &spec.header, offset, shape)
             .map(ChunkValue::Array)
-            .map_err(|e| naming(path, "cannot read", e)),
+            .map_err(|e| naming(&spec.path, "cannot read", e)),
         Kernel::SaveInit(file) => {
             let data_offset = create_npy(&file.temporary, file.dtype, &file.shape)
                 .map_err(|e| saving(file, e))?;

@@ -34,18 +34,24 @@ fn runs_of_a_region_in_c_order() {
 
 #[test]
 fn literal_chunk_takes_its_region() {
-    let values: Arc<[Scalar]> = (0..12).map(Scalar::Int64).collect();
-    let kernel = Kernel::Literal {
-        values,
+    let spec = Arc::new(LiteralSpec {
+        values: (0..12).map(Scalar::Int64).collect(),
         dtype: DType::Float64,
-        region: Region {
-            global_shape: Arc::from(vec![3, 4]),
-            offset: vec![1, 1],
-            shape: vec![2, 2],
-        },
+        shape: vec![3, 4],
+    });
+    let kernel = Kernel::Literal {
+        spec: spec.clone(),
+        offset: vec![1, 1],
+        shape: vec![2, 2],
     };
     let expected = ArrayData::Float64(arr2(&[[5.0, 6.0], [9.0, 10.0]]).into_dyn());
     assert_eq!(run(&kernel, &[]), ChunkValue::Array(expected));
+    let outside = Kernel::Literal {
+        spec,
+        offset: vec![2, 3],
+        shape: vec![2, 2],
+    };
+    assert!(outside.compute(&[]).is_err());
 }
 
 #[test]
@@ -91,10 +97,13 @@ fn reduction_runs_map_combine_finish() {
         op: ReduceOp::Sum,
         ddof: 0.0,
     };
-    let map = |offset: usize| Kernel::ReduceMap {
+    let spec = Arc::new(ReduceSpec {
         reduction,
-        axes: Arc::from(vec![0]),
-        global_shape: Arc::from(vec![4]),
+        axes: vec![0],
+        input_shape: vec![4],
+    });
+    let map = |offset: usize| Kernel::ReduceMap {
+        spec: spec.clone(),
         offset: vec![offset],
     };
     let a = run(&map(0), &[&ints(&[2], vec![1, 2])]);
@@ -188,4 +197,14 @@ fn save_into_a_missing_directory_names_the_users_file() {
 /// A region of a 1-D chunk.
 fn one_axis(range: std::ops::Range<usize>) -> Vec<std::ops::Range<usize>> {
     vec![range]
+}
+
+#[test]
+fn kernel_stays_small() {
+    // A plan holds one kernel per chunk; a million chunks must not cost gigabytes.
+    assert!(
+        std::mem::size_of::<Kernel>() <= 64,
+        "{}",
+        std::mem::size_of::<Kernel>()
+    );
 }
