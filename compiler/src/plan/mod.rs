@@ -108,3 +108,6 @@ fn plan_subtask(
 pub fn runtime_id(chunk: ChunkId) -> plan::ChunkId {
     plan::ChunkId(chunk.0)
 }
+
+#[cfg(test)]
+mod tests;

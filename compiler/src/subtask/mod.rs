@@ -156,3 +156,6 @@ impl SubtaskGraph {
             .filter(|&chunk| self.is_published(chunk))
     }
 }
+
+#[cfg(test)]
+mod tests;
