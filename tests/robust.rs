@@ -63,7 +63,7 @@ fn compile_everything(text: &str) {
         chunk_bytes: 4096,
         ..Options::default()
     };
-    for stage in [Stage::Ast, Stage::Tileable] {
+    for stage in [Stage::Ast, Stage::Tileable, Stage::Chunk] {
         let _ = driver::emit(text, stage, EmitFormat::Text, &options);
     }
 }

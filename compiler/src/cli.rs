@@ -251,8 +251,21 @@ fn report_stats(stats: &RunStats, args: &RunArgs) -> ExitCode {
 }
 
 fn order(graph: &Path) -> ExitCode {
-    not_supported(&format!(
-        "`marsc order {}`: the priority pass is not built yet",
-        graph.display()
-    ))
+    use std::io::Write;
+    let text = match read_script(graph) {
+        Ok(text) => text,
+        Err(code) => return code,
+    };
+    match crate::schedule::order_report(&text) {
+        Ok(report) => {
+            // A closed pipe (`marsc order g.dag | head`) is not an error of the graph.
+            let _ = std::io::stdout().lock().write_all(report.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            let name = graph.display().to_string();
+            eprintln!("{}", crate::schedule::render_dag_error(&name, &error));
+            ExitCode::from(1)
+        }
+    }
 }

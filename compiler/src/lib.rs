@@ -10,6 +10,7 @@ pub mod infer;
 pub mod lower;
 pub mod plan;
 pub mod run;
+pub mod schedule;
 pub mod size;
 pub mod subtask;
 pub mod tile;

@@ -18,12 +18,13 @@ pub fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Options read from a case's leading `# key: value` comments.
+/// Options read from a case's leading `# key: value` comments. Cases run with the
+/// repository root as the working directory and paths left relative, as `marsc` run
+/// from the root would see them, so dumps do not depend on where the checkout is.
 pub fn case_options(text: &str) -> Options {
-    let mut options = Options {
-        base_dir: repo_root(),
-        ..Options::default()
-    };
+    // Every case wants the same directory, so concurrent tests setting it agree.
+    std::env::set_current_dir(repo_root()).expect("the repository root is accessible");
+    let mut options = Options::default();
     for line in text.lines().take_while(|l| l.starts_with('#')) {
         if let Some((key, value)) = line.trim_start_matches('#').split_once(':') {
             if key.trim() == "chunk-bytes" {

@@ -1,0 +1,189 @@
+//! Initial worker assignment: which worker runs each node, decided before execution.
+//!
+//! Initial nodes (no dependencies) are placed by one of three policies; every other
+//! node then goes, in topological order, to the worker already holding the most bytes
+//! of its inputs, so the policies differ only in where the data starts.
+//!
+//! - [`InitialAssignment::Bfs`], the Mars algorithm: walk the undirected graph
+//!   breadth-first from an unassigned initial node, giving the initial nodes met to the
+//!   current worker until it holds its share, then go on with the next worker. Nodes
+//!   that share readers are close in the undirected graph, so they land together and
+//!   their readers need nothing from other workers. Each worker's search continues
+//!   from the frontier the previous one left (a new search starts from the lowest
+//!   unassigned initial node only when the frontier is empty), which is the seed's
+//!   "start from an unassigned initial node" without re-walking assigned regions: the
+//!   whole pass is O(V + E).
+//! - [`InitialAssignment::RoundRobin`] and [`InitialAssignment::Random`], for
+//!   comparison.
+//!
+//! Every policy gives each worker `total / workers` initial nodes, the first
+//! `total % workers` workers one more.
+//!
+//! An input read by more than [`broadcaster_threshold`] nodes (a broadcaster) counts
+//! as zero bytes when placing its readers, so they spread out by their other inputs
+//! instead of piling onto the broadcaster's worker.
+
+use super::dag::Dag;
+use super::shuffle::shuffle;
+use std::collections::VecDeque;
+
+/// How initial nodes are spread over workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InitialAssignment {
+    /// The Mars breadth-first assignment (the default).
+    Bfs,
+    /// The i-th initial node (by index) goes to worker `i % workers`.
+    RoundRobin,
+    /// A seeded random permutation of the initial nodes, dealt round-robin.
+    Random { seed: u64 },
+}
+
+const UNASSIGNED: u32 = u32::MAX;
+
+/// The worker (`0..workers`) of every node. `sizes` holds each node's output size in
+/// bytes (missing entries count as 0); `workers` below 1 is taken as 1.
+pub fn assign_workers(
+    dag: &Dag,
+    sizes: &[u64],
+    workers: usize,
+    initial: InitialAssignment,
+) -> Vec<u32> {
+    let workers = workers.clamp(1, UNASSIGNED as usize - 1);
+    let mut assignment = match initial {
+        InitialAssignment::Bfs => bfs_initial(dag, workers),
+        InitialAssignment::RoundRobin => {
+            let roots: Vec<u32> = dag.nodes().filter(|&node| dag.is_root(node)).collect();
+            dealt(dag.len(), &roots, workers)
+        }
+        InitialAssignment::Random { seed } => {
+            let mut roots: Vec<u32> = dag.nodes().filter(|&node| dag.is_root(node)).collect();
+            shuffle(&mut roots, seed);
+            dealt(dag.len(), &roots, workers)
+        }
+    };
+    place_by_input_bytes(dag, sizes, workers, &mut assignment);
+    assignment
+}
+
+/// Inputs read by more than this many nodes are broadcasters. Once a result has more
+/// readers than there are workers, a balanced placement of its readers puts some on
+/// every worker, so it is copied everywhere whatever we do; letting it attract its
+/// readers would only pile them onto its worker. Below four readers (small clusters)
+/// the pull of a shared input is still worth following, as in a diamond.
+pub fn broadcaster_threshold(workers: usize) -> usize {
+    workers.max(4)
+}
+
+/// Bytes that readers fetch from another worker: every edge whose input lives on a
+/// different worker than its reader counts the input's size once.
+pub fn transfer_bytes(dag: &Dag, sizes: &[u64], assignment: &[u32]) -> u64 {
+    let worker = |node: u32| assignment.get(node as usize).copied().unwrap_or(UNASSIGNED);
+    dag.nodes()
+        .flat_map(|reader| {
+            dag.dependencies(reader)
+                .iter()
+                .map(move |&input| (input, reader))
+        })
+        .filter(|&(input, reader)| worker(input) != worker(reader))
+        .map(|(input, _)| sizes.get(input as usize).copied().unwrap_or(0))
+        .sum()
+}
+
+/// How many initial nodes worker `worker` gets out of `total`.
+fn share(total: usize, workers: usize, worker: usize) -> usize {
+    total / workers + usize::from(worker < total % workers)
+}
+
+/// Deals `roots` in the given order: the i-th goes to worker `i % workers`.
+fn dealt(len: usize, roots: &[u32], workers: usize) -> Vec<u32> {
+    let mut assignment = vec![UNASSIGNED; len];
+    for (position, &root) in roots.iter().enumerate() {
+        assignment[root as usize] = (position % workers) as u32;
+    }
+    assignment
+}
+
+fn bfs_initial(dag: &Dag, workers: usize) -> Vec<u32> {
+    let mut assignment = vec![UNASSIGNED; dag.len()];
+    let roots: Vec<u32> = dag.nodes().filter(|&node| dag.is_root(node)).collect();
+    let mut visited = vec![false; dag.len()];
+    let mut frontier = VecDeque::new();
+    let mut next_start = 0;
+    for worker in 0..workers {
+        let mut held = 0;
+        while held < share(roots.len(), workers, worker) {
+            let node = match frontier.pop_front() {
+                Some(node) => node,
+                None => {
+                    while visited[roots[next_start] as usize] {
+                        next_start += 1;
+                    }
+                    visited[roots[next_start] as usize] = true;
+                    roots[next_start]
+                }
+            };
+            if dag.is_root(node) {
+                assignment[node as usize] = worker as u32;
+                held += 1;
+            }
+            for &neighbour in dag.dependencies(node).iter().chain(dag.dependents(node)) {
+                if !visited[neighbour as usize] {
+                    visited[neighbour as usize] = true;
+                    frontier.push_back(neighbour);
+                }
+            }
+        }
+    }
+    assignment
+}
+
+/// Places every unassigned node, in topological order, on the worker holding the
+/// most bytes of its inputs (broadcasters count as zero); ties go to the worker with
+/// the fewest nodes so far, then the lowest worker.
+fn place_by_input_bytes(dag: &Dag, sizes: &[u64], workers: usize, assignment: &mut [u32]) {
+    let threshold = broadcaster_threshold(workers);
+    let mut load = vec![0usize; workers];
+    for &worker in assignment.iter().filter(|&&w| w != UNASSIGNED) {
+        load[worker as usize] += 1;
+    }
+    let mut bytes_on = vec![0u64; workers];
+    let mut touched: Vec<u32> = Vec::new();
+    for &node in dag.topological_order() {
+        if assignment[node as usize] != UNASSIGNED {
+            continue;
+        }
+        for &input in dag.dependencies(node) {
+            if dag.dependents(input).len() > threshold {
+                continue;
+            }
+            let worker = assignment[input as usize];
+            let bytes = sizes.get(input as usize).copied().unwrap_or(0);
+            if bytes > 0 && bytes_on[worker as usize] == 0 {
+                touched.push(worker);
+            }
+            bytes_on[worker as usize] += bytes;
+        }
+        let most_held = touched.iter().map(|&w| bytes_on[w as usize]).max();
+        let chosen = match most_held {
+            Some(most) => touched
+                .iter()
+                .copied()
+                .filter(|&w| bytes_on[w as usize] == most)
+                .min_by_key(|&w| (load[w as usize], w))
+                .unwrap_or(0),
+            None => least_loaded(&load),
+        };
+        for &worker in &touched {
+            bytes_on[worker as usize] = 0;
+        }
+        touched.clear();
+        assignment[node as usize] = chosen;
+        load[chosen as usize] += 1;
+    }
+}
+
+fn least_loaded(load: &[usize]) -> u32 {
+    (0..load.len() as u32)
+        .min_by_key(|&w| (load[w as usize], w))
+        .unwrap_or(0)
+}
