@@ -106,7 +106,9 @@ struct RunArgs {
     #[arg(long)]
     stats: bool,
 
-    /// Write the run's figures as JSON to FILE.
+    /// Write the run's figures as JSON to FILE: tileables, chunks, subtasks, kernels (0
+    /// until the JIT exists), workers, compile_seconds, run_seconds, transfer_bytes,
+    /// peak_live_chunks, peak_live_bytes, spilled_bytes, retries, subtasks_per_worker.
     #[arg(long, value_name = "FILE")]
     stats_json: Option<PathBuf>,
 
@@ -114,7 +116,8 @@ struct RunArgs {
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
 
-    /// Do not show a progress bar.
+    /// Do not show a progress bar (otherwise one appears on stderr, when it is a
+    /// terminal, for runs longer than about a second).
     #[arg(long)]
     quiet: bool,
 }
