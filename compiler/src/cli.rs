@@ -4,8 +4,10 @@
 
 use crate::diagnostics::{emit_to_stderr, SourceFile};
 use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
+use crate::run::{RunOptions, RunStats};
 use crate::size::parse_size;
 use clap::{Args, Parser, Subcommand};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -80,19 +82,23 @@ struct RunArgs {
     #[command(flatten)]
     compile: CompileArgs,
 
-    /// Number of workers (default: the number of cores).
+    /// Number of workers, each a thread with its own chunk store (default: the
+    /// number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     workers: Option<u32>,
 
-    /// Keep the run's chunk data within SIZE, spilling to disk past it.
+    /// Keep the run's chunk data within SIZE, spilling to disk past it (not supported
+    /// yet: spilling arrives with a later version).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     memory_limit: Option<u64>,
 
-    /// Run every chunk operation as its own subtask (no fusion).
+    /// Run every chunk operation as its own subtask (no fusion). There is no fusion
+    /// yet, so this is always the case and the flag changes nothing.
     #[arg(long)]
     no_fuse: bool,
 
-    /// Run kernels in the interpreter instead of JIT-compiled code.
+    /// Run kernels in the interpreter instead of JIT-compiled code. There is no JIT
+    /// yet, so the interpreter always runs (and `kernels` in --stats-json is 0).
     #[arg(long)]
     no_jit: bool,
 
@@ -100,7 +106,9 @@ struct RunArgs {
     #[arg(long)]
     stats: bool,
 
-    /// Write the run's figures as JSON to FILE.
+    /// Write the run's figures as JSON to FILE: tileables, chunks, subtasks, kernels (0
+    /// until the JIT exists), workers, compile_seconds, run_seconds, transfer_bytes,
+    /// peak_live_chunks, peak_live_bytes, spilled_bytes, retries, subtasks_per_worker.
     #[arg(long, value_name = "FILE")]
     stats_json: Option<PathBuf>,
 
@@ -108,7 +116,8 @@ struct RunArgs {
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
 
-    /// Do not show a progress bar.
+    /// Do not show a progress bar (otherwise one appears on stderr, when it is a
+    /// terminal, for runs longer than about a second).
     #[arg(long)]
     quiet: bool,
 }
@@ -171,6 +180,10 @@ fn report(name: &str, text: &str, error: DriverError) -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::from(1)
         }
+        DriverError::RunFailed(diagnostic) => {
+            emit_to_stderr(&SourceFile { name, text }, &[*diagnostic]);
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -207,12 +220,37 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
             Err(error) => report(&name, &text, error),
         };
     }
-    match driver::check(&text, &options) {
-        Ok(()) => not_supported(&format!(
-            "running scripts: `{name}` compiles, but execution is not built yet (try `marsc check` or `--emit`)"
-        )),
+    if args.memory_limit.is_some() {
+        return not_supported("--memory-limit (spilling to disk)");
+    }
+    let run_options = RunOptions {
+        workers: args
+            .workers
+            .unwrap_or_else(|| RunOptions::default().workers),
+        progress: !args.quiet && std::io::stderr().is_terminal(),
+        trace: args.trace.clone(),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match driver::run(&text, &options, &run_options, &mut out) {
+        Ok(stats) => report_stats(&stats, args),
         Err(error) => report(&name, &text, error),
     }
+}
+
+/// `--stats` on stderr and `--stats-json FILE`.
+fn report_stats(stats: &RunStats, args: &RunArgs) -> ExitCode {
+    if args.stats {
+        eprintln!("{stats}");
+    }
+    if let Some(path) = &args.stats_json {
+        let json = format!("{:#}\n", stats.to_json());
+        if let Err(error) = std::fs::write(path, json) {
+            eprintln!("error: cannot write {}: {error}", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn order(graph: &Path) -> ExitCode {

@@ -1,13 +1,19 @@
 //! The one driver that orders the passes. The CLI, the REPL and the tests all go
-//! through it: parse → lower (→ tile → form subtasks → run, as those stages land),
-//! verifying each IR after the pass that built it and serving `--emit`.
+//! through it: parse → lower → tile → form subtasks → assign priorities → plan →
+//! run, verifying each IR after the pass that built it and serving `--emit`.
 
 use crate::chunk::ChunkGraph;
 use crate::lower::{lower, LowerOptions};
+use crate::run::{run_program, RunOptions, RunStats};
+use crate::subtask::{assign_priority, assign_workers, form_subtasks, Placement, SubtaskGraph};
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
 use marsc_grammar::{ast::Module, Diagnostic};
+use marsc_runtime::kernel::Kernel;
+use marsc_runtime::plan::Plan;
+use std::io::Write;
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// Everything that shapes a compilation.
 #[derive(Clone, Debug)]
@@ -16,6 +22,8 @@ pub struct Options {
     pub chunk_bytes: u64,
     /// Directory that relative `load`/`save` paths are resolved against.
     pub base_dir: PathBuf,
+    /// How subtasks are placed on workers (the executor decides by default).
+    pub placement: Placement,
 }
 
 impl Default for Options {
@@ -23,6 +31,7 @@ impl Default for Options {
         Options {
             chunk_bytes: 128 << 20,
             base_dir: PathBuf::from("."),
+            placement: Placement::default(),
         }
     }
 }
@@ -60,8 +69,24 @@ pub enum DriverError {
     Diagnostics(Vec<Diagnostic>),
     /// A stage or feature that does not exist yet.
     NotSupported(String),
-    /// An error while running (a file that cannot be read or written, ...).
+    /// An error while running that no source location explains (writing the
+    /// output or the trace, an internal error).
     Runtime(String),
+    /// A chunk operation failed while running (an unreadable `.npy` file, an integer
+    /// raised to a negative power, ...); the diagnostic points at its expression.
+    RunFailed(Box<Diagnostic>),
+}
+
+/// A script compiled down to the plan the runtime executes, with every IR on the
+/// way (for dumps, and to explain run-time errors in terms of the source).
+pub struct Compiled {
+    pub module: Module,
+    pub tileables: TileableGraph,
+    pub chunks: ChunkGraph,
+    pub subtasks: SubtaskGraph,
+    pub plan: Plan<Kernel>,
+    /// Wall time of compiling, in seconds.
+    pub compile_seconds: f64,
 }
 
 /// Parses a script, reporting every syntax error it can.
@@ -93,6 +118,57 @@ pub fn chunk(text: &str, options: &Options) -> Result<(TileableGraph, ChunkGraph
         .map_err(|error| DriverError::Runtime(error.to_string()))?;
     verify_ir("chunk", crate::chunk::verify(&chunks));
     Ok((graph, chunks))
+}
+
+/// Compiles a script to its SubtaskGraph, verified: one subtask per chunk operation
+/// an output needs (fusion comes later), with placeholder priorities.
+pub fn subtasks(
+    text: &str,
+    options: &Options,
+) -> Result<(TileableGraph, ChunkGraph, SubtaskGraph), DriverError> {
+    let (graph, chunks) = chunk(text, options)?;
+    let mut subtasks = form_subtasks(&chunks);
+    assign_priority(&mut subtasks, &chunks);
+    assign_workers(&mut subtasks, &chunks, options.placement);
+    verify_ir("subtask", crate::subtask::verify(&subtasks, &chunks));
+    Ok((graph, chunks, subtasks))
+}
+
+/// Compiles a script all the way to the runtime's plan.
+pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
+    let started = Instant::now();
+    let module = parse(text)?;
+    let (tileables, chunks, subtasks) = subtasks(text, options)?;
+    let plan = crate::plan::build_plan(&subtasks, &chunks)
+        .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
+    verify_ir("plan", plan.verify());
+    Ok(Compiled {
+        module,
+        tileables,
+        chunks,
+        subtasks,
+        plan,
+        compile_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Compiles and runs a script, writing what it prints to `out`.
+pub fn run(
+    text: &str,
+    options: &Options,
+    run_options: &RunOptions,
+    out: &mut dyn Write,
+) -> Result<RunStats, DriverError> {
+    let compiled = compile(text, options)?;
+    let exec = run_program(&compiled, run_options, out)?;
+    Ok(RunStats {
+        tileables: compiled.tileables.len() as u64,
+        chunks: compiled.chunks.num_chunks() as u64,
+        subtasks: compiled.subtasks.len() as u64,
+        kernels: 0,
+        compile_seconds: compiled.compile_seconds,
+        exec,
+    })
 }
 
 /// An IR that fails verification is a compiler bug, never a user error; stop loudly
@@ -134,13 +210,14 @@ pub fn emit(
         }
         Stage::All => {
             let module = parse(text)?;
-            let (graph, chunks) = chunk(text, options)?;
+            let (graph, chunks, subtasks) = subtasks(text, options)?;
             Ok(match format {
                 EmitFormat::Text => format!(
-                    "after parse\n{}\nafter lower\n{}\nafter tile\n{}",
+                    "after parse\n{}\nafter lower\n{}\nafter tile\n{}\nafter subtask\n{}",
                     marsc_grammar::dump_ast(&module, text),
                     graph.with_source(text),
-                    chunks
+                    chunks,
+                    subtasks.with_chunks(&chunks)
                 ),
                 EmitFormat::Dot => crate::tileable::dot::to_dot(&graph),
             })
@@ -152,9 +229,13 @@ pub fn emit(
                 EmitFormat::Dot => crate::chunk::dot::to_dot(&chunks),
             })
         }
-        Stage::Subtask => Err(DriverError::NotSupported(
-            "--emit subtask: subtask graphs are not built yet".to_string(),
-        )),
+        Stage::Subtask => {
+            let (_, chunks, subtasks) = subtasks(text, options)?;
+            Ok(match format {
+                EmitFormat::Text => subtasks.with_chunks(&chunks).to_string(),
+                EmitFormat::Dot => crate::subtask::dot::to_dot(&subtasks, &chunks),
+            })
+        }
         Stage::Kernels => Err(DriverError::NotSupported(
             "--emit kernels: the JIT is not built yet".to_string(),
         )),

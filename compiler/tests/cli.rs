@@ -1,6 +1,7 @@
 //! End-to-end tests of the `marsc` binary: exit statuses of the CLI contract
-//! (0 success, 1 script error, 2 bad usage), help texts, and `--format dot` dumps
-//! that Graphviz accepts.
+//! (0 success, 1 script error, 2 bad usage), help texts, `--format dot` dumps
+//! that Graphviz accepts, and runs: printed output, run-time errors, saves,
+//! `--stats`, `--stats-json` and `--trace`.
 
 use std::io::Write;
 use std::process::{Command, Output};
@@ -102,7 +103,7 @@ fn help_explains_commands_and_options() {
 #[test]
 fn emit_dumps_are_deterministic() {
     let file = script("a = arange(10, chunks=3)\nb = a * 2.5\nprint(b[::-2].sum(), b.shape)\n");
-    for stage in ["ast", "tileable", "chunk"] {
+    for stage in ["ast", "tileable", "chunk", "subtask", "all"] {
         let first = marsc(&["--emit", stage, path(&file)]);
         let second = marsc(&["--emit", stage, path(&file)]);
         assert_eq!(
@@ -124,7 +125,7 @@ fn dot_output_renders_with_graphviz() {
         return;
     }
     let file = script("x = ones((6, 6), chunks=3)\ny = (x @ x.T).sum(axis=0)\nprint(y)\n");
-    for stage in ["ast", "tileable", "chunk"] {
+    for stage in ["ast", "tileable", "chunk", "subtask"] {
         let out = marsc(&["--emit", stage, "--format", "dot", path(&file)]);
         assert_eq!(out.status.code(), Some(0));
         let mut dot = Command::new("dot")
@@ -147,4 +148,167 @@ fn dot_output_renders_with_graphviz() {
         );
         assert!(String::from_utf8_lossy(&rendered.stdout).contains("<svg"));
     }
+}
+
+fn stderr_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn running_a_script_prints_numpys_answer() {
+    let file = script(
+        "import mars.tensor as mt\nx = mt.arange(12, chunks=5).reshape(3, 4)\n\
+         print(x.sum(axis=0), x.mean())\nprint((x > 5).sum(), 'done', sep=', ')\n",
+    );
+    for workers in ["1", "3"] {
+        let out = marsc(&["--workers", workers, "--quiet", path(&file)]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        // NumPy: print(x.sum(axis=0), x.mean()); print((x > 5).sum(), 'done', sep=', ')
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "[12 15 18 21] 5.5\n6, done\n"
+        );
+        assert!(out.stderr.is_empty(), "{}", stderr_of(&out));
+    }
+}
+
+#[test]
+fn a_run_time_error_exits_1_and_names_the_statement() {
+    let file = script(
+        "import mars.tensor as mt\na = mt.arange(4, chunks=2)\nb = a ** (a - 2)\nprint(b)\n",
+    );
+    let out = marsc(&[path(&file)]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = stderr_of(&out);
+    assert!(
+        stderr.contains("error: Integers to negative integer powers are not allowed"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(":3:5"), "{stderr}");
+    assert!(stderr.contains("b = a ** (a - 2)"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn memory_limit_is_not_supported_yet() {
+    let file = script("import mars.tensor as mt\nprint(mt.ones(3))\n");
+    let out = marsc(&["--memory-limit", "1MiB", path(&file)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("not supported yet: --memory-limit (spilling to disk)"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn no_fuse_and_no_jit_are_accepted() {
+    let file = script("import mars.tensor as mt\nprint(mt.ones(3, chunks=2) * 2)\n");
+    let out = marsc(&["--no-fuse", "--no-jit", path(&file)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "[2. 2. 2.]\n");
+}
+
+#[test]
+fn stats_json_has_every_field_and_stats_goes_to_stderr() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let json_path = dir.path().join("stats.json");
+    let file =
+        script("import mars.tensor as mt\nx = mt.ones((6, 6), chunks=3)\nprint((x @ x).sum())\n");
+    let out = marsc(&[
+        "--workers",
+        "2",
+        "--stats",
+        "--stats-json",
+        json_path.to_str().expect("utf-8 path"),
+        path(&file),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "216.0\n");
+    assert!(stderr_of(&out).contains("subtasks"), "{}", stderr_of(&out));
+    let text = std::fs::read_to_string(&json_path).expect("stats file");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    for field in [
+        "tileables",
+        "chunks",
+        "subtasks",
+        "kernels",
+        "workers",
+        "compile_seconds",
+        "run_seconds",
+        "transfer_bytes",
+        "peak_live_chunks",
+        "peak_live_bytes",
+        "spilled_bytes",
+        "retries",
+        "subtasks_per_worker",
+    ] {
+        assert!(
+            json.get(field).is_some(),
+            "--stats-json lacks {field}: {text}"
+        );
+    }
+    assert_eq!(json["workers"], 2);
+    let per_worker: u64 = json["subtasks_per_worker"]
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|n| n.as_u64().expect("a count"))
+        .sum();
+    assert_eq!(Some(per_worker), json["subtasks"].as_u64());
+}
+
+#[test]
+fn trace_is_chrome_trace_json_with_a_track_per_worker() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let trace_path = dir.path().join("trace.json");
+    let file = script("import mars.tensor as mt\nx = mt.arange(100, chunks=10)\nprint(x.sum())\n");
+    let out = marsc(&[
+        "--workers",
+        "3",
+        "--trace",
+        trace_path.to_str().expect("utf-8 path"),
+        path(&file),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let text = std::fs::read_to_string(&trace_path).expect("trace file");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let events = json["traceEvents"].as_array().expect("traceEvents");
+    let tracks = events.iter().filter(|e| e["ph"] == "M").count();
+    let spans = events.iter().filter(|e| e["ph"] == "X").count();
+    assert_eq!(tracks, 3);
+    // 10 arange + 10 map + 3 combine + 1 combine + 1 finish.
+    assert_eq!(spans, 25, "{text}");
+}
+
+#[test]
+fn saved_files_load_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let saved = dir.path().join("x.npy");
+    let saved = saved.to_str().expect("utf-8 path");
+    let save = script(&format!(
+        "import mars.tensor as mt\nx = mt.arange(12, chunks=5).reshape(3, 4)\nmt.save('{saved}', x.T * 1.5)\n"
+    ));
+    let out = marsc(&[path(&save)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(out.stdout.is_empty());
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        1,
+        "only the saved file remains: {leftovers:?}"
+    );
+    let load = script(&format!(
+        "import mars.tensor as mt\ny = mt.load('{saved}', chunks=2)\nprint(y.shape, y.dtype)\nprint(y)\n"
+    ));
+    let out = marsc(&[path(&load)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    // NumPy: print(np.arange(12).reshape(3, 4).T * 1.5)
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "(4, 3) float64\n[[ 0.   6.  12. ]\n [ 1.5  7.5 13.5]\n [ 3.   9.  15. ]\n [ 4.5 10.5 16.5]]\n"
+    );
 }

@@ -1,0 +1,360 @@
+//! Materializing one chunk's concrete [`Kernel`] from its step's [`ChunkOp`] and the
+//! chunk's index: offsets, shapes, local slice items and assembled pieces are
+//! resolved here, once per chunk. Step-wide parameters (axes, a tensor's shape, a
+//! file) are built once per step and shared through `Arc`s, so planning a million
+//! chunks allocates little beyond each chunk's own offset and shape.
+
+use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
+use marsc_runtime::kernel::{
+    AssemblePiece, Kernel, LiteralSpec, LoadSpec, RandomSpec, ReduceSpec, SaveFile,
+};
+use marsc_runtime::kernels::cast_scalar;
+use marsc_runtime::kernels::shape::SliceItem;
+use marsc_runtime::npy_header::{encode_header, NpyHeader};
+use marsc_runtime::Scalar;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What every chunk of one step shares, built on first use.
+#[derive(Default)]
+struct StepShared {
+    axes: Option<Arc<[usize]>>,
+    literal: Option<Arc<LiteralSpec>>,
+    random: Option<Arc<RandomSpec>>,
+    load: Option<Arc<LoadSpec>>,
+    reduce: Option<Arc<ReduceSpec>>,
+    save: Option<Arc<SaveFile>>,
+}
+
+/// Builds kernels chunk by chunk, caching per-step parameters.
+pub struct KernelBuilder<'a> {
+    chunks: &'a ChunkGraph,
+    shared: Vec<StepShared>,
+    /// A chunk's grid position, reused so placing a chunk allocates only its result.
+    position: Vec<usize>,
+}
+
+impl<'a> KernelBuilder<'a> {
+    pub fn new(chunks: &'a ChunkGraph) -> KernelBuilder<'a> {
+        let mut shared = Vec::with_capacity(chunks.steps().len());
+        shared.resize_with(chunks.steps().len(), StepShared::default);
+        KernelBuilder {
+            chunks,
+            shared,
+            position: Vec::new(),
+        }
+    }
+
+    /// The kernel computing `chunk`, or an internal error (a tiler bug).
+    pub fn kernel(&mut self, chunk: ChunkId) -> Result<Kernel, String> {
+        let graph = self.chunks;
+        let step_id = graph.chunk(chunk).step;
+        let step = graph.step(step_id);
+        let kernel = match &step.op {
+            ChunkOp::Full(value) => Kernel::Full {
+                shape: self.shape(chunk),
+                value: in_dtype(*value, step.dtype),
+            },
+            ChunkOp::Arange { start, step: delta } => Kernel::Arange {
+                start: in_dtype(*start, step.dtype),
+                step: in_dtype(*delta, step.dtype),
+                offset: self.first_axis(chunk).0,
+                len: self.first_axis(chunk).1,
+            },
+            ChunkOp::Linspace {
+                start,
+                stop,
+                num,
+                endpoint,
+            } => Kernel::Linspace {
+                start: *start,
+                stop: *stop,
+                num: *num,
+                endpoint: *endpoint,
+                dtype: step.dtype,
+                offset: self.first_axis(chunk).0,
+                len: self.first_axis(chunk).1,
+            },
+            ChunkOp::Eye { k } => self.eye(chunk, *k)?,
+            ChunkOp::Literal(values) => {
+                let spec = self.shared[step_id.index()]
+                    .literal
+                    .get_or_insert_with(|| {
+                        Arc::new(LiteralSpec {
+                            values: values.clone(),
+                            dtype: step.dtype,
+                            shape: step.layout.shape().to_vec(),
+                        })
+                    })
+                    .clone();
+                Kernel::Literal {
+                    spec,
+                    offset: self.offset(chunk),
+                    shape: self.shape(chunk),
+                }
+            }
+            ChunkOp::Random { dist, seed, stream } => {
+                let spec = self.shared[step_id.index()]
+                    .random
+                    .get_or_insert_with(|| {
+                        Arc::new(RandomSpec {
+                            dist: *dist,
+                            seed: *seed,
+                            stream: *stream,
+                            shape: step.layout.shape().to_vec(),
+                        })
+                    })
+                    .clone();
+                Kernel::Random {
+                    spec,
+                    offset: self.offset(chunk),
+                    shape: self.shape(chunk),
+                }
+            }
+            ChunkOp::Load {
+                path,
+                data_offset,
+                fortran_order,
+            } => {
+                let spec = self.shared[step_id.index()]
+                    .load
+                    .get_or_insert_with(|| {
+                        let header = NpyHeader {
+                            dtype: step.dtype,
+                            shape: step.layout.shape().to_vec(),
+                            fortran_order: *fortran_order,
+                            data_offset: *data_offset,
+                        };
+                        Arc::new(LoadSpec {
+                            path: path.clone(),
+                            header,
+                        })
+                    })
+                    .clone();
+                Kernel::Load {
+                    spec,
+                    offset: self.offset(chunk),
+                    shape: self.shape(chunk),
+                }
+            }
+            ChunkOp::Unary(op) => Kernel::Unary(*op),
+            ChunkOp::Binary { op, common } => Kernel::Binary {
+                op: *op,
+                common: *common,
+            },
+            ChunkOp::Where => Kernel::Where,
+            ChunkOp::Cast => Kernel::Cast(step.dtype),
+            ChunkOp::ReduceMap {
+                reduction,
+                axes,
+                input_shape,
+            } => {
+                let input = self.only_input(chunk)?;
+                let spec = self.shared[step_id.index()]
+                    .reduce
+                    .get_or_insert_with(|| {
+                        Arc::new(ReduceSpec {
+                            reduction: *reduction,
+                            axes: axes.clone(),
+                            input_shape: input_shape.clone(),
+                        })
+                    })
+                    .clone();
+                Kernel::ReduceMap {
+                    spec,
+                    offset: self.offset(input),
+                }
+            }
+            ChunkOp::ReduceCombine { reduction, .. } => Kernel::ReduceCombine(*reduction),
+            ChunkOp::ReduceFinish {
+                reduction,
+                keepdims,
+                ..
+            } => Kernel::ReduceFinish {
+                reduction: *reduction,
+                keepdims: *keepdims,
+            },
+            ChunkOp::ScanTotal { op, axis } => Kernel::ScanTotal {
+                op: *op,
+                axis: *axis,
+            },
+            ChunkOp::ScanCarry { op, .. } => Kernel::ScanCarry(*op),
+            ChunkOp::ScanChunk { op, axis } => Kernel::ScanChunk {
+                op: *op,
+                axis: *axis,
+            },
+            ChunkOp::MatMulBlock { .. } => Kernel::MatMulBlock,
+            ChunkOp::SumBlocks { .. } => Kernel::SumBlocks,
+            ChunkOp::Transpose { axes } => Kernel::Transpose(self.axes(step_id, axes)),
+            ChunkOp::ExpandDims { axes } => Kernel::ExpandDims(self.axes(step_id, axes)),
+            ChunkOp::Squeeze { axes } => Kernel::Squeeze(self.axes(step_id, axes)),
+            ChunkOp::BroadcastTo => Kernel::BroadcastTo(self.shape(chunk)),
+            ChunkOp::Slice { .. } => Kernel::Slice(slice_items(graph, chunk)?),
+            ChunkOp::Reshape => Kernel::Reshape(graph.data_shape(chunk)),
+            ChunkOp::Alias => Kernel::Alias,
+            ChunkOp::Assemble => assemble(graph, chunk),
+            ChunkOp::SaveInit { path, shape } => {
+                Kernel::SaveInit(self.save_file(step_id, path, shape))
+            }
+            ChunkOp::SaveRegion { .. } => {
+                let init = self.save_init_of(chunk)?;
+                Kernel::SaveRegion {
+                    file: self.existing_save(init)?,
+                    offset: self.offset(chunk),
+                }
+            }
+            ChunkOp::SaveCommit { .. } => {
+                let region =
+                    self.chunks.inputs(chunk).first().copied().ok_or_else(|| {
+                        format!("internal error: save commit {chunk} has no regions")
+                    })?;
+                let init = self.save_init_of(region)?;
+                Kernel::SaveCommit(self.existing_save(init)?)
+            }
+        };
+        Ok(kernel)
+    }
+
+    fn eye(&mut self, chunk: ChunkId, k: i64) -> Result<Kernel, String> {
+        let graph = self.chunks;
+        let (offset, shape) = (self.offset(chunk), self.shape(chunk));
+        match (offset.as_slice(), shape.as_slice()) {
+            (&[row_offset, col_offset], &[rows, cols]) => Ok(Kernel::Eye {
+                shape: [rows, cols],
+                row_offset,
+                col_offset,
+                k,
+                dtype: graph.step_of(chunk).dtype,
+            }),
+            _ => Err(format!("internal error: eye chunk {chunk} is not 2-D")),
+        }
+    }
+
+    /// `chunk`'s layout and grid position (in the reused buffer).
+    fn place(&mut self, chunk: ChunkId) -> (&'a crate::chunk::Layout, &[usize]) {
+        let graph: &'a ChunkGraph = self.chunks;
+        let node = graph.chunk(chunk);
+        let layout = &graph.step(node.step).layout;
+        self.position.resize(layout.ndim(), 0);
+        layout.grid_position_into(node.index as usize, &mut self.position);
+        (layout, &self.position)
+    }
+
+    /// The offset and length of a 1-D chunk (creation ops along axis 0).
+    fn first_axis(&mut self, chunk: ChunkId) -> (usize, usize) {
+        let (layout, position) = self.place(chunk);
+        match position.first() {
+            Some(&p) => (layout.offsets(0)[p], layout.nsplits()[0][p]),
+            None => (0, 1),
+        }
+    }
+
+    /// The chunk's offset in its step's tensor (as `ChunkGraph::chunk_offset`).
+    fn offset(&mut self, chunk: ChunkId) -> Vec<usize> {
+        let (layout, position) = self.place(chunk);
+        let offsets = position.iter().enumerate();
+        offsets.map(|(axis, &p)| layout.offsets(axis)[p]).collect()
+    }
+
+    /// The chunk's shape (as `ChunkGraph::chunk_shape`).
+    fn shape(&mut self, chunk: ChunkId) -> Vec<usize> {
+        let (layout, position) = self.place(chunk);
+        let sizes = position.iter().enumerate();
+        sizes.map(|(axis, &p)| layout.nsplits()[axis][p]).collect()
+    }
+
+    fn axes(&mut self, step: StepId, axes: &[usize]) -> Arc<[usize]> {
+        self.shared[step.index()]
+            .axes
+            .get_or_insert_with(|| Arc::from(axes))
+            .clone()
+    }
+
+    fn only_input(&self, chunk: ChunkId) -> Result<ChunkId, String> {
+        match self.chunks.inputs(chunk) {
+            [input] => Ok(*input),
+            inputs => Err(format!(
+                "internal error: {chunk} needs one input, has {}",
+                inputs.len()
+            )),
+        }
+    }
+
+    fn save_file(&mut self, step: StepId, path: &Path, shape: &[usize]) -> Arc<SaveFile> {
+        let dtype = self.chunks.step(step).dtype;
+        self.shared[step.index()]
+            .save
+            .get_or_insert_with(|| {
+                Arc::new(SaveFile {
+                    path: path.to_path_buf(),
+                    temporary: SaveFile::temporary_for(path),
+                    dtype,
+                    shape: shape.to_vec(),
+                    data_offset: encode_header(dtype, shape).len() as u64,
+                })
+            })
+            .clone()
+    }
+
+    /// The init step of the save a region chunk writes into (its second input).
+    fn save_init_of(&self, region: ChunkId) -> Result<StepId, String> {
+        match self.chunks.inputs(region) {
+            [_, init] => Ok(self.chunks.chunk(*init).step),
+            _ => Err(format!(
+                "internal error: save region {region} must read [data, init]"
+            )),
+        }
+    }
+
+    fn existing_save(&mut self, init: StepId) -> Result<Arc<SaveFile>, String> {
+        let ChunkOp::SaveInit { path, shape } = &self.chunks.step(init).op else {
+            return Err(format!("internal error: {init} is not a save init"));
+        };
+        Ok(self.save_file(init, path, shape))
+    }
+}
+
+fn in_dtype(value: Scalar, dtype: marsc_runtime::DType) -> Scalar {
+    if value.dtype() == dtype {
+        value
+    } else {
+        cast_scalar(value, dtype)
+    }
+}
+
+fn slice_items(graph: &ChunkGraph, chunk: ChunkId) -> Result<Vec<SliceItem>, String> {
+    let items = graph
+        .slice_items(chunk)
+        .map_err(|message| format!("internal error: {message}"))?;
+    Ok(items
+        .into_iter()
+        .map(|item| match item {
+            LocalIndexItem::Index(index) => SliceItem::Index(index),
+            LocalIndexItem::Range { start, step, len } => SliceItem::Range { start, step, len },
+            LocalIndexItem::NewAxis => SliceItem::NewAxis,
+        })
+        .collect())
+}
+
+/// Each input's overlap with the chunk, placed relative to the chunk's offset.
+fn assemble(graph: &ChunkGraph, chunk: ChunkId) -> Kernel {
+    let out_offset = graph.chunk_offset(chunk);
+    let pieces = graph
+        .assemble_pieces(chunk)
+        .into_iter()
+        .map(|piece| {
+            let in_offset = graph.chunk_offset(piece.input);
+            let at = (0..out_offset.len())
+                .map(|axis| in_offset[axis] + piece.region[axis].start - out_offset[axis])
+                .collect();
+            AssemblePiece {
+                region: piece.region,
+                at,
+            }
+        })
+        .collect();
+    Kernel::Assemble {
+        shape: graph.chunk_shape(chunk),
+        pieces,
+    }
+}

@@ -1,0 +1,139 @@
+//! Running a compiled program: executes its plan on the multi-worker runtime, then
+//! prints the outputs in program order exactly as NumPy would (saves happen in the
+//! plan itself, through their save steps). Everything is computed before anything is
+//! printed, so a run that fails prints nothing to stdout; the error names the source
+//! expression whose chunk failed.
+
+pub mod failure;
+pub mod output;
+pub mod progress;
+pub mod stats;
+
+pub use stats::RunStats;
+
+use crate::driver::{Compiled, DriverError};
+use marsc_runtime::exec::{
+    execute, write_chrome_trace_with, ExecObserver, ExecOptions, ExecStats, SubtaskSpan,
+    TraceRecorder,
+};
+use progress::ProgressObserver;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// How to run a compiled program.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Number of workers, at least 1.
+    pub workers: u32,
+    /// Show a progress bar on stderr for runs longer than about a second.
+    pub progress: bool,
+    /// Write a Chrome trace of the run here.
+    pub trace: Option<PathBuf>,
+}
+
+impl Default for RunOptions {
+    /// One worker per core, no progress bar, no trace.
+    fn default() -> RunOptions {
+        RunOptions {
+            workers: ExecOptions::default().workers,
+            progress: false,
+            trace: None,
+        }
+    }
+}
+
+/// The observers a run asked for.
+struct Observers {
+    progress: Option<ProgressObserver>,
+    trace: Option<TraceRecorder>,
+}
+
+impl ExecObserver for Observers {
+    fn on_start(&mut self, total: u64, workers: u32) {
+        if let Some(progress) = &mut self.progress {
+            progress.on_start(total, workers);
+        }
+        if let Some(trace) = &mut self.trace {
+            trace.on_start(total, workers);
+        }
+    }
+    fn on_subtask_done(&mut self, done: u64, total: u64) {
+        if let Some(progress) = &mut self.progress {
+            progress.on_subtask_done(done, total);
+        }
+    }
+    fn wants_spans(&self) -> bool {
+        self.trace.is_some()
+    }
+    fn on_subtask_span(&mut self, span: &SubtaskSpan) {
+        if let Some(trace) = &mut self.trace {
+            trace.on_subtask_span(span);
+        }
+    }
+}
+
+/// Runs `program`, writing what it prints to `out`; returns the executor's figures.
+pub fn run_program(
+    program: &Compiled,
+    options: &RunOptions,
+    out: &mut dyn Write,
+) -> Result<ExecStats, DriverError> {
+    let exec_options = ExecOptions {
+        workers: options.workers.max(1),
+        ..ExecOptions::default()
+    };
+    let mut observers = Observers {
+        progress: options.progress.then(ProgressObserver::new),
+        trace: options.trace.as_ref().map(|_| TraceRecorder::new()),
+    };
+    let outcome = execute(&program.plan, &exec_options, &mut observers);
+    if let Some(progress) = &mut observers.progress {
+        progress.finish();
+    }
+    if let (Some(path), Some(trace)) = (&options.trace, &observers.trace) {
+        write_trace(program, trace, path)?;
+    }
+    let executed = match outcome {
+        Ok(executed) => executed,
+        Err(error) => {
+            failure::remove_partial_saves(&program.plan);
+            return Err(
+                match failure::failure_diagnostic(&error, &program.plan, &program.tileables) {
+                    Ok(diagnostic) => DriverError::RunFailed(Box::new(diagnostic)),
+                    Err(message) => DriverError::Runtime(message),
+                },
+            );
+        }
+    };
+    let results: output::Results = executed.results.into_iter().collect();
+    output::write_prints(&program.chunks, &results, out).map_err(DriverError::Runtime)?;
+    Ok(executed.stats)
+}
+
+fn write_trace(
+    program: &Compiled,
+    trace: &TraceRecorder,
+    path: &PathBuf,
+) -> Result<(), DriverError> {
+    let file = std::fs::File::create(path).map_err(|error| {
+        DriverError::Runtime(format!(
+            "cannot write the trace '{}': {error}",
+            path.display()
+        ))
+    })?;
+    let name = |span: &SubtaskSpan| {
+        let kernel = program
+            .plan
+            .subtasks
+            .get(span.subtask.index())
+            .and_then(|subtask| subtask.ops.last())
+            .map_or("subtask", |op| op.kernel.name());
+        format!("{kernel} %{}", span.label)
+    };
+    write_chrome_trace_with(file, trace.workers(), trace.spans(), name).map_err(|error| {
+        DriverError::Runtime(format!(
+            "cannot write the trace '{}': {error}",
+            path.display()
+        ))
+    })
+}

@@ -1,0 +1,51 @@
+//! The figures of a run: every `--stats-json` field of the CLI contract (plus
+//! `subtasks_per_worker`), and the human summary `--stats` prints.
+
+use marsc_runtime::exec::ExecStats;
+use serde_json::json;
+use std::fmt;
+
+/// What compiling and running a script took.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunStats {
+    pub tileables: u64,
+    pub chunks: u64,
+    pub subtasks: u64,
+    /// Generated kernels: 0 until the JIT exists (every op runs in the interpreter).
+    pub kernels: u64,
+    pub compile_seconds: f64,
+    /// The executor's figures (workers, run time, transfers, liveness, ...).
+    pub exec: ExecStats,
+}
+
+impl RunStats {
+    /// The `--stats-json` object.
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({
+            "tileables": self.tileables,
+            "chunks": self.chunks,
+            "subtasks": self.subtasks,
+            "kernels": self.kernels,
+            "workers": self.exec.workers,
+            "compile_seconds": self.compile_seconds,
+            "run_seconds": self.exec.run_seconds,
+            "transfer_bytes": self.exec.transfer_bytes,
+            "peak_live_chunks": self.exec.peak_live_chunks,
+            "peak_live_bytes": self.exec.peak_live_bytes,
+            "spilled_bytes": self.exec.spilled_bytes,
+            "retries": self.exec.retries,
+            "subtasks_per_worker": self.exec.subtasks_per_worker,
+        })
+    }
+}
+
+impl fmt::Display for RunStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "compiled {} tileables into {} chunks and {} subtasks ({} JIT kernels) in {:.3}s",
+            self.tileables, self.chunks, self.subtasks, self.kernels, self.compile_seconds
+        )?;
+        write!(f, "{}", self.exec)
+    }
+}

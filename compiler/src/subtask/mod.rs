@@ -1,0 +1,161 @@
+//! The SubtaskGraph IR: the chunk operations the run needs, grouped into subtasks — a
+//! subtask is a small DAG of chunk operations one worker runs together, publishing
+//! only the values other subtasks (or the caller) need. Until fusion (issue 5) every
+//! operation is its own subtask, but nothing here assumes it.
+//!
+//! Records stay flat (MEP 0002): a subtask is a window into one shared list of its
+//! chunks (its ops, in topological order), and per-chunk facts (which subtask runs
+//! it, whether its value is published) are side tables indexed by chunk id. A
+//! subtask's inputs and outputs are derived from the ChunkGraph on demand.
+//!
+//! Only chunks that an output needs are run: a chunk no print or save reaches belongs
+//! to no subtask.
+
+pub mod assign;
+pub mod display;
+pub mod dot;
+pub mod form;
+pub mod priority;
+pub mod verify;
+
+pub use assign::{assign_workers, Placement};
+pub use form::form_subtasks;
+pub use priority::assign_priority;
+pub use verify::verify;
+
+use crate::chunk::{ChunkGraph, ChunkId};
+use std::fmt;
+
+/// Identifies a subtask; ids are dense and in topological order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SubtaskId(pub u32);
+
+impl SubtaskId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for SubtaskId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "st{}", self.0)
+    }
+}
+
+/// One subtask: its ops are `ops[ops_start..ops_start + ops_len]` of the graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Subtask {
+    pub ops_start: u32,
+    pub ops_len: u32,
+    /// Among ready subtasks, smaller runs first.
+    pub priority: i64,
+    /// The worker chosen by an assignment pass; `None` lets the executor choose.
+    pub worker: Option<u32>,
+}
+
+/// Marks a chunk that no subtask runs.
+const NOT_RUN: u32 = u32::MAX;
+
+/// The program as subtasks over the chunks of a [`ChunkGraph`].
+#[derive(Clone, Debug, Default)]
+pub struct SubtaskGraph {
+    subtasks: Vec<Subtask>,
+    /// Every subtask's chunks, each subtask's contiguous and in topological order.
+    ops: Vec<ChunkId>,
+    /// The subtask running each chunk (indexed by chunk id), or [`NOT_RUN`].
+    subtask_of: Vec<u32>,
+    /// Whether each chunk's value leaves its subtask (another subtask or the caller
+    /// reads it).
+    published: Vec<bool>,
+    /// Chunks handed back to the caller (the printed tensors'), in program order.
+    results: Vec<ChunkId>,
+}
+
+impl SubtaskGraph {
+    pub fn len(&self) -> usize {
+        self.subtasks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.subtasks.is_empty()
+    }
+
+    pub fn ids(&self) -> impl ExactSizeIterator<Item = SubtaskId> {
+        (0..self.subtasks.len() as u32).map(SubtaskId)
+    }
+
+    pub fn subtask(&self, id: SubtaskId) -> &Subtask {
+        &self.subtasks[id.index()]
+    }
+
+    pub fn subtask_mut(&mut self, id: SubtaskId) -> &mut Subtask {
+        &mut self.subtasks[id.index()]
+    }
+
+    /// The chunks a subtask computes, in the order it runs them.
+    pub fn ops(&self, id: SubtaskId) -> &[ChunkId] {
+        let subtask = &self.subtasks[id.index()];
+        let start = subtask.ops_start as usize;
+        &self.ops[start..start + subtask.ops_len as usize]
+    }
+
+    /// The subtask that runs `chunk`, if any does.
+    pub fn subtask_of(&self, chunk: ChunkId) -> Option<SubtaskId> {
+        match self.subtask_of.get(chunk.index()) {
+            Some(&NOT_RUN) | None => None,
+            Some(&id) => Some(SubtaskId(id)),
+        }
+    }
+
+    /// Whether `chunk`'s value leaves the subtask that computes it.
+    pub fn is_published(&self, chunk: ChunkId) -> bool {
+        self.published.get(chunk.index()).copied().unwrap_or(false)
+    }
+
+    /// The chunks handed back to the caller, in program order, each once.
+    pub fn results(&self) -> &[ChunkId] {
+        &self.results
+    }
+
+    /// The number of chunks the run computes.
+    pub fn num_ops(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// The chunks a subtask reads from other subtasks, each once, in first-use order.
+    pub fn inputs(&self, chunks: &ChunkGraph, id: SubtaskId) -> Vec<ChunkId> {
+        let mut inputs = Vec::new();
+        // A save's commit reads every region, so dedupe with a set past a few inputs.
+        let mut seen = std::collections::HashSet::new();
+        for &op in self.ops(id) {
+            for &input in chunks.inputs(op) {
+                if self.subtask_of(input) == Some(id) {
+                    continue;
+                }
+                let new = if inputs.len() < 16 {
+                    !inputs.contains(&input)
+                } else {
+                    if seen.is_empty() {
+                        seen.extend(inputs.iter().copied());
+                    }
+                    seen.insert(input)
+                };
+                if new {
+                    inputs.push(input);
+                }
+            }
+        }
+        inputs
+    }
+
+    /// The chunks of a subtask whose values it publishes.
+    pub fn outputs(&self, id: SubtaskId) -> impl Iterator<Item = ChunkId> + '_ {
+        self.ops(id)
+            .iter()
+            .copied()
+            .filter(|&chunk| self.is_published(chunk))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,481 @@
+//! The concrete chunk kernel a plan carries: [`Kernel`] holds everything one chunk
+//! operation needs for one chunk (its shape, offsets, local slice items, the pieces it
+//! is assembled from, the files it touches), already resolved by the planner, and
+//! [`ChunkValue`] is what flows between kernels. `impl ChunkKernel for Kernel`
+//! dispatches to the interpreter kernels in [`crate::kernels`].
+//!
+//! Parameters shared by every chunk of a step (axes, a literal's values, a file) are
+//! held in `Arc`s so that planning a million chunks clones pointers, not vectors.
+
+mod assemble;
+mod io;
+
+pub use assemble::AssemblePiece;
+pub use io::SaveFile;
+
+use crate::array::ArrayData;
+use crate::dtype::DType;
+use crate::exec::ChunkKernel;
+use crate::kernels::reduce::{reduce_combine, reduce_finish, reduce_map, ReduceState};
+use crate::kernels::shape::SliceItem;
+use crate::kernels::{self, matmul, scan, shape, KernelError};
+use crate::npy_header::NpyHeader;
+use crate::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
+use crate::random::{random_chunk, RandomDist};
+use crate::scalar::Scalar;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A value exchanged between chunk kernels.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChunkValue {
+    /// A chunk of tensor data.
+    Array(ArrayData),
+    /// A partial reduction, merged by later reduction kernels.
+    State(ReduceState),
+    /// A step with an effect and no data (the parts of a `save`).
+    Done,
+}
+
+impl ChunkValue {
+    /// The data, or an error naming what was found instead (a planner bug).
+    pub fn array(&self) -> Result<&ArrayData, String> {
+        match self {
+            ChunkValue::Array(data) => Ok(data),
+            ChunkValue::State(_) => {
+                Err("internal error: expected chunk data, got a reduction state".into())
+            }
+            ChunkValue::Done => {
+                Err("internal error: expected chunk data, got a finished save step".into())
+            }
+        }
+    }
+
+    /// The reduction state, or an error naming what was found instead.
+    pub fn state(&self) -> Result<&ReduceState, String> {
+        match self {
+            ChunkValue::State(state) => Ok(state),
+            _ => Err("internal error: expected a reduction state".into()),
+        }
+    }
+}
+
+/// A literal tensor's values, shared by its chunks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiteralSpec {
+    /// Every value of the tensor, in C order.
+    pub values: Arc<[Scalar]>,
+    pub dtype: DType,
+    /// The whole tensor's shape.
+    pub shape: Vec<usize>,
+}
+
+/// A random tensor's parameters, shared by its chunks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RandomSpec {
+    pub dist: RandomDist,
+    pub seed: u64,
+    pub stream: u64,
+    /// The whole tensor's shape.
+    pub shape: Vec<usize>,
+}
+
+/// A `.npy` file being loaded, shared by its chunks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadSpec {
+    pub path: PathBuf,
+    /// Read at compile time.
+    pub header: NpyHeader,
+}
+
+/// The step-wide parameters of a reduction's map chunks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReduceSpec {
+    pub reduction: Reduction,
+    pub axes: Vec<usize>,
+    /// The whole input tensor's shape (arg reductions report global indices).
+    pub input_shape: Vec<usize>,
+}
+
+/// One chunk operation with every parameter it needs for one chunk.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kernel {
+    // ---- creation: no arguments ----
+    Full {
+        shape: Vec<usize>,
+        value: Scalar,
+    },
+    /// Elements `offset..offset + len` of an arange in the dtype of `start`.
+    Arange {
+        start: Scalar,
+        step: Scalar,
+        offset: usize,
+        len: usize,
+    },
+    Linspace {
+        start: f64,
+        stop: f64,
+        num: usize,
+        endpoint: bool,
+        dtype: DType,
+        offset: usize,
+        len: usize,
+    },
+    Eye {
+        shape: [usize; 2],
+        row_offset: usize,
+        col_offset: usize,
+        k: i64,
+        dtype: DType,
+    },
+    /// The chunk of `shape` at `offset` of a literal tensor.
+    Literal {
+        spec: Arc<LiteralSpec>,
+        offset: Vec<usize>,
+        shape: Vec<usize>,
+    },
+    /// The chunk of `shape` at `offset` of a random tensor.
+    Random {
+        spec: Arc<RandomSpec>,
+        offset: Vec<usize>,
+        shape: Vec<usize>,
+    },
+    /// The chunk of `shape` at `offset` of a `.npy` file.
+    Load {
+        spec: Arc<LoadSpec>,
+        offset: Vec<usize>,
+        shape: Vec<usize>,
+    },
+
+    // ---- element-wise ----
+    Unary(UnaryOp),
+    Binary {
+        op: BinaryOp,
+        common: DType,
+    },
+    /// Arguments `[cond, x, y]`.
+    Where,
+    /// Converts the argument to the dtype.
+    Cast(DType),
+
+    // ---- reductions ----
+    /// Reduces a data chunk over the spec's axes; `offset` places the input chunk
+    /// in its tensor.
+    ReduceMap {
+        spec: Arc<ReduceSpec>,
+        offset: Vec<usize>,
+    },
+    /// Merges the states given as arguments, in order.
+    ReduceCombine(Reduction),
+    ReduceFinish {
+        reduction: Reduction,
+        keepdims: bool,
+    },
+
+    // ---- scans ----
+    ScanTotal {
+        op: ScanOp,
+        axis: usize,
+    },
+    /// Arguments `[previous carry?, total]`.
+    ScanCarry(ScanOp),
+    /// Arguments `[chunk, carry?]`.
+    ScanChunk {
+        op: ScanOp,
+        axis: usize,
+    },
+
+    // ---- linear algebra ----
+    /// Arguments `[a, b]`: the block product.
+    MatMulBlock,
+    /// The sum of every argument.
+    SumBlocks,
+
+    // ---- shape relabels ----
+    Transpose(Arc<[usize]>),
+    ExpandDims(Arc<[usize]>),
+    Squeeze(Arc<[usize]>),
+    BroadcastTo(Vec<usize>),
+    Slice(Vec<SliceItem>),
+    Reshape(Vec<usize>),
+    /// The argument unchanged.
+    Alias,
+    /// A chunk of `shape` made of one region of each argument.
+    Assemble {
+        shape: Vec<usize>,
+        pieces: Vec<AssemblePiece>,
+    },
+
+    // ---- saving ----
+    /// Creates the temporary file of a save (arguments: an earlier save to the same
+    /// path, only for ordering).
+    SaveInit(Arc<SaveFile>),
+    /// Arguments `[data, init]`: writes the data at `offset`.
+    SaveRegion {
+        file: Arc<SaveFile>,
+        offset: Vec<usize>,
+    },
+    /// Moves the finished temporary file to its path (arguments: every region).
+    SaveCommit(Arc<SaveFile>),
+}
+
+impl Kernel {
+    /// A short name for traces and messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kernel::Full { .. } => "full",
+            Kernel::Arange { .. } => "arange",
+            Kernel::Linspace { .. } => "linspace",
+            Kernel::Eye { .. } => "eye",
+            Kernel::Literal { .. } => "literal",
+            Kernel::Random { .. } => "random",
+            Kernel::Load { .. } => "load",
+            Kernel::Unary(op) => op.name(),
+            Kernel::Binary { op, .. } => op.name(),
+            Kernel::Where => "where",
+            Kernel::Cast(_) => "astype",
+            Kernel::ReduceMap { .. } => "reduce.map",
+            Kernel::ReduceCombine(_) => "reduce.combine",
+            Kernel::ReduceFinish { .. } => "reduce.finish",
+            Kernel::ScanTotal { .. } => "scan.total",
+            Kernel::ScanCarry(_) => "scan.carry",
+            Kernel::ScanChunk { .. } => "scan.chunk",
+            Kernel::MatMulBlock => "matmul.block",
+            Kernel::SumBlocks => "matmul.sum",
+            Kernel::Transpose(_) => "transpose",
+            Kernel::ExpandDims(_) => "expand_dims",
+            Kernel::Squeeze(_) => "squeeze",
+            Kernel::BroadcastTo(_) => "broadcast_to",
+            Kernel::Slice(_) => "slice",
+            Kernel::Reshape(_) => "reshape",
+            Kernel::Alias => "alias",
+            Kernel::Assemble { .. } => "assemble",
+            Kernel::SaveInit(_) => "save.init",
+            Kernel::SaveRegion { .. } => "save.region",
+            Kernel::SaveCommit(_) => "save.commit",
+        }
+    }
+
+    /// Runs the kernel on its arguments.
+    pub fn compute(&self, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+        match self {
+            Kernel::ReduceMap { .. } | Kernel::ReduceCombine(_) => {
+                self.reduce_state(args).map(ChunkValue::State).map_err(text)
+            }
+            Kernel::Load { .. }
+            | Kernel::SaveInit(_)
+            | Kernel::SaveRegion { .. }
+            | Kernel::SaveCommit(_) => io::run_file_kernel(self, args),
+            _ => self.array_result(args).map(ChunkValue::Array),
+        }
+    }
+
+    fn reduce_state(&self, args: &[&ChunkValue]) -> Result<ReduceState, String> {
+        match self {
+            Kernel::ReduceMap { spec, offset } => reduce_map(
+                spec.reduction,
+                arg(args, 0)?,
+                &spec.axes,
+                &spec.input_shape,
+                offset,
+            )
+            .map_err(text),
+            Kernel::ReduceCombine(reduction) => {
+                let parts = args
+                    .iter()
+                    .map(|value| value.state())
+                    .collect::<Result<Vec<_>, _>>()?;
+                reduce_combine(*reduction, &parts).map_err(text)
+            }
+            other => Err(format!(
+                "internal error: {} is not a reduction step",
+                other.name()
+            )),
+        }
+    }
+
+    fn array_result(&self, args: &[&ChunkValue]) -> Result<ArrayData, String> {
+        match self {
+            Kernel::Full { .. }
+            | Kernel::Arange { .. }
+            | Kernel::Linspace { .. }
+            | Kernel::Eye { .. }
+            | Kernel::Literal { .. }
+            | Kernel::Random { .. } => self.creation().map_err(text),
+            Kernel::Unary(op) => kernels::unary(*op, arg(args, 0)?).map_err(text),
+            Kernel::Binary { op, common } => {
+                kernels::binary(*op, *common, arg(args, 0)?, arg(args, 1)?).map_err(text)
+            }
+            Kernel::Where => {
+                kernels::where_(arg(args, 0)?, arg(args, 1)?, arg(args, 2)?).map_err(text)
+            }
+            Kernel::Cast(dtype) => Ok(kernels::cast(arg(args, 0)?, *dtype)),
+            Kernel::Transpose(axes) => shape::transpose(arg(args, 0)?, axes).map_err(text),
+            Kernel::ExpandDims(axes) => shape::expand_dims(arg(args, 0)?, axes).map_err(text),
+            Kernel::Squeeze(axes) => shape::squeeze(arg(args, 0)?, axes).map_err(text),
+            Kernel::BroadcastTo(to) => shape::broadcast_to(arg(args, 0)?, to).map_err(text),
+            Kernel::Slice(items) => shape::slice(arg(args, 0)?, items).map_err(text),
+            Kernel::Reshape(to) => shape::reshape(arg(args, 0)?, to).map_err(text),
+            Kernel::Alias => one(args)?.array().cloned(),
+            _ => self.combining(args),
+        }
+    }
+
+    fn creation(&self) -> Result<ArrayData, KernelError> {
+        match self {
+            Kernel::Full { shape, value } => kernels::full(shape, *value),
+            Kernel::Arange {
+                start,
+                step,
+                offset,
+                len,
+            } => kernels::arange(*start, *step, *offset, *len),
+            Kernel::Linspace {
+                start,
+                stop,
+                num,
+                endpoint,
+                dtype,
+                offset,
+                len,
+            } => kernels::linspace(*start, *stop, *num, *endpoint, *dtype, *offset, *len),
+            Kernel::Eye {
+                shape,
+                row_offset,
+                col_offset,
+                k,
+                dtype,
+            } => kernels::eye(*shape, *row_offset, *col_offset, *k, *dtype),
+            Kernel::Literal {
+                spec,
+                offset,
+                shape,
+            } => literal_region(spec, offset, shape),
+            Kernel::Random {
+                spec,
+                offset,
+                shape,
+            } => random_chunk(
+                spec.dist,
+                spec.seed,
+                spec.stream,
+                &spec.shape,
+                offset,
+                shape,
+            ),
+            other => Err(KernelError(format!(
+                "internal error: {} is not a creation kernel",
+                other.name()
+            ))),
+        }
+    }
+
+    /// Kernels that combine chunks (reduction finish, scans, matmul, assembly);
+    /// anything else reaching here is a planner bug.
+    fn combining(&self, args: &[&ChunkValue]) -> Result<ArrayData, String> {
+        match self {
+            Kernel::ReduceFinish {
+                reduction,
+                keepdims,
+            } => reduce_finish(*reduction, one(args)?.state()?, *keepdims).map_err(text),
+            Kernel::ScanTotal { op, axis } => {
+                scan::scan_total(*op, arg(args, 0)?, *axis).map_err(text)
+            }
+            Kernel::ScanCarry(op) => {
+                let (previous, total) = match args {
+                    [total] => (None, total.array()?),
+                    [previous, total] => (Some(previous.array()?), total.array()?),
+                    _ => return Err(arity_error("scan.carry", args.len())),
+                };
+                scan::scan_carry(*op, previous, total).map_err(text)
+            }
+            Kernel::ScanChunk { op, axis } => {
+                let carry = match args {
+                    [_] => None,
+                    [_, carry] => Some(carry.array()?),
+                    _ => return Err(arity_error("scan.chunk", args.len())),
+                };
+                scan::scan_chunk(*op, arg(args, 0)?, *axis, carry).map_err(text)
+            }
+            Kernel::MatMulBlock => matmul::matmul_block(arg(args, 0)?, arg(args, 1)?).map_err(text),
+            Kernel::SumBlocks => matmul::add_blocks(&arrays(args)?).map_err(text),
+            Kernel::Assemble { shape, pieces } => {
+                assemble::assemble(shape, pieces, &arrays(args)?).map_err(text)
+            }
+            other => Err(format!(
+                "internal error: the {} kernel does not produce data",
+                other.name()
+            )),
+        }
+    }
+}
+
+impl ChunkKernel for Kernel {
+    type Value = ChunkValue;
+
+    fn run(&self, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+        self.compute(args)
+    }
+
+    fn nbytes(value: &ChunkValue) -> usize {
+        match value {
+            ChunkValue::Array(data) => data.nbytes(),
+            ChunkValue::State(state) => state.nbytes(),
+            ChunkValue::Done => 0,
+        }
+    }
+}
+
+fn text(error: impl std::fmt::Display) -> String {
+    error.to_string()
+}
+
+fn arity_error(kernel: &str, count: usize) -> String {
+    format!("internal error: {kernel} got {count} arguments")
+}
+
+/// Argument `index` as data.
+fn arg<'a>(args: &[&'a ChunkValue], index: usize) -> Result<&'a ArrayData, String> {
+    args.get(index)
+        .ok_or_else(|| format!("internal error: missing argument {index}"))?
+        .array()
+}
+
+fn one<'a>(args: &[&'a ChunkValue]) -> Result<&'a ChunkValue, String> {
+    match args {
+        [only] => Ok(only),
+        _ => Err(arity_error("a one-argument kernel", args.len())),
+    }
+}
+
+fn arrays<'a>(args: &[&'a ChunkValue]) -> Result<Vec<&'a ArrayData>, String> {
+    args.iter().map(|value| value.array()).collect()
+}
+
+/// The values of a literal in the chunk of `shape` at `offset`, in C order.
+fn literal_region(
+    spec: &LiteralSpec,
+    offset: &[usize],
+    shape: &[usize],
+) -> Result<ArrayData, KernelError> {
+    let whole: usize = spec.shape.iter().product();
+    let inside = offset.len() == spec.shape.len()
+        && shape.len() == spec.shape.len()
+        && (0..shape.len()).all(|axis| offset[axis] + shape[axis] <= spec.shape[axis]);
+    if spec.values.len() != whole || !inside {
+        return Err(KernelError(format!(
+            "internal error: the chunk {shape:?} at {offset:?} of a literal of shape {:?} \
+             with {} values",
+            spec.shape,
+            spec.values.len()
+        )));
+    }
+    let mut picked = Vec::with_capacity(shape.iter().product());
+    assemble::for_each_run(&spec.shape, offset, shape, |start, len| {
+        picked.extend_from_slice(&spec.values[start..start + len]);
+    });
+    kernels::literal(shape, &picked, spec.dtype)
+}
+
+#[cfg(test)]
+mod tests;
