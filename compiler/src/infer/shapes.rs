@@ -61,7 +61,9 @@ pub fn normalize_axes(axes: &[i64], ndim: usize) -> InferResult<Vec<usize>> {
     sorted_unique_axes(axes, ndim, "repeated axis")
 }
 
-fn sorted_unique_axes(axes: &[i64], ndim: usize, repeated: &str) -> InferResult<Vec<usize>> {
+/// Normalizes several axes; the result is sorted and a repeated axis is an error
+/// with the message `repeated` (NumPy words it differently per function).
+pub fn sorted_unique_axes(axes: &[i64], ndim: usize, repeated: &str) -> InferResult<Vec<usize>> {
     let mut out = Vec::with_capacity(axes.len());
     for &axis in axes {
         let axis = normalize_axis(axis, ndim)?;

@@ -25,6 +25,15 @@ pub(super) fn int_arg(arg: &Arg, name: &str) -> LowerResult<i64> {
     }
 }
 
+/// An integer as NumPy's C argument parsers read one (shapes, reduction and scan
+/// axes, `eye`'s sizes): unlike `operator.index`, they refuse bools.
+pub(super) fn strict_int_arg(arg: &Arg, name: &str) -> LowerResult<i64> {
+    match arg.value {
+        Value::Int(v) => Ok(v),
+        _ => Err(wrong_type(name, "an int", arg)),
+    }
+}
+
 pub(super) fn optional_int_arg(arg: &Arg, name: &str) -> LowerResult<Option<i64>> {
     match arg.value {
         Value::None => Ok(None),
@@ -32,9 +41,18 @@ pub(super) fn optional_int_arg(arg: &Arg, name: &str) -> LowerResult<Option<i64>
     }
 }
 
-/// A non-negative integer that fits the platform's sizes.
+/// `None` or an integer, bools refused (`axis=` of scans, `argmax` and `concatenate`).
+pub(super) fn optional_strict_int_arg(arg: &Arg, name: &str) -> LowerResult<Option<i64>> {
+    match arg.value {
+        Value::None => Ok(None),
+        _ => strict_int_arg(arg, name).map(Some),
+    }
+}
+
+/// A non-negative integer that fits the platform's sizes (bools refused, as
+/// NumPy's size parameters do).
 pub(super) fn count_arg(arg: &Arg, name: &str) -> LowerResult<usize> {
-    let value = int_arg(arg, name)?;
+    let value = strict_int_arg(arg, name)?;
     usize::try_from(value).map_err(|_| {
         Diagnostic::error(
             format!("`{name}` must not be negative, got {value}"),
@@ -66,50 +84,76 @@ pub(super) fn str_arg<'a>(arg: &'a Arg, name: &str) -> LowerResult<&'a str> {
     }
 }
 
-/// `axis=`: `None` (every axis), an int, or a tuple/list of ints.
+/// `axis=` as `normalize_axis_tuple` reads it (`expand_dims`): `None` (every axis),
+/// an int, or a tuple/list of ints, bools counting as ints.
 pub(super) fn axes_arg(arg: &Arg, name: &str) -> LowerResult<Option<Vec<i64>>> {
-    const EXPECTED: &str = "an int or a tuple of ints";
     match &arg.value {
         Value::None => Ok(None),
         Value::Int(_) | Value::Bool(_) => Ok(Some(vec![int_arg(arg, name)?])),
-        Value::Tuple(items) | Value::List(items) => items
-            .iter()
-            .map(|item| match item {
-                Value::Int(v) => Ok(*v),
-                other => Err(Diagnostic::error(
-                    format!(
-                        "`{name}` must be {EXPECTED}, got a {} inside",
-                        other.type_name()
-                    ),
-                    arg.span,
-                )),
+        Value::Tuple(items) | Value::List(items) => {
+            axis_items(items, arg, name, |item| match item {
+                Value::Int(v) => Some(*v),
+                Value::Bool(b) => Some(*b as i64),
+                _ => None,
             })
-            .collect::<LowerResult<Vec<i64>>>()
-            .map(Some),
-        _ => Err(wrong_type(name, EXPECTED, arg)),
+            .map(Some)
+        }
+        _ => Err(wrong_type(name, AXES_EXPECTED, arg)),
     }
 }
 
+/// `axis=` of reductions and `squeeze`, read by NumPy's C converter: `None`, an int
+/// or a tuple of ints; a list or a bool is refused.
+pub(super) fn reduction_axes_arg(arg: &Arg, name: &str) -> LowerResult<Option<Vec<i64>>> {
+    match &arg.value {
+        Value::None => Ok(None),
+        Value::Int(v) => Ok(Some(vec![*v])),
+        Value::Tuple(items) => axis_items(items, arg, name, |item| match item {
+            Value::Int(v) => Some(*v),
+            _ => None,
+        })
+        .map(Some),
+        _ => Err(wrong_type(name, AXES_EXPECTED, arg)),
+    }
+}
+
+const AXES_EXPECTED: &str = "an int or a tuple of ints";
+
+fn axis_items(
+    items: &[Value],
+    arg: &Arg,
+    name: &str,
+    read: impl Fn(&Value) -> Option<i64>,
+) -> LowerResult<Vec<i64>> {
+    items
+        .iter()
+        .map(|item| {
+            read(item).ok_or_else(|| {
+                Diagnostic::error(
+                    format!(
+                        "`{name}` must be {AXES_EXPECTED}, got a {} inside",
+                        item.type_name()
+                    ),
+                    arg.span,
+                )
+            })
+        })
+        .collect()
+}
+
 /// A list of ints from an int or a tuple/list of ints (`reshape` dimensions,
-/// `transpose` axes), without range checks.
+/// `transpose` axes), without range checks. Bools are refused, as NumPy's shape
+/// and axes converters refuse them.
 pub(super) fn ints_arg(arg: &Arg, name: &str) -> LowerResult<Vec<i64>> {
     match &arg.value {
         Value::Int(v) => Ok(vec![*v]),
-        Value::Tuple(items) | Value::List(items) => items
-            .iter()
-            .map(|item| match item {
-                Value::Int(v) => Ok(*v),
-                Value::Bool(b) => Ok(*b as i64),
-                other => Err(Diagnostic::error(
-                    format!(
-                        "`{name}` must be an int or a tuple of ints, got a {} inside",
-                        other.type_name()
-                    ),
-                    arg.span,
-                )),
+        Value::Tuple(items) | Value::List(items) => {
+            axis_items(items, arg, name, |item| match item {
+                Value::Int(v) => Some(*v),
+                _ => None,
             })
-            .collect(),
-        _ => Err(wrong_type(name, "an int or a tuple of ints", arg)),
+        }
+        _ => Err(wrong_type(name, AXES_EXPECTED, arg)),
     }
 }
 

@@ -2,7 +2,7 @@
 //! `stack`, `hstack` and `vstack` built from `expand_dims` and `concatenate`.
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{dtype_arg, int_arg};
+use super::convert::{dtype_arg, int_arg, optional_strict_int_arg};
 use super::elementwise::at;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
@@ -80,10 +80,7 @@ impl Lowerer<'_> {
         let arrays = args.get("arrays");
         let inputs = self.tensor_list(&arrays, "arrays")?;
         let axis_arg = args.get("axis");
-        let axis = match axis_arg.value {
-            Value::None => None,
-            _ => Some(int_arg(&axis_arg, "axis")?),
-        };
+        let axis = optional_strict_int_arg(&axis_arg, "axis")?;
         let dtype = dtype_arg(&args.get("dtype"))?;
         let error_span = if axis_arg.span == args.call_span {
             arrays.span

@@ -284,7 +284,7 @@ fn axes_and_indices() {
     );
     check(
         "mt.ones((2, 3)).sum(axis=(0, 0))\n",
-        "repeated axis",
+        "duplicate value in 'axis'",
         "(0, 0)",
     );
     check(
