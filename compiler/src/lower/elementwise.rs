@@ -203,15 +203,21 @@ impl Lowerer<'_> {
             .iter()
             .filter_map(|v| self.operand(v))
             .collect();
-        let common = result_type(&operands).map_err(|e| {
-            // The only promotion error is a Python int out of the tensor's range.
-            let culprit = match (&a_value, &b_value) {
-                (Value::Int(_), _) => a.span,
-                (_, Value::Int(_)) => b.span,
-                _ => error_span,
-            };
-            at(e, culprit)
-        })?;
+        let common = match result_type(&operands) {
+            Ok(common) => common,
+            // The only promotion error is a Python int out of an int32 tensor's
+            // range. NumPy 2 still compares such an int exactly, which comparing
+            // in int64 reproduces.
+            Err(_) if is_comparison(op) => DType::Int64,
+            Err(e) => {
+                let culprit = match (&a_value, &b_value) {
+                    (Value::Int(_), _) => a.span,
+                    (_, Value::Int(_)) => b.span,
+                    _ => error_span,
+                };
+                return Err(at(e, culprit));
+            }
+        };
         let result = op
             .result_dtype(common)
             .map_err(|e| dtype_rule_error(op.name(), common, e, error_span))?;
@@ -302,12 +308,20 @@ impl Lowerer<'_> {
             value: Value::Tensor(self.tensor_of(&receiver, None, "`a`")?),
             span: receiver.span,
         };
+        let dtype = self.operand_dtype(&result.value);
         for (op, bound) in [(BinaryOp::Maximum, lower), (BinaryOp::Minimum, upper)] {
-            if bound.value != Value::None {
+            if bound.value != Value::None && !is_no_op_bound(op, &bound.value, dtype) {
                 result.value = self.binary(op, &result, &bound, bound.span, span)?;
             }
         }
         Ok(result.value)
+    }
+
+    fn operand_dtype(&self, value: &Value) -> Option<DType> {
+        match value {
+            Value::Tensor(id) => Some(self.dtype(*id)),
+            _ => None,
+        }
     }
 
     /// `x.astype(dtype)`.
@@ -325,6 +339,27 @@ impl Lowerer<'_> {
             ));
         }
         Ok(Value::Tensor(self.cast(input, dtype, args.call_span)?))
+    }
+}
+
+fn is_comparison(op: BinaryOp) -> bool {
+    use BinaryOp::*;
+    matches!(
+        op,
+        Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual
+    )
+}
+
+/// NumPy's `clip` drops a Python int bound of an integer tensor that lies beyond
+/// its dtype's range on the side where it clips nothing (`clip(int32_x, 0, 2**40)`),
+/// instead of failing to convert it.
+fn is_no_op_bound(op: BinaryOp, bound: &Value, dtype: Option<DType>) -> bool {
+    let (Value::Int(bound), Some(DType::Int32)) = (bound, dtype) else {
+        return false;
+    };
+    match op {
+        BinaryOp::Maximum => *bound <= i64::from(i32::MIN),
+        _ => *bound >= i64::from(i32::MAX),
     }
 }
 
