@@ -334,9 +334,10 @@ fn arange_length(start: &Value, stop: &Value, step: &Value) -> Result<usize, Str
                 return Err("division by zero: `step` is 0".into());
             }
             let n = ((b - a) / s).ceil();
-            if !n.is_finite() {
+            if n.is_nan() {
                 return Err("arange: cannot compute length".into());
             }
+            // An infinite length falls through to the size check below, as in NumPy.
             n.max(0.0)
         }
     };

@@ -160,7 +160,7 @@ pub(super) const ARANGE: &[Param] = &[
     opt("start", NONE),
     opt("stop", NONE),
     opt("step", NONE),
-    kw("dtype", NONE),
+    opt("dtype", NONE),
 ];
 pub(super) const LINSPACE: &[Param] = &[
     req("start"),
