@@ -6,6 +6,7 @@ use super::bind::Arg;
 use super::value::Value;
 use super::LowerResult;
 use crate::infer::chunks::{AxisChunks, ChunkSpec};
+use crate::infer::dtypes::{can_cast, Casting};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::DType;
 
@@ -206,6 +207,39 @@ pub(super) fn dtype_arg(arg: &Arg) -> LowerResult<Option<DType>> {
             )
         }),
     }
+}
+
+/// `casting=`: one of NumPy's rule names. NumPy 2.4's `same_value` (checked value
+/// by value at run time) is taken as `safe`, which never changes a value, and
+/// refused where a cast could.
+pub(super) fn casting_arg(arg: &Arg) -> LowerResult<Casting> {
+    let name = str_arg(arg, "casting")?;
+    if name == "same_value" {
+        return Ok(Casting::Safe);
+    }
+    Casting::from_name(name).ok_or_else(|| {
+        Diagnostic::error(
+            format!(
+                "casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got '{name}')"
+            ),
+            arg.span,
+        )
+    })
+}
+
+/// NumPy's error for a cast that the `casting` rule forbids.
+pub(super) fn check_cast(from: DType, to: DType, casting: Casting, span: Span) -> LowerResult<()> {
+    if can_cast(from, to, casting) {
+        return Ok(());
+    }
+    Err(Diagnostic::error(
+        format!(
+            "Cannot cast array data from dtype('{from}') to dtype('{to}') according to the rule '{}'",
+            casting.name()
+        ),
+        span,
+    )
+    .with_help("pass `casting='unsafe'` to allow it"))
 }
 
 /// `order=`: marsc stores every tensor in C order; orders that change only the

@@ -4,11 +4,11 @@
 //! nodes of the promoted dtype, and shapes broadcast as NumPy's do.
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{dtype_arg, shape_text, str_arg};
+use super::convert::{casting_arg, check_cast, dtype_arg, shape_text};
 use super::nodes::{dtype_rule_error, python_scalar};
 use super::value::Value;
 use super::{LowerResult, Lowerer};
-use crate::infer::dtypes::{result_type, Operand};
+use crate::infer::dtypes::{can_cast, result_type, Operand};
 use crate::infer::shapes::broadcast_shapes;
 use crate::infer::InferError;
 use crate::tileable::{TileOp, TileableId};
@@ -331,13 +331,16 @@ impl Lowerer<'_> {
         let dtype = dtype_arg(&dtype_arg_value)?.ok_or_else(|| {
             Diagnostic::error("`dtype` must be a dtype, got None", dtype_arg_value.span)
         })?;
-        let casting = args.get("casting");
-        if str_arg(&casting, "casting")? != "unsafe" {
+        let casting_given = args.get("casting");
+        let casting = casting_arg(&casting_given)?;
+        let from = self.dtype(input);
+        if casting_given.value == Value::str("same_value") && !can_cast(from, dtype, casting) {
             return Err(Diagnostic::error(
-                "not supported yet: `casting=` other than 'unsafe'",
-                casting.span,
+                format!("not supported yet: `casting='same_value'` from {from} to {dtype} (a cast checked value by value at run time)"),
+                casting_given.span,
             ));
         }
+        check_cast(from, dtype, casting, args.call_span)?;
         Ok(Value::Tensor(self.cast(input, dtype, args.call_span)?))
     }
 }

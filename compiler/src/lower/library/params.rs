@@ -250,16 +250,20 @@ pub(super) const CONCATENATE: &[Param] = &[
     opt("axis", Default::Int(0)),
     unsupported("out"),
     kw("dtype", NONE),
-    kw_unsupported("casting"),
+    kw("casting", Default::Str("same_kind")),
 ];
 pub(super) const STACK: &[Param] = &[
     req("arrays"),
     opt("axis", Default::Int(0)),
     unsupported("out"),
     kw("dtype", NONE),
-    kw_unsupported("casting"),
+    kw("casting", Default::Str("same_kind")),
 ];
-pub(super) const HSTACK: &[Param] = &[req("tup"), kw("dtype", NONE), kw_unsupported("casting")];
+pub(super) const HSTACK: &[Param] = &[
+    req("tup"),
+    kw("dtype", NONE),
+    kw("casting", Default::Str("same_kind")),
+];
 pub(super) const BROADCAST_TO: &[Param] = &[
     req("array"),
     req("shape"),
