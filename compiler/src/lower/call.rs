@@ -44,7 +44,7 @@ impl Lowerer<'_> {
                 self.make_scalar(dtype, arg, span)
             }
             other => Err(Diagnostic::error(
-                format!("a {} value is not callable", other.type_name()),
+                format!("{} value is not callable", other.a_type_name()),
                 callee_span,
             )),
         }
@@ -141,7 +141,7 @@ impl Lowerer<'_> {
             },
             other => {
                 return Err(Diagnostic::error(
-                    format!("a {} value has no len()", other.type_name()),
+                    format!("{} value has no len()", other.a_type_name()),
                     arg.span,
                 ))
             }

@@ -132,8 +132,8 @@ fn axis_items(
             read(item).ok_or_else(|| {
                 Diagnostic::error(
                     format!(
-                        "`{name}` must be {AXES_EXPECTED}, got a {} inside",
-                        item.type_name()
+                        "`{name}` must be {AXES_EXPECTED}, got {} inside",
+                        item.a_type_name()
                     ),
                     arg.span,
                 )

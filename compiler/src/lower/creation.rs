@@ -301,8 +301,8 @@ fn check_scalar_fill(value: &Value, span: marsc_grammar::Span) -> LowerResult<()
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => Ok(()),
         other => Err(Diagnostic::error(
             format!(
-                "not supported yet: a fill value that is a {} (only Python numbers)",
-                other.type_name()
+                "not supported yet: a fill value that is {} (only Python numbers)",
+                other.a_type_name()
             ),
             span,
         )),

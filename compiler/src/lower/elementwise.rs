@@ -139,12 +139,12 @@ impl Lowerer<'_> {
             }
             other => Err(Diagnostic::error(
                 format!(
-                    "a tensor operation cannot take a {} operand",
-                    other.type_name()
+                    "a tensor operation cannot take {} operand",
+                    other.a_type_name()
                 ),
                 error_span,
             )
-            .with_secondary(arg.span, format!("this is a {}", other.type_name()))),
+            .with_secondary(arg.span, format!("this is {}", other.a_type_name()))),
         }
     }
 
@@ -263,6 +263,22 @@ impl Lowerer<'_> {
     /// `where(condition, x, y)`.
     pub(super) fn where_function(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
+        match (args.given("x"), args.given("y")) {
+            (Some(_), Some(_)) => {}
+            (None, None) => {
+                return Err(Diagnostic::error(
+                    "not supported yet: `where(condition)` with one argument (the indices of the nonzero elements, whose count is known only at run time)",
+                    span,
+                )
+                .with_help("to choose between values, write `where(condition, x, y)`"))
+            }
+            _ => {
+                return Err(Diagnostic::error(
+                    "either both or neither of x and y should be given",
+                    span,
+                ))
+            }
+        }
         let condition = self.tensor_of(&args.get("condition"), None, "`condition`")?;
         let x_arg = args.get("x");
         let y_arg = args.get("y");

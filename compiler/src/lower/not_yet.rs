@@ -1,6 +1,7 @@
 //! Names a NumPy user may reach for that version 1 does not have: NumPy functions
-//! and `random` functions beyond the library, and Python builtins beyond the
-//! language. Naming one gets "not supported yet" instead of "cannot find".
+//! and `random` functions beyond the library, array methods beyond the tensor
+//! methods, and Python builtins beyond the language. Naming one gets "not
+//! supported yet" instead of "cannot find".
 
 /// NumPy functions and modules a script might reach for that are not in version 1
 /// of the library: naming them gets "not supported yet" rather than "not found".
@@ -146,6 +147,52 @@ const NOT_YET_IN_RANDOM: &[&str] = &[
     "set_state",
 ];
 
+/// Methods and attributes of NumPy arrays (and a few of Mars tensors) that
+/// version 1 does not have.
+const NOT_YET_TENSOR_MEMBERS: &[&str] = &[
+    "round",
+    "nonzero",
+    "sort",
+    "argsort",
+    "partition",
+    "argpartition",
+    "searchsorted",
+    "repeat",
+    "take",
+    "put",
+    "choose",
+    "compress",
+    "diagonal",
+    "trace",
+    "ptp",
+    "fill",
+    "item",
+    "tolist",
+    "tobytes",
+    "tofile",
+    "dump",
+    "dumps",
+    "view",
+    "resize",
+    "byteswap",
+    "conj",
+    "conjugate",
+    "real",
+    "imag",
+    "flat",
+    "mT",
+    "strides",
+    "data",
+    "base",
+    "flags",
+    "ctypes",
+    "to_numpy",
+    "tiles",
+    "todense",
+    "tosparse",
+    "map_chunk",
+];
+
 /// Python builtins that are not part of the language (no loops, no containers
 /// beyond tuples and lists, no I/O besides `print`).
 const NOT_YET_BUILTIN: &[&str] = &[
@@ -214,4 +261,12 @@ pub(crate) fn not_yet_builtin(name: &str) -> Option<String> {
     NOT_YET_BUILTIN
         .contains(&name)
         .then(|| format!("not supported yet: Python's `{name}()` is not part of the language"))
+}
+
+/// The "not supported yet" message for a NumPy array method or attribute outside
+/// version 1.
+pub(crate) fn not_yet_tensor_member(name: &str) -> Option<String> {
+    NOT_YET_TENSOR_MEMBERS.contains(&name).then(|| {
+        format!("not supported yet: the tensor method or attribute `{name}` is not in marsc's library (version 1)")
+    })
 }

@@ -19,6 +19,14 @@ pub(super) const fn pos(name: &'static str) -> Param {
     }
 }
 
+pub(super) const fn pos_opt(name: &'static str, default: Default) -> Param {
+    Param {
+        name,
+        default,
+        pass: Pass::PositionalOnly,
+    }
+}
+
 pub(super) const fn opt(name: &'static str, default: Default) -> Param {
     Param {
         name,
@@ -61,8 +69,27 @@ pub(super) const fn var_keyword(name: &'static str) -> Param {
 
 pub(super) const NONE: Default = Default::None;
 
-pub(super) const UNARY: &[Param] = &[pos("x"), unsupported("out")];
-pub(super) const BINARY: &[Param] = &[pos("x1"), pos("x2"), unsupported("out")];
+pub(super) const UNARY: &[Param] = &[
+    pos("x"),
+    unsupported("out"),
+    kw_unsupported("where"),
+    kw_unsupported("casting"),
+    kw_unsupported("order"),
+    kw_unsupported("dtype"),
+    kw_unsupported("subok"),
+    kw_unsupported("signature"),
+];
+pub(super) const BINARY: &[Param] = &[
+    pos("x1"),
+    pos("x2"),
+    unsupported("out"),
+    kw_unsupported("where"),
+    kw_unsupported("casting"),
+    kw_unsupported("order"),
+    kw_unsupported("dtype"),
+    kw_unsupported("subok"),
+    kw_unsupported("signature"),
+];
 pub(super) const SUM: &[Param] = &[
     req("a"),
     opt("axis", NONE),
@@ -208,7 +235,8 @@ pub(super) const RANDINT: &[Param] = &[
     opt("dtype", NONE),
 ];
 pub(super) const SEED: &[Param] = &[opt("seed", NONE)];
-pub(super) const WHERE: &[Param] = &[pos("condition"), pos("x"), pos("y")];
+// `x` and `y` are optional only so that one-argument `where` gets its own message.
+pub(super) const WHERE: &[Param] = &[pos("condition"), pos_opt("x", NONE), pos_opt("y", NONE)];
 pub(super) const CLIP: &[Param] = &[
     req("a"),
     opt("a_min", NONE),
