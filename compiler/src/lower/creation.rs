@@ -2,7 +2,7 @@
 //! `*_like` forms, `arange`, `linspace`, `eye`/`identity` and `load` (whose `.npy`
 //! header is read now, for the shape and dtype). Each takes `chunks=`.
 
-use super::bind::BoundArgs;
+use super::bind::{Arg, BoundArgs};
 use super::convert::{
     bool_arg, count_arg, dtype_arg, int_arg, layout_order_arg, optional_int_arg, shape_arg, str_arg,
 };
@@ -259,6 +259,7 @@ impl Lowerer<'_> {
     pub(super) fn load(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let file_arg = args.get("file");
         let file = str_arg(&file_arg, "file")?;
+        check_read_only_mmap_mode(&args.get("mmap_mode"))?;
         let path = self.resolve_path(Path::new(file));
         let header = read_header(&path)
             .map_err(|e| Diagnostic::error(format!("cannot load `{file}`: {e}"), file_arg.span))?;
@@ -286,6 +287,31 @@ impl Lowerer<'_> {
         } else {
             base.join(path)
         }
+    }
+}
+
+/// `load(mmap_mode=)`: marsc reads the file in chunks whatever the mode, so the
+/// modes that only read it give the same values and are accepted; `'w+'` would
+/// create a new file.
+fn check_read_only_mmap_mode(arg: &Arg) -> LowerResult<()> {
+    match &arg.value {
+        Value::None => Ok(()),
+        Value::Str(mode)
+            if matches!(
+                mode.as_ref(),
+                "r" | "r+" | "c" | "readonly" | "readwrite" | "copyonwrite"
+            ) =>
+        {
+            Ok(())
+        }
+        Value::Str(mode) if matches!(mode.as_ref(), "w+" | "write") => Err(Diagnostic::error(
+            format!("not supported yet: `mmap_mode='{mode}'` (it creates a new file)"),
+            arg.span,
+        )),
+        _ => Err(Diagnostic::error(
+            "`mmap_mode` must be None, 'r', 'r+', 'c' or 'w+'",
+            arg.span,
+        )),
     }
 }
 

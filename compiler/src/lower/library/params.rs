@@ -208,7 +208,7 @@ pub(super) const EYE: &[Param] = &[
 pub(super) const IDENTITY: &[Param] = &[req("n"), opt("dtype", NONE)];
 pub(super) const LOAD: &[Param] = &[
     req("file"),
-    unsupported("mmap_mode"),
+    opt("mmap_mode", NONE),
     opt("allow_pickle", Default::Bool(false)),
 ];
 pub(super) const SAVE: &[Param] = &[
