@@ -73,6 +73,31 @@ fn backslash_continues_a_line() {
         ]
     );
     assert_eq!(tokens("x = 1 \\\r\n + 2\r\n").len(), 6);
+    assert_eq!(tokens("x = 1 \\\r + 2\r").len(), 6);
+}
+
+#[test]
+fn lone_carriage_returns_end_lines_as_in_python() {
+    let expected = vec![
+        Token::Name("x"),
+        Token::Assign,
+        Token::Int(1),
+        Token::Newline,
+        Token::Name("y"),
+        Token::Newline,
+    ];
+    assert_eq!(tokens("x = 1\ry\r"), expected);
+    assert_eq!(tokens("x = 1 # note\r\ry\r\n"), expected);
+    assert_eq!(tokens("x = 1\r\r\ny"), expected);
+    assert_eq!(
+        tokens("s = 'a\\\rb'\r"),
+        vec![
+            Token::Name("s"),
+            Token::Assign,
+            Token::Str("ab".into()),
+            Token::Newline
+        ]
+    );
 }
 
 #[test]
