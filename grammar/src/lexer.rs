@@ -211,6 +211,9 @@ impl<'src> Lexer<'src> {
             Ok(raw) => raw,
             Err(()) => return self.unexpected_character(text, span),
         };
+        if let Some(diagnostic) = self.letters_after_number(raw, &span) {
+            return self.error(diagnostic);
+        }
         match raw {
             RawToken::Name => Token::Name(text),
             RawToken::DecimalInt => self.int(text, Radix::Decimal, span.start),
@@ -370,6 +373,46 @@ impl<'src> Lexer<'src> {
             diagnostic = diagnostic.with_help(help);
         }
         self.error(diagnostic)
+    }
+}
+
+impl Lexer<'_> {
+    /// `1abc`, `1_`, `1.5e`, `0x1fg`: letters glued to a number make Python's
+    /// "invalid ... literal" (a keyword may follow, as in `1if x else 2`). The
+    /// letters are consumed with the number so that one error is reported.
+    fn letters_after_number(&mut self, raw: RawToken, span: &Range<usize>) -> Option<Diagnostic> {
+        let name = match raw {
+            RawToken::DecimalInt | RawToken::Float => "decimal",
+            RawToken::HexInt => "hexadecimal",
+            RawToken::OctalInt => "octal",
+            RawToken::BinaryInt => "binary",
+            _ => return None,
+        };
+        let rest = &self.source[span.end..];
+        let word_len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let word = &rest[..word_len];
+        const KEYWORDS: &[&str] = &["and", "else", "for", "if", "in", "is", "not", "or"];
+        if word.is_empty() || KEYWORDS.contains(&word) {
+            return None;
+        }
+        let mut consumed = word_len;
+        // `1.5e+`: an exponent sign without digits belongs to the broken literal.
+        if matches!(word, "e" | "E") && rest[word_len..].starts_with(['+', '-']) {
+            consumed += 1;
+        }
+        self.raw.bump(consumed);
+        let end = span.end + consumed;
+        let literal = &self.source[span.start..end];
+        Some(
+            Diagnostic::error(
+                format!("invalid {name} literal"),
+                Span::new(span.start, end),
+            )
+            .with_label(format!("`{literal}` is not a number"))
+            .with_help("separate a number from a name with an operator or a space"),
+        )
     }
 }
 

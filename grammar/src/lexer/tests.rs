@@ -101,6 +101,27 @@ fn lone_carriage_returns_end_lines_as_in_python() {
 }
 
 #[test]
+fn letters_glued_to_a_number_are_one_invalid_literal() {
+    assert_eq!(messages("x = 3km"), vec!["invalid decimal literal"]);
+    assert_eq!(messages("x = 1.5e+ 1"), vec!["invalid decimal literal"]);
+    assert_eq!(messages("x = 0x1fg"), vec!["invalid hexadecimal literal"]);
+    let lexed = tokenize("x = 3km + 1\n");
+    assert_eq!(lexed.diagnostics[0].span, Span::new(4, 7));
+    // A keyword may follow a number directly, as Python allows.
+    assert_eq!(
+        tokens("x = 1or 2"),
+        vec![
+            Token::Name("x"),
+            Token::Assign,
+            Token::Int(1),
+            Token::Or,
+            Token::Int(2),
+            Token::Newline,
+        ]
+    );
+}
+
+#[test]
 fn numbers() {
     assert_eq!(
         tokens("42 1_000_000 0x1f 0o17 0b101 0XFF"),
