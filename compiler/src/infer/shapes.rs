@@ -246,7 +246,7 @@ pub fn concat_shape(shapes: &[&[usize]], axis: i64) -> InferResult<(usize, Vec<u
         }
         for (dim, (&len, &expected)) in shape.iter().zip(first.iter()).enumerate() {
             if dim == axis {
-                out[dim] += len;
+                out[dim] = out[dim].checked_add(len).ok_or_else(too_big)?;
             } else if len != expected {
                 return Err(InferError::new(format!(
                     "all the input array dimensions except for the concatenation axis must match exactly, but along dimension {dim}, the array at index 0 has size {expected} and the array at index {index} has size {len}"
@@ -255,6 +255,13 @@ pub fn concat_shape(shapes: &[&[usize]], axis: i64) -> InferResult<(usize, Vec<u
         }
     }
     Ok((axis, out))
+}
+
+/// NumPy's error for a result whose size overflows.
+fn too_big() -> InferError {
+    InferError::new(
+        "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size",
+    )
 }
 
 /// Checks that `from` can be broadcast to `to`.

@@ -216,10 +216,15 @@ pub(super) fn python_scalar(
 }
 
 /// Refuses tensors whose byte size does not fit in an `i64`, with NumPy's message.
+/// As in NumPy, a length-0 axis does not excuse the others: the product of the
+/// non-zero lengths must fit too, so no product of lengths overflows later on.
 pub(super) fn check_size(shape: &[usize], dtype: DType, span: Span) -> LowerResult<()> {
-    let bytes = shape.iter().try_fold(dtype.itemsize() as u128, |acc, &d| {
-        acc.checked_mul(d as u128)
-    });
+    let bytes = shape
+        .iter()
+        .filter(|&&d| d != 0)
+        .try_fold(dtype.itemsize() as u128, |acc, &d| {
+            acc.checked_mul(d as u128)
+        });
     match bytes {
         Some(b) if b <= i64::MAX as u128 => Ok(()),
         _ => Err(Diagnostic::error(
