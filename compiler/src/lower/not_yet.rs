@@ -6,6 +6,8 @@
 /// NumPy functions and modules a script might reach for that are not in version 1
 /// of the library: naming them gets "not supported yet" rather than "not found".
 const NOT_YET_IN_LIBRARY: &[&str] = &[
+    "copy",
+    "astype",
     "sort",
     "argsort",
     "unique",
