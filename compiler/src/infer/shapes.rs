@@ -5,7 +5,7 @@
 use super::{InferError, InferResult};
 
 /// Formats a shape as NumPy's ufunc errors do: `(2,3)`, `(4,)`, `()`.
-fn compact_tuple(shape: &[usize]) -> String {
+pub fn compact_tuple(shape: &[usize]) -> String {
     match shape {
         [] => "()".to_string(),
         [only] => format!("({only},)"),

@@ -74,6 +74,11 @@ impl Lowerer<'_> {
         let dtype = dtype_arg(&args.get("dtype"))?;
         layout_order_arg(&args.get("order"))?;
         let fill = args.get("fill_value");
+        if is_array_fill(&fill.value) {
+            let id = self.broadcast_fill(&fill, &shape, dtype, args.call_span)?;
+            let id = self.rechunk_to(id, args.chunks.as_ref(), args.call_span)?;
+            return Ok(Value::Tensor(id));
+        }
         check_scalar_fill(&fill.value, fill.span)?;
         let value = python_scalar(&fill.value, dtype, fill.span)?;
         let id = self.add_created(
@@ -101,15 +106,25 @@ impl Lowerer<'_> {
             Value::None => self.shape(prototype).to_vec(),
             _ => shape_arg(&shape_given, "shape")?,
         };
+        let span = args.call_span;
         let value = match kind {
             Some(kind) => Scalar::from_i64(fill_constant(kind), dtype),
             None => {
                 let fill = args.get("fill_value");
+                if is_array_fill(&fill.value) {
+                    let id = self.broadcast_fill(&fill, &shape, Some(dtype), span)?;
+                    let id = if args.chunks.is_none() && shape == self.shape(prototype) {
+                        let nsplits = self.node(prototype).nsplits.clone();
+                        self.rechunk_to_splits(id, nsplits, span)
+                    } else {
+                        self.rechunk_to(id, args.chunks.as_ref(), span)?
+                    };
+                    return Ok(Value::Tensor(id));
+                }
                 check_scalar_fill(&fill.value, fill.span)?;
                 python_scalar(&fill.value, Some(dtype), fill.span)?
             }
         };
-        let span = args.call_span;
         let id = if args.chunks.is_none() && shape == self.shape(prototype) {
             let nsplits = self.node(prototype).nsplits.clone();
             self.add_with_splits(TileOp::Full(value), vec![], shape, dtype, nsplits, span)
@@ -322,12 +337,17 @@ fn fill_constant(kind: FillKind) -> i64 {
     }
 }
 
+/// A fill value NumPy broadcasts into the new array rather than repeating.
+fn is_array_fill(value: &Value) -> bool {
+    matches!(value, Value::Tensor(_) | Value::List(_) | Value::Tuple(_))
+}
+
 fn check_scalar_fill(value: &Value, span: marsc_grammar::Span) -> LowerResult<()> {
     match value {
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => Ok(()),
         other => Err(Diagnostic::error(
             format!(
-                "not supported yet: a fill value that is {} (only Python numbers)",
+                "not supported yet: a fill value that is {} (only numbers, tensors and lists)",
                 other.a_type_name()
             ),
             span,

@@ -26,6 +26,7 @@ mod creation;
 mod elementwise;
 mod expr;
 mod fold;
+mod full_fill;
 mod indexing;
 mod joining;
 mod library;
