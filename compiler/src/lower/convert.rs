@@ -193,8 +193,8 @@ pub(super) fn shape_text(shape: &[usize]) -> String {
 pub(super) fn dtype_arg(arg: &Arg) -> LowerResult<Option<DType>> {
     match &arg.value {
         Value::None => Ok(None),
-        Value::Str(name) => DType::from_name(name).map(Some).ok_or_else(|| {
-            Diagnostic::error(format!("data type '{name}' not understood"), arg.span)
+        Value::Str(name) => dtype_from_name(name).map(Some).map_err(|message| {
+            Diagnostic::error(message, arg.span)
                 .with_help("the dtypes are bool, int32, int64, float32 and float64")
         }),
         other => other.as_dtype().map(Some).ok_or_else(|| {
@@ -207,6 +207,83 @@ pub(super) fn dtype_arg(arg: &Arg) -> LowerResult<Option<DType>> {
             )
         }),
     }
+}
+
+/// A dtype name as NumPy reads it: the five dtypes' names and type codes, with a
+/// byte-order mark that changes nothing for them (`=` native, `|` not applicable,
+/// `<` little-endian; `>` only on bools), and the C-type names that mean them on
+/// 64-bit Linux (`long`, `intp`, `intc`, `'l'`, `'d'`, ...). A name NumPy knows
+/// but marsc lacks says so rather than "not understood".
+fn dtype_from_name(name: &str) -> Result<DType, String> {
+    let unmarked = name.strip_prefix(['=', '|', '<']).unwrap_or(name);
+    let big_endian = unmarked.strip_prefix('>');
+    let base = big_endian.unwrap_or(unmarked);
+    let dtype = DType::from_name(base).or(match base {
+        "long" | "longlong" | "intp" | "l" | "q" | "p" => Some(DType::Int64),
+        "intc" | "i" => Some(DType::Int32),
+        "f" => Some(DType::Float32),
+        "d" => Some(DType::Float64),
+        _ => None,
+    });
+    match (dtype, big_endian) {
+        (Some(dtype), None) | (Some(dtype @ DType::Bool), Some(_)) => Ok(dtype),
+        (Some(_), Some(_)) => Err(format!(
+            "not supported yet: the big-endian data type '{name}' (marsc computes in native byte order)"
+        )),
+        (None, _) if is_other_numpy_dtype(base) => {
+            Err(format!("data type '{name}' is not supported by marsc"))
+        }
+        (None, _) => Err(format!("data type '{name}' not understood")),
+    }
+}
+
+/// NumPy dtype names and type codes outside the five dtypes.
+fn is_other_numpy_dtype(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "int8",
+        "int16",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "uint",
+        "uintp",
+        "uintc",
+        "ulong",
+        "ulonglong",
+        "byte",
+        "ubyte",
+        "short",
+        "ushort",
+        "float16",
+        "half",
+        "float128",
+        "longdouble",
+        "complex64",
+        "complex128",
+        "complex256",
+        "complex",
+        "csingle",
+        "cdouble",
+        "clongdouble",
+        "str",
+        "str_",
+        "unicode",
+        "bytes",
+        "bytes_",
+        "object",
+        "object_",
+        "void",
+        "datetime64",
+        "timedelta64",
+    ];
+    let base = name.split('[').next().unwrap_or(name);
+    let mut chars = base.chars();
+    let code_with_size = chars
+        .next()
+        .is_some_and(|code| "bBhHiIlLqQpPuefFdDgGcOSUVMma".contains(code))
+        && chars.all(|c| c.is_ascii_digit());
+    NAMES.contains(&base) || code_with_size
 }
 
 /// `casting=`: one of NumPy's rule names. NumPy 2.4's `same_value` (checked value
