@@ -1,14 +1,12 @@
 //! Converting call arguments to what an op needs (an int, an axis or axes, a shape,
-//! a dtype, a chunk spec, ...), with errors that name the parameter, what it must
+//! a chunk spec, an order, ...), with errors that name the parameter, what it must
 //! be and what it got: "`axis` must be an int or a tuple of ints, got str".
 
 use super::bind::Arg;
 use super::value::Value;
 use super::LowerResult;
 use crate::infer::chunks::{AxisChunks, ChunkSpec};
-use crate::infer::dtypes::{can_cast, Casting};
 use marsc_grammar::{Diagnostic, Span};
-use marsc_runtime::DType;
 
 fn wrong_type(name: &str, expected: &str, arg: &Arg) -> Diagnostic {
     Diagnostic::error(
@@ -189,136 +187,6 @@ pub(super) fn shape_text(shape: &[usize]) -> String {
     crate::tileable::display::shape_text(shape)
 }
 
-/// `dtype=`: `None`, a dtype, a scalar type (`mt.float32`, `float`) or a name.
-pub(super) fn dtype_arg(arg: &Arg) -> LowerResult<Option<DType>> {
-    match &arg.value {
-        Value::None => Ok(None),
-        Value::Str(name) => dtype_from_name(name).map(Some).map_err(|message| {
-            Diagnostic::error(message, arg.span)
-                .with_help("the dtypes are bool, int32, int64, float32 and float64")
-        }),
-        other => other.as_dtype().map(Some).ok_or_else(|| {
-            Diagnostic::error(
-                format!(
-                    "`dtype` must be a dtype or its name, got {}",
-                    other.type_name()
-                ),
-                arg.span,
-            )
-        }),
-    }
-}
-
-/// A dtype name as NumPy reads it: the five dtypes' names and type codes, with a
-/// byte-order mark that changes nothing for them (`=` native, `|` not applicable,
-/// `<` little-endian; `>` only on bools), and the C-type names that mean them on
-/// 64-bit Linux (`long`, `intp`, `intc`, `'l'`, `'d'`, ...). A name NumPy knows
-/// but marsc lacks says so rather than "not understood".
-fn dtype_from_name(name: &str) -> Result<DType, String> {
-    let unmarked = name.strip_prefix(['=', '|', '<']).unwrap_or(name);
-    let big_endian = unmarked.strip_prefix('>');
-    let base = big_endian.unwrap_or(unmarked);
-    let dtype = DType::from_name(base).or(match base {
-        "long" | "longlong" | "intp" | "l" | "q" | "p" => Some(DType::Int64),
-        "intc" | "i" => Some(DType::Int32),
-        "f" => Some(DType::Float32),
-        "d" => Some(DType::Float64),
-        _ => None,
-    });
-    match (dtype, big_endian) {
-        (Some(dtype), None) | (Some(dtype @ DType::Bool), Some(_)) => Ok(dtype),
-        (Some(_), Some(_)) => Err(format!(
-            "not supported yet: the big-endian data type '{name}' (marsc computes in native byte order)"
-        )),
-        (None, _) if is_other_numpy_dtype(base) => {
-            Err(format!("data type '{name}' is not supported by marsc"))
-        }
-        (None, _) => Err(format!("data type '{name}' not understood")),
-    }
-}
-
-/// NumPy dtype names and type codes outside the five dtypes.
-fn is_other_numpy_dtype(name: &str) -> bool {
-    const NAMES: &[&str] = &[
-        "int8",
-        "int16",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "uint",
-        "uintp",
-        "uintc",
-        "ulong",
-        "ulonglong",
-        "byte",
-        "ubyte",
-        "short",
-        "ushort",
-        "float16",
-        "half",
-        "float128",
-        "longdouble",
-        "complex64",
-        "complex128",
-        "complex256",
-        "complex",
-        "csingle",
-        "cdouble",
-        "clongdouble",
-        "str",
-        "str_",
-        "unicode",
-        "bytes",
-        "bytes_",
-        "object",
-        "object_",
-        "void",
-        "datetime64",
-        "timedelta64",
-    ];
-    let base = name.split('[').next().unwrap_or(name);
-    let mut chars = base.chars();
-    let code_with_size = chars
-        .next()
-        .is_some_and(|code| "bBhHiIlLqQpPuefFdDgGcOSUVMma".contains(code))
-        && chars.all(|c| c.is_ascii_digit());
-    NAMES.contains(&base) || code_with_size
-}
-
-/// `casting=`: one of NumPy's rule names. NumPy 2.4's `same_value` (checked value
-/// by value at run time) is taken as `safe`, which never changes a value, and
-/// refused where a cast could.
-pub(super) fn casting_arg(arg: &Arg) -> LowerResult<Casting> {
-    let name = str_arg(arg, "casting")?;
-    if name == "same_value" {
-        return Ok(Casting::Safe);
-    }
-    Casting::from_name(name).ok_or_else(|| {
-        Diagnostic::error(
-            format!(
-                "casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got '{name}')"
-            ),
-            arg.span,
-        )
-    })
-}
-
-/// NumPy's error for a cast that the `casting` rule forbids.
-pub(super) fn check_cast(from: DType, to: DType, casting: Casting, span: Span) -> LowerResult<()> {
-    if can_cast(from, to, casting) {
-        return Ok(());
-    }
-    Err(Diagnostic::error(
-        format!(
-            "Cannot cast array data from dtype('{from}') to dtype('{to}') according to the rule '{}'",
-            casting.name()
-        ),
-        span,
-    )
-    .with_help("pass `casting='unsafe'` to allow it"))
-}
-
 /// `order=`: marsc stores every tensor in C order; orders that change only the
 /// memory layout are accepted, `'F'` where it changes values (`reshape`, `ravel`)
 /// is not supported.
@@ -421,7 +289,7 @@ mod tests {
     }
 
     #[test]
-    fn shapes_and_dtypes() {
+    fn shapes() {
         assert_eq!(shape_arg(&arg(Value::Int(3)), "shape"), Ok(vec![3]));
         let error = shape_arg(
             &arg(Value::tuple(vec![Value::Int(2), Value::Int(-1)])),
@@ -429,15 +297,6 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(error.message, "negative dimensions are not allowed");
-        assert_eq!(dtype_arg(&arg(Value::str("f4"))), Ok(Some(DType::Float32)));
-        assert_eq!(
-            dtype_arg(&arg(Value::str("foo"))).unwrap_err().message,
-            "data type 'foo' not understood"
-        );
-        assert_eq!(
-            dtype_arg(&arg(Value::PyType(super::super::value::PyType::Float))),
-            Ok(Some(DType::Float64))
-        );
     }
 
     #[test]

@@ -4,8 +4,9 @@
 
 use super::bind::{Arg, BoundArgs};
 use super::convert::{
-    bool_arg, count_arg, dtype_arg, int_arg, layout_order_arg, optional_int_arg, shape_arg, str_arg,
+    bool_arg, count_arg, int_arg, layout_order_arg, optional_int_arg, shape_arg, str_arg,
 };
+use super::dtype_args::dtype_arg;
 use super::library::FillKind;
 use super::nodes::python_scalar;
 use super::value::Value;

@@ -4,7 +4,8 @@
 //! nodes of the promoted dtype, and shapes broadcast as NumPy's do.
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{casting_arg, check_cast, dtype_arg, shape_text};
+use super::convert::shape_text;
+use super::dtype_args::{casting_arg, check_cast, dtype_arg};
 use super::nodes::{dtype_rule_error, python_scalar};
 use super::value::Value;
 use super::{LowerResult, Lowerer};

@@ -2,7 +2,8 @@
 //! `stack`, `hstack` and `vstack` built from `expand_dims` and `concatenate`.
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{casting_arg, check_cast, dtype_arg, int_arg, optional_strict_int_arg};
+use super::convert::{int_arg, optional_strict_int_arg};
+use super::dtype_args::{casting_arg, check_cast, dtype_arg};
 use super::elementwise::at;
 use super::value::Value;
 use super::{LowerResult, Lowerer};

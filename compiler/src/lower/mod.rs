@@ -23,6 +23,7 @@ mod bind;
 mod call;
 mod convert;
 mod creation;
+mod dtype_args;
 mod elementwise;
 mod expr;
 mod fold;

@@ -3,7 +3,8 @@
 //! (0 until a `seed()` call), so values are a pure function of the script.
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{dtype_arg, float_arg, int_arg, shape_arg};
+use super::convert::{float_arg, int_arg, shape_arg};
+use super::dtype_args::dtype_arg;
 use super::library::RandomKind;
 use super::value::Value;
 use super::{LowerResult, Lowerer};

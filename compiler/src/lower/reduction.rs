@@ -5,7 +5,8 @@
 
 use super::bind::Arg;
 use super::bind::BoundArgs;
-use super::convert::{bool_arg, dtype_arg, float_arg, optional_strict_int_arg, reduction_axes_arg};
+use super::convert::{bool_arg, float_arg, optional_strict_int_arg, reduction_axes_arg};
+use super::dtype_args::dtype_arg;
 use super::elementwise::at;
 use super::shape_ops::is_scalar_last_axis;
 use super::value::Value;
