@@ -3,6 +3,7 @@
 //! NumPy scalar types (`mt.float32(2)`), and the `abs` and `len` builtins.
 
 use super::bind::{bind, Arg, BoundArgs, CallArg};
+use super::convert::layout_order_arg;
 use super::fold::fold_unary;
 use super::library::{Builtin, Home};
 use super::nodes::python_scalar;
@@ -97,7 +98,12 @@ impl Lowerer<'_> {
             Builtin::VStack => self.hstack(&args, true),
             Builtin::BroadcastTo => self.broadcast_to(&args),
             Builtin::Rechunk => self.rechunk(&args),
-            Builtin::Execute | Builtin::Copy => Ok(args.receiver().value),
+            Builtin::Execute => Ok(args.receiver().value),
+            // Tensors are never changed in place, so a copy is the tensor itself.
+            Builtin::Copy => {
+                layout_order_arg(&args.get("order"))?;
+                Ok(args.receiver().value)
+            }
             Builtin::Print => self.print(&args),
             Builtin::Abs => self.abs_builtin(&args),
             Builtin::Len => self.len_builtin(&args),

@@ -198,23 +198,27 @@ pub(super) fn c_order_arg(arg: &Arg, function: &str) -> LowerResult<()> {
             format!("not supported yet: `order='F'` in `{function}()`"),
             arg.span,
         )),
-        _ => Err(Diagnostic::error(
-            "order must be one of 'C', 'F', 'A', or 'K'",
-            arg.span,
-        )),
+        _ => Err(bad_order(arg)),
     }
 }
 
-/// `order=` on creation functions, where it only chooses a memory layout.
+/// `order=` where it only chooses a memory layout (creation functions, `copy`,
+/// `astype`).
 pub(super) fn layout_order_arg(arg: &Arg) -> LowerResult<()> {
     match &arg.value {
         Value::Str(order) if matches!(&**order, "C" | "F" | "K" | "A") => Ok(()),
         Value::None => Ok(()),
-        _ => Err(Diagnostic::error(
-            "order must be one of 'C', 'F', 'A', or 'K'",
-            arg.span,
-        )),
+        _ => Err(bad_order(arg)),
     }
+}
+
+/// NumPy's messages for an `order=` that is not a string, or not one of the four.
+fn bad_order(arg: &Arg) -> Diagnostic {
+    let message = match &arg.value {
+        Value::Str(order) => format!("order must be one of 'C', 'F', 'A', or 'K' (got '{order}')"),
+        other => format!("order must be str, not {}", other.type_name()),
+    };
+    Diagnostic::error(message, arg.span)
 }
 
 /// `chunks=` / `chunk_size=`: an int, `"auto"`/`None`, or one entry per axis, each

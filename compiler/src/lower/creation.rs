@@ -202,8 +202,8 @@ impl Lowerer<'_> {
     /// dtype is applied after computing in float64, flooring first for integers as
     /// NumPy does.
     pub(super) fn linspace(&mut self, args: &BoundArgs) -> LowerResult<Value> {
-        let start = super::convert::float_arg(&args.get("start"), "start")?;
-        let stop = super::convert::float_arg(&args.get("stop"), "stop")?;
+        let start = linspace_bound(&args.get("start"), "start")?;
+        let stop = linspace_bound(&args.get("stop"), "stop")?;
         let num_arg = args.get("num");
         let num = int_arg(&num_arg, "num")?;
         let num = usize::try_from(num).map_err(|_| {
@@ -336,6 +336,21 @@ fn fill_constant(kind: FillKind) -> i64 {
         FillKind::Ones => 1,
         FillKind::Zeros => 0,
     }
+}
+
+/// `linspace`'s `start` or `stop`: a number (NumPy also takes arrays, making one
+/// sequence per element along a new axis).
+fn linspace_bound(arg: &Arg, name: &str) -> LowerResult<f64> {
+    if is_array_fill(&arg.value) {
+        return Err(Diagnostic::error(
+            format!(
+                "not supported yet: {} as `{name}` of `linspace()` (one sequence per element); only numbers",
+                arg.value.a_type_name()
+            ),
+            arg.span,
+        ));
+    }
+    super::convert::float_arg(arg, name)
 }
 
 /// A fill value NumPy broadcasts into the new array rather than repeating.

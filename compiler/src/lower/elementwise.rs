@@ -4,7 +4,7 @@
 //! nodes of the promoted dtype, and shapes broadcast as NumPy's do.
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::shape_text;
+use super::convert::{layout_order_arg, shape_text};
 use super::dtype_args::{casting_arg, check_cast, dtype_arg};
 use super::nodes::{dtype_rule_error, python_scalar};
 use super::value::Value;
@@ -358,6 +358,7 @@ impl Lowerer<'_> {
         let dtype = dtype_arg(&dtype_arg_value)?.ok_or_else(|| {
             Diagnostic::error("`dtype` must be a dtype, got None", dtype_arg_value.span)
         })?;
+        layout_order_arg(&args.get("order"))?;
         let casting_given = args.get("casting");
         let casting = casting_arg(&casting_given)?;
         let from = self.dtype(input);
