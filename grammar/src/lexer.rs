@@ -211,6 +211,9 @@ impl<'src> Lexer<'src> {
             Ok(raw) => raw,
             Err(()) => return self.unexpected_character(text, span),
         };
+        if let Some(diagnostic) = self.letters_after_number(raw, &span) {
+            return self.error(diagnostic);
+        }
         match raw {
             RawToken::Name => Token::Name(text),
             RawToken::DecimalInt => self.int(text, Radix::Decimal, span.start),
@@ -352,16 +355,37 @@ impl<'src> Lexer<'src> {
     }
 
     fn unexpected_character(&mut self, text: &str, span: Range<usize>) -> Token<'src> {
+        let at_end_of_file = span.end == self.source.len();
         let span = Span::new(span.start, span.end);
         let shown = text.chars().next().unwrap_or(' ');
+        if shown == '\\' && at_end_of_file {
+            return self.error(
+                Diagnostic::error("unexpected end of file after `\\`", span)
+                    .with_label("a line continuation with no line after it")
+                    .with_help("remove the `\\`, or continue the statement on a next line"),
+            );
+        }
+        if is_invisible(shown) {
+            let diagnostic = Diagnostic::error(
+                format!("invalid non-printable character U+{:04X}", u32::from(shown)),
+                span,
+            )
+            .with_label("an invisible character");
+            let help = if shown.is_whitespace() {
+                "use plain spaces between tokens"
+            } else if shown.is_control() {
+                "delete it"
+            } else {
+                "delete it (it often comes from copying code from a web page)"
+            };
+            return self.error(diagnostic.with_help(help));
+        }
         let help = match shown {
             '\\' => Some("a `\\` continues a line only as the last character of that line"),
             '!' => Some("use `~` for elementwise not on tensors, `not` on Python scalars"),
             '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}' => {
                 Some("use straight quotes, `'` or `\"`")
             }
-            '$' | '?' | '`' => None,
-            _ if shown.is_whitespace() => Some("use plain spaces between tokens"),
             _ => None,
         };
         let mut diagnostic = Diagnostic::error(format!("unexpected character `{shown}`"), span)
@@ -371,6 +395,54 @@ impl<'src> Lexer<'src> {
         }
         self.error(diagnostic)
     }
+}
+
+impl Lexer<'_> {
+    /// `1abc`, `1_`, `1.5e`, `0x1fg`: letters glued to a number make Python's
+    /// "invalid ... literal" (a keyword may follow, as in `1if x else 2`). The
+    /// letters are consumed with the number so that one error is reported.
+    fn letters_after_number(&mut self, raw: RawToken, span: &Range<usize>) -> Option<Diagnostic> {
+        let name = match raw {
+            RawToken::DecimalInt | RawToken::Float => "decimal",
+            RawToken::HexInt => "hexadecimal",
+            RawToken::OctalInt => "octal",
+            RawToken::BinaryInt => "binary",
+            _ => return None,
+        };
+        let rest = &self.source[span.end..];
+        let word_len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let word = &rest[..word_len];
+        const KEYWORDS: &[&str] = &["and", "else", "for", "if", "in", "is", "not", "or"];
+        if word.is_empty() || KEYWORDS.contains(&word) {
+            return None;
+        }
+        let mut consumed = word_len;
+        // `1.5e+`: an exponent sign without digits belongs to the broken literal.
+        if matches!(word, "e" | "E") && rest[word_len..].starts_with(['+', '-']) {
+            consumed += 1;
+        }
+        self.raw.bump(consumed);
+        let end = span.end + consumed;
+        let literal = &self.source[span.start..end];
+        Some(
+            Diagnostic::error(
+                format!("invalid {name} literal"),
+                Span::new(span.start, end),
+            )
+            .with_label(format!("`{literal}` is not a number"))
+            .with_help("separate a number from a name with an operator or a space"),
+        )
+    }
+}
+
+/// Characters that show as nothing or as a plain space: Python calls them
+/// non-printable and names their code point.
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
 }
 
 /// `0x` alone: Python calls it an invalid hexadecimal literal, and so do we.

@@ -12,8 +12,19 @@ pub struct LineIndex<'src> {
 
 impl<'src> LineIndex<'src> {
     pub fn new(source: &'src str) -> LineIndex<'src> {
+        // Lines end with LF, CRLF or a lone CR, as the lexer reads them.
+        let bytes = source.as_bytes();
+        let ends_line = |at: usize| match bytes[at] {
+            b'\n' => true,
+            b'\r' => bytes.get(at + 1) != Some(&b'\n'),
+            _ => false,
+        };
         let line_starts = std::iter::once(0)
-            .chain(source.match_indices('\n').map(|(at, _)| at + 1))
+            .chain(
+                (0..bytes.len())
+                    .filter(|&at| ends_line(at))
+                    .map(|at| at + 1),
+            )
             .collect();
         LineIndex {
             source,
@@ -70,6 +81,15 @@ mod tests {
         assert_eq!(index.line_col(100), (4, 2));
         assert_eq!(index.line_count(), 4);
         assert_eq!(index.format_span(Span::new(3, 6)), "2:1-2:3");
+    }
+
+    #[test]
+    fn lone_carriage_returns_end_lines() {
+        let index = LineIndex::new("a\rb\r\nc\nd");
+        assert_eq!(index.line_col(2), (2, 1));
+        assert_eq!(index.line_col(5), (3, 1));
+        assert_eq!(index.line_col(7), (4, 1));
+        assert_eq!(index.line_count(), 4);
     }
 
     #[test]

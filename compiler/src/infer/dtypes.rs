@@ -56,6 +56,51 @@ pub fn promote_types(a: DType, b: DType) -> DType {
     }
 }
 
+/// NumPy's `casting=` rules, from strictest to loosest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Casting {
+    No,
+    Equiv,
+    Safe,
+    SameKind,
+    Unsafe,
+}
+
+impl Casting {
+    pub fn from_name(name: &str) -> Option<Casting> {
+        Some(match name {
+            "no" => Casting::No,
+            "equiv" => Casting::Equiv,
+            "safe" => Casting::Safe,
+            "same_kind" => Casting::SameKind,
+            "unsafe" => Casting::Unsafe,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Casting::No => "no",
+            Casting::Equiv => "equiv",
+            Casting::Safe => "safe",
+            Casting::SameKind => "same_kind",
+            Casting::Unsafe => "unsafe",
+        }
+    }
+}
+
+/// `np.can_cast(from, to, casting)`. Byte order is always native, so `no` and
+/// `equiv` both mean the same dtype; `same_kind` allows any cast that does not go
+/// down a kind (int64 to float32 and int64 to int32 pass, float to int does not).
+pub fn can_cast(from: DType, to: DType, casting: Casting) -> bool {
+    match casting {
+        Casting::No | Casting::Equiv => from == to,
+        Casting::Safe => promote_types(from, to) == to,
+        Casting::SameKind => Kind::of(from) <= Kind::of(to),
+        Casting::Unsafe => true,
+    }
+}
+
 /// `np.result_type` of the operands under NEP 50.
 pub fn result_type(operands: &[Operand]) -> InferResult<DType> {
     let mut strong: Option<DType> = None;
@@ -105,6 +150,36 @@ fn check_int_fits(value: i64, dtype: DType) -> InferResult<()> {
 mod tests {
     use super::*;
     use DType::*;
+
+    #[test]
+    fn can_cast_matches_numpy_tables() {
+        // `np.can_cast(a, b, casting)` for a, b in bool, int32, int64, float32, float64.
+        let safe = [
+            [true, true, true, true, true],
+            [false, true, true, false, true],
+            [false, false, true, false, true],
+            [false, false, false, true, true],
+            [false, false, false, false, true],
+        ];
+        let same_kind = [
+            [true, true, true, true, true],
+            [false, true, true, true, true],
+            [false, true, true, true, true],
+            [false, false, false, true, true],
+            [false, false, false, true, true],
+        ];
+        for (row, &from) in DType::ALL.iter().enumerate() {
+            for (column, &to) in DType::ALL.iter().enumerate() {
+                assert_eq!(can_cast(from, to, Casting::Safe), safe[row][column]);
+                assert_eq!(
+                    can_cast(from, to, Casting::SameKind),
+                    same_kind[row][column]
+                );
+                assert_eq!(can_cast(from, to, Casting::No), row == column);
+                assert!(can_cast(from, to, Casting::Unsafe));
+            }
+        }
+    }
 
     #[test]
     fn promote_types_matches_numpy_table() {

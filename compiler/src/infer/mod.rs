@@ -4,6 +4,7 @@
 //! Lowering calls these; they know nothing about spans, so errors carry only the
 //! message (in NumPy's wording where NumPy has one) and an optional help.
 
+pub mod budget;
 pub mod chunks;
 pub mod dtypes;
 pub mod index;

@@ -5,7 +5,7 @@
 use super::{InferError, InferResult};
 
 /// Formats a shape as NumPy's ufunc errors do: `(2,3)`, `(4,)`, `()`.
-fn compact_tuple(shape: &[usize]) -> String {
+pub fn compact_tuple(shape: &[usize]) -> String {
     match shape {
         [] => "()".to_string(),
         [only] => format!("({only},)"),
@@ -61,7 +61,9 @@ pub fn normalize_axes(axes: &[i64], ndim: usize) -> InferResult<Vec<usize>> {
     sorted_unique_axes(axes, ndim, "repeated axis")
 }
 
-fn sorted_unique_axes(axes: &[i64], ndim: usize, repeated: &str) -> InferResult<Vec<usize>> {
+/// Normalizes several axes; the result is sorted and a repeated axis is an error
+/// with the message `repeated` (NumPy words it differently per function).
+pub fn sorted_unique_axes(axes: &[i64], ndim: usize, repeated: &str) -> InferResult<Vec<usize>> {
     let mut out = Vec::with_capacity(axes.len());
     for &axis in axes {
         let axis = normalize_axis(axis, ndim)?;
@@ -244,7 +246,7 @@ pub fn concat_shape(shapes: &[&[usize]], axis: i64) -> InferResult<(usize, Vec<u
         }
         for (dim, (&len, &expected)) in shape.iter().zip(first.iter()).enumerate() {
             if dim == axis {
-                out[dim] += len;
+                out[dim] = out[dim].checked_add(len).ok_or_else(too_big)?;
             } else if len != expected {
                 return Err(InferError::new(format!(
                     "all the input array dimensions except for the concatenation axis must match exactly, but along dimension {dim}, the array at index 0 has size {expected} and the array at index {index} has size {len}"
@@ -253,6 +255,13 @@ pub fn concat_shape(shapes: &[&[usize]], axis: i64) -> InferResult<(usize, Vec<u
         }
     }
     Ok((axis, out))
+}
+
+/// NumPy's error for a result whose size overflows.
+fn too_big() -> InferError {
+    InferError::new(
+        "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size",
+    )
 }
 
 /// Checks that `from` can be broadcast to `to`.

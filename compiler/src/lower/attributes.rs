@@ -5,7 +5,7 @@
 
 use super::library::{self, Home};
 use super::names::{closest, library_member, library_member_names};
-use super::not_yet::{not_yet_in_library, not_yet_in_random};
+use super::not_yet::{not_yet_in_library, not_yet_in_random, not_yet_tensor_member};
 use super::value::{LibraryModule, Namespace, Value};
 use super::Lowerer;
 use crate::tileable::TileableId;
@@ -47,7 +47,7 @@ impl Lowerer<'_> {
                 namespace_member_names(*namespace),
             ),
             Value::DType(_) | Value::ScalarType(_) => ("a dtype".into(), vec!["name", "itemsize"]),
-            other => (format!("a {} value", other.type_name()), vec![]),
+            other => (format!("{} value", other.a_type_name()), vec![]),
         };
         let mut diagnostic =
             Diagnostic::error(format!("{what} has no attribute `{name}`"), attr.span)
@@ -78,6 +78,9 @@ impl Lowerer<'_> {
             name => match library::find_method(name) {
                 Some(method) => Value::Method(id, method),
                 None => {
+                    if let Some(message) = not_yet_tensor_member(name) {
+                        return self.report(Diagnostic::error(message, attr.span));
+                    }
                     let candidates = TENSOR_ATTRIBUTES
                         .iter()
                         .copied()

@@ -3,6 +3,7 @@
 //! NumPy scalar types (`mt.float32(2)`), and the `abs` and `len` builtins.
 
 use super::bind::{bind, Arg, BoundArgs, CallArg};
+use super::convert::layout_order_arg;
 use super::fold::fold_unary;
 use super::library::{Builtin, Home};
 use super::nodes::python_scalar;
@@ -44,7 +45,7 @@ impl Lowerer<'_> {
                 self.make_scalar(dtype, arg, span)
             }
             other => Err(Diagnostic::error(
-                format!("a {} value is not callable", other.type_name()),
+                format!("{} value is not callable", other.a_type_name()),
                 callee_span,
             )),
         }
@@ -97,7 +98,12 @@ impl Lowerer<'_> {
             Builtin::VStack => self.hstack(&args, true),
             Builtin::BroadcastTo => self.broadcast_to(&args),
             Builtin::Rechunk => self.rechunk(&args),
-            Builtin::Execute | Builtin::Copy => Ok(args.receiver().value),
+            Builtin::Execute => Ok(args.receiver().value),
+            // Tensors are never changed in place, so a copy is the tensor itself.
+            Builtin::Copy => {
+                layout_order_arg(&args.get("order"))?;
+                Ok(args.receiver().value)
+            }
             Builtin::Print => self.print(&args),
             Builtin::Abs => self.abs_builtin(&args),
             Builtin::Len => self.len_builtin(&args),
@@ -141,7 +147,7 @@ impl Lowerer<'_> {
             },
             other => {
                 return Err(Diagnostic::error(
-                    format!("a {} value has no len()", other.type_name()),
+                    format!("{} value has no len()", other.a_type_name()),
                     arg.span,
                 ))
             }

@@ -1,5 +1,5 @@
 //! Converting call arguments to what an op needs (an int, an axis or axes, a shape,
-//! a dtype, a chunk spec, ...), with errors that name the parameter, what it must
+//! a chunk spec, an order, ...), with errors that name the parameter, what it must
 //! be and what it got: "`axis` must be an int or a tuple of ints, got str".
 
 use super::bind::Arg;
@@ -7,7 +7,6 @@ use super::value::Value;
 use super::LowerResult;
 use crate::infer::chunks::{AxisChunks, ChunkSpec};
 use marsc_grammar::{Diagnostic, Span};
-use marsc_runtime::DType;
 
 fn wrong_type(name: &str, expected: &str, arg: &Arg) -> Diagnostic {
     Diagnostic::error(
@@ -25,6 +24,15 @@ pub(super) fn int_arg(arg: &Arg, name: &str) -> LowerResult<i64> {
     }
 }
 
+/// An integer as NumPy's C argument parsers read one (shapes, reduction and scan
+/// axes, `eye`'s sizes): unlike `operator.index`, they refuse bools.
+pub(super) fn strict_int_arg(arg: &Arg, name: &str) -> LowerResult<i64> {
+    match arg.value {
+        Value::Int(v) => Ok(v),
+        _ => Err(wrong_type(name, "an int", arg)),
+    }
+}
+
 pub(super) fn optional_int_arg(arg: &Arg, name: &str) -> LowerResult<Option<i64>> {
     match arg.value {
         Value::None => Ok(None),
@@ -32,9 +40,18 @@ pub(super) fn optional_int_arg(arg: &Arg, name: &str) -> LowerResult<Option<i64>
     }
 }
 
-/// A non-negative integer that fits the platform's sizes.
+/// `None` or an integer, bools refused (`axis=` of scans, `argmax` and `concatenate`).
+pub(super) fn optional_strict_int_arg(arg: &Arg, name: &str) -> LowerResult<Option<i64>> {
+    match arg.value {
+        Value::None => Ok(None),
+        _ => strict_int_arg(arg, name).map(Some),
+    }
+}
+
+/// A non-negative integer that fits the platform's sizes (bools refused, as
+/// NumPy's size parameters do).
 pub(super) fn count_arg(arg: &Arg, name: &str) -> LowerResult<usize> {
-    let value = int_arg(arg, name)?;
+    let value = strict_int_arg(arg, name)?;
     usize::try_from(value).map_err(|_| {
         Diagnostic::error(
             format!("`{name}` must not be negative, got {value}"),
@@ -66,50 +83,76 @@ pub(super) fn str_arg<'a>(arg: &'a Arg, name: &str) -> LowerResult<&'a str> {
     }
 }
 
-/// `axis=`: `None` (every axis), an int, or a tuple/list of ints.
+/// `axis=` as `normalize_axis_tuple` reads it (`expand_dims`): `None` (every axis),
+/// an int, or a tuple/list of ints, bools counting as ints.
 pub(super) fn axes_arg(arg: &Arg, name: &str) -> LowerResult<Option<Vec<i64>>> {
-    const EXPECTED: &str = "an int or a tuple of ints";
     match &arg.value {
         Value::None => Ok(None),
         Value::Int(_) | Value::Bool(_) => Ok(Some(vec![int_arg(arg, name)?])),
-        Value::Tuple(items) | Value::List(items) => items
-            .iter()
-            .map(|item| match item {
-                Value::Int(v) => Ok(*v),
-                other => Err(Diagnostic::error(
-                    format!(
-                        "`{name}` must be {EXPECTED}, got a {} inside",
-                        other.type_name()
-                    ),
-                    arg.span,
-                )),
+        Value::Tuple(items) | Value::List(items) => {
+            axis_items(items, arg, name, |item| match item {
+                Value::Int(v) => Some(*v),
+                Value::Bool(b) => Some(*b as i64),
+                _ => None,
             })
-            .collect::<LowerResult<Vec<i64>>>()
-            .map(Some),
-        _ => Err(wrong_type(name, EXPECTED, arg)),
+            .map(Some)
+        }
+        _ => Err(wrong_type(name, AXES_EXPECTED, arg)),
     }
 }
 
+/// `axis=` of reductions and `squeeze`, read by NumPy's C converter: `None`, an int
+/// or a tuple of ints; a list or a bool is refused.
+pub(super) fn reduction_axes_arg(arg: &Arg, name: &str) -> LowerResult<Option<Vec<i64>>> {
+    match &arg.value {
+        Value::None => Ok(None),
+        Value::Int(v) => Ok(Some(vec![*v])),
+        Value::Tuple(items) => axis_items(items, arg, name, |item| match item {
+            Value::Int(v) => Some(*v),
+            _ => None,
+        })
+        .map(Some),
+        _ => Err(wrong_type(name, AXES_EXPECTED, arg)),
+    }
+}
+
+const AXES_EXPECTED: &str = "an int or a tuple of ints";
+
+fn axis_items(
+    items: &[Value],
+    arg: &Arg,
+    name: &str,
+    read: impl Fn(&Value) -> Option<i64>,
+) -> LowerResult<Vec<i64>> {
+    items
+        .iter()
+        .map(|item| {
+            read(item).ok_or_else(|| {
+                Diagnostic::error(
+                    format!(
+                        "`{name}` must be {AXES_EXPECTED}, got {} inside",
+                        item.a_type_name()
+                    ),
+                    arg.span,
+                )
+            })
+        })
+        .collect()
+}
+
 /// A list of ints from an int or a tuple/list of ints (`reshape` dimensions,
-/// `transpose` axes), without range checks.
+/// `transpose` axes), without range checks. Bools are refused, as NumPy's shape
+/// and axes converters refuse them.
 pub(super) fn ints_arg(arg: &Arg, name: &str) -> LowerResult<Vec<i64>> {
     match &arg.value {
         Value::Int(v) => Ok(vec![*v]),
-        Value::Tuple(items) | Value::List(items) => items
-            .iter()
-            .map(|item| match item {
-                Value::Int(v) => Ok(*v),
-                Value::Bool(b) => Ok(*b as i64),
-                other => Err(Diagnostic::error(
-                    format!(
-                        "`{name}` must be an int or a tuple of ints, got a {} inside",
-                        other.type_name()
-                    ),
-                    arg.span,
-                )),
+        Value::Tuple(items) | Value::List(items) => {
+            axis_items(items, arg, name, |item| match item {
+                Value::Int(v) => Some(*v),
+                _ => None,
             })
-            .collect(),
-        _ => Err(wrong_type(name, "an int or a tuple of ints", arg)),
+        }
+        _ => Err(wrong_type(name, AXES_EXPECTED, arg)),
     }
 }
 
@@ -144,26 +187,6 @@ pub(super) fn shape_text(shape: &[usize]) -> String {
     crate::tileable::display::shape_text(shape)
 }
 
-/// `dtype=`: `None`, a dtype, a scalar type (`mt.float32`, `float`) or a name.
-pub(super) fn dtype_arg(arg: &Arg) -> LowerResult<Option<DType>> {
-    match &arg.value {
-        Value::None => Ok(None),
-        Value::Str(name) => DType::from_name(name).map(Some).ok_or_else(|| {
-            Diagnostic::error(format!("data type '{name}' not understood"), arg.span)
-                .with_help("the dtypes are bool, int32, int64, float32 and float64")
-        }),
-        other => other.as_dtype().map(Some).ok_or_else(|| {
-            Diagnostic::error(
-                format!(
-                    "`dtype` must be a dtype or its name, got {}",
-                    other.type_name()
-                ),
-                arg.span,
-            )
-        }),
-    }
-}
-
 /// `order=`: marsc stores every tensor in C order; orders that change only the
 /// memory layout are accepted, `'F'` where it changes values (`reshape`, `ravel`)
 /// is not supported.
@@ -175,23 +198,27 @@ pub(super) fn c_order_arg(arg: &Arg, function: &str) -> LowerResult<()> {
             format!("not supported yet: `order='F'` in `{function}()`"),
             arg.span,
         )),
-        _ => Err(Diagnostic::error(
-            "order must be one of 'C', 'F', 'A', or 'K'",
-            arg.span,
-        )),
+        _ => Err(bad_order(arg)),
     }
 }
 
-/// `order=` on creation functions, where it only chooses a memory layout.
+/// `order=` where it only chooses a memory layout (creation functions, `copy`,
+/// `astype`).
 pub(super) fn layout_order_arg(arg: &Arg) -> LowerResult<()> {
     match &arg.value {
         Value::Str(order) if matches!(&**order, "C" | "F" | "K" | "A") => Ok(()),
         Value::None => Ok(()),
-        _ => Err(Diagnostic::error(
-            "order must be one of 'C', 'F', 'A', or 'K'",
-            arg.span,
-        )),
+        _ => Err(bad_order(arg)),
     }
+}
+
+/// NumPy's messages for an `order=` that is not a string, or not one of the four.
+fn bad_order(arg: &Arg) -> Diagnostic {
+    let message = match &arg.value {
+        Value::Str(order) => format!("order must be one of 'C', 'F', 'A', or 'K' (got '{order}')"),
+        other => format!("order must be str, not {}", other.type_name()),
+    };
+    Diagnostic::error(message, arg.span)
 }
 
 /// `chunks=` / `chunk_size=`: an int, `"auto"`/`None`, or one entry per axis, each
@@ -266,7 +293,7 @@ mod tests {
     }
 
     #[test]
-    fn shapes_and_dtypes() {
+    fn shapes() {
         assert_eq!(shape_arg(&arg(Value::Int(3)), "shape"), Ok(vec![3]));
         let error = shape_arg(
             &arg(Value::tuple(vec![Value::Int(2), Value::Int(-1)])),
@@ -274,15 +301,6 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(error.message, "negative dimensions are not allowed");
-        assert_eq!(dtype_arg(&arg(Value::str("f4"))), Ok(Some(DType::Float32)));
-        assert_eq!(
-            dtype_arg(&arg(Value::str("foo"))).unwrap_err().message,
-            "data type 'foo' not understood"
-        );
-        assert_eq!(
-            dtype_arg(&arg(Value::PyType(super::super::value::PyType::Float))),
-            Ok(Some(DType::Float64))
-        );
     }
 
     #[test]

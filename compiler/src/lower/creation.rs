@@ -2,10 +2,11 @@
 //! `*_like` forms, `arange`, `linspace`, `eye`/`identity` and `load` (whose `.npy`
 //! header is read now, for the shape and dtype). Each takes `chunks=`.
 
-use super::bind::BoundArgs;
+use super::bind::{Arg, BoundArgs};
 use super::convert::{
-    bool_arg, count_arg, dtype_arg, int_arg, layout_order_arg, optional_int_arg, shape_arg, str_arg,
+    bool_arg, count_arg, int_arg, layout_order_arg, optional_int_arg, shape_arg, str_arg,
 };
+use super::dtype_args::dtype_arg;
 use super::library::FillKind;
 use super::nodes::python_scalar;
 use super::value::Value;
@@ -74,6 +75,11 @@ impl Lowerer<'_> {
         let dtype = dtype_arg(&args.get("dtype"))?;
         layout_order_arg(&args.get("order"))?;
         let fill = args.get("fill_value");
+        if is_array_fill(&fill.value) {
+            let id = self.broadcast_fill(&fill, &shape, dtype, args.call_span)?;
+            let id = self.rechunk_to(id, args.chunks.as_ref(), args.call_span)?;
+            return Ok(Value::Tensor(id));
+        }
         check_scalar_fill(&fill.value, fill.span)?;
         let value = python_scalar(&fill.value, dtype, fill.span)?;
         let id = self.add_created(
@@ -101,15 +107,25 @@ impl Lowerer<'_> {
             Value::None => self.shape(prototype).to_vec(),
             _ => shape_arg(&shape_given, "shape")?,
         };
+        let span = args.call_span;
         let value = match kind {
             Some(kind) => Scalar::from_i64(fill_constant(kind), dtype),
             None => {
                 let fill = args.get("fill_value");
+                if is_array_fill(&fill.value) {
+                    let id = self.broadcast_fill(&fill, &shape, Some(dtype), span)?;
+                    let id = if args.chunks.is_none() && shape == self.shape(prototype) {
+                        let nsplits = self.node(prototype).nsplits.clone();
+                        self.rechunk_to_splits(id, nsplits, span)
+                    } else {
+                        self.rechunk_to(id, args.chunks.as_ref(), span)?
+                    };
+                    return Ok(Value::Tensor(id));
+                }
                 check_scalar_fill(&fill.value, fill.span)?;
                 python_scalar(&fill.value, Some(dtype), fill.span)?
             }
         };
-        let span = args.call_span;
         let id = if args.chunks.is_none() && shape == self.shape(prototype) {
             let nsplits = self.node(prototype).nsplits.clone();
             self.add_with_splits(TileOp::Full(value), vec![], shape, dtype, nsplits, span)
@@ -186,8 +202,8 @@ impl Lowerer<'_> {
     /// dtype is applied after computing in float64, flooring first for integers as
     /// NumPy does.
     pub(super) fn linspace(&mut self, args: &BoundArgs) -> LowerResult<Value> {
-        let start = super::convert::float_arg(&args.get("start"), "start")?;
-        let stop = super::convert::float_arg(&args.get("stop"), "stop")?;
+        let start = linspace_bound(&args.get("start"), "start")?;
+        let stop = linspace_bound(&args.get("stop"), "stop")?;
         let num_arg = args.get("num");
         let num = int_arg(&num_arg, "num")?;
         let num = usize::try_from(num).map_err(|_| {
@@ -259,6 +275,7 @@ impl Lowerer<'_> {
     pub(super) fn load(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let file_arg = args.get("file");
         let file = str_arg(&file_arg, "file")?;
+        check_read_only_mmap_mode(&args.get("mmap_mode"))?;
         let path = self.resolve_path(Path::new(file));
         let header = read_header(&path)
             .map_err(|e| Diagnostic::error(format!("cannot load `{file}`: {e}"), file_arg.span))?;
@@ -289,6 +306,31 @@ impl Lowerer<'_> {
     }
 }
 
+/// `load(mmap_mode=)`: marsc reads the file in chunks whatever the mode, so the
+/// modes that only read it give the same values and are accepted; `'w+'` would
+/// create a new file.
+fn check_read_only_mmap_mode(arg: &Arg) -> LowerResult<()> {
+    match &arg.value {
+        Value::None => Ok(()),
+        Value::Str(mode)
+            if matches!(
+                mode.as_ref(),
+                "r" | "r+" | "c" | "readonly" | "readwrite" | "copyonwrite"
+            ) =>
+        {
+            Ok(())
+        }
+        Value::Str(mode) if matches!(mode.as_ref(), "w+" | "write") => Err(Diagnostic::error(
+            format!("not supported yet: `mmap_mode='{mode}'` (it creates a new file)"),
+            arg.span,
+        )),
+        _ => Err(Diagnostic::error(
+            "`mmap_mode` must be None, 'r', 'r+', 'c' or 'w+'",
+            arg.span,
+        )),
+    }
+}
+
 fn fill_constant(kind: FillKind) -> i64 {
     match kind {
         FillKind::Ones => 1,
@@ -296,13 +338,33 @@ fn fill_constant(kind: FillKind) -> i64 {
     }
 }
 
+/// `linspace`'s `start` or `stop`: a number (NumPy also takes arrays, making one
+/// sequence per element along a new axis).
+fn linspace_bound(arg: &Arg, name: &str) -> LowerResult<f64> {
+    if is_array_fill(&arg.value) {
+        return Err(Diagnostic::error(
+            format!(
+                "not supported yet: {} as `{name}` of `linspace()` (one sequence per element); only numbers",
+                arg.value.a_type_name()
+            ),
+            arg.span,
+        ));
+    }
+    super::convert::float_arg(arg, name)
+}
+
+/// A fill value NumPy broadcasts into the new array rather than repeating.
+fn is_array_fill(value: &Value) -> bool {
+    matches!(value, Value::Tensor(_) | Value::List(_) | Value::Tuple(_))
+}
+
 fn check_scalar_fill(value: &Value, span: marsc_grammar::Span) -> LowerResult<()> {
     match value {
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => Ok(()),
         other => Err(Diagnostic::error(
             format!(
-                "not supported yet: a fill value that is a {} (only Python numbers)",
-                other.type_name()
+                "not supported yet: a fill value that is {} (only numbers, tensors and lists)",
+                other.a_type_name()
             ),
             span,
         )),
@@ -334,9 +396,10 @@ fn arange_length(start: &Value, stop: &Value, step: &Value) -> Result<usize, Str
                 return Err("division by zero: `step` is 0".into());
             }
             let n = ((b - a) / s).ceil();
-            if !n.is_finite() {
+            if n.is_nan() {
                 return Err("arange: cannot compute length".into());
             }
+            // An infinite length falls through to the size check below, as in NumPy.
             n.max(0.0)
         }
     };

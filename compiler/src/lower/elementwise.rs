@@ -4,17 +4,18 @@
 //! nodes of the promoted dtype, and shapes broadcast as NumPy's do.
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{dtype_arg, shape_text, str_arg};
+use super::convert::{layout_order_arg, shape_text};
+use super::dtype_args::{casting_arg, check_cast, dtype_arg};
 use super::nodes::{dtype_rule_error, python_scalar};
 use super::value::Value;
 use super::{LowerResult, Lowerer};
-use crate::infer::dtypes::{result_type, Operand};
+use crate::infer::dtypes::{can_cast, result_type, Operand};
 use crate::infer::shapes::broadcast_shapes;
 use crate::infer::InferError;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::ast::{self, BinOp, CmpOp};
 use marsc_grammar::{Diagnostic, Span};
-use marsc_runtime::ops::{BinaryOp, UnaryOp};
+use marsc_runtime::ops::{BinaryOp, DTypeRuleError, UnaryOp};
 use marsc_runtime::DType;
 
 /// An infer error as a diagnostic at `span`.
@@ -102,10 +103,20 @@ impl Lowerer<'_> {
             value: rhs.0,
             span: rhs.1,
         };
+        if op == BinOp::Pow && self.is_bool_squared(&a.value, &b.value) {
+            let error = DTypeRuleError::UnsupportedResult("int8");
+            return Err(dtype_rule_error("square", DType::Bool, error, span));
+        }
         match binary_op_of(op) {
             Some(binary) => self.binary(binary, &a, &b, op_span, span),
             None => self.matmul(&a, &b, op_span, span),
         }
+    }
+
+    /// NumPy computes `array ** 2` with `square`, which gives int8 for bools (while
+    /// `power(bools, 2)` gives int64).
+    fn is_bool_squared(&self, base: &Value, exponent: &Value) -> bool {
+        matches!((base, exponent), (Value::Tensor(id), Value::Int(2)) if self.dtype(*id) == DType::Bool)
     }
 
     pub(super) fn tensor_compare_operator(
@@ -139,12 +150,12 @@ impl Lowerer<'_> {
             }
             other => Err(Diagnostic::error(
                 format!(
-                    "a tensor operation cannot take a {} operand",
-                    other.type_name()
+                    "a tensor operation cannot take {} operand",
+                    other.a_type_name()
                 ),
                 error_span,
             )
-            .with_secondary(arg.span, format!("this is a {}", other.type_name()))),
+            .with_secondary(arg.span, format!("this is {}", other.a_type_name()))),
         }
     }
 
@@ -203,15 +214,21 @@ impl Lowerer<'_> {
             .iter()
             .filter_map(|v| self.operand(v))
             .collect();
-        let common = result_type(&operands).map_err(|e| {
-            // The only promotion error is a Python int out of the tensor's range.
-            let culprit = match (&a_value, &b_value) {
-                (Value::Int(_), _) => a.span,
-                (_, Value::Int(_)) => b.span,
-                _ => error_span,
-            };
-            at(e, culprit)
-        })?;
+        let common = match result_type(&operands) {
+            Ok(common) => common,
+            // The only promotion error is a Python int out of an int32 tensor's
+            // range. NumPy 2 still compares such an int exactly, which comparing
+            // in int64 reproduces.
+            Err(_) if is_comparison(op) => DType::Int64,
+            Err(e) => {
+                let culprit = match (&a_value, &b_value) {
+                    (Value::Int(_), _) => a.span,
+                    (_, Value::Int(_)) => b.span,
+                    _ => error_span,
+                };
+                return Err(at(e, culprit));
+            }
+        };
         let result = op
             .result_dtype(common)
             .map_err(|e| dtype_rule_error(op.name(), common, e, error_span))?;
@@ -257,6 +274,22 @@ impl Lowerer<'_> {
     /// `where(condition, x, y)`.
     pub(super) fn where_function(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
+        match (args.given("x"), args.given("y")) {
+            (Some(_), Some(_)) => {}
+            (None, None) => {
+                return Err(Diagnostic::error(
+                    "not supported yet: `where(condition)` with one argument (the indices of the nonzero elements, whose count is known only at run time)",
+                    span,
+                )
+                .with_help("to choose between values, write `where(condition, x, y)`"))
+            }
+            _ => {
+                return Err(Diagnostic::error(
+                    "either both or neither of x and y should be given",
+                    span,
+                ))
+            }
+        }
         let condition = self.tensor_of(&args.get("condition"), None, "`condition`")?;
         let x_arg = args.get("x");
         let y_arg = args.get("y");
@@ -302,12 +335,20 @@ impl Lowerer<'_> {
             value: Value::Tensor(self.tensor_of(&receiver, None, "`a`")?),
             span: receiver.span,
         };
+        let dtype = self.operand_dtype(&result.value);
         for (op, bound) in [(BinaryOp::Maximum, lower), (BinaryOp::Minimum, upper)] {
-            if bound.value != Value::None {
+            if bound.value != Value::None && !is_no_op_bound(op, &bound.value, dtype) {
                 result.value = self.binary(op, &result, &bound, bound.span, span)?;
             }
         }
         Ok(result.value)
+    }
+
+    fn operand_dtype(&self, value: &Value) -> Option<DType> {
+        match value {
+            Value::Tensor(id) => Some(self.dtype(*id)),
+            _ => None,
+        }
     }
 
     /// `x.astype(dtype)`.
@@ -317,14 +358,39 @@ impl Lowerer<'_> {
         let dtype = dtype_arg(&dtype_arg_value)?.ok_or_else(|| {
             Diagnostic::error("`dtype` must be a dtype, got None", dtype_arg_value.span)
         })?;
-        let casting = args.get("casting");
-        if str_arg(&casting, "casting")? != "unsafe" {
+        layout_order_arg(&args.get("order"))?;
+        let casting_given = args.get("casting");
+        let casting = casting_arg(&casting_given)?;
+        let from = self.dtype(input);
+        if casting_given.value == Value::str("same_value") && !can_cast(from, dtype, casting) {
             return Err(Diagnostic::error(
-                "not supported yet: `casting=` other than 'unsafe'",
-                casting.span,
+                format!("not supported yet: `casting='same_value'` from {from} to {dtype} (a cast checked value by value at run time)"),
+                casting_given.span,
             ));
         }
+        check_cast(from, dtype, casting, args.call_span)?;
         Ok(Value::Tensor(self.cast(input, dtype, args.call_span)?))
+    }
+}
+
+fn is_comparison(op: BinaryOp) -> bool {
+    use BinaryOp::*;
+    matches!(
+        op,
+        Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual
+    )
+}
+
+/// NumPy's `clip` drops a Python int bound of an integer tensor that lies beyond
+/// its dtype's range on the side where it clips nothing (`clip(int32_x, 0, 2**40)`),
+/// instead of failing to convert it.
+fn is_no_op_bound(op: BinaryOp, bound: &Value, dtype: Option<DType>) -> bool {
+    let (Value::Int(bound), Some(DType::Int32)) = (bound, dtype) else {
+        return false;
+    };
+    match op {
+        BinaryOp::Maximum => *bound <= i64::from(i32::MIN),
+        _ => *bound >= i64::from(i32::MAX),
     }
 }
 

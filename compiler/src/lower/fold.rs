@@ -147,7 +147,7 @@ fn fold_int(op: BinOp, a: i64, b: i64) -> FoldResult {
             } else if a == 0 {
                 Err("0.0 cannot be raised to a negative power".into())
             } else {
-                Ok(Value::Float((a as f64).powf(b as f64)))
+                float_pow(a as f64, b as f64).map(Value::Float)
             }
         }
         BinOp::MatMul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
@@ -189,7 +189,12 @@ fn float_pow(a: f64, b: f64) -> Result<f64, String> {
             "not supported yet: complex numbers (a negative number to a fractional power)".into(),
         );
     }
-    Ok(a.powf(b))
+    let power = a.powf(b);
+    // CPython raises OverflowError when finite operands overflow (but not for `*`).
+    if power.is_infinite() && a.is_finite() && b.is_finite() {
+        return Err("(34, 'Numerical result out of range'): the power overflows a float".into());
+    }
+    Ok(power)
 }
 
 /// `+` and `*` on strings, tuples and lists.

@@ -64,7 +64,7 @@ impl Lowerer<'_> {
             Value::Tensor(id) => self.index_tensor(id, &evaluated, span),
             Value::Tuple(_) | Value::List(_) | Value::Str(_) => index_sequence(&object, &evaluated),
             other => Err(Diagnostic::error(
-                format!("a {} value is not subscriptable", other.type_name()),
+                format!("{} value is not subscriptable", other.a_type_name()),
                 object_span,
             )),
         };

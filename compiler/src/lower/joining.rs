@@ -2,11 +2,12 @@
 //! `stack`, `hstack` and `vstack` built from `expand_dims` and `concatenate`.
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{dtype_arg, int_arg};
+use super::convert::{int_arg, optional_strict_int_arg};
+use super::dtype_args::{casting_arg, check_cast, dtype_arg};
 use super::elementwise::at;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
-use crate::infer::dtypes::promote_types;
+use crate::infer::dtypes::{promote_types, Casting};
 use crate::infer::shapes::{concat_shape, normalize_axis};
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
@@ -38,12 +39,12 @@ impl Lowerer<'_> {
     }
 
     /// Joins tensors along `axis` (`None` ravels them first), all cast to `dtype`
-    /// or to their promoted dtype.
+    /// or to their promoted dtype, under the `casting` rule.
     fn concatenate_tensors(
         &mut self,
         mut inputs: Vec<TileableId>,
         axis: Option<i64>,
-        dtype: Option<DType>,
+        (dtype, casting): (Option<DType>, Casting),
         error_span: Span,
         span: Span,
     ) -> LowerResult<TileableId> {
@@ -67,6 +68,7 @@ impl Lowerer<'_> {
                 .unwrap_or(DType::Float64)
         });
         for input in &mut inputs {
+            check_cast(self.dtype(*input), dtype, casting, span)?;
             *input = self.cast(*input, dtype, span)?;
         }
         if inputs.len() == 1 {
@@ -80,11 +82,8 @@ impl Lowerer<'_> {
         let arrays = args.get("arrays");
         let inputs = self.tensor_list(&arrays, "arrays")?;
         let axis_arg = args.get("axis");
-        let axis = match axis_arg.value {
-            Value::None => None,
-            _ => Some(int_arg(&axis_arg, "axis")?),
-        };
-        let dtype = dtype_arg(&args.get("dtype"))?;
+        let axis = optional_strict_int_arg(&axis_arg, "axis")?;
+        let dtype = self.join_dtype(args)?;
         let error_span = if axis_arg.span == args.call_span {
             arrays.span
         } else {
@@ -114,7 +113,7 @@ impl Lowerer<'_> {
         let ndim = self.shape(first).len();
         let axis = normalize_axis(int_arg(&axis_arg, "axis")?, ndim + 1)
             .map_err(|e| at(e, axis_arg.span))?;
-        let dtype = dtype_arg(&args.get("dtype"))?;
+        let dtype = self.join_dtype(args)?;
         let span = args.call_span;
         let expanded = inputs
             .into_iter()
@@ -139,9 +138,17 @@ impl Lowerer<'_> {
             Some(&first) if !vertical && self.shape(first).len() > 1 => 1,
             _ => 0,
         };
-        let dtype = dtype_arg(&args.get("dtype"))?;
+        let dtype = self.join_dtype(args)?;
         let id = self.concatenate_tensors(promoted, Some(axis), dtype, tup.span, span)?;
         Ok(Value::Tensor(id))
+    }
+
+    /// The `dtype=` and `casting=` arguments of the joining functions.
+    fn join_dtype(&self, args: &BoundArgs) -> LowerResult<(Option<DType>, Casting)> {
+        Ok((
+            dtype_arg(&args.get("dtype"))?,
+            casting_arg(&args.get("casting"))?,
+        ))
     }
 
     /// NumPy's `atleast_1d` / `atleast_2d`: 0-d becomes `(1,)` or `(1, 1)`, 1-D `(n,)`

@@ -7,6 +7,7 @@ use super::bind::Arg;
 use super::convert::shape_text;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
+use crate::infer::budget::{fit_to_budget, largest_chunk};
 use crate::infer::chunks::{resolve_chunks, AxisChunks, ChunkSpec};
 use crate::infer::dtypes::Operand;
 use crate::infer::nsplits::{infer_nsplits, InputLayout};
@@ -52,7 +53,26 @@ impl Lowerer<'_> {
                 }
             })
             .collect();
-        let nsplits = infer_nsplits(&op, &layouts, &shape);
+        let mut nsplits = infer_nsplits(&op, &layouts, &shape);
+        if may_outgrow_inputs(&op) {
+            let largest_input_bytes = inputs
+                .iter()
+                .map(|&id| {
+                    let node = self.graph.node(id);
+                    largest_chunk(&node.nsplits) * node.dtype.itemsize() as u128
+                })
+                .max()
+                .unwrap_or(0);
+            let budget = self.options.chunk_bytes;
+            nsplits = fit_to_budget(
+                nsplits,
+                &shape,
+                dtype.itemsize(),
+                budget,
+                largest_input_bytes,
+            );
+            check_split_count(&nsplits, span)?;
+        }
         Ok(self.graph.add(TileableNode {
             op,
             inputs,
@@ -216,10 +236,15 @@ pub(super) fn python_scalar(
 }
 
 /// Refuses tensors whose byte size does not fit in an `i64`, with NumPy's message.
+/// As in NumPy, a length-0 axis does not excuse the others: the product of the
+/// non-zero lengths must fit too, so no product of lengths overflows later on.
 pub(super) fn check_size(shape: &[usize], dtype: DType, span: Span) -> LowerResult<()> {
-    let bytes = shape.iter().try_fold(dtype.itemsize() as u128, |acc, &d| {
-        acc.checked_mul(d as u128)
-    });
+    let bytes = shape
+        .iter()
+        .filter(|&&d| d != 0)
+        .try_fold(dtype.itemsize() as u128, |acc, &d| {
+            acc.checked_mul(d as u128)
+        });
     match bytes {
         Some(b) if b <= i64::MAX as u128 => Ok(()),
         _ => Err(Diagnostic::error(
@@ -228,6 +253,37 @@ pub(super) fn check_size(shape: &[usize], dtype: DType, span: Span) -> LowerResu
         )
         .with_note(format!("the shape is {}", shape_text(shape)))),
     }
+}
+
+/// Ops whose result chunks can be bigger than their operands' (broadcasting, a
+/// wider dtype) and whose tiling rechunks the operands to whatever splits the
+/// result has; see [`fit_to_budget`].
+fn may_outgrow_inputs(op: &TileOp) -> bool {
+    matches!(
+        op,
+        TileOp::Unary(_)
+            | TileOp::Binary { .. }
+            | TileOp::Where
+            | TileOp::Cast
+            | TileOp::BroadcastTo
+            | TileOp::MatMul
+    )
+}
+
+/// Refuses a result split into more than [`MAX_CHUNKS`] chunks.
+fn check_split_count(nsplits: &[Vec<usize>], span: Span) -> LowerResult<()> {
+    let count = nsplits.iter().fold(1u128, |count, splits| {
+        count.saturating_mul(splits.len() as u128)
+    });
+    if count > MAX_CHUNKS {
+        return Err(Diagnostic::error(
+            format!("not supported yet: more than {MAX_CHUNKS} chunks in one tensor"),
+            span,
+        )
+        .with_note("this result is too big to split into chunks within the chunk byte budget")
+        .with_help("raise the budget with `--chunk-bytes`, or compute a smaller result"));
+    }
+    Ok(())
 }
 
 /// Refuses chunk specs that would give more than [`MAX_CHUNKS`] chunks, before the

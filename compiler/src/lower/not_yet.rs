@@ -1,10 +1,13 @@
 //! Names a NumPy user may reach for that version 1 does not have: NumPy functions
-//! and `random` functions beyond the library, and Python builtins beyond the
-//! language. Naming one gets "not supported yet" instead of "cannot find".
+//! and `random` functions beyond the library, array methods beyond the tensor
+//! methods, and Python builtins beyond the language. Naming one gets "not
+//! supported yet" instead of "cannot find".
 
 /// NumPy functions and modules a script might reach for that are not in version 1
 /// of the library: naming them gets "not supported yet" rather than "not found".
 const NOT_YET_IN_LIBRARY: &[&str] = &[
+    "copy",
+    "astype",
     "sort",
     "argsort",
     "unique",
@@ -120,6 +123,14 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "imag",
     "conj",
     "angle",
+    // Mars-only members of `mars.tensor`.
+    "ExecutableTuple",
+    "from_hdf5",
+    "to_hdf5",
+    "from_zarr",
+    "to_zarr",
+    "fromtiledb",
+    "totiledb",
 ];
 
 /// `random` functions outside version 1.
@@ -144,6 +155,52 @@ const NOT_YET_IN_RANDOM: &[&str] = &[
     "Generator",
     "get_state",
     "set_state",
+];
+
+/// Methods and attributes of NumPy arrays (and a few of Mars tensors) that
+/// version 1 does not have.
+const NOT_YET_TENSOR_MEMBERS: &[&str] = &[
+    "round",
+    "nonzero",
+    "sort",
+    "argsort",
+    "partition",
+    "argpartition",
+    "searchsorted",
+    "repeat",
+    "take",
+    "put",
+    "choose",
+    "compress",
+    "diagonal",
+    "trace",
+    "ptp",
+    "fill",
+    "item",
+    "tolist",
+    "tobytes",
+    "tofile",
+    "dump",
+    "dumps",
+    "view",
+    "resize",
+    "byteswap",
+    "conj",
+    "conjugate",
+    "real",
+    "imag",
+    "flat",
+    "mT",
+    "strides",
+    "data",
+    "base",
+    "flags",
+    "ctypes",
+    "to_numpy",
+    "tiles",
+    "todense",
+    "tosparse",
+    "map_chunk",
 ];
 
 /// Python builtins that are not part of the language (no loops, no containers
@@ -214,4 +271,12 @@ pub(crate) fn not_yet_builtin(name: &str) -> Option<String> {
     NOT_YET_BUILTIN
         .contains(&name)
         .then(|| format!("not supported yet: Python's `{name}()` is not part of the language"))
+}
+
+/// The "not supported yet" message for a NumPy array method or attribute outside
+/// version 1.
+pub(crate) fn not_yet_tensor_member(name: &str) -> Option<String> {
+    NOT_YET_TENSOR_MEMBERS.contains(&name).then(|| {
+        format!("not supported yet: the tensor method or attribute `{name}` is not in marsc's library (version 1)")
+    })
 }

@@ -3,7 +3,8 @@
 //! (0 until a `seed()` call), so values are a pure function of the script.
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{dtype_arg, float_arg, int_arg, shape_arg};
+use super::convert::{float_arg, int_arg, shape_arg};
+use super::dtype_args::dtype_arg;
 use super::library::RandomKind;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
@@ -48,14 +49,14 @@ impl Lowerer<'_> {
             }
             RandomKind::Random => (RandomDist::Uniform01, size(&args.get("size"))?),
             RandomKind::Uniform => {
-                let low = float_arg(&args.get("low"), "low")?;
-                let high = float_arg(&args.get("high"), "high")?;
+                let low = distribution_float(&args.get("low"), "low")?;
+                let high = distribution_float(&args.get("high"), "high")?;
                 (RandomDist::Uniform { low, high }, size(&args.get("size"))?)
             }
             RandomKind::Normal => {
-                let loc = float_arg(&args.get("loc"), "loc")?;
+                let loc = distribution_float(&args.get("loc"), "loc")?;
                 let scale_arg = args.get("scale");
-                let scale = float_arg(&scale_arg, "scale")?;
+                let scale = distribution_float(&scale_arg, "scale")?;
                 if scale < 0.0 {
                     return Err(Diagnostic::error("scale < 0", scale_arg.span));
                 }
@@ -68,43 +69,52 @@ impl Lowerer<'_> {
     }
 
     /// `randint(low, high=None, size=None, dtype=int)`: int64 in `[low, high)`, or
-    /// `[0, low)` without `high`.
+    /// `[0, low)` without `high`, cast to `dtype` (bool, int32 or int64) after.
     fn randint(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let low_arg = args.get("low");
         let high_arg = args.get("high");
-        let low = int_arg(&low_arg, "low")?;
-        let (low, high) = match high_arg.value {
+        let low = distribution_int(&low_arg, "low")?;
+        let dtype_given = args.get("dtype");
+        let dtype = dtype_arg(&dtype_given)?.unwrap_or(DType::Int64);
+        let (min, max) = match dtype {
+            DType::Bool => (0, 1),
+            DType::Int32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
+            DType::Int64 => (i64::MIN, i64::MAX),
+            DType::Float32 | DType::Float64 => {
+                return Err(Diagnostic::error(
+                    format!("Unsupported dtype {dtype} for randint"),
+                    dtype_given.span,
+                ))
+            }
+        };
+        // NumPy's checks, in NumPy's order.
+        let (low, high, high_span) = match high_arg.value {
             Value::None => {
                 if low <= 0 {
                     return Err(Diagnostic::error("high <= 0", low_arg.span));
                 }
-                (0, low)
+                (0, low, low_arg.span)
             }
             _ => {
-                let high = int_arg(&high_arg, "high")?;
-                if low >= high {
-                    return Err(Diagnostic::error("low >= high", high_arg.span));
+                if low < min {
+                    return Err(Diagnostic::error(
+                        format!("low is out of bounds for {dtype}"),
+                        low_arg.span,
+                    ));
                 }
-                (low, high)
+                (low, distribution_int(&high_arg, "high")?, high_arg.span)
             }
         };
+        if i128::from(high) - 1 > i128::from(max) {
+            return Err(Diagnostic::error(
+                format!("high is out of bounds for {dtype}"),
+                high_span,
+            ));
+        }
+        if low >= high {
+            return Err(Diagnostic::error("low >= high", high_span));
+        }
         let shape = size(&args.get("size"))?;
-        let dtype_given = args.get("dtype");
-        let dtype = dtype_arg(&dtype_given)?.unwrap_or(DType::Int64);
-        if !dtype.is_int() {
-            return Err(Diagnostic::error(
-                format!("Unsupported dtype {dtype} for randint"),
-                dtype_given.span,
-            ));
-        }
-        if dtype == DType::Int32
-            && (i32::try_from(low).is_err() || i32::try_from(high - 1).is_err())
-        {
-            return Err(Diagnostic::error(
-                format!("`low` and `high` must fit in int32 for dtype int32, got [{low}, {high})"),
-                args.call_span,
-            ));
-        }
         let value =
             self.add_random(RandomDist::Randint { low, high }, shape, DType::Int64, args)?;
         match value {
@@ -137,4 +147,37 @@ fn size(arg: &Arg) -> LowerResult<Vec<usize>> {
         Value::None => Ok(vec![]),
         _ => shape_arg(arg, "size"),
     }
+}
+
+/// NumPy takes arrays as distribution parameters too (one per element); version 1
+/// takes Python numbers only.
+fn refuse_array_parameter(arg: &Arg, name: &str) -> LowerResult<()> {
+    if !matches!(
+        arg.value,
+        Value::Tensor(_) | Value::List(_) | Value::Tuple(_)
+    ) {
+        return Ok(());
+    }
+    let diagnostic = Diagnostic::error(
+        format!(
+            "not supported yet: {} as `{name}` (one parameter per element); only numbers",
+            arg.value.a_type_name()
+        ),
+        arg.span,
+    );
+    Err(match name {
+        "loc" | "scale" => diagnostic
+            .with_help("draw standard normals and scale them: `loc + scale * mt.random.randn(n)`"),
+        _ => diagnostic,
+    })
+}
+
+fn distribution_float(arg: &Arg, name: &str) -> LowerResult<f64> {
+    refuse_array_parameter(arg, name)?;
+    float_arg(arg, name)
+}
+
+fn distribution_int(arg: &Arg, name: &str) -> LowerResult<i64> {
+    refuse_array_parameter(arg, name)?;
+    int_arg(arg, name)
 }

@@ -3,12 +3,15 @@
 //! `cumprod` (`axis=None` ravels first). `dtype=` casts the input first and the
 //! result to the requested dtype after, which is what NumPy's accumulator gives.
 
+use super::bind::Arg;
 use super::bind::BoundArgs;
-use super::convert::{axes_arg, bool_arg, dtype_arg, float_arg, optional_int_arg};
+use super::convert::{bool_arg, float_arg, optional_strict_int_arg, reduction_axes_arg};
+use super::dtype_args::dtype_arg;
 use super::elementwise::at;
+use super::shape_ops::is_scalar_last_axis;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
-use crate::infer::shapes::{normalize_axes, normalize_axis, reduced_shape};
+use crate::infer::shapes::{normalize_axis, reduced_shape, sorted_unique_axes};
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::ops::{ReduceOp, Reduction, ScanOp};
@@ -22,21 +25,36 @@ fn takes_dtype(op: ReduceOp) -> bool {
     )
 }
 
+/// The sorted input axes a reduction runs over, from its `axis=` argument.
+fn reduction_axes(op: ReduceOp, axis_arg: &Arg, ndim: usize) -> LowerResult<Vec<usize>> {
+    let in_range =
+        |axis: i64, ndim: usize| normalize_axis(axis, ndim).map_err(|e| at(e, axis_arg.span));
+    if matches!(op, ReduceOp::ArgMax | ReduceOp::ArgMin) {
+        return match optional_strict_int_arg(axis_arg, "axis")? {
+            None => Ok((0..ndim).collect()),
+            // NumPy reads a 0-d tensor as 1-d here, so axis 0 and -1 reduce over nothing.
+            Some(axis) if ndim == 0 => in_range(axis, 1).map(|_| vec![]),
+            Some(axis) => in_range(axis, ndim).map(|axis| vec![axis]),
+        };
+    }
+    let ufunc_reduction = !matches!(op, ReduceOp::Mean | ReduceOp::Var | ReduceOp::Std);
+    if ndim == 0 && ufunc_reduction && is_scalar_last_axis(&axis_arg.value) {
+        return Ok(vec![]);
+    }
+    match reduction_axes_arg(axis_arg, "axis")? {
+        Some(axes) => sorted_unique_axes(&axes, ndim, "duplicate value in 'axis'")
+            .map_err(|e| at(e, axis_arg.span)),
+        None => Ok((0..ndim).collect()),
+    }
+}
+
 impl Lowerer<'_> {
     pub(super) fn reduce(&mut self, op: ReduceOp, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let mut input = self.tensor_of(&args.get("a"), None, "`a`")?;
         let ndim = self.shape(input).len();
         let axis_arg = args.get("axis");
-        let axes = if matches!(op, ReduceOp::ArgMax | ReduceOp::ArgMin) {
-            optional_int_arg(&axis_arg, "axis")?.map(|axis| vec![axis])
-        } else {
-            axes_arg(&axis_arg, "axis")?
-        };
-        let axes = match axes {
-            Some(axes) => normalize_axes(&axes, ndim).map_err(|e| at(e, axis_arg.span))?,
-            None => (0..ndim).collect(),
-        };
+        let axes = reduction_axes(op, &axis_arg, ndim)?;
         let keepdims = bool_arg(&args.get("keepdims"), "keepdims")?;
         let ddof = if matches!(op, ReduceOp::Var | ReduceOp::Std) {
             float_arg(&args.get("ddof"), "ddof")?
@@ -97,11 +115,13 @@ impl Lowerer<'_> {
         if let Some(dtype) = requested {
             input = self.cast(input, dtype, span)?;
         }
-        let axis = match optional_int_arg(&axis_arg, "axis")? {
-            None => {
-                input = self.ravel_tensor(input, span)?;
-                0
-            }
+        let axis = optional_strict_int_arg(&axis_arg, "axis")?;
+        // NumPy scans a 0-d tensor as a 1-d one, whatever the axis.
+        if axis.is_none() || self.shape(input).is_empty() {
+            input = self.ravel_tensor(input, span)?;
+        }
+        let axis = match axis {
+            None => 0,
             Some(axis) => {
                 normalize_axis(axis, self.shape(input).len()).map_err(|e| at(e, axis_arg.span))?
             }

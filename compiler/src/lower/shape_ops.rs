@@ -3,7 +3,9 @@
 //! `rechunk`. Joining tensors is in [`super::joining`].
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{axes_arg, c_order_arg, int_arg, ints_arg, shape_arg};
+use super::convert::{
+    axes_arg, c_order_arg, int_arg, ints_arg, reduction_axes_arg, shape_arg, strict_int_arg,
+};
 use super::elementwise::at;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
@@ -242,7 +244,10 @@ impl Lowerer<'_> {
     pub(super) fn squeeze(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let input = self.tensor_of(&args.get("a"), None, "`a`")?;
         let axis = args.get("axis");
-        let axes = axes_arg(&axis, "axis")?;
+        let axes = reduction_axes_arg(&axis, "axis")?;
+        if self.shape(input).is_empty() && is_scalar_last_axis(&axis.value) {
+            return Ok(Value::Tensor(input));
+        }
         let id = self.squeeze_tensor(input, axes.as_deref(), axis.span, args.call_span)?;
         Ok(Value::Tensor(id))
     }
@@ -295,6 +300,12 @@ impl Lowerer<'_> {
     }
 }
 
+/// NumPy accepts a scalar `axis` of 0 or -1 on a 0-d tensor in `squeeze` and in
+/// its ufunc reductions, as if the tensor had one axis (a tuple `(0,)` is refused).
+pub(super) fn is_scalar_last_axis(axis: &Value) -> bool {
+    matches!(axis, Value::Int(0 | -1))
+}
+
 /// The dimensions of `x.reshape(...)`/`x.transpose(...)`: none, one tuple or list,
 /// `None`, or several ints.
 fn dims_from_varargs(args: &BoundArgs, name: &str) -> LowerResult<Option<Vec<i64>>> {
@@ -304,7 +315,7 @@ fn dims_from_varargs(args: &BoundArgs, name: &str) -> LowerResult<Option<Vec<i64
         [only] => ints_arg(only, name).map(Some),
         several => several
             .iter()
-            .map(|arg| int_arg(arg, name))
+            .map(|arg| strict_int_arg(arg, name))
             .collect::<LowerResult<Vec<i64>>>()
             .map(Some),
     }

@@ -141,6 +141,27 @@ impl Value {
         }
     }
 
+    /// The type name with its article, for messages: `an int`, `a tensor`, `None`.
+    pub fn a_type_name(&self) -> &'static str {
+        match self {
+            Value::Tensor(_) => "a tensor",
+            Value::Int(_) => "an int",
+            Value::Float(_) => "a float",
+            Value::Bool(_) => "a bool",
+            Value::Str(_) => "a str",
+            Value::None => "None",
+            Value::Ellipsis => "an ellipsis",
+            Value::Tuple(_) => "a tuple",
+            Value::List(_) => "a list",
+            Value::DType(_) => "a dtype",
+            Value::ScalarType(_) | Value::PyType(_) => "a type",
+            Value::Namespace(_) => "a module",
+            Value::Function(_) => "a function",
+            Value::Method(..) => "a method",
+            Value::Poison => "an error",
+        }
+    }
+
     /// The items of a tuple or list.
     pub fn as_sequence(&self) -> Option<&[Value]> {
         match self {

@@ -15,13 +15,14 @@ pub(crate) enum StringEnd {
 }
 
 #[derive(Logos, Clone, Copy, Debug, PartialEq)]
-#[logos(skip r"[ \t\f\r]+")]
+#[logos(skip r"[ \t\f]+")]
 // A comment runs to the end of its line, never further, so greedy is safe.
 #[logos(skip(r"#[^\r\n]*", allow_greedy = true))]
 // A backslash that ends a physical line joins it to the next one.
-#[logos(skip r"\\\r?\n")]
+#[logos(skip r"\\(\r\n|\r|\n)")]
 pub(crate) enum RawToken {
-    #[regex(r"\r?\n")]
+    /// A line ends with LF, CRLF or a lone CR (old Mac files), as Python reads them.
+    #[regex(r"\r\n|\r|\n")]
     Newline,
 
     #[regex(r"[\p{XID_Start}_]\p{XID_Continue}*")]
@@ -211,11 +212,13 @@ fn scan_single_line(rest: &str, quote: char) -> (usize, StringEnd) {
     while let Some((at, c)) = chars.next() {
         match c {
             '\\' => {
-                // An escaped newline continues the literal on the next line.
-                if let Some((_, '\r')) = chars.clone().next() {
-                    chars.next();
+                // The escaped character is part of the literal; an escaped CRLF
+                // continues it on the next line like an escaped LF or CR.
+                if let Some((_, '\r')) = chars.next() {
+                    if let Some((_, '\n')) = chars.clone().next() {
+                        chars.next();
+                    }
                 }
-                chars.next();
             }
             '\n' | '\r' => return (at, StringEnd::Unterminated),
             c if c == quote => return (at + c.len_utf8(), StringEnd::Closed),

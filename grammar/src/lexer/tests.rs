@@ -73,6 +73,52 @@ fn backslash_continues_a_line() {
         ]
     );
     assert_eq!(tokens("x = 1 \\\r\n + 2\r\n").len(), 6);
+    assert_eq!(tokens("x = 1 \\\r + 2\r").len(), 6);
+}
+
+#[test]
+fn lone_carriage_returns_end_lines_as_in_python() {
+    let expected = vec![
+        Token::Name("x"),
+        Token::Assign,
+        Token::Int(1),
+        Token::Newline,
+        Token::Name("y"),
+        Token::Newline,
+    ];
+    assert_eq!(tokens("x = 1\ry\r"), expected);
+    assert_eq!(tokens("x = 1 # note\r\ry\r\n"), expected);
+    assert_eq!(tokens("x = 1\r\r\ny"), expected);
+    assert_eq!(
+        tokens("s = 'a\\\rb'\r"),
+        vec![
+            Token::Name("s"),
+            Token::Assign,
+            Token::Str("ab".into()),
+            Token::Newline
+        ]
+    );
+}
+
+#[test]
+fn letters_glued_to_a_number_are_one_invalid_literal() {
+    assert_eq!(messages("x = 3km"), vec!["invalid decimal literal"]);
+    assert_eq!(messages("x = 1.5e+ 1"), vec!["invalid decimal literal"]);
+    assert_eq!(messages("x = 0x1fg"), vec!["invalid hexadecimal literal"]);
+    let lexed = tokenize("x = 3km + 1\n");
+    assert_eq!(lexed.diagnostics[0].span, Span::new(4, 7));
+    // A keyword may follow a number directly, as Python allows.
+    assert_eq!(
+        tokens("x = 1or 2"),
+        vec![
+            Token::Name("x"),
+            Token::Assign,
+            Token::Int(1),
+            Token::Or,
+            Token::Int(2),
+            Token::Newline,
+        ]
+    );
 }
 
 #[test]

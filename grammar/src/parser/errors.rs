@@ -96,6 +96,9 @@ impl<'a, 'src> ErrorContext<'a, 'src> {
                 diagnostic
             });
         }
+        if let Some(diagnostic) = self.annotation(index, token, span) {
+            return Some(diagnostic);
+        }
         if let Some(diagnostic) = self.unclosed_bracket(index, token, &found, span, expected) {
             return Some(diagnostic);
         }
@@ -130,6 +133,25 @@ impl<'a, 'src> ErrorContext<'a, 'src> {
             )
             .with_label("`print` is a function")
             .with_help(help),
+        )
+    }
+
+    /// `x: int = 5`: a variable annotation.
+    fn annotation(&self, index: usize, token: &Token<'src>, span: Span) -> Option<Diagnostic> {
+        if *token != Token::Colon || index == 0 {
+            return None;
+        }
+        let (_, previous, _) = &self.tokens[index - 1];
+        let Token::Name(name) = previous else {
+            return None;
+        };
+        if !self.starts_statement(index - 1) {
+            return None;
+        }
+        Some(
+            Diagnostic::error("variable annotations are not supported in version 1", span)
+                .with_label("a type annotation")
+                .with_help(format!("drop the type: write `{name} = value`")),
         )
     }
 

@@ -19,6 +19,14 @@ pub(super) const fn pos(name: &'static str) -> Param {
     }
 }
 
+pub(super) const fn pos_opt(name: &'static str, default: Default) -> Param {
+    Param {
+        name,
+        default,
+        pass: Pass::PositionalOnly,
+    }
+}
+
 pub(super) const fn opt(name: &'static str, default: Default) -> Param {
     Param {
         name,
@@ -61,8 +69,27 @@ pub(super) const fn var_keyword(name: &'static str) -> Param {
 
 pub(super) const NONE: Default = Default::None;
 
-pub(super) const UNARY: &[Param] = &[pos("x"), unsupported("out")];
-pub(super) const BINARY: &[Param] = &[pos("x1"), pos("x2"), unsupported("out")];
+pub(super) const UNARY: &[Param] = &[
+    pos("x"),
+    unsupported("out"),
+    kw_unsupported("where"),
+    kw_unsupported("casting"),
+    kw_unsupported("order"),
+    kw_unsupported("dtype"),
+    kw_unsupported("subok"),
+    kw_unsupported("signature"),
+];
+pub(super) const BINARY: &[Param] = &[
+    pos("x1"),
+    pos("x2"),
+    unsupported("out"),
+    kw_unsupported("where"),
+    kw_unsupported("casting"),
+    kw_unsupported("order"),
+    kw_unsupported("dtype"),
+    kw_unsupported("subok"),
+    kw_unsupported("signature"),
+];
 pub(super) const SUM: &[Param] = &[
     req("a"),
     opt("axis", NONE),
@@ -160,7 +187,7 @@ pub(super) const ARANGE: &[Param] = &[
     opt("start", NONE),
     opt("stop", NONE),
     opt("step", NONE),
-    kw("dtype", NONE),
+    opt("dtype", NONE),
 ];
 pub(super) const LINSPACE: &[Param] = &[
     req("start"),
@@ -181,7 +208,7 @@ pub(super) const EYE: &[Param] = &[
 pub(super) const IDENTITY: &[Param] = &[req("n"), opt("dtype", NONE)];
 pub(super) const LOAD: &[Param] = &[
     req("file"),
-    unsupported("mmap_mode"),
+    opt("mmap_mode", NONE),
     opt("allow_pickle", Default::Bool(false)),
 ];
 pub(super) const SAVE: &[Param] = &[
@@ -208,7 +235,8 @@ pub(super) const RANDINT: &[Param] = &[
     opt("dtype", NONE),
 ];
 pub(super) const SEED: &[Param] = &[opt("seed", NONE)];
-pub(super) const WHERE: &[Param] = &[pos("condition"), pos("x"), pos("y")];
+// `x` and `y` are optional only so that one-argument `where` gets its own message.
+pub(super) const WHERE: &[Param] = &[pos("condition"), pos_opt("x", NONE), pos_opt("y", NONE)];
 pub(super) const CLIP: &[Param] = &[
     req("a"),
     opt("a_min", NONE),
@@ -250,16 +278,20 @@ pub(super) const CONCATENATE: &[Param] = &[
     opt("axis", Default::Int(0)),
     unsupported("out"),
     kw("dtype", NONE),
-    kw_unsupported("casting"),
+    kw("casting", Default::Str("same_kind")),
 ];
 pub(super) const STACK: &[Param] = &[
     req("arrays"),
     opt("axis", Default::Int(0)),
     unsupported("out"),
     kw("dtype", NONE),
-    kw_unsupported("casting"),
+    kw("casting", Default::Str("same_kind")),
 ];
-pub(super) const HSTACK: &[Param] = &[req("tup"), kw("dtype", NONE), kw_unsupported("casting")];
+pub(super) const HSTACK: &[Param] = &[
+    req("tup"),
+    kw("dtype", NONE),
+    kw("casting", Default::Str("same_kind")),
+];
 pub(super) const BROADCAST_TO: &[Param] = &[
     req("array"),
     req("shape"),

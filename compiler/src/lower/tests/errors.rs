@@ -42,7 +42,7 @@ fn unknown_names_and_modules() {
     assert_eq!(d.help.as_deref(), Some("did you mean `sum`?"));
     check(
         "x = 3\nx.shape\n",
-        "a int value has no attribute `shape`",
+        "an int value has no attribute `shape`",
         "shape",
     );
 }
@@ -155,7 +155,7 @@ fn argument_types() {
         "a tensor operation cannot take a str operand",
         "+",
     );
-    check("x = 4\nx()\n", "a int value is not callable", "x");
+    check("x = 4\nx()\n", "an int value is not callable", "x");
 }
 
 #[test]
@@ -284,7 +284,7 @@ fn axes_and_indices() {
     );
     check(
         "mt.ones((2, 3)).sum(axis=(0, 0))\n",
-        "repeated axis",
+        "duplicate value in 'axis'",
         "(0, 0)",
     );
     check(
@@ -324,7 +324,7 @@ fn axes_and_indices() {
         "1.5",
     );
     check("print((1, 2)[2])\n", "tuple index out of range", "2");
-    check("x = 3\nx[0]\n", "a int value is not subscriptable", "x");
+    check("x = 3\nx[0]\n", "an int value is not subscriptable", "x");
 }
 
 #[test]

@@ -1,0 +1,1 @@
+# old Mac line endings: a lone CR ends a line, as in Pythonimport mars.tensor as mtx = mt.ones(3)print(x.shape)
