@@ -87,10 +87,21 @@ struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     workers: Option<u32>,
 
-    /// Keep the run's chunk data within SIZE, spilling to disk past it (not supported
-    /// yet: spilling arrives with a later version).
+    /// Keep the run's chunk data within SIZE, spilling chunks to a temporary
+    /// directory past it; a step that alone cannot fit is refused before running.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     memory_limit: Option<u64>,
+
+    /// Testing aid: make each subtask attempt fail with probability RATE (seeded by
+    /// SEED, default 0); failed subtasks are retried, so the output is unchanged.
+    #[arg(long, value_name = "RATE[,SEED]", value_parser = parse_inject_faults)]
+    inject_faults: Option<(f64, u64)>,
+
+    /// Testing aid: drop worker N once FRACTION of the subtasks has run; its chunks
+    /// are recomputed from their lineage, so the output is unchanged. Needs
+    /// --workers 2 or more.
+    #[arg(long, value_name = "N@FRACTION", value_parser = parse_kill_worker)]
+    kill_worker: Option<(u32, f64)>,
 
     /// Run every chunk operation as its own subtask (no fusion). There is no fusion
     /// yet, so this is always the case and the flag changes nothing.
@@ -220,15 +231,15 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
             Err(error) => report(&name, &text, error),
         };
     }
-    if args.memory_limit.is_some() {
-        return not_supported("--memory-limit (spilling to disk)");
-    }
     let run_options = RunOptions {
         workers: args
             .workers
             .unwrap_or_else(|| RunOptions::default().workers),
         progress: !args.quiet && std::io::stderr().is_terminal(),
         trace: args.trace.clone(),
+        memory_limit: args.memory_limit,
+        inject_faults: args.inject_faults,
+        kill_worker: args.kill_worker,
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -251,6 +262,35 @@ fn report_stats(stats: &RunStats, args: &RunArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `RATE[,SEED]` of `--inject-faults`.
+fn parse_inject_faults(text: &str) -> Result<(f64, u64), String> {
+    let (rate, seed) = text.split_once(',').unwrap_or((text, "0"));
+    let rate: f64 = rate
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{rate}` is not a rate; write e.g. 0.05 or 0.05,7"))?;
+    if !(0.0..=1.0).contains(&rate) {
+        return Err(format!("the fault rate {rate} is not between 0 and 1"));
+    }
+    let seed = seed
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{seed}` is not a seed (a whole number)"))?;
+    Ok((rate, seed))
+}
+
+/// `N@FRACTION` of `--kill-worker`.
+fn parse_kill_worker(text: &str) -> Result<(u32, f64), String> {
+    let usage = || format!("`{text}` is not N@FRACTION; write e.g. 1@0.5");
+    let (worker, fraction) = text.split_once('@').ok_or_else(usage)?;
+    let worker = worker.trim().parse().map_err(|_| usage())?;
+    let fraction: f64 = fraction.trim().parse().map_err(|_| usage())?;
+    if !(0.0..=1.0).contains(&fraction) {
+        return Err(format!("the fraction {fraction} is not between 0 and 1"));
+    }
+    Ok((worker, fraction))
 }
 
 fn order(graph: &Path) -> ExitCode {

@@ -15,8 +15,11 @@ pub use io::SaveFile;
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
+use crate::exec::spill_format::{read_array, write_array};
 use crate::exec::ChunkKernel;
-use crate::kernels::reduce::{reduce_combine, reduce_finish, reduce_map, ReduceState};
+use crate::kernels::reduce::{
+    read_state, reduce_combine, reduce_finish, reduce_map, write_state, ReduceState,
+};
 use crate::kernels::shape::SliceItem;
 use crate::kernels::{self, matmul, scan, shape, KernelError};
 use crate::npy_header::NpyHeader;
@@ -424,7 +427,40 @@ impl ChunkKernel for Kernel {
             ChunkValue::Done => 0,
         }
     }
+
+    fn spill(value: &ChunkValue, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match value {
+            ChunkValue::Array(data) => {
+                out.write_all(&[SPILLED_ARRAY])?;
+                write_array(data, out)
+            }
+            ChunkValue::State(state) => {
+                out.write_all(&[SPILLED_STATE])?;
+                write_state(state, out)
+            }
+            ChunkValue::Done => out.write_all(&[SPILLED_DONE]),
+        }
+    }
+
+    fn unspill(input: &mut dyn std::io::Read) -> std::io::Result<ChunkValue> {
+        let mut kind = [0u8; 1];
+        input.read_exact(&mut kind)?;
+        match kind[0] {
+            SPILLED_ARRAY => read_array(input).map(ChunkValue::Array),
+            SPILLED_STATE => read_state(input).map(ChunkValue::State),
+            SPILLED_DONE => Ok(ChunkValue::Done),
+            _ => Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "unknown kind of spilled chunk",
+            )),
+        }
+    }
 }
+
+/// The first byte of a spilled [`ChunkValue`], saying which kind follows.
+const SPILLED_ARRAY: u8 = 0;
+const SPILLED_STATE: u8 = 1;
+const SPILLED_DONE: u8 = 2;
 
 fn text(error: impl std::fmt::Display) -> String {
     error.to_string()

@@ -5,6 +5,7 @@
 //! expression whose chunk failed.
 
 pub mod failure;
+pub mod memory;
 pub mod output;
 pub mod progress;
 pub mod stats;
@@ -29,6 +30,13 @@ pub struct RunOptions {
     pub progress: bool,
     /// Write a Chrome trace of the run here.
     pub trace: Option<PathBuf>,
+    /// Keep chunk data within this many bytes, spilling to disk past it; a subtask
+    /// that alone cannot fit is refused before anything runs.
+    pub memory_limit: Option<u64>,
+    /// `(rate, seed)`: fail subtask attempts at random, for testing recovery.
+    pub inject_faults: Option<(f64, u64)>,
+    /// `(worker, fraction)`: drop a worker part-way, for testing recovery.
+    pub kill_worker: Option<(u32, f64)>,
 }
 
 impl Default for RunOptions {
@@ -38,6 +46,9 @@ impl Default for RunOptions {
             workers: ExecOptions::default().workers,
             progress: false,
             trace: None,
+            memory_limit: None,
+            inject_faults: None,
+            kill_worker: None,
         }
     }
 }
@@ -78,10 +89,18 @@ pub fn run_program(
     options: &RunOptions,
     out: &mut dyn Write,
 ) -> Result<ExecStats, DriverError> {
-    let exec_options = ExecOptions {
+    let mut exec_options = ExecOptions {
         workers: options.workers.max(1),
+        inject_faults: options.inject_faults,
+        kill_worker: options.kill_worker,
         ..ExecOptions::default()
     };
+    if let Some(limit) = options.memory_limit {
+        let projected = memory::projected_chunk_bytes(&program.chunks);
+        memory::check_fits(&program.plan, &projected, limit, &program.tileables)?;
+        exec_options.memory_limit = Some(limit);
+        exec_options.projected_chunk_bytes = Some(projected);
+    }
     let mut observers = Observers {
         progress: options.progress.then(ProgressObserver::new),
         trace: options.trace.as_ref().map(|_| TraceRecorder::new()),

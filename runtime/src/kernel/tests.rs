@@ -208,3 +208,31 @@ fn kernel_stays_small() {
         std::mem::size_of::<Kernel>()
     );
 }
+
+fn spill_round_trip(value: &ChunkValue) -> ChunkValue {
+    let mut bytes = Vec::new();
+    <Kernel as ChunkKernel>::spill(value, &mut bytes).unwrap();
+    <Kernel as ChunkKernel>::unspill(&mut bytes.as_slice()).unwrap()
+}
+
+#[test]
+fn every_kind_of_chunk_value_spills_and_reads_back() {
+    let data = ArrayData::Int32(
+        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[2, 2]), vec![1, 2, 3, 4]).unwrap(),
+    );
+    let array = ChunkValue::Array(data.clone());
+    assert_eq!(spill_round_trip(&array), array);
+    let reduction = crate::ops::Reduction {
+        op: crate::ops::ReduceOp::Sum,
+        ddof: 0.0,
+    };
+    let state = ChunkValue::State(reduce_map(reduction, &data, &[0], &[2, 2], &[0, 0]).unwrap());
+    assert_eq!(spill_round_trip(&state), state);
+    assert_eq!(spill_round_trip(&ChunkValue::Done), ChunkValue::Done);
+}
+
+#[test]
+fn an_unknown_spilled_kind_is_an_error() {
+    let bytes = [9u8, 0, 0];
+    assert!(<Kernel as ChunkKernel>::unspill(&mut bytes.as_slice()).is_err());
+}

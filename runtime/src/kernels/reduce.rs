@@ -10,12 +10,14 @@ mod finish;
 mod layout;
 mod map;
 mod merge;
+mod spill;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tree_tests;
 
 pub(in crate::kernels) use element::{with_element_type, Accumulator, Element};
+pub use spill::{read_state, write_state};
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
