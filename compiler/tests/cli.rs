@@ -308,3 +308,80 @@ fn saved_files_load_back() {
         "(4, 3) float64\n[[ 0.   6.  12. ]\n [ 1.5  7.5 13.5]\n [ 3.   9.  15. ]\n [ 4.5 10.5 16.5]]\n"
     );
 }
+
+fn run_example(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = marsc(args);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_memory_limit_spills_and_keeps_the_output() {
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/standardize_columns.mt"
+    );
+    let stats = tempfile::NamedTempFile::new().expect("temp file");
+    let stats_path = stats.path().to_str().expect("utf-8 path");
+    let (code, plain, _) = run_example(&["--quiet", example]);
+    assert_eq!(code, Some(0));
+    let (code, limited, stderr) = run_example(&[
+        "--quiet",
+        "--memory-limit",
+        "6MiB",
+        "--stats-json",
+        stats_path,
+        example,
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(limited, plain);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(stats.path()).expect("stats written"))
+            .expect("valid JSON");
+    assert!(json["spilled_bytes"].as_u64().expect("spilled_bytes") > 0);
+    assert!(json["peak_live_bytes"].as_u64().expect("peak_live_bytes") <= 6 << 20);
+}
+
+#[test]
+fn a_step_too_big_for_the_limit_is_refused_before_running() {
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/standardize_columns.mt"
+    );
+    let (code, stdout, stderr) = run_example(&["--quiet", "--memory-limit", "2MiB", example]);
+    assert_eq!(code, Some(1));
+    assert!(stdout.is_empty(), "nothing may run: {stdout}");
+    assert!(stderr.contains("--memory-limit"), "{stderr}");
+    assert!(stderr.contains("standardize_columns.mt:11:"), "{stderr}");
+}
+
+#[test]
+fn faults_and_a_lost_worker_do_not_change_the_output() {
+    for name in ["standardize_columns", "monte_carlo_pi", "moving_sum"] {
+        let example = format!("{}/../examples/{name}.mt", env!("CARGO_MANIFEST_DIR"));
+        let (_, plain, _) = run_example(&["--quiet", "--workers", "2", &example]);
+        let (code, faulty, stderr) = run_example(&[
+            "--quiet",
+            "--workers",
+            "2",
+            "--inject-faults",
+            "0.05,7",
+            &example,
+        ]);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert_eq!(faulty, plain, "{name} with injected faults");
+        let (code, killed, stderr) = run_example(&[
+            "--quiet",
+            "--workers",
+            "2",
+            "--kill-worker",
+            "1@0.5",
+            &example,
+        ]);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert_eq!(killed, plain, "{name} with a lost worker");
+    }
+}

@@ -32,6 +32,7 @@ pub fn run_script(
         workers,
         progress: false,
         trace: None,
+        ..RunOptions::default()
     };
     let mut out = Vec::new();
     match driver::run(text, options, &run_options, &mut out) {

@@ -53,9 +53,9 @@ pub fn check_fits(
     let Err((subtask, needed)) = check_memory(plan, limit, estimate) else {
         return Ok(());
     };
+    // Exact byte counts: rounded units can make both figures read the same.
     let message = format!(
-        "one step needs {} at once, more than --memory-limit {}",
-        format_size(needed),
+        "one step needs {needed} bytes at once, more than --memory-limit {} ({limit} bytes)",
         format_size(limit)
     );
     let hint = format!(
