@@ -13,8 +13,7 @@
 //! order (runs of consecutive ids written `c0..c3`); `… +N` stands for the rest.
 
 use super::{ChunkGraph, ChunkId, ChunkOp, ChunkOutput, PrintItem, Step, StepId};
-use crate::tileable::display::{nsplits_text, shape_text};
-use crate::tileable::IndexItem;
+use crate::tileable::display::{index_item_text, list_text, nsplits_text, python_bool, shape_text};
 use marsc_runtime::random::RandomDist;
 use std::fmt::{self, Write};
 
@@ -220,36 +219,6 @@ fn random_text(dist: &RandomDist) -> String {
         RandomDist::Normal { loc, scale } => format!("normal({loc:?}, {scale:?})"),
         RandomDist::Randint { low, high } => format!("randint({low}, {high})"),
     }
-}
-
-fn index_item_text(item: &IndexItem) -> String {
-    match item {
-        IndexItem::Int(i) => i.to_string(),
-        IndexItem::Slice { start, step, len } => {
-            // Python's form; the stop is left empty when a negative step runs past
-            // the front, where Python's `-1` would mean something else.
-            let stop = start + step * *len as i64;
-            if stop < 0 {
-                format!("{start}::{step}")
-            } else {
-                format!("{start}:{stop}:{step}")
-            }
-        }
-        IndexItem::NewAxis => "newaxis".into(),
-    }
-}
-
-fn python_bool(value: bool) -> &'static str {
-    if value {
-        "True"
-    } else {
-        "False"
-    }
-}
-
-fn list_text(values: &[usize]) -> String {
-    let items: Vec<String> = values.iter().map(usize::to_string).collect();
-    format!("[{}]", items.join(", "))
 }
 
 fn output_text(output: &ChunkOutput) -> String {

@@ -216,7 +216,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
     }
 }
 
-fn index_item_text(item: &IndexItem) -> String {
+pub(crate) fn index_item_text(item: &IndexItem) -> String {
     match item {
         IndexItem::Int(i) => i.to_string(),
         IndexItem::Slice { start, step, len } => slice_text(*start, *step, *len),
@@ -236,7 +236,7 @@ fn slice_text(start: i64, step: i64, len: usize) -> String {
     }
 }
 
-fn python_bool(value: bool) -> &'static str {
+pub(crate) fn python_bool(value: bool) -> &'static str {
     if value {
         "True"
     } else {
@@ -244,7 +244,7 @@ fn python_bool(value: bool) -> &'static str {
     }
 }
 
-fn list_text(values: &[usize]) -> String {
+pub(crate) fn list_text(values: &[usize]) -> String {
     let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
     format!("[{}]", items.join(", "))
 }
