@@ -8,35 +8,8 @@ use crate::array::ArrayData;
 use crate::dtype::DType;
 use ndarray::ArrayD;
 
-/// Binds the type alias `$t` to the Rust element type of a `DType` and runs `$body`,
-/// which is thereby monomorphized once per dtype.
-macro_rules! with_element_type {
-    ($dtype:expr, $t:ident => $body:expr) => {
-        match $dtype {
-            $crate::dtype::DType::Bool => {
-                type $t = bool;
-                $body
-            }
-            $crate::dtype::DType::Int32 => {
-                type $t = i32;
-                $body
-            }
-            $crate::dtype::DType::Int64 => {
-                type $t = i64;
-                $body
-            }
-            $crate::dtype::DType::Float32 => {
-                type $t = f32;
-                $body
-            }
-            $crate::dtype::DType::Float64 => {
-                type $t = f64;
-                $body
-            }
-        }
-    };
-}
-pub(in crate::kernels) use with_element_type;
+// One dispatch macro for every kernel family: the element kernels define it.
+pub(in crate::kernels) use crate::kernels::element::with_element_type;
 
 /// A type an `ArrayData` can hold.
 pub(in crate::kernels) trait Element:
