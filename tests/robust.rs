@@ -6,7 +6,13 @@ use marsc::driver::{self, EmitFormat, Options, Stage};
 use proptest::prelude::*;
 use std::path::PathBuf;
 
-fn corpus() -> Vec<String> {
+/// The scripts to mutate, read from disk once per test binary.
+fn corpus() -> &'static [String] {
+    static CORPUS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    CORPUS.get_or_init(read_corpus)
+}
+
+fn read_corpus() -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut scripts = Vec::new();
     for dir in [
