@@ -4,6 +4,7 @@
 
 use crate::diagnostics::{emit_to_stderr, SourceFile};
 use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
+use crate::fuse::Fusion;
 use crate::run::{RunOptions, RunStats};
 use crate::size::parse_size;
 use clap::{Args, Parser, Subcommand};
@@ -103,8 +104,8 @@ struct RunArgs {
     #[arg(long, value_name = "N@FRACTION", value_parser = parse_kill_worker)]
     kill_worker: Option<(u32, f64)>,
 
-    /// Run every chunk operation as its own subtask (no fusion). There is no fusion
-    /// yet, so this is always the case and the flag changes nothing.
+    /// Run every chunk operation as its own subtask, instead of fusing a producer
+    /// into its only consumer (for comparison; results are the same).
     #[arg(long)]
     no_fuse: bool,
 
@@ -221,7 +222,14 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         Err(code) => return code,
     };
     let name = script.display().to_string();
-    let options = options(&args.compile);
+    let options = Options {
+        fusion: if args.no_fuse {
+            Fusion::Off
+        } else {
+            Fusion::default()
+        },
+        ..options(&args.compile)
+    };
     if let Some(stage) = args.emit {
         return match driver::emit(&text, stage, args.format, &options) {
             Ok(dump) => {

@@ -3,9 +3,10 @@
 //! run, verifying each IR after the pass that built it and serving `--emit`.
 
 use crate::chunk::ChunkGraph;
+use crate::fuse::{fuse, Fusion};
 use crate::lower::{lower, LowerOptions};
 use crate::run::{run_program, RunOptions, RunStats};
-use crate::subtask::{assign_priority, assign_workers, form_subtasks, Placement, SubtaskGraph};
+use crate::subtask::{assign_priority, assign_workers, Placement, SubtaskGraph};
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
 use marsc_grammar::{ast::Module, Diagnostic};
@@ -24,6 +25,8 @@ pub struct Options {
     pub base_dir: PathBuf,
     /// How subtasks are placed on workers (the executor decides by default).
     pub placement: Placement,
+    /// How far chunk operations are fused into subtasks (`--no-fuse`: not at all).
+    pub fusion: Fusion,
 }
 
 impl Default for Options {
@@ -32,6 +35,7 @@ impl Default for Options {
             chunk_bytes: 128 << 20,
             base_dir: PathBuf::from("."),
             placement: Placement::default(),
+            fusion: Fusion::default(),
         }
     }
 }
@@ -120,14 +124,14 @@ pub fn chunk(text: &str, options: &Options) -> Result<(TileableGraph, ChunkGraph
     Ok((graph, chunks))
 }
 
-/// Compiles a script to its SubtaskGraph, verified: one subtask per chunk operation
-/// an output needs (fusion comes later), with placeholder priorities.
+/// Compiles a script to its SubtaskGraph, verified: the chunk operations an output
+/// needs, fused into subtasks as `options.fusion` says, with placeholder priorities.
 pub fn subtasks(
     text: &str,
     options: &Options,
 ) -> Result<(TileableGraph, ChunkGraph, SubtaskGraph), DriverError> {
     let (graph, chunks) = chunk(text, options)?;
-    let mut subtasks = form_subtasks(&chunks);
+    let mut subtasks = fuse(&chunks, options.fusion);
     assign_priority(&mut subtasks, &chunks);
     assign_workers(&mut subtasks, &chunks, options.placement);
     verify_ir("subtask", crate::subtask::verify(&subtasks, &chunks));
