@@ -10,7 +10,7 @@
 use marsc::chunk::ChunkGraph;
 use marsc::driver::{self, Options};
 use marsc::fuse::{fuse, Fusion};
-use marsc::subtask::{assign_priority, assign_workers, Placement, SubtaskGraph};
+use marsc::subtask::{schedule_subtasks, AssignPolicy, OrderPolicy, SubtaskGraph};
 use std::time::Instant;
 
 /// About 1.07 million chunks: 200,000 chunks per element-wise step plus the tree.
@@ -40,10 +40,21 @@ fn chunk_graph(script: &str) -> ChunkGraph {
     }
 }
 
-/// The passes after fusion, as the driver runs them.
+/// Workers the assignment spreads the subtasks over.
+const WORKERS: u32 = 8;
+
+/// The passes after fusion, as the driver runs them by default: the memory-frugal
+/// priority order and the breadth-first initial assignment.
 fn schedule(subtasks: &mut SubtaskGraph, chunks: &ChunkGraph) {
-    assign_workers(subtasks, chunks, Placement::ChunkIndex);
-    assign_priority(subtasks, chunks);
+    if let Err(message) = schedule_subtasks(
+        subtasks,
+        chunks,
+        OrderPolicy::Priority,
+        AssignPolicy::Bfs,
+        Some(WORKERS),
+    ) {
+        panic!("scheduling failed: {message}");
+    }
 }
 
 /// Nanoseconds this thread has run on a CPU (Linux), so a busy machine does not

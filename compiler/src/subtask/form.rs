@@ -2,8 +2,8 @@
 //! fusion pass ([`crate::fuse`]) chose as subtasks. A group is named by its root (the
 //! chunk whose value leaves it); subtasks are numbered in root order, which is
 //! topological because a group is read from outside only through its root, and each
-//! subtask's ops are in chunk order. Priorities start at 0; [`super::assign_priority`]
-//! sets them.
+//! subtask's ops are in chunk order. Priorities start at 0; the scheduling pass
+//! ([`super::schedule_subtasks`]) sets them.
 
 use super::{Subtask, SubtaskGraph, NOT_RUN};
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOutput, PrintItem};
