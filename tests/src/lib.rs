@@ -4,7 +4,8 @@
 //!
 //! A case is a `.mt` file under `tests/cases/<stage>/{ok,err}/`. Header comment lines
 //! of the form `# key: value` set options: `# chunk-bytes: 64KiB`, `# fuse: off`
-//! (or `chain`; fusion is blockwise by default).
+//! (or `chain`; fusion is blockwise by default), `# workers: 3` (assign subtasks to
+//! that many workers, as a run would; dumps show no workers otherwise).
 
 use marsc::diagnostics::{render_plain, SourceFile};
 use marsc::driver::{self, DriverError, EmitFormat, Options, Stage};
@@ -35,6 +36,9 @@ pub fn case_options(text: &str) -> Options {
                         marsc::size::parse_size(value.trim()).expect("valid chunk-bytes header");
                 }
                 "fuse" => options.fusion = fusion_header(value.trim()),
+                "workers" => {
+                    options.workers = Some(value.trim().parse().expect("valid workers header"));
+                }
                 _ => {}
             }
         }

@@ -1,17 +1,17 @@
 //! Fusion: ChunkGraph → SubtaskGraph. Groups chunk operations into subtasks so that a
-//! value used by only one later operation never leaves the worker computing it.
+//! value used only inside one group never leaves the worker computing it.
 //!
-//! A fused group is an in-tree: a *root* chunk (its value leaves the subtask) and the
-//! producers absorbed into it, each of which has exactly one consumer chunk, inside
-//! the group. So no chunk is computed twice, and a chunk with several consumers is
-//! always published once by its own group. The rules a producer must pass to be
-//! absorbed are in [`rules`]; the seed's chain fusion is the special case where the
-//! consumer reads nothing else ([`Fusion::Chain`]), and the default goes on as Dask's
+//! A fused group is a small DAG with one sink, its *root* (the chunk whose value
+//! leaves the subtask), and the producers absorbed into it: chunks all of whose
+//! consumer chunks are in the group, so no chunk is ever computed twice, and a chunk
+//! read by several groups is published once by its own. The conditions on the
+//! operations are in [`rules`]. The seed's chain fusion is the special case where
+//! the consumer reads nothing else ([`Fusion::Chain`]); the default goes on as Dask's
 //! blockwise fusion does ([`Fusion::Blockwise`]): element-wise trees with several
 //! inputs, creation ops and a reduction's per-chunk map become one subtask.
 //!
 //! The pass is linear in chunks plus edges and allocates one table of chunk ids
-//! (reused for the result) besides the SubtaskGraph itself.
+//! (reused as the chunk-to-subtask table) besides the SubtaskGraph itself.
 
 mod groups;
 pub mod rules;

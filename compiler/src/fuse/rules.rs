@@ -1,6 +1,7 @@
-//! Which producer may join its consumer's subtask. The structural condition (the
-//! producer has exactly one consumer chunk and is not an output) is checked by
-//! [`super::groups`]; these are the conditions on the two operations.
+//! Which producer may join its consumers' subtask. The structural condition (every
+//! consumer chunk of the producer is in one group, and the producer is not an output)
+//! is checked by [`super::groups`]; these are the conditions on the operations, for
+//! one edge from a producer to a consumer.
 //!
 //! - An operation that **contracts an axis** (a reduction's map and combine, a scan's
 //!   total and carry, a matmul block and its sums) ends a group unless its consumer
@@ -14,29 +15,28 @@
 //!   boolean arange) ends its group, so a failure is reported against the expression
 //!   that failed (a subtask's label is its last operation's tileable).
 
-use crate::chunk::{ChunkGraph, ChunkId, ChunkOp};
+use crate::chunk::ChunkOp;
 use marsc_runtime::ops::BinaryOp;
 use marsc_runtime::DType;
 
 use super::Fusion;
 
-/// Whether `producer` may run in the subtask of `consumer`, its only consumer.
-pub fn may_absorb(
-    chunks: &ChunkGraph,
+/// Whether a producer running `producer` may join the group of a consumer running
+/// `consumer`; `reads_only_the_producer` says the consumer has no other input (a
+/// chain, which any fusion level but [`Fusion::Off`] fuses).
+pub fn may_join(
     fusion: Fusion,
-    consumer: ChunkId,
-    producer: ChunkId,
+    consumer: &ChunkOp,
+    reads_only_the_producer: bool,
+    producer: &ChunkOp,
 ) -> bool {
-    let producer_step = chunks.step_of(producer);
-    if fusion == Fusion::Off || may_fail(&producer_step.op, producer_step.dtype) {
-        return false;
+    match fusion {
+        Fusion::Off => false,
+        Fusion::Chain => reads_only_the_producer,
+        Fusion::Blockwise => {
+            reads_only_the_producer || (!contracts(producer) && !gathers(consumer))
+        }
     }
-    if chunks.inputs(consumer).iter().all(|&input| input == producer) {
-        return true;
-    }
-    fusion == Fusion::Blockwise
-        && !contracts(&producer_step.op)
-        && !gathers(&chunks.step_of(consumer).op)
 }
 
 /// Whether the op reduces the size of an axis (or a contracted matmul axis).

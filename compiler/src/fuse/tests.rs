@@ -210,3 +210,33 @@ fn every_example_fuses_to_a_valid_graph_with_fewer_subtasks() {
         assert!(fused.len() <= chained.len() && chained.len() <= unfused.len());
     }
 }
+
+#[test]
+fn a_producer_whose_consumers_share_one_group_joins_it() {
+    let script = "x = mt.ones(4) + 1\nprint(mt.sqrt(x) * x)";
+    let (chunks, graph) = subtasks(script, Fusion::Blockwise);
+    assert_eq!(
+        op_names(&chunks, &graph),
+        names(&[&["full", "full", "add", "sqrt", "multiply"]])
+    );
+    // Under chain fusion the multiply reads two chunks, so `x` is published.
+    let (chunks, graph) = subtasks(script, Fusion::Chain);
+    assert_eq!(
+        op_names(&chunks, &graph),
+        names(&[&["full"], &["full"], &["add"], &["sqrt"], &["multiply"]])
+    );
+}
+
+#[test]
+fn a_fused_subtask_plans_as_ops_reading_each_other() {
+    let text = "import mars.tensor as mt\nx = mt.arange(4, chunks=4)\nprint(x * x)\n";
+    let compiled = driver::compile(text, &Options::default()).expect("compiles");
+    let [subtask] = compiled.plan.subtasks.as_slice() else {
+        panic!("expected one subtask: {:?}", compiled.plan.subtasks.len());
+    };
+    assert!(subtask.inputs.is_empty());
+    assert_eq!(subtask.ops.len(), 2);
+    use marsc_runtime::plan::OpArg;
+    assert_eq!(subtask.ops[1].args, vec![OpArg::Local(0), OpArg::Local(0)]);
+    assert_eq!(subtask.outputs, vec![(1, compiled.plan.results[0])]);
+}
