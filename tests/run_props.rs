@@ -12,12 +12,14 @@
 //!
 //! The same script must also print exactly the same (the values themselves are
 //! printed after the checks, floats in NumPy's shortest round-trip form, so equal text
-//! is equal bits) without fusion and with chain fusion only.
+//! is equal bits) under every combination of fusion (blockwise, chain only, none),
+//! `--assign` and `--order`.
 
 mod run_support;
 
 use marsc::driver::Options;
 use marsc::fuse::Fusion;
+use marsc::subtask::{AssignPolicy, OrderPolicy};
 use proptest::prelude::*;
 use run_support::{options, output_of};
 
@@ -264,6 +266,29 @@ fn script(case: &Case) -> (String, String) {
     (text, expected)
 }
 
+/// Every combination of `--no-fuse` (and chain fusion), `--assign` and `--order`
+/// but the default one.
+fn switch_combinations() -> Vec<Options> {
+    let mut combinations = Vec::new();
+    for fusion in [Fusion::Blockwise, Fusion::Chain, Fusion::Off] {
+        for assign in [AssignPolicy::Bfs, AssignPolicy::RoundRobin, AssignPolicy::Random] {
+            for order in [OrderPolicy::Priority, OrderPolicy::Bfs] {
+                let chosen = Options {
+                    fusion,
+                    assign,
+                    order,
+                    ..options()
+                };
+                let default = Options::default();
+                if (fusion, assign, order) != (default.fusion, default.assign, default.order) {
+                    combinations.push(chosen);
+                }
+            }
+        }
+    }
+    combinations
+}
+
 proptest! {
     // A failing case is printed with its script; there is no source tree to persist
     // regressions into beside an integration test.
@@ -280,13 +305,14 @@ proptest! {
         prop_assert!(output.starts_with(&expected), "script:\n{}\nprinted:\n{}", text, output);
         let other_workers = case.workers % 4 + 1;
         prop_assert_eq!(output_of(&text, &options(), other_workers), output.clone(), "script:\n{}", text);
-        for fusion in [Fusion::Off, Fusion::Chain] {
-            let less_fused = Options { fusion, ..options() };
+        for options in switch_combinations() {
             prop_assert_eq!(
-                output_of(&text, &less_fused, case.workers),
+                output_of(&text, &options, case.workers),
                 output.clone(),
-                "{:?} differs from blockwise fusion; script:\n{}",
-                fusion,
+                "fusion {:?}, assign {:?}, order {:?} differ from the defaults; script:\n{}",
+                options.fusion,
+                options.assign,
+                options.order,
                 text
             );
         }
