@@ -271,7 +271,11 @@ fn script(case: &Case) -> (String, String) {
 fn switch_combinations() -> Vec<Options> {
     let mut combinations = Vec::new();
     for fusion in [Fusion::Blockwise, Fusion::Chain, Fusion::Off] {
-        for assign in [AssignPolicy::Bfs, AssignPolicy::RoundRobin, AssignPolicy::Random] {
+        for assign in [
+            AssignPolicy::Bfs,
+            AssignPolicy::RoundRobin,
+            AssignPolicy::Random,
+        ] {
             for order in [OrderPolicy::Priority, OrderPolicy::Bfs] {
                 let chosen = Options {
                     fusion,

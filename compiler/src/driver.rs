@@ -7,8 +7,7 @@ use crate::fuse::{fuse, Fusion};
 use crate::lower::{lower, LowerOptions};
 use crate::run::{run_program, RunOptions, RunStats};
 use crate::subtask::{
-    assign_workers, schedule_subtasks, AssignPolicy, OrderPolicy, Placement,
-    SubtaskGraph,
+    assign_workers, schedule_subtasks, AssignPolicy, OrderPolicy, Placement, SubtaskGraph,
 };
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;

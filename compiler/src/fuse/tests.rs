@@ -63,7 +63,11 @@ fn blockwise_fusion_runs_the_seed_example_as_one_subtask() {
         op_names(&chunks, &graph),
         names(&[&["random", "random", "add", "sum.map", "sum.finish"]])
     );
-    assert_eq!(graph.outputs(SubtaskId(0)).count(), 1, "only the sum leaves");
+    assert_eq!(
+        graph.outputs(SubtaskId(0)).count(),
+        1,
+        "only the sum leaves"
+    );
 }
 
 #[test]
@@ -177,7 +181,11 @@ fn unneeded_chunks_belong_to_no_subtask() {
         Fusion::Blockwise,
     );
     assert_eq!(graph.len(), 1);
-    assert_eq!(graph.num_ops(), 4, "arange, the scalar 1, add, slice of one chunk");
+    assert_eq!(
+        graph.num_ops(),
+        4,
+        "arange, the scalar 1, add, slice of one chunk"
+    );
     assert!(graph.subtask_of(ChunkId(0)).is_none());
     assert_eq!(chunks.num_chunks(), 22);
 }
