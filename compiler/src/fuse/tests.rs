@@ -165,7 +165,7 @@ fn a_rechunk_does_not_absorb_its_parallel_inputs() {
 
 #[test]
 fn a_chunk_read_twice_by_one_consumer_is_still_fused() {
-    let (chunks, graph) = subtasks("print((mt.ones(3) * 2) * (mt.ones(3) * 2))", Fusion::Chain);
+    let (_, graph) = subtasks("print((mt.ones(3) * 2) * (mt.ones(3) * 2))", Fusion::Chain);
     assert_eq!(graph.len(), 7, "a consumer reading two chunks is no chain");
     let (chunks, graph) = subtasks("x = mt.ones(3) + 1\nprint(x * x)", Fusion::Chain);
     assert_eq!(
