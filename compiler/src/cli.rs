@@ -240,6 +240,7 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         memory_limit: args.memory_limit,
         inject_faults: args.inject_faults,
         kill_worker: args.kill_worker,
+        cancel: None,
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
