@@ -145,11 +145,16 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Check { script, compile }) => check(&script, &compile),
-        Some(Command::Repl) => not_supported("the REPL (`marsc repl`)"),
+        Some(Command::Repl) => crate::repl::main(Options::default(), RunOptions::default().workers),
         Some(Command::Order { graph }) => order(&graph),
         None => match cli.run.script.clone() {
             Some(script) => run(&script, &cli.run),
-            None => not_supported("the REPL (`marsc` with no script)"),
+            None => crate::repl::main(
+                options(&cli.run.compile),
+                cli.run
+                    .workers
+                    .unwrap_or_else(|| RunOptions::default().workers),
+            ),
         },
     }
 }

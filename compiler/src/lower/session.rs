@@ -102,7 +102,7 @@ pub fn lower_session(
         .iter()
         .map(|(name, value)| (name.clone(), members_of(value)))
         .collect();
-    scope.sort();
+    scope.sort_by(|a, b| a.0.cmp(&b.0));
     let mut tensor_names = Vec::new();
     for (name, _) in &scope {
         if let Some(Value::Tensor(id)) = lowerer.scope.get(name) {
