@@ -34,14 +34,19 @@ const CONTINUATION_PROMPT: &str = "... ";
 
 /// Runs a session on stdin until end of input, `:quit` or Ctrl-D.
 pub fn main(options: Options, workers: u32) -> ExitCode {
-    if let Err(message) = interrupt::install() {
-        eprintln!("warning: {message}; Ctrl-C will end the session");
-    }
     let mut session = Session::new(options, workers, interrupt::flag());
     if std::io::stdin().is_terminal() {
         terminal(&mut session)
     } else {
+        install_interrupt();
         piped(&mut session)
+    }
+}
+
+/// Makes Ctrl-C during a computation cancel it rather than end the process.
+fn install_interrupt() {
+    if let Err(message) = interrupt::install() {
+        eprintln!("warning: {message}; Ctrl-C will end the session");
     }
 }
 
@@ -108,6 +113,9 @@ fn terminal(session: &mut Session) -> ExitCode {
         }
     };
     editor.set_helper(Some(ReplHelper::default()));
+    // rustyline takes SIGINT over when the editor is made (while reading a line it
+    // sees Ctrl-C as a key anyway); the session's handler must come after it.
+    install_interrupt();
     let history = history_path();
     if let Some(path) = &history {
         // A first session has no history file yet.
