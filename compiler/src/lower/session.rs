@@ -22,15 +22,13 @@ use marsc_grammar::Diagnostic;
 #[derive(Debug)]
 pub struct SessionLowering {
     /// Pruned; its outputs are the new statements' prints, saves and echoes (in
-    /// program order, `program_outputs` of them), then one print handle per name of
-    /// `tensor_names`.
+    /// program order, `program_outputs` of them), then one print handle per tensor
+    /// variable of the session.
     pub graph: TileableGraph,
     pub program_outputs: usize,
     /// Indexes of the outputs that echo a tensor (shown with `repr`, not `str`);
     /// a Python value's echo is already its repr text in a plain print.
     pub tensor_echoes: Vec<usize>,
-    /// The session's variables bound to tensors, sorted.
-    pub tensor_names: Vec<String>,
     /// Every variable of the session with what `NAME.` completes to, sorted.
     pub scope: Vec<(String, Members)>,
 }
@@ -76,7 +74,16 @@ pub fn lower_session(
                     Value::None | Value::Poison => continue,
                     other => match python_repr(other) {
                         Some(text) => PrintItem::Text(text),
-                        None => continue,
+                        None => {
+                            lowerer.report(
+                                Diagnostic::error(
+                                    "not supported yet: showing a tuple or list that contains a tensor",
+                                    expr.span,
+                                )
+                                .with_help("show each tensor on its own"),
+                            );
+                            continue;
+                        }
                     },
                 };
                 lowerer.graph.outputs.push(Output::Print {
@@ -103,10 +110,8 @@ pub fn lower_session(
         .map(|(name, value)| (name.clone(), members_of(value)))
         .collect();
     scope.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut tensor_names = Vec::new();
     for (name, _) in &scope {
         if let Some(Value::Tensor(id)) = lowerer.scope.get(name) {
-            tensor_names.push(name.clone());
             lowerer.graph.outputs.push(Output::Print {
                 items: vec![PrintItem::Tensor(*id)],
                 sep: String::new(),
@@ -119,7 +124,6 @@ pub fn lower_session(
         graph: prune(&lowerer.graph),
         program_outputs,
         tensor_echoes,
-        tensor_names,
         scope,
     })
 }

@@ -11,6 +11,7 @@
 
 use crate::chunk::{ChunkGraph, ChunkId, ChunkKey, ChunkOutput, PrintItem, StepId};
 use crate::plan::{runtime_id, KernelBuilder};
+use crate::run::memory::projected_chunk_bytes;
 use marsc_runtime::exec::{execute, ChunkKernel, ExecError, ExecOptions, ExecStats, NoObserver};
 use marsc_runtime::kernel::{ChunkValue, Kernel};
 use marsc_runtime::plan::{self, OpArg, Plan, PlanOp};
@@ -18,23 +19,61 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-/// Values computed earlier in the session, by chunk key.
-#[derive(Default)]
+/// How many bytes of chunk values a session keeps by default.
+pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
+
+/// Values computed earlier in the session, by chunk key, within a byte budget
+/// (nothing is evicted: a value that does not fit is simply not kept).
 pub struct ChunkCache {
     values: HashMap<ChunkKey, Arc<ChunkValue>>,
+    bytes: u64,
+    budget: u64,
+}
+
+impl Default for ChunkCache {
+    fn default() -> ChunkCache {
+        ChunkCache::with_budget(DEFAULT_CACHE_BYTES)
+    }
 }
 
 impl ChunkCache {
+    pub fn with_budget(budget: u64) -> ChunkCache {
+        ChunkCache {
+            values: HashMap::new(),
+            bytes: 0,
+            budget,
+        }
+    }
+
     pub fn get(&self, key: &ChunkKey) -> Option<&Arc<ChunkValue>> {
         self.values.get(key)
     }
 
-    pub fn insert(&mut self, key: ChunkKey, value: Arc<ChunkValue>) {
+    /// Keeps `value` if it fits in the budget; returns whether it was kept.
+    pub fn insert(&mut self, key: ChunkKey, value: Arc<ChunkValue>) -> bool {
+        if self.values.contains_key(&key) {
+            return true;
+        }
+        let size = Kernel::nbytes(&value) as u64;
+        if self.bytes.saturating_add(size) > self.budget {
+            return false;
+        }
+        self.bytes += size;
         self.values.insert(key, value);
+        true
+    }
+
+    /// Bytes still free in the budget.
+    pub fn remaining(&self) -> u64 {
+        self.budget.saturating_sub(self.bytes)
     }
 
     pub fn len(&self) -> usize {
         self.values.len()
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
     }
 
     pub fn is_empty(&self) -> bool {
@@ -43,6 +82,7 @@ impl ChunkCache {
 
     pub fn clear(&mut self) {
         self.values.clear();
+        self.bytes = 0;
     }
 }
 
@@ -105,7 +145,8 @@ fn output_steps(outputs: &[ChunkOutput]) -> (Vec<StepId>, Vec<StepId>) {
 
 /// Plans the chunks that the first `program_outputs` outputs need and the cache
 /// lacks. Chunks of `keep_steps` that the run computes anyway are results too (so
-/// the session can cache them).
+/// the session can cache them), as far as the cache's free budget goes: a result
+/// is held until the run ends, so a huge variable must not become one.
 pub fn plan_with_cache(
     chunks: &ChunkGraph,
     program_outputs: usize,
@@ -151,11 +192,21 @@ pub fn plan_with_cache(
             }
         }
     }
+    let projected = projected_chunk_bytes(chunks);
+    let mut budget = cache.remaining();
     for &step in keep_steps {
-        for chunk in chunks.step(step).chunk_ids() {
-            if needed[chunk.index()] {
-                is_result[chunk.index()] = true;
-            }
+        let computed: Vec<ChunkId> = chunks
+            .step(step)
+            .chunk_ids()
+            .filter(|chunk| needed[chunk.index()] && !is_result[chunk.index()])
+            .collect();
+        let bytes: u64 = computed.iter().map(|c| projected[c.index()]).sum();
+        if computed.is_empty() || bytes > budget {
+            continue;
+        }
+        budget -= bytes;
+        for chunk in computed {
+            is_result[chunk.index()] = true;
         }
     }
     let mut kernels = KernelBuilder::new(chunks);
@@ -268,3 +319,7 @@ pub fn run_with_cache(
     }
     Ok((values, stats))
 }
+
+#[cfg(test)]
+#[path = "compute_tests.rs"]
+mod tests;

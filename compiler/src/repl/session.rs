@@ -69,7 +69,11 @@ impl Session {
     /// The figures of the last run, with the size of the cache.
     pub fn stats_text(&self) -> String {
         match &self.last_stats {
-            Some(stats) => format!("{stats}\ncached: {} chunks", self.cache.len()),
+            Some(stats) => format!(
+                "{stats}\ncached: {} chunks, {} bytes",
+                self.cache.len(),
+                self.cache.bytes()
+            ),
             None => "no run yet".to_string(),
         }
     }
