@@ -52,7 +52,10 @@ fn the_issue_example_prints_the_value() {
         })
         .expect("marsc runs");
     assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "array([2., 2., 2.])\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "array([2., 2., 2.])\n"
+    );
 }
 
 #[test]
@@ -129,7 +132,11 @@ fn errors_are_reported_and_the_session_goes_on() {
 fn a_syntax_error_points_into_the_input() {
     let session = repl("x = ones(3)\nx +* 2\nx\n");
     assert_eq!(session.stdout, "array([1., 1., 1.])\n");
-    assert!(session.stderr.contains("--> <repl>:1:4"), "{}", session.stderr);
+    assert!(
+        session.stderr.contains("--> <repl>:1:4"),
+        "{}",
+        session.stderr
+    );
 }
 
 #[test]
@@ -170,11 +177,22 @@ fn emit_shows_the_ir_of_an_expression() {
         stdout.contains("= add(%0, %1, common=int64) : int64 (4,) chunks (2x2,)"),
         "{stdout}"
     );
-    assert!(stdout.contains("print(%2, sep=\"\", end=\"\\n\")"), "{stdout}");
+    assert!(
+        stdout.contains("print(%2, sep=\"\", end=\"\\n\")"),
+        "{stdout}"
+    );
     assert!(stdout.contains("= sum.map(s0"), "{stdout}");
     assert!(stdout.contains("value: Binary + 1:1-1:6"), "{stdout}");
-    assert!(session.stderr.contains("not supported yet"), "{}", session.stderr);
-    assert!(session.stderr.contains("cannot find `nope`"), "{}", session.stderr);
+    assert!(
+        session.stderr.contains("not supported yet"),
+        "{}",
+        session.stderr
+    );
+    assert!(
+        session.stderr.contains("cannot find `nope`"),
+        "{}",
+        session.stderr
+    );
     // `:emit` adds nothing to the session.
     assert!(!stdout.contains("array("), "{stdout}");
 }
@@ -220,7 +238,11 @@ fn a_second_display_of_the_same_tensor_runs_no_subtasks() {
     assert!(counts[0] > 4, "{counts:?}");
     assert_eq!(counts[1], 0);
     assert_eq!(counts[2], 3);
-    assert!(session.stdout.contains("ran 0 subtasks on"), "{}", session.stdout);
+    assert!(
+        session.stdout.contains("ran 0 subtasks on"),
+        "{}",
+        session.stdout
+    );
 }
 
 #[test]

@@ -30,13 +30,17 @@ fn prompt_values_continuation_and_history() {
     let state = tempfile::tempdir().expect("a temporary directory");
     let mut session = start(state.path());
     session.send_line("x = ones(3)").expect("sent");
-    session.exp_string(">>> ").expect("a prompt after an assignment");
+    session
+        .exp_string(">>> ")
+        .expect("a prompt after an assignment");
     session.send_line("t = (x +").expect("sent");
     session.exp_string("... ").expect("the continuation prompt");
     session.send_line("1)").expect("sent");
     session.exp_string(">>> ").expect("a prompt");
     session.send_line("t * 2").expect("sent");
-    session.exp_string("array([4., 4., 4.])").expect("the value");
+    session
+        .exp_string("array([4., 4., 4.])")
+        .expect("the value");
     session.exp_string(">>> ").expect("a prompt");
     session.send_line("nope").expect("sent");
     session
@@ -60,7 +64,9 @@ fn tab_completes_library_functions_and_tensor_methods() {
     session.send("xs.cums").expect("sent");
     session.send("\t").expect("tab");
     session.send_line("()").expect("sent");
-    session.exp_string("array([0, 1, 3, 6])").expect("xs.cumsum()");
+    session
+        .exp_string("array([0, 1, 3, 6])")
+        .expect("xs.cumsum()");
     session.exp_string(">>> ").expect("a prompt");
     // A variable completes too.
     session.send("x").expect("sent");

@@ -213,7 +213,14 @@ pub fn plan_with_cache(
     let mut subtasks = Vec::new();
     let mut results = Vec::new();
     for chunk in chunks.chunk_ids().filter(|c| needed[c.index()]) {
-        subtasks.push(plan_chunk(chunks, chunk, cache, &mut kernels, &consumed, &is_result)?);
+        subtasks.push(plan_chunk(
+            chunks,
+            chunk,
+            cache,
+            &mut kernels,
+            &consumed,
+            &is_result,
+        )?);
         if is_result[chunk.index()] {
             results.push(runtime_id(chunk));
         }

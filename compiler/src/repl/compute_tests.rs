@@ -42,7 +42,10 @@ fn a_cached_output_plans_nothing_and_shows_the_same_value() {
     let step = printed_step(&chunks, 0);
     let shown = |values: &Values| tensor(&chunks, values, step).expect("assembled");
     assert_eq!(shown(&first), shown(&second));
-    assert_eq!(format!("{:?}", shown(&second).get_flat(0)), "Some(Int64(45))");
+    assert_eq!(
+        format!("{:?}", shown(&second).get_flat(0)),
+        "Some(Int64(45))"
+    );
 }
 
 #[test]
@@ -67,7 +70,8 @@ fn cached_inputs_become_local_ops_of_their_readers() {
         .count();
     assert_eq!(cached_ops, 2);
     planned.plan.verify().expect("a valid plan");
-    let (values, _) = run_with_cache(&chunks, planned, 2, Arc::default(), &mut cache).expect("runs");
+    let (values, _) =
+        run_with_cache(&chunks, planned, 2, Arc::default(), &mut cache).expect("runs");
     let shown = tensor(&chunks, &values, printed_step(&chunks, 1)).expect("assembled");
     assert_eq!(marsc_runtime::format::format_array(&shown), "[1 2 3 4]");
 }

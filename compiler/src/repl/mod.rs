@@ -141,7 +141,10 @@ fn terminal(session: &mut Session) -> ExitCode {
         let _ = editor.add_history_entry(input.trim_end());
         if let Some(path) = &history {
             if let Err(error) = editor.append_history(path) {
-                eprintln!("warning: cannot save the history to {}: {error}", path.display());
+                eprintln!(
+                    "warning: cannot save the history to {}: {error}",
+                    path.display()
+                );
             }
         }
         let next = handle(session, &input);
@@ -156,7 +159,9 @@ fn terminal(session: &mut Session) -> ExitCode {
 
 /// One complete input, reading continuation lines while it is incomplete;
 /// `Ok(None)` when Ctrl-C cleared it.
-fn read_input(editor: &mut Editor<ReplHelper, FileHistory>) -> Result<Option<String>, ReadlineError> {
+fn read_input(
+    editor: &mut Editor<ReplHelper, FileHistory>,
+) -> Result<Option<String>, ReadlineError> {
     let mut buffer = String::new();
     let mut prompt = PROMPT;
     loop {

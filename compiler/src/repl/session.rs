@@ -173,26 +173,25 @@ impl Session {
         });
         show_outputs(&chunks, lowering, &values)
     }
-
 }
 
 /// A failed run told in terms of the source: the failing subtask's label is the
 /// tileable it computes.
 fn run_error(lowered: &Lowered, error: &ExecError) -> String {
-        match error {
-            ExecError::Cancelled => "interrupted\n".to_string(),
-            ExecError::SubtaskFailed { label, message, .. } => {
-                let graph = &lowered.lowering.graph;
-                let tileable = TileableId(*label);
-                if tileable.index() >= graph.len() {
-                    return format!("error: {message}\n");
-                }
-                let diagnostic = Diagnostic::error(message.clone(), graph.node(tileable).span)
-                    .with_label("while computing this");
-                render_in_input(&lowered.text, lowered.offset, &[diagnostic])
+    match error {
+        ExecError::Cancelled => "interrupted\n".to_string(),
+        ExecError::SubtaskFailed { label, message, .. } => {
+            let graph = &lowered.lowering.graph;
+            let tileable = TileableId(*label);
+            if tileable.index() >= graph.len() {
+                return format!("error: {message}\n");
             }
-            other => format!("error: {other}\n"),
+            let diagnostic = Diagnostic::error(message.clone(), graph.node(tileable).span)
+                .with_label("while computing this");
+            render_in_input(&lowered.text, lowered.offset, &[diagnostic])
         }
+        other => format!("error: {other}\n"),
+    }
 }
 
 /// The steps of the print handles after the program's outputs.
@@ -235,7 +234,11 @@ fn show_outputs(
                 PrintItem::Text(value) => text.push_str(value),
                 PrintItem::Tensor(step) => {
                     let array = tensor(chunks, values, *step).map_err(|e| format!("{e}\n"))?;
-                    text.push_str(&if echo { repr(&array) } else { format_array(&array) });
+                    text.push_str(&if echo {
+                        repr(&array)
+                    } else {
+                        format_array(&array)
+                    });
                 }
             }
         }
