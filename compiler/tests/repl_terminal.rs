@@ -51,6 +51,14 @@ fn prompt_values_continuation_and_history() {
     let history = std::fs::read_to_string(state.path().join("marsc/history"))
         .expect("the history file is written");
     assert!(history.contains("t * 2"), "{history}");
+    // The next session starts with that history: Up recalls the last input.
+    let mut session = start(state.path());
+    session.send("\x1b[A").expect("Up");
+    session.send_line("").expect("sent");
+    session
+        .exp_string("cannot find `nope`")
+        .expect("the recalled input ran");
+    leave(session);
 }
 
 #[test]
@@ -99,9 +107,10 @@ fn ctrl_c_clears_the_line_and_cancels_a_computation() {
     session.send_control('c').expect("Ctrl-C");
     session.exp_string("interrupted").expect("the run stops");
     session.exp_string(">>> ").expect("back at the prompt");
-    session.send_line("x.shape").expect("sent");
+    // The next computation is not cancelled by the Ctrl-C before it.
+    session.send_line("x[:2, 0] * 0 - 5").expect("sent");
     session
-        .exp_string("(100000, 100000)")
+        .exp_string("array([-5., -5.])")
         .expect("the session goes on");
     leave(session);
 }

@@ -23,6 +23,7 @@ use rustyline::history::FileHistory;
 use rustyline::Editor;
 use session::Session;
 use std::io::{BufRead, IsTerminal, Write};
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -52,11 +53,23 @@ fn install_interrupt() {
 
 /// Runs one complete input (a command or statements) and shows its outcome.
 fn handle(session: &mut Session, input: &str) -> Next {
-    let (next, result) = if input.trim_start().starts_with(':') {
-        command(session, input)
-    } else {
-        (Next::Continue, session.statements(input))
-    };
+    // A compiler bug must not end the session (the panic hook has printed it).
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        if input.trim_start().starts_with(':') {
+            command(session, input)
+        } else {
+            (Next::Continue, session.statements(input))
+        }
+    }));
+    let (next, result) = outcome.unwrap_or_else(|_| {
+        (
+            Next::Continue,
+            Err(
+                "internal compiler error: the input above crashed marsc; the session goes on\n"
+                    .to_string(),
+            ),
+        )
+    });
     // A closed stdout or stderr leaves nothing better to report to.
     match result {
         Ok(text) => {

@@ -22,7 +22,7 @@ use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::exec::ExecError;
 use marsc_runtime::format::{format_array, repr_array, repr_scalar};
 use marsc_runtime::ArrayData;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -130,6 +130,10 @@ impl Session {
     /// Runs one input of statements, writing what it shows to `out`; an error is the
     /// text to show on stderr.
     pub fn statements(&mut self, input: &str) -> Result<String, String> {
+        // A Ctrl-C from before this input (one that cancelled the last run, or one
+        // pressed while nothing ran) must not cancel this one; one pressed from now
+        // on, while compiling or running, does.
+        self.cancel.store(false, Ordering::SeqCst);
         let Some(lowered) = self.lower_input(input)? else {
             return Ok(String::new());
         };
