@@ -267,3 +267,39 @@ fn commands_workers_reset_help_and_quit() {
     assert!(session.stderr.contains("cannot find `x`"));
     assert!(session.stderr.contains("unknown command `:bogus`"));
 }
+
+#[test]
+fn a_save_runs_once_when_entered() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let saved = dir.path().join("doubled.npy");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_marsc"))
+        .arg("repl")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("marsc starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout is piped"));
+    let path = dir.path().join("doubled").display().to_string();
+    writeln!(
+        stdin,
+        "x = mt.arange(5, chunks=2)\nsave({path:?}, x * 2)\nprint('saved')"
+    )
+    .expect("written");
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("a line");
+    assert_eq!(line, "saved\n");
+    let bytes = std::fs::read(&saved).expect("the save ran");
+    // int64 [0, 2, 4, 6, 8] after the 128-byte .npy header.
+    assert_eq!(bytes.len(), 128 + 5 * 8);
+    assert_eq!(&bytes[128 + 8..128 + 16], &2i64.to_le_bytes());
+    std::fs::remove_file(&saved).expect("removed");
+    writeln!(stdin, "x").expect("written");
+    drop(stdin);
+    line.clear();
+    stdout.read_line(&mut line).expect("a line");
+    assert_eq!(line, "array([0, 1, 2, 3, 4])\n");
+    assert!(child.wait().expect("marsc finishes").success());
+    assert!(!saved.exists(), "a later input saved again");
+}

@@ -289,6 +289,17 @@ fn plan_chunk(
     })
 }
 
+/// Removes the temporary file of every save in the plan, where a failed or
+/// cancelled run left one behind.
+fn remove_partial_saves(plan: &Plan<SessionKernel>) {
+    for op in plan.subtasks.iter().flat_map(|subtask| &subtask.ops) {
+        if let SessionKernel::Run(Kernel::SaveInit(file)) = &op.kernel {
+            // Absent is the normal case (committed, or never started).
+            let _ = std::fs::remove_file(&file.temporary);
+        }
+    }
+}
+
 /// The values of a run: results computed now plus the cached output chunks.
 pub type Values = HashMap<plan::ChunkId, Arc<ChunkValue>>;
 
@@ -312,7 +323,9 @@ pub fn run_with_cache(
             cancel: Some(cancel),
             ..ExecOptions::default()
         };
-        let output = execute(&planned.plan, &options, &mut NoObserver)?;
+        let output = execute(&planned.plan, &options, &mut NoObserver).inspect_err(|_| {
+            remove_partial_saves(&planned.plan);
+        })?;
         stats = output.stats;
         for (chunk, value) in output.results {
             cache.insert(chunks.chunk_key(ChunkId(chunk.0)), Arc::clone(&value));
