@@ -1,10 +1,9 @@
 //! The REPL's `:` commands: `:help`, `:emit STAGE EXPR`, `:stats`, `:workers N`,
 //! `:reset`, `:quit`.
 
-use super::session::Session;
-use crate::driver::Stage;
+use super::session::{tile_error, Session};
+use crate::driver::{tile_graph, Stage};
 use crate::subtask::{assign_priority, assign_workers, form_subtasks};
-use crate::tile::{tile, TileOptions};
 use crate::tileable::prune::prune;
 use clap::ValueEnum;
 
@@ -91,8 +90,7 @@ fn emit(session: &Session, rest: &str) -> Result<String, String> {
     if stage == Stage::Tileable {
         return Ok(graph.with_source(&lowered.text).to_string());
     }
-    let chunks =
-        tile(&graph, &TileOptions::default()).map_err(|error| format!("error: {error}\n"))?;
+    let chunks = tile_graph(&graph).map_err(tile_error)?;
     match stage {
         Stage::Chunk => Ok(chunks.to_string()),
         Stage::Subtask => {

@@ -11,12 +11,11 @@ use super::compute::{plan_with_cache, run_with_cache, ChunkCache, Values};
 use super::SOURCE_NAME;
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
 use crate::diagnostics::{render_plain, SourceFile};
-use crate::driver::Options;
+use crate::driver::{tile_graph, DriverError, Options};
 use crate::lower::session::{lower_session, Members, SessionLowering};
 use crate::lower::LowerOptions;
 use crate::run::output::tensor;
 use crate::run::RunStats;
-use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableId;
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::exec::ExecError;
@@ -148,12 +147,7 @@ impl Session {
 
     fn run(&mut self, lowered: &Lowered) -> Result<String, String> {
         let lowering = &lowered.lowering;
-        let chunks = tile(&lowering.graph, &TileOptions::default())
-            .map_err(|error| format!("error: {error}\n"))?;
-        if cfg!(debug_assertions) {
-            crate::chunk::verify(&chunks)
-                .map_err(|message| format!("internal compiler error: {message}\n"))?;
-        }
+        let chunks = tile_graph(&lowering.graph).map_err(tile_error)?;
         let keep_steps = handle_steps(&chunks, lowering.program_outputs);
         let planned = plan_with_cache(&chunks, lowering.program_outputs, &keep_steps, &self.cache)
             .map_err(|message| format!("internal compiler error: {message}\n"))?;
@@ -176,6 +170,18 @@ impl Session {
             exec,
         });
         show_outputs(&chunks, lowering, &values)
+    }
+}
+
+/// Tiling fails only on limits such as too many chunks, which no span explains.
+pub fn tile_error(error: DriverError) -> String {
+    match error {
+        DriverError::Runtime(message) | DriverError::NotSupported(message) => {
+            format!("error: {message}\n")
+        }
+        DriverError::Diagnostics(_) | DriverError::RunFailed(_) => {
+            "internal compiler error: tiling reported a source error\n".to_string()
+        }
     }
 }
 
