@@ -169,6 +169,7 @@ fn emit_shows_the_ir_of_an_expression() {
          :emit tileable x + 1\n\
          :emit chunk x.sum()\n\
          :emit ast x + 1\n\
+         :emit subtask x + 1\n\
          :emit kernels x\n\
          :emit tileable nope\n",
     );
@@ -183,6 +184,10 @@ fn emit_shows_the_ir_of_an_expression() {
     );
     assert!(stdout.contains("= sum.map(s0"), "{stdout}");
     assert!(stdout.contains("value: Binary + 1:1-1:6"), "{stdout}");
+    assert!(
+        stdout.contains("subtask graph: 5 subtasks, 5 chunk ops, 2 results"),
+        "{stdout}"
+    );
     assert!(
         session.stderr.contains("not supported yet"),
         "{}",
