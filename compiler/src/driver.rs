@@ -130,10 +130,16 @@ pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph)
 /// Parses, lowers and tiles a script to its ChunkGraph, verified.
 pub fn chunk(text: &str, options: &Options) -> Result<(TileableGraph, ChunkGraph), DriverError> {
     let (_, graph) = tileable(text, options)?;
-    let chunks = tile(&graph, &TileOptions::default())
+    let chunks = tile_graph(&graph)?;
+    Ok((graph, chunks))
+}
+
+/// Tiles a lowered graph to its ChunkGraph, verified (the REPL lowers on its own).
+pub fn tile_graph(graph: &TileableGraph) -> Result<ChunkGraph, DriverError> {
+    let chunks = tile(graph, &TileOptions::default())
         .map_err(|error| DriverError::Runtime(error.to_string()))?;
     verify_ir("chunk", crate::chunk::verify(&chunks));
-    Ok((graph, chunks))
+    Ok(chunks)
 }
 
 /// Compiles a script to its SubtaskGraph, verified: the chunk operations an output

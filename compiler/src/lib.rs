@@ -10,6 +10,7 @@ pub mod fuse;
 pub mod infer;
 pub mod lower;
 pub mod plan;
+pub mod repl;
 pub mod run;
 pub mod schedule;
 pub mod size;
