@@ -3,7 +3,8 @@
 
 use super::session::{tile_error, Session};
 use crate::driver::{tile_graph, Stage};
-use crate::subtask::{assign_priority, assign_workers, form_subtasks};
+use crate::fuse::fuse;
+use crate::subtask::{assign_workers, schedule_subtasks};
 use crate::tileable::prune::prune;
 use clap::ValueEnum;
 
@@ -94,9 +95,11 @@ fn emit(session: &Session, rest: &str) -> Result<String, String> {
     match stage {
         Stage::Chunk => Ok(chunks.to_string()),
         Stage::Subtask => {
-            let mut subtasks = form_subtasks(&chunks);
-            assign_priority(&mut subtasks, &chunks);
-            assign_workers(&mut subtasks, &chunks, session.options.placement);
+            let options = &session.options;
+            let mut subtasks = fuse(&chunks, options.fusion);
+            schedule_subtasks(&mut subtasks, &chunks, options.order, options.assign, None)
+                .map_err(|message| format!("error: internal compiler error: {message}\n"))?;
+            assign_workers(&mut subtasks, &chunks, options.placement);
             Ok(subtasks.with_chunks(&chunks).to_string())
         }
         _ => Err(format!(
