@@ -125,8 +125,9 @@ struct RunArgs {
     #[arg(long, value_name = "POLICY", value_enum, default_value = "priority")]
     order: OrderPolicy,
 
-    /// Run every chunk operation as its own subtask, instead of fusing a producer
-    /// into its only consumer (for comparison; results are the same).
+    /// Run every chunk operation as its own subtask, instead of fusing each producer
+    /// into the subtask of the chunks that read it (for comparison; results are the
+    /// same).
     #[arg(long)]
     no_fuse: bool,
 
