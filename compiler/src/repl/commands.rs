@@ -2,8 +2,7 @@
 //! `:reset`, `:quit`.
 
 use super::session::{tile_error, Session};
-use crate::driver::{tile_graph, Stage};
-use crate::subtask::{assign_priority, assign_workers, form_subtasks};
+use crate::driver::{subtask_graph, tile_graph, Stage};
 use crate::tileable::prune::prune;
 use clap::ValueEnum;
 
@@ -94,9 +93,8 @@ fn emit(session: &Session, rest: &str) -> Result<String, String> {
     match stage {
         Stage::Chunk => Ok(chunks.to_string()),
         Stage::Subtask => {
-            let mut subtasks = form_subtasks(&chunks);
-            assign_priority(&mut subtasks, &chunks);
-            assign_workers(&mut subtasks, &chunks, session.options.placement);
+            let subtasks = subtask_graph(&chunks, &session.options)
+                .map_err(tile_error)?;
             Ok(subtasks.with_chunks(&chunks).to_string())
         }
         _ => Err(format!(
