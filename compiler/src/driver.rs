@@ -150,22 +150,29 @@ pub fn subtasks(
     options: &Options,
 ) -> Result<(TileableGraph, ChunkGraph, SubtaskGraph), DriverError> {
     let (graph, chunks) = chunk(text, options)?;
-    let mut subtasks = fuse(&chunks, options.fusion);
+    let subtasks = subtask_graph(&chunks, options)?;
+    Ok((graph, chunks, subtasks))
+}
+
+/// Fuses a ChunkGraph's operations into subtasks and runs the scheduling passes
+/// (the REPL tiles on its own and comes in here).
+pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGraph, DriverError> {
+    let mut subtasks = fuse(chunks, options.fusion);
     let workers = match options.placement {
         Placement::Scheduled => options.workers,
         Placement::Executor | Placement::ChunkIndex => None,
     };
     schedule_subtasks(
         &mut subtasks,
-        &chunks,
+        chunks,
         options.order,
         options.assign,
         workers,
     )
     .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
-    assign_workers(&mut subtasks, &chunks, options.placement);
-    verify_ir("subtask", crate::subtask::verify(&subtasks, &chunks));
-    Ok((graph, chunks, subtasks))
+    assign_workers(&mut subtasks, chunks, options.placement);
+    verify_ir("subtask", crate::subtask::verify(&subtasks, chunks));
+    Ok(subtasks)
 }
 
 /// Compiles a script all the way to the runtime's plan.

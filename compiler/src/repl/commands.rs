@@ -2,9 +2,7 @@
 //! `:reset`, `:quit`.
 
 use super::session::{tile_error, Session};
-use crate::driver::{tile_graph, Stage};
-use crate::fuse::fuse;
-use crate::subtask::{assign_workers, schedule_subtasks};
+use crate::driver::{subtask_graph, tile_graph, Stage};
 use crate::tileable::prune::prune;
 use clap::ValueEnum;
 
@@ -95,11 +93,8 @@ fn emit(session: &Session, rest: &str) -> Result<String, String> {
     match stage {
         Stage::Chunk => Ok(chunks.to_string()),
         Stage::Subtask => {
-            let options = &session.options;
-            let mut subtasks = fuse(&chunks, options.fusion);
-            schedule_subtasks(&mut subtasks, &chunks, options.order, options.assign, None)
-                .map_err(|message| format!("error: internal compiler error: {message}\n"))?;
-            assign_workers(&mut subtasks, &chunks, options.placement);
+            let subtasks = subtask_graph(&chunks, &session.options)
+                .map_err(tile_error)?;
             Ok(subtasks.with_chunks(&chunks).to_string())
         }
         _ => Err(format!(
