@@ -9,13 +9,16 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 /// Runs a subtask's ops in order on inputs from the store, pushing every op's value
-/// onto the empty `values`.
+/// onto the empty `values`. An intermediate value is dropped right after its last
+/// reader runs (its slot becomes `None`), so a fused subtask never holds more than
+/// its live intermediates; the published ops' values are kept.
 pub fn run_ops<K: ChunkKernel>(
     subtask: &Subtask<K>,
     store: &ChunkStore<K>,
-    values: &mut Vec<Arc<K::Value>>,
+    values: &mut Vec<Option<Arc<K::Value>>>,
 ) -> Result<(), String> {
-    for op in &subtask.ops {
+    let last_reader = last_readers(subtask);
+    for (index, op) in subtask.ops.iter().enumerate() {
         let args = op
             .args
             .iter()
@@ -27,13 +30,40 @@ pub fn run_ops<K: ChunkKernel>(
                     })?;
                     Ok(&**value)
                 }
-                OpArg::Local(i) => Ok(&*values[i as usize]),
+                OpArg::Local(i) => values[i as usize].as_deref().ok_or_else(|| {
+                    format!("internal error: op {i}'s value was dropped before op {index} read it")
+                }),
             })
             .collect::<Result<Vec<&K::Value>, String>>()?;
         let value = run_kernel(&op.kernel, &args)?;
-        values.push(Arc::new(value));
+        drop(args);
+        values.push(Some(Arc::new(value)));
+        for &arg in &op.args {
+            if let OpArg::Local(i) = arg {
+                if last_reader[i as usize] == index as u32 {
+                    values[i as usize] = None;
+                }
+            }
+        }
     }
     Ok(())
+}
+
+/// For each op, the index of the last op that reads it; `u32::MAX` for ops whose
+/// value is published (kept until the subtask ends) or never read.
+fn last_readers<K>(subtask: &Subtask<K>) -> Vec<u32> {
+    let mut last = vec![u32::MAX; subtask.ops.len()];
+    for (index, op) in subtask.ops.iter().enumerate() {
+        for &arg in &op.args {
+            if let OpArg::Local(i) = arg {
+                last[i as usize] = index as u32;
+            }
+        }
+    }
+    for &(op_index, _) in &subtask.outputs {
+        last[op_index as usize] = u32::MAX;
+    }
+    last
 }
 
 /// Runs one kernel, turning a panic into an error.

@@ -88,7 +88,7 @@ struct Worker<'a, K: ChunkKernel, T> {
     fetching: ChunkMap<Vec<SubtaskId>>,
     report: CompletionReport<K::Value>,
     /// The values of the running subtask's ops; kept to reuse its allocation.
-    op_values: Vec<Arc<K::Value>>,
+    op_values: Vec<Option<Arc<K::Value>>>,
     report_every: u32,
     busy_since: Option<Instant>,
     killed: bool,
@@ -317,7 +317,11 @@ where
             return Ok(());
         }
         for &(op_index, chunk) in &subtask.outputs {
-            let value = &values[op_index as usize];
+            // Published ops are never dropped (see `run_ops`).
+            let Some(value) = &values[op_index as usize] else {
+                debug_assert!(false, "published op {op_index} of {id} has no value");
+                continue;
+            };
             self.report.output_bytes.push(K::nbytes(value) as u64);
             if self.context.index.is_result(chunk) {
                 self.report.results.push((chunk, Arc::clone(value)));
