@@ -1,10 +1,11 @@
 //! The `marsc` command line (clap): argument definitions, help texts, and the
 //! mapping from outcomes to the exit statuses of the CLI contract
-//! (0 success, 1 an error in the script or its data, 2 bad usage).
+//! (0 success, 1 an error in the script or its data, 2 bad usage, 130 interrupted
+//! by Ctrl-C).
 
 use crate::diagnostics::{emit_to_stderr, SourceFile};
 use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
-use crate::run::{RunOptions, RunStats};
+use crate::run::{interrupt, RunOptions, RunStats};
 use crate::size::parse_size;
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
@@ -231,6 +232,12 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
             Err(error) => report(&name, &text, error),
         };
     }
+    // From here on Ctrl-C sets a flag: compiling ends at once, a run stops at chunk
+    // granularity and cleans up after itself.
+    if let Err(message) = interrupt::install() {
+        eprintln!("error: {message}");
+        return ExitCode::from(1);
+    }
     let run_options = RunOptions {
         workers: args
             .workers
@@ -240,11 +247,17 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         memory_limit: args.memory_limit,
         inject_faults: args.inject_faults,
         kill_worker: args.kill_worker,
-        cancel: None,
+        cancel: Some(interrupt::flag()),
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match driver::run(&text, &options, &run_options, &mut out) {
+    let outcome = interrupt::exit_if_interrupted_during(|| driver::compile(&text, &options))
+        .and_then(|compiled| driver::run_compiled(&compiled, &run_options, &mut out));
+    if interrupt::is_set() {
+        eprintln!("interrupted");
+        return ExitCode::from(interrupt::EXIT_STATUS);
+    }
+    match outcome {
         Ok(stats) => report_stats(&stats, args),
         Err(error) => report(&name, &text, error),
     }

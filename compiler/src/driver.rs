@@ -160,7 +160,16 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<RunStats, DriverError> {
     let compiled = compile(text, options)?;
-    let exec = run_program(&compiled, run_options, out)?;
+    run_compiled(&compiled, run_options, out)
+}
+
+/// Runs an already compiled script, writing what it prints to `out`.
+pub fn run_compiled(
+    compiled: &Compiled,
+    run_options: &RunOptions,
+    out: &mut dyn Write,
+) -> Result<RunStats, DriverError> {
+    let exec = run_program(compiled, run_options, out)?;
     Ok(RunStats {
         tileables: compiled.tileables.len() as u64,
         chunks: compiled.chunks.num_chunks() as u64,
