@@ -7,6 +7,7 @@ use crate::diagnostics::{emit_to_stderr, SourceFile};
 use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
 use crate::run::{interrupt, RunOptions, RunStats};
 use crate::size::parse_size;
+use crate::subtask::{AssignPolicy, OrderPolicy};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -103,6 +104,20 @@ struct RunArgs {
     /// --workers 2 or more.
     #[arg(long, value_name = "N@FRACTION", value_parser = parse_kill_worker)]
     kill_worker: Option<(u32, f64)>,
+
+    /// How the scheduling pass spreads the initial subtasks (those reading no other
+    /// subtask) over the workers: bfs keeps neighbouring subtasks together (the Mars
+    /// design), round-robin deals them out in order, random shuffles them with a fixed
+    /// seed. The other subtasks go where most of their input bytes are. With --emit,
+    /// workers are assigned only when --workers is given.
+    #[arg(long, value_name = "POLICY", value_enum, default_value = "bfs")]
+    assign: AssignPolicy,
+
+    /// The order in which ready subtasks run: priority keeps few chunk results alive
+    /// (it finishes a branch before starting another), bfs runs every subtask of one
+    /// depth before any deeper one.
+    #[arg(long, value_name = "POLICY", value_enum, default_value = "priority")]
+    order: OrderPolicy,
 
     /// Run every chunk operation as its own subtask (no fusion). There is no fusion
     /// yet, so this is always the case and the flag changes nothing.
@@ -222,7 +237,13 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         Err(code) => return code,
     };
     let name = script.display().to_string();
-    let options = options(&args.compile);
+    let options = Options {
+        assign: args.assign,
+        order: args.order,
+        // A dump is the same on every machine: it shows workers only when asked to.
+        workers: args.workers,
+        ..options(&args.compile)
+    };
     if let Some(stage) = args.emit {
         return match driver::emit(&text, stage, args.format, &options) {
             Ok(dump) => {
@@ -251,8 +272,10 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let outcome = interrupt::exit_if_interrupted_during(|| driver::compile(&text, &options))
-        .and_then(|compiled| driver::run_compiled(&compiled, &run_options, &mut out));
+    let outcome = interrupt::exit_if_interrupted_during(|| {
+        driver::compile_for_run(&text, &options, &run_options)
+    })
+    .and_then(|compiled| driver::run_compiled(&compiled, &run_options, &mut out));
     if interrupt::is_set() {
         eprintln!("interrupted");
         return ExitCode::from(interrupt::EXIT_STATUS);

@@ -5,7 +5,10 @@
 use crate::chunk::ChunkGraph;
 use crate::lower::{lower, LowerOptions};
 use crate::run::{run_program, RunOptions, RunStats};
-use crate::subtask::{assign_priority, assign_workers, form_subtasks, Placement, SubtaskGraph};
+use crate::subtask::{
+    assign_workers, form_subtasks, schedule_subtasks, AssignPolicy, OrderPolicy, Placement,
+    SubtaskGraph,
+};
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
 use marsc_grammar::{ast::Module, Diagnostic};
@@ -22,8 +25,15 @@ pub struct Options {
     pub chunk_bytes: u64,
     /// Directory that relative `load`/`save` paths are resolved against.
     pub base_dir: PathBuf,
-    /// How subtasks are placed on workers (the executor decides by default).
+    /// How subtasks are placed on workers (the scheduling pass by default).
     pub placement: Placement,
+    /// How the scheduling pass spreads initial subtasks over workers.
+    pub assign: AssignPolicy,
+    /// How the scheduling pass orders subtasks.
+    pub order: OrderPolicy,
+    /// The worker count the scheduling pass assigns for; `None` leaves placement to
+    /// the executor (a run fills it in with its own worker count).
+    pub workers: Option<u32>,
 }
 
 impl Default for Options {
@@ -32,6 +42,9 @@ impl Default for Options {
             chunk_bytes: 128 << 20,
             base_dir: PathBuf::from("."),
             placement: Placement::default(),
+            assign: AssignPolicy::default(),
+            order: OrderPolicy::default(),
+            workers: None,
         }
     }
 }
@@ -121,14 +134,25 @@ pub fn chunk(text: &str, options: &Options) -> Result<(TileableGraph, ChunkGraph
 }
 
 /// Compiles a script to its SubtaskGraph, verified: one subtask per chunk operation
-/// an output needs (fusion comes later), with placeholder priorities.
+/// an output needs (fusion comes later), scheduled (priorities and workers).
 pub fn subtasks(
     text: &str,
     options: &Options,
 ) -> Result<(TileableGraph, ChunkGraph, SubtaskGraph), DriverError> {
     let (graph, chunks) = chunk(text, options)?;
     let mut subtasks = form_subtasks(&chunks);
-    assign_priority(&mut subtasks, &chunks);
+    let workers = match options.placement {
+        Placement::Scheduled => options.workers,
+        Placement::Executor | Placement::ChunkIndex => None,
+    };
+    schedule_subtasks(
+        &mut subtasks,
+        &chunks,
+        options.order,
+        options.assign,
+        workers,
+    )
+    .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
     assign_workers(&mut subtasks, &chunks, options.placement);
     verify_ir("subtask", crate::subtask::verify(&subtasks, &chunks));
     Ok((graph, chunks, subtasks))
@@ -159,8 +183,22 @@ pub fn run(
     run_options: &RunOptions,
     out: &mut dyn Write,
 ) -> Result<RunStats, DriverError> {
-    let compiled = compile(text, options)?;
+    let compiled = compile_for_run(text, options, run_options)?;
     run_compiled(&compiled, run_options, out)
+}
+
+/// Compiles a script for a run with `run_options` (the scheduling passes place
+/// subtasks on that run's workers unless `options` names a worker count).
+pub fn compile_for_run(
+    text: &str,
+    options: &Options,
+    run_options: &RunOptions,
+) -> Result<Compiled, DriverError> {
+    let scheduled = Options {
+        workers: options.workers.or(Some(run_options.workers)),
+        ..options.clone()
+    };
+    compile(text, &scheduled)
 }
 
 /// Runs an already compiled script, writing what it prints to `out`.

@@ -1,7 +1,7 @@
 //! Forming subtasks: picks the chunks the outputs need and groups them into
 //! subtasks. Without fusion each chunk operation is its own subtask, numbered in
-//! chunk order (which is topological). Priorities start at 0; [`super::assign_priority`]
-//! sets them.
+//! chunk order (which is topological). Priorities start at 0; the scheduling pass
+//! ([`super::schedule_subtasks`]) sets them.
 
 use super::{Subtask, SubtaskGraph, NOT_RUN};
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOutput, PrintItem};
