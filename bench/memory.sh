@@ -34,6 +34,8 @@ x = mt.random.rand($elements, chunks=$chunk)"
 load_x="x = mt.load(\"x.npy\", chunks=$chunk)"
 
 printf 'import mars.tensor as mt\n%s\nmt.save("x.npy", x)\n' "$source_x" > make.mt
+# The fixed overhead: the process itself, its workers and the plan of a tiny job.
+printf 'import mars.tensor as mt\nprint(mt.ones(3).sum())\n' > baseline.mt
 for from in load rand; do
     if [[ $from == load ]]; then x_line=$load_x; else x_line=$source_x; fi
     printf 'import mars.tensor as mt\n%s\nprint(x.sum())\n' "$x_line" > "sum_$from.mt"
@@ -62,6 +64,7 @@ EOF
 
 "$marsc" --quiet --workers "$workers" --chunk-bytes "$chunk_bytes" make.mt
 printf 'run\tlimit\tpeak_rss_MiB\tpeak_live_MiB\tspilled_MiB\twall_s\trun_s\n' > figures.tsv
+run baseline baseline.mt --memory-limit "$limit"
 for from in load rand; do
     for job in sum standardize; do
         run "${job}_${from}_limited" "${job}_$from.mt" --memory-limit "$limit"

@@ -5,7 +5,7 @@
 
 use crate::diagnostics::{emit_to_stderr, SourceFile};
 use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
-use crate::run::{interrupt, RunOptions, RunStats};
+use crate::run::{allocator, interrupt, RunOptions, RunStats};
 use crate::size::parse_size;
 use crate::subtask::{AssignPolicy, OrderPolicy};
 use clap::{Args, Parser, Subcommand};
@@ -232,6 +232,9 @@ fn check(script: &Path, compile: &CompileArgs) -> ExitCode {
 }
 
 fn run(script: &Path, args: &RunArgs) -> ExitCode {
+    if args.memory_limit.is_some() && args.emit.is_none() {
+        allocator::release_freed_chunks_promptly();
+    }
     let text = match read_script(script) {
         Ok(text) => text,
         Err(code) => return code,

@@ -4,6 +4,7 @@
 //! printed, so a run that fails prints nothing to stdout; the error names the source
 //! expression whose chunk failed.
 
+pub mod allocator;
 pub mod failure;
 pub mod interrupt;
 pub mod memory;
