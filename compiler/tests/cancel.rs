@@ -26,6 +26,11 @@ struct Job {
     tmp_dir: tempfile::TempDir,
 }
 
+/// Breadth-first order starts the save (its temporary file) at once and keeps it
+/// open for most of the run; the default order starts it near the end, which would
+/// leave only a short window to interrupt it in.
+const SAVE_EARLY: [&str; 2] = ["--order", "bfs"];
+
 fn start(extra_args: &[&str]) -> Job {
     let save_dir = tempfile::tempdir().expect("save dir");
     let tmp_dir = tempfile::tempdir().expect("TMPDIR");
@@ -122,14 +127,14 @@ fn interrupt_and_check(mut job: Job) {
 
 #[test]
 fn ctrl_c_during_a_save_stops_quickly_and_leaves_nothing() {
-    let mut job = start(&[]);
+    let mut job = start(&SAVE_EARLY);
     wait_until(&mut job, "the save started", has_partial_save);
     interrupt_and_check(job);
 }
 
 #[test]
 fn ctrl_c_while_spilling_removes_the_spill_directory() {
-    let mut job = start(&["--memory-limit", "40MiB"]);
+    let mut job = start(&[SAVE_EARLY[0], SAVE_EARLY[1], "--memory-limit", "40MiB"]);
     wait_until(&mut job, "the spill directory exists", has_spill_dir);
     wait_until(&mut job, "the save started", has_partial_save);
     interrupt_and_check(job);
