@@ -52,7 +52,13 @@ enum Command {
         compile: CompileArgs,
     },
     /// Start an interactive session (also what `marsc` with no script does).
-    Repl,
+    Repl {
+        /// Number of workers (default: the number of cores); `:workers N` changes it.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+        workers: Option<u32>,
+        #[command(flatten)]
+        compile: CompileArgs,
+    },
     /// Run the priority pass on a raw DAG file and print the execution order.
     Order {
         /// A DAG file: one `name: dep1 dep2 ...` line per node.
@@ -161,11 +167,19 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Check { script, compile }) => check(&script, &compile),
-        Some(Command::Repl) => not_supported("the REPL (`marsc repl`)"),
+        Some(Command::Repl { workers, compile }) => crate::repl::main(
+            options(&compile),
+            workers.unwrap_or_else(|| RunOptions::default().workers),
+        ),
         Some(Command::Order { graph }) => order(&graph),
         None => match cli.run.script.clone() {
             Some(script) => run(&script, &cli.run),
-            None => not_supported("the REPL (`marsc` with no script)"),
+            None => crate::repl::main(
+                options(&cli.run.compile),
+                cli.run
+                    .workers
+                    .unwrap_or_else(|| RunOptions::default().workers),
+            ),
         },
     }
 }

@@ -127,35 +127,48 @@ pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph)
 /// Parses, lowers and tiles a script to its ChunkGraph, verified.
 pub fn chunk(text: &str, options: &Options) -> Result<(TileableGraph, ChunkGraph), DriverError> {
     let (_, graph) = tileable(text, options)?;
-    let chunks = tile(&graph, &TileOptions::default())
-        .map_err(|error| DriverError::Runtime(error.to_string()))?;
-    verify_ir("chunk", crate::chunk::verify(&chunks));
+    let chunks = tile_graph(&graph)?;
     Ok((graph, chunks))
 }
 
-/// Compiles a script to its SubtaskGraph, verified: one subtask per chunk operation
-/// an output needs (fusion comes later), scheduled (priorities and workers).
+/// Tiles a lowered graph to its ChunkGraph, verified (the REPL lowers on its own).
+pub fn tile_graph(graph: &TileableGraph) -> Result<ChunkGraph, DriverError> {
+    let chunks = tile(graph, &TileOptions::default())
+        .map_err(|error| DriverError::Runtime(error.to_string()))?;
+    verify_ir("chunk", crate::chunk::verify(&chunks));
+    Ok(chunks)
+}
+
+/// Compiles a script to its SubtaskGraph, verified and scheduled (priorities and
+/// workers).
 pub fn subtasks(
     text: &str,
     options: &Options,
 ) -> Result<(TileableGraph, ChunkGraph, SubtaskGraph), DriverError> {
     let (graph, chunks) = chunk(text, options)?;
-    let mut subtasks = form_subtasks(&chunks);
+    let subtasks = subtask_graph(&chunks, options)?;
+    Ok((graph, chunks, subtasks))
+}
+
+/// Groups a ChunkGraph's operations into subtasks and runs the scheduling passes
+/// (the REPL tiles on its own and comes in here).
+pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGraph, DriverError> {
+    let mut subtasks = form_subtasks(chunks);
     let workers = match options.placement {
         Placement::Scheduled => options.workers,
         Placement::Executor | Placement::ChunkIndex => None,
     };
     schedule_subtasks(
         &mut subtasks,
-        &chunks,
+        chunks,
         options.order,
         options.assign,
         workers,
     )
     .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
-    assign_workers(&mut subtasks, &chunks, options.placement);
-    verify_ir("subtask", crate::subtask::verify(&subtasks, &chunks));
-    Ok((graph, chunks, subtasks))
+    assign_workers(&mut subtasks, chunks, options.placement);
+    verify_ir("subtask", crate::subtask::verify(&subtasks, chunks));
+    Ok(subtasks)
 }
 
 /// Compiles a script all the way to the runtime's plan.

@@ -9,6 +9,7 @@ pub mod driver;
 pub mod infer;
 pub mod lower;
 pub mod plan;
+pub mod repl;
 pub mod run;
 pub mod schedule;
 pub mod size;
