@@ -5,6 +5,7 @@
 
 use crate::diagnostics::{emit_to_stderr, SourceFile};
 use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
+use crate::fuse::Fusion;
 use crate::run::{allocator, interrupt, RunOptions, RunStats};
 use crate::size::parse_size;
 use crate::subtask::{AssignPolicy, OrderPolicy};
@@ -125,8 +126,9 @@ struct RunArgs {
     #[arg(long, value_name = "POLICY", value_enum, default_value = "priority")]
     order: OrderPolicy,
 
-    /// Run every chunk operation as its own subtask (no fusion). There is no fusion
-    /// yet, so this is always the case and the flag changes nothing.
+    /// Run every chunk operation as its own subtask, instead of fusing each producer
+    /// into the subtask of the chunks that read it (for comparison; results are the
+    /// same).
     #[arg(long)]
     no_fuse: bool,
 
@@ -255,6 +257,11 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
     };
     let name = script.display().to_string();
     let options = Options {
+        fusion: if args.no_fuse {
+            Fusion::Off
+        } else {
+            Fusion::default()
+        },
         assign: args.assign,
         order: args.order,
         // A dump is the same on every machine: it shows workers only when asked to.

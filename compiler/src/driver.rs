@@ -3,11 +3,11 @@
 //! run, verifying each IR after the pass that built it and serving `--emit`.
 
 use crate::chunk::ChunkGraph;
+use crate::fuse::{fuse, Fusion};
 use crate::lower::{lower, LowerOptions};
 use crate::run::{run_program, RunOptions, RunStats};
 use crate::subtask::{
-    assign_workers, form_subtasks, schedule_subtasks, AssignPolicy, OrderPolicy, Placement,
-    SubtaskGraph,
+    assign_workers, schedule_subtasks, AssignPolicy, OrderPolicy, Placement, SubtaskGraph,
 };
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
@@ -27,6 +27,8 @@ pub struct Options {
     pub base_dir: PathBuf,
     /// How subtasks are placed on workers (the scheduling pass by default).
     pub placement: Placement,
+    /// How far chunk operations are fused into subtasks (`--no-fuse`: not at all).
+    pub fusion: Fusion,
     /// How the scheduling pass spreads initial subtasks over workers.
     pub assign: AssignPolicy,
     /// How the scheduling pass orders subtasks.
@@ -42,6 +44,7 @@ impl Default for Options {
             chunk_bytes: 128 << 20,
             base_dir: PathBuf::from("."),
             placement: Placement::default(),
+            fusion: Fusion::default(),
             assign: AssignPolicy::default(),
             order: OrderPolicy::default(),
             workers: None,
@@ -139,8 +142,9 @@ pub fn tile_graph(graph: &TileableGraph) -> Result<ChunkGraph, DriverError> {
     Ok(chunks)
 }
 
-/// Compiles a script to its SubtaskGraph, verified and scheduled (priorities and
-/// workers).
+/// Compiles a script to its SubtaskGraph, verified: the chunk operations an output
+/// needs, fused into subtasks as `options.fusion` says, then scheduled (priorities
+/// and workers).
 pub fn subtasks(
     text: &str,
     options: &Options,
@@ -150,10 +154,10 @@ pub fn subtasks(
     Ok((graph, chunks, subtasks))
 }
 
-/// Groups a ChunkGraph's operations into subtasks and runs the scheduling passes
+/// Fuses a ChunkGraph's operations into subtasks and runs the scheduling passes
 /// (the REPL tiles on its own and comes in here).
 pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGraph, DriverError> {
-    let mut subtasks = form_subtasks(chunks);
+    let mut subtasks = fuse(chunks, options.fusion);
     let workers = match options.placement {
         Placement::Scheduled => options.workers,
         Placement::Executor | Placement::ChunkIndex => None,

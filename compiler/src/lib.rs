@@ -6,6 +6,7 @@ pub mod chunk;
 pub mod cli;
 pub mod diagnostics;
 pub mod driver;
+pub mod fuse;
 pub mod infer;
 pub mod lower;
 pub mod plan;

@@ -185,7 +185,7 @@ fn emit_shows_the_ir_of_an_expression() {
     assert!(stdout.contains("= sum.map(s0"), "{stdout}");
     assert!(stdout.contains("value: Binary + 1:1-1:6"), "{stdout}");
     assert!(
-        stdout.contains("subtask graph: 5 subtasks, 5 chunk ops, 2 results"),
+        stdout.contains("subtask graph: 3 subtasks, 5 chunk ops, 2 results"),
         "{stdout}"
     );
     assert!(
