@@ -1,11 +1,12 @@
 //! The `marsc` command line (clap): argument definitions, help texts, and the
 //! mapping from outcomes to the exit statuses of the CLI contract
-//! (0 success, 1 an error in the script or its data, 2 bad usage).
+//! (0 success, 1 an error in the script or its data, 2 bad usage, 130 interrupted
+//! by Ctrl-C).
 
 use crate::diagnostics::{emit_to_stderr, SourceFile};
 use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
 use crate::fuse::Fusion;
-use crate::run::{RunOptions, RunStats};
+use crate::run::{allocator, interrupt, RunOptions, RunStats};
 use crate::size::parse_size;
 use crate::subtask::{AssignPolicy, OrderPolicy};
 use clap::{Args, Parser, Subcommand};
@@ -247,6 +248,9 @@ fn check(script: &Path, compile: &CompileArgs) -> ExitCode {
 }
 
 fn run(script: &Path, args: &RunArgs) -> ExitCode {
+    if args.memory_limit.is_some() && args.emit.is_none() {
+        allocator::release_freed_chunks_promptly();
+    }
     let text = match read_script(script) {
         Ok(text) => text,
         Err(code) => return code,
@@ -273,6 +277,12 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
             Err(error) => report(&name, &text, error),
         };
     }
+    // From here on Ctrl-C sets a flag: compiling ends at once, a run stops at chunk
+    // granularity and cleans up after itself.
+    if let Err(message) = interrupt::install() {
+        eprintln!("error: {message}");
+        return ExitCode::from(1);
+    }
     let run_options = RunOptions {
         workers: args
             .workers
@@ -282,11 +292,19 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         memory_limit: args.memory_limit,
         inject_faults: args.inject_faults,
         kill_worker: args.kill_worker,
-        cancel: None,
+        cancel: Some(interrupt::flag()),
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match driver::run(&text, &options, &run_options, &mut out) {
+    let outcome = interrupt::exit_if_interrupted_during(|| {
+        driver::compile_for_run(&text, &options, &run_options)
+    })
+    .and_then(|compiled| driver::run_compiled(&compiled, &run_options, &mut out));
+    if interrupt::is_set() {
+        eprintln!("interrupted");
+        return ExitCode::from(interrupt::EXIT_STATUS);
+    }
+    match outcome {
         Ok(stats) => report_stats(&stats, args),
         Err(error) => report(&name, &text, error),
     }

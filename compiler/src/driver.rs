@@ -200,12 +200,31 @@ pub fn run(
     run_options: &RunOptions,
     out: &mut dyn Write,
 ) -> Result<RunStats, DriverError> {
+    let compiled = compile_for_run(text, options, run_options)?;
+    run_compiled(&compiled, run_options, out)
+}
+
+/// Compiles a script for a run with `run_options` (the scheduling passes place
+/// subtasks on that run's workers unless `options` names a worker count).
+pub fn compile_for_run(
+    text: &str,
+    options: &Options,
+    run_options: &RunOptions,
+) -> Result<Compiled, DriverError> {
     let scheduled = Options {
         workers: options.workers.or(Some(run_options.workers)),
         ..options.clone()
     };
-    let compiled = compile(text, &scheduled)?;
-    let exec = run_program(&compiled, run_options, out)?;
+    compile(text, &scheduled)
+}
+
+/// Runs an already compiled script, writing what it prints to `out`.
+pub fn run_compiled(
+    compiled: &Compiled,
+    run_options: &RunOptions,
+    out: &mut dyn Write,
+) -> Result<RunStats, DriverError> {
+    let exec = run_program(compiled, run_options, out)?;
     Ok(RunStats {
         tileables: compiled.tileables.len() as u64,
         chunks: compiled.chunks.num_chunks() as u64,

@@ -8,7 +8,7 @@
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::npy_header::{encode_header, read_header, NpyError, NpyHeader};
-use ndarray::{ArrayD, IxDyn, ShapeError};
+use ndarray::{ArrayD, IxDyn};
 use std::fs::{OpenOptions, Permissions};
 use std::io::{BufWriter, Write};
 use std::os::unix::fs::{FileExt, PermissionsExt};
@@ -30,28 +30,22 @@ pub fn read_region(
     } else {
         (header.shape.clone(), offset.to_vec(), shape.to_vec())
     };
-    let itemsize = header.dtype.itemsize();
-    let count: usize = shape.iter().product();
-    let mut bytes = vec![0u8; count * itemsize];
     let file = std::fs::File::open(path).map_err(|e| io_error("open", path, e))?;
     let runs = RegionRuns::new(&file_shape, &file_offset, &file_extent);
-    runs.for_each(|file_element, region_element| {
-        let start = region_element * itemsize;
-        let buffer = &mut bytes[start..start + runs.run_len * itemsize];
-        let position = header.data_offset + (file_element * itemsize) as u64;
-        file.read_exact_at(buffer, position).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                NpyError::Malformed(format!(
-                    "'{}': the file is truncated (it ends before the data its header announces)",
-                    path.display()
-                ))
-            } else {
-                io_error("read", path, e)
-            }
-        })
-    })?;
-    let data = decode(header.dtype, &file_extent, bytes)
-        .map_err(|e| NpyError::Malformed(format!("'{}': {e}", path.display())))?;
+    let reader = RegionReader {
+        file: &file,
+        path,
+        data_offset: header.data_offset,
+        runs: &runs,
+        shape: &file_extent,
+    };
+    let data = match header.dtype {
+        DType::Bool => ArrayData::Bool(reader.read(|[b]: [u8; 1]| b != 0)?),
+        DType::Int32 => ArrayData::Int32(reader.read(i32::from_le_bytes)?),
+        DType::Int64 => ArrayData::Int64(reader.read(i64::from_le_bytes)?),
+        DType::Float32 => ArrayData::Float32(reader.read(f32::from_le_bytes)?),
+        DType::Float64 => ArrayData::Float64(reader.read(f64::from_le_bytes)?),
+    };
     Ok(if header.fortran_order {
         reverse_axes(data)
     } else {
@@ -97,20 +91,25 @@ pub fn write_region(
     data: &ArrayData,
 ) -> Result<(), NpyError> {
     check_region(path, global_shape, data.dtype(), offset, data.shape())?;
-    let bytes = encode(data);
-    let itemsize = data.dtype().itemsize();
     let file = OpenOptions::new()
         .write(true)
         .open(path)
         .map_err(|e| io_error("open", path, e))?;
     let runs = RegionRuns::new(global_shape, offset, data.shape());
-    runs.for_each(|file_element, region_element| {
-        let start = region_element * itemsize;
-        let run = &bytes[start..start + runs.run_len * itemsize];
-        let position = data_offset + (file_element * itemsize) as u64;
-        file.write_all_at(run, position)
-            .map_err(|e| io_error("write", path, e))
-    })
+    let writer = RegionWriter {
+        file: &file,
+        path,
+        data_offset,
+        runs: &runs,
+    };
+    // `iter()` walks in logical C order whatever the memory layout.
+    match data {
+        ArrayData::Bool(a) => writer.write(a.iter().map(|&v| [u8::from(v)])),
+        ArrayData::Int32(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::Int64(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::Float32(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::Float64(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+    }
 }
 
 /// Writes `data` as a complete `.npy` file (format 1.0, C order). The file appears
@@ -286,37 +285,110 @@ fn reverse_axes(data: ArrayData) -> ArrayData {
     }
 }
 
-/// Little-endian element bytes, decoded into an array of `shape` (C order).
-fn decode(dtype: DType, shape: &[usize], bytes: Vec<u8>) -> Result<ArrayData, ShapeError> {
-    fn build<T, const N: usize>(
-        shape: &[usize],
-        bytes: &[u8],
-        from_le: impl Fn([u8; N]) -> T,
-    ) -> Result<ArrayD<T>, ShapeError> {
-        let values: Vec<T> = bytes
-            .chunks_exact(N)
-            .map(|chunk| {
-                let mut array = [0u8; N];
-                array.copy_from_slice(chunk);
-                from_le(array)
-            })
-            .collect();
-        ArrayD::from_shape_vec(IxDyn(shape), values)
-    }
-    Ok(match dtype {
-        DType::Bool => ArrayData::Bool(build(shape, &bytes, |[b]: [u8; 1]| b != 0)?),
-        DType::Int32 => ArrayData::Int32(build(shape, &bytes, i32::from_le_bytes)?),
-        DType::Int64 => ArrayData::Int64(build(shape, &bytes, i64::from_le_bytes)?),
-        DType::Float32 => ArrayData::Float32(build(shape, &bytes, f32::from_le_bytes)?),
-        DType::Float64 => ArrayData::Float64(build(shape, &bytes, f64::from_le_bytes)?),
-    })
+/// Bytes moved per positioned read or write of a region. Regions go through a
+/// buffer this size rather than a byte copy of the whole chunk, which would double
+/// a chunk's footprint while it is read or saved (a run under a memory limit
+/// accounts for the chunk once).
+const REGION_BLOCK: usize = 256 * 1024;
+
+/// Where a region's runs are read from.
+struct RegionReader<'a> {
+    file: &'a std::fs::File,
+    path: &'a Path,
+    data_offset: u64,
+    runs: &'a RegionRuns,
+    /// The region's extent in file order.
+    shape: &'a [usize],
 }
 
-/// The elements of `data` in C order as little-endian bytes.
-fn encode(data: &ArrayData) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(data.nbytes());
-    let _ = write_elements(&mut bytes, data);
-    bytes
+impl RegionReader<'_> {
+    /// Reads the region, decoding little-endian elements with `from_le`.
+    fn read<T: Copy + Default, const N: usize>(
+        &self,
+        from_le: impl Fn([u8; N]) -> T,
+    ) -> Result<ArrayD<T>, NpyError> {
+        let count: usize = self.shape.iter().product();
+        let mut values = vec![T::default(); count];
+        let mut buffer = vec![0u8; block_elements::<N>(self.runs.run_len) * N];
+        self.runs.for_each(|file_element, region_element| {
+            let run = &mut values[region_element..region_element + self.runs.run_len];
+            let mut position = self.data_offset + (file_element * N) as u64;
+            for block in run.chunks_mut(buffer.len() / N) {
+                let bytes = &mut buffer[..block.len() * N];
+                self.file
+                    .read_exact_at(bytes, position)
+                    .map_err(|e| self.read_error(e))?;
+                for (value, element) in block.iter_mut().zip(bytes.chunks_exact(N)) {
+                    let mut array = [0u8; N];
+                    array.copy_from_slice(element);
+                    *value = from_le(array);
+                }
+                position += bytes.len() as u64;
+            }
+            Ok(())
+        })?;
+        ArrayD::from_shape_vec(IxDyn(self.shape), values)
+            .map_err(|e| NpyError::Malformed(format!("'{}': {e}", self.path.display())))
+    }
+
+    fn read_error(&self, error: std::io::Error) -> NpyError {
+        if error.kind() == std::io::ErrorKind::UnexpectedEof {
+            NpyError::Malformed(format!(
+                "'{}': the file is truncated (it ends before the data its header announces)",
+                self.path.display()
+            ))
+        } else {
+            io_error("read", self.path, error)
+        }
+    }
+}
+
+/// Elements per block for runs of `run_len` elements of `N` bytes.
+fn block_elements<const N: usize>(run_len: usize) -> usize {
+    (REGION_BLOCK / N).min(run_len).max(1)
+}
+
+/// Where a region's runs are written to.
+struct RegionWriter<'a> {
+    file: &'a std::fs::File,
+    path: &'a Path,
+    data_offset: u64,
+    runs: &'a RegionRuns,
+}
+
+impl RegionWriter<'_> {
+    /// Writes the region's elements, given in C order as little-endian bytes.
+    fn write<const N: usize>(
+        &self,
+        mut elements: impl Iterator<Item = [u8; N]>,
+    ) -> Result<(), NpyError> {
+        let block = block_elements::<N>(self.runs.run_len);
+        let mut buffer = Vec::with_capacity(block * N);
+        self.runs.for_each(|file_element, _| {
+            let mut position = self.data_offset + (file_element * N) as u64;
+            let mut left = self.runs.run_len;
+            while left > 0 {
+                buffer.clear();
+                let take = left.min(block);
+                elements
+                    .by_ref()
+                    .take(take)
+                    .for_each(|element| buffer.extend_from_slice(&element));
+                if buffer.len() != take * N {
+                    return Err(NpyError::Io(format!(
+                        "internal error: fewer elements than the region of '{}' holds",
+                        self.path.display()
+                    )));
+                }
+                self.file
+                    .write_all_at(&buffer, position)
+                    .map_err(|e| io_error("write", self.path, e))?;
+                position += buffer.len() as u64;
+                left -= take;
+            }
+            Ok(())
+        })
+    }
 }
 
 fn write_elements(out: &mut impl Write, data: &ArrayData) -> std::io::Result<()> {
@@ -361,5 +433,31 @@ mod tests {
         );
         assert_eq!(runs(&[], &[], &[]), (1, vec![(0, 0)]));
         assert_eq!(runs(&[3, 4], &[1, 1], &[0, 2]).1, vec![]);
+    }
+
+    #[test]
+    fn regions_larger_than_a_block_round_trip() {
+        // Rows of 70,000 float64 (560 KB) span several blocks; the region's runs
+        // start mid-row and end mid-block.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.npy");
+        let global = [3, 70_000];
+        let data_offset = create_npy(&path, DType::Float64, &global).unwrap();
+        let region = ArrayD::from_shape_fn(IxDyn(&[2, 65_001]), |index| {
+            (index[0] * 100_000 + index[1]) as f64 + 0.5
+        });
+        let data = ArrayData::Float64(region.clone());
+        write_region(&path, data_offset, &global, &[1, 4_999], &data).unwrap();
+        let ArrayData::Float64(whole) = read_array(&path).unwrap() else {
+            panic!("not float64");
+        };
+        assert_eq!(whole[[0, 5_000]], 0.0);
+        assert_eq!(whole[[1, 4_998]], 0.0);
+        assert_eq!(whole[[1, 4_999]], 0.5);
+        assert_eq!(whole[[2, 70_000 - 1]], 165_000.5);
+        assert_eq!(whole[[2, 4_998]], 0.0);
+        let header = read_header(&path).unwrap();
+        let back = read_region(&path, &header, &[1, 4_999], &[2, 65_001]).unwrap();
+        assert_eq!(back, ArrayData::Float64(region));
     }
 }

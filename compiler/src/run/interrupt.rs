@@ -4,6 +4,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 /// The flag every SIGINT sets; created on first use.
 fn shared_flag() -> &'static Arc<AtomicBool> {
@@ -39,6 +40,41 @@ pub fn reset() {
 /// Whether Ctrl-C was pressed since the last [`reset`].
 pub fn is_set() -> bool {
     shared_flag().load(Ordering::SeqCst)
+}
+
+/// The exit status of a process stopped by Ctrl-C (128 + SIGINT), as shells expect.
+pub const EXIT_STATUS: u8 = 130;
+
+/// How often [`exit_if_interrupted_during`] looks at the flag.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Runs `work`, ending the process with "interrupted" and [`EXIT_STATUS`] if Ctrl-C
+/// is pressed meanwhile. Only for work that leaves nothing behind (compiling): it
+/// stops within a poll period however long a pass takes, without every pass having
+/// to watch the flag.
+pub fn exit_if_interrupted_during<T>(work: impl FnOnce() -> T) -> T {
+    let working = Arc::new(AtomicBool::new(true));
+    let watching = Arc::clone(&working);
+    let watchdog = std::thread::Builder::new()
+        .name("marsc-interrupt-watch".to_string())
+        .spawn(move || {
+            while watching.load(Ordering::SeqCst) {
+                if is_set() {
+                    eprintln!("interrupted");
+                    std::process::exit(i32::from(EXIT_STATUS));
+                }
+                std::thread::park_timeout(POLL);
+            }
+        });
+    let result = work();
+    working.store(false, Ordering::SeqCst);
+    // Joined before returning, so the process can no longer exit under the caller's
+    // feet once it starts work that does leave files behind.
+    if let Ok(watchdog) = watchdog {
+        watchdog.thread().unpark();
+        let _ = watchdog.join();
+    }
+    result
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! printed, so a run that fails prints nothing to stdout; the error names the source
 //! expression whose chunk failed.
 
+pub mod allocator;
 pub mod failure;
 pub mod interrupt;
 pub mod memory;
@@ -15,13 +16,13 @@ pub use stats::RunStats;
 
 use crate::driver::{Compiled, DriverError};
 use marsc_runtime::exec::{
-    execute, write_chrome_trace_with, ExecObserver, ExecOptions, ExecStats, SubtaskSpan,
+    execute, write_chrome_trace_with, ExecError, ExecObserver, ExecOptions, ExecStats, SubtaskSpan,
     TraceRecorder,
 };
 use progress::ProgressObserver;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// How to run a compiled program.
@@ -96,6 +97,9 @@ pub fn run_program(
     options: &RunOptions,
     out: &mut dyn Write,
 ) -> Result<ExecStats, DriverError> {
+    if is_cancelled(options) {
+        return Err(interrupted());
+    }
     let mut exec_options = ExecOptions {
         workers: options.workers.max(1),
         inject_faults: options.inject_faults,
@@ -124,6 +128,9 @@ pub fn run_program(
         Ok(executed) => executed,
         Err(error) => {
             failure::remove_partial_saves(&program.plan);
+            if error == ExecError::Cancelled {
+                return Err(interrupted());
+            }
             return Err(
                 match failure::failure_diagnostic(&error, &program.plan, &program.tileables) {
                     Ok(diagnostic) => DriverError::RunFailed(Box::new(diagnostic)),
@@ -135,6 +142,21 @@ pub fn run_program(
     let results: output::Results = executed.results.into_iter().collect();
     output::write_prints(&program.chunks, &results, out).map_err(DriverError::Runtime)?;
     Ok(executed.stats)
+}
+
+/// The message of a run stopped by its cancel flag (Ctrl-C).
+pub const INTERRUPTED: &str = "interrupted";
+
+/// Whether the run's cancel flag is up.
+pub fn is_cancelled(options: &RunOptions) -> bool {
+    options
+        .cancel
+        .as_ref()
+        .is_some_and(|flag| flag.load(Ordering::SeqCst))
+}
+
+fn interrupted() -> DriverError {
+    DriverError::Runtime(INTERRUPTED.to_string())
 }
 
 fn write_trace(

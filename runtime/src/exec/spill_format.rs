@@ -22,6 +22,12 @@ const MAX_NDIM: u32 = 64;
 /// Bytes collected before each write, so `out` sees few large writes.
 const WRITE_BUFFER: usize = 64 * 1024;
 
+/// Bytes read at a time when reading elements back.
+const READ_BUFFER: usize = 64 * 1024;
+
+/// The most element storage reserved up front, whatever a header claims.
+const MAX_RESERVED_BYTES: usize = 1 << 30;
+
 /// Writes `array` in the spill format.
 pub fn write_array(array: &ArrayData, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(MAGIC)?;
@@ -63,30 +69,27 @@ pub fn read_array(input: &mut dyn Read) -> io::Result<ArrayData> {
         .iter()
         .try_fold(1usize, |len, &extent| len.checked_mul(extent))
         .ok_or_else(|| invalid("array too large"))?;
-    let nbytes = len
-        .checked_mul(dtype.itemsize())
+    len.checked_mul(dtype.itemsize())
         .ok_or_else(|| invalid("array too large"))?;
-    // `take` + `read_to_end` grows the buffer as data arrives, so a corrupt
-    // header cannot make us allocate more than the file holds.
-    let mut bytes = Vec::new();
-    input.take(nbytes as u64).read_to_end(&mut bytes)?;
-    if bytes.len() != nbytes {
-        return Err(io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            "spill file ends inside the elements",
-        ));
-    }
     let shape = IxDyn(&shape);
     Ok(match dtype {
-        DType::Bool => ArrayData::Bool(decode(shape, &bytes, |[b]: [u8; 1]| match b {
+        DType::Bool => ArrayData::Bool(read_elements(input, shape, len, |[b]: [u8; 1]| match b {
             0 => Ok(false),
             1 => Ok(true),
             _ => Err(invalid("a bool element is neither 0 nor 1")),
         })?),
-        DType::Int32 => ArrayData::Int32(decode(shape, &bytes, |b| Ok(i32::from_le_bytes(b)))?),
-        DType::Int64 => ArrayData::Int64(decode(shape, &bytes, |b| Ok(i64::from_le_bytes(b)))?),
-        DType::Float32 => ArrayData::Float32(decode(shape, &bytes, |b| Ok(f32::from_le_bytes(b)))?),
-        DType::Float64 => ArrayData::Float64(decode(shape, &bytes, |b| Ok(f64::from_le_bytes(b)))?),
+        DType::Int32 => ArrayData::Int32(read_elements(input, shape, len, |b| {
+            Ok(i32::from_le_bytes(b))
+        })?),
+        DType::Int64 => ArrayData::Int64(read_elements(input, shape, len, |b| {
+            Ok(i64::from_le_bytes(b))
+        })?),
+        DType::Float32 => ArrayData::Float32(read_elements(input, shape, len, |b| {
+            Ok(f32::from_le_bytes(b))
+        })?),
+        DType::Float64 => ArrayData::Float64(read_elements(input, shape, len, |b| {
+            Ok(f64::from_le_bytes(b))
+        })?),
     })
 }
 
@@ -124,19 +127,39 @@ fn write_elements<T: Copy, const N: usize>(
     out.write_all(&buffer)
 }
 
-fn decode<T, const N: usize>(
+/// Reads `len` elements through a small buffer straight into the array's storage:
+/// reading the chunk as bytes first would hold it twice (or more, as the byte
+/// buffer grows), which a run under a memory limit cannot afford.
+fn read_elements<T, const N: usize>(
+    input: &mut dyn Read,
     shape: IxDyn,
-    bytes: &[u8],
+    len: usize,
     from_le: impl Fn([u8; N]) -> io::Result<T>,
 ) -> io::Result<ArrayD<T>> {
-    let values = bytes
-        .chunks_exact(N)
-        .map(|chunk| {
-            let mut element = [0u8; N];
-            element.copy_from_slice(chunk);
-            from_le(element)
-        })
-        .collect::<io::Result<Vec<T>>>()?;
+    // A corrupt header must not make us reserve more than a plausible chunk; past
+    // that, the vector grows only as elements actually arrive.
+    let mut values = Vec::with_capacity(len.min(MAX_RESERVED_BYTES / N));
+    let mut buffer = vec![0u8; (READ_BUFFER / N).clamp(1, len.max(1)) * N];
+    let mut left = len;
+    while left > 0 {
+        let count = left.min(buffer.len() / N);
+        let bytes = &mut buffer[..count * N];
+        input
+            .read_exact(bytes)
+            .map_err(|error| match error.kind() {
+                io::ErrorKind::UnexpectedEof => io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "spill file ends inside the elements",
+                ),
+                _ => error,
+            })?;
+        for element in bytes.chunks_exact(N) {
+            let mut array = [0u8; N];
+            array.copy_from_slice(element);
+            values.push(from_le(array)?);
+        }
+        left -= count;
+    }
     ArrayD::from_shape_vec(shape, values).map_err(|error| invalid(&error.to_string()))
 }
 
