@@ -5,7 +5,7 @@
 //! pass can be measured against a naive alternative (`--order`, `--assign`).
 
 use super::{SubtaskGraph, SubtaskId};
-use crate::chunk::{ChunkGraph, ChunkId};
+use crate::chunk::{ChunkGraph, ChunkId, ChunkOp};
 use crate::schedule::{self, Dag, InitialAssignment};
 
 /// How the execution priority of subtasks is chosen.
@@ -48,13 +48,18 @@ impl AssignPolicy {
 
 /// The subtask graph as a plain DAG over subtask indices, with each subtask's output
 /// size in bytes; an `Err` is an internal error (subtasks that form a cycle).
+///
+/// A subtask that only opens a save's temporary file, reading nothing, is left out
+/// of the edges (see [`opens_a_file_early`]).
 pub fn subtask_dag(graph: &SubtaskGraph, chunks: &ChunkGraph) -> Result<(Dag, Vec<u64>), String> {
     let mut edges = Vec::new();
     let mut sizes = Vec::with_capacity(graph.len());
     for id in graph.ids() {
         for input in graph.inputs(chunks, id) {
             if let Some(producer) = graph.subtask_of(input) {
-                edges.push((producer.0, id.0));
+                if !opens_a_file_early(graph, chunks, producer) {
+                    edges.push((producer.0, id.0));
+                }
             }
         }
         sizes.push(
@@ -67,6 +72,31 @@ pub fn subtask_dag(graph: &SubtaskGraph, chunks: &ChunkGraph) -> Result<(Dag, Ve
     let dag = Dag::from_edges(graph.len(), &edges)
         .map_err(|error| format!("the subtask graph is not a DAG: {error}"))?;
     Ok((dag, sizes))
+}
+
+/// Whether a subtask only creates a save's temporary file from nothing. It holds no
+/// data and reads nothing, so it can run first; left in the ordering DAG it would be
+/// an input of every region of the save, and the walk would compute every region's
+/// data before opening the file — holding (or, under a memory limit, spilling) all of
+/// it — instead of writing each region as soon as its data exists.
+fn opens_a_file_early(graph: &SubtaskGraph, chunks: &ChunkGraph, id: SubtaskId) -> bool {
+    graph.ops(id).iter().all(|&chunk| {
+        matches!(chunks.step_of(chunk).op, ChunkOp::SaveInit { .. })
+            && chunks.inputs(chunk).is_empty()
+    })
+}
+
+/// Renumbers `priorities` so that the file openers come first (in their order), the
+/// rest keeping theirs; still a topological order, since openers read nothing.
+fn run_file_openers_first(graph: &SubtaskGraph, chunks: &ChunkGraph, priorities: &mut [u32]) {
+    let mut sequence: Vec<u32> = (0..priorities.len() as u32).collect();
+    sequence.sort_by_key(|&index| {
+        let opener = opens_a_file_early(graph, chunks, SubtaskId(index));
+        (!opener, priorities[index as usize])
+    });
+    for (rank, &index) in sequence.iter().enumerate() {
+        priorities[index as usize] = rank as u32;
+    }
 }
 
 /// The bytes of a chunk's data (a reduction state counts as its data shape).
@@ -85,10 +115,11 @@ pub fn schedule_subtasks(
     workers: Option<u32>,
 ) -> Result<(), String> {
     let (dag, sizes) = subtask_dag(graph, chunks)?;
-    let priorities = match order {
+    let mut priorities = match order {
         OrderPolicy::Priority => schedule::order(&dag, Some(&sizes)),
         OrderPolicy::Bfs => schedule::bfs_order(&dag),
     };
+    run_file_openers_first(graph, chunks, &mut priorities);
     let assignment = workers
         .map(|workers| schedule::assign_workers(&dag, &sizes, workers as usize, assign.initial()));
     for (index, &priority) in priorities.iter().enumerate() {
