@@ -108,8 +108,8 @@ struct RunArgs {
     #[arg(long)]
     no_fuse: bool,
 
-    /// Run kernels in the interpreter instead of JIT-compiled code. There is no JIT
-    /// yet, so the interpreter always runs (and `kernels` in --stats-json is 0).
+    /// Run every chunk operation in the interpreter instead of JIT-compiled code
+    /// (`kernels` in --stats-json is then 0).
     #[arg(long)]
     no_jit: bool,
 
@@ -117,8 +117,8 @@ struct RunArgs {
     #[arg(long)]
     stats: bool,
 
-    /// Write the run's figures as JSON to FILE: tileables, chunks, subtasks, kernels (0
-    /// until the JIT exists), workers, compile_seconds, run_seconds, transfer_bytes,
+    /// Write the run's figures as JSON to FILE: tileables, chunks, subtasks, kernels
+    /// (JIT-compiled), workers, compile_seconds, jit_seconds, run_seconds, transfer_bytes,
     /// peak_live_chunks, peak_live_bytes, spilled_bytes, retries, subtasks_per_worker.
     #[arg(long, value_name = "FILE")]
     stats_json: Option<PathBuf>,
@@ -221,7 +221,10 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         Err(code) => return code,
     };
     let name = script.display().to_string();
-    let options = options(&args.compile);
+    let options = Options {
+        jit: !args.no_jit,
+        ..options(&args.compile)
+    };
     if let Some(stage) = args.emit {
         return match driver::emit(&text, stage, args.format, &options) {
             Ok(dump) => {

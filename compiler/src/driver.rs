@@ -9,6 +9,7 @@ use crate::subtask::{assign_priority, assign_workers, form_subtasks, Placement, 
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
 use marsc_grammar::{ast::Module, Diagnostic};
+use marsc_runtime::jit::JitSummary;
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 use std::io::Write;
@@ -24,6 +25,8 @@ pub struct Options {
     pub base_dir: PathBuf,
     /// How subtasks are placed on workers (the executor decides by default).
     pub placement: Placement,
+    /// Compile eligible subtasks to native code (`--no-jit` turns it off).
+    pub jit: bool,
 }
 
 impl Default for Options {
@@ -32,6 +35,7 @@ impl Default for Options {
             chunk_bytes: 128 << 20,
             base_dir: PathBuf::from("."),
             placement: Placement::default(),
+            jit: true,
         }
     }
 }
@@ -87,6 +91,8 @@ pub struct Compiled {
     pub plan: Plan<Kernel>,
     /// Wall time of compiling, in seconds.
     pub compile_seconds: f64,
+    /// What the JIT compiled (all zero with `--no-jit`).
+    pub jit: JitSummary,
 }
 
 /// Parses a script, reporting every syntax error it can.
@@ -139,9 +145,17 @@ pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
     let started = Instant::now();
     let module = parse(text)?;
     let (tileables, chunks, subtasks) = subtasks(text, options)?;
-    let plan = crate::plan::build_plan(&subtasks, &chunks)
+    let mut plan = crate::plan::build_plan(&subtasks, &chunks)
         .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
     verify_ir("plan", plan.verify());
+    let jit = if options.jit {
+        crate::plan::jit::compile_kernels(&mut plan, &chunks).map_err(|message| {
+            DriverError::Runtime(format!("internal compiler error: {message}"))
+        })?
+    } else {
+        JitSummary::default()
+    };
+    verify_ir("jit plan", plan.verify());
     Ok(Compiled {
         module,
         tileables,
@@ -149,6 +163,7 @@ pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
         subtasks,
         plan,
         compile_seconds: started.elapsed().as_secs_f64(),
+        jit,
     })
 }
 
@@ -165,7 +180,8 @@ pub fn run(
         tileables: compiled.tileables.len() as u64,
         chunks: compiled.chunks.num_chunks() as u64,
         subtasks: compiled.subtasks.len() as u64,
-        kernels: 0,
+        kernels: compiled.jit.kernels,
+        jit_seconds: compiled.jit.jit_seconds,
         compile_seconds: compiled.compile_seconds,
         exec,
     })
@@ -236,8 +252,14 @@ pub fn emit(
                 EmitFormat::Dot => crate::subtask::dot::to_dot(&subtasks, &chunks),
             })
         }
-        Stage::Kernels => Err(DriverError::NotSupported(
-            "--emit kernels: the JIT is not built yet".to_string(),
-        )),
+        Stage::Kernels => {
+            if !options.jit {
+                return Err(DriverError::NotSupported(
+                    "--emit kernels with --no-jit (there are no kernels)".to_string(),
+                ));
+            }
+            let compiled = compile(text, options)?;
+            Ok(marsc_runtime::jit::kernel_listing(&compiled.plan))
+        }
     }
 }
