@@ -139,8 +139,10 @@ pub fn row_layout(
         .is_none_or(|last| last.iter().all(|&s| s <= 1))
         && merged.out_strides.last().is_none_or(|&s| s <= 1);
     if !inner_ok || merged.extents.is_empty() {
+        // With no axis left every output position has one element: a whole run.
+        let whole_run = merged.extents.is_empty() && reduce_axes.is_some();
         merged.extents.push(1);
-        merged.reduced.push(false);
+        merged.reduced.push(whole_run);
         merged.leaf_strides.push(vec![0; leaves.len()]);
         merged.out_strides.push(0);
     }

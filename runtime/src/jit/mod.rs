@@ -116,6 +116,17 @@ pub fn jit_subtask(
         let Some(built) = build::build(&subtask.ops, target as usize, &dtypes) else {
             return Ok(None);
         };
+        let computes = built.graph.reduce.is_some()
+            || built
+                .graph
+                .nodes
+                .iter()
+                .any(|node| !matches!(node.kind, graph::NodeKind::Leaf(..)));
+        if !computes && subtask.outputs.len() == 1 {
+            // A lone creation op: the interpreter's bulk fill is as fast, and an
+            // indexed leaf would cost a call per element.
+            return Ok(None);
+        }
         let geometry: Vec<LeafGeometry> = leaf_geometry(&built.leaves, &built.buffer_inputs, inputs)?;
         let reduce_axes = built.reduce.as_ref().map(|spec| {
             let mut axes = spec.axes.clone();
@@ -206,3 +217,6 @@ pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
     }
     listing
 }
+
+#[cfg(test)]
+mod tests;
