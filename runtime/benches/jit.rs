@@ -121,14 +121,22 @@ fn jit_op(ops: Vec<PlanOp<Kernel>>) -> PlanOp<Kernel> {
 #[divan::bench(args = ["sum", "affine"])]
 fn interpreter(bencher: divan::Bencher, which: &str) {
     let inputs = [input(0.001), input(0.003)];
-    let ops = if which == "sum" { sum_ops() } else { affine_ops() };
+    let ops = if which == "sum" {
+        sum_ops()
+    } else {
+        affine_ops()
+    };
     bencher.bench_local(|| interpret(&ops, &inputs));
 }
 
 #[divan::bench(args = ["sum", "affine"])]
 fn jit(bencher: divan::Bencher, which: &str) {
     let inputs = [input(0.001), input(0.003)];
-    let op = jit_op(if which == "sum" { sum_ops() } else { affine_ops() });
+    let op = jit_op(if which == "sum" {
+        sum_ops()
+    } else {
+        affine_ops()
+    });
     let args = [&inputs[0], &inputs[1]];
     bencher.bench_local(|| op.kernel.compute(&args).expect("runs"));
 }

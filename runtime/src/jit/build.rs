@@ -137,7 +137,9 @@ impl Builder<'_> {
                 )
             }
             Kernel::Where => {
-                let [_, x, y] = args.as_slice() else { return None };
+                let [_, x, y] = args.as_slice() else {
+                    return None;
+                };
                 let dtype = self.dtype(*x);
                 if self.dtype(*y) != dtype {
                     return None;
@@ -155,14 +157,15 @@ impl Builder<'_> {
     }
 
     fn creation(&mut self, kernel: &Kernel) -> Option<u32> {
-        let indexed = |source: IndexedSource, global: Vec<usize>, offset: Vec<usize>, shape: Vec<usize>| {
-            LeafInstance::Indexed {
-                source: Arc::new(source),
-                global_shape: global,
-                offset,
-                shape,
-            }
-        };
+        let indexed =
+            |source: IndexedSource, global: Vec<usize>, offset: Vec<usize>, shape: Vec<usize>| {
+                LeafInstance::Indexed {
+                    source: Arc::new(source),
+                    global_shape: global,
+                    offset,
+                    shape,
+                }
+            };
         let (kind, dtype, instance) = match kernel {
             Kernel::Full { shape, value } => (
                 LeafKind::Constant,
@@ -263,7 +266,11 @@ impl Builder<'_> {
 fn chunk_inside(global: &[usize], offset: &[usize], shape: &[usize]) -> bool {
     offset.len() == global.len()
         && shape.len() == global.len()
-        && (0..global.len()).all(|d| offset[d].checked_add(shape[d]).is_some_and(|end| end <= global[d]))
+        && (0..global.len()).all(|d| {
+            offset[d]
+                .checked_add(shape[d])
+                .is_some_and(|end| end <= global[d])
+        })
 }
 
 /// The result dtype of a unary op the JIT implements for this input, if any.
@@ -275,7 +282,15 @@ fn unary_result(op: UnaryOp, input: DType) -> Option<DType> {
         _ if output.is_float() => op != Invert,
         _ if output.is_int() => matches!(
             op,
-            Negative | Positive | Floor | Ceil | Trunc | Absolute | Square | Sign | Reciprocal
+            Negative
+                | Positive
+                | Floor
+                | Ceil
+                | Trunc
+                | Absolute
+                | Square
+                | Sign
+                | Reciprocal
                 | Invert
         ),
         _ => matches!(op, Absolute | Floor | Ceil | Trunc | Invert),
@@ -293,9 +308,23 @@ fn binary_result(op: BinaryOp, common: DType) -> Option<DType> {
         DType::Int32 | DType::Int64 => op != Power,
         DType::Bool => matches!(
             op,
-            Add | Maximum | Fmax | BitwiseOr | Multiply | Minimum | Fmin | BitwiseAnd
-                | BitwiseXor | Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual
-                | LogicalAnd | LogicalOr | LogicalXor
+            Add | Maximum
+                | Fmax
+                | BitwiseOr
+                | Multiply
+                | Minimum
+                | Fmin
+                | BitwiseAnd
+                | BitwiseXor
+                | Equal
+                | NotEqual
+                | Less
+                | LessEqual
+                | Greater
+                | GreaterEqual
+                | LogicalAnd
+                | LogicalOr
+                | LogicalXor
         ),
         DType::Float32 | DType::Float64 => true,
     };

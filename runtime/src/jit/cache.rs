@@ -4,9 +4,11 @@
 //! purpose (cranelift-jit's documented default), so a cached function pointer stays
 //! valid for the life of the process.
 
-use super::codegen::{accumulator_dtype, build_function, build_range_sum, uses_pairwise, KernelKey};
-use super::scalar_ops::scalar_type;
+use super::codegen::{
+    accumulator_dtype, build_function, build_range_sum, uses_pairwise, KernelKey,
+};
 use super::externs::{all_externs, Extern, ExternType};
+use super::scalar_ops::scalar_type;
 use super::scalar_ops::ExternResolver;
 use cranelift_codegen::ir::{types, AbiParam, FuncRef, UserFuncName};
 use cranelift_codegen::settings::{self, Configurable};
@@ -63,7 +65,9 @@ pub struct CompileCounters {
 
 /// How many kernels were compiled so far and how long that took.
 pub fn compile_counters() -> CompileCounters {
-    let cache = cache().lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let cache = cache()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     CompileCounters {
         compiles: cache.compiles,
         seconds: cache.seconds,
@@ -72,7 +76,9 @@ pub fn compile_counters() -> CompileCounters {
 
 /// The compiled kernel for `key`, compiling it on the first request.
 pub fn compiled(key: &KernelKey) -> Result<Arc<CompiledKernel>, String> {
-    let mut cache = cache().lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = cache()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(found) = cache.kernels.get(key) {
         return Ok(found.clone());
     }
@@ -124,10 +130,15 @@ fn compile(key: &KernelKey) -> Result<CompiledKernel, String> {
         .declare_function("kernel", Linkage::Export, &signature)
         .map_err(cranelift_error)?;
     let range_sum = if uses_pairwise(key) {
-        let op = key.graph.reduce.ok_or("internal error: pairwise without a reduction")?;
+        let op = key
+            .graph
+            .reduce
+            .ok_or("internal error: pairwise without a reduction")?;
         let acc = accumulator_dtype(op, key.graph.root_dtype())?;
         let mut range_signature = signature.clone();
-        range_signature.returns.push(AbiParam::new(scalar_type(acc)));
+        range_signature
+            .returns
+            .push(AbiParam::new(scalar_type(acc)));
         let range_id = module
             .declare_function("range_sum", Linkage::Local, &range_signature)
             .map_err(cranelift_error)?;
@@ -188,7 +199,11 @@ struct ModuleResolver<'m> {
 }
 
 impl ExternResolver for ModuleResolver<'_> {
-    fn func_ref(&mut self, builder: &mut FunctionBuilder<'_>, ext: Extern) -> Result<FuncRef, String> {
+    fn func_ref(
+        &mut self,
+        builder: &mut FunctionBuilder<'_>,
+        ext: Extern,
+    ) -> Result<FuncRef, String> {
         if let Some(found) = self.refs.get(ext.name) {
             return Ok(*found);
         }

@@ -5,11 +5,11 @@
 //! then a SIMD main loop (f64x2, f32x4 or i64x2, unrolled twice, with two accumulators
 //! for a sum) when every node is a plain lane-wise op, then a scalar tail.
 
+use super::externs::{Extern, ExternType};
 use super::graph::{JitGraph, LeafKind, NodeKind, SLOTS_PER_LEAF};
 use super::scalar_ops::{
     binary_is_vector_friendly, scalar_type, unary_is_vector_friendly, ExternResolver, OpEmitter,
 };
-use super::externs::{Extern, ExternType};
 use crate::dtype::DType;
 use crate::ops::ReduceOp;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -168,7 +168,10 @@ pub fn build_range_sum(
         leaf_value: leaf_value_extern(leaf_value_address),
     };
     lowering.preload_leaves(&mut b, args)?;
-    let op = key.graph.reduce.ok_or("internal error: a range sum without a reduction")?;
+    let op = key
+        .graph
+        .reduce
+        .ok_or("internal error: a range sum without a reduction")?;
     let acc_dtype = accumulator_dtype(op, key.graph.root_dtype())?;
     lowering.range_sum_body(&mut b, args, start, n, acc_dtype)?;
     b.seal_all_blocks();
@@ -200,9 +203,19 @@ pub(super) struct Lowering<'k, 'r> {
 }
 
 impl Lowering<'_, '_> {
-    pub fn preload_leaves(&mut self, b: &mut FunctionBuilder<'_>, args: Value) -> Result<(), String> {
+    pub fn preload_leaves(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        args: Value,
+    ) -> Result<(), String> {
         for (index, (kind, dtype)) in self.key.graph.leaves().into_iter().enumerate() {
-            let broadcast = self.key.variant.broadcast.get(index).copied().unwrap_or(false);
+            let broadcast = self
+                .key
+                .variant
+                .broadcast
+                .get(index)
+                .copied()
+                .unwrap_or(false);
             let slot = |k: usize| ((index * SLOTS_PER_LEAF + k) * 8) as i32;
             let first = b.ins().load(types::I64, flags(), args, slot(0));
             let state = match kind {
@@ -229,7 +242,12 @@ impl Lowering<'_, '_> {
         Ok(())
     }
 
-    fn call_leaf(&mut self, b: &mut FunctionBuilder<'_>, source: Value, index: Value) -> Result<Value, String> {
+    fn call_leaf(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        source: Value,
+        index: Value,
+    ) -> Result<Value, String> {
         let func = self.emitter.resolver.func_ref(b, self.leaf_value)?;
         let inst = b.ins().call(func, &[source, index]);
         Ok(b.inst_results(inst)[0])
@@ -275,7 +293,12 @@ impl Lowering<'_, '_> {
     }
 
     /// Every node's value at element `j` (lanes `j..j + lanes` for a vector type).
-    pub fn eval(&mut self, b: &mut FunctionBuilder<'_>, j: Value, vector: Option<Type>) -> Result<Value, String> {
+    pub fn eval(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        j: Value,
+        vector: Option<Type>,
+    ) -> Result<Value, String> {
         let graph = &self.key.graph;
         let mut values: Vec<Value> = Vec::with_capacity(graph.nodes.len());
         for node in &graph.nodes {
@@ -300,7 +323,8 @@ impl Lowering<'_, '_> {
                     }
                 },
                 NodeKind::Unary(op) => {
-                    self.emitter.unary(b, op, arg(0), arg_dtype(0), node.dtype)?
+                    self.emitter
+                        .unary(b, op, arg(0), arg_dtype(0), node.dtype)?
                 }
                 NodeKind::Binary { op, common } => self.emitter.binary(
                     b,
@@ -454,7 +478,11 @@ impl Lowering<'_, '_> {
         dtype: DType,
         acc_dtype: DType,
     ) -> Result<Value, String> {
-        let op = self.key.graph.reduce.ok_or("internal error: fold without a reduction")?;
+        let op = self
+            .key
+            .graph
+            .reduce
+            .ok_or("internal error: fold without a reduction")?;
         Ok(match op {
             ReduceOp::Sum | ReduceOp::Mean => {
                 let value = self.emitter.cast(b, value, dtype, acc_dtype)?;
@@ -482,7 +510,12 @@ impl Lowering<'_, '_> {
                 let one = b.ins().uextend(types::I64, truth);
                 b.ins().iadd(acc, one)
             }
-            other => return Err(format!("not supported yet: {} in JIT kernels", other.name())),
+            other => {
+                return Err(format!(
+                    "not supported yet: {} in JIT kernels",
+                    other.name()
+                ))
+            }
         })
     }
 }
@@ -497,7 +530,13 @@ pub(super) fn add(b: &mut FunctionBuilder<'_>, dtype: DType, x: Value, y: Value)
 
 /// The interpreter's `Direction::beats` fold: a NaN beats every number and nothing
 /// beats a NaN; otherwise the strictly larger (smaller) value replaces the current one.
-fn extreme(b: &mut FunctionBuilder<'_>, largest: bool, acc: Value, value: Value, dtype: DType) -> Value {
+fn extreme(
+    b: &mut FunctionBuilder<'_>,
+    largest: bool,
+    acc: Value,
+    value: Value,
+    dtype: DType,
+) -> Value {
     if dtype.is_float() {
         let cc = if largest {
             FloatCC::GreaterThan

@@ -37,11 +37,21 @@ pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
     };
     let out_len = match graph.reduce {
         None => layout.len(),
-        Some(_) => keepdims_shape(&layout.shape, reduce_axes.as_deref()).iter().product(),
+        Some(_) => keepdims_shape(&layout.shape, reduce_axes.as_deref())
+            .iter()
+            .product(),
     };
     let mut out = TypedVec::filled(out_dtype, out_len, initial);
     if !layout.is_empty() {
-        run_rows(&kernel, op, &layout, &buffers, &geometry, out_dtype, out.bytes_mut())?;
+        run_rows(
+            &kernel,
+            op,
+            &layout,
+            &buffers,
+            &geometry,
+            out_dtype,
+            out.bytes_mut(),
+        )?;
     }
     match (graph.reduce, reduce_axes) {
         (Some(reduce), Some(axes)) => {
@@ -60,7 +70,10 @@ fn sorted_axes(axes: &[usize]) -> Vec<usize> {
 
 /// The kernel compiled for this chunk's variant (the planned one, unless the chunk's
 /// shapes call for another).
-fn kernel_for(planned: &Arc<CompiledKernel>, layout: &RowLayout) -> Result<Arc<CompiledKernel>, String> {
+fn kernel_for(
+    planned: &Arc<CompiledKernel>,
+    layout: &RowLayout,
+) -> Result<Arc<CompiledKernel>, String> {
     if planned.key.variant == layout.variant {
         return Ok(planned.clone());
     }
@@ -150,7 +163,13 @@ fn run_rows(
     out_dtype: DType,
     out: &mut [u8],
 ) -> Result<(), String> {
-    let leaf_dtypes: Vec<DType> = kernel.key.graph.leaves().into_iter().map(|(_, d)| d).collect();
+    let leaf_dtypes: Vec<DType> = kernel
+        .key
+        .graph
+        .leaves()
+        .into_iter()
+        .map(|(_, d)| d)
+        .collect();
     if leaf_dtypes.len() != op.leaves.len() {
         return Err("internal error: JIT leaves do not match the kernel".into());
     }
@@ -277,7 +296,9 @@ fn reduce_state(
         out
     };
     let partial = match op {
-        ReduceOp::Sum | ReduceOp::Prod | ReduceOp::Mean => Partial::Total(out.into_array(&keepdims)?),
+        ReduceOp::Sum | ReduceOp::Prod | ReduceOp::Mean => {
+            Partial::Total(out.into_array(&keepdims)?)
+        }
         ReduceOp::Max | ReduceOp::Min => Partial::Extreme(out.into_array(&keepdims)?),
         ReduceOp::All | ReduceOp::Any => match out.into_array(&keepdims)? {
             ArrayData::Bool(truth) => Partial::Truth(truth),
@@ -287,9 +308,21 @@ fn reduce_state(
             ArrayData::Int64(count) => Partial::Count(count),
             _ => return Err("internal error: count_nonzero accumulated in a non-int64".into()),
         },
-        other => return Err(format!("not supported yet: {} in JIT kernels", other.name())),
+        other => {
+            return Err(format!(
+                "not supported yet: {} in JIT kernels",
+                other.name()
+            ))
+        }
     };
-    Ok(ReduceState::from_parts(op, input_dtype, axes, keepdims, count, partial))
+    Ok(ReduceState::from_parts(
+        op,
+        input_dtype,
+        axes,
+        keepdims,
+        count,
+        partial,
+    ))
 }
 
 /// An output being written by JIT code, one vector per dtype.

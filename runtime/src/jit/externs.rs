@@ -8,8 +8,8 @@
 
 use crate::dtype::DType;
 use crate::kernels::scalar_semantics::{
-    float_floor_divide, float_remainder, float_sign, int_floor_divide, int_power,
-    int_reciprocal, int_remainder, Float,
+    float_floor_divide, float_remainder, float_sign, int_floor_divide, int_power, int_reciprocal,
+    int_remainder, Float,
 };
 use crate::kernels::{f64_to_i32, f64_to_i64};
 use crate::ops::{BinaryOp, UnaryOp};
@@ -165,14 +165,22 @@ pub fn unary_extern(op: UnaryOp, dtype: DType) -> Option<Extern> {
         return Some(found);
     }
     match (op, dtype) {
-        (UnaryOp::Sign, DType::Float64) => one("marsc_sign_f64", sign_f64 as *const () as usize, dtype),
-        (UnaryOp::Sign, DType::Float32) => one("marsc_sign_f32", sign_f32 as *const () as usize, dtype),
-        (UnaryOp::Reciprocal, DType::Int32) => {
-            one("marsc_reciprocal_i32", reciprocal_i32 as *const () as usize, dtype)
+        (UnaryOp::Sign, DType::Float64) => {
+            one("marsc_sign_f64", sign_f64 as *const () as usize, dtype)
         }
-        (UnaryOp::Reciprocal, DType::Int64) => {
-            one("marsc_reciprocal_i64", reciprocal_i64 as *const () as usize, dtype)
+        (UnaryOp::Sign, DType::Float32) => {
+            one("marsc_sign_f32", sign_f32 as *const () as usize, dtype)
         }
+        (UnaryOp::Reciprocal, DType::Int32) => one(
+            "marsc_reciprocal_i32",
+            reciprocal_i32 as *const () as usize,
+            dtype,
+        ),
+        (UnaryOp::Reciprocal, DType::Int64) => one(
+            "marsc_reciprocal_i64",
+            reciprocal_i64 as *const () as usize,
+            dtype,
+        ),
         _ => None,
     }
 }
@@ -182,8 +190,14 @@ pub fn binary_extern(op: BinaryOp, dtype: DType) -> Option<Extern> {
     use BinaryOp::*;
     use DType::*;
     let (name, address): (&'static str, usize) = match (op, dtype) {
-        (FloorDivide, Float64) => ("marsc_floor_divide_f64", floor_divide_f64 as *const () as usize),
-        (FloorDivide, Float32) => ("marsc_floor_divide_f32", floor_divide_f32 as *const () as usize),
+        (FloorDivide, Float64) => (
+            "marsc_floor_divide_f64",
+            floor_divide_f64 as *const () as usize,
+        ),
+        (FloorDivide, Float32) => (
+            "marsc_floor_divide_f32",
+            floor_divide_f32 as *const () as usize,
+        ),
         (Remainder, Float64) => ("marsc_remainder_f64", remainder_f64 as *const () as usize),
         (Remainder, Float32) => ("marsc_remainder_f32", remainder_f32 as *const () as usize),
         (Power, Float64) => ("marsc_power_f64", power_f64 as *const () as usize),
@@ -192,8 +206,14 @@ pub fn binary_extern(op: BinaryOp, dtype: DType) -> Option<Extern> {
         (Arctan2, Float32) => ("marsc_arctan2_f32", arctan2_f32 as *const () as usize),
         (Hypot, Float64) => ("marsc_hypot_f64", hypot_f64 as *const () as usize),
         (Hypot, Float32) => ("marsc_hypot_f32", hypot_f32 as *const () as usize),
-        (FloorDivide, Int32) => ("marsc_floor_divide_i32", floor_divide_i32 as *const () as usize),
-        (FloorDivide, Int64) => ("marsc_floor_divide_i64", floor_divide_i64 as *const () as usize),
+        (FloorDivide, Int32) => (
+            "marsc_floor_divide_i32",
+            floor_divide_i32 as *const () as usize,
+        ),
+        (FloorDivide, Int64) => (
+            "marsc_floor_divide_i64",
+            floor_divide_i64 as *const () as usize,
+        ),
         (Remainder, Int32) => ("marsc_remainder_i32", remainder_i32 as *const () as usize),
         (Remainder, Int64) => ("marsc_remainder_i64", remainder_i64 as *const () as usize),
         (Power, Int32) => ("marsc_power_i32", power_i32 as *const () as usize),
@@ -233,8 +253,16 @@ pub fn all_externs() -> Vec<Extern> {
         super::call::leaf_value_address(),
     )];
     for dtype in DType::ALL {
-        all.extend(UnaryOp::ALL.iter().filter_map(|&op| unary_extern(op, dtype)));
-        all.extend(BinaryOp::ALL.iter().filter_map(|&op| binary_extern(op, dtype)));
+        all.extend(
+            UnaryOp::ALL
+                .iter()
+                .filter_map(|&op| unary_extern(op, dtype)),
+        );
+        all.extend(
+            BinaryOp::ALL
+                .iter()
+                .filter_map(|&op| binary_extern(op, dtype)),
+        );
         all.extend(float_to_int_extern(dtype));
     }
     all

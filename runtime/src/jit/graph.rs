@@ -24,7 +24,10 @@ pub enum NodeKind {
     Leaf(u32, LeafKind),
     Unary(UnaryOp),
     /// Both arguments are cast to `op.loop_dtype(common)` first.
-    Binary { op: BinaryOp, common: DType },
+    Binary {
+        op: BinaryOp,
+        common: DType,
+    },
     /// `[cond, x, y]`.
     Where,
     Cast,

@@ -102,7 +102,9 @@ pub fn row_layout(
 ) -> Result<RowLayout, String> {
     let shape = leaves
         .iter()
-        .try_fold(Vec::new(), |shape, leaf| broadcast_shape(&shape, &leaf.shape))
+        .try_fold(Vec::new(), |shape, leaf| {
+            broadcast_shape(&shape, &leaf.shape)
+        })
         .ok_or_else(|| "internal error: JIT leaves do not broadcast".to_string())?;
     let ndim = shape.len();
     let reduced: Vec<bool> = (0..ndim)

@@ -60,8 +60,12 @@ impl IndexedSource {
 
 fn arange_at(start: Scalar, step: Scalar, i: usize) -> Scalar {
     match start {
-        Scalar::Float64(start) => Scalar::Float64(float_arange_at(start, f64::from_scalar(step), i)),
-        Scalar::Float32(start) => Scalar::Float32(float_arange_at(start, f32::from_scalar(step), i)),
+        Scalar::Float64(start) => {
+            Scalar::Float64(float_arange_at(start, f64::from_scalar(step), i))
+        }
+        Scalar::Float32(start) => {
+            Scalar::Float32(float_arange_at(start, f32::from_scalar(step), i))
+        }
         Scalar::Int32(start) => Scalar::Int32(i32::cast_from(int_arange_at(
             start.into(),
             i64::from_scalar(step),

@@ -29,8 +29,8 @@ pub use exec::run_jit;
 
 use crate::dtype::DType;
 use crate::kernel::{Kernel, ReduceSpec};
-use crate::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
 use crate::ops::ReduceOp;
+use crate::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
 use codegen::{accumulator_dtype, uses_pairwise, KernelKey};
 use layout::{row_layout, LeafGeometry};
 use leaves::LeafInstance;
@@ -127,7 +127,8 @@ pub fn jit_subtask(
             // indexed leaf would cost a call per element.
             return Ok(None);
         }
-        let geometry: Vec<LeafGeometry> = leaf_geometry(&built.leaves, &built.buffer_inputs, inputs)?;
+        let geometry: Vec<LeafGeometry> =
+            leaf_geometry(&built.leaves, &built.buffer_inputs, inputs)?;
         let reduce_axes = built.reduce.as_ref().map(|spec| {
             let mut axes = spec.axes.clone();
             axes.sort_unstable();
@@ -150,7 +151,11 @@ pub fn jit_subtask(
                 leaves: built.leaves,
                 reduce: built.reduce,
             })),
-            args: built.buffer_inputs.iter().map(|&i| OpArg::Input(i)).collect(),
+            args: built
+                .buffer_inputs
+                .iter()
+                .map(|&i| OpArg::Input(i))
+                .collect(),
         });
     }
     Ok(Some(ops))

@@ -82,7 +82,9 @@ impl Lowering<'_, '_> {
         let small_block = b.create_block();
         let tiny_block = b.create_block();
         let unrolled_block = b.create_block();
-        let large = b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, PAIRWISE_BLOCK);
+        let large = b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, n, PAIRWISE_BLOCK);
         b.ins().brif(large, split_block, &[], small_block, &[]);
 
         b.switch_to_block(split_block);
@@ -100,7 +102,8 @@ impl Lowering<'_, '_> {
 
         b.switch_to_block(small_block);
         let below_eight = b.ins().icmp_imm_s(IntCC::UnsignedLessThan, n, 8);
-        b.ins().brif(below_eight, tiny_block, &[], unrolled_block, &[]);
+        b.ins()
+            .brif(below_eight, tiny_block, &[], unrolled_block, &[]);
 
         b.switch_to_block(tiny_block);
         let end = b.ins().iadd(start, n);
@@ -119,7 +122,13 @@ impl Lowering<'_, '_> {
     }
 
     /// The element at `position` converted to the accumulator dtype.
-    fn element(&mut self, b: &mut FunctionBuilder<'_>, position: Value, vector: Option<Type>, acc_dtype: DType) -> Result<Value, String> {
+    fn element(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        position: Value,
+        vector: Option<Type>,
+        acc_dtype: DType,
+    ) -> Result<Value, String> {
         let value = self.eval(b, position, vector)?;
         let dtype = self.key.graph.root_dtype();
         if vector.is_some() {
@@ -129,7 +138,14 @@ impl Lowering<'_, '_> {
     }
 
     /// `acc + v[from] + ... + v[to - 1]`, left to right.
-    fn sequential(&mut self, b: &mut FunctionBuilder<'_>, from: Value, to: Value, acc: Value, acc_dtype: DType) -> Result<Value, String> {
+    fn sequential(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        from: Value,
+        to: Value,
+        acc: Value,
+        acc_dtype: DType,
+    ) -> Result<Value, String> {
         let j = b.declare_var(types::I64);
         b.def_var(j, from);
         let total = b.declare_var(super::scalar_ops::scalar_type(acc_dtype));
@@ -156,7 +172,13 @@ impl Lowering<'_, '_> {
 
     /// The eight interleaved partial sums of elements `start..start + (n & !7)`,
     /// combined in NumPy's order.
-    fn eight_lanes(&mut self, b: &mut FunctionBuilder<'_>, start: Value, n: Value, acc_dtype: DType) -> Result<Value, String> {
+    fn eight_lanes(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        start: Value,
+        n: Value,
+        acc_dtype: DType,
+    ) -> Result<Value, String> {
         let vector = self
             .vector_type()
             .filter(|_| self.key.graph.root_dtype() == acc_dtype);

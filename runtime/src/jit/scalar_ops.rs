@@ -24,7 +24,11 @@ pub fn scalar_type(dtype: DType) -> Type {
 
 /// Resolves an extern to a function reference inside the function being built.
 pub trait ExternResolver {
-    fn func_ref(&mut self, builder: &mut FunctionBuilder<'_>, ext: Extern) -> Result<FuncRef, String>;
+    fn func_ref(
+        &mut self,
+        builder: &mut FunctionBuilder<'_>,
+        ext: Extern,
+    ) -> Result<FuncRef, String>;
     /// The kernel's own pairwise `range_sum` function.
     fn range_sum(&mut self, builder: &mut FunctionBuilder<'_>) -> Result<FuncRef, String>;
 }
@@ -35,7 +39,12 @@ pub struct OpEmitter<'r> {
 }
 
 impl OpEmitter<'_> {
-    fn call(&mut self, b: &mut FunctionBuilder<'_>, ext: Extern, args: &[Value]) -> Result<Value, String> {
+    fn call(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        ext: Extern,
+        args: &[Value],
+    ) -> Result<Value, String> {
         let func = self.resolver.func_ref(b, ext)?;
         let inst = b.ins().call(func, args);
         Ok(b.inst_results(inst)[0])
@@ -60,7 +69,13 @@ impl OpEmitter<'_> {
     }
 
     /// `value.astype(to)` with the interpreter's `cast` semantics.
-    pub fn cast(&mut self, b: &mut FunctionBuilder<'_>, value: Value, from: DType, to: DType) -> Result<Value, String> {
+    pub fn cast(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        value: Value,
+        from: DType,
+        to: DType,
+    ) -> Result<Value, String> {
         use DType::*;
         if from == to {
             return Ok(value);
@@ -92,7 +107,14 @@ impl OpEmitter<'_> {
     }
 
     /// `np.<op>(x)` where `x` has dtype `input` and the result dtype `output`.
-    pub fn unary(&mut self, b: &mut FunctionBuilder<'_>, op: UnaryOp, x: Value, input: DType, output: DType) -> Result<Value, String> {
+    pub fn unary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: UnaryOp,
+        x: Value,
+        input: DType,
+        output: DType,
+    ) -> Result<Value, String> {
         use UnaryOp::*;
         match op {
             IsNan | IsInf | IsFinite | LogicalNot => return Ok(self.predicate(b, op, x, input)),
@@ -112,7 +134,13 @@ impl OpEmitter<'_> {
         }
     }
 
-    fn predicate(&mut self, b: &mut FunctionBuilder<'_>, op: UnaryOp, x: Value, input: DType) -> Value {
+    fn predicate(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: UnaryOp,
+        x: Value,
+        input: DType,
+    ) -> Value {
         if op == UnaryOp::LogicalNot {
             let truth = self.truthy(b, x, input);
             return b.ins().bxor_imm_s(truth, 1);
@@ -136,7 +164,13 @@ impl OpEmitter<'_> {
         }
     }
 
-    fn float_unary(&mut self, b: &mut FunctionBuilder<'_>, op: UnaryOp, x: Value, dtype: DType) -> Result<Value, String> {
+    fn float_unary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: UnaryOp,
+        x: Value,
+        dtype: DType,
+    ) -> Result<Value, String> {
         use UnaryOp::*;
         Ok(match op {
             Negative => b.ins().fneg(x),
@@ -160,7 +194,13 @@ impl OpEmitter<'_> {
         })
     }
 
-    fn int_unary(&mut self, b: &mut FunctionBuilder<'_>, op: UnaryOp, x: Value, dtype: DType) -> Result<Value, String> {
+    fn int_unary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: UnaryOp,
+        x: Value,
+        dtype: DType,
+    ) -> Result<Value, String> {
         use UnaryOp::*;
         Ok(match op {
             Negative => b.ins().ineg(x),
@@ -207,12 +247,23 @@ impl OpEmitter<'_> {
         }
     }
 
-    fn comparison(&mut self, b: &mut FunctionBuilder<'_>, op: BinaryOp, x: Value, y: Value, dtype: DType) -> Option<Value> {
+    fn comparison(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        dtype: DType,
+    ) -> Option<Value> {
         use BinaryOp::*;
         let (float_cc, int_cc, unsigned_cc) = match op {
             Equal => (FloatCC::Equal, IntCC::Equal, IntCC::Equal),
             NotEqual => (FloatCC::NotEqual, IntCC::NotEqual, IntCC::NotEqual),
-            Less => (FloatCC::LessThan, IntCC::SignedLessThan, IntCC::UnsignedLessThan),
+            Less => (
+                FloatCC::LessThan,
+                IntCC::SignedLessThan,
+                IntCC::UnsignedLessThan,
+            ),
             LessEqual => (
                 FloatCC::LessThanOrEqual,
                 IntCC::SignedLessThanOrEqual,
@@ -246,7 +297,14 @@ impl OpEmitter<'_> {
         })
     }
 
-    fn float_binary(&mut self, b: &mut FunctionBuilder<'_>, op: BinaryOp, x: Value, y: Value, dtype: DType) -> Result<Value, String> {
+    fn float_binary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        dtype: DType,
+    ) -> Result<Value, String> {
         use BinaryOp::*;
         Ok(match op {
             Add => b.ins().fadd(x, y),
@@ -260,7 +318,11 @@ impl OpEmitter<'_> {
                     FloatCC::LessThan
                 };
                 // maximum keeps x when x is NaN; fmax keeps x when y is NaN.
-                let nan_side = if matches!(op, Maximum | Minimum) { x } else { y };
+                let nan_side = if matches!(op, Maximum | Minimum) {
+                    x
+                } else {
+                    y
+                };
                 let is_nan = b.ins().fcmp(FloatCC::Unordered, nan_side, nan_side);
                 let wins = b.ins().fcmp(cc, x, y);
                 let keep_x = b.ins().bor(is_nan, wins);
@@ -274,7 +336,14 @@ impl OpEmitter<'_> {
         })
     }
 
-    fn int_binary(&mut self, b: &mut FunctionBuilder<'_>, op: BinaryOp, x: Value, y: Value, dtype: DType) -> Result<Value, String> {
+    fn int_binary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        dtype: DType,
+    ) -> Result<Value, String> {
         use BinaryOp::*;
         Ok(match op {
             Add => b.ins().iadd(x, y),
@@ -294,7 +363,12 @@ impl OpEmitter<'_> {
     }
 }
 
-fn bool_binary(b: &mut FunctionBuilder<'_>, op: BinaryOp, x: Value, y: Value) -> Result<Value, String> {
+fn bool_binary(
+    b: &mut FunctionBuilder<'_>,
+    op: BinaryOp,
+    x: Value,
+    y: Value,
+) -> Result<Value, String> {
     use BinaryOp::*;
     Ok(match op {
         Add | Maximum | Fmax | BitwiseOr => b.ins().bor(x, y),

@@ -125,7 +125,11 @@ fn f64_array(shape: &[usize], values: Vec<f64>) -> ChunkValue {
 
 #[test]
 fn kernel_stays_small() {
-    assert!(std::mem::size_of::<Kernel>() <= 64, "{}", std::mem::size_of::<Kernel>());
+    assert!(
+        std::mem::size_of::<Kernel>() <= 64,
+        "{}",
+        std::mem::size_of::<Kernel>()
+    );
 }
 
 #[test]
@@ -137,7 +141,15 @@ fn fused_arithmetic_with_a_broadcast_constant() {
         shape: vec![],
         value: Scalar::Float64(2.0),
     };
-    let mul = |x, y| op(Kernel::Binary { op: BinaryOp::Multiply, common: DType::Float64 }, &[x, y]);
+    let mul = |x, y| {
+        op(
+            Kernel::Binary {
+                op: BinaryOp::Multiply,
+                common: DType::Float64,
+            },
+            &[x, y],
+        )
+    };
     let ops = vec![
         op(two.clone(), &[]),
         mul(OpArg::Input(0), OpArg::Local(0)),
@@ -203,7 +215,15 @@ fn creation_leaves_give_the_interpreters_bits() {
         offset: vec![3, 0],
         shape: vec![3, 1],
     };
-    let add = |x, y| op(Kernel::Binary { op: BinaryOp::Add, common: DType::Float64 }, &[x, y]);
+    let add = |x, y| {
+        op(
+            Kernel::Binary {
+                op: BinaryOp::Add,
+                common: DType::Float64,
+            },
+            &[x, y],
+        )
+    };
     let ops = vec![
         op(random, &[]),
         op(arange, &[]),
@@ -231,7 +251,10 @@ fn reduce_map(op: ReduceOp, axes: Vec<usize>, shape: &[usize]) -> Kernel {
 #[test]
 fn sums_are_bit_identical_to_the_interpreters_pairwise_sums() {
     for len in [0, 1, 7, 8, 9, 127, 128, 129, 1000, 20_001] {
-        let a = f64_array(&[len], (0..len).map(|v| (v as f64 * 0.37).sin() * 1e3).collect());
+        let a = f64_array(
+            &[len],
+            (0..len).map(|v| (v as f64 * 0.37).sin() * 1e3).collect(),
+        );
         for reduce in [ReduceOp::Sum, ReduceOp::Mean] {
             let ops = vec![
                 op(Kernel::Unary(UnaryOp::Square), &[OpArg::Input(0)]),
@@ -251,7 +274,10 @@ fn float32_and_int_means_sum_through_cast_buffers() {
         ArrayD::from_shape_vec(IxDyn(&[n]), (0..n).map(|v| (v as f32).sqrt()).collect())
             .expect("shape"),
     ));
-    let ops = vec![op(reduce_map(ReduceOp::Mean, vec![0], &[n]), &[OpArg::Input(0)])];
+    let ops = vec![op(
+        reduce_map(ReduceOp::Mean, vec![0], &[n]),
+        &[OpArg::Input(0)],
+    )];
     let expected = interpret(&ops, std::slice::from_ref(&a)).expect("runs");
     let got = jit(&subtask(ops, 1), std::slice::from_ref(&a)).expect("eligible");
     assert_eq!(expected, got);
@@ -259,7 +285,10 @@ fn float32_and_int_means_sum_through_cast_buffers() {
 
 #[test]
 fn reductions_over_leading_axes_accumulate_rows() {
-    let a = f64_array(&[6, 5], (0..30).map(|v| ((v * 7) % 11) as f64 - 5.0).collect());
+    let a = f64_array(
+        &[6, 5],
+        (0..30).map(|v| ((v * 7) % 11) as f64 - 5.0).collect(),
+    );
     for reduce in [
         ReduceOp::Max,
         ReduceOp::Min,
@@ -269,7 +298,10 @@ fn reductions_over_leading_axes_accumulate_rows() {
         ReduceOp::CountNonzero,
     ] {
         for axes in [vec![0], vec![1], vec![0, 1]] {
-            let ops = vec![op(reduce_map(reduce, axes.clone(), &[6, 5]), &[OpArg::Input(0)])];
+            let ops = vec![op(
+                reduce_map(reduce, axes.clone(), &[6, 5]),
+                &[OpArg::Input(0)],
+            )];
             assert_same(&subtask(ops, 1), std::slice::from_ref(&a));
         }
     }
@@ -278,7 +310,10 @@ fn reductions_over_leading_axes_accumulate_rows() {
 #[test]
 fn float_sums_over_leading_axes_stay_interpreted() {
     let a = f64_array(&[6, 5], vec![1.0; 30]);
-    let ops = vec![op(reduce_map(ReduceOp::Sum, vec![0], &[6, 5]), &[OpArg::Input(0)])];
+    let ops = vec![op(
+        reduce_map(ReduceOp::Sum, vec![0], &[6, 5]),
+        &[OpArg::Input(0)],
+    )];
     assert!(jit(&subtask(ops, 1), &[a]).is_none());
 }
 
@@ -287,7 +322,10 @@ fn many_chunks_of_one_structure_compile_once() {
     let first = compiled_for_offset(0);
     for offset in 1..10_000 {
         let kernel = compiled_for_offset(offset * 100);
-        assert!(Arc::ptr_eq(&first, &kernel), "chunk {offset} compiled again");
+        assert!(
+            Arc::ptr_eq(&first, &kernel),
+            "chunk {offset} compiled again"
+        );
     }
 }
 
@@ -305,7 +343,9 @@ fn compiled_for_offset(offset: usize) -> Arc<CompiledKernel> {
         op(Kernel::Cast(DType::Float32), &[OpArg::Local(0)]),
         op(Kernel::Unary(UnaryOp::Sqrt), &[OpArg::Local(1)]),
     ];
-    let built = jit_subtask(&subtask(ops, 0), &[]).expect("compiles").expect("eligible");
+    let built = jit_subtask(&subtask(ops, 0), &[])
+        .expect("compiles")
+        .expect("eligible");
     match &built[0].kernel {
         Kernel::Jit(jit) => jit.kernel.clone(),
         other => panic!("not a JIT op: {other:?}"),
@@ -315,7 +355,18 @@ fn compiled_for_offset(offset: usize) -> Arc<CompiledKernel> {
 // ---- the differential property test ----
 
 const SPECIAL: [f64; 12] = [
-    0.0, -0.0, 1.5, -2.5, 3.0, 7.0, -9.0, 1e300, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 2.5e9,
+    0.0,
+    -0.0,
+    1.5,
+    -2.5,
+    3.0,
+    7.0,
+    -9.0,
+    1e300,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    f64::NAN,
+    2.5e9,
 ];
 
 fn dtype_strategy() -> impl Strategy<Value = DType> {
@@ -350,12 +401,18 @@ enum Step {
 fn step_strategy() -> impl Strategy<Value = Step> {
     let index = 0usize..64;
     prop_oneof![
-        (prop::sample::select(UnaryOp::ALL.to_vec()), index.clone()).prop_map(|(o, a)| Step::Unary(o, a)),
-        (prop::sample::select(BinaryOp::ALL.to_vec()), index.clone(), index.clone())
+        (prop::sample::select(UnaryOp::ALL.to_vec()), index.clone())
+            .prop_map(|(o, a)| Step::Unary(o, a)),
+        (
+            prop::sample::select(BinaryOp::ALL.to_vec()),
+            index.clone(),
+            index.clone()
+        )
             .prop_map(|(o, a, b)| Step::Binary(o, a, b)),
         (dtype_strategy(), index.clone()).prop_map(|(d, a)| Step::Cast(d, a)),
         (index.clone(), index.clone(), index).prop_map(|(c, a, b)| Step::Where(c, a, b)),
-        (prop::sample::select(SPECIAL.to_vec()), dtype_strategy()).prop_map(|(v, d)| Step::Constant(v, d)),
+        (prop::sample::select(SPECIAL.to_vec()), dtype_strategy())
+            .prop_map(|(v, d)| Step::Constant(v, d)),
     ]
 }
 
@@ -382,7 +439,9 @@ fn program(inputs: &[ChunkValue], steps: &[Step]) -> Vec<PlanOp<Kernel>> {
                 let common = dx.max(dy);
                 let int_power = binary == BinaryOp::Power && common.is_int();
                 match binary.result_dtype(common) {
-                    Ok(out) if !int_power => (Kernel::Binary { op: binary, common }, vec![x, y], out),
+                    Ok(out) if !int_power => {
+                        (Kernel::Binary { op: binary, common }, vec![x, y], out)
+                    }
                     _ => continue,
                 }
             }
