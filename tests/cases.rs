@@ -41,6 +41,15 @@ fn chunk_ok() {
     });
 }
 
+/// `--emit subtask`: how chunk operations are fused into subtasks (header options
+/// choose the fusion level).
+#[test]
+fn subtask_ok() {
+    insta::glob!("cases/subtask/ok/*.mt", |path| {
+        insta::assert_snapshot!(run_ok(path, Stage::Subtask));
+    });
+}
+
 #[test]
 fn examples_compile() {
     insta::glob!("../examples", "*.mt", |path| {

@@ -8,14 +8,14 @@
 //!   prints (`NAME.out` beside each, made with `tests/numpy_oracle.py`);
 //! - `tests/cases/run/err/*.mt` fail at run time with a diagnostic naming the
 //!   expression (insta snapshots);
-//! - `--emit subtask` dumps of `tests/cases/subtask/ok/*.mt` are pinned;
 //! - `--stats-json` figures of a run with pinned placement, worked out by hand.
 
 mod run_support;
 
-use marsc::driver::{Options, Stage};
+use marsc::driver::Options;
+use marsc::fuse::Fusion;
 use marsc::subtask::Placement;
-use marsc_tests::{repo_root, run_ok};
+use marsc_tests::repo_root;
 use run_support::{compare_output, options, output_of, run_script, tolerance_for};
 use std::path::{Path, PathBuf};
 
@@ -166,14 +166,7 @@ fn run_errors_name_the_expression() {
     });
 }
 
-#[test]
-fn subtask_dumps() {
-    insta::glob!("cases/subtask/ok/*.mt", |path| {
-        insta::assert_snapshot!(run_ok(path, Stage::Subtask));
-    });
-}
-
-/// With subtasks pinned to worker `chunk index mod 2`:
+/// Without fusion, with subtasks pinned to worker `chunk index mod 2`:
 /// - `a.sum()` over two arange chunks: 2 arange + 2 map + 1 combine + 1 finish
 ///   subtasks; the combine (chunk 0, worker 0) fetches the map state of chunk 1
 ///   from worker 1: one int64 partial sum, 8 bytes.
@@ -190,6 +183,7 @@ fn stats_json_figures_worked_out_by_hand() {
                   print(b + b.T)\n";
     let pinned = Options {
         placement: Placement::ChunkIndex,
+        fusion: Fusion::Off,
         ..options()
     };
     let (output, stats) = run_script(script, &pinned, 2).expect("runs");

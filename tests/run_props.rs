@@ -1,5 +1,5 @@
 //! The property that matters most, end to end: a script's results do not depend on
-//! how its tensors are chunked or on how many workers run it.
+//! how its tensors are chunked, on how many workers run it, or on fusion.
 //!
 //! Each generated script builds the same random pipeline twice — from base tensors
 //! with two different random explicit chunkings (the second rechunked from the
@@ -9,9 +9,17 @@
 //! element by element. A final float reduction over non-integral values is compared
 //! within 1e-12 relative, as the contract allows for reductions. Each script goes
 //! through the driver with 1 to 4 workers. Cases are bounded to keep CI under a minute.
+//!
+//! The same script must also print exactly the same (the values themselves are
+//! printed after the checks, floats in NumPy's shortest round-trip form, so equal text
+//! is equal bits) under every combination of fusion (blockwise, chain only, none),
+//! `--assign` and `--order`.
 
 mod run_support;
 
+use marsc::driver::Options;
+use marsc::fuse::Fusion;
+use marsc::subtask::{AssignPolicy, OrderPolicy};
 use proptest::prelude::*;
 use run_support::{options, output_of};
 
@@ -254,7 +262,35 @@ fn script(case: &Case) -> (String, String) {
          print(mt.abs(f1.mean() - f2.mean()) <= 1e-12 * mt.abs(f2).mean())\n"
     ));
     let expected = format!("True {}\nTrue\nTrue\n", tuple(&current));
+    text.push_str("print(x1)\nprint(s1)\nprint(f1.mean())\n");
     (text, expected)
+}
+
+/// Every combination of `--no-fuse` (and chain fusion), `--assign` and `--order`
+/// but the default one.
+fn switch_combinations() -> Vec<Options> {
+    let mut combinations = Vec::new();
+    for fusion in [Fusion::Blockwise, Fusion::Chain, Fusion::Off] {
+        for assign in [
+            AssignPolicy::Bfs,
+            AssignPolicy::RoundRobin,
+            AssignPolicy::Random,
+        ] {
+            for order in [OrderPolicy::Priority, OrderPolicy::Bfs] {
+                let chosen = Options {
+                    fusion,
+                    assign,
+                    order,
+                    ..options()
+                };
+                let default = Options::default();
+                if (fusion, assign, order) != (default.fusion, default.assign, default.order) {
+                    combinations.push(chosen);
+                }
+            }
+        }
+    }
+    combinations
 }
 
 proptest! {
@@ -267,11 +303,22 @@ proptest! {
     })]
 
     #[test]
-    fn results_do_not_depend_on_chunking_or_workers(case in case()) {
+    fn results_do_not_depend_on_chunking_workers_or_fusion(case in case()) {
         let (text, expected) = script(&case);
         let output = output_of(&text, &options(), case.workers);
-        prop_assert_eq!(&output, &expected, "script:\n{}", text);
+        prop_assert!(output.starts_with(&expected), "script:\n{}\nprinted:\n{}", text, output);
         let other_workers = case.workers % 4 + 1;
-        prop_assert_eq!(output_of(&text, &options(), other_workers), output, "script:\n{}", text);
+        prop_assert_eq!(output_of(&text, &options(), other_workers), output.clone(), "script:\n{}", text);
+        for options in switch_combinations() {
+            prop_assert_eq!(
+                output_of(&text, &options, case.workers),
+                output.clone(),
+                "fusion {:?}, assign {:?}, order {:?} differ from the defaults; script:\n{}",
+                options.fusion,
+                options.assign,
+                options.order,
+                text
+            );
+        }
     }
 }

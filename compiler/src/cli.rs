@@ -4,8 +4,10 @@
 
 use crate::diagnostics::{emit_to_stderr, SourceFile};
 use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
+use crate::fuse::Fusion;
 use crate::run::{RunOptions, RunStats};
 use crate::size::parse_size;
+use crate::subtask::{AssignPolicy, OrderPolicy};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -50,7 +52,13 @@ enum Command {
         compile: CompileArgs,
     },
     /// Start an interactive session (also what `marsc` with no script does).
-    Repl,
+    Repl {
+        /// Number of workers (default: the number of cores); `:workers N` changes it.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+        workers: Option<u32>,
+        #[command(flatten)]
+        compile: CompileArgs,
+    },
     /// Run the priority pass on a raw DAG file and print the execution order.
     Order {
         /// A DAG file: one `name: dep1 dep2 ...` line per node.
@@ -103,8 +111,22 @@ struct RunArgs {
     #[arg(long, value_name = "N@FRACTION", value_parser = parse_kill_worker)]
     kill_worker: Option<(u32, f64)>,
 
-    /// Run every chunk operation as its own subtask (no fusion). There is no fusion
-    /// yet, so this is always the case and the flag changes nothing.
+    /// How the scheduling pass spreads the initial subtasks (those reading no other
+    /// subtask) over the workers: bfs keeps neighbouring subtasks together (the Mars
+    /// design), round-robin deals them out in order, random shuffles them with a fixed
+    /// seed. The other subtasks go where most of their input bytes are. With --emit,
+    /// workers are assigned only when --workers is given.
+    #[arg(long, value_name = "POLICY", value_enum, default_value = "bfs")]
+    assign: AssignPolicy,
+
+    /// The order in which ready subtasks run: priority keeps few chunk results alive
+    /// (it finishes a branch before starting another), bfs runs every subtask of one
+    /// depth before any deeper one.
+    #[arg(long, value_name = "POLICY", value_enum, default_value = "priority")]
+    order: OrderPolicy,
+
+    /// Run every chunk operation as its own subtask, instead of fusing a producer
+    /// into its only consumer (for comparison; results are the same).
     #[arg(long)]
     no_fuse: bool,
 
@@ -145,11 +167,19 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Check { script, compile }) => check(&script, &compile),
-        Some(Command::Repl) => not_supported("the REPL (`marsc repl`)"),
+        Some(Command::Repl { workers, compile }) => crate::repl::main(
+            options(&compile),
+            workers.unwrap_or_else(|| RunOptions::default().workers),
+        ),
         Some(Command::Order { graph }) => order(&graph),
         None => match cli.run.script.clone() {
             Some(script) => run(&script, &cli.run),
-            None => not_supported("the REPL (`marsc` with no script)"),
+            None => crate::repl::main(
+                options(&cli.run.compile),
+                cli.run
+                    .workers
+                    .unwrap_or_else(|| RunOptions::default().workers),
+            ),
         },
     }
 }
@@ -223,6 +253,15 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
     let name = script.display().to_string();
     let options = Options {
         jit: !args.no_jit,
+        fusion: if args.no_fuse {
+            Fusion::Off
+        } else {
+            Fusion::default()
+        },
+        assign: args.assign,
+        order: args.order,
+        // A dump is the same on every machine: it shows workers only when asked to.
+        workers: args.workers,
         ..options(&args.compile)
     };
     if let Some(stage) = args.emit {
@@ -243,6 +282,7 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         memory_limit: args.memory_limit,
         inject_faults: args.inject_faults,
         kill_worker: args.kill_worker,
+        cancel: None,
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

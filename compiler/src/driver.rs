@@ -3,9 +3,12 @@
 //! run, verifying each IR after the pass that built it and serving `--emit`.
 
 use crate::chunk::ChunkGraph;
+use crate::fuse::{fuse, Fusion};
 use crate::lower::{lower, LowerOptions};
 use crate::run::{run_program, RunOptions, RunStats};
-use crate::subtask::{assign_priority, assign_workers, form_subtasks, Placement, SubtaskGraph};
+use crate::subtask::{
+    assign_workers, schedule_subtasks, AssignPolicy, OrderPolicy, Placement, SubtaskGraph,
+};
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
 use marsc_grammar::{ast::Module, Diagnostic};
@@ -23,10 +26,19 @@ pub struct Options {
     pub chunk_bytes: u64,
     /// Directory that relative `load`/`save` paths are resolved against.
     pub base_dir: PathBuf,
-    /// How subtasks are placed on workers (the executor decides by default).
+    /// How subtasks are placed on workers (the scheduling pass by default).
     pub placement: Placement,
     /// Compile eligible subtasks to native code (`--no-jit` turns it off).
     pub jit: bool,
+    /// How far chunk operations are fused into subtasks (`--no-fuse`: not at all).
+    pub fusion: Fusion,
+    /// How the scheduling pass spreads initial subtasks over workers.
+    pub assign: AssignPolicy,
+    /// How the scheduling pass orders subtasks.
+    pub order: OrderPolicy,
+    /// The worker count the scheduling pass assigns for; `None` leaves placement to
+    /// the executor (a run fills it in with its own worker count).
+    pub workers: Option<u32>,
 }
 
 impl Default for Options {
@@ -36,6 +48,10 @@ impl Default for Options {
             base_dir: PathBuf::from("."),
             placement: Placement::default(),
             jit: true,
+            fusion: Fusion::default(),
+            assign: AssignPolicy::default(),
+            order: OrderPolicy::default(),
+            workers: None,
         }
     }
 }
@@ -120,21 +136,39 @@ pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph)
 /// Parses, lowers and tiles a script to its ChunkGraph, verified.
 pub fn chunk(text: &str, options: &Options) -> Result<(TileableGraph, ChunkGraph), DriverError> {
     let (_, graph) = tileable(text, options)?;
-    let chunks = tile(&graph, &TileOptions::default())
-        .map_err(|error| DriverError::Runtime(error.to_string()))?;
-    verify_ir("chunk", crate::chunk::verify(&chunks));
+    let chunks = tile_graph(&graph)?;
     Ok((graph, chunks))
 }
 
-/// Compiles a script to its SubtaskGraph, verified: one subtask per chunk operation
-/// an output needs (fusion comes later), with placeholder priorities.
+/// Tiles a lowered graph to its ChunkGraph, verified (the REPL lowers on its own).
+pub fn tile_graph(graph: &TileableGraph) -> Result<ChunkGraph, DriverError> {
+    let chunks = tile(graph, &TileOptions::default())
+        .map_err(|error| DriverError::Runtime(error.to_string()))?;
+    verify_ir("chunk", crate::chunk::verify(&chunks));
+    Ok(chunks)
+}
+
+/// Compiles a script to its SubtaskGraph, verified: the chunk operations an output
+/// needs, fused into subtasks as `options.fusion` says, then scheduled (priorities
+/// and workers).
 pub fn subtasks(
     text: &str,
     options: &Options,
 ) -> Result<(TileableGraph, ChunkGraph, SubtaskGraph), DriverError> {
     let (graph, chunks) = chunk(text, options)?;
-    let mut subtasks = form_subtasks(&chunks);
-    assign_priority(&mut subtasks, &chunks);
+    let mut subtasks = fuse(&chunks, options.fusion);
+    let workers = match options.placement {
+        Placement::Scheduled => options.workers,
+        Placement::Executor | Placement::ChunkIndex => None,
+    };
+    schedule_subtasks(
+        &mut subtasks,
+        &chunks,
+        options.order,
+        options.assign,
+        workers,
+    )
+    .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
     assign_workers(&mut subtasks, &chunks, options.placement);
     verify_ir("subtask", crate::subtask::verify(&subtasks, &chunks));
     Ok((graph, chunks, subtasks))
@@ -174,7 +208,11 @@ pub fn run(
     run_options: &RunOptions,
     out: &mut dyn Write,
 ) -> Result<RunStats, DriverError> {
-    let compiled = compile(text, options)?;
+    let scheduled = Options {
+        workers: options.workers.or(Some(run_options.workers)),
+        ..options.clone()
+    };
+    let compiled = compile(text, &scheduled)?;
     let exec = run_program(&compiled, run_options, out)?;
     Ok(RunStats {
         tileables: compiled.tileables.len() as u64,

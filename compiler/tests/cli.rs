@@ -273,8 +273,8 @@ fn trace_is_chrome_trace_json_with_a_track_per_worker() {
     let tracks = events.iter().filter(|e| e["ph"] == "M").count();
     let spans = events.iter().filter(|e| e["ph"] == "X").count();
     assert_eq!(tracks, 3);
-    // 10 arange + 10 map + 3 combine + 1 combine + 1 finish.
-    assert_eq!(spans, 25, "{text}");
+    // One span per subtask: 10 fused arange + map, 3 combines, 1 fused combine + finish.
+    assert_eq!(spans, 14, "{text}");
 }
 
 #[test]

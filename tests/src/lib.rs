@@ -3,10 +3,13 @@
 //! the outcome as the text that snapshots pin.
 //!
 //! A case is a `.mt` file under `tests/cases/<stage>/{ok,err}/`. Header comment lines
-//! of the form `# key: value` set options: `# chunk-bytes: 64KiB`.
+//! of the form `# key: value` set options: `# chunk-bytes: 64KiB`, `# fuse: off`
+//! (or `chain`; fusion is blockwise by default), `# workers: 3` (assign subtasks to
+//! that many workers, as a run would; dumps show no workers otherwise).
 
 use marsc::diagnostics::{render_plain, SourceFile};
 use marsc::driver::{self, DriverError, EmitFormat, Options, Stage};
+use marsc::fuse::Fusion;
 use std::path::{Path, PathBuf};
 
 /// The repository root: scripts name data files relative to it (`load("tests/...")`),
@@ -27,13 +30,30 @@ pub fn case_options(text: &str) -> Options {
     let mut options = Options::default();
     for line in text.lines().take_while(|l| l.starts_with('#')) {
         if let Some((key, value)) = line.trim_start_matches('#').split_once(':') {
-            if key.trim() == "chunk-bytes" {
-                options.chunk_bytes =
-                    marsc::size::parse_size(value.trim()).expect("valid chunk-bytes header");
+            match key.trim() {
+                "chunk-bytes" => {
+                    options.chunk_bytes =
+                        marsc::size::parse_size(value.trim()).expect("valid chunk-bytes header");
+                }
+                "fuse" => options.fusion = fusion_header(value.trim()),
+                "workers" => {
+                    options.workers = Some(value.trim().parse().expect("valid workers header"));
+                }
+                _ => {}
             }
         }
     }
     options
+}
+
+/// The fusion level a `# fuse:` header names.
+fn fusion_header(value: &str) -> Fusion {
+    match value {
+        "off" => Fusion::Off,
+        "chain" => Fusion::Chain,
+        "blockwise" => Fusion::Blockwise,
+        other => panic!("`# fuse: {other}` is not off, chain or blockwise"),
+    }
 }
 
 /// The name a case is shown under in diagnostics: its path below `tests/cases`.

@@ -13,7 +13,7 @@ use marsc_grammar::ast::Ident;
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::DType;
 
-const TENSOR_ATTRIBUTES: &[&str] = &[
+pub(super) const TENSOR_ATTRIBUTES: &[&str] = &[
     "shape", "ndim", "size", "dtype", "T", "nsplits", "itemsize", "nbytes",
 ];
 

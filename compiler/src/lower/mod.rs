@@ -40,6 +40,7 @@ mod output;
 mod pyfmt;
 mod random;
 mod reduction;
+pub mod session;
 mod shape_ops;
 mod value;
 

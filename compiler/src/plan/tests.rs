@@ -5,8 +5,13 @@ use super::*;
 use crate::driver::{self, Options};
 use marsc_runtime::plan::OpArg;
 
+/// The plan without fusion, so each subtask is the one op these tests look at.
 fn plan_of(script: &str) -> Plan<Kernel> {
-    match driver::compile(script, &Options::default()) {
+    let options = Options {
+        fusion: crate::fuse::Fusion::Off,
+        ..Options::default()
+    };
+    match driver::compile(script, &options) {
         Ok(compiled) => compiled.plan,
         Err(error) => panic!("the script does not compile: {error:?}"),
     }

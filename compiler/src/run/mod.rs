@@ -5,6 +5,7 @@
 //! expression whose chunk failed.
 
 pub mod failure;
+pub mod interrupt;
 pub mod memory;
 pub mod output;
 pub mod progress;
@@ -20,6 +21,8 @@ use marsc_runtime::exec::{
 use progress::ProgressObserver;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// How to run a compiled program.
 #[derive(Clone, Debug)]
@@ -37,6 +40,9 @@ pub struct RunOptions {
     pub inject_faults: Option<(f64, u64)>,
     /// `(worker, fraction)`: drop a worker part-way, for testing recovery.
     pub kill_worker: Option<(u32, f64)>,
+    /// When set to true (e.g. by [`interrupt`]'s Ctrl-C handler) the run stops at
+    /// chunk granularity, removes its temporary files and partial saves, and fails.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for RunOptions {
@@ -49,6 +55,7 @@ impl Default for RunOptions {
             memory_limit: None,
             inject_faults: None,
             kill_worker: None,
+            cancel: None,
         }
     }
 }
@@ -93,6 +100,7 @@ pub fn run_program(
         workers: options.workers.max(1),
         inject_faults: options.inject_faults,
         kill_worker: options.kill_worker,
+        cancel: options.cancel.clone(),
         ..ExecOptions::default()
     };
     if let Some(limit) = options.memory_limit {

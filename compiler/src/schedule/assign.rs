@@ -8,7 +8,10 @@
 //!   breadth-first from an unassigned initial node, giving the initial nodes met to the
 //!   current worker until it holds its share, then go on with the next worker. Nodes
 //!   that share readers are close in the undirected graph, so they land together and
-//!   their readers need nothing from other workers. Each worker's search continues
+//!   their readers need nothing from other workers. Beyond the seed, assigning an
+//!   initial node pulls the other initial inputs of its readers to the front of the
+//!   search, so inputs read together stay together even when a wide reduction tree
+//!   reaches other initial nodes in fewer hops. Each worker's search continues
 //!   from the frontier the previous one left (a new search starts from the lowest
 //!   unassigned initial node only when the frontier is empty), which is the seed's
 //!   "start from an unassigned initial node" without re-walking assigned regions: the
@@ -123,8 +126,13 @@ fn bfs_initial(dag: &Dag, workers: usize) -> Vec<u32> {
                 }
             };
             if dag.is_root(node) {
+                if assignment[node as usize] != UNASSIGNED {
+                    // Pulled ahead by a co-input, and expanded then.
+                    continue;
+                }
                 assignment[node as usize] = worker as u32;
                 held += 1;
+                pull_co_inputs(dag, node, &assignment, &mut visited, &mut frontier);
             }
             for &neighbour in dag.dependencies(node).iter().chain(dag.dependents(node)) {
                 if !visited[neighbour as usize] {
@@ -135,6 +143,37 @@ fn bfs_initial(dag: &Dag, workers: usize) -> Vec<u32> {
         }
     }
     assignment
+}
+
+/// Puts the other initial inputs of `root`'s readers at the front of the frontier, so
+/// that inputs read together land on the same worker even when a wide reduction tree
+/// reaches other initial nodes in fewer hops (`(a * b).sum()` beside `a.sum()`).
+/// Broadcasters and wide readers pull nothing: their neighbours spread anyway.
+fn pull_co_inputs(
+    dag: &Dag,
+    root: u32,
+    assignment: &[u32],
+    visited: &mut [bool],
+    frontier: &mut VecDeque<u32>,
+) {
+    let limit = broadcaster_threshold(0);
+    if dag.dependents(root).len() > limit {
+        return;
+    }
+    for &reader in dag.dependents(root) {
+        let inputs = dag.dependencies(reader);
+        if inputs.len() > limit {
+            continue;
+        }
+        for &input in inputs {
+            // Already queued further back is not enough: take it now (the later
+            // copy is skipped once assigned).
+            if dag.is_root(input) && assignment[input as usize] == UNASSIGNED {
+                visited[input as usize] = true;
+                frontier.push_front(input);
+            }
+        }
+    }
 }
 
 /// Places every unassigned node, in topological order, on the worker holding the

@@ -1,5 +1,6 @@
 //! The `--emit subtask --format dot` rendering: one Graphviz node per subtask
-//! (labelled with its ops and priority) and an edge for every chunk one subtask
+//! (labelled with its ops, priority and worker, and filled with its worker's colour,
+//! as in the Mars design's pictures) and an edge for every chunk one subtask
 //! reads from another. Above [`SUBTASK_LIMIT`] subtasks only the first ones are drawn,
 //! with a note saying how many were left out, so the picture stays usable.
 
@@ -17,7 +18,12 @@ pub fn to_dot(graph: &SubtaskGraph, chunks: &ChunkGraph) -> String {
     );
     let shown = graph.len().min(SUBTASK_LIMIT);
     for id in graph.ids().take(shown) {
-        let _ = writeln!(out, "  {id} [label=\"{}\"];", label(graph, chunks, id));
+        let _ = writeln!(
+            out,
+            "  {id} [label=\"{}\"{}];",
+            label(graph, chunks, id),
+            fill(graph.subtask(id).worker)
+        );
     }
     for id in graph.ids().take(shown) {
         for input in graph.inputs(chunks, id) {
@@ -35,6 +41,19 @@ pub fn to_dot(graph: &SubtaskGraph, chunks: &ChunkGraph) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+/// Pastel fills, one per worker (cycled past eight workers).
+const WORKER_COLOURS: [&str; 8] = [
+    "#a6cee3", "#fdbf6f", "#b2df8a", "#fb9a99", "#cab2d6", "#ffff99", "#d9d9d9", "#8dd3c7",
+];
+
+/// The fill attributes of a subtask on `worker` (none when no worker is assigned).
+fn fill(worker: Option<u32>) -> String {
+    worker.map_or_else(String::new, |worker| {
+        let colour = WORKER_COLOURS[worker as usize % WORKER_COLOURS.len()];
+        format!(", style=filled, fillcolor=\"{colour}\"")
+    })
 }
 
 fn label(graph: &SubtaskGraph, chunks: &ChunkGraph, id: SubtaskId) -> String {

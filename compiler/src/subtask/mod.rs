@@ -15,12 +15,12 @@ pub mod assign;
 pub mod display;
 pub mod dot;
 pub mod form;
-pub mod priority;
+pub mod schedule;
 pub mod verify;
 
 pub use assign::{assign_workers, Placement};
 pub use form::form_subtasks;
-pub use priority::assign_priority;
+pub use schedule::{schedule_subtasks, AssignPolicy, OrderPolicy};
 pub use verify::verify;
 
 use crate::chunk::{ChunkGraph, ChunkId};

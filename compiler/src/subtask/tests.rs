@@ -4,7 +4,12 @@ use super::*;
 use crate::driver::{self, Options};
 
 fn graphs(script: &str) -> (ChunkGraph, SubtaskGraph) {
-    match driver::subtasks(script, &Options::default()) {
+    // One op per subtask, so priorities number ops.
+    let options = Options {
+        fusion: crate::fuse::Fusion::Off,
+        ..Options::default()
+    };
+    match driver::subtasks(script, &options) {
         Ok((_, chunks, subtasks)) => (chunks, subtasks),
         Err(error) => panic!("the script does not compile: {error:?}"),
     }

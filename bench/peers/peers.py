@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""marsc against the tools its users would otherwise pick, in one run.
+
+Runs workloads W1-W7 (issue 6) in marsc (the CLI, `run_seconds` from --stats-json),
+NumPy, numexpr and dask.array (in this process, inputs already in memory), prints
+the median of each and marsc's ratio to each peer, and measures the machine's memory
+read bandwidth in the same run so that bandwidth-bound workloads can be reported as
+a fraction of it. Started by `bench/peers/run.sh`, which makes the virtualenv.
+
+marsc scripts make their own inputs (a script cannot start with arrays in memory),
+so marsc's W1-W4 times include generating the inputs while the peers' do not; the
+`numpy+inputs` column is NumPy including making the same inputs, for comparison.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+try:
+    import numexpr as ne
+except ImportError:  # the table says n/a
+    ne = None
+try:
+    import dask
+    import dask.array as da
+except ImportError:
+    da = None
+
+
+def median_time(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def read_bandwidth(n, repeat, threads):
+    """Bytes per second that `threads` threads read, each summing its own slice of one
+    array (NumPy releases the GIL inside reductions)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    data = np.ones(n)
+    slices = np.array_split(data, threads)
+    with ThreadPoolExecutor(threads) as pool:
+        seconds = median_time(lambda: list(pool.map(np.sum, slices)), repeat)
+    return n * 8 / seconds
+
+
+def run_marsc(marsc, script_text, workers, repeat, workdir):
+    path = os.path.join(workdir, "w.mt")
+    stats = os.path.join(workdir, "stats.json")
+    with open(path, "w") as f:
+        f.write(script_text)
+    times, subtasks = [], 0
+    for _ in range(repeat):
+        done = subprocess.run(
+            [marsc, "--quiet", "--workers", str(workers), "--stats-json", stats, path],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        if done.returncode != 0:
+            sys.exit(f"marsc failed on:\n{script_text}\n{done.stderr}")
+        with open(stats) as f:
+            figures = json.load(f)
+        times.append(figures["run_seconds"])
+        subtasks = figures["subtasks"]
+    return statistics.median(times), subtasks
+
+
+HEADER = "import mars.tensor as mt\n"
+
+
+def dask_of(*arrays):
+    return tuple(da.from_array(x) for x in arrays)
+
+
+def workloads(n, side, matmul_side, tiny_chunks):
+    """(name, marsc script, {peer: (setup, run)}, bandwidth bytes or None)."""
+    rng = np.random.default_rng(0)
+    both = f"a = mt.random.rand({n})\nb = mt.random.rand({n})\n"
+
+    def ab():
+        return rng.random(n), rng.random(n)
+
+    def x2():
+        return (rng.random((side, side)),)
+
+    def mm():
+        return rng.random((matmul_side, matmul_side)), rng.random((matmul_side, matmul_side))
+
+    items = [
+        (
+            "W1 (a + b).sum()",
+            HEADER + both + "print((a + b).sum())\n",
+            ab,
+            {
+                "numpy": lambda a, b: (a + b).sum(),
+                "numexpr": lambda a, b: ne.evaluate("sum(a + b)"),
+                "dask": lambda a, b: (a + b).sum().compute(),
+            },
+            2 * n * 8,
+        ),
+        (
+            "W2 sqrt(a*a + b*b).mean()",
+            HEADER + both + "print(mt.sqrt(a * a + b * b).mean())\n",
+            ab,
+            {
+                "numpy": lambda a, b: np.sqrt(a * a + b * b).mean(),
+                "numexpr": lambda a, b: ne.evaluate("sum(sqrt(a * a + b * b))") / a.size,
+                "dask": lambda a, b: da.sqrt(a * a + b * b).mean().compute(),
+            },
+            2 * n * 8,
+        ),
+        (
+            "W3 a*2.0 + b*3.0 - 1.0",
+            # Materialized: saved to a RAM-backed file, region by region.
+            HEADER + both + "mt.save('/dev/shm/marsc_w3.npy', a * 2.0 + b * 3.0 - 1.0)\n",
+            ab,
+            {
+                "numpy": lambda a, b: a * 2.0 + b * 3.0 - 1.0,
+                "numexpr": lambda a, b: ne.evaluate("a * 2.0 + b * 3.0 - 1.0"),
+                "dask": lambda a, b: (a * 2.0 + b * 3.0 - 1.0).compute(),
+            },
+            3 * n * 8,
+        ),
+        (
+            f"W4a x.sum(axis=0) {side}x{side}",
+            HEADER + f"x = mt.random.rand({side}, {side})\nprint(x.sum(axis=0).sum())\n",
+            x2,
+            {
+                "numpy": lambda x: x.sum(axis=0),
+                "dask": lambda x: x.sum(axis=0).compute(),
+            },
+            side * side * 8,
+        ),
+        (
+            f"W4b x.std(axis=1) {side}x{side}",
+            HEADER + f"x = mt.random.rand({side}, {side})\nprint(x.std(axis=1).sum())\n",
+            x2,
+            {
+                "numpy": lambda x: x.std(axis=1),
+                "dask": lambda x: x.std(axis=1).compute(),
+            },
+            side * side * 8,
+        ),
+        (
+            f"W5 matmul {matmul_side}x{matmul_side}",
+            HEADER
+            + f"a = mt.random.rand({matmul_side}, {matmul_side})\n"
+            + f"b = mt.random.rand({matmul_side}, {matmul_side})\n"
+            + "print((a @ b).sum())\n",
+            mm,
+            {
+                "numpy": lambda a, b: a @ b,
+                "dask": lambda a, b: (a @ b).compute(),
+            },
+            None,
+        ),
+        (
+            "W7 (rand(n) + rand(n)).sum()",
+            HEADER + f"print((mt.random.rand({n}) + mt.random.rand({n})).sum())\n",
+            lambda: (),
+            {
+                "numpy": lambda: (rng.random(n) + rng.random(n)).sum(),
+                "dask": lambda: (da.random.random(n) + da.random.random(n)).sum().compute(),
+            },
+            None,
+        ),
+    ]
+    return items
+
+
+def tasks_per_second(marsc, workers, repeat, workdir, marsc_chunks, dask_chunks):
+    """W6: trivial subtasks per second, marsc vs dask's threaded scheduler."""
+    script = HEADER + f"x = mt.ones({marsc_chunks}, chunks=1)\nprint((x + 1).sum())\n"
+    seconds, subtasks = run_marsc(marsc, script, workers, repeat, workdir)
+    marsc_rate = subtasks / seconds
+    dask_rate = None
+    if da is not None:
+        x = (da.ones(dask_chunks, chunks=1) + 1).sum()
+        tasks = len(x.__dask_graph__())
+        dask_rate = tasks / median_time(lambda: x.compute(), max(1, repeat // 2))
+    return marsc_rate, subtasks, dask_rate
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--marsc", required=True, help="the marsc binary (release build)")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    args = parser.parse_args()
+    if args.quick:
+        n, side, mside, m_chunks, d_chunks = 1_000_000, 1000, 500, 20_000, 2_000
+    else:
+        n, side, mside, m_chunks, d_chunks = 50_000_000, 8000, 4000, 1_000_000, 20_000
+    if da is not None:
+        dask.config.set(scheduler="threads", num_workers=args.workers)
+
+    bandwidth = read_bandwidth(max(n, 20_000_000), args.repeat, args.workers)
+    print(f"memory read bandwidth ({args.workers} threads summing): {bandwidth / 1e9:.1f} GB/s")
+    print(f"workers: {args.workers}; medians of {args.repeat} runs; ratio = peer / marsc "
+          "(above 1: marsc is faster)\n")
+    peers = ["numpy", "numexpr", "dask"]
+    print(f"{'workload':34} {'marsc':>8} {'%bw':>5} " + " ".join(f"{p:>8} {'ratio':>6}" for p in peers)
+          + f" {'numpy+inputs':>12}")
+    with tempfile.TemporaryDirectory() as workdir:
+        for name, script, make_inputs, peer_fns, nbytes in workloads(n, side, mside, args.quick):
+            marsc_s, _ = run_marsc(args.marsc, script, args.workers, args.repeat, workdir)
+            share = f"{100 * nbytes / marsc_s / bandwidth:4.0f}%" if nbytes else "    -"
+            inputs = make_inputs()
+            cells = []
+            for peer in peers:
+                fn = peer_fns.get(peer)
+                if fn is None or (peer == "numexpr" and ne is None) or (peer == "dask" and da is None):
+                    cells.append(f"{'n/a':>8} {'':>6}")
+                    continue
+                args_for = dask_of(*inputs) if peer == "dask" else inputs
+                t = median_time(lambda: fn(*args_for), args.repeat)
+                cells.append(f"{t:8.3f} {t / marsc_s:6.2f}")
+            with_inputs = median_time(lambda: peer_fns["numpy"](*make_inputs()), max(1, args.repeat // 2))
+            print(f"{name:34} {marsc_s:8.3f} {share} " + " ".join(cells) + f" {with_inputs:12.3f}")
+            del inputs
+        marsc_rate, subtasks, dask_rate = tasks_per_second(
+            args.marsc, args.workers, args.repeat, workdir, m_chunks, d_chunks)
+        dask_text = f"{dask_rate:,.0f}/s, ratio {marsc_rate / dask_rate:.0f}x" if dask_rate else "n/a"
+        print(f"\nW6 trivial graph: marsc {marsc_rate:,.0f} subtasks/s ({subtasks:,} subtasks); "
+              f"dask {dask_text}")
+    if os.path.exists("/dev/shm/marsc_w3.npy"):
+        os.remove("/dev/shm/marsc_w3.npy")
+
+
+if __name__ == "__main__":
+    main()

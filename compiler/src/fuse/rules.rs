@@ -1,0 +1,80 @@
+//! Which producer may join its consumers' subtask. The structural condition (every
+//! consumer chunk of the producer is in one group, and the producer is not an output)
+//! is checked by [`super::groups`]; these are the conditions on the operations, for
+//! one edge from a producer to a consumer.
+//!
+//! - An operation that **contracts an axis** (a reduction's map and combine, a scan's
+//!   total and carry, a matmul block and its sums) ends a group unless its consumer
+//!   reads nothing else: these are where a tree of partial results begins, and
+//!   absorbing every branch of the tree into its combine would serialise it on one
+//!   worker.
+//! - A consumer that **gathers** many chunks (a combine, a sum of blocks, a rechunk's
+//!   assembly, a save's commit) absorbs only a producer it reads alone, for the same
+//!   reason: its inputs are meant to be computed in parallel.
+//! - An operation that **may fail at run time** (a load, a save, an integer power, a
+//!   boolean arange) ends its group, so a failure is reported against the expression
+//!   that failed (a subtask's label is its last operation's tileable).
+
+use crate::chunk::ChunkOp;
+use marsc_runtime::ops::BinaryOp;
+use marsc_runtime::DType;
+
+use super::Fusion;
+
+/// Whether a producer running `producer` may join the group of a consumer running
+/// `consumer`; `reads_only_the_producer` says the consumer has no other input (a
+/// chain, which any fusion level but [`Fusion::Off`] fuses).
+pub fn may_join(
+    fusion: Fusion,
+    consumer: &ChunkOp,
+    reads_only_the_producer: bool,
+    producer: &ChunkOp,
+) -> bool {
+    match fusion {
+        Fusion::Off => false,
+        Fusion::Chain => reads_only_the_producer,
+        Fusion::Blockwise => {
+            reads_only_the_producer || (!contracts(producer) && !gathers(consumer))
+        }
+    }
+}
+
+/// Whether the op reduces the size of an axis (or a contracted matmul axis).
+pub fn contracts(op: &ChunkOp) -> bool {
+    matches!(
+        op,
+        ChunkOp::ReduceMap { .. }
+            | ChunkOp::ReduceCombine { .. }
+            | ChunkOp::ScanTotal { .. }
+            | ChunkOp::ScanCarry { .. }
+            | ChunkOp::MatMulBlock { .. }
+            | ChunkOp::SumBlocks { .. }
+    )
+}
+
+/// Whether the op reads a variable number of chunks meant to be computed in parallel.
+pub fn gathers(op: &ChunkOp) -> bool {
+    matches!(
+        op,
+        ChunkOp::ReduceCombine { .. }
+            | ChunkOp::SumBlocks { .. }
+            | ChunkOp::Assemble
+            | ChunkOp::SaveCommit { .. }
+    )
+}
+
+/// Whether the op can fail on valid input when it runs (`dtype` is its step's).
+pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
+    match op {
+        ChunkOp::Load { .. }
+        | ChunkOp::SaveInit { .. }
+        | ChunkOp::SaveRegion { .. }
+        | ChunkOp::SaveCommit { .. } => true,
+        ChunkOp::Binary {
+            op: BinaryOp::Power,
+            common,
+        } => common.is_int(),
+        ChunkOp::Arange { .. } => dtype.is_bool(),
+        _ => false,
+    }
+}
