@@ -1,7 +1,8 @@
 //! The Cranelift JIT: compiles each eligible subtask (element-wise ops over the five
 //! dtypes, casts, comparisons, `where`, creation ops read by global element index,
 //! and an optional `reduce.map` tail) into one native row function, and rewrites the
-//! plan so the subtask runs it as a single [`Kernel::Jit`] op per published value.
+//! plan so the subtask runs it as a single [`Kernel::Jit`] op per published value (or
+//! per value an unsupported op such as a slice reads; those ops stay interpreted).
 //!
 //! - `build`: subtask ops → [`graph::JitGraph`] (structure) + leaf values;
 //! - `layout`: a chunk's shapes → rows and the call [`codegen::Variant`];
@@ -78,18 +79,13 @@ pub fn jit_plan(
     let mut rewritten = 0;
     for subtask in &mut plan.subtasks {
         let inputs: Vec<InputInfo> = subtask.inputs.iter().map(|&c| input_info(c)).collect();
-        if let Some(ops) = jit_subtask(subtask, &inputs)? {
+        if let Some((ops, outputs)) = jit_subtask(subtask, &inputs)? {
             for op in &ops {
                 if let Kernel::Jit(jit) = &op.kernel {
                     kernels.insert(Arc::as_ptr(&jit.kernel));
                 }
             }
-            subtask.outputs = subtask
-                .outputs
-                .iter()
-                .enumerate()
-                .map(|(index, &(_, chunk))| (index as u32, chunk))
-                .collect();
+            subtask.outputs = outputs;
             subtask.ops = ops;
             rewritten += 1;
         }
@@ -102,63 +98,145 @@ pub fn jit_plan(
     })
 }
 
-/// One JIT op per published output of `subtask`, or `None` if any op is unsupported.
+/// The ops and outputs of a rewritten subtask.
+pub type RewrittenSubtask = (Vec<PlanOp<Kernel>>, Vec<(u32, ChunkId)>);
+
+/// The subtask with its JIT-able ops compiled: every value that is published or read
+/// by an op the JIT does not support (a slice, a save, a reduction combine) becomes
+/// one JIT op computing its whole element-wise sub-DAG, and the unsupported ops run
+/// interpreted after them. `None` when nothing would be compiled.
 pub fn jit_subtask(
     subtask: &Subtask<Kernel>,
     inputs: &[InputInfo],
-) -> Result<Option<Vec<PlanOp<Kernel>>>, String> {
-    if subtask.outputs.is_empty() {
+) -> Result<Option<RewrittenSubtask>, String> {
+    let ops = &subtask.ops;
+    let dtypes: Vec<DType> = inputs.iter().map(|info| info.dtype).collect();
+    let eligible: Vec<bool> = (0..ops.len())
+        .map(|index| build::build(ops, index, &dtypes).is_some())
+        .collect();
+    let mut boundary = vec![false; ops.len()];
+    for (index, op) in ops.iter().enumerate() {
+        if eligible[index] {
+            continue;
+        }
+        for arg in &op.args {
+            if let OpArg::Local(used) = *arg {
+                boundary[used as usize] |= eligible[used as usize];
+            }
+        }
+    }
+    for &(target, _) in &subtask.outputs {
+        boundary[target as usize] |= eligible[target as usize];
+    }
+    let mut new_ops: Vec<PlanOp<Kernel>> = Vec::with_capacity(ops.len());
+    let mut new_index: Vec<Option<u32>> = vec![None; ops.len()];
+    let mut compiled_any = false;
+    for (index, op) in ops.iter().enumerate() {
+        let rewritten = if !eligible[index] {
+            let args = op
+                .args
+                .iter()
+                .map(|&arg| match arg {
+                    OpArg::Input(_) => Ok(arg),
+                    OpArg::Local(used) => {
+                        new_index[used as usize].map(OpArg::Local).ok_or_else(|| {
+                            "internal error: a JIT rewrite lost an argument".to_string()
+                        })
+                    }
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            PlanOp {
+                kernel: op.kernel.clone(),
+                args,
+            }
+        } else if boundary[index] {
+            match jit_op(ops, index, &dtypes, inputs)? {
+                Compiled::Op(jit) => {
+                    compiled_any = true;
+                    jit
+                }
+                // A lone creation op has no arguments: it stays as it is.
+                Compiled::NothingToCompute => op.clone(),
+                Compiled::Inexact => return Ok(None),
+            }
+        } else {
+            continue;
+        };
+        new_index[index] = Some(new_ops.len() as u32);
+        new_ops.push(rewritten);
+    }
+    if !compiled_any {
         return Ok(None);
     }
-    let dtypes: Vec<DType> = inputs.iter().map(|info| info.dtype).collect();
-    let mut ops = Vec::with_capacity(subtask.outputs.len());
-    for &(target, _) in &subtask.outputs {
-        let Some(built) = build::build(&subtask.ops, target as usize, &dtypes) else {
-            return Ok(None);
-        };
-        let computes = built.graph.reduce.is_some()
-            || built
-                .graph
-                .nodes
-                .iter()
-                .any(|node| !matches!(node.kind, graph::NodeKind::Leaf(..)));
-        if !computes && subtask.outputs.len() == 1 {
-            // A lone creation op: the interpreter's bulk fill is as fast, and an
-            // indexed leaf would cost a call per element.
-            return Ok(None);
-        }
-        let geometry: Vec<LeafGeometry> =
-            leaf_geometry(&built.leaves, &built.buffer_inputs, inputs)?;
-        let reduce_axes = built.reduce.as_ref().map(|spec| {
-            let mut axes = spec.axes.clone();
-            axes.sort_unstable();
-            axes.dedup();
-            axes
-        });
-        let layout = row_layout(&geometry, reduce_axes.as_deref())?;
-        let key = KernelKey {
-            graph: built.graph,
-            variant: layout.variant,
-        };
-        if sums_floats(&key) && !(uses_pairwise(&key) && !layout.reduced_outside_row) {
-            // Only whole runs are summed in the interpreter's pairwise order.
-            return Ok(None);
-        }
-        let kernel = compiled(&key)?;
-        ops.push(PlanOp {
-            kernel: Kernel::Jit(Box::new(JitOp {
-                kernel,
-                leaves: built.leaves,
-                reduce: built.reduce,
-            })),
-            args: built
-                .buffer_inputs
-                .iter()
-                .map(|&i| OpArg::Input(i))
-                .collect(),
-        });
+    let outputs = subtask
+        .outputs
+        .iter()
+        .map(|&(target, chunk)| {
+            new_index[target as usize]
+                .map(|index| (index, chunk))
+                .ok_or_else(|| "internal error: a JIT rewrite lost an output".to_string())
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Some((new_ops, outputs)))
+}
+
+/// What compiling one value gave.
+enum Compiled {
+    Op(PlanOp<Kernel>),
+    /// The value is a lone creation op: the interpreter's bulk fill is as fast, and
+    /// an indexed leaf would cost a call per element.
+    NothingToCompute,
+    /// A float sum the JIT cannot do in the interpreter's exact order.
+    Inexact,
+}
+
+/// The JIT op computing op `target` (already known to be eligible).
+fn jit_op(
+    ops: &[PlanOp<Kernel>],
+    target: usize,
+    dtypes: &[DType],
+    inputs: &[InputInfo],
+) -> Result<Compiled, String> {
+    let built = build::build(ops, target, dtypes)
+        .ok_or_else(|| "internal error: an eligible JIT op failed to build".to_string())?;
+    let computes = built.graph.reduce.is_some()
+        || built
+            .graph
+            .nodes
+            .iter()
+            .any(|node| !matches!(node.kind, graph::NodeKind::Leaf(..)));
+    if !computes {
+        return Ok(Compiled::NothingToCompute);
     }
-    Ok(Some(ops))
+    let geometry: Vec<LeafGeometry> = leaf_geometry(&built.leaves, &built.buffer_inputs, inputs)?;
+    let reduce_axes = built.reduce.as_ref().map(|spec| {
+        let mut axes = spec.axes.clone();
+        axes.sort_unstable();
+        axes.dedup();
+        axes
+    });
+    let layout = row_layout(&geometry, reduce_axes.as_deref())?;
+    let key = KernelKey {
+        graph: built.graph,
+        variant: layout.variant,
+    };
+    if sums_floats(&key) && !(uses_pairwise(&key) && !layout.reduced_outside_row) {
+        // Only whole runs are summed in the interpreter's pairwise order.
+        return Ok(Compiled::Inexact);
+    }
+    let kernel = compiled(&key)?;
+    Ok(Compiled::Op(PlanOp {
+        kernel: Kernel::Jit(Box::new(JitOp {
+            kernel,
+            leaves: built.leaves,
+            reduce: built.reduce,
+        })),
+        args: built
+            .buffer_inputs
+            .iter()
+            .map(|&i| OpArg::Input(i))
+            .collect(),
+    }))
 }
 
 /// Whether the kernel's tail is a float sum or mean.

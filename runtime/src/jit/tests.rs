@@ -62,7 +62,7 @@ fn jit(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) -> Option<ChunkValue> {
             }
         })
         .collect();
-    let ops = jit_subtask(subtask, &infos).expect("compiles")?;
+    let (ops, _) = jit_subtask(subtask, &infos).expect("compiles")?;
     assert_eq!(ops.len(), 1);
     let args: Vec<&ChunkValue> = ops[0]
         .args
