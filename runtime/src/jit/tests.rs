@@ -50,7 +50,8 @@ fn interpret(ops: &[PlanOp<Kernel>], inputs: &[ChunkValue]) -> Result<ChunkValue
     values.pop().ok_or_else(|| "no ops".to_string())
 }
 
-/// Compiles the subtask and runs its one JIT op; `None` if it is not eligible.
+/// Compiles the subtask and runs the rewritten ops (JIT ops, and any op left
+/// interpreted after them); `None` if nothing was compiled.
 fn jit(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) -> Option<ChunkValue> {
     let infos: Vec<InputInfo> = inputs
         .iter()
@@ -62,17 +63,13 @@ fn jit(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) -> Option<ChunkValue> {
             }
         })
         .collect();
-    let (ops, _) = jit_subtask(subtask, &infos).expect("compiles")?;
-    assert_eq!(ops.len(), 1);
-    let args: Vec<&ChunkValue> = ops[0]
-        .args
-        .iter()
-        .map(|arg| match *arg {
-            OpArg::Input(i) => &inputs[i as usize],
-            OpArg::Local(_) => panic!("a JIT op reads only inputs"),
-        })
-        .collect();
-    Some(ops[0].kernel.compute(&args).expect("the JIT kernel runs"))
+    let (ops, outputs) = jit_subtask(subtask, &infos).expect("compiles")?;
+    assert!(ops.iter().any(|op| matches!(op.kernel, Kernel::Jit(_))));
+    let [(output, _)] = outputs.as_slice() else {
+        panic!("one output expected: {outputs:?}");
+    };
+    let value = interpret(&ops[..=*output as usize], inputs).expect("the JIT ops run");
+    Some(value)
 }
 
 /// Bit equality, except that any NaN equals any NaN.
@@ -343,7 +340,7 @@ fn compiled_for_offset(offset: usize) -> Arc<CompiledKernel> {
         op(Kernel::Cast(DType::Float32), &[OpArg::Local(0)]),
         op(Kernel::Unary(UnaryOp::Sqrt), &[OpArg::Local(1)]),
     ];
-    let built = jit_subtask(&subtask(ops, 0), &[])
+    let (built, _) = jit_subtask(&subtask(ops, 0), &[])
         .expect("compiles")
         .expect("eligible");
     match &built[0].kernel {
