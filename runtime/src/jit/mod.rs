@@ -220,7 +220,8 @@ fn jit_op(
         graph: built.graph,
         variant: layout.variant,
     };
-    if sums_floats(&key) && !(uses_pairwise(&key) && !layout.reduced_outside_row) {
+    let whole_runs = uses_pairwise(&key) && !layout.reduced_outside_row;
+    if sums_floats(&key) && !whole_runs {
         // Only whole runs are summed in the interpreter's pairwise order.
         return Ok(Compiled::Inexact);
     }
