@@ -132,8 +132,8 @@ struct RunArgs {
     #[arg(long)]
     no_fuse: bool,
 
-    /// Run kernels in the interpreter instead of JIT-compiled code. There is no JIT
-    /// yet, so the interpreter always runs (and `kernels` in --stats-json is 0).
+    /// Run every chunk operation in the interpreter instead of JIT-compiled code
+    /// (`kernels` in --stats-json is then 0).
     #[arg(long)]
     no_jit: bool,
 
@@ -141,8 +141,8 @@ struct RunArgs {
     #[arg(long)]
     stats: bool,
 
-    /// Write the run's figures as JSON to FILE: tileables, chunks, subtasks, kernels (0
-    /// until the JIT exists), workers, compile_seconds, run_seconds, transfer_bytes,
+    /// Write the run's figures as JSON to FILE: tileables, chunks, subtasks, kernels
+    /// (JIT-compiled), workers, compile_seconds, jit_seconds, run_seconds, transfer_bytes,
     /// peak_live_chunks, peak_live_bytes, spilled_bytes, retries, subtasks_per_worker.
     #[arg(long, value_name = "FILE")]
     stats_json: Option<PathBuf>,
@@ -257,6 +257,7 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
     };
     let name = script.display().to_string();
     let options = Options {
+        jit: !args.no_jit,
         fusion: if args.no_fuse {
             Fusion::Off
         } else {

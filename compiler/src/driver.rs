@@ -12,6 +12,7 @@ use crate::subtask::{
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
 use marsc_grammar::{ast::Module, Diagnostic};
+use marsc_runtime::jit::JitSummary;
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 use std::io::Write;
@@ -27,6 +28,8 @@ pub struct Options {
     pub base_dir: PathBuf,
     /// How subtasks are placed on workers (the scheduling pass by default).
     pub placement: Placement,
+    /// Compile eligible subtasks to native code (`--no-jit` turns it off).
+    pub jit: bool,
     /// How far chunk operations are fused into subtasks (`--no-fuse`: not at all).
     pub fusion: Fusion,
     /// How the scheduling pass spreads initial subtasks over workers.
@@ -44,6 +47,7 @@ impl Default for Options {
             chunk_bytes: 128 << 20,
             base_dir: PathBuf::from("."),
             placement: Placement::default(),
+            jit: true,
             fusion: Fusion::default(),
             assign: AssignPolicy::default(),
             order: OrderPolicy::default(),
@@ -103,6 +107,8 @@ pub struct Compiled {
     pub plan: Plan<Kernel>,
     /// Wall time of compiling, in seconds.
     pub compile_seconds: f64,
+    /// What the JIT compiled (all zero with `--no-jit`).
+    pub jit: JitSummary,
 }
 
 /// Parses a script, reporting every syntax error it can.
@@ -180,9 +186,17 @@ pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
     let started = Instant::now();
     let module = parse(text)?;
     let (tileables, chunks, subtasks) = subtasks(text, options)?;
-    let plan = crate::plan::build_plan(&subtasks, &chunks)
+    let mut plan = crate::plan::build_plan(&subtasks, &chunks)
         .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
     verify_ir("plan", plan.verify());
+    let jit = if options.jit {
+        crate::plan::jit::compile_kernels(&mut plan, &chunks).map_err(|message| {
+            DriverError::Runtime(format!("internal compiler error: {message}"))
+        })?
+    } else {
+        JitSummary::default()
+    };
+    verify_ir("jit plan", plan.verify());
     Ok(Compiled {
         module,
         tileables,
@@ -190,6 +204,7 @@ pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
         subtasks,
         plan,
         compile_seconds: started.elapsed().as_secs_f64(),
+        jit,
     })
 }
 
@@ -229,7 +244,8 @@ pub fn run_compiled(
         tileables: compiled.tileables.len() as u64,
         chunks: compiled.chunks.num_chunks() as u64,
         subtasks: compiled.subtasks.len() as u64,
-        kernels: 0,
+        kernels: compiled.jit.kernels,
+        jit_seconds: compiled.jit.jit_seconds,
         compile_seconds: compiled.compile_seconds,
         exec,
     })
@@ -300,8 +316,14 @@ pub fn emit(
                 EmitFormat::Dot => crate::subtask::dot::to_dot(&subtasks, &chunks),
             })
         }
-        Stage::Kernels => Err(DriverError::NotSupported(
-            "--emit kernels: the JIT is not built yet".to_string(),
-        )),
+        Stage::Kernels => {
+            if !options.jit {
+                return Err(DriverError::NotSupported(
+                    "--emit kernels with --no-jit (there are no kernels)".to_string(),
+                ));
+            }
+            let compiled = compile(text, options)?;
+            Ok(marsc_runtime::jit::kernel_listing(&compiled.plan))
+        }
     }
 }

@@ -220,6 +220,10 @@ pub enum Kernel {
     },
     /// Moves the finished temporary file to its path (arguments: every region).
     SaveCommit(Arc<SaveFile>),
+
+    // ---- compiled ----
+    /// A fused group compiled by the JIT (arguments: its buffer leaves, in order).
+    Jit(Box<crate::jit::JitOp>),
 }
 
 impl Kernel {
@@ -256,12 +260,14 @@ impl Kernel {
             Kernel::SaveInit(_) => "save.init",
             Kernel::SaveRegion { .. } => "save.region",
             Kernel::SaveCommit(_) => "save.commit",
+            Kernel::Jit(_) => "jit",
         }
     }
 
     /// Runs the kernel on its arguments.
     pub fn compute(&self, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
         match self {
+            Kernel::Jit(op) => crate::jit::run_jit(op, args),
             Kernel::ReduceMap { .. } | Kernel::ReduceCombine(_) => {
                 self.reduce_state(args).map(ChunkValue::State).map_err(text)
             }

@@ -6,6 +6,7 @@
 //! This runs once per chunk, so it avoids per-subtask hashing: argument slots are
 //! found through two scratch tables indexed by chunk id, stamped per subtask.
 
+pub mod jit;
 pub mod kernel;
 
 pub use kernel::KernelBuilder;

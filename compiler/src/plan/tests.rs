@@ -5,10 +5,12 @@ use super::*;
 use crate::driver::{self, Options};
 use marsc_runtime::plan::OpArg;
 
-/// The plan without fusion, so each subtask is the one op these tests look at.
+/// The plan without fusion or the JIT, so each subtask is the one op these tests
+/// look at.
 fn plan_of(script: &str) -> Plan<Kernel> {
     let options = Options {
         fusion: crate::fuse::Fusion::Off,
+        jit: false,
         ..Options::default()
     };
     match driver::compile(script, &options) {

@@ -166,6 +166,7 @@ impl Session {
             chunks: chunks.num_chunks() as u64,
             subtasks,
             kernels: 0,
+            jit_seconds: 0.0,
             compile_seconds,
             exec,
         });

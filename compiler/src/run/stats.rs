@@ -11,8 +11,10 @@ pub struct RunStats {
     pub tileables: u64,
     pub chunks: u64,
     pub subtasks: u64,
-    /// Generated kernels: 0 until the JIT exists (every op runs in the interpreter).
+    /// Distinct JIT-compiled kernels the plan runs (0 with `--no-jit`).
     pub kernels: u64,
+    /// Time spent compiling them (0 when every kernel was already cached).
+    pub jit_seconds: f64,
     pub compile_seconds: f64,
     /// The executor's figures (workers, run time, transfers, liveness, ...).
     pub exec: ExecStats,
@@ -28,6 +30,7 @@ impl RunStats {
             "kernels": self.kernels,
             "workers": self.exec.workers,
             "compile_seconds": self.compile_seconds,
+            "jit_seconds": self.jit_seconds,
             "run_seconds": self.exec.run_seconds,
             "transfer_bytes": self.exec.transfer_bytes,
             "peak_live_chunks": self.exec.peak_live_chunks,

@@ -46,16 +46,24 @@ pub fn arange(
 }
 
 fn float_arange<F: Float>(start: F, step: F, indices: std::ops::Range<usize>) -> ArrayData {
-    let next = start + step;
-    let delta = next - start;
-    let values = indices
-        .map(|i| match i {
-            0 => start,
-            1 => next,
-            _ => start + F::from_index(i) * delta,
-        })
-        .collect();
+    let values = indices.map(|i| float_arange_at(start, step, i)).collect();
     F::into_data(ndarray::Array1::from_vec(values).into_dyn())
+}
+
+/// Element `i` of a float arange (shared with the JIT, which computes one element at
+/// a time).
+pub(crate) fn float_arange_at<F: Float>(start: F, step: F, i: usize) -> F {
+    let next = start + step;
+    match i {
+        0 => start,
+        1 => next,
+        _ => start + F::from_index(i) * (next - start),
+    }
+}
+
+/// Element `i` of an int64 arange before it is stored in its dtype.
+pub(crate) fn int_arange_at(start: i64, step: i64, i: usize) -> i64 {
+    start.wrapping_add((i as i64).wrapping_mul(step))
 }
 
 /// NumPy computes integer aranges in 64 bits and stores the result, so int32
@@ -66,7 +74,7 @@ fn int_arange<I: Element + CastFrom<i64>>(
     indices: std::ops::Range<usize>,
 ) -> ArrayData {
     let values = indices
-        .map(|i| I::cast_from(start.wrapping_add((i as i64).wrapping_mul(step))))
+        .map(|i| I::cast_from(int_arange_at(start, step, i)))
         .collect();
     I::into_data(ndarray::Array1::from_vec(values).into_dyn())
 }
@@ -103,37 +111,48 @@ pub fn linspace(
     len: usize,
 ) -> Result<ArrayData, KernelError> {
     checked_len(&[len], dtype)?;
-    let div = if endpoint { num.saturating_sub(1) } else { num };
-    let delta = stop - start;
-    let step = delta / div as f64;
-    let value_at = |i: usize| -> f64 {
-        if endpoint && num > 1 && i == num - 1 {
-            return stop;
-        }
-        let position = i as f64;
-        let scaled = if div == 0 {
-            // A sequence of at most one element has no step; NumPy multiplies by
-            // delta so that a NaN or infinite delta still shows.
-            position * delta
-        } else if step == 0.0 {
-            // `delta / div` underflowed (subnormal range): divide first instead.
-            position / div as f64 * delta
-        } else {
-            position * step
-        };
-        scaled + start
-    };
-    let floor_first = dtype.is_int();
     let indices = offset..offset.saturating_add(len);
     Ok(with_element_type!(dtype, T => {
         let values = indices
-            .map(|i| {
-                let value = value_at(i);
-                T::cast_from(if floor_first { value.floor() } else { value })
-            })
+            .map(|i| T::cast_from(linspace_at(start, stop, num, endpoint, dtype, i)))
             .collect();
         T::into_data(ndarray::Array1::<T>::from_vec(values).into_dyn())
     }))
+}
+
+/// Element `i` of a linspace in float64, floored when `dtype` is an integer type (the
+/// caller converts it to `dtype`); shared with the JIT.
+pub(crate) fn linspace_at(
+    start: f64,
+    stop: f64,
+    num: usize,
+    endpoint: bool,
+    dtype: DType,
+    i: usize,
+) -> f64 {
+    let div = if endpoint { num.saturating_sub(1) } else { num };
+    let delta = stop - start;
+    let step = delta / div as f64;
+    if endpoint && num > 1 && i == num - 1 {
+        return if dtype.is_int() { stop.floor() } else { stop };
+    }
+    let position = i as f64;
+    let scaled = if div == 0 {
+        // A sequence of at most one element has no step; NumPy multiplies by
+        // delta so that a NaN or infinite delta still shows.
+        position * delta
+    } else if step == 0.0 {
+        // `delta / div` underflowed (subnormal range): divide first instead.
+        position / div as f64 * delta
+    } else {
+        position * step
+    };
+    let value = scaled + start;
+    if dtype.is_int() {
+        value.floor()
+    } else {
+        value
+    }
 }
 
 /// One chunk of `np.eye(N, M, k)`: the chunk covers rows `row_offset ..` and columns

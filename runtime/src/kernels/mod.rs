@@ -21,6 +21,7 @@ use std::fmt;
 pub use binary::binary;
 pub use cast::{cast, cast_scalar, f64_to_i32, f64_to_i64, CastFrom, FromScalar};
 pub use creation::{arange, eye, full, linspace, literal};
+pub(crate) use creation::{float_arange_at, int_arange_at, linspace_at};
 pub(crate) use element::checked_len;
 pub use element::Element;
 pub use elementwise::{broadcast_shape, unary, where_};

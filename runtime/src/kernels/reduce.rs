@@ -43,7 +43,7 @@ pub struct ReduceState {
 
 /// The per-op partial result. Every array has the state's keepdims shape.
 #[derive(Clone, Debug, PartialEq)]
-enum Partial {
+pub enum Partial {
     /// `sum`, `prod` (in the result dtype) and `mean` (the sum, in the mean's dtype).
     Total(ArrayData),
     /// `max`, `min`: the extreme so far, in the input dtype; meaningless while
@@ -65,6 +65,26 @@ enum Partial {
 }
 
 impl ReduceState {
+    /// A map state computed outside this module (by JIT code), with the same fields
+    /// [`reduce_map`] would give: `axes` ascending, `count` elements per output.
+    pub fn from_parts(
+        op: ReduceOp,
+        input_dtype: DType,
+        axes: Vec<usize>,
+        keepdims_shape: Vec<usize>,
+        count: usize,
+        partial: Partial,
+    ) -> ReduceState {
+        ReduceState {
+            op,
+            input_dtype,
+            axes,
+            keepdims_shape,
+            count,
+            partial,
+        }
+    }
+
     pub fn op(&self) -> ReduceOp {
         self.op
     }

@@ -1,0 +1,19 @@
+//! The JIT plan pass: rewrites every eligible subtask of a built plan into compiled
+//! kernels (see `marsc_runtime::jit`), giving the JIT each input chunk's dtype and
+//! shape from the ChunkGraph so the right kernel variant is compiled before the run.
+
+use crate::chunk::{ChunkGraph, ChunkId};
+use marsc_runtime::jit::{jit_plan, InputInfo, JitSummary};
+use marsc_runtime::kernel::Kernel;
+use marsc_runtime::plan::{self, Plan};
+
+/// Compiles the plan's eligible subtasks in place; an `Err` is an internal error.
+pub fn compile_kernels(plan: &mut Plan<Kernel>, chunks: &ChunkGraph) -> Result<JitSummary, String> {
+    jit_plan(plan, |chunk: plan::ChunkId| {
+        let id = ChunkId(chunk.0);
+        InputInfo {
+            dtype: chunks.step_of(id).dtype,
+            shape: chunks.data_shape(id),
+        }
+    })
+}

@@ -1,0 +1,332 @@
+//! From a subtask's ops to a [`JitGraph`] and its leaves: walks the ops one published
+//! value depends on, turning subtask inputs and creation ops into leaves and the
+//! element-wise ops (and a `reduce.map` tail) into nodes. Any op the JIT does not
+//! support makes the whole subtask ineligible (`None`): it then runs interpreted.
+
+use super::graph::{JitGraph, LeafKind, Node, NodeKind};
+use super::leaves::{IndexedSource, LeafInstance};
+use crate::dtype::DType;
+use crate::kernel::{Kernel, ReduceSpec};
+use crate::ops::{BinaryOp, ReduceOp, UnaryOp};
+use crate::plan::{OpArg, PlanOp};
+use crate::random::RandomDist;
+use std::sync::Arc;
+
+/// A kernel's structure and this chunk's leaf values.
+pub struct Built {
+    pub graph: JitGraph,
+    pub leaves: Vec<LeafInstance>,
+    /// Per leaf: the subtask input a buffer leaf reads.
+    pub buffer_inputs: Vec<u32>,
+    pub reduce: Option<Arc<ReduceSpec>>,
+}
+
+struct Builder<'a> {
+    ops: &'a [PlanOp<Kernel>],
+    input_dtypes: &'a [DType],
+    nodes: Vec<Node>,
+    leaves: Vec<LeafInstance>,
+    buffer_inputs: Vec<u32>,
+    /// Node of each op / input already lowered.
+    op_nodes: Vec<Option<u32>>,
+    input_nodes: Vec<Option<u32>>,
+}
+
+/// The kernel computing op `target` of `ops`, or `None` if an op it needs is not
+/// supported. `input_dtypes` are the dtypes of the subtask's inputs.
+pub fn build(ops: &[PlanOp<Kernel>], target: usize, input_dtypes: &[DType]) -> Option<Built> {
+    let mut builder = Builder {
+        ops,
+        input_dtypes,
+        nodes: Vec::new(),
+        leaves: Vec::new(),
+        buffer_inputs: Vec::new(),
+        op_nodes: vec![None; ops.len()],
+        input_nodes: vec![None; input_dtypes.len()],
+    };
+    let op = ops.get(target)?;
+    let (root, reduce) = match &op.kernel {
+        Kernel::ReduceMap { spec, .. } => {
+            if !reduce_supported(spec.reduction.op) {
+                return None;
+            }
+            let [arg] = op.args.as_slice() else {
+                return None;
+            };
+            (builder.arg(*arg)?, Some(spec.clone()))
+        }
+        _ => (builder.op(target)?, None),
+    };
+    Some(Built {
+        graph: JitGraph {
+            nodes: builder.nodes,
+            root,
+            reduce: reduce.as_ref().map(|spec| spec.reduction.op),
+        },
+        leaves: builder.leaves,
+        buffer_inputs: builder.buffer_inputs,
+        reduce,
+    })
+}
+
+fn reduce_supported(op: ReduceOp) -> bool {
+    use ReduceOp::*;
+    matches!(op, Sum | Prod | Mean | Max | Min | All | Any | CountNonzero)
+}
+
+impl Builder<'_> {
+    fn push(&mut self, kind: NodeKind, dtype: DType, args: Vec<u32>) -> u32 {
+        self.nodes.push(Node { kind, dtype, args });
+        (self.nodes.len() - 1) as u32
+    }
+
+    fn leaf(&mut self, kind: LeafKind, dtype: DType, instance: LeafInstance) -> u32 {
+        let index = self.leaves.len() as u32;
+        self.leaves.push(instance);
+        self.push(NodeKind::Leaf(index, kind), dtype, Vec::new())
+    }
+
+    fn arg(&mut self, arg: OpArg) -> Option<u32> {
+        match arg {
+            OpArg::Local(op) => self.op(op as usize),
+            OpArg::Input(input) => {
+                let slot = input as usize;
+                if let Some(node) = *self.input_nodes.get(slot)? {
+                    return Some(node);
+                }
+                let dtype = *self.input_dtypes.get(slot)?;
+                let node = self.leaf(LeafKind::Buffer, dtype, LeafInstance::Buffer);
+                self.buffer_inputs.push(input);
+                self.input_nodes[slot] = Some(node);
+                Some(node)
+            }
+        }
+    }
+
+    fn dtype(&self, node: u32) -> DType {
+        self.nodes[node as usize].dtype
+    }
+
+    fn op(&mut self, index: usize) -> Option<u32> {
+        if let Some(node) = *self.op_nodes.get(index)? {
+            return Some(node);
+        }
+        let op = &self.ops[index];
+        let args = op
+            .args
+            .iter()
+            .map(|&arg| self.arg(arg))
+            .collect::<Option<Vec<u32>>>()?;
+        let node = match &op.kernel {
+            Kernel::Unary(unary) => {
+                let [x] = args.as_slice() else { return None };
+                let dtype = unary_result(*unary, self.dtype(*x))?;
+                self.push(NodeKind::Unary(*unary), dtype, args)
+            }
+            Kernel::Binary { op, common } => {
+                let [x, y] = args.as_slice() else { return None };
+                let _ = (x, y);
+                let dtype = binary_result(*op, *common)?;
+                self.push(
+                    NodeKind::Binary {
+                        op: *op,
+                        common: *common,
+                    },
+                    dtype,
+                    args,
+                )
+            }
+            Kernel::Where => {
+                let [_, x, y] = args.as_slice() else {
+                    return None;
+                };
+                let dtype = self.dtype(*x);
+                if self.dtype(*y) != dtype {
+                    return None;
+                }
+                self.push(NodeKind::Where, dtype, args)
+            }
+            Kernel::Cast(dtype) => {
+                let [_] = args.as_slice() else { return None };
+                self.push(NodeKind::Cast, *dtype, args)
+            }
+            creation => self.creation(creation)?,
+        };
+        self.op_nodes[index] = Some(node);
+        Some(node)
+    }
+
+    fn creation(&mut self, kernel: &Kernel) -> Option<u32> {
+        let indexed =
+            |source: IndexedSource, global: Vec<usize>, offset: Vec<usize>, shape: Vec<usize>| {
+                LeafInstance::Indexed {
+                    source: Arc::new(source),
+                    global_shape: global,
+                    offset,
+                    shape,
+                }
+            };
+        let (kind, dtype, instance) = match kernel {
+            Kernel::Full { shape, value } => (
+                LeafKind::Constant,
+                value.dtype(),
+                LeafInstance::Constant {
+                    value: *value,
+                    shape: shape.clone(),
+                },
+            ),
+            Kernel::Arange {
+                start,
+                step,
+                offset,
+                len,
+            } if start.dtype() != DType::Bool => (
+                LeafKind::Indexed,
+                start.dtype(),
+                indexed(
+                    IndexedSource::Arange {
+                        start: *start,
+                        step: *step,
+                    },
+                    vec![offset.checked_add(*len)?],
+                    vec![*offset],
+                    vec![*len],
+                ),
+            ),
+            Kernel::Linspace {
+                start,
+                stop,
+                num,
+                endpoint,
+                dtype,
+                offset,
+                len,
+            } => (
+                LeafKind::Indexed,
+                *dtype,
+                indexed(
+                    IndexedSource::Linspace {
+                        start: *start,
+                        stop: *stop,
+                        num: *num,
+                        endpoint: *endpoint,
+                        dtype: *dtype,
+                    },
+                    vec![offset.checked_add(*len)?],
+                    vec![*offset],
+                    vec![*len],
+                ),
+            ),
+            Kernel::Literal {
+                spec,
+                offset,
+                shape,
+            } if chunk_inside(&spec.shape, offset, shape)
+                && spec.values.len() == spec.shape.iter().product::<usize>() =>
+            {
+                (
+                    LeafKind::Indexed,
+                    spec.dtype,
+                    indexed(
+                        IndexedSource::Literal(spec.clone()),
+                        spec.shape.clone(),
+                        offset.clone(),
+                        shape.clone(),
+                    ),
+                )
+            }
+            Kernel::Random {
+                spec,
+                offset,
+                shape,
+            } if chunk_inside(&spec.shape, offset, shape) => {
+                let dtype = match spec.dist {
+                    RandomDist::Randint { .. } => DType::Int64,
+                    _ => DType::Float64,
+                };
+                (
+                    LeafKind::Indexed,
+                    dtype,
+                    indexed(
+                        IndexedSource::Random(spec.clone()),
+                        spec.shape.clone(),
+                        offset.clone(),
+                        shape.clone(),
+                    ),
+                )
+            }
+            _ => return None,
+        };
+        Some(self.leaf(kind, dtype, instance))
+    }
+}
+
+/// Whether a chunk of `shape` at `offset` lies inside a tensor of `global` (else the
+/// interpreter reports the planner bug).
+fn chunk_inside(global: &[usize], offset: &[usize], shape: &[usize]) -> bool {
+    offset.len() == global.len()
+        && shape.len() == global.len()
+        && (0..global.len()).all(|d| {
+            offset[d]
+                .checked_add(shape[d])
+                .is_some_and(|end| end <= global[d])
+        })
+}
+
+/// The result dtype of a unary op the JIT implements for this input, if any.
+fn unary_result(op: UnaryOp, input: DType) -> Option<DType> {
+    use UnaryOp::*;
+    let output = op.result_dtype(input).ok()?;
+    let supported = match op {
+        IsNan | IsInf | IsFinite | LogicalNot => true,
+        _ if output.is_float() => op != Invert,
+        _ if output.is_int() => matches!(
+            op,
+            Negative
+                | Positive
+                | Floor
+                | Ceil
+                | Trunc
+                | Absolute
+                | Square
+                | Sign
+                | Reciprocal
+                | Invert
+        ),
+        _ => matches!(op, Absolute | Floor | Ceil | Trunc | Invert),
+    };
+    supported.then_some(output)
+}
+
+/// The result dtype of a binary op the JIT implements in this common dtype, if any.
+fn binary_result(op: BinaryOp, common: DType) -> Option<DType> {
+    use BinaryOp::*;
+    let loop_dtype = op.loop_dtype(common).ok()?;
+    let output = op.result_dtype(common).ok()?;
+    let supported = match loop_dtype {
+        // NumPy raises on negative integer exponents; the interpreter checks them.
+        DType::Int32 | DType::Int64 => op != Power,
+        DType::Bool => matches!(
+            op,
+            Add | Maximum
+                | Fmax
+                | BitwiseOr
+                | Multiply
+                | Minimum
+                | Fmin
+                | BitwiseAnd
+                | BitwiseXor
+                | Equal
+                | NotEqual
+                | Less
+                | LessEqual
+                | Greater
+                | GreaterEqual
+                | LogicalAnd
+                | LogicalOr
+                | LogicalXor
+        ),
+        DType::Float32 | DType::Float64 => true,
+    };
+    supported.then_some(output)
+}

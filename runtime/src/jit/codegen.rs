@@ -1,0 +1,577 @@
+//! Lowers a [`KernelKey`] to one Cranelift function over one row of the chunk:
+//! `fn(args: *const u64, out: *mut u8, n: u64)`. The caller walks the outer axes and
+//! calls it once per innermost row with `args` holding each leaf's row base (see
+//! [`SLOTS_PER_LEAF`]). Inside: leaves that do not vary along the row are loaded once,
+//! then a SIMD main loop (f64x2, f32x4 or i64x2, unrolled twice, with two accumulators
+//! for a sum) when every node is a plain lane-wise op, then a scalar tail.
+
+use super::externs::{Extern, ExternType};
+use super::graph::{JitGraph, LeafKind, NodeKind, SLOTS_PER_LEAF};
+use super::scalar_ops::{
+    binary_is_vector_friendly, scalar_type, unary_is_vector_friendly, ExternResolver, OpEmitter,
+};
+use crate::dtype::DType;
+use crate::ops::ReduceOp;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, Function, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::isa::TargetFrontendConfig;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+
+/// How a row's values are used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// `out[j] = value[j]`.
+    Store,
+    /// The row is one output position's run: `out[0] = fold(out[0], value[..])`.
+    FoldRow,
+    /// The row runs along kept axes: `out[j] = fold(out[j], value[j])`.
+    AccumulateRow,
+}
+
+/// The chunk-independent shape of a call: which leaves are broadcast along the row.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// Per leaf: its value does not change along the row (inner stride 0).
+    pub broadcast: Vec<bool>,
+    pub mode: Mode,
+}
+
+/// What the cache compiles once: a kernel's structure and its call variant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KernelKey {
+    pub graph: JitGraph,
+    pub variant: Variant,
+}
+
+/// The dtype a reduction accumulates `input` in (its map state's dtype).
+pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, String> {
+    use ReduceOp::*;
+    Ok(match op {
+        Sum | Prod => {
+            if input.is_float() {
+                input
+            } else {
+                DType::Int64
+            }
+        }
+        // Even float32 means accumulate in float64, as the interpreter's states do.
+        Mean => DType::Float64,
+        Max | Min => input,
+        All | Any => DType::Bool,
+        CountNonzero => DType::Int64,
+        Var | Std | ArgMax | ArgMin => {
+            return Err(format!("not supported yet: {} in JIT kernels", op.name()))
+        }
+    })
+}
+
+/// The extern that computes an indexed leaf's value bits: `fn(source, index) -> u64`.
+pub fn leaf_value_extern(address: usize) -> Extern {
+    Extern {
+        name: "marsc_leaf_value",
+        address,
+        params: &[ExternType::I64, ExternType::I64],
+        result: ExternType::I64,
+    }
+}
+
+/// Builds the body of `func` (whose signature is `(i64, i64, i64)`).
+pub fn build_function(
+    func: &mut Function,
+    key: &KernelKey,
+    resolver: &mut dyn ExternResolver,
+    leaf_value_address: usize,
+    frontend: TargetFrontendConfig,
+) -> Result<(), String> {
+    let mut context = FunctionBuilderContext::new();
+    let mut b = FunctionBuilder::new(func, &mut context);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let (args, out, n) = (params[0], params[1], params[2]);
+    let mut lowering = Lowering {
+        key,
+        emitter: OpEmitter { resolver },
+        leaves: Vec::new(),
+        out,
+        leaf_value: leaf_value_extern(leaf_value_address),
+    };
+    lowering.preload_leaves(&mut b, args)?;
+    let acc_dtype = match key.graph.reduce {
+        Some(op) => Some(accumulator_dtype(op, key.graph.root_dtype())?),
+        None => None,
+    };
+    let acc = match (key.variant.mode, acc_dtype) {
+        (Mode::FoldRow, Some(dtype)) => {
+            let var = b.declare_var(scalar_type(dtype));
+            let initial = b.ins().load(scalar_type(dtype), flags(), out, 0);
+            b.def_var(var, initial);
+            Some(var)
+        }
+        _ => None,
+    };
+    match (acc, acc_dtype) {
+        (Some(acc), Some(acc_dtype)) if uses_pairwise(key) => {
+            lowering.pairwise_row(&mut b, args, n, acc, acc_dtype)?;
+        }
+        _ => {
+            let start = match lowering.vector_type() {
+                Some(vector) => lowering.vector_loop(&mut b, n, vector, acc, acc_dtype)?,
+                None => b.ins().iconst(types::I64, 0),
+            };
+            lowering.scalar_loop(&mut b, start, n, acc, acc_dtype)?;
+        }
+    }
+    if let (Some(var), Some(_)) = (acc, acc_dtype) {
+        let value = b.use_var(var);
+        b.ins().store(flags(), value, out, 0);
+    }
+    b.ins().return_(&[]);
+    b.seal_all_blocks();
+    b.finalize(frontend);
+    Ok(())
+}
+
+/// Whether the kernel sums floats over whole runs, which it does in NumPy's pairwise
+/// order (in a second, recursive function) to match the interpreter bit for bit.
+pub fn uses_pairwise(key: &KernelKey) -> bool {
+    key.variant.mode == Mode::FoldRow
+        && matches!(key.graph.reduce, Some(ReduceOp::Sum | ReduceOp::Mean))
+        && key
+            .graph
+            .reduce
+            .and_then(|op| accumulator_dtype(op, key.graph.root_dtype()).ok())
+            .is_some_and(DType::is_float)
+}
+
+/// Builds the recursive pairwise sum `fn(args, start, n) -> acc` of a pairwise kernel.
+pub fn build_range_sum(
+    func: &mut Function,
+    key: &KernelKey,
+    resolver: &mut dyn ExternResolver,
+    leaf_value_address: usize,
+    frontend: TargetFrontendConfig,
+) -> Result<(), String> {
+    let mut context = FunctionBuilderContext::new();
+    let mut b = FunctionBuilder::new(func, &mut context);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let (args, start, n) = (params[0], params[1], params[2]);
+    let mut lowering = Lowering {
+        key,
+        emitter: OpEmitter { resolver },
+        leaves: Vec::new(),
+        out: args,
+        leaf_value: leaf_value_extern(leaf_value_address),
+    };
+    lowering.preload_leaves(&mut b, args)?;
+    let op = key
+        .graph
+        .reduce
+        .ok_or("internal error: a range sum without a reduction")?;
+    let acc_dtype = accumulator_dtype(op, key.graph.root_dtype())?;
+    lowering.range_sum_body(&mut b, args, start, n, acc_dtype)?;
+    b.seal_all_blocks();
+    b.finalize(frontend);
+    Ok(())
+}
+
+pub(super) fn flags() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+/// A leaf's values as preloaded in the entry block.
+#[derive(Clone, Copy)]
+enum LeafState {
+    /// The same value for the whole row.
+    Fixed(Value),
+    /// A buffer read at `base + j * itemsize`.
+    Strided { base: Value },
+    /// `leaf_value(source, base + j)`.
+    Indexed { source: Value, base: Value },
+}
+
+pub(super) struct Lowering<'k, 'r> {
+    pub key: &'k KernelKey,
+    pub emitter: OpEmitter<'r>,
+    leaves: Vec<LeafState>,
+    out: Value,
+    leaf_value: Extern,
+}
+
+impl Lowering<'_, '_> {
+    pub fn preload_leaves(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        args: Value,
+    ) -> Result<(), String> {
+        for (index, (kind, dtype)) in self.key.graph.leaves().into_iter().enumerate() {
+            let broadcast = self
+                .key
+                .variant
+                .broadcast
+                .get(index)
+                .copied()
+                .unwrap_or(false);
+            let slot = |k: usize| ((index * SLOTS_PER_LEAF + k) * 8) as i32;
+            let first = b.ins().load(types::I64, flags(), args, slot(0));
+            let state = match kind {
+                LeafKind::Buffer if broadcast => {
+                    LeafState::Fixed(b.ins().load(scalar_type(dtype), flags(), first, 0))
+                }
+                LeafKind::Buffer => LeafState::Strided { base: first },
+                LeafKind::Constant => LeafState::Fixed(from_bits(b, first, dtype)),
+                LeafKind::Indexed => {
+                    let source = b.ins().load(types::I64, flags(), args, slot(2));
+                    if broadcast {
+                        let bits = self.call_leaf(b, source, first)?;
+                        LeafState::Fixed(from_bits(b, bits, dtype))
+                    } else {
+                        LeafState::Indexed {
+                            source,
+                            base: first,
+                        }
+                    }
+                }
+            };
+            self.leaves.push(state);
+        }
+        Ok(())
+    }
+
+    fn call_leaf(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        source: Value,
+        index: Value,
+    ) -> Result<Value, String> {
+        let func = self.emitter.resolver.func_ref(b, self.leaf_value)?;
+        let inst = b.ins().call(func, &[source, index]);
+        Ok(b.inst_results(inst)[0])
+    }
+
+    /// The lane type of the SIMD loop, when every node is a lane-wise op on one dtype.
+    pub fn vector_type(&self) -> Option<Type> {
+        let graph = &self.key.graph;
+        let dtype = graph.root_dtype();
+        let vector = match dtype {
+            DType::Float64 => types::F64X2,
+            DType::Float32 => types::F32X4,
+            DType::Int64 => types::I64X2,
+            _ => return None,
+        };
+        let nodes_ok = graph.nodes.iter().all(|node| {
+            node.dtype == dtype
+                && match node.kind {
+                    NodeKind::Leaf(index, kind) => {
+                        kind != LeafKind::Indexed
+                            || self.key.variant.broadcast.get(index as usize) == Some(&true)
+                    }
+                    NodeKind::Unary(op) => {
+                        graph.nodes[node.args[0] as usize].dtype == dtype
+                            && unary_is_vector_friendly(op, dtype)
+                    }
+                    NodeKind::Binary { op, common } => {
+                        common == dtype
+                            && op.loop_dtype(common) == Ok(dtype)
+                            && binary_is_vector_friendly(op, dtype)
+                    }
+                    NodeKind::Where | NodeKind::Cast => false,
+                }
+        });
+        let tail_ok = match graph.reduce {
+            None => true,
+            Some(op @ (ReduceOp::Sum | ReduceOp::Mean)) => {
+                accumulator_dtype(op, dtype) == Ok(dtype)
+            }
+            Some(_) => false,
+        };
+        (nodes_ok && tail_ok).then_some(vector)
+    }
+
+    /// Every node's value at element `j` (lanes `j..j + lanes` for a vector type).
+    pub fn eval(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        j: Value,
+        vector: Option<Type>,
+    ) -> Result<Value, String> {
+        let graph = &self.key.graph;
+        let mut values: Vec<Value> = Vec::with_capacity(graph.nodes.len());
+        for node in &graph.nodes {
+            let arg = |i: usize| values[node.args[i] as usize];
+            let arg_dtype = |i: usize| graph.nodes[node.args[i] as usize].dtype;
+            let value = match node.kind {
+                NodeKind::Leaf(index, _) => match self.leaves[index as usize] {
+                    LeafState::Fixed(value) => match vector {
+                        Some(ty) => b.ins().splat(ty, value),
+                        None => value,
+                    },
+                    LeafState::Strided { base } => {
+                        let offset = b.ins().imul_imm_s(j, node.dtype.itemsize() as i64);
+                        let address = b.ins().iadd(base, offset);
+                        let ty = vector.unwrap_or(scalar_type(node.dtype));
+                        b.ins().load(ty, flags(), address, 0)
+                    }
+                    LeafState::Indexed { source, base } => {
+                        let index = b.ins().iadd(base, j);
+                        let bits = self.call_leaf(b, source, index)?;
+                        from_bits(b, bits, node.dtype)
+                    }
+                },
+                NodeKind::Unary(op) => {
+                    self.emitter
+                        .unary(b, op, arg(0), arg_dtype(0), node.dtype)?
+                }
+                NodeKind::Binary { op, common } => self.emitter.binary(
+                    b,
+                    op,
+                    common,
+                    (arg(0), arg_dtype(0)),
+                    (arg(1), arg_dtype(1)),
+                )?,
+                NodeKind::Cast => self.emitter.cast(b, arg(0), arg_dtype(0), node.dtype)?,
+                NodeKind::Where => {
+                    let cond = self.emitter.cast(b, arg(0), arg_dtype(0), DType::Bool)?;
+                    b.ins().select(cond, arg(1), arg(2))
+                }
+            };
+            values.push(value);
+        }
+        Ok(values[graph.root as usize])
+    }
+
+    fn scalar_loop(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        start: Value,
+        n: Value,
+        acc: Option<Variable>,
+        acc_dtype: Option<DType>,
+    ) -> Result<(), String> {
+        let j = b.declare_var(types::I64);
+        b.def_var(j, start);
+        let header = b.create_block();
+        let body = b.create_block();
+        let exit = b.create_block();
+        b.ins().jump(header, &[]);
+        b.switch_to_block(header);
+        let current = b.use_var(j);
+        let more = b.ins().icmp(IntCC::UnsignedLessThan, current, n);
+        b.ins().brif(more, body, &[], exit, &[]);
+        b.switch_to_block(body);
+        let value = self.eval(b, current, None)?;
+        let dtype = self.key.graph.root_dtype();
+        match (self.key.variant.mode, acc_dtype) {
+            (Mode::Store, _) | (_, None) => {
+                let address = self.element_address(b, current, dtype);
+                b.ins().store(flags(), value, address, 0);
+            }
+            (Mode::FoldRow, Some(acc_dtype)) => {
+                let acc = acc.ok_or("internal error: fold without an accumulator")?;
+                let before = b.use_var(acc);
+                let after = self.fold(b, before, value, dtype, acc_dtype)?;
+                b.def_var(acc, after);
+            }
+            (Mode::AccumulateRow, Some(acc_dtype)) => {
+                let address = self.element_address(b, current, acc_dtype);
+                let before = b.ins().load(scalar_type(acc_dtype), flags(), address, 0);
+                let after = self.fold(b, before, value, dtype, acc_dtype)?;
+                b.ins().store(flags(), after, address, 0);
+            }
+        }
+        let next = b.ins().iadd_imm_s(current, 1);
+        b.def_var(j, next);
+        b.ins().jump(header, &[]);
+        b.switch_to_block(exit);
+        Ok(())
+    }
+
+    fn element_address(&self, b: &mut FunctionBuilder<'_>, j: Value, dtype: DType) -> Value {
+        let offset = b.ins().imul_imm_s(j, dtype.itemsize() as i64);
+        b.ins().iadd(self.out, offset)
+    }
+
+    /// The SIMD main loop over `0..n & !(2 * lanes - 1)`; returns where it stopped.
+    fn vector_loop(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        n: Value,
+        vector: Type,
+        acc: Option<Variable>,
+        acc_dtype: Option<DType>,
+    ) -> Result<Value, String> {
+        let lanes = i64::from(vector.lane_count());
+        let step = 2 * lanes;
+        let end = b.ins().band_imm_s(n, -step);
+        let dtype = self.key.graph.root_dtype();
+        let folding = self.key.variant.mode == Mode::FoldRow && acc.is_some();
+        let zero_lane = match dtype {
+            DType::Float32 => b.ins().f32const(0.0),
+            DType::Float64 => b.ins().f64const(0.0),
+            _ => b.ins().iconst(types::I64, 0),
+        };
+        let partials = [b.declare_var(vector), b.declare_var(vector)];
+        for partial in partials {
+            let zero = b.ins().splat(vector, zero_lane);
+            b.def_var(partial, zero);
+        }
+        let j = b.declare_var(types::I64);
+        let zero = b.ins().iconst(types::I64, 0);
+        b.def_var(j, zero);
+        let header = b.create_block();
+        let body = b.create_block();
+        let exit = b.create_block();
+        b.ins().jump(header, &[]);
+        b.switch_to_block(header);
+        let current = b.use_var(j);
+        let more = b.ins().icmp(IntCC::UnsignedLessThan, current, end);
+        b.ins().brif(more, body, &[], exit, &[]);
+        b.switch_to_block(body);
+        for (unroll, partial) in partials.into_iter().enumerate() {
+            let position = b.ins().iadd_imm_s(current, unroll as i64 * lanes);
+            let value = self.eval(b, position, Some(vector))?;
+            let address = self.element_address(b, position, dtype);
+            match self.key.variant.mode {
+                Mode::FoldRow if folding => {
+                    let before = b.use_var(partial);
+                    let after = add(b, dtype, before, value);
+                    b.def_var(partial, after);
+                }
+                Mode::AccumulateRow if acc_dtype.is_some() => {
+                    let before = b.ins().load(vector, flags(), address, 0);
+                    let after = add(b, dtype, before, value);
+                    b.ins().store(flags(), after, address, 0);
+                }
+                _ => {
+                    b.ins().store(flags(), value, address, 0);
+                }
+            }
+        }
+        let next = b.ins().iadd_imm_s(current, step);
+        b.def_var(j, next);
+        b.ins().jump(header, &[]);
+        b.switch_to_block(exit);
+        if let (true, Some(acc)) = (folding, acc) {
+            let first = b.use_var(partials[0]);
+            let second = b.use_var(partials[1]);
+            let both = add(b, dtype, first, second);
+            let mut total = b.use_var(acc);
+            for lane in 0..vector.lane_count() {
+                let value = b.ins().extractlane(both, lane as u8);
+                total = add(b, dtype, total, value);
+            }
+            b.def_var(acc, total);
+        }
+        Ok(end)
+    }
+
+    /// One step of the reduction: `acc` combined with an element of dtype `dtype`.
+    fn fold(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        acc: Value,
+        value: Value,
+        dtype: DType,
+        acc_dtype: DType,
+    ) -> Result<Value, String> {
+        let op = self
+            .key
+            .graph
+            .reduce
+            .ok_or("internal error: fold without a reduction")?;
+        Ok(match op {
+            ReduceOp::Sum | ReduceOp::Mean => {
+                let value = self.emitter.cast(b, value, dtype, acc_dtype)?;
+                add(b, acc_dtype, acc, value)
+            }
+            ReduceOp::Prod => {
+                let value = self.emitter.cast(b, value, dtype, acc_dtype)?;
+                if acc_dtype.is_float() {
+                    b.ins().fmul(acc, value)
+                } else {
+                    b.ins().imul(acc, value)
+                }
+            }
+            ReduceOp::Max | ReduceOp::Min => extreme(b, op == ReduceOp::Max, acc, value, dtype),
+            ReduceOp::All => {
+                let truth = self.emitter.truthy(b, value, dtype);
+                b.ins().band(acc, truth)
+            }
+            ReduceOp::Any => {
+                let truth = self.emitter.truthy(b, value, dtype);
+                b.ins().bor(acc, truth)
+            }
+            ReduceOp::CountNonzero => {
+                let truth = self.emitter.truthy(b, value, dtype);
+                let one = b.ins().uextend(types::I64, truth);
+                b.ins().iadd(acc, one)
+            }
+            other => {
+                return Err(format!(
+                    "not supported yet: {} in JIT kernels",
+                    other.name()
+                ))
+            }
+        })
+    }
+}
+
+pub(super) fn add(b: &mut FunctionBuilder<'_>, dtype: DType, x: Value, y: Value) -> Value {
+    if dtype.is_float() {
+        b.ins().fadd(x, y)
+    } else {
+        b.ins().iadd(x, y)
+    }
+}
+
+/// The interpreter's `Direction::beats` fold: a NaN beats every number and nothing
+/// beats a NaN; otherwise the strictly larger (smaller) value replaces the current one.
+fn extreme(
+    b: &mut FunctionBuilder<'_>,
+    largest: bool,
+    acc: Value,
+    value: Value,
+    dtype: DType,
+) -> Value {
+    if dtype.is_float() {
+        let cc = if largest {
+            FloatCC::GreaterThan
+        } else {
+            FloatCC::LessThan
+        };
+        let value_nan = b.ins().fcmp(FloatCC::Unordered, value, value);
+        let better = b.ins().fcmp(cc, value, acc);
+        let candidate = b.ins().bor(value_nan, better);
+        let acc_is_number = b.ins().fcmp(FloatCC::Ordered, acc, acc);
+        let take = b.ins().band(candidate, acc_is_number);
+        b.ins().select(take, value, acc)
+    } else if dtype == DType::Bool {
+        if largest {
+            b.ins().bor(acc, value)
+        } else {
+            b.ins().band(acc, value)
+        }
+    } else if largest {
+        b.ins().smax(acc, value)
+    } else {
+        b.ins().smin(acc, value)
+    }
+}
+
+/// A value of `dtype` from the low bits of an i64.
+fn from_bits(b: &mut FunctionBuilder<'_>, bits: Value, dtype: DType) -> Value {
+    match dtype {
+        DType::Float64 => b.ins().bitcast(types::F64, MemFlagsData::new(), bits),
+        DType::Int64 => bits,
+        DType::Float32 => {
+            let low = b.ins().ireduce(types::I32, bits);
+            b.ins().bitcast(types::F32, MemFlagsData::new(), low)
+        }
+        DType::Int32 => b.ins().ireduce(types::I32, bits),
+        DType::Bool => b.ins().ireduce(types::I8, bits),
+    }
+}

@@ -1,0 +1,381 @@
+//! Runs a [`JitOp`] on one chunk: lays the chunk out in rows, walks the outer axes,
+//! calls the compiled row function once per row, and wraps the result as chunk data
+//! or as the same [`ReduceState`] the interpreter's `reduce_map` builds.
+
+use super::cache::{compiled, CompiledKernel};
+use super::call::{bytes_of, bytes_of_mut, run_row, Operand, Output};
+use super::codegen::{accumulator_dtype, KernelKey, Mode};
+use super::layout::{row_layout, LeafGeometry, RowLayout};
+use super::leaves::{IndexedSource, LeafInstance};
+use super::JitOp;
+use crate::array::ArrayData;
+use crate::dtype::DType;
+use crate::kernel::ChunkValue;
+use crate::kernels::reduce::{Partial, ReduceState};
+use crate::kernels::FromScalar;
+use crate::ops::ReduceOp;
+use crate::scalar::Scalar;
+use ndarray::{ArrayD, IxDyn};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// Computes the op's chunk from its argument chunks (one per buffer leaf, in order).
+pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+    let buffers = buffer_args(op, args)?;
+    let geometry = geometry(op, &buffers)?;
+    let reduce_axes = op.reduce.as_ref().map(|reduce| sorted_axes(&reduce.axes));
+    let layout = row_layout(&geometry, reduce_axes.as_deref())?;
+    let kernel = kernel_for(&op.kernel, &layout)?;
+    let graph = &kernel.key.graph;
+    let root_dtype = graph.root_dtype();
+    let (out_dtype, initial) = match graph.reduce {
+        None => (root_dtype, Scalar::Int64(0)),
+        Some(reduce) => {
+            let dtype = accumulator_dtype(reduce, root_dtype)?;
+            (dtype, identity(reduce, dtype))
+        }
+    };
+    let out_len = match graph.reduce {
+        None => layout.len(),
+        Some(_) => keepdims_shape(&layout.shape, reduce_axes.as_deref())
+            .iter()
+            .product(),
+    };
+    let mut out = TypedVec::filled(out_dtype, out_len, initial);
+    if !layout.is_empty() {
+        run_rows(
+            &kernel,
+            op,
+            &layout,
+            &buffers,
+            &geometry,
+            out_dtype,
+            out.bytes_mut(),
+        )?;
+    }
+    match (graph.reduce, reduce_axes) {
+        (Some(reduce), Some(axes)) => {
+            reduce_state(reduce, root_dtype, &layout.shape, axes, out).map(ChunkValue::State)
+        }
+        _ => out.into_array(&layout.shape).map(ChunkValue::Array),
+    }
+}
+
+fn sorted_axes(axes: &[usize]) -> Vec<usize> {
+    let mut axes = axes.to_vec();
+    axes.sort_unstable();
+    axes.dedup();
+    axes
+}
+
+/// The kernel compiled for this chunk's variant (the planned one, unless the chunk's
+/// shapes call for another).
+fn kernel_for(
+    planned: &Arc<CompiledKernel>,
+    layout: &RowLayout,
+) -> Result<Arc<CompiledKernel>, String> {
+    if planned.key.variant == layout.variant {
+        return Ok(planned.clone());
+    }
+    compiled(&KernelKey {
+        graph: planned.key.graph.clone(),
+        variant: layout.variant.clone(),
+    })
+}
+
+/// The argument chunks as C-contiguous data.
+fn buffer_args<'a>(op: &JitOp, args: &[&'a ChunkValue]) -> Result<Vec<Cow<'a, ArrayData>>, String> {
+    let wanted = op
+        .leaves
+        .iter()
+        .filter(|leaf| matches!(leaf, LeafInstance::Buffer))
+        .count();
+    if args.len() != wanted {
+        return Err(format!(
+            "internal error: a JIT kernel reading {wanted} chunks got {} arguments",
+            args.len()
+        ));
+    }
+    args.iter()
+        .map(|value| {
+            let data = value.array()?;
+            Ok(if is_standard(data) {
+                Cow::Borrowed(data)
+            } else {
+                Cow::Owned(standard(data))
+            })
+        })
+        .collect()
+}
+
+fn is_standard(data: &ArrayData) -> bool {
+    crate::with_array!(data, a => a.is_standard_layout())
+}
+
+fn standard(data: &ArrayData) -> ArrayData {
+    match data {
+        ArrayData::Bool(a) => ArrayData::Bool(a.as_standard_layout().into_owned()),
+        ArrayData::Int32(a) => ArrayData::Int32(a.as_standard_layout().into_owned()),
+        ArrayData::Int64(a) => ArrayData::Int64(a.as_standard_layout().into_owned()),
+        ArrayData::Float32(a) => ArrayData::Float32(a.as_standard_layout().into_owned()),
+        ArrayData::Float64(a) => ArrayData::Float64(a.as_standard_layout().into_owned()),
+    }
+}
+
+fn geometry(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<Vec<LeafGeometry>, String> {
+    let mut next_buffer = buffers.iter();
+    op.leaves
+        .iter()
+        .map(|leaf| match leaf {
+            LeafInstance::Buffer => next_buffer
+                .next()
+                .map(|data| LeafGeometry::buffer(data.shape()))
+                .ok_or_else(|| "internal error: too few JIT arguments".to_string()),
+            LeafInstance::Constant { shape, .. } => Ok(LeafGeometry::constant(shape)),
+            LeafInstance::Indexed {
+                global_shape,
+                offset,
+                shape,
+                ..
+            } => Ok(LeafGeometry::indexed(global_shape, offset, shape)),
+        })
+        .collect()
+}
+
+fn buffer_bytes(data: &ArrayData) -> &[u8] {
+    match data {
+        ArrayData::Bool(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::Int32(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::Int64(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::Float32(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::Float64(a) => a.as_slice().map_or(&[], bytes_of),
+    }
+}
+
+/// Walks every row, calling the kernel once per row.
+#[allow(clippy::too_many_arguments)]
+fn run_rows(
+    kernel: &CompiledKernel,
+    op: &JitOp,
+    layout: &RowLayout,
+    buffers: &[Cow<'_, ArrayData>],
+    geometry: &[LeafGeometry],
+    out_dtype: DType,
+    out: &mut [u8],
+) -> Result<(), String> {
+    let leaf_dtypes: Vec<DType> = kernel
+        .key
+        .graph
+        .leaves()
+        .into_iter()
+        .map(|(_, d)| d)
+        .collect();
+    if leaf_dtypes.len() != op.leaves.len() {
+        return Err("internal error: JIT leaves do not match the kernel".into());
+    }
+    let mut buffer_of_leaf = Vec::with_capacity(op.leaves.len());
+    let mut next = buffers.iter();
+    for (leaf, &dtype) in op.leaves.iter().zip(&leaf_dtypes) {
+        buffer_of_leaf.push(match leaf {
+            LeafInstance::Buffer => {
+                let data = next.next().ok_or("internal error: too few JIT arguments")?;
+                if data.dtype() != dtype {
+                    return Err(format!(
+                        "internal error: a JIT kernel expected {dtype} data, got {}",
+                        data.dtype()
+                    ));
+                }
+                Some(buffer_bytes(data))
+            }
+            _ => None,
+        });
+    }
+    let outer = layout.extents.len() - 1;
+    let n = layout.row_len();
+    let out_itemsize = out_dtype.itemsize();
+    let out_needed = match kernel.key.variant.mode {
+        Mode::FoldRow => out_itemsize,
+        _ => n * out_itemsize,
+    };
+    let mut index = vec![0usize; outer];
+    let mut slots = Vec::new();
+    let mut operands = Vec::with_capacity(op.leaves.len());
+    loop {
+        operands.clear();
+        for (k, leaf) in op.leaves.iter().enumerate() {
+            let position = geometry[k].base
+                + (0..outer)
+                    .map(|axis| index[axis] * layout.leaf_strides[k][axis])
+                    .sum::<usize>();
+            let broadcast = kernel.key.variant.broadcast[k];
+            operands.push(match leaf {
+                LeafInstance::Buffer => {
+                    let itemsize = leaf_dtypes[k].itemsize();
+                    Operand::Buffer {
+                        bytes: buffer_of_leaf[k].unwrap_or(&[]),
+                        offset: position * itemsize,
+                        needed: if broadcast { itemsize } else { n * itemsize },
+                    }
+                }
+                LeafInstance::Constant { value, .. } => {
+                    Operand::Value(super::leaves::scalar_bits(*value))
+                }
+                LeafInstance::Indexed { source, .. } => {
+                    Operand::Source(source.as_ref() as &IndexedSource, position as u64)
+                }
+            });
+        }
+        let out_position: usize = (0..outer)
+            .map(|axis| index[axis] * layout.out_strides[axis])
+            .sum();
+        let output = Output {
+            bytes: &mut *out,
+            offset: out_position * out_itemsize,
+            needed: out_needed,
+        };
+        run_row(kernel, &operands, output, n, &mut slots)?;
+        if !advance(&mut index, &layout.extents[..outer]) {
+            return Ok(());
+        }
+    }
+}
+
+/// The next multi-index in C order; false after the last.
+fn advance(index: &mut [usize], extents: &[usize]) -> bool {
+    for axis in (0..index.len()).rev() {
+        index[axis] += 1;
+        if index[axis] < extents[axis] {
+            return true;
+        }
+        index[axis] = 0;
+    }
+    false
+}
+
+fn keepdims_shape(shape: &[usize], axes: Option<&[usize]>) -> Vec<usize> {
+    (0..shape.len())
+        .map(|axis| {
+            if axes.is_some_and(|axes| axes.contains(&axis)) {
+                1
+            } else {
+                shape[axis]
+            }
+        })
+        .collect()
+}
+
+/// The value a reduction's accumulator starts from.
+fn identity(op: ReduceOp, dtype: DType) -> Scalar {
+    let value = match (op, dtype) {
+        (ReduceOp::Prod, _) | (ReduceOp::All, _) => Scalar::Int64(1),
+        (ReduceOp::Max, DType::Float32 | DType::Float64) => Scalar::Float64(f64::NEG_INFINITY),
+        (ReduceOp::Min, DType::Float32 | DType::Float64) => Scalar::Float64(f64::INFINITY),
+        (ReduceOp::Max, DType::Int32) => Scalar::Int32(i32::MIN),
+        (ReduceOp::Min, DType::Int32) => Scalar::Int32(i32::MAX),
+        (ReduceOp::Max, DType::Int64) => Scalar::Int64(i64::MIN),
+        (ReduceOp::Min, DType::Int64) => Scalar::Int64(i64::MAX),
+        (ReduceOp::Min, DType::Bool) => Scalar::Bool(true),
+        _ => Scalar::Int64(0),
+    };
+    crate::kernels::cast_scalar(value, dtype)
+}
+
+fn reduce_state(
+    op: ReduceOp,
+    input_dtype: DType,
+    shape: &[usize],
+    axes: Vec<usize>,
+    out: TypedVec,
+) -> Result<ReduceState, String> {
+    let keepdims = keepdims_shape(shape, Some(&axes));
+    let count: usize = axes.iter().map(|&axis| shape[axis]).product();
+    let out = if count == 0 && matches!(op, ReduceOp::Max | ReduceOp::Min) {
+        // The interpreter leaves the default value in a state that saw nothing.
+        TypedVec::filled(input_dtype, out.len(), Scalar::Int64(0))
+    } else {
+        out
+    };
+    let partial = match op {
+        ReduceOp::Sum | ReduceOp::Prod | ReduceOp::Mean => {
+            Partial::Total(out.into_array(&keepdims)?)
+        }
+        ReduceOp::Max | ReduceOp::Min => Partial::Extreme(out.into_array(&keepdims)?),
+        ReduceOp::All | ReduceOp::Any => match out.into_array(&keepdims)? {
+            ArrayData::Bool(truth) => Partial::Truth(truth),
+            _ => return Err("internal error: all/any accumulated in a non-bool".into()),
+        },
+        ReduceOp::CountNonzero => match out.into_array(&keepdims)? {
+            ArrayData::Int64(count) => Partial::Count(count),
+            _ => return Err("internal error: count_nonzero accumulated in a non-int64".into()),
+        },
+        other => {
+            return Err(format!(
+                "not supported yet: {} in JIT kernels",
+                other.name()
+            ))
+        }
+    };
+    Ok(ReduceState::from_parts(
+        op,
+        input_dtype,
+        axes,
+        keepdims,
+        count,
+        partial,
+    ))
+}
+
+/// An output being written by JIT code, one vector per dtype.
+enum TypedVec {
+    Bool(Vec<bool>),
+    Int32(Vec<i32>),
+    Int64(Vec<i64>),
+    Float32(Vec<f32>),
+    Float64(Vec<f64>),
+}
+
+impl TypedVec {
+    fn filled(dtype: DType, len: usize, value: Scalar) -> TypedVec {
+        match dtype {
+            DType::Bool => TypedVec::Bool(vec![bool::from_scalar(value); len]),
+            DType::Int32 => TypedVec::Int32(vec![i32::from_scalar(value); len]),
+            DType::Int64 => TypedVec::Int64(vec![i64::from_scalar(value); len]),
+            DType::Float32 => TypedVec::Float32(vec![f32::from_scalar(value); len]),
+            DType::Float64 => TypedVec::Float64(vec![f64::from_scalar(value); len]),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            TypedVec::Bool(v) => v.len(),
+            TypedVec::Int32(v) => v.len(),
+            TypedVec::Int64(v) => v.len(),
+            TypedVec::Float32(v) => v.len(),
+            TypedVec::Float64(v) => v.len(),
+        }
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        match self {
+            TypedVec::Bool(v) => bytes_of_mut(v),
+            TypedVec::Int32(v) => bytes_of_mut(v),
+            TypedVec::Int64(v) => bytes_of_mut(v),
+            TypedVec::Float32(v) => bytes_of_mut(v),
+            TypedVec::Float64(v) => bytes_of_mut(v),
+        }
+    }
+
+    fn into_array(self, shape: &[usize]) -> Result<ArrayData, String> {
+        fn build<T>(shape: &[usize], values: Vec<T>) -> Result<ArrayD<T>, String> {
+            ArrayD::from_shape_vec(IxDyn(shape), values)
+                .map_err(|error| format!("internal error: JIT output shape: {error}"))
+        }
+        Ok(match self {
+            TypedVec::Bool(v) => ArrayData::Bool(build(shape, v)?),
+            TypedVec::Int32(v) => ArrayData::Int32(build(shape, v)?),
+            TypedVec::Int64(v) => ArrayData::Int64(build(shape, v)?),
+            TypedVec::Float32(v) => ArrayData::Float32(build(shape, v)?),
+            TypedVec::Float64(v) => ArrayData::Float64(build(shape, v)?),
+        })
+    }
+}

@@ -1,0 +1,219 @@
+//! How a chunk's elements map onto calls of a row function: the output (or reduced
+//! input) shape, every leaf's strides over it (0 along broadcast axes), axes merged
+//! wherever every operand is contiguous across them, and the innermost axis as the
+//! row. Pure shape arithmetic, shared by the planner (to compile the right variant
+//! ahead of time) and the run-time driver.
+
+use super::codegen::{Mode, Variant};
+use crate::kernels::broadcast_shape;
+
+/// One leaf's geometry: its shape (right-aligned against the output's) and the
+/// strides of the index it reads by (its own buffer, or its whole tensor's C order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeafGeometry {
+    pub shape: Vec<usize>,
+    pub index_strides: Vec<usize>,
+    /// The index of the leaf's first element.
+    pub base: usize,
+    /// Never varies (a constant): treated as broadcast along every axis.
+    pub fixed: bool,
+}
+
+impl LeafGeometry {
+    /// A C-contiguous buffer of `shape`.
+    pub fn buffer(shape: &[usize]) -> LeafGeometry {
+        LeafGeometry {
+            shape: shape.to_vec(),
+            index_strides: c_strides(shape),
+            base: 0,
+            fixed: false,
+        }
+    }
+
+    /// A chunk of `shape` at `offset` of a tensor of `global_shape`.
+    pub fn indexed(global_shape: &[usize], offset: &[usize], shape: &[usize]) -> LeafGeometry {
+        let strides = c_strides(global_shape);
+        let base = offset.iter().zip(&strides).map(|(o, s)| o * s).sum();
+        LeafGeometry {
+            shape: shape.to_vec(),
+            index_strides: strides,
+            base,
+            fixed: false,
+        }
+    }
+
+    pub fn constant(shape: &[usize]) -> LeafGeometry {
+        LeafGeometry {
+            shape: shape.to_vec(),
+            index_strides: vec![0; shape.len()],
+            base: 0,
+            fixed: true,
+        }
+    }
+}
+
+/// The rows of one chunk.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowLayout {
+    /// The root's shape (the stored output, or the input of the reduction).
+    pub shape: Vec<usize>,
+    /// Merged axes: the last is the row, the others are walked by the caller.
+    pub extents: Vec<usize>,
+    /// Per leaf, per merged axis, in elements of its index.
+    pub leaf_strides: Vec<Vec<usize>>,
+    /// Per merged axis, in elements of the output (or accumulator) array.
+    pub out_strides: Vec<usize>,
+    pub variant: Variant,
+    /// Some reduced axis is walked outside the row, so an output position's run is
+    /// split over several rows.
+    pub reduced_outside_row: bool,
+}
+
+impl RowLayout {
+    /// The row length.
+    pub fn row_len(&self) -> usize {
+        self.extents.last().copied().unwrap_or(1)
+    }
+
+    /// How many elements the root has.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// C-order strides of `shape`, in elements.
+pub fn c_strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1; shape.len()];
+    for axis in (0..shape.len().saturating_sub(1)).rev() {
+        strides[axis] = strides[axis + 1] * shape[axis + 1];
+    }
+    strides
+}
+
+/// Lays out a chunk whose leaves have `leaves` geometry, reduced over `reduce_axes`
+/// (axes of the broadcast shape) when given.
+pub fn row_layout(
+    leaves: &[LeafGeometry],
+    reduce_axes: Option<&[usize]>,
+) -> Result<RowLayout, String> {
+    let shape = leaves
+        .iter()
+        .try_fold(Vec::new(), |shape, leaf| {
+            broadcast_shape(&shape, &leaf.shape)
+        })
+        .ok_or_else(|| "internal error: JIT leaves do not broadcast".to_string())?;
+    let ndim = shape.len();
+    let reduced: Vec<bool> = (0..ndim)
+        .map(|axis| reduce_axes.is_some_and(|axes| axes.contains(&axis)))
+        .collect();
+    let out_strides = match reduce_axes {
+        None => c_strides(&shape),
+        Some(_) => {
+            let keepdims: Vec<usize> = (0..ndim)
+                .map(|axis| if reduced[axis] { 1 } else { shape[axis] })
+                .collect();
+            let strides = c_strides(&keepdims);
+            (0..ndim)
+                .map(|axis| if reduced[axis] { 0 } else { strides[axis] })
+                .collect()
+        }
+    };
+    let leaf_strides: Vec<Vec<usize>> = leaves
+        .iter()
+        .map(|leaf| broadcast_strides(leaf, &shape))
+        .collect();
+    let mut merged = Merged::default();
+    for axis in 0..ndim {
+        if shape[axis] == 1 {
+            continue;
+        }
+        let strides: Vec<usize> = leaf_strides.iter().map(|s| s[axis]).collect();
+        merged.push(shape[axis], reduced[axis], strides, out_strides[axis]);
+    }
+    // A row must read every leaf with stride 0 or 1; otherwise rows of one element.
+    let inner_ok = merged
+        .leaf_strides
+        .last()
+        .is_none_or(|last| last.iter().all(|&s| s <= 1))
+        && merged.out_strides.last().is_none_or(|&s| s <= 1);
+    if !inner_ok || merged.extents.is_empty() {
+        // With no axis left every output position has one element: a whole run.
+        let whole_run = merged.extents.is_empty() && reduce_axes.is_some();
+        merged.extents.push(1);
+        merged.reduced.push(whole_run);
+        merged.leaf_strides.push(vec![0; leaves.len()]);
+        merged.out_strides.push(0);
+    }
+    let inner = merged.extents.len() - 1;
+    let broadcast = leaves
+        .iter()
+        .enumerate()
+        .map(|(k, leaf)| leaf.fixed || merged.leaf_strides[inner][k] == 0)
+        .collect();
+    let mode = match reduce_axes {
+        None => Mode::Store,
+        Some(_) if merged.reduced[inner] => Mode::FoldRow,
+        Some(_) => Mode::AccumulateRow,
+    };
+    let leaf_strides = (0..leaves.len())
+        .map(|k| merged.leaf_strides.iter().map(|axis| axis[k]).collect())
+        .collect();
+    let reduced_outside_row = merged.reduced[..inner].iter().any(|&r| r);
+    Ok(RowLayout {
+        reduced_outside_row,
+        shape,
+        extents: merged.extents,
+        leaf_strides,
+        out_strides: merged.out_strides,
+        variant: Variant { broadcast, mode },
+    })
+}
+
+/// A leaf's strides over the output's axes (right-aligned; 0 where it is broadcast).
+fn broadcast_strides(leaf: &LeafGeometry, shape: &[usize]) -> Vec<usize> {
+    let missing = shape.len() - leaf.shape.len();
+    (0..shape.len())
+        .map(|axis| match axis.checked_sub(missing) {
+            Some(own) if !leaf.fixed && leaf.shape[own] == shape[axis] && shape[axis] != 1 => {
+                leaf.index_strides[own]
+            }
+            _ => 0,
+        })
+        .collect()
+}
+
+/// Axes being merged, outermost first; strides per axis.
+#[derive(Default)]
+struct Merged {
+    extents: Vec<usize>,
+    reduced: Vec<bool>,
+    leaf_strides: Vec<Vec<usize>>,
+    out_strides: Vec<usize>,
+}
+
+impl Merged {
+    fn push(&mut self, extent: usize, reduced: bool, strides: Vec<usize>, out_stride: usize) {
+        if let Some(last) = self.extents.len().checked_sub(1) {
+            let contiguous = self.reduced[last] == reduced
+                && self.out_strides[last] == out_stride * extent
+                && self.leaf_strides[last]
+                    .iter()
+                    .zip(&strides)
+                    .all(|(&outer, &inner)| outer == inner * extent);
+            if contiguous {
+                self.extents[last] *= extent;
+                self.leaf_strides[last] = strides;
+                self.out_strides[last] = out_stride;
+                return;
+            }
+        }
+        self.extents.push(extent);
+        self.reduced.push(reduced);
+        self.leaf_strides.push(strides);
+        self.out_strides.push(out_stride);
+    }
+}

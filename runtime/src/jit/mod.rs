@@ -1,0 +1,306 @@
+//! The Cranelift JIT: compiles each eligible subtask (element-wise ops over the five
+//! dtypes, casts, comparisons, `where`, creation ops read by global element index,
+//! and an optional `reduce.map` tail) into one native row function, and rewrites the
+//! plan so the subtask runs it as a single [`Kernel::Jit`] op per published value (or
+//! per value an unsupported op such as a slice reads; those ops stay interpreted).
+//!
+//! - `build`: subtask ops → [`graph::JitGraph`] (structure) + leaf values;
+//! - `layout`: a chunk's shapes → rows and the call [`codegen::Variant`];
+//! - `codegen`, `scalar_ops`, `externs`: the Cranelift lowering;
+//! - `cache`: compile once per structure and variant, process-wide;
+//! - `exec` + `call`: run a chunk (the only unsafe code is in `call`).
+//!
+//! Results are bit-identical to the interpreter for element-wise kernels; float
+//! reductions differ only by summation order.
+
+mod build;
+mod cache;
+mod call;
+pub mod codegen;
+mod exec;
+mod externs;
+pub mod graph;
+pub mod layout;
+pub mod leaves;
+mod pairwise;
+mod scalar_ops;
+
+pub use cache::{compile_counters, compiled, CompileCounters, CompiledKernel};
+pub use exec::run_jit;
+
+use crate::dtype::DType;
+use crate::kernel::{Kernel, ReduceSpec};
+use crate::ops::ReduceOp;
+use crate::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
+use codegen::{accumulator_dtype, uses_pairwise, KernelKey};
+use layout::{row_layout, LeafGeometry};
+use leaves::LeafInstance;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// One chunk's JIT kernel: the compiled code (shared by every chunk with the same
+/// structure) and this chunk's leaf values and placements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JitOp {
+    pub kernel: Arc<CompiledKernel>,
+    /// One per leaf of the kernel, in leaf order; buffer leaves read the op's
+    /// arguments in order.
+    pub leaves: Vec<LeafInstance>,
+    /// The reduction the kernel's tail maps (its axes, for the state).
+    pub reduce: Option<Arc<ReduceSpec>>,
+}
+
+/// What planning-time compilation did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JitSummary {
+    /// Distinct compiled kernels the plan uses.
+    pub kernels: u64,
+    /// Time spent compiling them (0 for kernels already in the cache).
+    pub jit_seconds: f64,
+    /// Subtasks rewritten to run JIT code.
+    pub subtasks: u64,
+}
+
+/// A subtask input's dtype and shape, as the planner knows them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputInfo {
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+}
+
+/// Rewrites every eligible subtask of `plan` to JIT ops; `input_info` describes a
+/// chunk a subtask reads. Ineligible subtasks are left as they are.
+pub fn jit_plan(
+    plan: &mut Plan<Kernel>,
+    input_info: impl Fn(ChunkId) -> InputInfo,
+) -> Result<JitSummary, String> {
+    let before = compile_counters();
+    let mut kernels: HashSet<*const CompiledKernel> = HashSet::new();
+    let mut rewritten = 0;
+    for subtask in &mut plan.subtasks {
+        let inputs: Vec<InputInfo> = subtask.inputs.iter().map(|&c| input_info(c)).collect();
+        if let Some((ops, outputs)) = jit_subtask(subtask, &inputs)? {
+            for op in &ops {
+                if let Kernel::Jit(jit) = &op.kernel {
+                    kernels.insert(Arc::as_ptr(&jit.kernel));
+                }
+            }
+            subtask.outputs = outputs;
+            subtask.ops = ops;
+            rewritten += 1;
+        }
+    }
+    let after = compile_counters();
+    Ok(JitSummary {
+        kernels: kernels.len() as u64,
+        jit_seconds: after.seconds - before.seconds,
+        subtasks: rewritten,
+    })
+}
+
+/// The ops and outputs of a rewritten subtask.
+pub type RewrittenSubtask = (Vec<PlanOp<Kernel>>, Vec<(u32, ChunkId)>);
+
+/// The subtask with its JIT-able ops compiled: every value that is published or read
+/// by an op the JIT does not support (a slice, a save, a reduction combine) becomes
+/// one JIT op computing its whole element-wise sub-DAG, and the unsupported ops run
+/// interpreted after them. `None` when nothing would be compiled.
+pub fn jit_subtask(
+    subtask: &Subtask<Kernel>,
+    inputs: &[InputInfo],
+) -> Result<Option<RewrittenSubtask>, String> {
+    let ops = &subtask.ops;
+    let dtypes: Vec<DType> = inputs.iter().map(|info| info.dtype).collect();
+    let eligible: Vec<bool> = (0..ops.len())
+        .map(|index| build::build(ops, index, &dtypes).is_some())
+        .collect();
+    let mut boundary = vec![false; ops.len()];
+    for (index, op) in ops.iter().enumerate() {
+        if eligible[index] {
+            continue;
+        }
+        for arg in &op.args {
+            if let OpArg::Local(used) = *arg {
+                boundary[used as usize] |= eligible[used as usize];
+            }
+        }
+    }
+    for &(target, _) in &subtask.outputs {
+        boundary[target as usize] |= eligible[target as usize];
+    }
+    let mut new_ops: Vec<PlanOp<Kernel>> = Vec::with_capacity(ops.len());
+    let mut new_index: Vec<Option<u32>> = vec![None; ops.len()];
+    let mut compiled_any = false;
+    for (index, op) in ops.iter().enumerate() {
+        let rewritten = if !eligible[index] {
+            let args = op
+                .args
+                .iter()
+                .map(|&arg| match arg {
+                    OpArg::Input(_) => Ok(arg),
+                    OpArg::Local(used) => {
+                        new_index[used as usize].map(OpArg::Local).ok_or_else(|| {
+                            "internal error: a JIT rewrite lost an argument".to_string()
+                        })
+                    }
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            PlanOp {
+                kernel: op.kernel.clone(),
+                args,
+            }
+        } else if boundary[index] {
+            match jit_op(ops, index, &dtypes, inputs)? {
+                Compiled::Op(jit) => {
+                    compiled_any = true;
+                    jit
+                }
+                // A lone creation op has no arguments: it stays as it is.
+                Compiled::NothingToCompute => op.clone(),
+                Compiled::Inexact => return Ok(None),
+            }
+        } else {
+            continue;
+        };
+        new_index[index] = Some(new_ops.len() as u32);
+        new_ops.push(rewritten);
+    }
+    if !compiled_any {
+        return Ok(None);
+    }
+    let outputs = subtask
+        .outputs
+        .iter()
+        .map(|&(target, chunk)| {
+            new_index[target as usize]
+                .map(|index| (index, chunk))
+                .ok_or_else(|| "internal error: a JIT rewrite lost an output".to_string())
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Some((new_ops, outputs)))
+}
+
+/// What compiling one value gave.
+enum Compiled {
+    Op(PlanOp<Kernel>),
+    /// The value is a lone creation op: the interpreter's bulk fill is as fast, and
+    /// an indexed leaf would cost a call per element.
+    NothingToCompute,
+    /// A float sum the JIT cannot do in the interpreter's exact order.
+    Inexact,
+}
+
+/// The JIT op computing op `target` (already known to be eligible).
+fn jit_op(
+    ops: &[PlanOp<Kernel>],
+    target: usize,
+    dtypes: &[DType],
+    inputs: &[InputInfo],
+) -> Result<Compiled, String> {
+    let built = build::build(ops, target, dtypes)
+        .ok_or_else(|| "internal error: an eligible JIT op failed to build".to_string())?;
+    let computes = built.graph.reduce.is_some()
+        || built
+            .graph
+            .nodes
+            .iter()
+            .any(|node| !matches!(node.kind, graph::NodeKind::Leaf(..)));
+    if !computes {
+        return Ok(Compiled::NothingToCompute);
+    }
+    let geometry: Vec<LeafGeometry> = leaf_geometry(&built.leaves, &built.buffer_inputs, inputs)?;
+    let reduce_axes = built.reduce.as_ref().map(|spec| {
+        let mut axes = spec.axes.clone();
+        axes.sort_unstable();
+        axes.dedup();
+        axes
+    });
+    let layout = row_layout(&geometry, reduce_axes.as_deref())?;
+    let key = KernelKey {
+        graph: built.graph,
+        variant: layout.variant,
+    };
+    let whole_runs = uses_pairwise(&key) && !layout.reduced_outside_row;
+    if sums_floats(&key) && !whole_runs {
+        // Only whole runs are summed in the interpreter's pairwise order.
+        return Ok(Compiled::Inexact);
+    }
+    let kernel = compiled(&key)?;
+    Ok(Compiled::Op(PlanOp {
+        kernel: Kernel::Jit(Box::new(JitOp {
+            kernel,
+            leaves: built.leaves,
+            reduce: built.reduce,
+        })),
+        args: built
+            .buffer_inputs
+            .iter()
+            .map(|&i| OpArg::Input(i))
+            .collect(),
+    }))
+}
+
+/// Whether the kernel's tail is a float sum or mean.
+fn sums_floats(key: &KernelKey) -> bool {
+    match key.graph.reduce {
+        Some(op @ (ReduceOp::Sum | ReduceOp::Mean)) => {
+            accumulator_dtype(op, key.graph.root_dtype()).is_ok_and(DType::is_float)
+        }
+        _ => false,
+    }
+}
+
+fn leaf_geometry(
+    leaves: &[LeafInstance],
+    buffer_inputs: &[u32],
+    inputs: &[InputInfo],
+) -> Result<Vec<LeafGeometry>, String> {
+    let mut buffers = buffer_inputs.iter();
+    leaves
+        .iter()
+        .map(|leaf| match leaf {
+            LeafInstance::Buffer => buffers
+                .next()
+                .and_then(|&i| inputs.get(i as usize))
+                .map(|info| LeafGeometry::buffer(&info.shape))
+                .ok_or_else(|| "internal error: a JIT buffer leaf without an input".to_string()),
+            LeafInstance::Constant { shape, .. } => Ok(LeafGeometry::constant(shape)),
+            LeafInstance::Indexed {
+                global_shape,
+                offset,
+                shape,
+                ..
+            } => Ok(LeafGeometry::indexed(global_shape, offset, shape)),
+        })
+        .collect()
+}
+
+/// The Cranelift IR of every distinct kernel `plan` runs, in order of first use.
+pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
+    let mut seen: HashSet<*const CompiledKernel> = HashSet::new();
+    let mut listing = String::new();
+    for subtask in &plan.subtasks {
+        for op in &subtask.ops {
+            if let Kernel::Jit(jit) = &op.kernel {
+                if seen.insert(Arc::as_ptr(&jit.kernel)) {
+                    let key = &jit.kernel.key;
+                    listing.push_str(&format!(
+                        "kernel k{} ({:?}, broadcast {:?}{})\n{}\n",
+                        seen.len() - 1,
+                        key.variant.mode,
+                        key.variant.broadcast,
+                        key.graph
+                            .reduce
+                            .map(|op| format!(", reduce {}", op.name()))
+                            .unwrap_or_default(),
+                        jit.kernel.ir
+                    ));
+                }
+            }
+        }
+    }
+    listing
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,402 @@
+//! Instruction selection for one element (or one vector of elements) of each node:
+//! NumPy's semantics for casts, unary and binary ops, comparisons and `where`, in
+//! Cranelift instructions, with the handful of multi-instruction semantics (floor
+//! division, remainders, powers, float to int casts, transcendental functions) as calls
+//! of the interpreter's own Rust functions (see `externs`).
+
+use super::externs::{binary_extern, float_to_int_extern, unary_extern, Extern};
+use crate::dtype::DType;
+use crate::ops::{BinaryOp, UnaryOp};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, FuncRef, InstBuilder, Type, Value};
+use cranelift_frontend::FunctionBuilder;
+
+/// The Cranelift type holding one element of `dtype` (bool is a 0/1 byte).
+pub fn scalar_type(dtype: DType) -> Type {
+    match dtype {
+        DType::Bool => types::I8,
+        DType::Int32 => types::I32,
+        DType::Int64 => types::I64,
+        DType::Float32 => types::F32,
+        DType::Float64 => types::F64,
+    }
+}
+
+/// Resolves an extern to a function reference inside the function being built.
+pub trait ExternResolver {
+    fn func_ref(
+        &mut self,
+        builder: &mut FunctionBuilder<'_>,
+        ext: Extern,
+    ) -> Result<FuncRef, String>;
+    /// The kernel's own pairwise `range_sum` function.
+    fn range_sum(&mut self, builder: &mut FunctionBuilder<'_>) -> Result<FuncRef, String>;
+}
+
+/// Emits element-wise instructions for values of one lane count (1 = scalar).
+pub struct OpEmitter<'r> {
+    pub resolver: &'r mut dyn ExternResolver,
+}
+
+impl OpEmitter<'_> {
+    fn call(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        ext: Extern,
+        args: &[Value],
+    ) -> Result<Value, String> {
+        let func = self.resolver.func_ref(b, ext)?;
+        let inst = b.ins().call(func, args);
+        Ok(b.inst_results(inst)[0])
+    }
+
+    fn float_const(b: &mut FunctionBuilder<'_>, dtype: DType, value: f64) -> Value {
+        if dtype == DType::Float32 {
+            b.ins().f32const(value as f32)
+        } else {
+            b.ins().f64const(value)
+        }
+    }
+
+    /// NumPy's truth value as a 0/1 byte (NaN is true).
+    pub fn truthy(&mut self, b: &mut FunctionBuilder<'_>, value: Value, dtype: DType) -> Value {
+        if dtype.is_float() {
+            let zero = Self::float_const(b, dtype, 0.0);
+            b.ins().fcmp(FloatCC::NotEqual, value, zero)
+        } else {
+            b.ins().icmp_imm_s(IntCC::NotEqual, value, 0)
+        }
+    }
+
+    /// `value.astype(to)` with the interpreter's `cast` semantics.
+    pub fn cast(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        value: Value,
+        from: DType,
+        to: DType,
+    ) -> Result<Value, String> {
+        use DType::*;
+        if from == to {
+            return Ok(value);
+        }
+        let to_type = scalar_type(to);
+        Ok(match (from, to) {
+            (_, Bool) => self.truthy(b, value, from),
+            (Bool, Int32 | Int64) => b.ins().uextend(to_type, value),
+            (Bool, Float32 | Float64) => {
+                let wide = b.ins().uextend(types::I32, value);
+                b.ins().fcvt_from_uint(to_type, wide)
+            }
+            (Int32, Int64) => b.ins().sextend(types::I64, value),
+            (Int64, Int32) => b.ins().ireduce(types::I32, value),
+            (Int32 | Int64, Float32 | Float64) => b.ins().fcvt_from_sint(to_type, value),
+            (Float32, Float64) => b.ins().fpromote(types::F64, value),
+            (Float64, Float32) => b.ins().fdemote(types::F32, value),
+            (Float32 | Float64, Int32 | Int64) => {
+                let wide = if from == Float32 {
+                    b.ins().fpromote(types::F64, value)
+                } else {
+                    value
+                };
+                let ext = float_to_int_extern(to).ok_or("no float to int extern")?;
+                self.call(b, ext, &[wide])?
+            }
+            _ => return Err(format!("no cast from {from} to {to}")),
+        })
+    }
+
+    /// `np.<op>(x)` where `x` has dtype `input` and the result dtype `output`.
+    pub fn unary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: UnaryOp,
+        x: Value,
+        input: DType,
+        output: DType,
+    ) -> Result<Value, String> {
+        use UnaryOp::*;
+        match op {
+            IsNan | IsInf | IsFinite | LogicalNot => return Ok(self.predicate(b, op, x, input)),
+            _ => {}
+        }
+        let x = self.cast(b, x, input, output)?;
+        if output.is_float() {
+            self.float_unary(b, op, x, output)
+        } else if output.is_int() {
+            self.int_unary(b, op, x, output)
+        } else {
+            match op {
+                Absolute | Floor | Ceil | Trunc => Ok(x),
+                Invert => Ok(b.ins().bxor_imm_s(x, 1)),
+                _ => Err(format!("{} has no bool loop", op.name())),
+            }
+        }
+    }
+
+    fn predicate(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: UnaryOp,
+        x: Value,
+        input: DType,
+    ) -> Value {
+        if op == UnaryOp::LogicalNot {
+            let truth = self.truthy(b, x, input);
+            return b.ins().bxor_imm_s(truth, 1);
+        }
+        if !input.is_float() {
+            let constant = i64::from(op == UnaryOp::IsFinite);
+            return b.ins().iconst(types::I8, constant);
+        }
+        match op {
+            UnaryOp::IsNan => b.ins().fcmp(FloatCC::Unordered, x, x),
+            UnaryOp::IsInf => {
+                let magnitude = b.ins().fabs(x);
+                let inf = Self::float_const(b, input, f64::INFINITY);
+                b.ins().fcmp(FloatCC::Equal, magnitude, inf)
+            }
+            _ => {
+                let magnitude = b.ins().fabs(x);
+                let inf = Self::float_const(b, input, f64::INFINITY);
+                b.ins().fcmp(FloatCC::LessThan, magnitude, inf)
+            }
+        }
+    }
+
+    fn float_unary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: UnaryOp,
+        x: Value,
+        dtype: DType,
+    ) -> Result<Value, String> {
+        use UnaryOp::*;
+        Ok(match op {
+            Negative => b.ins().fneg(x),
+            Positive => x,
+            Absolute => b.ins().fabs(x),
+            Sqrt => b.ins().sqrt(x),
+            Square => b.ins().fmul(x, x),
+            Floor => b.ins().floor(x),
+            Ceil => b.ins().ceil(x),
+            Trunc => b.ins().trunc(x),
+            Rint => b.ins().nearest(x),
+            Reciprocal => {
+                let one = Self::float_const(b, dtype, 1.0);
+                b.ins().fdiv(one, x)
+            }
+            _ => {
+                let ext = unary_extern(op, dtype)
+                    .ok_or_else(|| format!("{} has no {dtype} loop", op.name()))?;
+                self.call(b, ext, &[x])?
+            }
+        })
+    }
+
+    fn int_unary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: UnaryOp,
+        x: Value,
+        dtype: DType,
+    ) -> Result<Value, String> {
+        use UnaryOp::*;
+        Ok(match op {
+            Negative => b.ins().ineg(x),
+            Positive | Floor | Ceil | Trunc => x,
+            Absolute => b.ins().iabs(x),
+            Square => b.ins().imul(x, x),
+            Invert => b.ins().bnot(x),
+            Sign => {
+                let positive = b.ins().icmp_imm_s(IntCC::SignedGreaterThan, x, 0);
+                let negative = b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+                let sign = b.ins().isub(positive, negative);
+                b.ins().sextend(scalar_type(dtype), sign)
+            }
+            Reciprocal => {
+                let ext = unary_extern(op, dtype).ok_or("no int reciprocal extern")?;
+                self.call(b, ext, &[x])?
+            }
+            _ => return Err(format!("{} has no {dtype} loop", op.name())),
+        })
+    }
+
+    /// `np.<op>(x, y)` where both were promoted to `common`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn binary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: BinaryOp,
+        common: DType,
+        (x, x_dtype): (Value, DType),
+        (y, y_dtype): (Value, DType),
+    ) -> Result<Value, String> {
+        let loop_dtype = op
+            .loop_dtype(common)
+            .map_err(|_| format!("{} has no {common} loop", op.name()))?;
+        let x = self.cast(b, x, x_dtype, loop_dtype)?;
+        let y = self.cast(b, y, y_dtype, loop_dtype)?;
+        if let Some(value) = self.comparison(b, op, x, y, loop_dtype) {
+            return Ok(value);
+        }
+        match loop_dtype {
+            DType::Float32 | DType::Float64 => self.float_binary(b, op, x, y, loop_dtype),
+            DType::Int32 | DType::Int64 => self.int_binary(b, op, x, y, loop_dtype),
+            DType::Bool => bool_binary(b, op, x, y),
+        }
+    }
+
+    fn comparison(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        dtype: DType,
+    ) -> Option<Value> {
+        use BinaryOp::*;
+        let (float_cc, int_cc, unsigned_cc) = match op {
+            Equal => (FloatCC::Equal, IntCC::Equal, IntCC::Equal),
+            NotEqual => (FloatCC::NotEqual, IntCC::NotEqual, IntCC::NotEqual),
+            Less => (
+                FloatCC::LessThan,
+                IntCC::SignedLessThan,
+                IntCC::UnsignedLessThan,
+            ),
+            LessEqual => (
+                FloatCC::LessThanOrEqual,
+                IntCC::SignedLessThanOrEqual,
+                IntCC::UnsignedLessThanOrEqual,
+            ),
+            Greater => (
+                FloatCC::GreaterThan,
+                IntCC::SignedGreaterThan,
+                IntCC::UnsignedGreaterThan,
+            ),
+            GreaterEqual => (
+                FloatCC::GreaterThanOrEqual,
+                IntCC::SignedGreaterThanOrEqual,
+                IntCC::UnsignedGreaterThanOrEqual,
+            ),
+            LogicalAnd | LogicalOr | LogicalXor => {
+                let x = self.truthy(b, x, dtype);
+                let y = self.truthy(b, y, dtype);
+                return Some(match op {
+                    LogicalAnd => b.ins().band(x, y),
+                    LogicalOr => b.ins().bor(x, y),
+                    _ => b.ins().bxor(x, y),
+                });
+            }
+            _ => return None,
+        };
+        Some(match dtype {
+            DType::Float32 | DType::Float64 => b.ins().fcmp(float_cc, x, y),
+            DType::Bool => b.ins().icmp(unsigned_cc, x, y),
+            _ => b.ins().icmp(int_cc, x, y),
+        })
+    }
+
+    fn float_binary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        dtype: DType,
+    ) -> Result<Value, String> {
+        use BinaryOp::*;
+        Ok(match op {
+            Add => b.ins().fadd(x, y),
+            Subtract => b.ins().fsub(x, y),
+            Multiply => b.ins().fmul(x, y),
+            Divide => b.ins().fdiv(x, y),
+            Maximum | Minimum | Fmax | Fmin => {
+                let cc = if matches!(op, Maximum | Fmax) {
+                    FloatCC::GreaterThan
+                } else {
+                    FloatCC::LessThan
+                };
+                // maximum keeps x when x is NaN; fmax keeps x when y is NaN.
+                let nan_side = if matches!(op, Maximum | Minimum) {
+                    x
+                } else {
+                    y
+                };
+                let is_nan = b.ins().fcmp(FloatCC::Unordered, nan_side, nan_side);
+                let wins = b.ins().fcmp(cc, x, y);
+                let keep_x = b.ins().bor(is_nan, wins);
+                b.ins().select(keep_x, x, y)
+            }
+            _ => {
+                let ext = binary_extern(op, dtype)
+                    .ok_or_else(|| format!("{} has no {dtype} loop", op.name()))?;
+                self.call(b, ext, &[x, y])?
+            }
+        })
+    }
+
+    fn int_binary(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        dtype: DType,
+    ) -> Result<Value, String> {
+        use BinaryOp::*;
+        Ok(match op {
+            Add => b.ins().iadd(x, y),
+            Subtract => b.ins().isub(x, y),
+            Multiply => b.ins().imul(x, y),
+            Maximum | Fmax => b.ins().smax(x, y),
+            Minimum | Fmin => b.ins().smin(x, y),
+            BitwiseAnd => b.ins().band(x, y),
+            BitwiseOr => b.ins().bor(x, y),
+            BitwiseXor => b.ins().bxor(x, y),
+            _ => {
+                let ext = binary_extern(op, dtype)
+                    .ok_or_else(|| format!("{} has no {dtype} loop", op.name()))?;
+                self.call(b, ext, &[x, y])?
+            }
+        })
+    }
+}
+
+fn bool_binary(
+    b: &mut FunctionBuilder<'_>,
+    op: BinaryOp,
+    x: Value,
+    y: Value,
+) -> Result<Value, String> {
+    use BinaryOp::*;
+    Ok(match op {
+        Add | Maximum | Fmax | BitwiseOr => b.ins().bor(x, y),
+        Multiply | Minimum | Fmin | BitwiseAnd => b.ins().band(x, y),
+        BitwiseXor => b.ins().bxor(x, y),
+        _ => return Err(format!("{} has no bool loop", op.name())),
+    })
+}
+
+/// The float and integer unary ops that SIMD lanes support directly.
+pub fn unary_is_vector_friendly(op: UnaryOp, dtype: DType) -> bool {
+    use UnaryOp::*;
+    if dtype.is_float() {
+        matches!(
+            op,
+            Negative | Positive | Absolute | Sqrt | Square | Floor | Ceil | Trunc | Rint
+        )
+    } else {
+        dtype == DType::Int64 && matches!(op, Positive | Floor | Ceil | Trunc | Invert)
+    }
+}
+
+/// The binary ops that SIMD lanes support directly (operands already of `dtype`).
+pub fn binary_is_vector_friendly(op: BinaryOp, dtype: DType) -> bool {
+    use BinaryOp::*;
+    if dtype.is_float() {
+        matches!(op, Add | Subtract | Multiply | Divide)
+    } else {
+        dtype == DType::Int64 && matches!(op, Add | Subtract | BitwiseAnd | BitwiseOr | BitwiseXor)
+    }
+}

@@ -1,0 +1,499 @@
+//! The JIT against the interpreter: hand-built multi-op subtasks (with creation leaves
+//! and reduction tails), a differential property test over random expression trees
+//! and dtypes, the kernel cache (one compile for many chunks) and the size of `Kernel`.
+
+use super::*;
+use crate::array::ArrayData;
+use crate::kernel::{ChunkValue, LiteralSpec, RandomSpec};
+use crate::kernels::reduce::reduce_finish;
+use crate::ops::{BinaryOp, ReduceOp, Reduction, UnaryOp};
+use crate::plan::{ChunkId, OpArg, PlanOp, Subtask};
+use crate::random::RandomDist;
+use crate::scalar::Scalar;
+use ndarray::{ArrayD, IxDyn};
+use proptest::prelude::*;
+
+fn subtask(ops: Vec<PlanOp<Kernel>>, inputs: usize) -> Subtask<Kernel> {
+    let last = ops.len() as u32 - 1;
+    Subtask {
+        ops,
+        inputs: (0..inputs as u32).map(ChunkId).collect(),
+        outputs: vec![(last, ChunkId(1000))],
+        priority: 0,
+        worker: None,
+        label: 0,
+    }
+}
+
+fn op(kernel: Kernel, args: &[OpArg]) -> PlanOp<Kernel> {
+    PlanOp {
+        kernel,
+        args: args.to_vec(),
+    }
+}
+
+/// Runs the subtask's ops one by one in the interpreter; the last op's value.
+fn interpret(ops: &[PlanOp<Kernel>], inputs: &[ChunkValue]) -> Result<ChunkValue, String> {
+    let mut values: Vec<ChunkValue> = Vec::new();
+    for op in ops {
+        let args: Vec<&ChunkValue> = op
+            .args
+            .iter()
+            .map(|arg| match *arg {
+                OpArg::Input(i) => &inputs[i as usize],
+                OpArg::Local(i) => &values[i as usize],
+            })
+            .collect();
+        let value = op.kernel.compute(&args)?;
+        values.push(value);
+    }
+    values.pop().ok_or_else(|| "no ops".to_string())
+}
+
+/// Compiles the subtask and runs the rewritten ops (JIT ops, and any op left
+/// interpreted after them); `None` if nothing was compiled.
+fn jit(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) -> Option<ChunkValue> {
+    let infos: Vec<InputInfo> = inputs
+        .iter()
+        .map(|value| {
+            let data = value.array().expect("data input");
+            InputInfo {
+                dtype: data.dtype(),
+                shape: data.shape().to_vec(),
+            }
+        })
+        .collect();
+    let (ops, outputs) = jit_subtask(subtask, &infos).expect("compiles")?;
+    assert!(ops.iter().any(|op| matches!(op.kernel, Kernel::Jit(_))));
+    let [(output, _)] = outputs.as_slice() else {
+        panic!("one output expected: {outputs:?}");
+    };
+    let value = interpret(&ops[..=*output as usize], inputs).expect("the JIT ops run");
+    Some(value)
+}
+
+/// Bit equality, except that any NaN equals any NaN.
+fn same_bits(a: &ArrayData, b: &ArrayData) -> bool {
+    if a.dtype() != b.dtype() || a.shape() != b.shape() {
+        return false;
+    }
+    match (a, b) {
+        (ArrayData::Float64(x), ArrayData::Float64(y)) => x
+            .iter()
+            .zip(y.iter())
+            .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())),
+        (ArrayData::Float32(x), ArrayData::Float32(y)) => x
+            .iter()
+            .zip(y.iter())
+            .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())),
+        _ => a == b,
+    }
+}
+
+fn finish(value: &ChunkValue, op: ReduceOp) -> Result<ArrayData, String> {
+    let state = value.state()?;
+    reduce_finish(Reduction { op, ddof: 0.0 }, state, true).map_err(|e| e.to_string())
+}
+
+fn assert_same(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) {
+    let expected = interpret(&subtask.ops, inputs).expect("the interpreter runs");
+    let got = jit(subtask, inputs).expect("eligible");
+    match (&expected, &got) {
+        (ChunkValue::Array(x), ChunkValue::Array(y)) => {
+            assert!(same_bits(x, y), "interpreter {x:?}\njit {y:?}")
+        }
+        (ChunkValue::State(x), ChunkValue::State(_)) => {
+            let finished_x = finish(&expected, x.op());
+            let finished_y = finish(&got, x.op());
+            match (finished_x, finished_y) {
+                (Ok(x), Ok(y)) => assert!(same_bits(&x, &y), "interpreter {x:?}\njit {y:?}"),
+                (x, y) => assert_eq!(x.is_err(), y.is_err(), "{x:?} vs {y:?}"),
+            }
+        }
+        _ => panic!("different kinds: {expected:?} vs {got:?}"),
+    }
+}
+
+fn f64_array(shape: &[usize], values: Vec<f64>) -> ChunkValue {
+    ChunkValue::Array(ArrayData::Float64(
+        ArrayD::from_shape_vec(IxDyn(shape), values).expect("shape"),
+    ))
+}
+
+#[test]
+fn kernel_stays_small() {
+    assert!(
+        std::mem::size_of::<Kernel>() <= 64,
+        "{}",
+        std::mem::size_of::<Kernel>()
+    );
+}
+
+#[test]
+fn fused_arithmetic_with_a_broadcast_constant() {
+    // a * 2.0 + b * 3.0 - 1.0 with b broadcast along rows.
+    let a = f64_array(&[3, 4], (0..12).map(|v| v as f64 * 0.5 - 2.0).collect());
+    let b = f64_array(&[4], vec![1.0, f64::NAN, -0.0, 1e308]);
+    let two = Kernel::Full {
+        shape: vec![],
+        value: Scalar::Float64(2.0),
+    };
+    let mul = |x, y| {
+        op(
+            Kernel::Binary {
+                op: BinaryOp::Multiply,
+                common: DType::Float64,
+            },
+            &[x, y],
+        )
+    };
+    let ops = vec![
+        op(two.clone(), &[]),
+        mul(OpArg::Input(0), OpArg::Local(0)),
+        op(
+            Kernel::Full {
+                shape: vec![],
+                value: Scalar::Float64(3.0),
+            },
+            &[],
+        ),
+        mul(OpArg::Input(1), OpArg::Local(2)),
+        op(
+            Kernel::Binary {
+                op: BinaryOp::Add,
+                common: DType::Float64,
+            },
+            &[OpArg::Local(1), OpArg::Local(3)],
+        ),
+        op(
+            Kernel::Binary {
+                op: BinaryOp::Subtract,
+                common: DType::Float64,
+            },
+            &[OpArg::Local(4), OpArg::Input(0)],
+        ),
+    ];
+    assert_same(&subtask(ops, 2), &[a, b]);
+}
+
+#[test]
+fn creation_leaves_give_the_interpreters_bits() {
+    let random = Kernel::Random {
+        spec: Arc::new(RandomSpec {
+            dist: RandomDist::StandardNormal,
+            seed: 7,
+            stream: 3,
+            shape: vec![5, 40],
+        }),
+        offset: vec![2, 10],
+        shape: vec![3, 25],
+    };
+    let arange = Kernel::Arange {
+        start: Scalar::Float64(0.1),
+        step: Scalar::Float64(0.3),
+        offset: 5,
+        len: 25,
+    };
+    let linspace = Kernel::Linspace {
+        start: -1.0,
+        stop: 2.0,
+        num: 77,
+        endpoint: true,
+        dtype: DType::Int32,
+        offset: 52,
+        len: 25,
+    };
+    let literal = Kernel::Literal {
+        spec: Arc::new(LiteralSpec {
+            values: (0..6).map(|v| Scalar::Int64(v * 3 - 4)).collect(),
+            dtype: DType::Int64,
+            shape: vec![6, 1],
+        }),
+        offset: vec![3, 0],
+        shape: vec![3, 1],
+    };
+    let add = |x, y| {
+        op(
+            Kernel::Binary {
+                op: BinaryOp::Add,
+                common: DType::Float64,
+            },
+            &[x, y],
+        )
+    };
+    let ops = vec![
+        op(random, &[]),
+        op(arange, &[]),
+        add(OpArg::Local(0), OpArg::Local(1)),
+        op(linspace, &[]),
+        add(OpArg::Local(2), OpArg::Local(3)),
+        op(literal, &[]),
+        add(OpArg::Local(4), OpArg::Local(5)),
+        op(Kernel::Unary(UnaryOp::Exp), &[OpArg::Local(6)]),
+    ];
+    assert_same(&subtask(ops, 0), &[]);
+}
+
+fn reduce_map(op: ReduceOp, axes: Vec<usize>, shape: &[usize]) -> Kernel {
+    Kernel::ReduceMap {
+        spec: Arc::new(ReduceSpec {
+            reduction: Reduction { op, ddof: 0.0 },
+            axes,
+            input_shape: shape.to_vec(),
+        }),
+        offset: vec![0; shape.len()],
+    }
+}
+
+#[test]
+fn sums_are_bit_identical_to_the_interpreters_pairwise_sums() {
+    for len in [0, 1, 7, 8, 9, 127, 128, 129, 1000, 20_001] {
+        let a = f64_array(
+            &[len],
+            (0..len).map(|v| (v as f64 * 0.37).sin() * 1e3).collect(),
+        );
+        for reduce in [ReduceOp::Sum, ReduceOp::Mean] {
+            let ops = vec![
+                op(Kernel::Unary(UnaryOp::Square), &[OpArg::Input(0)]),
+                op(reduce_map(reduce, vec![0], &[len]), &[OpArg::Local(0)]),
+            ];
+            let expected = interpret(&ops, std::slice::from_ref(&a)).expect("runs");
+            let got = jit(&subtask(ops, 1), std::slice::from_ref(&a)).expect("eligible");
+            assert_eq!(expected, got, "{} of {len}", reduce.name());
+        }
+    }
+}
+
+#[test]
+fn float32_and_int_means_sum_through_cast_buffers() {
+    let n = 20_000;
+    let a = ChunkValue::Array(ArrayData::Float32(
+        ArrayD::from_shape_vec(IxDyn(&[n]), (0..n).map(|v| (v as f32).sqrt()).collect())
+            .expect("shape"),
+    ));
+    let ops = vec![op(
+        reduce_map(ReduceOp::Mean, vec![0], &[n]),
+        &[OpArg::Input(0)],
+    )];
+    let expected = interpret(&ops, std::slice::from_ref(&a)).expect("runs");
+    let got = jit(&subtask(ops, 1), std::slice::from_ref(&a)).expect("eligible");
+    assert_eq!(expected, got);
+}
+
+#[test]
+fn reductions_over_leading_axes_accumulate_rows() {
+    let a = f64_array(
+        &[6, 5],
+        (0..30).map(|v| ((v * 7) % 11) as f64 - 5.0).collect(),
+    );
+    for reduce in [
+        ReduceOp::Max,
+        ReduceOp::Min,
+        ReduceOp::Prod,
+        ReduceOp::All,
+        ReduceOp::Any,
+        ReduceOp::CountNonzero,
+    ] {
+        for axes in [vec![0], vec![1], vec![0, 1]] {
+            let ops = vec![op(
+                reduce_map(reduce, axes.clone(), &[6, 5]),
+                &[OpArg::Input(0)],
+            )];
+            assert_same(&subtask(ops, 1), std::slice::from_ref(&a));
+        }
+    }
+}
+
+#[test]
+fn float_sums_over_leading_axes_stay_interpreted() {
+    let a = f64_array(&[6, 5], vec![1.0; 30]);
+    let ops = vec![op(
+        reduce_map(ReduceOp::Sum, vec![0], &[6, 5]),
+        &[OpArg::Input(0)],
+    )];
+    assert!(jit(&subtask(ops, 1), &[a]).is_none());
+}
+
+#[test]
+fn many_chunks_of_one_structure_compile_once() {
+    let first = compiled_for_offset(0);
+    for offset in 1..10_000 {
+        let kernel = compiled_for_offset(offset * 100);
+        assert!(
+            Arc::ptr_eq(&first, &kernel),
+            "chunk {offset} compiled again"
+        );
+    }
+}
+
+fn compiled_for_offset(offset: usize) -> Arc<CompiledKernel> {
+    let ops = vec![
+        op(
+            Kernel::Arange {
+                start: Scalar::Int64(3),
+                step: Scalar::Int64(2),
+                offset,
+                len: 100,
+            },
+            &[],
+        ),
+        op(Kernel::Cast(DType::Float32), &[OpArg::Local(0)]),
+        op(Kernel::Unary(UnaryOp::Sqrt), &[OpArg::Local(1)]),
+    ];
+    let (built, _) = jit_subtask(&subtask(ops, 0), &[])
+        .expect("compiles")
+        .expect("eligible");
+    match &built[0].kernel {
+        Kernel::Jit(jit) => jit.kernel.clone(),
+        other => panic!("not a JIT op: {other:?}"),
+    }
+}
+
+// ---- the differential property test ----
+
+const SPECIAL: [f64; 12] = [
+    0.0,
+    -0.0,
+    1.5,
+    -2.5,
+    3.0,
+    7.0,
+    -9.0,
+    1e300,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    f64::NAN,
+    2.5e9,
+];
+
+fn dtype_strategy() -> impl Strategy<Value = DType> {
+    prop::sample::select(DType::ALL.to_vec())
+}
+
+fn input_strategy() -> impl Strategy<Value = ChunkValue> {
+    let shapes: Vec<Vec<usize>> = vec![vec![3, 4], vec![4], vec![3, 1], vec![1, 4], vec![]];
+    (dtype_strategy(), prop::sample::select(shapes)).prop_flat_map(|(dtype, shape)| {
+        let len: usize = shape.iter().product();
+        prop::collection::vec(prop::sample::select(SPECIAL.to_vec()), len).prop_map(move |values| {
+            let scalars: Vec<Scalar> = values
+                .iter()
+                .map(|&v| crate::kernels::cast_scalar(Scalar::Float64(v), dtype))
+                .collect();
+            ChunkValue::Array(crate::kernels::literal(&shape, &scalars, dtype).expect("literal"))
+        })
+    })
+}
+
+/// One random op: which kind, which operands (indices into the values so far) and
+/// which parameters.
+#[derive(Clone, Debug)]
+enum Step {
+    Unary(UnaryOp, usize),
+    Binary(BinaryOp, usize, usize),
+    Cast(DType, usize),
+    Where(usize, usize, usize),
+    Constant(f64, DType),
+}
+
+fn step_strategy() -> impl Strategy<Value = Step> {
+    let index = 0usize..64;
+    prop_oneof![
+        (prop::sample::select(UnaryOp::ALL.to_vec()), index.clone())
+            .prop_map(|(o, a)| Step::Unary(o, a)),
+        (
+            prop::sample::select(BinaryOp::ALL.to_vec()),
+            index.clone(),
+            index.clone()
+        )
+            .prop_map(|(o, a, b)| Step::Binary(o, a, b)),
+        (dtype_strategy(), index.clone()).prop_map(|(d, a)| Step::Cast(d, a)),
+        (index.clone(), index.clone(), index).prop_map(|(c, a, b)| Step::Where(c, a, b)),
+        (prop::sample::select(SPECIAL.to_vec()), dtype_strategy())
+            .prop_map(|(v, d)| Step::Constant(v, d)),
+    ]
+}
+
+/// Turns random steps into ops over `inputs`, skipping steps NumPy has no loop for.
+fn program(inputs: &[ChunkValue], steps: &[Step]) -> Vec<PlanOp<Kernel>> {
+    let mut values: Vec<(OpArg, DType)> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (OpArg::Input(i as u32), v.array().expect("data").dtype()))
+        .collect();
+    let mut ops = Vec::new();
+    for step in steps {
+        let pick = |i: usize| values[i % values.len()];
+        let (kernel, args, dtype) = match *step {
+            Step::Unary(unary, a) => {
+                let (arg, dtype) = pick(a);
+                match unary.result_dtype(dtype) {
+                    Ok(out) => (Kernel::Unary(unary), vec![arg], out),
+                    Err(_) => continue,
+                }
+            }
+            Step::Binary(binary, a, b) => {
+                let ((x, dx), (y, dy)) = (pick(a), pick(b));
+                let common = dx.max(dy);
+                let int_power = binary == BinaryOp::Power && common.is_int();
+                match binary.result_dtype(common) {
+                    Ok(out) if !int_power => {
+                        (Kernel::Binary { op: binary, common }, vec![x, y], out)
+                    }
+                    _ => continue,
+                }
+            }
+            Step::Cast(to, a) => (Kernel::Cast(to), vec![pick(a).0], to),
+            Step::Where(c, a, b) => {
+                let ((cond, _), (x, dx), (y, dy)) = (pick(c), pick(a), pick(b));
+                if dx != dy {
+                    continue;
+                }
+                (Kernel::Where, vec![cond, x, y], dx)
+            }
+            Step::Constant(v, d) => (
+                Kernel::Full {
+                    shape: vec![],
+                    value: crate::kernels::cast_scalar(Scalar::Float64(v), d),
+                },
+                vec![],
+                d,
+            ),
+        };
+        ops.push(op(kernel, &args));
+        values.push((OpArg::Local(ops.len() as u32 - 1), dtype));
+    }
+    ops
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn jit_matches_the_interpreter_on_random_expressions(
+        inputs in prop::collection::vec(input_strategy(), 1..4),
+        steps in prop::collection::vec(step_strategy(), 1..8),
+        reduce in prop::option::of((prop::sample::select(ReduceOp::ALL.to_vec()), 0usize..4)),
+    ) {
+        let mut ops = program(&inputs, &steps);
+        prop_assume!(!ops.is_empty());
+        let expected = interpret(&ops, &inputs);
+        prop_assume!(expected.is_ok());
+        if let (Some((reduce, axes_pick)), Ok(ChunkValue::Array(data))) = (reduce, &expected) {
+            let ndim = data.ndim();
+            let axes: Vec<usize> = match (ndim, axes_pick) {
+                (0, _) => vec![],
+                (_, 0) => (0..ndim).collect(),
+                (_, pick) => vec![pick % ndim],
+            };
+            let shape = data.shape().to_vec();
+            let last = ops.len() as u32 - 1;
+            ops.push(op(reduce_map(reduce, axes, &shape), &[OpArg::Local(last)]));
+        }
+        let subtask = subtask(ops, inputs.len());
+        let expected = interpret(&subtask.ops, &inputs);
+        prop_assume!(expected.is_ok());
+        if jit(&subtask, &inputs).is_some() {
+            assert_same(&subtask, &inputs);
+        }
+    }
+}
