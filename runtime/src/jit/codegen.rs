@@ -7,12 +7,13 @@
 
 use super::externs::{Extern, ExternType};
 use super::graph::{JitGraph, LeafKind, NodeKind, SLOTS_PER_LEAF};
+use super::loops::CountedLoop;
 use super::scalar_ops::{
     binary_is_vector_friendly, scalar_type, unary_is_vector_friendly, ExternResolver, OpEmitter,
 };
 use crate::dtype::DType;
 use crate::ops::ReduceOp;
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{types, Function, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_codegen::isa::TargetFrontendConfig;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -352,17 +353,8 @@ impl Lowering<'_, '_> {
         acc: Option<Variable>,
         acc_dtype: Option<DType>,
     ) -> Result<(), String> {
-        let j = b.declare_var(types::I64);
-        b.def_var(j, start);
-        let header = b.create_block();
-        let body = b.create_block();
-        let exit = b.create_block();
-        b.ins().jump(header, &[]);
-        b.switch_to_block(header);
-        let current = b.use_var(j);
-        let more = b.ins().icmp(IntCC::UnsignedLessThan, current, n);
-        b.ins().brif(more, body, &[], exit, &[]);
-        b.switch_to_block(body);
+        let counted = CountedLoop::open(b, start, n);
+        let current = counted.current;
         let value = self.eval(b, current, None)?;
         let dtype = self.key.graph.root_dtype();
         match (self.key.variant.mode, acc_dtype) {
@@ -384,9 +376,7 @@ impl Lowering<'_, '_> {
             }
         }
         let next = b.ins().iadd_imm_s(current, 1);
-        b.def_var(j, next);
-        b.ins().jump(header, &[]);
-        b.switch_to_block(exit);
+        counted.close(b, next);
         Ok(())
     }
 
@@ -419,18 +409,9 @@ impl Lowering<'_, '_> {
             let zero = b.ins().splat(vector, zero_lane);
             b.def_var(partial, zero);
         }
-        let j = b.declare_var(types::I64);
         let zero = b.ins().iconst(types::I64, 0);
-        b.def_var(j, zero);
-        let header = b.create_block();
-        let body = b.create_block();
-        let exit = b.create_block();
-        b.ins().jump(header, &[]);
-        b.switch_to_block(header);
-        let current = b.use_var(j);
-        let more = b.ins().icmp(IntCC::UnsignedLessThan, current, end);
-        b.ins().brif(more, body, &[], exit, &[]);
-        b.switch_to_block(body);
+        let counted = CountedLoop::open(b, zero, end);
+        let current = counted.current;
         for (unroll, partial) in partials.into_iter().enumerate() {
             let position = b.ins().iadd_imm_s(current, unroll as i64 * lanes);
             let value = self.eval(b, position, Some(vector))?;
@@ -452,9 +433,7 @@ impl Lowering<'_, '_> {
             }
         }
         let next = b.ins().iadd_imm_s(current, step);
-        b.def_var(j, next);
-        b.ins().jump(header, &[]);
-        b.switch_to_block(exit);
+        counted.close(b, next);
         if let (true, Some(acc)) = (folding, acc) {
             let first = b.use_var(partials[0]);
             let second = b.use_var(partials[1]);

@@ -22,6 +22,7 @@ mod externs;
 pub mod graph;
 pub mod layout;
 pub mod leaves;
+mod loops;
 mod pairwise;
 mod scalar_ops;
 

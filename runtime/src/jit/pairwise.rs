@@ -8,6 +8,7 @@
 //! mean) go through NumPy's 8192-element cast buffers, summed one after another.
 
 use super::codegen::{add, Lowering};
+use super::loops::CountedLoop;
 use crate::dtype::DType;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
@@ -42,18 +43,9 @@ impl Lowering<'_, '_> {
             b.def_var(acc, after);
             return Ok(());
         }
-        let j = b.declare_var(types::I64);
         let zero = b.ins().iconst(types::I64, 0);
-        b.def_var(j, zero);
-        let header = b.create_block();
-        let body = b.create_block();
-        let exit = b.create_block();
-        b.ins().jump(header, &[]);
-        b.switch_to_block(header);
-        let current = b.use_var(j);
-        let more = b.ins().icmp(IntCC::UnsignedLessThan, current, n);
-        b.ins().brif(more, body, &[], exit, &[]);
-        b.switch_to_block(body);
+        let counted = CountedLoop::open(b, zero, n);
+        let current = counted.current;
         let left = b.ins().isub(n, current);
         let buffer = b.ins().iconst(types::I64, CAST_BUFFER);
         let len = b.ins().umin(left, buffer);
@@ -63,9 +55,7 @@ impl Lowering<'_, '_> {
         let after = add(b, acc_dtype, before, block_sum);
         b.def_var(acc, after);
         let next = b.ins().iadd(current, len);
-        b.def_var(j, next);
-        b.ins().jump(header, &[]);
-        b.switch_to_block(exit);
+        counted.close(b, next);
         Ok(())
     }
 
@@ -146,27 +136,16 @@ impl Lowering<'_, '_> {
         acc: Value,
         acc_dtype: DType,
     ) -> Result<Value, String> {
-        let j = b.declare_var(types::I64);
-        b.def_var(j, from);
         let total = b.declare_var(super::scalar_ops::scalar_type(acc_dtype));
         b.def_var(total, acc);
-        let header = b.create_block();
-        let body = b.create_block();
-        let exit = b.create_block();
-        b.ins().jump(header, &[]);
-        b.switch_to_block(header);
-        let current = b.use_var(j);
-        let more = b.ins().icmp(IntCC::UnsignedLessThan, current, to);
-        b.ins().brif(more, body, &[], exit, &[]);
-        b.switch_to_block(body);
+        let counted = CountedLoop::open(b, from, to);
+        let current = counted.current;
         let value = self.element(b, current, None, acc_dtype)?;
         let before = b.use_var(total);
         let after = add(b, acc_dtype, before, value);
         b.def_var(total, after);
         let next = b.ins().iadd_imm_s(current, 1);
-        b.def_var(j, next);
-        b.ins().jump(header, &[]);
-        b.switch_to_block(exit);
+        counted.close(b, next);
         Ok(b.use_var(total))
     }
 
@@ -196,17 +175,8 @@ impl Lowering<'_, '_> {
         let unrolled = b.ins().band_imm_s(n, -8);
         let end = b.ins().iadd(start, unrolled);
         let first = b.ins().iadd_imm_s(start, 8);
-        let j = b.declare_var(types::I64);
-        b.def_var(j, first);
-        let header = b.create_block();
-        let body = b.create_block();
-        let exit = b.create_block();
-        b.ins().jump(header, &[]);
-        b.switch_to_block(header);
-        let current = b.use_var(j);
-        let more = b.ins().icmp(IntCC::UnsignedLessThan, current, end);
-        b.ins().brif(more, body, &[], exit, &[]);
-        b.switch_to_block(body);
+        let counted = CountedLoop::open(b, first, end);
+        let current = counted.current;
         for (g, var) in vars.iter().enumerate() {
             let position = b.ins().iadd_imm_s(current, g as i64 * lanes);
             let value = self.element(b, position, vector, acc_dtype)?;
@@ -215,9 +185,7 @@ impl Lowering<'_, '_> {
             b.def_var(*var, after);
         }
         let next = b.ins().iadd_imm_s(current, 8);
-        b.def_var(j, next);
-        b.ins().jump(header, &[]);
-        b.switch_to_block(exit);
+        counted.close(b, next);
         let mut lane_values = Vec::with_capacity(8);
         for var in &vars {
             let group = b.use_var(*var);
