@@ -8,18 +8,8 @@ mod run_support;
 
 use marsc::driver::Options;
 use marsc_tests::repo_root;
-use run_support::{options, run_script};
+use run_support::{options, run_script, scripts_in};
 use std::path::{Path, PathBuf};
-
-fn scripts_in(dir: &Path) -> Vec<PathBuf> {
-    let mut scripts: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "mt"))
-        .collect();
-    scripts.sort();
-    scripts
-}
 
 fn same_with_and_without_jit(script: &Path, options: &Options, workers: u32) -> u64 {
     let text = std::fs::read_to_string(script).expect("readable script");

@@ -16,18 +16,8 @@ use marsc::driver::Options;
 use marsc::fuse::Fusion;
 use marsc::subtask::Placement;
 use marsc_tests::repo_root;
-use run_support::{compare_output, options, output_of, run_script, tolerance_for};
-use std::path::{Path, PathBuf};
-
-fn scripts_in(dir: &Path) -> Vec<PathBuf> {
-    let mut scripts: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "mt"))
-        .collect();
-    scripts.sort();
-    scripts
-}
+use run_support::{compare_output, options, output_of, run_script, scripts_in, tolerance_for};
+use std::path::Path;
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))

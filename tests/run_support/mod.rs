@@ -7,11 +7,23 @@ use marsc::diagnostics::{render_plain, SourceFile};
 use marsc::driver::{self, DriverError, Options};
 use marsc::run::{RunOptions, RunStats};
 use marsc_tests::repo_root;
+use std::path::{Path, PathBuf};
 
 /// Relative tolerance for float64 results (the CLI contract's).
 pub const FLOAT64_TOLERANCE: f64 = 1e-12;
 /// Relative tolerance for scripts that compute in float32.
 pub const FLOAT32_TOLERANCE: f64 = 1e-5;
+
+/// The `.mt` scripts of a directory, sorted by name.
+pub fn scripts_in(dir: &Path) -> Vec<PathBuf> {
+    let mut scripts: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "mt"))
+        .collect();
+    scripts.sort();
+    scripts
+}
 
 /// Options with paths relative to the repository root.
 pub fn options() -> Options {
