@@ -163,18 +163,18 @@ fn read_elements<T, const N: usize>(
     ArrayD::from_shape_vec(shape, values).map_err(|error| invalid(&error.to_string()))
 }
 
-fn read_u8(input: &mut dyn Read) -> io::Result<u8> {
+pub(crate) fn read_u8(input: &mut dyn Read) -> io::Result<u8> {
     let [byte] = read_bytes::<1>(input)?;
     Ok(byte)
 }
 
-fn read_bytes<const N: usize>(input: &mut dyn Read) -> io::Result<[u8; N]> {
+pub(crate) fn read_bytes<const N: usize>(input: &mut dyn Read) -> io::Result<[u8; N]> {
     let mut bytes = [0u8; N];
     input.read_exact(&mut bytes)?;
     Ok(bytes)
 }
 
-fn invalid(message: &str) -> io::Error {
+pub(crate) fn invalid(message: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, message.to_string())
 }
 

@@ -11,7 +11,7 @@
 use super::{Partial, ReduceState};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::exec::spill_format::{read_array, write_array};
+use crate::exec::spill_format::{invalid, read_array, read_bytes, read_u8, write_array};
 use crate::ops::ReduceOp;
 use std::io::{self, Read, Write};
 
@@ -124,20 +124,6 @@ fn read_usizes(input: &mut dyn Read) -> io::Result<Vec<usize>> {
 
 fn to_usize(value: u64) -> io::Result<usize> {
     usize::try_from(value).map_err(|_| invalid("a size too large for this machine"))
-}
-
-fn read_u8(input: &mut dyn Read) -> io::Result<u8> {
-    Ok(read_bytes::<1>(input)?[0])
-}
-
-fn read_bytes<const N: usize>(input: &mut dyn Read) -> io::Result<[u8; N]> {
-    let mut bytes = [0u8; N];
-    input.read_exact(&mut bytes)?;
-    Ok(bytes)
-}
-
-fn invalid(message: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, message.to_string())
 }
 
 #[cfg(test)]
