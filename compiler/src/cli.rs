@@ -70,7 +70,8 @@ enum Command {
 /// Options that shape compilation.
 #[derive(Args, Debug, Clone)]
 struct CompileArgs {
-    /// Byte budget of an automatically sized chunk ("auto" chunks): 64KiB, 1MiB, 2GiB, ...
+    /// Largest automatically sized chunk ("auto" chunks): 64KiB, 1MiB, 2GiB, ... A big
+    /// tensor is cut finer, into at least 16 chunks of at least 8MiB, for the workers
     #[arg(long, value_name = "SIZE", default_value = "128MiB", value_parser = parse_size)]
     chunk_bytes: u64,
 }

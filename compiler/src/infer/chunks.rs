@@ -4,6 +4,13 @@
 //! near-square chunk edge are kept whole, which frees budget for the others, and the
 //! remaining axes share the budget evenly. Unlike Dask's default, an axis's chunks are
 //! balanced (sizes differ by at most one) so the last chunk is never a tiny remainder.
+//!
+//! The budget is an upper bound, not a target: a big tensor is cut into at least
+//! [`PARALLEL_CHUNKS`] chunks (as long as each keeps [`PARALLEL_FLOOR_BYTES`]), so
+//! that the workers share it evenly. Three 128 MiB chunks of a 400 MB tensor on two
+//! workers leave one worker idle for a third of the run; sixteen 25 MB chunks do not.
+//! The rule depends only on the tensor, never on the machine, so dumps stay the same
+//! everywhere.
 
 use super::{python_tuple, InferError, InferResult};
 use marsc_runtime::DType;
@@ -218,6 +225,7 @@ pub fn auto_chunks(
     budget_bytes: u64,
     fixed: &[Option<usize>],
 ) -> Vec<Vec<usize>> {
+    let budget_bytes = budget_bytes.min(parallel_cap(shape, itemsize));
     let mut nsplits: Vec<Option<Vec<usize>>> = shape
         .iter()
         .enumerate()
@@ -259,6 +267,24 @@ pub fn auto_chunks(
     nsplits.into_iter().flatten().collect()
 }
 
+/// How many chunks a big tensor is cut into at least, for load balance: enough for
+/// every worker of a machine of up to 8 cores to get two.
+pub const PARALLEL_CHUNKS: u64 = 16;
+
+/// The smallest chunk the parallel rule makes: below this, per-chunk overheads
+/// (scheduling, a kernel call) start to show next to the work.
+pub const PARALLEL_FLOOR_BYTES: u64 = 8 << 20;
+
+/// The chunk byte size that cuts a tensor of this shape into [`PARALLEL_CHUNKS`]
+/// chunks, but not below [`PARALLEL_FLOOR_BYTES`].
+fn parallel_cap(shape: &[usize], itemsize: usize) -> u64 {
+    let total = shape.iter().fold(itemsize as u128, |bytes, &len| {
+        bytes.saturating_mul(len as u128)
+    });
+    let share = u64::try_from(total / u128::from(PARALLEL_CHUNKS)).unwrap_or(u64::MAX);
+    share.max(PARALLEL_FLOOR_BYTES)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,15 +301,41 @@ mod tests {
     }
 
     #[test]
+    fn big_tensors_get_enough_chunks_for_the_workers() {
+        // 50M float64 (400 MB) under the default 128 MiB budget: 16 chunks, not 3.
+        let nsplits = auto_chunks(&[50_000_000], 8, 128 * MIB, &[None]);
+        assert_eq!(nsplits[0].len(), 16);
+        // 4000 x 4000 float64 (128 MB): 8 MiB chunks, a 4 x 4 grid of 1000 x 1000.
+        assert_eq!(
+            auto_chunks(&[4000, 4000], 8, 128 * MIB, &[None, None]),
+            vec![vec![1000; 4], vec![1000; 4]]
+        );
+        // A 12 MiB tensor is cut at the 8 MiB floor: 2 chunks, not 16.
+        assert_eq!(
+            auto_chunks(&[12 << 17], 8, 128 * MIB, &[None]),
+            vec![vec![6 << 17; 2]]
+        );
+        // At 8 MiB a tensor stays whole; a smaller budget still wins.
+        assert_eq!(
+            auto_chunks(&[1 << 20], 8, 128 * MIB, &[None]),
+            vec![vec![1 << 20]]
+        );
+        assert_eq!(
+            auto_chunks(&[1 << 20], 8, MIB, &[None]),
+            vec![vec![1 << 17; 8]]
+        );
+    }
+
+    #[test]
     fn auto_keeps_small_arrays_whole_and_squares_big_ones() {
         assert_eq!(
             auto_chunks(&[100, 100], 8, 128 * MIB, &[None, None]),
             vec![vec![100], vec![100]]
         );
-        // 4096 x 4096 float64 is 128 MiB; with a 32 MiB budget the edge is 2048.
+        // 1024 x 1024 float64 is 8 MiB; with a 2 MiB budget the edge is 512.
         assert_eq!(
-            auto_chunks(&[4096, 4096], 8, 32 * MIB, &[None, None]),
-            vec![vec![2048, 2048], vec![2048, 2048]]
+            auto_chunks(&[1024, 1024], 8, 2 * MIB, &[None, None]),
+            vec![vec![512, 512], vec![512, 512]]
         );
         // A budget of 1000 elements in 2-D gives an edge of 31; 100 -> 4 chunks of 25.
         assert_eq!(
