@@ -71,7 +71,8 @@ enum Command {
 #[derive(Args, Debug, Clone)]
 struct CompileArgs {
     /// Largest automatically sized chunk ("auto" chunks): 64KiB, 1MiB, 2GiB, ... A big
-    /// tensor is cut finer, into at least 16 chunks of at least 8MiB, for the workers
+    /// tensor is cut finer, into at least 16 chunks of at least 8MiB, so that the
+    /// workers share it evenly.
     #[arg(long, value_name = "SIZE", default_value = "128MiB", value_parser = parse_size)]
     chunk_bytes: u64,
 }
