@@ -1,0 +1,127 @@
+//! `load(path, mmap_mode='r')`: the `.npy` file mapped read-only, once per run, and
+//! read in place. JIT kernels read a chunk's region straight from the mapping (a
+//! mapped leaf); interpreted kernels copy the region out of it.
+//!
+//! Like NumPy's memmaps, a mapping reflects the file: another process writing the
+//! file while it is mapped changes the values read, and truncating it is undefined
+//! (the kernel delivers SIGBUS on a read past the new end). The header is checked
+//! against the one read at compile time, and the mapping's length against the data
+//! the header announces, when the file is mapped.
+#![allow(unsafe_code)]
+
+use crate::array::ArrayData;
+use crate::npy::copy_region;
+use crate::npy_header::{parse_header, NpyHeader};
+use memmap2::Mmap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// A `.npy` file read through a read-only mapping, mapped on first use.
+pub struct MappedNpy {
+    path: PathBuf,
+    /// The header the script was compiled against.
+    header: NpyHeader,
+    /// The caller's tag for the `load` call (reported with a mapping error).
+    pub label: u32,
+    mapping: OnceLock<Result<Mmap, String>>,
+}
+
+impl MappedNpy {
+    pub fn new(path: PathBuf, header: NpyHeader, label: u32) -> MappedNpy {
+        MappedNpy {
+            path,
+            header,
+            label,
+            mapping: OnceLock::new(),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn header(&self) -> &NpyHeader {
+        &self.header
+    }
+
+    /// The array's element bytes (little-endian, in the file's order), mapping the
+    /// file on the first call; an error names the file and says what is wrong.
+    pub fn data(&self) -> Result<&[u8], String> {
+        let mapping = self
+            .mapping
+            .get_or_init(|| map_checked(&self.path, &self.header))
+            .as_ref()
+            .map_err(Clone::clone)?;
+        let start = usize::try_from(self.header.data_offset).unwrap_or(usize::MAX);
+        let len = usize::try_from(self.header.data_bytes()).unwrap_or(usize::MAX);
+        start
+            .checked_add(len)
+            .and_then(|end| mapping.get(start..end))
+            .ok_or_else(|| format!("internal error: '{}' is mapped short", self.path.display()))
+    }
+
+    /// The region at `offset` of extent `shape`, copied out of the mapping (C order).
+    pub fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String> {
+        let data = self.data()?;
+        copy_region(&self.path, data, &self.header, offset, shape).map_err(|e| e.to_string())
+    }
+}
+
+/// Maps `path` after checking that it still holds the array `expected` describes.
+fn map_checked(path: &Path, expected: &NpyHeader) -> Result<Mmap, String> {
+    let shown = path.display();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot map '{shown}': {e}"))?;
+    // SAFETY: the mapping is read-only and private to this process, and Rust code
+    // only ever reads it as bytes. The caveat NumPy's memmaps share remains: if
+    // another process truncates the file while it is mapped, reading a page past
+    // the new end raises SIGBUS; writes by others change the values read. The
+    // length is checked below, so reads stay inside the file as it is now.
+    let mapping = unsafe { Mmap::map(&file) }.map_err(|e| format!("cannot map '{shown}': {e}"))?;
+    let found = parse_header(&mapping).map_err(|e| format!("cannot map '{shown}': {e}"))?;
+    if found != *expected {
+        return Err(format!(
+            "'{shown}' changed since the script was compiled: it now holds {} {:?}{}, not {} {:?}{}",
+            found.dtype,
+            found.shape,
+            fortran_text(found.fortran_order),
+            expected.dtype,
+            expected.shape,
+            fortran_text(expected.fortran_order),
+        ));
+    }
+    let needed = expected.data_offset.saturating_add(expected.data_bytes());
+    if (mapping.len() as u64) < needed {
+        return Err(format!(
+            "'{shown}': the file is truncated: the header announces {} bytes of data but the file has {}",
+            expected.data_bytes(),
+            (mapping.len() as u64).saturating_sub(expected.data_offset)
+        ));
+    }
+    Ok(mapping)
+}
+
+fn fortran_text(fortran_order: bool) -> &'static str {
+    if fortran_order {
+        " (Fortran order)"
+    } else {
+        ""
+    }
+}
+
+impl PartialEq for MappedNpy {
+    fn eq(&self, other: &MappedNpy) -> bool {
+        self.path == other.path && self.header == other.header && self.label == other.label
+    }
+}
+
+impl fmt::Debug for MappedNpy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MappedNpy")
+            .field("path", &self.path)
+            .field("header", &self.header)
+            .field("label", &self.label)
+            .field("mapped", &self.mapping.get().is_some_and(Result::is_ok))
+            .finish()
+    }
+}
