@@ -98,7 +98,8 @@ fn two_mapped_inputs_are_read_in_place_by_one_kernel_per_chunk() {
     // NumPy: (np.arange(1000) * 0.5 + (1000 - np.arange(1000))).sum() == 750250.0
     assert_eq!(run(&compiled).unwrap(), "750250.0\n");
     let interpreted = compile(SUM_OF_MAPPED, &options_in(dir.path(), false));
-    assert!(kernels(&interpreted).any(|kernel| matches!(kernel, Kernel::Load { spec, .. } if spec.mapped.is_some())));
+    assert!(kernels(&interpreted)
+        .any(|kernel| matches!(kernel, Kernel::Load { spec, .. } if spec.mapped.is_some())));
     assert_eq!(run(&interpreted).unwrap(), "750250.0\n");
 }
 

@@ -105,7 +105,10 @@ struct RegionCopier<'a> {
 }
 
 impl RegionCopier<'_> {
-    fn copy<T, const N: usize>(&self, from_le: impl Fn([u8; N]) -> T) -> Result<ArrayD<T>, NpyError> {
+    fn copy<T, const N: usize>(
+        &self,
+        from_le: impl Fn([u8; N]) -> T,
+    ) -> Result<ArrayD<T>, NpyError> {
         let count: usize = self.shape.iter().product();
         let mut values = Vec::with_capacity(count);
         self.runs.for_each(|file_element, _| {

@@ -69,9 +69,7 @@ pub fn gathers(op: &ChunkOp) -> bool {
 pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
     match op {
         ChunkOp::Load { mmap, .. } => !mmap,
-        ChunkOp::SaveInit { .. }
-        | ChunkOp::SaveRegion { .. }
-        | ChunkOp::SaveCommit { .. } => true,
+        ChunkOp::SaveInit { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::SaveCommit { .. } => true,
         ChunkOp::Binary {
             op: BinaryOp::Power,
             common,

@@ -4,7 +4,7 @@
 //! chunk of the run can fail reading it.
 
 use crate::tileable::{TileableGraph, TileableId};
-use marsc_grammar::Diagnostic;
+use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::jit::leaves::LeafInstance;
 use marsc_runtime::kernel::{Kernel, MappedNpy};
 use marsc_runtime::plan::Plan;
@@ -12,7 +12,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Maps each mapped file of `plan` once; the first failure, pointed at its `load`.
-pub fn map_loaded_files(plan: &Plan<Kernel>, tileables: &TileableGraph) -> Result<(), Diagnostic> {
+pub fn map_loaded_files(
+    plan: &Plan<Kernel>,
+    tileables: &TileableGraph,
+) -> Result<(), Box<Diagnostic>> {
     let mut seen: HashSet<*const MappedNpy> = HashSet::new();
     for op in plan.subtasks.iter().flat_map(|subtask| &subtask.ops) {
         for file in mapped_files(&op.kernel) {
@@ -21,10 +24,14 @@ pub fn map_loaded_files(plan: &Plan<Kernel>, tileables: &TileableGraph) -> Resul
             }
             if let Err(message) = file.data() {
                 let load = TileableId(file.label);
-                let span = (load.index() < tileables.len())
-                    .then(|| tileables.node(load).span)
-                    .unwrap_or_default();
-                return Err(Diagnostic::error(message, span).with_label("while loading this"));
+                let span = if load.index() < tileables.len() {
+                    tileables.node(load).span
+                } else {
+                    Span::default()
+                };
+                return Err(Box::new(
+                    Diagnostic::error(message, span).with_label("while loading this"),
+                ));
             }
         }
     }
