@@ -72,8 +72,13 @@ impl MappedNpy {
 fn map_checked(path: &Path, expected: &NpyHeader) -> Result<Mmap, String> {
     let shown = path.display();
     let file = std::fs::File::open(path).map_err(|e| format!("cannot map '{shown}': {e}"))?;
+    let file_len = file
+        .metadata()
+        .map_err(|e| format!("cannot map '{shown}': {e}"))?
+        .len();
+    check_length(path, expected, file_len)?;
     let mut options = MmapOptions::new();
-    if populating_pays(&file) {
+    if populating_pays(file_len) {
         options.populate();
     }
     // SAFETY: the mapping is read-only and private to this process, and Rust code
@@ -95,25 +100,30 @@ fn map_checked(path: &Path, expected: &NpyHeader) -> Result<Mmap, String> {
             fortran_text(expected.fortran_order),
         ));
     }
+    // The file may have shrunk between the two looks; the mapping is what is read.
+    check_length(path, expected, mapping.len() as u64)?;
+    Ok(mapping)
+}
+
+/// Checks that a file of `len` bytes holds the data `expected` announces.
+fn check_length(path: &Path, expected: &NpyHeader, len: u64) -> Result<(), String> {
     let needed = expected.data_offset.saturating_add(expected.data_bytes());
-    if (mapping.len() as u64) < needed {
+    if len < needed {
         return Err(format!(
-            "'{shown}': the file is truncated: the header announces {} bytes of data but the file has {}",
+            "'{}': the file is truncated: the header announces {} bytes of data but the file has {}",
+            path.display(),
             expected.data_bytes(),
-            (mapping.len() as u64).saturating_sub(expected.data_offset)
+            len.saturating_sub(expected.data_offset)
         ));
     }
-    Ok(mapping)
+    Ok(())
 }
 
 /// Whether to populate the page tables when mapping (`MAP_POPULATE`): one pass in
 /// the kernel costs less than a page fault per 64 KiB while kernels run (a 50M-element
 /// float64 sum runs in half the time), but for a file larger than half the memory
 /// it would read the whole file up front and evict what it read first.
-fn populating_pays(file: &std::fs::File) -> bool {
-    let Ok(len) = file.metadata().map(|m| m.len()) else {
-        return false;
-    };
+fn populating_pays(len: u64) -> bool {
     memory_total_bytes().is_some_and(|total| len <= total / 2)
 }
 
@@ -147,5 +157,60 @@ impl fmt::Debug for MappedNpy {
             .field("label", &self.label)
             .field("mapped", &self.mapping.get().is_some_and(Result::is_ok))
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::npy::{read_region, write_array};
+    use crate::npy_header::read_header;
+    use ndarray::{ArrayD, IxDyn};
+
+    #[test]
+    fn copies_out_of_the_mapping_equal_reads_of_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.npy");
+        let values = ArrayD::from_shape_fn(IxDyn(&[5, 7]), |i| (i[0] * 7 + i[1]) as i32 - 9);
+        write_array(&path, &ArrayData::Int32(values)).unwrap();
+        let mut header = read_header(&path).unwrap();
+        let mapped = MappedNpy::new(path.clone(), header.clone(), 0);
+        for (offset, shape) in [([0, 0], [5, 7]), ([1, 2], [3, 4]), ([4, 6], [1, 1])] {
+            assert_eq!(
+                mapped.read_region(&offset, &shape).unwrap(),
+                read_region(&path, &header, &offset, &shape).unwrap()
+            );
+        }
+        // The same bytes read as the Fortran-order (7, 5) array they also are.
+        header.fortran_order = true;
+        header.shape = vec![7, 5];
+        let fortran = MappedNpy::new(path.clone(), header.clone(), 0);
+        assert!(fortran
+            .read_region(&[0, 0], &[7, 5])
+            .unwrap_err()
+            .contains("changed since"));
+        assert_eq!(
+            copy_region(&path, mapped.data().unwrap(), &header, &[2, 1], &[3, 2]).unwrap(),
+            read_region(&path, &header, &[2, 1], &[3, 2]).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_missing_or_short_file_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gone.npy");
+        let header = NpyHeader {
+            dtype: crate::dtype::DType::Float64,
+            shape: vec![4],
+            fortran_order: false,
+            data_offset: 128,
+        };
+        let missing = MappedNpy::new(path.clone(), header.clone(), 0);
+        assert!(missing.data().unwrap_err().starts_with("cannot map '"));
+        let mut bytes = crate::npy_header::encode_header(header.dtype, &header.shape);
+        bytes.extend_from_slice(&[0; 24]);
+        std::fs::write(&path, bytes).unwrap();
+        let short = MappedNpy::new(path, header, 0);
+        assert!(short.data().unwrap_err().contains("truncated"));
     }
 }
