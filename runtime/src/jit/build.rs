@@ -1,6 +1,6 @@
 //! From a subtask's ops to a [`JitGraph`] and its leaves: walks the ops one published
-//! value depends on, turning subtask inputs, creation ops and mapped loads into leaves and the
-//! element-wise ops (and a `reduce.map` tail) into nodes. Any op the JIT does not
+//! value depends on, turning subtask inputs, creation ops and mapped loads into leaves
+//! and the element-wise ops (and a `reduce.map` tail) into nodes. Any op the JIT does not
 //! support makes the whole subtask ineligible (`None`): it then runs interpreted.
 
 use super::graph::{JitGraph, LeafKind, Node, NodeKind};

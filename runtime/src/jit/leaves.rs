@@ -1,8 +1,9 @@
 //! The run-time side of a kernel's leaves: the values a compiled function reads that
 //! are not part of its structure (a `full` value, an arange's start and step, a
 //! literal's values, a random stream), and where a creation leaf's chunk lies in its
-//! tensor, or which mapped file a leaf reads in place. Indexed leaves compute one element from its global flat index with the same
-//! functions the interpreter's creation kernels use, so values are bit-identical.
+//! tensor, or which mapped file a leaf reads in place. Indexed leaves compute one
+//! element from its global flat index with the same functions the interpreter's
+//! creation kernels use, so values are bit-identical.
 
 use crate::dtype::DType;
 use crate::kernel::{LiteralSpec, MappedNpy, RandomSpec};

@@ -1,8 +1,8 @@
 //! The kernels that touch files: reading a chunk's region of a `.npy` file (or copying
-//! it out of the file's mapping, for `mmap_mode='r'`), and the
-//! three parts of a save (create a temporary file, write each chunk's region into
-//! it, rename it into place once complete, so a failed run never leaves a
-//! half-written file under the real name). Errors name the user's file.
+//! it out of the file's mapping, for `mmap_mode='r'`), and the three parts of a save
+//! (create a temporary file, write each chunk's region into it, rename it into place
+//! once complete, so a failed run never leaves a half-written file under the real
+//! name). Errors name the user's file.
 
 use super::{ChunkValue, Kernel};
 use crate::dtype::DType;

@@ -11,7 +11,7 @@
 
 use crate::array::ArrayData;
 use crate::npy::copy_region;
-use crate::npy_header::{parse_header, NpyHeader};
+use crate::npy_header::{parse_header, read_header, NpyHeader};
 use memmap2::{Mmap, MmapOptions};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -68,17 +68,17 @@ impl MappedNpy {
     }
 }
 
-/// Maps `path` after checking that it still holds the array `expected` describes.
+/// Maps `path` after checking that it still holds the array `expected` describes:
+/// the header and the file's length before mapping, and again on the mapping itself
+/// (the file may have been replaced in between).
 fn map_checked(path: &Path, expected: &NpyHeader) -> Result<Mmap, String> {
     let shown = path.display();
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot map '{shown}': {e}"))?;
-    let file_len = file
-        .metadata()
-        .map_err(|e| format!("cannot map '{shown}': {e}"))?
-        .len();
-    check_length(path, expected, file_len)?;
+    let cannot_map = |e: &dyn fmt::Display| format!("cannot map '{shown}': {e}");
+    let before = read_header(path).map_err(|e| cannot_map(&e))?;
+    check_unchanged(path, expected, &before)?;
+    let file = std::fs::File::open(path).map_err(|e| cannot_map(&e))?;
     let mut options = MmapOptions::new();
-    if populating_pays(file_len) {
+    if populating_pays(expected.data_offset.saturating_add(expected.data_bytes())) {
         options.populate();
     }
     // SAFETY: the mapping is read-only and private to this process, and Rust code
@@ -86,23 +86,28 @@ fn map_checked(path: &Path, expected: &NpyHeader) -> Result<Mmap, String> {
     // another process truncates the file while it is mapped, reading a page past
     // the new end raises SIGBUS; writes by others change the values read. The
     // length is checked below, so reads stay inside the file as it is now.
-    let mapping =
-        unsafe { options.map(&file) }.map_err(|e| format!("cannot map '{shown}': {e}"))?;
-    let found = parse_header(&mapping).map_err(|e| format!("cannot map '{shown}': {e}"))?;
-    if found != *expected {
-        return Err(format!(
-            "'{shown}' changed since the script was compiled: it now holds {} {:?}{}, not {} {:?}{}",
-            found.dtype,
-            found.shape,
-            fortran_text(found.fortran_order),
-            expected.dtype,
-            expected.shape,
-            fortran_text(expected.fortran_order),
-        ));
-    }
-    // The file may have shrunk between the two looks; the mapping is what is read.
+    let mapping = unsafe { options.map(&file) }.map_err(|e| cannot_map(&e))?;
+    let mapped = parse_header(&mapping).map_err(|e| cannot_map(&e))?;
+    check_unchanged(path, expected, &mapped)?;
     check_length(path, expected, mapping.len() as u64)?;
     Ok(mapping)
+}
+
+/// Checks that the file's header is still the one the script was compiled against.
+fn check_unchanged(path: &Path, expected: &NpyHeader, found: &NpyHeader) -> Result<(), String> {
+    if found == expected {
+        return Ok(());
+    }
+    Err(format!(
+        "'{}' changed since the script was compiled: it now holds {} {:?}{}, not {} {:?}{}",
+        path.display(),
+        found.dtype,
+        found.shape,
+        fortran_text(found.fortran_order),
+        expected.dtype,
+        expected.shape,
+        fortran_text(expected.fortran_order),
+    ))
 }
 
 /// Checks that a file of `len` bytes holds the data `expected` announces.
@@ -164,7 +169,6 @@ impl fmt::Debug for MappedNpy {
 mod tests {
     use super::*;
     use crate::npy::{read_region, write_array};
-    use crate::npy_header::read_header;
     use ndarray::{ArrayD, IxDyn};
 
     #[test]
