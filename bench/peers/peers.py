@@ -7,9 +7,12 @@ the median of each and marsc's ratio to each peer, and measures the machine's me
 read bandwidth in the same run so that bandwidth-bound workloads can be reported as
 a fraction of it. Started by `bench/peers/run.sh`, which makes the virtualenv.
 
-marsc scripts make their own inputs (a script cannot start with arrays in memory),
-so marsc's W1-W4 times include generating the inputs while the peers' do not; the
-`numpy+inputs` column is NumPy including making the same inputs, for comparison.
+The inputs of W1-W4 are written once to `.npy` files in /dev/shm (RAM); the peers
+hold them in memory, and the marsc scripts map them with `load(path, mmap_mode='r')`,
+so both start from inputs in memory. A second row per workload, `(rand inputs)`,
+times the marsc script that generates its inputs with `mt.random.rand` instead; the
+`numpy+inputs` column is NumPy including getting its inputs the same way as that
+row's marsc script (`np.load(path, mmap_mode='r')`, or generating them).
 """
 
 import argparse
@@ -84,10 +87,40 @@ def dask_of(*arrays):
     return tuple(da.from_array(x) for x in arrays)
 
 
-def workloads(n, side, matmul_side, tiny_chunks):
-    """(name, marsc script, {peer: (setup, run)}, bandwidth bytes or None)."""
+SHM = "/dev/shm/marsc_peers_"
+
+
+def write_inputs(n, side):
+    """The W1-W4 inputs as .npy files in /dev/shm; returns their paths."""
     rng = np.random.default_rng(0)
-    both = f"a = mt.random.rand({n})\nb = mt.random.rand({n})\n"
+    paths = {name: f"{SHM}{name}.npy" for name in ("a", "b", "x")}
+    np.save(paths["a"], rng.random(n))
+    np.save(paths["b"], rng.random(n))
+    np.save(paths["x"], rng.random((side, side)))
+    return paths
+
+
+def remove_inputs(paths):
+    for path in list(paths.values()) + ["/dev/shm/marsc_w3.npy"]:
+        if os.path.exists(path):
+            os.remove(path)
+
+
+def workloads(n, side, matmul_side, paths):
+    """(name, marsc script, make inputs, {peer: run}, bandwidth bytes or None, peers?).
+
+    Rows with `peers` False are the same workload with generated inputs: only marsc
+    and NumPy including generating its inputs are timed."""
+    rng = np.random.default_rng(0)
+    mapped = {
+        name: f"{name} = mt.load({path!r}, mmap_mode='r')\n" for name, path in paths.items()
+    }
+    both = mapped["a"] + mapped["b"]
+    both_rand = f"a = mt.random.rand({n})\nb = mt.random.rand({n})\n"
+    x_rand = f"x = mt.random.rand({side}, {side})\n"
+
+    def load(*names):
+        return lambda: tuple(np.load(paths[name], mmap_mode="r") for name in names)
 
     def ab():
         return rng.random(n), rng.random(n)
@@ -98,61 +131,47 @@ def workloads(n, side, matmul_side, tiny_chunks):
     def mm():
         return rng.random((matmul_side, matmul_side)), rng.random((matmul_side, matmul_side))
 
-    items = [
-        (
-            "W1 (a + b).sum()",
-            HEADER + both + "print((a + b).sum())\n",
-            ab,
-            {
-                "numpy": lambda a, b: (a + b).sum(),
-                "numexpr": lambda a, b: ne.evaluate("sum(a + b)"),
-                "dask": lambda a, b: (a + b).sum().compute(),
-            },
-            2 * n * 8,
-        ),
-        (
-            "W2 sqrt(a*a + b*b).mean()",
-            HEADER + both + "print(mt.sqrt(a * a + b * b).mean())\n",
-            ab,
-            {
-                "numpy": lambda a, b: np.sqrt(a * a + b * b).mean(),
-                "numexpr": lambda a, b: ne.evaluate("sum(sqrt(a * a + b * b))") / a.size,
-                "dask": lambda a, b: da.sqrt(a * a + b * b).mean().compute(),
-            },
-            2 * n * 8,
-        ),
-        (
-            "W3 a*2.0 + b*3.0 - 1.0",
-            # Materialized: saved to a RAM-backed file, region by region.
-            HEADER + both + "mt.save('/dev/shm/marsc_w3.npy', a * 2.0 + b * 3.0 - 1.0)\n",
-            ab,
-            {
-                "numpy": lambda a, b: a * 2.0 + b * 3.0 - 1.0,
-                "numexpr": lambda a, b: ne.evaluate("a * 2.0 + b * 3.0 - 1.0"),
-                "dask": lambda a, b: (a * 2.0 + b * 3.0 - 1.0).compute(),
-            },
-            3 * n * 8,
-        ),
-        (
-            f"W4a x.sum(axis=0) {side}x{side}",
-            HEADER + f"x = mt.random.rand({side}, {side})\nprint(x.sum(axis=0).sum())\n",
-            x2,
-            {
-                "numpy": lambda x: x.sum(axis=0),
-                "dask": lambda x: x.sum(axis=0).compute(),
-            },
-            side * side * 8,
-        ),
-        (
-            f"W4b x.std(axis=1) {side}x{side}",
-            HEADER + f"x = mt.random.rand({side}, {side})\nprint(x.std(axis=1).sum())\n",
-            x2,
-            {
-                "numpy": lambda x: x.std(axis=1),
-                "dask": lambda x: x.std(axis=1).compute(),
-            },
-            side * side * 8,
-        ),
+    w1 = {
+        "numpy": lambda a, b: (a + b).sum(),
+        "numexpr": lambda a, b: ne.evaluate("sum(a + b)"),
+        "dask": lambda a, b: (a + b).sum().compute(),
+    }
+    w2 = {
+        "numpy": lambda a, b: np.sqrt(a * a + b * b).mean(),
+        "numexpr": lambda a, b: ne.evaluate("sum(sqrt(a * a + b * b))") / a.size,
+        "dask": lambda a, b: da.sqrt(a * a + b * b).mean().compute(),
+    }
+    w3 = {
+        "numpy": lambda a, b: a * 2.0 + b * 3.0 - 1.0,
+        "numexpr": lambda a, b: ne.evaluate("a * 2.0 + b * 3.0 - 1.0"),
+        "dask": lambda a, b: (a * 2.0 + b * 3.0 - 1.0).compute(),
+    }
+    w4a = {
+        "numpy": lambda x: x.sum(axis=0),
+        "dask": lambda x: x.sum(axis=0).compute(),
+    }
+    w4b = {
+        "numpy": lambda x: x.std(axis=1),
+        "dask": lambda x: x.std(axis=1).compute(),
+    }
+    # Materialized: saved to a RAM-backed file, region by region.
+    w3_line = "mt.save('/dev/shm/marsc_w3.npy', a * 2.0 + b * 3.0 - 1.0)\n"
+    items = []
+    for name, body, fns, nbytes, inputs, rand_inputs, make_rand in [
+        ("W1 (a + b).sum()", "print((a + b).sum())\n", w1, 2 * n * 8, both, both_rand, ab),
+        ("W2 sqrt(a*a + b*b).mean()", "print(mt.sqrt(a * a + b * b).mean())\n", w2,
+         2 * n * 8, both, both_rand, ab),
+        ("W3 a*2.0 + b*3.0 - 1.0", w3_line, w3, 3 * n * 8, both, both_rand, ab),
+        (f"W4a x.sum(axis=0) {side}x{side}", "print(x.sum(axis=0).sum())\n", w4a,
+         side * side * 8, mapped["x"], x_rand, x2),
+        (f"W4b x.std(axis=1) {side}x{side}", "print(x.std(axis=1).sum())\n", w4b,
+         side * side * 8, mapped["x"], x_rand, x2),
+    ]:
+        names = ("x",) if name.startswith("W4") else ("a", "b")
+        items.append((name, HEADER + inputs + body, load(*names), fns, nbytes, True))
+        items.append((f"{name.split()[0]} (rand inputs)", HEADER + rand_inputs + body, make_rand,
+                      {"numpy": fns["numpy"]}, nbytes, False))
+    items += [
         (
             f"W5 matmul {matmul_side}x{matmul_side}",
             HEADER
@@ -165,6 +184,7 @@ def workloads(n, side, matmul_side, tiny_chunks):
                 "dask": lambda a, b: (a @ b).compute(),
             },
             None,
+            True,
         ),
         (
             "W7 (rand(n) + rand(n)).sum()",
@@ -175,6 +195,7 @@ def workloads(n, side, matmul_side, tiny_chunks):
                 "dask": lambda: (da.random.random(n) + da.random.random(n)).sum().compute(),
             },
             None,
+            True,
         ),
     ]
     return items
@@ -214,12 +235,28 @@ def main():
     peers = ["numpy", "numexpr", "dask"]
     print(f"{'workload':34} {'marsc':>8} {'%bw':>5} " + " ".join(f"{p:>8} {'ratio':>6}" for p in peers)
           + f" {'numpy+inputs':>12}")
-    with tempfile.TemporaryDirectory() as workdir:
-        for name, script, make_inputs, peer_fns, nbytes in workloads(n, side, mside, args.quick):
-            marsc_s, _ = run_marsc(args.marsc, script, args.workers, args.repeat, workdir)
-            share = f"{100 * nbytes / marsc_s / bandwidth:4.0f}%" if nbytes else "    -"
-            inputs = make_inputs()
-            cells = []
+    paths = write_inputs(n, side)
+    try:
+        with tempfile.TemporaryDirectory() as workdir:
+            table(args, peers, bandwidth, workloads(n, side, mside, paths), workdir)
+            marsc_rate, subtasks, dask_rate = tasks_per_second(
+                args.marsc, args.workers, args.repeat, workdir, m_chunks, d_chunks)
+    finally:
+        remove_inputs(paths)
+    dask_text = f"{dask_rate:,.0f}/s, ratio {marsc_rate / dask_rate:.0f}x" if dask_rate else "n/a"
+    print(f"\nW6 trivial graph: marsc {marsc_rate:,.0f} subtasks/s ({subtasks:,} subtasks); "
+          f"dask {dask_text}")
+
+
+def table(args, peers, bandwidth, items, workdir):
+    """One line per workload: marsc, its share of the bandwidth, each peer and ratio."""
+    for name, script, make_inputs, peer_fns, nbytes, with_peers in items:
+        marsc_s, _ = run_marsc(args.marsc, script, args.workers, args.repeat, workdir)
+        share = f"{100 * nbytes / marsc_s / bandwidth:4.0f}%" if nbytes else "    -"
+        cells = []
+        if with_peers:
+            # The peers' inputs are plain arrays in memory (a copy of the mapped file).
+            inputs = tuple(np.array(x) for x in make_inputs())
             for peer in peers:
                 fn = peer_fns.get(peer)
                 if fn is None or (peer == "numexpr" and ne is None) or (peer == "dask" and da is None):
@@ -228,16 +265,11 @@ def main():
                 args_for = dask_of(*inputs) if peer == "dask" else inputs
                 t = median_time(lambda: fn(*args_for), args.repeat)
                 cells.append(f"{t:8.3f} {t / marsc_s:6.2f}")
-            with_inputs = median_time(lambda: peer_fns["numpy"](*make_inputs()), max(1, args.repeat // 2))
-            print(f"{name:34} {marsc_s:8.3f} {share} " + " ".join(cells) + f" {with_inputs:12.3f}")
             del inputs
-        marsc_rate, subtasks, dask_rate = tasks_per_second(
-            args.marsc, args.workers, args.repeat, workdir, m_chunks, d_chunks)
-        dask_text = f"{dask_rate:,.0f}/s, ratio {marsc_rate / dask_rate:.0f}x" if dask_rate else "n/a"
-        print(f"\nW6 trivial graph: marsc {marsc_rate:,.0f} subtasks/s ({subtasks:,} subtasks); "
-              f"dask {dask_text}")
-    if os.path.exists("/dev/shm/marsc_w3.npy"):
-        os.remove("/dev/shm/marsc_w3.npy")
+        else:
+            cells = [f"{'':>8} {'':>6}" for _ in peers]
+        with_inputs = median_time(lambda: peer_fns["numpy"](*make_inputs()), max(1, args.repeat // 2))
+        print(f"{name:34} {marsc_s:8.3f} {share} " + " ".join(cells) + f" {with_inputs:12.3f}")
 
 
 if __name__ == "__main__":

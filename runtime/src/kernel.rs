@@ -9,9 +9,11 @@
 
 mod assemble;
 mod io;
+mod mapped;
 
 pub use assemble::AssemblePiece;
 pub use io::SaveFile;
+pub use mapped::MappedNpy;
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
@@ -89,6 +91,9 @@ pub struct LoadSpec {
     pub path: PathBuf,
     /// Read at compile time.
     pub header: NpyHeader,
+    /// `mmap_mode='r'`: the file's mapping (shared by every load of the file),
+    /// which chunks read or copy from instead of reading the file.
+    pub mapped: Option<Arc<MappedNpy>>,
 }
 
 /// The step-wide parameters of a reduction's map chunks.

@@ -23,13 +23,7 @@ pub fn read_region(
     shape: &[usize],
 ) -> Result<ArrayData, NpyError> {
     check_region(path, &header.shape, header.dtype, offset, shape)?;
-    // A Fortran-order file is the C-order file of the transposed array.
-    let reversed = |dims: &[usize]| dims.iter().rev().copied().collect::<Vec<_>>();
-    let (file_shape, file_offset, file_extent) = if header.fortran_order {
-        (reversed(&header.shape), reversed(offset), reversed(shape))
-    } else {
-        (header.shape.clone(), offset.to_vec(), shape.to_vec())
-    };
+    let (file_shape, file_offset, file_extent) = in_file_order(header, offset, shape);
     let file = std::fs::File::open(path).map_err(|e| io_error("open", path, e))?;
     let runs = RegionRuns::new(&file_shape, &file_offset, &file_extent);
     let reader = RegionReader {
@@ -51,6 +45,92 @@ pub fn read_region(
     } else {
         data
     })
+}
+
+/// The region as a region of the C-order array the file stores: a Fortran-order file
+/// is the C-order file of the transposed array. Returns (shape, offset, extent).
+fn in_file_order(
+    header: &NpyHeader,
+    offset: &[usize],
+    shape: &[usize],
+) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    let reversed = |dims: &[usize]| dims.iter().rev().copied().collect::<Vec<_>>();
+    if header.fortran_order {
+        (reversed(&header.shape), reversed(offset), reversed(shape))
+    } else {
+        (header.shape.clone(), offset.to_vec(), shape.to_vec())
+    }
+}
+
+/// Copies the region at `offset` of extent `shape` out of `data`, the element bytes
+/// of the array `header` describes (a mapped file's); one copy per contiguous run.
+/// The result is in C order.
+pub fn copy_region(
+    path: &Path,
+    data: &[u8],
+    header: &NpyHeader,
+    offset: &[usize],
+    shape: &[usize],
+) -> Result<ArrayData, NpyError> {
+    check_region(path, &header.shape, header.dtype, offset, shape)?;
+    let (file_shape, file_offset, file_extent) = in_file_order(header, offset, shape);
+    let runs = RegionRuns::new(&file_shape, &file_offset, &file_extent);
+    let copier = RegionCopier {
+        data,
+        path,
+        runs: &runs,
+        shape: &file_extent,
+    };
+    let copied = match header.dtype {
+        DType::Bool => ArrayData::Bool(copier.copy(|[b]: [u8; 1]| b != 0)?),
+        DType::Int32 => ArrayData::Int32(copier.copy(i32::from_le_bytes)?),
+        DType::Int64 => ArrayData::Int64(copier.copy(i64::from_le_bytes)?),
+        DType::Float32 => ArrayData::Float32(copier.copy(f32::from_le_bytes)?),
+        DType::Float64 => ArrayData::Float64(copier.copy(f64::from_le_bytes)?),
+    };
+    Ok(if header.fortran_order {
+        reverse_axes(copied)
+    } else {
+        copied
+    })
+}
+
+/// Where a region's runs are copied from: element bytes in memory.
+struct RegionCopier<'a> {
+    data: &'a [u8],
+    path: &'a Path,
+    runs: &'a RegionRuns,
+    /// The region's extent in file order.
+    shape: &'a [usize],
+}
+
+impl RegionCopier<'_> {
+    fn copy<T, const N: usize>(
+        &self,
+        from_le: impl Fn([u8; N]) -> T,
+    ) -> Result<ArrayD<T>, NpyError> {
+        let count: usize = self.shape.iter().product();
+        let mut values = Vec::with_capacity(count);
+        self.runs.for_each(|file_element, _| {
+            let bytes = file_element
+                .checked_add(self.runs.run_len)
+                .and_then(|end| self.data.get(file_element * N..end * N))
+                .ok_or_else(|| {
+                    NpyError::Malformed(format!(
+                        "'{}': the file is truncated (it ends before the data its header announces)",
+                        self.path.display()
+                    ))
+                })?;
+            values.extend(bytes.chunks_exact(N).map(|element| {
+                let mut array = [0u8; N];
+                array.copy_from_slice(element);
+                from_le(array)
+            }));
+            Ok(())
+        })?;
+        ArrayD::from_shape_vec(IxDyn(self.shape), values)
+            .map_err(|e| NpyError::Malformed(format!("'{}': {e}", self.path.display())))
+    }
 }
 
 /// Reads a whole `.npy` file.

@@ -136,11 +136,18 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
             path,
             data_offset,
             fortran_order,
-        } => vec![
-            format!("{:?}", path.display().to_string()),
-            format!("offset={data_offset}"),
-            format!("fortran_order={}", python_bool(*fortran_order)),
-        ],
+            mmap,
+        } => {
+            let mut parameters = vec![
+                format!("{:?}", path.display().to_string()),
+                format!("offset={data_offset}"),
+                format!("fortran_order={}", python_bool(*fortran_order)),
+            ];
+            if *mmap {
+                parameters.push("mmap_mode='r'".into());
+            }
+            parameters
+        }
         ChunkOp::Binary { common, .. } => vec![format!("common={common}")],
         ChunkOp::ReduceMap {
             reduction,

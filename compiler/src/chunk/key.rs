@@ -165,10 +165,12 @@ impl KeyHasher {
                 path,
                 data_offset,
                 fortran_order,
+                mmap,
             } => {
                 self.path(path);
                 self.u64(*data_offset);
                 self.tag(*fortran_order as u8);
+                self.tag(*mmap as u8);
             }
             ChunkOp::Binary { common, .. } => self.dtype(*common),
             ChunkOp::ReduceMap {

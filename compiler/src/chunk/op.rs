@@ -45,6 +45,8 @@ pub enum ChunkOp {
         path: PathBuf,
         data_offset: u64,
         fortran_order: bool,
+        /// Read through a read-only mapping of the file (`mmap_mode='r'`).
+        mmap: bool,
     },
 
     // ---- element-wise: inputs are chunk-aligned; length-1 axes broadcast ----

@@ -13,7 +13,9 @@
 //!   reason: its inputs are meant to be computed in parallel.
 //! - An operation that **may fail at run time** (a load, a save, an integer power, a
 //!   boolean arange) ends its group, so a failure is reported against the expression
-//!   that failed (a subtask's label is its last operation's tileable).
+//!   that failed (a subtask's label is its last operation's tileable). A load with
+//!   `mmap_mode='r'` does not: its file is mapped (and checked) before the run, and
+//!   once mapped, reading it cannot fail.
 
 use crate::chunk::ChunkOp;
 use marsc_runtime::ops::BinaryOp;
@@ -66,10 +68,8 @@ pub fn gathers(op: &ChunkOp) -> bool {
 /// Whether the op can fail on valid input when it runs (`dtype` is its step's).
 pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
     match op {
-        ChunkOp::Load { .. }
-        | ChunkOp::SaveInit { .. }
-        | ChunkOp::SaveRegion { .. }
-        | ChunkOp::SaveCommit { .. } => true,
+        ChunkOp::Load { mmap, .. } => !mmap,
+        ChunkOp::SaveInit { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::SaveCommit { .. } => true,
         ChunkOp::Binary {
             op: BinaryOp::Power,
             common,

@@ -271,11 +271,11 @@ impl Lowerer<'_> {
         Ok(Value::Tensor(id))
     }
 
-    /// `load(file)`: the header is read now for the shape and dtype.
+    /// `load(file, mmap_mode=)`: the header is read now for the shape and dtype.
     pub(super) fn load(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let file_arg = args.get("file");
         let file = str_arg(&file_arg, "file")?;
-        check_read_only_mmap_mode(&args.get("mmap_mode"))?;
+        let mmap = read_only_mmap_mode(&args.get("mmap_mode"))?;
         let path = self.resolve_path(Path::new(file));
         let header = read_header(&path)
             .map_err(|e| Diagnostic::error(format!("cannot load `{file}`: {e}"), file_arg.span))?;
@@ -283,6 +283,7 @@ impl Lowerer<'_> {
             path,
             data_offset: header.data_offset,
             fortran_order: header.fortran_order,
+            mmap,
         };
         let id = self.add_created(
             op,
@@ -306,26 +307,32 @@ impl Lowerer<'_> {
     }
 }
 
-/// `load(mmap_mode=)`: marsc reads the file in chunks whatever the mode, so the
-/// modes that only read it give the same values and are accepted; `'w+'` would
-/// create a new file.
-fn check_read_only_mmap_mode(arg: &Arg) -> LowerResult<()> {
+/// `load(mmap_mode=)`: `None` reads each chunk's region of the file; `'r'` (or its
+/// NumPy alias `'readonly'`) maps the file read-only and reads it in place. The
+/// writable modes would let a script change the file, which marsc does not do.
+fn read_only_mmap_mode(arg: &Arg) -> LowerResult<bool> {
     match &arg.value {
-        Value::None => Ok(()),
+        Value::None => Ok(false),
+        Value::Str(mode) if matches!(mode.as_ref(), "r" | "readonly") => Ok(true),
         Value::Str(mode)
             if matches!(
                 mode.as_ref(),
-                "r" | "r+" | "c" | "readonly" | "readwrite" | "copyonwrite"
+                "r+" | "readwrite" | "c" | "copyonwrite" | "w+" | "write"
             ) =>
         {
-            Ok(())
+            Err(Diagnostic::error(
+                format!(
+                    "not supported yet: mmap_mode='{mode}'; marsc maps files read-only: use mmap_mode='r'"
+                ),
+                arg.span,
+            ))
         }
-        Value::Str(mode) if matches!(mode.as_ref(), "w+" | "write") => Err(Diagnostic::error(
-            format!("not supported yet: `mmap_mode='{mode}'` (it creates a new file)"),
+        Value::Str(mode) => Err(Diagnostic::error(
+            format!("mode must be one of 'r', 'r+', 'w+' or 'c' (got '{mode}'); marsc supports mmap_mode='r'"),
             arg.span,
         )),
         _ => Err(Diagnostic::error(
-            "`mmap_mode` must be None, 'r', 'r+', 'c' or 'w+'",
+            "`mmap_mode` must be None or a string; marsc supports mmap_mode='r'",
             arg.span,
         )),
     }

@@ -6,13 +6,14 @@
 
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use marsc_runtime::kernel::{
-    AssemblePiece, Kernel, LiteralSpec, LoadSpec, RandomSpec, ReduceSpec, SaveFile,
+    AssemblePiece, Kernel, LiteralSpec, LoadSpec, MappedNpy, RandomSpec, ReduceSpec, SaveFile,
 };
 use marsc_runtime::kernels::cast_scalar;
 use marsc_runtime::kernels::shape::SliceItem;
 use marsc_runtime::npy_header::{encode_header, NpyHeader};
 use marsc_runtime::Scalar;
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What every chunk of one step shares, built on first use.
@@ -32,6 +33,8 @@ pub struct KernelBuilder<'a> {
     shared: Vec<StepShared>,
     /// A chunk's grid position, reused so placing a chunk allocates only its result.
     position: Vec<usize>,
+    /// The mapping of each file loaded with `mmap_mode='r'`: one per file per run.
+    mapped_files: HashMap<PathBuf, Arc<MappedNpy>>,
 }
 
 impl<'a> KernelBuilder<'a> {
@@ -42,6 +45,7 @@ impl<'a> KernelBuilder<'a> {
             chunks,
             shared,
             position: Vec::new(),
+            mapped_files: HashMap::new(),
         }
     }
 
@@ -115,22 +119,38 @@ impl<'a> KernelBuilder<'a> {
                 path,
                 data_offset,
                 fortran_order,
+                mmap,
             } => {
-                let spec = self.shared[step_id.index()]
-                    .load
-                    .get_or_insert_with(|| {
+                let spec = match &self.shared[step_id.index()].load {
+                    Some(spec) => spec.clone(),
+                    None => {
                         let header = NpyHeader {
                             dtype: step.dtype,
                             shape: step.layout.shape().to_vec(),
                             fortran_order: *fortran_order,
                             data_offset: *data_offset,
                         };
-                        Arc::new(LoadSpec {
+                        let mapped = mmap.then(|| {
+                            self.mapped_files
+                                .entry(path.clone())
+                                .or_insert_with(|| {
+                                    Arc::new(MappedNpy::new(
+                                        path.clone(),
+                                        header.clone(),
+                                        step.tileable.0,
+                                    ))
+                                })
+                                .clone()
+                        });
+                        let spec = Arc::new(LoadSpec {
                             path: path.clone(),
                             header,
-                        })
-                    })
-                    .clone();
+                            mapped,
+                        });
+                        self.shared[step_id.index()].load = Some(spec.clone());
+                        spec
+                    }
+                };
                 Kernel::Load {
                     spec,
                     offset: self.offset(chunk),

@@ -8,6 +8,7 @@
 
 pub mod jit;
 pub mod kernel;
+pub mod mapped;
 
 pub use kernel::KernelBuilder;
 

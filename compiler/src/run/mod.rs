@@ -113,6 +113,8 @@ pub fn run_program(
         exec_options.memory_limit = Some(limit);
         exec_options.projected_chunk_bytes = Some(projected);
     }
+    crate::plan::mapped::map_loaded_files(&program.plan, &program.tileables)
+        .map_err(DriverError::RunFailed)?;
     let mut observers = Observers {
         progress: options.progress.then(ProgressObserver::new),
         trace: options.trace.as_ref().map(|_| TraceRecorder::new()),

@@ -50,10 +50,12 @@ fn creation_op(op: &TileOp) -> Option<ChunkOp> {
             path,
             data_offset,
             fortran_order,
+            mmap,
         } => ChunkOp::Load {
             path: path.clone(),
             data_offset: *data_offset,
             fortran_order: *fortran_order,
+            mmap: *mmap,
         },
         _ => return None,
     })

@@ -521,6 +521,7 @@ fn loads_read_their_own_regions() {
         path: "data.npy".into(),
         data_offset: 128,
         fortran_order: true,
+        mmap: false,
     };
     let x = program.add(load, &[], &[&[1, 1], &[2, 1]]);
     let (graph, step) = program.tile(x);

@@ -177,11 +177,18 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
             path,
             data_offset,
             fortran_order,
-        } => vec![
-            format!("{:?}", path.display().to_string()),
-            format!("offset={data_offset}"),
-            format!("fortran_order={}", python_bool(*fortran_order)),
-        ],
+            mmap,
+        } => {
+            let mut parameters = vec![
+                format!("{:?}", path.display().to_string()),
+                format!("offset={data_offset}"),
+                format!("fortran_order={}", python_bool(*fortran_order)),
+            ];
+            if *mmap {
+                parameters.push("mmap_mode='r'".into());
+            }
+            parameters
+        }
         TileOp::Binary { common, .. } => vec![format!("common={common}")],
         TileOp::Reduce {
             reduction,

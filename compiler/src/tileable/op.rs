@@ -42,6 +42,8 @@ pub enum TileOp {
         /// Byte offset of the data in the file.
         data_offset: u64,
         fortran_order: bool,
+        /// `mmap_mode='r'`: chunks read the file through a read-only mapping.
+        mmap: bool,
     },
 
     // ---- element-wise (inputs are broadcast against each other) ----

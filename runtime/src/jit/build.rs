@@ -1,6 +1,6 @@
 //! From a subtask's ops to a [`JitGraph`] and its leaves: walks the ops one published
-//! value depends on, turning subtask inputs and creation ops into leaves and the
-//! element-wise ops (and a `reduce.map` tail) into nodes. Any op the JIT does not
+//! value depends on, turning subtask inputs, creation ops and mapped loads into leaves
+//! and the element-wise ops (and a `reduce.map` tail) into nodes. Any op the JIT does not
 //! support makes the whole subtask ineligible (`None`): it then runs interpreted.
 
 use super::graph::{JitGraph, LeafKind, Node, NodeKind};
@@ -253,6 +253,29 @@ impl Builder<'_> {
                         offset.clone(),
                         shape.clone(),
                     ),
+                )
+            }
+            // Bools stay a copy: the interpreter reads any nonzero byte as true, while
+            // compiled code assumes 0 or 1.
+            Kernel::Load {
+                spec,
+                offset,
+                shape,
+            } if spec.mapped.is_some()
+                && !spec.header.fortran_order
+                && spec.header.dtype != DType::Bool
+                && chunk_inside(&spec.header.shape, offset, shape) =>
+            {
+                let file = spec.mapped.clone()?;
+                (
+                    LeafKind::Buffer,
+                    spec.header.dtype,
+                    LeafInstance::Mapped {
+                        file,
+                        global_shape: spec.header.shape.clone(),
+                        offset: offset.clone(),
+                        shape: shape.clone(),
+                    },
                 )
             }
             _ => return None,

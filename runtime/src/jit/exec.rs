@@ -137,6 +137,12 @@ fn geometry(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<Vec<LeafGeomet
                 offset,
                 shape,
                 ..
+            }
+            | LeafInstance::Mapped {
+                global_shape,
+                offset,
+                shape,
+                ..
             } => Ok(LeafGeometry::indexed(global_shape, offset, shape)),
         })
         .collect()
@@ -187,6 +193,15 @@ fn run_rows(
                 }
                 Some(buffer_bytes(data))
             }
+            LeafInstance::Mapped { file, .. } => {
+                if file.header().dtype != dtype {
+                    return Err(format!(
+                        "internal error: a JIT kernel expected {dtype} data, got {}",
+                        file.header().dtype
+                    ));
+                }
+                Some(file.data()?)
+            }
             _ => None,
         });
     }
@@ -209,7 +224,7 @@ fn run_rows(
                     .sum::<usize>();
             let broadcast = kernel.key.variant.broadcast[k];
             operands.push(match leaf {
-                LeafInstance::Buffer => {
+                LeafInstance::Buffer | LeafInstance::Mapped { .. } => {
                     let itemsize = leaf_dtypes[k].itemsize();
                     Operand::Buffer {
                         bytes: buffer_of_leaf[k].unwrap_or(&[]),

@@ -1,11 +1,12 @@
 //! The run-time side of a kernel's leaves: the values a compiled function reads that
 //! are not part of its structure (a `full` value, an arange's start and step, a
 //! literal's values, a random stream), and where a creation leaf's chunk lies in its
-//! tensor. Indexed leaves compute one element from its global flat index with the same
-//! functions the interpreter's creation kernels use, so values are bit-identical.
+//! tensor, or which mapped file a leaf reads in place. Indexed leaves compute one
+//! element from its global flat index with the same functions the interpreter's
+//! creation kernels use, so values are bit-identical.
 
 use crate::dtype::DType;
-use crate::kernel::{LiteralSpec, RandomSpec};
+use crate::kernel::{LiteralSpec, MappedNpy, RandomSpec};
 use crate::kernels::{
     cast_scalar, float_arange_at, int_arange_at, linspace_at, CastFrom, FromScalar,
 };
@@ -119,6 +120,16 @@ pub enum LeafInstance {
     Indexed {
         source: Arc<IndexedSource>,
         /// The whole tensor's shape (its C-order flat index is the source's index).
+        global_shape: Vec<usize>,
+        offset: Vec<usize>,
+        shape: Vec<usize>,
+    },
+    /// The chunk's region of a C-order `.npy` file loaded with `mmap_mode='r'`, read
+    /// in place from the file's mapping (compiled as a buffer leaf whose strides are
+    /// the file's).
+    Mapped {
+        file: Arc<MappedNpy>,
+        /// The file's array shape.
         global_shape: Vec<usize>,
         offset: Vec<usize>,
         shape: Vec<usize>,

@@ -271,6 +271,12 @@ fn leaf_geometry(
                 offset,
                 shape,
                 ..
+            }
+            | LeafInstance::Mapped {
+                global_shape,
+                offset,
+                shape,
+                ..
             } => Ok(LeafGeometry::indexed(global_shape, offset, shape)),
         })
         .collect()

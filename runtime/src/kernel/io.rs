@@ -1,7 +1,8 @@
-//! The kernels that touch files: reading a chunk's region of a `.npy` file, and the
-//! three parts of a save (create a temporary file, write each chunk's region into
-//! it, rename it into place once complete, so a failed run never leaves a
-//! half-written file under the real name). Errors name the user's file.
+//! The kernels that touch files: reading a chunk's region of a `.npy` file (or copying
+//! it out of the file's mapping, for `mmap_mode='r'`), and the three parts of a save
+//! (create a temporary file, write each chunk's region into it, rename it into place
+//! once complete, so a failed run never leaves a half-written file under the real
+//! name). Errors name the user's file.
 
 use super::{ChunkValue, Kernel};
 use crate::dtype::DType;
@@ -41,9 +42,12 @@ pub(super) fn run_file_kernel(kernel: &Kernel, args: &[&ChunkValue]) -> Result<C
             spec,
             offset,
             shape,
-        } => read_region(&spec.path, &spec.header, offset, shape)
-            .map(ChunkValue::Array)
-            .map_err(|e| naming(&spec.path, "cannot read", e)),
+        } => match &spec.mapped {
+            Some(mapped) => mapped.read_region(offset, shape).map(ChunkValue::Array),
+            None => read_region(&spec.path, &spec.header, offset, shape)
+                .map(ChunkValue::Array)
+                .map_err(|e| naming(&spec.path, "cannot read", e)),
+        },
         Kernel::SaveInit(file) => {
             let data_offset = create_npy(&file.temporary, file.dtype, &file.shape)
                 .map_err(|e| saving(file, e))?;

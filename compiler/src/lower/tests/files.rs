@@ -41,10 +41,12 @@ fn load_reads_shape_and_dtype_from_the_header() {
             path,
             data_offset,
             fortran_order,
+            mmap,
         } => {
             assert_eq!(path, &dir.path().join("data.npy"));
             assert_eq!(*data_offset, 128);
             assert!(!fortran_order);
+            assert!(!mmap);
         }
         other => panic!("{other:?}"),
     }

@@ -1,5 +1,5 @@
-# load(mmap_mode='r') is common for big files; marsc reads chunks anyway, so the read-only modes are accepted
+# load(mmap_mode='r') (and NumPy's alias 'readonly') maps the file read-only; the shape and dtype come from the header as for a plain load
 import numpy as np
 a = np.load("tests/cases/lower/data/f64_3x4.npy", mmap_mode="r")
-b = np.load("tests/cases/lower/data/bool_5.npy", mmap_mode="c")
+b = np.load("tests/cases/lower/data/bool_5.npy", mmap_mode="readonly")
 print(a.shape, a.dtype, b.shape, b.dtype)

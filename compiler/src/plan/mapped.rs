@@ -1,0 +1,55 @@
+//! Before a run: maps every file the plan loads with `mmap_mode='r'`, so a missing,
+//! changed or truncated file is reported against its `load` call (a mapped load is
+//! fused into its readers, whose subtask would otherwise carry the error), and no
+//! chunk of the run can fail reading it.
+
+use crate::tileable::{TileableGraph, TileableId};
+use marsc_grammar::{Diagnostic, Span};
+use marsc_runtime::jit::leaves::LeafInstance;
+use marsc_runtime::kernel::{Kernel, MappedNpy};
+use marsc_runtime::plan::Plan;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// Maps each mapped file of `plan` once; the first failure, pointed at its `load`.
+pub fn map_loaded_files(
+    plan: &Plan<Kernel>,
+    tileables: &TileableGraph,
+) -> Result<(), Box<Diagnostic>> {
+    let mut seen: HashSet<*const MappedNpy> = HashSet::new();
+    for op in plan.subtasks.iter().flat_map(|subtask| &subtask.ops) {
+        for file in mapped_files(&op.kernel) {
+            if !seen.insert(Arc::as_ptr(file)) {
+                continue;
+            }
+            if let Err(message) = file.data() {
+                let load = TileableId(file.label);
+                let span = if load.index() < tileables.len() {
+                    tileables.node(load).span
+                } else {
+                    Span::default()
+                };
+                return Err(Box::new(
+                    Diagnostic::error(message, span).with_label("while loading this"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The mapped files one kernel reads.
+fn mapped_files(kernel: &Kernel) -> Vec<&Arc<MappedNpy>> {
+    match kernel {
+        Kernel::Load { spec, .. } => spec.mapped.iter().collect(),
+        Kernel::Jit(jit) => jit
+            .leaves
+            .iter()
+            .filter_map(|leaf| match leaf {
+                LeafInstance::Mapped { file, .. } => Some(file),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}

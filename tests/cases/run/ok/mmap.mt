@@ -1,0 +1,22 @@
+# load(mmap_mode='r') gives the values of a plain load for every dtype and order; mapped inputs fused into element-wise ops and reductions, with odd chunks
+import mars.tensor as mt
+import numpy as np
+f64 = mt.load("tests/cases/lower/data/f64_3x4.npy", mmap_mode="r", chunks=(2, 3))
+f64f = np.load("tests/cases/lower/data/f64_fortran_4x5.npy", mmap_mode="r", chunks=(3, 2))
+f32 = mt.load("tests/cases/lower/data/f32_6.npy", mmap_mode="r", chunks=4)
+f32f = mt.load("tests/cases/lower/data/f32_fortran_3x4.npy", mmap_mode="readonly", chunks=(2, 3))
+i64 = mt.load("tests/cases/lower/data/i64_5x7.npy", mmap_mode="r", chunks=(2, 3))
+i32 = mt.load("tests/cases/lower/data/i32_7.npy", mmap_mode="r", chunks=3)
+i32f = mt.load("tests/cases/lower/data/i32_fortran_2x3.npy", mmap_mode="r", chunks=1)
+b = mt.load("tests/cases/lower/data/bool_5.npy", mmap_mode="r", chunks=2)
+bf = mt.load("tests/cases/lower/data/bool_fortran_2x3.npy", mmap_mode="r", chunks=(1, 2))
+s = mt.load("tests/cases/lower/data/i64_scalar.npy", mmap_mode="r")
+print(f64, f64f, f32, f32f, i64, i32, i32f, b, bf, s)
+plain = mt.load("tests/cases/lower/data/f64_3x4.npy", chunks=(1, 4))
+print(f64 + plain, (f64 * plain).sum(), f64 * 2.0 - 1.0)
+print((f64 + f64[0]).sum(axis=0), f64.max(axis=1), f64f.sum(), f64f * f64f[:, :1])
+print(f32 * 3, (f32 + f32).sum(), f32f + f32f.T.T, f32f.min())
+print(i64 + i64, (i64 * 2).sum(axis=1), i64 > 0, mt.where(i64 > 10, i64, -i64).prod(axis=0))
+print(i32 * i32, i32.sum(), i32f + i32f, (i32f.T @ i32f).sum())
+print(b & ~b, b.sum(), bf | bf, mt.logical_not(bf).any(axis=0))
+print(s + 1, (i32 + s).max())
