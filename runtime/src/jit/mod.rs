@@ -13,6 +13,7 @@
 //! Results are bit-identical to the interpreter for element-wise kernels; float
 //! reductions differ only by summation order.
 
+mod accumulate;
 mod build;
 mod cache;
 mod call;

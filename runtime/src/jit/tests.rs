@@ -329,6 +329,34 @@ fn float_sums_over_leading_axes_add_rows_as_the_interpreter_does() {
 }
 
 #[test]
+fn simd_extremes_and_products_over_leading_axes_keep_nans_and_signed_zeros() {
+    let specials = [
+        0.0,
+        -0.0,
+        1.5,
+        f64::NAN,
+        -2.5,
+        f64::INFINITY,
+        3.0,
+        f64::NEG_INFINITY,
+    ];
+    let values: Vec<f64> = (0..77).map(|i| specials[(i * 5 + i / 11) % 8]).collect();
+    let as_f32 = ChunkValue::Array(ArrayData::Float32(
+        ArrayD::from_shape_vec(IxDyn(&[7, 11]), values.iter().map(|&v| v as f32).collect())
+            .expect("shape"),
+    ));
+    for a in [f64_array(&[7, 11], values.clone()), as_f32] {
+        for reduce in [ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod, ReduceOp::Sum] {
+            let ops = vec![op(
+                reduce_map(reduce, vec![0], &[7, 11]),
+                &[OpArg::Input(0)],
+            )];
+            assert_same(&subtask(ops, 1), std::slice::from_ref(&a));
+        }
+    }
+}
+
+#[test]
 fn many_chunks_of_one_structure_compile_once() {
     let first = compiled_for_offset(0);
     for offset in 1..10_000 {
