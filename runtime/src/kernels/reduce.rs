@@ -148,19 +148,16 @@ pub fn reduce_map(
     let walk = rows::RowWalk::new(x.shape(), &layout.axes);
     let partial = with_element_type!(x.dtype(), E => {
         let array = E::from_data(x).ok_or_else(|| dtype_mismatch(x.dtype()))?;
-        let by_rows = match &walk {
+        match &walk {
             Some(walk) => {
                 // The JIT reads the same copy, so both walk the rows in one order.
                 let standard = array.as_standard_layout();
                 let data = standard.as_slice().ok_or_else(|| {
                     KernelError("internal error: a standard-layout copy is not contiguous".into())
                 })?;
-                rows::map_rows::<E>(red.op, data, walk, &layout.keepdims_shape)?
+                let keepdims = &layout.keepdims_shape;
+                rows::map_rows::<E>(red.op, data, walk, keepdims, indexer.as_ref())?
             }
-            None => None,
-        };
-        match by_rows {
-            Some(partial) => partial,
             None => map::map_partial::<E>(red.op, array, &layout, indexer.as_ref())?,
         }
     });

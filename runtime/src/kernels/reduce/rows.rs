@@ -7,6 +7,7 @@
 //! walks the same rows in the same order, so both give the same bits.
 
 use super::element::{Accumulator, Element, FloatAccumulator};
+use super::layout::GlobalIndexer;
 use super::map::Direction;
 use super::Partial;
 use crate::kernels::KernelError;
@@ -83,21 +84,23 @@ impl RowWalk {
         })
     }
 
-    /// Calls `visit(offset, row, first)` for every row of `data` (the chunk in C
-    /// order), in order: `offset` is where the row's outputs start, and `first` tells
-    /// whether this is the first row reaching those outputs.
-    fn each_row<E>(&self, data: &[E], mut visit: impl FnMut(usize, &[E], bool)) {
+    /// Calls `visit(offset, row, position)` for every row of `data` (the chunk in C
+    /// order), in order: `offset` is where the row's outputs start, and `position` is
+    /// the row's place in those outputs' runs (its reduced indices raveled in C
+    /// order), so 0 for the first row reaching them.
+    fn each_row<E>(&self, data: &[E], mut visit: impl FnMut(usize, &[E], usize)) {
         if self.row_len == 0 {
             return;
         }
         let mut index = vec![0usize; self.outer.len()];
         let mut offset = 0;
         for row in data.chunks_exact(self.row_len) {
-            let first = index
+            let position = index
                 .iter()
                 .zip(&self.outer)
-                .all(|(&i, &(_, stride))| stride != 0 || i == 0);
-            visit(offset, row, first);
+                .filter(|&(_, &(_, stride))| stride == 0)
+                .fold(0, |position, (&i, &(extent, _))| position * extent + i);
+            visit(offset, row, position);
             for (axis, &(extent, stride)) in self.outer.iter().enumerate().rev() {
                 index[axis] += 1;
                 offset += stride;
@@ -120,9 +123,9 @@ impl RowWalk {
         combine: impl Fn(A, E) -> A,
     ) -> Vec<A> {
         let mut out = vec![empty; self.outputs];
-        self.each_row(data, |offset, row, first| {
+        self.each_row(data, |offset, row, position| {
             let out_row = &mut out[offset..offset + row.len()];
-            if first {
+            if position == 0 {
                 for (o, &v) in out_row.iter_mut().zip(row) {
                     *o = start(v);
                 }
@@ -136,15 +139,16 @@ impl RowWalk {
     }
 }
 
-/// The partial state of `op` over the rows of `data`, or `None` for the ops that keep
-/// the general path (argmax and argmin, whose ties need run positions).
+/// The partial state of `op` over the rows of `data`; `indexer` places the chunk for
+/// argmax and argmin.
 pub(super) fn map_rows<E: Element>(
     op: ReduceOp,
     data: &[E],
     walk: &RowWalk,
     keepdims_shape: &[usize],
-) -> Result<Option<Partial>, KernelError> {
-    Ok(Some(match op {
+    indexer: Option<&GlobalIndexer>,
+) -> Result<Partial, KernelError> {
+    Ok(match op {
         ReduceOp::Sum => Partial::Total(<E::SumAcc>::into_data(keepdims_array(
             keepdims_shape,
             sum_rows::<E, E::SumAcc>(walk, data),
@@ -210,8 +214,47 @@ pub(super) fn map_rows<E: Element>(
                 m2: <E::MeanAcc>::into_data(keepdims_array(keepdims_shape, m2)?),
             }
         }
-        ReduceOp::ArgMax | ReduceOp::ArgMin => return Ok(None),
-    }))
+        ReduceOp::ArgMax | ReduceOp::ArgMin => {
+            let Some(indexer) = indexer else {
+                return Err(KernelError("argmax/argmin need the chunk's offset".into()));
+            };
+            let (value, index) = arg_rows(Direction::of(op), walk, data, indexer);
+            Partial::Arg {
+                value: E::into_data(keepdims_array(keepdims_shape, value)?),
+                index: keepdims_array(keepdims_shape, index)?,
+            }
+        }
+    })
+}
+
+/// The winning value and global index per output: the first row sets them, a later
+/// row replaces them only where its value beats them, so ties keep the first
+/// occurrence as NumPy does.
+fn arg_rows<E: Element>(
+    direction: Direction,
+    walk: &RowWalk,
+    data: &[E],
+    indexer: &GlobalIndexer,
+) -> (Vec<E>, Vec<i64>) {
+    let mut values = vec![E::default(); walk.outputs];
+    let mut indices = vec![0i64; walk.outputs];
+    walk.each_row(data, |offset, row, position| {
+        let global = indexer.global_index(position);
+        let span = offset..offset + row.len();
+        if position == 0 {
+            values[span.clone()].copy_from_slice(row);
+            indices[span].fill(global);
+            return;
+        }
+        let bests = values[span.clone()].iter_mut().zip(&mut indices[span]);
+        for ((best, index), &v) in bests.zip(row) {
+            if direction.beats(v, *best) {
+                *best = v;
+                *index = global;
+            }
+        }
+    });
+    (values, indices)
 }
 
 /// NumPy's sum over rows: the output starts at 0 (so `-0.0` sums to `0.0`, as NumPy
@@ -235,11 +278,11 @@ fn moments_rows<E: Element>(walk: &RowWalk, data: &[E]) -> (Vec<E::MeanAcc>, Vec
     }
     let zero = <E::MeanAcc>::ZERO;
     let mut m2 = vec![zero; walk.outputs];
-    walk.each_row(data, |offset, row, first| {
+    walk.each_row(data, |offset, row, position| {
         let span = offset..offset + row.len();
         for ((acc, &mean), &v) in m2[span.clone()].iter_mut().zip(&mean[span]).zip(row) {
             let deviation = <E::MeanAcc>::from_element(v).sub(mean);
-            let start = if first { zero } else { *acc };
+            let start = if position == 0 { zero } else { *acc };
             *acc = start.add(deviation.mul(deviation));
         }
     });

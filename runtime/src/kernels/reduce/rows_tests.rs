@@ -4,8 +4,9 @@
 
 use super::rows::{reduces_by_rows, RowWalk};
 use super::tests::{array, reduce, reduce_with};
+use super::{reduce_finish, reduce_map};
 use crate::array::ArrayData;
-use crate::ops::ReduceOp;
+use crate::ops::{ReduceOp, Reduction};
 
 /// `[[1e16, 1.0, -1e16, 3.0][i % 4] for i in range(24)]`: pairwise 24.0, rows 23.0.
 fn column() -> Vec<f64> {
@@ -177,4 +178,40 @@ fn only_chunks_that_keep_their_innermost_axis_go_by_rows() {
     );
     let walk = RowWalk::new(&[2, 3, 1, 4], &[1]).expect("innermost axis kept");
     assert_eq!(walk, RowWalk::new(&[2, 3, 4], &[1]).expect("same walk"));
+}
+
+#[test]
+fn arg_extremes_over_leading_axes_report_global_indices() {
+    let nan = f64::NAN;
+    // The chunk G[2:4, 1:4, :] of a (4, 6, 3) tensor G, reduced over axes (0, 1):
+    // NumPy's argmax/argmin of chunk.reshape(6, 3) along axis 0, mapped to G's
+    // raveled (axis 0, axis 1) index.
+    let chunk = array(
+        &[2, 3, 3],
+        vec![
+            -5.0, 2.0, -2.0, 5.0, nan, -3.0, 4.0, 0.0, -4.0, 3.0, -1.0, -5.0, 2.0, nan, 5.0, 1.0,
+            -3.0, 4.0,
+        ],
+    );
+    for (op, expected) in [
+        (ReduceOp::ArgMax, vec![14_i64, 14, 20]),
+        (ReduceOp::ArgMin, vec![13, 14, 19]),
+    ] {
+        let red = Reduction { op, ddof: 0.0 };
+        let state = reduce_map(red, &chunk, &[0, 1], &[4, 6, 3], &[2, 1, 0]).unwrap();
+        assert_eq!(
+            reduce_finish(red, &state, false).unwrap(),
+            array(&[3], expected)
+        );
+    }
+    // Ties keep the first occurrence: np.argmax(w, axis=0), np.argmin(w, axis=0).
+    let w = array(&[3, 3], vec![1.0, 2.0, 2.0, 2.0, 2.0, 1.0, 2.0, 0.5, 2.0]);
+    assert_eq!(
+        reduce(ReduceOp::ArgMax, &w, &[0]),
+        array(&[3], vec![1_i64, 0, 0])
+    );
+    assert_eq!(
+        reduce(ReduceOp::ArgMin, &w, &[0]),
+        array(&[3], vec![0_i64, 2, 1])
+    );
 }
