@@ -288,6 +288,9 @@ impl Lowering<'_, '_> {
             Some(op @ (ReduceOp::Sum | ReduceOp::Mean)) => {
                 accumulator_dtype(op, dtype) == Ok(dtype)
             }
+            Some(op) if self.key.variant.mode == Mode::AccumulateRow => {
+                super::accumulate::lanes_supported(op, dtype)
+            }
             Some(_) => false,
         };
         (nodes_ok && tail_ok).then_some(vector)
@@ -424,7 +427,9 @@ impl Lowering<'_, '_> {
                 }
                 Mode::AccumulateRow if acc_dtype.is_some() => {
                     let before = b.ins().load(vector, flags(), address, 0);
-                    let after = add(b, dtype, before, value);
+                    let op = self.key.graph.reduce.unwrap_or(ReduceOp::Sum);
+                    let after =
+                        super::accumulate::combine_lanes(b, op, dtype, vector, before, value)?;
                     b.ins().store(flags(), after, address, 0);
                 }
                 _ => {

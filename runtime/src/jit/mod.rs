@@ -13,6 +13,7 @@
 //! Results are bit-identical to the interpreter for element-wise kernels; float
 //! reductions differ only by summation order.
 
+mod accumulate;
 mod build;
 mod cache;
 mod call;
@@ -222,8 +223,13 @@ fn jit_op(
         variant: layout.variant,
     };
     let whole_runs = uses_pairwise(&key) && !layout.reduced_outside_row;
-    if sums_floats(&key) && !whole_runs {
-        // Only whole runs are summed in the interpreter's pairwise order.
+    // Rows accumulated in C order add up as the interpreter's row walk does.
+    let by_rows = key.variant.mode == codegen::Mode::AccumulateRow
+        && reduce_axes
+            .as_deref()
+            .is_some_and(|axes| crate::kernels::reduce::reduces_by_rows(&layout.shape, axes));
+    if sums_floats(&key) && !whole_runs && !by_rows {
+        // Other runs are summed in the interpreter's pairwise order only when whole.
         return Ok(Compiled::Inexact);
     }
     let kernel = compiled(&key)?;

@@ -305,13 +305,55 @@ fn reductions_over_leading_axes_accumulate_rows() {
 }
 
 #[test]
-fn float_sums_over_leading_axes_stay_interpreted() {
-    let a = f64_array(&[6, 5], vec![1.0; 30]);
-    let ops = vec![op(
-        reduce_map(ReduceOp::Sum, vec![0], &[6, 5]),
-        &[OpArg::Input(0)],
-    )];
-    assert!(jit(&subtask(ops, 1), &[a]).is_none());
+fn float_sums_over_leading_axes_add_rows_as_the_interpreter_does() {
+    // Columns whose pairwise sums (24.0) differ from NumPy's row-by-row sums (23.0).
+    let column = |i: usize| [1e16, 1.0, -1e16, 3.0][(i / 3) % 4] * (1.0 + (i % 3) as f64);
+    for shape in [vec![24, 3], vec![4, 6, 3], vec![2, 12, 3]] {
+        let len = shape.iter().product();
+        let a = f64_array(&shape, (0..len).map(column).collect());
+        let axes_choices: Vec<Vec<usize>> = if shape.len() == 2 {
+            vec![vec![0]]
+        } else {
+            vec![vec![0], vec![0, 1], vec![1]]
+        };
+        for axes in axes_choices {
+            for reduce in [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Prod] {
+                let ops = vec![
+                    op(Kernel::Unary(UnaryOp::Negative), &[OpArg::Input(0)]),
+                    op(reduce_map(reduce, axes.clone(), &shape), &[OpArg::Local(0)]),
+                ];
+                assert_same(&subtask(ops, 1), std::slice::from_ref(&a));
+            }
+        }
+    }
+}
+
+#[test]
+fn simd_extremes_and_products_over_leading_axes_keep_nans_and_signed_zeros() {
+    let numbers = [0.0, -0.0, 1.5, -2.5, f64::INFINITY, 3.0, f64::NEG_INFINITY];
+    // NaNs in a few columns only, at different rows, so most columns stay numbers.
+    let value = |i: usize| {
+        let (row, column) = (i / 11, i % 11);
+        if column % 3 == 0 && (row + 2 * column) % 9 == 4 {
+            f64::NAN
+        } else {
+            numbers[(row * 3 + column * 5) % 7]
+        }
+    };
+    let values: Vec<f64> = (0..77).map(value).collect();
+    let as_f32 = ChunkValue::Array(ArrayData::Float32(
+        ArrayD::from_shape_vec(IxDyn(&[7, 11]), values.iter().map(|&v| v as f32).collect())
+            .expect("shape"),
+    ));
+    for a in [f64_array(&[7, 11], values.clone()), as_f32] {
+        for reduce in [ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod, ReduceOp::Sum] {
+            let ops = vec![op(
+                reduce_map(reduce, vec![0], &[7, 11]),
+                &[OpArg::Input(0)],
+            )];
+            assert_same(&subtask(ops, 1), std::slice::from_ref(&a));
+        }
+    }
 }
 
 #[test]
@@ -371,7 +413,14 @@ fn dtype_strategy() -> impl Strategy<Value = DType> {
 }
 
 fn input_strategy() -> impl Strategy<Value = ChunkValue> {
-    let shapes: Vec<Vec<usize>> = vec![vec![3, 4], vec![4], vec![3, 1], vec![1, 4], vec![]];
+    let shapes: Vec<Vec<usize>> = vec![
+        vec![3, 4],
+        vec![4],
+        vec![3, 1],
+        vec![1, 4],
+        vec![],
+        vec![2, 3, 4],
+    ];
     (dtype_strategy(), prop::sample::select(shapes)).prop_flat_map(|(dtype, shape)| {
         let len: usize = shape.iter().product();
         prop::collection::vec(prop::sample::select(SPECIAL.to_vec()), len).prop_map(move |values| {
@@ -472,7 +521,7 @@ proptest! {
     fn jit_matches_the_interpreter_on_random_expressions(
         inputs in prop::collection::vec(input_strategy(), 1..4),
         steps in prop::collection::vec(step_strategy(), 1..8),
-        reduce in prop::option::of((prop::sample::select(ReduceOp::ALL.to_vec()), 0usize..4)),
+        reduce in prop::option::of((prop::sample::select(ReduceOp::ALL.to_vec()), 0usize..6)),
     ) {
         let mut ops = program(&inputs, &steps);
         prop_assume!(!ops.is_empty());
@@ -483,6 +532,8 @@ proptest! {
             let axes: Vec<usize> = match (ndim, axes_pick) {
                 (0, _) => vec![],
                 (_, 0) => (0..ndim).collect(),
+                // A leading block of two axes.
+                (2.., 4 | 5) => vec![0, 1],
                 (_, pick) => vec![pick % ndim],
             };
             let shape = data.shape().to_vec();

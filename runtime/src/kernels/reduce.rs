@@ -10,6 +10,9 @@ mod finish;
 mod layout;
 mod map;
 mod merge;
+mod rows;
+#[cfg(test)]
+mod rows_tests;
 mod spill;
 #[cfg(test)]
 mod tests;
@@ -17,6 +20,7 @@ mod tests;
 mod tree_tests;
 
 pub(in crate::kernels) use element::{with_element_type, Accumulator, Element};
+pub use rows::reduces_by_rows;
 pub use spill::{read_state, write_state};
 
 use crate::array::ArrayData;
@@ -141,9 +145,21 @@ pub fn reduce_map(
         )?),
         _ => None,
     };
+    let walk = rows::RowWalk::new(x.shape(), &layout.axes);
     let partial = with_element_type!(x.dtype(), E => {
         let array = E::from_data(x).ok_or_else(|| dtype_mismatch(x.dtype()))?;
-        map::map_partial::<E>(red.op, array, &layout, indexer.as_ref())?
+        match &walk {
+            Some(walk) => {
+                // The JIT reads the same copy, so both walk the rows in one order.
+                let standard = array.as_standard_layout();
+                let data = standard.as_slice().ok_or_else(|| {
+                    KernelError("internal error: a standard-layout copy is not contiguous".into())
+                })?;
+                let keepdims = &layout.keepdims_shape;
+                rows::map_rows::<E>(red.op, data, walk, keepdims, indexer.as_ref())?
+            }
+            None => map::map_partial::<E>(red.op, array, &layout, indexer.as_ref())?,
+        }
     });
     Ok(ReduceState {
         op: red.op,

@@ -7,11 +7,11 @@ use crate::kernels::KernelError;
 use crate::ops::{ReduceOp, Reduction};
 use ndarray::{ArrayD, IxDyn};
 
-fn array<T: Element>(shape: &[usize], values: Vec<T>) -> ArrayData {
+pub(super) fn array<T: Element>(shape: &[usize], values: Vec<T>) -> ArrayData {
     T::into_data(ArrayD::from_shape_vec(IxDyn(shape), values).expect("test data fits its shape"))
 }
 
-fn reduce_with(
+pub(super) fn reduce_with(
     op: ReduceOp,
     ddof: f64,
     x: &ArrayData,
@@ -24,7 +24,7 @@ fn reduce_with(
     reduce_finish(red, &state, keepdims)
 }
 
-fn reduce(op: ReduceOp, x: &ArrayData, axes: &[usize]) -> ArrayData {
+pub(super) fn reduce(op: ReduceOp, x: &ArrayData, axes: &[usize]) -> ArrayData {
     reduce_with(op, 0.0, x, axes, false).expect("reduction succeeds")
 }
 

@@ -1,0 +1,64 @@
+//! SIMD steps of an `AccumulateRow` kernel (a reduction over leading axes): a vector of
+//! row values combined lane by lane into the output row, `out[j] = out[j] op x[j]`,
+//! with exactly the scalar fold's semantics so both loops give the same bits.
+
+use crate::dtype::DType;
+use crate::ops::ReduceOp;
+use cranelift_codegen::ir::condcodes::FloatCC;
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Type, Value};
+use cranelift_frontend::FunctionBuilder;
+
+/// Whether the SIMD loop can combine `op` over `dtype` lanes in place: the tails that
+/// accumulate in the element's own float type. (Integer products and extremes would
+/// need 64-bit lane multiplies and comparisons that SSE lacks; all/any/count store
+/// another dtype than they read.)
+pub fn lanes_supported(op: ReduceOp, dtype: DType) -> bool {
+    matches!(op, ReduceOp::Prod | ReduceOp::Max | ReduceOp::Min) && dtype.is_float()
+}
+
+/// `acc op value` lane by lane, for an op [`lanes_supported`] accepts or a sum.
+pub fn combine_lanes(
+    b: &mut FunctionBuilder<'_>,
+    op: ReduceOp,
+    dtype: DType,
+    vector: Type,
+    acc: Value,
+    value: Value,
+) -> Result<Value, String> {
+    Ok(match op {
+        ReduceOp::Sum | ReduceOp::Mean => super::codegen::add(b, dtype, acc, value),
+        ReduceOp::Prod if dtype.is_float() => b.ins().fmul(acc, value),
+        ReduceOp::Max | ReduceOp::Min if dtype.is_float() => {
+            extreme_lanes(b, op == ReduceOp::Max, vector, acc, value)
+        }
+        other => {
+            return Err(format!(
+                "internal error: no SIMD accumulation for {} of {dtype}",
+                other.name()
+            ))
+        }
+    })
+}
+
+/// The interpreter's `Direction::beats` per lane: a NaN value replaces a number, a
+/// strictly larger (smaller) value replaces the current one, and a NaN stays.
+fn extreme_lanes(
+    b: &mut FunctionBuilder<'_>,
+    largest: bool,
+    vector: Type,
+    acc: Value,
+    value: Value,
+) -> Value {
+    let cc = if largest {
+        FloatCC::GreaterThan
+    } else {
+        FloatCC::LessThan
+    };
+    let value_nan = b.ins().fcmp(FloatCC::Unordered, value, value);
+    let better = b.ins().fcmp(cc, value, acc);
+    let candidate = b.ins().bor(value_nan, better);
+    let acc_is_number = b.ins().fcmp(FloatCC::Ordered, acc, acc);
+    let take = b.ins().band(candidate, acc_is_number);
+    let mask = b.ins().bitcast(vector, MemFlagsData::new(), take);
+    b.ins().bitselect(mask, value, acc)
+}
