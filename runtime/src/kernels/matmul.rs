@@ -18,10 +18,10 @@ pub fn matmul_block(a: &ArrayData, b: &ArrayData) -> Result<ArrayData, KernelErr
     check_operands(a, b)?;
     Ok(match (a, b) {
         (ArrayData::Float64(a), ArrayData::Float64(b)) => {
-            ArrayData::Float64(float_product(as_2d(a)?, as_2d(b)?, Threads::ALL).into_dyn())
+            ArrayData::Float64(float_product(as_2d(a)?, as_2d(b)?, Threads::Pool).into_dyn())
         }
         (ArrayData::Float32(a), ArrayData::Float32(b)) => {
-            ArrayData::Float32(float_product(as_2d(a)?, as_2d(b)?, Threads::ALL).into_dyn())
+            ArrayData::Float32(float_product(as_2d(a)?, as_2d(b)?, Threads::Pool).into_dyn())
         }
         (ArrayData::Int64(a), ArrayData::Int64(b)) => ArrayData::Int64(wrapping_dot(a, b)?),
         (ArrayData::Int32(a), ArrayData::Int32(b)) => ArrayData::Int32(wrapping_dot(a, b)?),

@@ -96,8 +96,8 @@ fn strided_operands_in_the_blocked_kernel_match_numpy() {
     let b = Array2::from_shape_vec((150, 300), b_values(45_000)).expect("b fits");
     let b = b.reversed_axes();
     for product in [
-        float_product(a.view(), b.view(), Threads::ALL),
-        float_product(a.view(), b.view(), Threads(1)),
+        float_product(a.view(), b.view(), Threads::Pool),
+        float_product(a.view(), b.view(), Threads::One),
     ] {
         assert_eq!(product.dim(), (200, 150));
         assert_eq!(product.sum(), 42.1875);
@@ -108,28 +108,35 @@ fn strided_operands_in_the_blocked_kernel_match_numpy() {
         );
     }
     let (a32, b32) = (a.mapv(|v| v as f32), b.mapv(|v| v as f32));
-    let product32 = float_product(a32.view(), b32.view(), Threads::ALL);
+    let product32 = float_product(a32.view(), b32.view(), Threads::Pool);
     assert_eq!(product32.mapv(f64::from).sum(), 42.1875);
     assert_eq!(product32[[17, 42]], 0.4375);
 }
 
+/// The product with tiles spread over a private pool of `threads` threads.
+fn on_pool<T: Send>(threads: usize, product: impl FnOnce() -> T + Send) -> T {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    pool.expect("a test thread pool").install(product)
+}
+
 #[test]
 fn thread_count_never_changes_a_bit() {
-    // Inexact values and a contraction longer than faer's 512-long k steps.
+    // Inexact values, several row panels and column tiles, and a contraction longer
+    // than faer's 512-long k steps.
     let values = |len: usize, seed: f64| (0..len).map(move |i| (i as f64 * seed).sin());
-    let a = Array2::from_shape_vec((301, 1100), values(301 * 1100, 0.37).collect());
-    let b = Array2::from_shape_vec((1100, 257), values(1100 * 257, 0.91).collect());
+    let a = Array2::from_shape_vec((601, 1100), values(601 * 1100, 0.37).collect());
+    let b = Array2::from_shape_vec((1100, 1030), values(1100 * 1030, 0.91).collect());
     let (a, b) = (a.expect("a fits"), b.expect("b fits"));
-    let one = float_product(a.view(), b.view(), Threads(1));
-    for threads in [Threads(2), Threads(3), Threads::ALL] {
-        let many = float_product(a.view(), b.view(), threads);
+    let one = float_product(a.view(), b.view(), Threads::One);
+    for threads in [2, 3] {
+        let many = on_pool(threads, || float_product(a.view(), b.view(), Threads::Pool));
         assert!(
             one.iter().zip(&many).all(|(x, y)| x.to_bits() == y.to_bits()),
-            "{threads:?} differs from one thread"
+            "{threads} threads differ from one"
         );
     }
     let (a32, b32) = (a.mapv(|v| v as f32), b.mapv(|v| v as f32));
-    let one32 = float_product(a32.view(), b32.view(), Threads(1));
-    let two32 = float_product(a32.view(), b32.view(), Threads(2));
+    let one32 = float_product(a32.view(), b32.view(), Threads::One);
+    let two32 = on_pool(2, || float_product(a32.view(), b32.view(), Threads::Pool));
     assert!(one32.iter().zip(&two32).all(|(x, y)| x.to_bits() == y.to_bits()));
 }
