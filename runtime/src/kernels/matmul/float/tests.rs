@@ -9,7 +9,9 @@ use ndarray::{s, Array2, ArrayD, IxDyn};
 
 /// `((np.arange(len) * 5) % 11 - 5) / 4`.
 fn a_values(len: usize) -> Vec<f64> {
-    (0..len).map(|i| ((i * 5) % 11) as f64 / 4.0 - 1.25).collect()
+    (0..len)
+        .map(|i| ((i * 5) % 11) as f64 / 4.0 - 1.25)
+        .collect()
 }
 
 /// `((np.arange(len) * 7) % 9 - 4) / 8`.
@@ -36,7 +38,11 @@ fn expect_product(n: usize, k: usize, m: usize, numpy: &[f64]) {
     let (a, b) = operands(n, k, m);
     let want = ArrayD::from_shape_vec(IxDyn(&[n, m]), numpy.to_vec()).expect("numpy fits");
     let got = matmul_block(&float64(a.clone()), &float64(b.clone()));
-    assert_eq!(got, Ok(ArrayData::Float64(want.clone())), "{n}x{k} @ {k}x{m}");
+    assert_eq!(
+        got,
+        Ok(ArrayData::Float64(want.clone())),
+        "{n}x{k} @ {k}x{m}"
+    );
     let got32 = matmul_block(&float32(a), &float32(b));
     let want32 = ArrayData::Float32(want.mapv(|v| v as f32));
     assert_eq!(got32, Ok(want32), "float32 {n}x{k} @ {k}x{m}");
@@ -52,7 +58,12 @@ fn odd_shapes_match_numpy() {
         0.59375, 1.125, 0.625, -0.53125, -1.125, -1.15625, 0.78125,
     ];
     expect_product(7, 13, 5, &seven_by_five);
-    expect_product(1, 9, 6, &[0.28125, -0.75, 0.46875, 0.28125, 0.375, -0.65625]);
+    expect_product(
+        1,
+        9,
+        6,
+        &[0.28125, -0.75, 0.46875, 0.28125, 0.375, -0.65625],
+    );
     expect_product(6, 9, 1, &[0.25, -0.09375, 0.9375, 0.25, 0.9375, 0.9375]);
     #[rustfmt::skip]
     let outer = [
@@ -131,12 +142,17 @@ fn thread_count_never_changes_a_bit() {
     for threads in [2, 3] {
         let many = on_pool(threads, || float_product(a.view(), b.view(), Threads::Pool));
         assert!(
-            one.iter().zip(&many).all(|(x, y)| x.to_bits() == y.to_bits()),
+            one.iter()
+                .zip(&many)
+                .all(|(x, y)| x.to_bits() == y.to_bits()),
             "{threads} threads differ from one"
         );
     }
     let (a32, b32) = (a.mapv(|v| v as f32), b.mapv(|v| v as f32));
     let one32 = float_product(a32.view(), b32.view(), Threads::One);
     let two32 = on_pool(2, || float_product(a32.view(), b32.view(), Threads::Pool));
-    assert!(one32.iter().zip(&two32).all(|(x, y)| x.to_bits() == y.to_bits()));
+    assert!(one32
+        .iter()
+        .zip(&two32)
+        .all(|(x, y)| x.to_bits() == y.to_bits()));
 }
