@@ -1,11 +1,16 @@
 //! Block matrix multiplication: [`matmul_block`] multiplies one `(n, k)` block by one
 //! `(k, m)` block, and [`add_blocks`] sums the products along the contracted axis (a
-//! tree a tiler may shape freely). Floats go through ndarray's `dot` (matrixmultiply);
-//! integers wrap on overflow as NumPy's do; `bool @ bool` is the OR of ANDs.
+//! tree a tiler may shape freely). Floats go through faer's parallel matmul
+//! (`float.rs`); integers wrap on overflow as NumPy's do; `bool @ bool` is the OR of
+//! ANDs.
+
+mod float;
+
+pub use float::{float_product, Threads};
 
 use crate::array::ArrayData;
 use crate::kernels::KernelError;
-use ndarray::{Array2, ArrayD, ArrayView2, Ix2};
+use ndarray::{Array2, ArrayD, ArrayView2, Ix2, Zip};
 use std::num::Wrapping;
 
 /// `a @ b` for 2-D blocks of the same dtype (result in that dtype, as NumPy gives).
@@ -13,10 +18,10 @@ pub fn matmul_block(a: &ArrayData, b: &ArrayData) -> Result<ArrayData, KernelErr
     check_operands(a, b)?;
     Ok(match (a, b) {
         (ArrayData::Float64(a), ArrayData::Float64(b)) => {
-            ArrayData::Float64(as_2d(a)?.dot(&as_2d(b)?).into_dyn())
+            ArrayData::Float64(float_product(as_2d(a)?, as_2d(b)?, Threads::Pool).into_dyn())
         }
         (ArrayData::Float32(a), ArrayData::Float32(b)) => {
-            ArrayData::Float32(as_2d(a)?.dot(&as_2d(b)?).into_dyn())
+            ArrayData::Float32(float_product(as_2d(a)?, as_2d(b)?, Threads::Pool).into_dyn())
         }
         (ArrayData::Int64(a), ArrayData::Int64(b)) => ArrayData::Int64(wrapping_dot(a, b)?),
         (ArrayData::Int32(a), ArrayData::Int32(b)) => ArrayData::Int32(wrapping_dot(a, b)?),
@@ -63,12 +68,27 @@ pub fn add_blocks(parts: &[&ArrayData]) -> Result<ArrayData, KernelError> {
     })
 }
 
-/// The elementwise fold of same-shaped arrays; `None` if there are none.
+/// The elementwise fold of same-shaped arrays; `None` if there are none. The first two
+/// are added into a fresh array in one pass (rather than copying the first and adding
+/// the second in place), so the sum of k parts reads each once and writes once.
 fn sum_arrays<'a, T: Copy + 'a>(
     mut arrays: impl Iterator<Item = &'a ArrayD<T>>,
     add: impl Fn(T, T) -> T,
 ) -> Option<ArrayD<T>> {
-    let mut total = arrays.next()?.as_standard_layout().into_owned();
+    let first = arrays.next()?;
+    let mut total = match arrays.next() {
+        // Zip collects in its inputs' layout: only row-major inputs give a row-major sum.
+        Some(second) if first.is_standard_layout() && second.is_standard_layout() => {
+            Zip::from(first).and(second).map_collect(|&x, &y| add(x, y))
+        }
+        second => {
+            let mut total = first.as_standard_layout().into_owned();
+            if let Some(second) = second {
+                total.zip_mut_with(second, |t, &v| *t = add(*t, v));
+            }
+            total
+        }
+    };
     for array in arrays {
         total.zip_mut_with(array, |t, &v| *t = add(*t, v));
     }

@@ -1,0 +1,52 @@
+//! The float block product alone: `a @ b` on square float64 and float32 blocks through
+//! `matmul_block` (faer, all cores) against ndarray's `dot` (matrixmultiply, one
+//! core), the kernel marsc used before. GFLOP/s = 2 n³ / time
+//! (`cargo bench -p marsc-runtime --bench matmul`).
+
+use marsc_runtime::array::ArrayData;
+use marsc_runtime::kernels::matmul::matmul_block;
+use ndarray::{Array2, ArrayD, IxDyn};
+
+const SIZES: [usize; 3] = [256, 1000, 4000];
+
+fn main() {
+    divan::main();
+}
+
+fn square(n: usize, seed: f64) -> ArrayD<f64> {
+    let values = (0..n * n).map(|i| (i as f64 * seed).sin()).collect();
+    ArrayD::from_shape_vec(IxDyn(&[n, n]), values).expect("square shape")
+}
+
+fn flops(n: usize) -> divan::counter::ItemsCount {
+    divan::counter::ItemsCount::new(2 * n * n * n)
+}
+
+#[divan::bench(args = SIZES, sample_count = 5, sample_size = 1)]
+fn float64_block(bencher: divan::Bencher, n: usize) {
+    let (a, b) = (
+        ArrayData::Float64(square(n, 0.37)),
+        ArrayData::Float64(square(n, 0.91)),
+    );
+    bencher
+        .counter(flops(n))
+        .bench(|| matmul_block(&a, &b).expect("square blocks multiply"));
+}
+
+#[divan::bench(args = SIZES, sample_count = 5, sample_size = 1)]
+fn float32_block(bencher: divan::Bencher, n: usize) {
+    let (a, b) = (
+        ArrayData::Float32(square(n, 0.37).mapv(|v| v as f32)),
+        ArrayData::Float32(square(n, 0.91).mapv(|v| v as f32)),
+    );
+    bencher
+        .counter(flops(n))
+        .bench(|| matmul_block(&a, &b).expect("square blocks multiply"));
+}
+
+#[divan::bench(args = SIZES, sample_count = 5, sample_size = 1)]
+fn float64_ndarray_dot(bencher: divan::Bencher, n: usize) {
+    let to_2d = |x: ArrayD<f64>| -> Array2<f64> { x.into_dimensionality().expect("2-D") };
+    let (a, b) = (to_2d(square(n, 0.37)), to_2d(square(n, 0.91)));
+    bencher.counter(flops(n)).bench(|| a.dot(&b));
+}
