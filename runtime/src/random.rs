@@ -21,6 +21,11 @@ use crate::dtype::DType;
 use crate::kernels::{checked_len, KernelError};
 use ndarray::{ArrayD, IxDyn};
 
+mod batch;
+pub mod simd;
+
+pub use batch::{fill_normal, fill_randint, fill_standard_normal, fill_uniform, fill_uniform01};
+
 /// Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", 2011):
 /// a keyed bijection of 128-bit counters that passes BigCrush, so hashing each
 /// element's index gives independent-looking values without any sequential state.
@@ -85,11 +90,7 @@ impl RandomKey {
     /// Standard normal by the Box–Muller transform of the element's two words (only
     /// the cosine branch is used, so each element needs only its own counter).
     pub fn standard_normal(self, index: u64) -> f64 {
-        let [first, second] = self.block(index, 0);
-        // 1 - u lies in (0, 1], so the logarithm is finite.
-        let radius_source = 1.0 - unit_interval(first);
-        let angle = std::f64::consts::TAU * unit_interval(second);
-        (-2.0 * radius_source.ln()).sqrt() * angle.cos()
+        normal_from_block(self.block(index, 0))
     }
 
     /// Uniform integer in [low, high) by Lemire's multiply-and-reject method, which
@@ -112,6 +113,15 @@ impl RandomKey {
         // 512 rejections in a row have probability below 2^-512; stay total anyway.
         low.wrapping_add((last % range) as i64)
     }
+}
+
+/// Box–Muller of one element's block (shared by the scalar and batch paths so both
+/// do the same operations in the same order).
+fn normal_from_block([first, second]: [u64; 2]) -> f64 {
+    // 1 - u lies in (0, 1], so the logarithm is finite.
+    let radius_source = 1.0 - unit_interval(first);
+    let angle = std::f64::consts::TAU * unit_interval(second);
+    (-2.0 * radius_source.ln()).sqrt() * angle.cos()
 }
 
 fn unit_interval(word: u64) -> f64 {
@@ -151,18 +161,21 @@ pub fn random_chunk(
         shape,
     };
     Ok(match dist {
-        RandomDist::Uniform01 => ArrayData::Float64(chunk.fill(|i| key.uniform01(i))?),
-        RandomDist::Uniform { low, high } => {
-            let width = high - low;
-            ArrayData::Float64(chunk.fill(|i| low + width * key.uniform01(i))?)
+        RandomDist::Uniform01 => {
+            ArrayData::Float64(chunk.fill(0.0, |first, row| fill_uniform01(key, first, row))?)
         }
-        RandomDist::StandardNormal => ArrayData::Float64(chunk.fill(|i| key.standard_normal(i))?),
-        RandomDist::Normal { loc, scale } => {
-            ArrayData::Float64(chunk.fill(|i| loc + scale * key.standard_normal(i))?)
-        }
-        RandomDist::Randint { low, high } => {
-            ArrayData::Int64(chunk.fill(|i| key.randint(i, low, high))?)
-        }
+        RandomDist::Uniform { low, high } => ArrayData::Float64(
+            chunk.fill(0.0, |first, row| fill_uniform(key, first, low, high, row))?,
+        ),
+        RandomDist::StandardNormal => ArrayData::Float64(
+            chunk.fill(0.0, |first, row| fill_standard_normal(key, first, row))?,
+        ),
+        RandomDist::Normal { loc, scale } => ArrayData::Float64(
+            chunk.fill(0.0, |first, row| fill_normal(key, first, loc, scale, row))?,
+        ),
+        RandomDist::Randint { low, high } => ArrayData::Int64(
+            chunk.fill(0, |first, row| fill_randint(key, first, low, high, row))?,
+        ),
     })
 }
 
@@ -196,9 +209,13 @@ struct ChunkPlacement<'a> {
 }
 
 impl ChunkPlacement<'_> {
-    /// The chunk with each element computed from its global flat index, walking the
-    /// chunk row by row so that the innermost loop is a plain increment.
-    fn fill<T>(&self, value_at: impl Fn(u64) -> T) -> Result<ArrayD<T>, KernelError> {
+    /// The chunk with each element computed from its global flat index, row by row:
+    /// `fill_row(first, row)` writes the values of indices `first..first + row.len()`.
+    fn fill<T: Copy>(
+        &self,
+        zero: T,
+        fill_row: impl Fn(u64, &mut [T]),
+    ) -> Result<ArrayD<T>, KernelError> {
         let len = checked_len(self.shape, DType::Float64)?;
         let mut values = Vec::with_capacity(len);
         if len > 0 {
@@ -217,7 +234,9 @@ impl ChunkPlacement<'_> {
                     .enumerate()
                     .map(|(d, &i)| ((self.offset[d] + i) as u64).wrapping_mul(global_strides[d]))
                     .fold(row_start_offset, u64::wrapping_add);
-                values.extend((0..row_len as u64).map(|j| value_at(row_base.wrapping_add(j))));
+                let row_start = values.len();
+                values.resize(row_start + row_len, zero);
+                fill_row(row_base, &mut values[row_start..]);
                 if !advance(&mut row, row_shape) {
                     break;
                 }
@@ -250,3 +269,6 @@ fn advance(index: &mut [usize], shape: &[usize]) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod batch_tests;

@@ -1,15 +1,19 @@
 //! The run-time side of a kernel's leaves: the values a compiled function reads that
 //! are not part of its structure (a `full` value, an arange's start and step, a
 //! literal's values, a random stream), and where a creation leaf's chunk lies in its
-//! tensor. Indexed leaves compute one element from its global flat index with the same
-//! functions the interpreter's creation kernels use, so values are bit-identical.
+//! tensor. Indexed leaves compute their elements from their global flat indices with
+//! the same functions the interpreter's creation kernels use, so values are
+//! bit-identical; compiled code reads them a block at a time ([`IndexedSource::fill`]).
 
 use crate::dtype::DType;
 use crate::kernel::{LiteralSpec, RandomSpec};
 use crate::kernels::{
     cast_scalar, float_arange_at, int_arange_at, linspace_at, CastFrom, FromScalar,
 };
-use crate::random::{RandomDist, RandomKey};
+use crate::random::{
+    fill_normal, fill_randint, fill_standard_normal, fill_uniform, fill_uniform01, RandomDist,
+    RandomKey,
+};
 use crate::scalar::Scalar;
 use std::sync::Arc;
 
@@ -58,6 +62,94 @@ impl IndexedSource {
     }
 }
 
+/// A block of an indexed leaf's values, typed by the leaf's dtype.
+pub enum LeafBlock<'a> {
+    Bool(&'a mut [bool]),
+    Int32(&'a mut [i32]),
+    Int64(&'a mut [i64]),
+    Float32(&'a mut [f32]),
+    Float64(&'a mut [f64]),
+}
+
+impl IndexedSource {
+    /// The dtype of the source's values (the leaf's dtype in the kernel graph).
+    pub fn dtype(&self) -> DType {
+        match self {
+            IndexedSource::Arange { start, .. } => start.dtype(),
+            IndexedSource::Linspace { dtype, .. } => *dtype,
+            IndexedSource::Literal(spec) => spec.dtype,
+            IndexedSource::Random(spec) => match spec.dist {
+                RandomDist::Randint { .. } => DType::Int64,
+                _ => DType::Float64,
+            },
+        }
+    }
+
+    /// Writes the elements at global flat indices `first..first + block.len()`:
+    /// random sources in batches, the others element by element.
+    pub fn fill(&self, first: u64, block: LeafBlock<'_>) {
+        match (self, block) {
+            (IndexedSource::Random(spec), LeafBlock::Float64(out)) => {
+                fill_random_floats(spec, first, out)
+            }
+            (
+                IndexedSource::Random(spec),
+                LeafBlock::Int64(out),
+            ) if matches!(spec.dist, RandomDist::Randint { .. }) => {
+                if let RandomDist::Randint { low, high } = spec.dist {
+                    fill_randint(random_key(spec), first, low, high, out);
+                }
+            }
+            (source, block) => source.fill_each(first, block),
+        }
+    }
+
+    /// The per-element path: each value from [`IndexedSource::bits_at`].
+    fn fill_each(&self, first: u64, block: LeafBlock<'_>) {
+        let bits = |j: usize| self.bits_at(first.wrapping_add(j as u64));
+        match block {
+            LeafBlock::Bool(out) => out.iter_mut().enumerate().for_each(|(j, v)| *v = bits(j) != 0),
+            LeafBlock::Int32(out) => out
+                .iter_mut()
+                .enumerate()
+                .for_each(|(j, v)| *v = bits(j) as u32 as i32),
+            LeafBlock::Int64(out) => out.iter_mut().enumerate().for_each(|(j, v)| *v = bits(j) as i64),
+            LeafBlock::Float32(out) => out
+                .iter_mut()
+                .enumerate()
+                .for_each(|(j, v)| *v = f32::from_bits(bits(j) as u32)),
+            LeafBlock::Float64(out) => out
+                .iter_mut()
+                .enumerate()
+                .for_each(|(j, v)| *v = f64::from_bits(bits(j))),
+        }
+    }
+}
+
+fn random_key(spec: &RandomSpec) -> RandomKey {
+    RandomKey {
+        seed: spec.seed,
+        stream: spec.stream,
+    }
+}
+
+fn fill_random_floats(spec: &RandomSpec, first: u64, out: &mut [f64]) {
+    let key = random_key(spec);
+    match spec.dist {
+        RandomDist::Uniform01 => fill_uniform01(key, first, out),
+        RandomDist::Uniform { low, high } => fill_uniform(key, first, low, high, out),
+        RandomDist::StandardNormal => fill_standard_normal(key, first, out),
+        RandomDist::Normal { loc, scale } => fill_normal(key, first, loc, scale, out),
+        // An int64 source read as float64 bits, as `bits_at` would give them.
+        RandomDist::Randint { low, high } => {
+            for (j, value) in out.iter_mut().enumerate() {
+                let drawn = key.randint(first.wrapping_add(j as u64), low, high);
+                *value = f64::from_bits(drawn as u64);
+            }
+        }
+    }
+}
+
 fn arange_at(start: Scalar, step: Scalar, i: usize) -> Scalar {
     match start {
         Scalar::Float64(start) => {
@@ -78,10 +170,7 @@ fn arange_at(start: Scalar, step: Scalar, i: usize) -> Scalar {
 }
 
 fn random_at(spec: &RandomSpec, index: u64) -> Scalar {
-    let key = RandomKey {
-        seed: spec.seed,
-        stream: spec.stream,
-    };
+    let key = random_key(spec);
     match spec.dist {
         RandomDist::Uniform01 => Scalar::Float64(key.uniform01(index)),
         RandomDist::Uniform { low, high } => {
