@@ -124,6 +124,7 @@ fn normal_from_block([first, second]: [u64; 2]) -> f64 {
     (-2.0 * radius_source.ln()).sqrt() * angle.cos()
 }
 
+#[inline(always)]
 fn unit_interval(word: u64) -> f64 {
     (word >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }

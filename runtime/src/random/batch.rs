@@ -5,28 +5,34 @@
 //! these bodies once per instruction set and picks the best one the CPU has.
 
 use super::simd::{self, Isa};
-use super::{lemire_bounded, unit_interval, RandomKey};
+use super::{lemire_bounded, RandomKey};
 
-/// Counters per Philox batch: a 512-bit vector of u32 lanes.
-pub(super) const LANES: usize = 16;
+/// Counters per Philox batch: four 512-bit vectors of u64 lanes, enough independent
+/// multiply chains to hide the multiplies' latency.
+pub(super) const LANES: usize = 32;
 
 /// Blocks per scratch batch of the distributions that finish element by element.
 const SCRATCH_BLOCKS: usize = 64;
 
 /// Philox4x32-10 of `LANES` consecutive counters starting at element `first`: lane
-/// `l` of the four output words equals `key.block(first + l, 0)` split in u32s.
+/// `l` of the two output words equals `key.block(first + l, 0)`.
+///
+/// Each u32 of the state lives in a u64 lane (high half zero), so a round's
+/// 32x32->64 products are plain u64 multiplies the compiler lowers to one unsigned
+/// even-lane multiply (`pmuludq`) per vector, without packing and unpacking.
 #[inline(always)]
-fn philox_lanes(key: RandomKey, first: u64) -> [[u32; LANES]; 4] {
-    const MULTIPLIERS: [u32; 2] = [0xD251_1F53, 0xCD9E_8D57];
+fn philox_lanes(key: RandomKey, first: u64) -> [[u64; LANES]; 2] {
+    const MULTIPLIERS: [u64; 2] = [0xD251_1F53, 0xCD9E_8D57];
     const KEY_BUMPS: [u32; 2] = [0x9E37_79B9, 0xBB67_AE85];
-    let mut x0 = [0u32; LANES];
-    let mut x1 = [0u32; LANES];
-    let mut x2 = [key.stream as u32; LANES];
-    let mut x3 = [(key.stream >> 32) as u32; LANES];
+    const LOW: u64 = 0xFFFF_FFFF;
+    let mut x0 = [0u64; LANES];
+    let mut x1 = [0u64; LANES];
+    let mut x2 = [key.stream & LOW; LANES];
+    let mut x3 = [key.stream >> 32; LANES];
     for lane in 0..LANES {
         let index = first.wrapping_add(lane as u64);
-        x0[lane] = index as u32;
-        x1[lane] = (index >> 32) as u32;
+        x0[lane] = index & LOW;
+        x1[lane] = index >> 32;
     }
     let mut k = [key.seed as u32, (key.seed >> 32) as u32];
     for round in 0..10 {
@@ -36,22 +42,38 @@ fn philox_lanes(key: RandomKey, first: u64) -> [[u32; LANES]; 4] {
                 k[1].wrapping_add(KEY_BUMPS[1]),
             ];
         }
+        let (k0, k1) = (u64::from(k[0]), u64::from(k[1]));
         for lane in 0..LANES {
-            let product0 = u64::from(MULTIPLIERS[0]) * u64::from(x0[lane]);
-            let product1 = u64::from(MULTIPLIERS[1]) * u64::from(x2[lane]);
-            let next0 = (product1 >> 32) as u32 ^ x1[lane] ^ k[0];
-            let next2 = (product0 >> 32) as u32 ^ x3[lane] ^ k[1];
-            x0[lane] = next0;
-            x1[lane] = product1 as u32;
-            x2[lane] = next2;
-            x3[lane] = product0 as u32;
+            // The masks are no-ops on the values but tell the compiler the high
+            // halves are zero, which it forgets across rounds.
+            let product0 = MULTIPLIERS[0] * (x0[lane] & LOW);
+            let product1 = MULTIPLIERS[1] * (x2[lane] & LOW);
+            x0[lane] = (product1 >> 32) ^ x1[lane] ^ k0;
+            x1[lane] = product1 & LOW;
+            x2[lane] = (product0 >> 32) ^ x3[lane] ^ k1;
+            x3[lane] = product0 & LOW;
         }
     }
-    [x0, x1, x2, x3]
+    let mut words = [[0u64; LANES]; 2];
+    for lane in 0..LANES {
+        words[0][lane] = (x0[lane] & LOW) | (x1[lane] << 32);
+        words[1][lane] = (x2[lane] & LOW) | (x3[lane] << 32);
+    }
+    words
 }
 
-fn join(low: u32, high: u32) -> u64 {
-    u64::from(low) | (u64::from(high) << 32)
+/// `unit_interval` with only operations every vector unit has (no u64 -> f64
+/// conversion before AVX-512 DQ): the 53-bit value is split in 21 + 32 bits, each
+/// turned into a float by the 2^52 magic-number trick, and recombined. Every step
+/// is exact, so the result has the same bits as the scalar conversion.
+#[inline(always)]
+fn unit_interval(word: u64) -> f64 {
+    const MAGIC: u64 = 0x4330_0000_0000_0000; // 2^52 as f64
+    const TWO_52: f64 = 4_503_599_627_370_496.0;
+    let value = word >> 11;
+    let high = f64::from_bits(MAGIC | (value >> 32)) - TWO_52;
+    let low = f64::from_bits(MAGIC | (value & 0xFFFF_FFFF)) - TWO_52;
+    (high * 4_294_967_296.0 + low) * (1.0 / (1u64 << 53) as f64)
 }
 
 /// `out[j] = key.uniform01(first + j)`; `simd` instantiates it per instruction set.
@@ -60,17 +82,17 @@ pub(super) fn uniform01_body(key: RandomKey, first: u64, out: &mut [f64]) {
     let mut index = first;
     let mut groups = out.chunks_exact_mut(LANES);
     for group in &mut groups {
-        let [x0, x1, _, _] = philox_lanes(key, index);
-        for lane in 0..LANES {
-            group[lane] = unit_interval(join(x0[lane], x1[lane]));
+        let [words, _] = philox_lanes(key, index);
+        for (slot, &word) in group.iter_mut().zip(&words) {
+            *slot = unit_interval(word);
         }
         index = index.wrapping_add(LANES as u64);
     }
     let rest = groups.into_remainder();
     if !rest.is_empty() {
-        let [x0, x1, _, _] = philox_lanes(key, index);
-        for (lane, slot) in rest.iter_mut().enumerate() {
-            *slot = unit_interval(join(x0[lane], x1[lane]));
+        let [words, _] = philox_lanes(key, index);
+        for (slot, &word) in rest.iter_mut().zip(&words) {
+            *slot = unit_interval(word);
         }
     }
 }
@@ -80,9 +102,9 @@ pub(super) fn uniform01_body(key: RandomKey, first: u64, out: &mut [f64]) {
 pub(super) fn blocks_body(key: RandomKey, first: u64, out: &mut [[u64; 2]]) {
     let mut index = first;
     for group in out.chunks_mut(LANES) {
-        let [x0, x1, x2, x3] = philox_lanes(key, index);
+        let [first_words, second_words] = philox_lanes(key, index);
         for (lane, slot) in group.iter_mut().enumerate() {
-            *slot = [join(x0[lane], x1[lane]), join(x2[lane], x3[lane])];
+            *slot = [first_words[lane], second_words[lane]];
         }
         index = index.wrapping_add(LANES as u64);
     }
