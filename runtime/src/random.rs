@@ -168,15 +168,15 @@ pub fn random_chunk(
         RandomDist::Uniform { low, high } => ArrayData::Float64(
             chunk.fill(0.0, |first, row| fill_uniform(key, first, low, high, row))?,
         ),
-        RandomDist::StandardNormal => ArrayData::Float64(
-            chunk.fill(0.0, |first, row| fill_standard_normal(key, first, row))?,
-        ),
+        RandomDist::StandardNormal => {
+            ArrayData::Float64(chunk.fill(0.0, |first, row| fill_standard_normal(key, first, row))?)
+        }
         RandomDist::Normal { loc, scale } => ArrayData::Float64(
             chunk.fill(0.0, |first, row| fill_normal(key, first, loc, scale, row))?,
         ),
-        RandomDist::Randint { low, high } => ArrayData::Int64(
-            chunk.fill(0, |first, row| fill_randint(key, first, low, high, row))?,
-        ),
+        RandomDist::Randint { low, high } => {
+            ArrayData::Int64(chunk.fill(0, |first, row| fill_randint(key, first, low, high, row))?)
+        }
     })
 }
 

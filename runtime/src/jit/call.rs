@@ -12,7 +12,7 @@
 use super::cache::CompiledKernel;
 use super::codegen::{uses_pairwise, Mode};
 use super::graph::SLOTS_PER_LEAF;
-use super::leaves::{IndexedSource, LeafBlock};
+use super::leaves::{LeafBlock, LeafInstance};
 use crate::dtype::DType;
 use std::cell::RefCell;
 
@@ -57,8 +57,8 @@ pub(super) enum Operand<'a> {
     },
     /// A constant's bits.
     Value(u64),
-    /// An indexed source read at global indices starting at `base`.
-    Source(&'a IndexedSource, u64),
+    /// An indexed leaf read at chunk-local indices starting at `base`.
+    Source(&'a LeafInstance, u64),
 }
 
 /// Where a row writes: `bytes[offset..offset + needed]`.
@@ -107,13 +107,19 @@ pub(super) fn run_row(
         call(kernel, slots, out, n);
         return Ok(());
     }
-    let dtypes: Vec<DType> = kernel.key.graph.leaves().into_iter().map(|(_, d)| d).collect();
+    let dtypes: Vec<DType> = kernel
+        .key
+        .graph
+        .leaves()
+        .into_iter()
+        .map(|(_, d)| d)
+        .collect();
     for (operand, &dtype) in operands.iter().zip(&dtypes) {
-        if let Operand::Source(source, _) = operand {
-            if source.dtype() != dtype {
+        if let Operand::Source(leaf, _) = operand {
+            if leaf.indexed_dtype() != Some(dtype) {
                 return Err(format!(
-                    "internal error: a {} indexed leaf in a kernel expecting {dtype}",
-                    source.dtype()
+                    "internal error: an indexed leaf of {:?} in a kernel expecting {dtype}",
+                    leaf.indexed_dtype()
                 ));
             }
         }
@@ -183,14 +189,17 @@ fn fill_slots(operands: &[Operand<'_>], block: Option<RowBlock<'_>>, slots: &mut
         let (first, third) = match (*operand, &block) {
             (Operand::Buffer { bytes, offset, .. }, Some(block)) if !block.broadcast[k] => {
                 let advance = block.start * block.dtypes[k].itemsize();
-                ((bytes[offset..].as_ptr() as u64).wrapping_add(advance as u64), 0)
+                (
+                    (bytes[offset..].as_ptr() as u64).wrapping_add(advance as u64),
+                    0,
+                )
             }
             (Operand::Buffer { bytes, offset, .. }, _) => (bytes[offset..].as_ptr() as u64, 0),
             (Operand::Value(bits), _) => (bits, 0),
             (Operand::Source(source, base), block) => {
                 match block.as_ref().and_then(|block| block.scratch[k]) {
                     Some(address) => (address, 0),
-                    None => (base, source as *const IndexedSource as u64),
+                    None => (base, source as *const LeafInstance as u64),
                 }
             }
         };
@@ -200,7 +209,7 @@ fn fill_slots(operands: &[Operand<'_>], block: Option<RowBlock<'_>>, slots: &mut
 
 /// Writes an indexed leaf's elements `first..first + words.len()` into `words`, each
 /// in the leaf's dtype, packed from the start of the words' memory.
-fn fill_words(source: &IndexedSource, first: u64, words: &mut [u64]) {
+fn fill_words(source: &LeafInstance, first: u64, words: &mut [u64]) {
     let len = words.len();
     let address = words.as_mut_ptr();
     // SAFETY: `words` is an exclusive, 8-aligned region of `len` u64s, which holds
@@ -213,19 +222,25 @@ fn fill_words(source: &IndexedSource, first: u64, words: &mut [u64]) {
 ///
 /// # Safety
 /// `out` must be 8-aligned, valid for writes of `8 * len` bytes and not aliased.
-unsafe fn fill_raw(source: &IndexedSource, first: u64, len: usize, out: *mut u8) {
-    let block = match source.dtype() {
+unsafe fn fill_raw(source: &LeafInstance, first: u64, len: usize, out: *mut u8) {
+    let Some(dtype) = source.indexed_dtype() else {
+        return;
+    };
+    let block = match dtype {
         DType::Bool => LeafBlock::Bool(std::slice::from_raw_parts_mut(out.cast(), len)),
         DType::Int32 => LeafBlock::Int32(std::slice::from_raw_parts_mut(out.cast(), len)),
         DType::Int64 => LeafBlock::Int64(std::slice::from_raw_parts_mut(out.cast(), len)),
         DType::Float32 => LeafBlock::Float32(std::slice::from_raw_parts_mut(out.cast(), len)),
         DType::Float64 => LeafBlock::Float64(std::slice::from_raw_parts_mut(out.cast(), len)),
     };
-    source.fill(first, block);
+    source.fill_local(first, block);
 }
 
 fn call(kernel: &CompiledKernel, slots: &[u64], out: *mut u8, n: usize) {
-    debug_assert_eq!(slots.len(), kernel.key.variant.broadcast.len() * SLOTS_PER_LEAF);
+    debug_assert_eq!(
+        slots.len(),
+        kernel.key.variant.broadcast.len() * SLOTS_PER_LEAF
+    );
     // SAFETY: `kernel.address` is the entry of a function Cranelift compiled with the
     // signature `extern "C" fn(*const u64, *mut u8, u64)` (see `cache::compile`), and
     // its code is never freed. The slots array holds SLOTS_PER_LEAF words per leaf as
@@ -253,9 +268,9 @@ fn check_span(len: usize, offset: usize, needed: usize) -> Result<(), String> {
 
 extern "C" fn leaf_value(source: u64, index: u64) -> u64 {
     // SAFETY: JIT code passes back exactly the pointer `run_row` put in the slots, taken
-    // from a `&IndexedSource` that outlives the call.
-    let source = unsafe { &*(source as *const IndexedSource) };
-    source.bits_at(index)
+    // from a `&LeafInstance` that outlives the call.
+    let source = unsafe { &*(source as *const LeafInstance) };
+    source.bits_at_local(index)
 }
 
 /// The address of the indexed-leaf callback, for the JIT's symbol table.
@@ -269,11 +284,11 @@ pub(super) const FILL_SLOT_ELEMENTS: usize = 128;
 extern "C" fn leaf_fill(source: u64, first: u64, len: u64, out: u64) -> u64 {
     let len = (len as usize).min(FILL_SLOT_ELEMENTS);
     // SAFETY: JIT code passes back the pointer `run_row` put in the slots, taken from
-    // a `&IndexedSource` that outlives the call, and `out` is the address of its own
+    // a `&LeafInstance` that outlives the call, and `out` is the address of its own
     // 16-aligned stack slot of FILL_SLOT_ELEMENTS * 8 bytes (see `codegen`), written
     // by nothing else during the call; `len` is clamped to the slot.
     unsafe {
-        let source = &*(source as *const IndexedSource);
+        let source = &*(source as *const LeafInstance);
         fill_raw(source, first, len, out as *mut u8);
     }
     0

@@ -5,8 +5,8 @@
 //! then a SIMD main loop (f64x2, f32x4 or i64x2, unrolled twice, with two accumulators
 //! for a sum) when every node is a plain lane-wise op, then a scalar tail.
 
-use super::externs::{Extern, ExternType};
 use super::call::{leaf_fill_address, FILL_SLOT_ELEMENTS};
+use super::externs::{Extern, ExternType};
 use super::graph::{JitGraph, LeafKind, NodeKind, SLOTS_PER_LEAF};
 use super::loops::CountedLoop;
 use super::scalar_ops::{
@@ -275,18 +275,21 @@ impl Lowering<'_, '_> {
         start: Value,
         n: Value,
     ) -> Result<(), String> {
-        let dtypes: Vec<DType> = self.key.graph.leaves().into_iter().map(|(_, d)| d).collect();
+        let dtypes: Vec<DType> = self
+            .key
+            .graph
+            .leaves()
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect();
         for (index, dtype) in dtypes.into_iter().enumerate() {
             let LeafState::Indexed { source, base } = self.leaves[index] else {
                 continue;
             };
             // Eight bytes per element whatever the dtype, 16-aligned for vector loads.
             let size = (FILL_SLOT_ELEMENTS * 8) as u32;
-            let slot = b.create_sized_stack_slot(StackSlotData::new(
-                StackSlotKind::ExplicitSlot,
-                size,
-                4,
-            ));
+            let slot =
+                b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size, 4));
             let block = b.ins().stack_addr(types::I64, slot, 0);
             let first = b.ins().iadd(base, start);
             let fill = self

@@ -146,12 +146,17 @@ pub fn fill_randint(key: RandomKey, first: u64, low: i64, high: i64, out: &mut [
         return;
     }
     let range = high.wrapping_sub(low) as u64;
-    for_each_block(key, first, out, |index, [word0, word1]| {
-        match lemire_bounded(word0, range).or_else(|| lemire_bounded(word1, range)) {
+    for_each_block(
+        key,
+        first,
+        out,
+        |index, [word0, word1]| match lemire_bounded(word0, range)
+            .or_else(|| lemire_bounded(word1, range))
+        {
             Some(offset) => low.wrapping_add(offset as i64),
             None => key.randint(index, low, high),
-        }
-    });
+        },
+    );
 }
 
 /// `out[j] = finish(first + j, key.block(first + j, 0))`, Philox batched through a

@@ -23,7 +23,11 @@ fn key() -> impl Strategy<Value = RandomKey> {
 fn assert_same_bits(batch: &[f64], scalar: impl Fn(u64) -> f64, first: u64) {
     for (j, value) in batch.iter().enumerate() {
         let expected = scalar(first.wrapping_add(j as u64));
-        assert_eq!(value.to_bits(), expected.to_bits(), "element {j} from {first}");
+        assert_eq!(
+            value.to_bits(),
+            expected.to_bits(),
+            "element {j} from {first}"
+        );
     }
 }
 
