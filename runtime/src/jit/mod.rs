@@ -304,4 +304,6 @@ pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
 }
 
 #[cfg(test)]
+mod indexed_tests;
+#[cfg(test)]
 mod tests;
