@@ -210,8 +210,21 @@ struct ChunkPlacement<'a> {
 }
 
 impl ChunkPlacement<'_> {
-    /// The chunk with each element computed from its global flat index, row by row:
-    /// `fill_row(first, row)` writes the values of indices `first..first + row.len()`.
+    /// How many leading axes are walked one run at a time: every axis after the
+    /// last one the chunk does not span whole, except the innermost, which is always
+    /// part of the run (0-d chunks have no axes and one run).
+    fn merged_outer_axes(&self) -> usize {
+        let ndim = self.shape.len();
+        let mut outer = ndim.saturating_sub(1);
+        while outer > 0 && self.shape[outer] == self.global_shape[outer] {
+            outer -= 1;
+        }
+        outer
+    }
+
+    /// The chunk with each element computed from its global flat index, one run of
+    /// global indices at a time: `fill_row(first, run)` writes the values of indices
+    /// `first..first + run.len()`.
     fn fill<T: Copy>(
         &self,
         zero: T,
@@ -220,25 +233,31 @@ impl ChunkPlacement<'_> {
         let len = checked_len(self.shape, DType::Float64)?;
         let mut values = Vec::with_capacity(len);
         if len > 0 {
-            let ndim = self.shape.len();
+            // Trailing axes the chunk spans whole are contiguous in the tensor: their
+            // rows merge into one run (a batch over a narrow row would waste lanes).
+            let outer = self.merged_outer_axes();
             let global_strides = c_order_strides(self.global_shape);
-            let row_len = self.shape.last().copied().unwrap_or(1);
-            let row_start_offset = self.offset.last().copied().unwrap_or(0) as u64;
-            // The position of the current row within the chunk (all axes but the last).
-            let row_shape = &self.shape[..ndim.saturating_sub(1)];
-            let mut row = vec![0usize; row_shape.len()];
+            let run_len: usize = self.shape[outer..].iter().product();
+            let run_start_offset = self.offset[outer..]
+                .iter()
+                .zip(&global_strides[outer..])
+                .map(|(&o, &stride)| (o as u64).wrapping_mul(stride))
+                .fold(0u64, u64::wrapping_add);
+            // The position of the current run within the chunk (the outer axes).
+            let run_shape = &self.shape[..outer];
+            let mut run = vec![0usize; outer];
             loop {
                 // Wrapping: a chunk of a tensor too large to exist (more than 2^64
                 // elements) still gets values instead of a panic.
-                let row_base = row
+                let run_base = run
                     .iter()
                     .enumerate()
                     .map(|(d, &i)| ((self.offset[d] + i) as u64).wrapping_mul(global_strides[d]))
-                    .fold(row_start_offset, u64::wrapping_add);
-                let row_start = values.len();
-                values.resize(row_start + row_len, zero);
-                fill_row(row_base, &mut values[row_start..]);
-                if !advance(&mut row, row_shape) {
+                    .fold(run_start_offset, u64::wrapping_add);
+                let run_start = values.len();
+                values.resize(run_start + run_len, zero);
+                fill_row(run_base, &mut values[run_start..]);
+                if !advance(&mut run, run_shape) {
                     break;
                 }
             }

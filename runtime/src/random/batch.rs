@@ -14,6 +14,10 @@ pub(super) const LANES: usize = 32;
 /// Blocks per scratch batch of the distributions that finish element by element.
 const SCRATCH_BLOCKS: usize = 64;
 
+/// Below this many elements a batch would compute mostly unused lanes: the scalar
+/// reference is faster (narrow chunk rows, short runs of a JIT leaf).
+const SCALAR_BELOW: usize = 8;
+
 /// Philox4x32-10 of `LANES` consecutive counters starting at element `first`: lane
 /// `l` of the two output words equals `key.block(first + l, 0)`.
 ///
@@ -112,6 +116,12 @@ pub(super) fn blocks_body(key: RandomKey, first: u64, out: &mut [[u64; 2]]) {
 
 /// `out[j] = key.uniform01(first + j)`, with the fastest Philox build the CPU runs.
 pub fn fill_uniform01(key: RandomKey, first: u64, out: &mut [f64]) {
+    if out.len() < SCALAR_BELOW {
+        for (offset, slot) in out.iter_mut().enumerate() {
+            *slot = key.uniform01(first.wrapping_add(offset as u64));
+        }
+        return;
+    }
     simd::uniform01(Isa::best(), key, first, out);
 }
 
@@ -167,6 +177,13 @@ fn for_each_block<T>(
     out: &mut [T],
     mut finish: impl FnMut(u64, [u64; 2]) -> T,
 ) {
+    if out.len() < SCALAR_BELOW {
+        for (offset, slot) in out.iter_mut().enumerate() {
+            let index = first.wrapping_add(offset as u64);
+            *slot = finish(index, key.block(index, 0));
+        }
+        return;
+    }
     let isa = Isa::best();
     let mut scratch = [[0u64; 2]; SCRATCH_BLOCKS];
     let mut index = first;
