@@ -21,6 +21,11 @@ use crate::dtype::DType;
 use crate::kernels::{checked_len, KernelError};
 use ndarray::{ArrayD, IxDyn};
 
+mod batch;
+pub mod simd;
+
+pub use batch::{fill_normal, fill_randint, fill_standard_normal, fill_uniform, fill_uniform01};
+
 /// Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", 2011):
 /// a keyed bijection of 128-bit counters that passes BigCrush, so hashing each
 /// element's index gives independent-looking values without any sequential state.
@@ -85,11 +90,7 @@ impl RandomKey {
     /// Standard normal by the Box–Muller transform of the element's two words (only
     /// the cosine branch is used, so each element needs only its own counter).
     pub fn standard_normal(self, index: u64) -> f64 {
-        let [first, second] = self.block(index, 0);
-        // 1 - u lies in (0, 1], so the logarithm is finite.
-        let radius_source = 1.0 - unit_interval(first);
-        let angle = std::f64::consts::TAU * unit_interval(second);
-        (-2.0 * radius_source.ln()).sqrt() * angle.cos()
+        normal_from_block(self.block(index, 0))
     }
 
     /// Uniform integer in [low, high) by Lemire's multiply-and-reject method, which
@@ -114,6 +115,16 @@ impl RandomKey {
     }
 }
 
+/// Box–Muller of one element's block (shared by the scalar and batch paths so both
+/// do the same operations in the same order).
+fn normal_from_block([first, second]: [u64; 2]) -> f64 {
+    // 1 - u lies in (0, 1], so the logarithm is finite.
+    let radius_source = 1.0 - unit_interval(first);
+    let angle = std::f64::consts::TAU * unit_interval(second);
+    (-2.0 * radius_source.ln()).sqrt() * angle.cos()
+}
+
+#[inline(always)]
 fn unit_interval(word: u64) -> f64 {
     (word >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
@@ -151,17 +162,20 @@ pub fn random_chunk(
         shape,
     };
     Ok(match dist {
-        RandomDist::Uniform01 => ArrayData::Float64(chunk.fill(|i| key.uniform01(i))?),
-        RandomDist::Uniform { low, high } => {
-            let width = high - low;
-            ArrayData::Float64(chunk.fill(|i| low + width * key.uniform01(i))?)
+        RandomDist::Uniform01 => {
+            ArrayData::Float64(chunk.fill(0.0, |first, row| fill_uniform01(key, first, row))?)
         }
-        RandomDist::StandardNormal => ArrayData::Float64(chunk.fill(|i| key.standard_normal(i))?),
-        RandomDist::Normal { loc, scale } => {
-            ArrayData::Float64(chunk.fill(|i| loc + scale * key.standard_normal(i))?)
+        RandomDist::Uniform { low, high } => ArrayData::Float64(
+            chunk.fill(0.0, |first, row| fill_uniform(key, first, low, high, row))?,
+        ),
+        RandomDist::StandardNormal => {
+            ArrayData::Float64(chunk.fill(0.0, |first, row| fill_standard_normal(key, first, row))?)
         }
+        RandomDist::Normal { loc, scale } => ArrayData::Float64(
+            chunk.fill(0.0, |first, row| fill_normal(key, first, loc, scale, row))?,
+        ),
         RandomDist::Randint { low, high } => {
-            ArrayData::Int64(chunk.fill(|i| key.randint(i, low, high))?)
+            ArrayData::Int64(chunk.fill(0, |first, row| fill_randint(key, first, low, high, row))?)
         }
     })
 }
@@ -196,29 +210,54 @@ struct ChunkPlacement<'a> {
 }
 
 impl ChunkPlacement<'_> {
-    /// The chunk with each element computed from its global flat index, walking the
-    /// chunk row by row so that the innermost loop is a plain increment.
-    fn fill<T>(&self, value_at: impl Fn(u64) -> T) -> Result<ArrayD<T>, KernelError> {
+    /// How many leading axes are walked one run at a time: every axis after the
+    /// last one the chunk does not span whole, except the innermost, which is always
+    /// part of the run (0-d chunks have no axes and one run).
+    fn merged_outer_axes(&self) -> usize {
+        let ndim = self.shape.len();
+        let mut outer = ndim.saturating_sub(1);
+        while outer > 0 && self.shape[outer] == self.global_shape[outer] {
+            outer -= 1;
+        }
+        outer
+    }
+
+    /// The chunk with each element computed from its global flat index, one run of
+    /// global indices at a time: `fill_row(first, run)` writes the values of indices
+    /// `first..first + run.len()`.
+    fn fill<T: Copy>(
+        &self,
+        zero: T,
+        fill_row: impl Fn(u64, &mut [T]),
+    ) -> Result<ArrayD<T>, KernelError> {
         let len = checked_len(self.shape, DType::Float64)?;
         let mut values = Vec::with_capacity(len);
         if len > 0 {
-            let ndim = self.shape.len();
+            // Trailing axes the chunk spans whole are contiguous in the tensor: their
+            // rows merge into one run (a batch over a narrow row would waste lanes).
+            let outer = self.merged_outer_axes();
             let global_strides = c_order_strides(self.global_shape);
-            let row_len = self.shape.last().copied().unwrap_or(1);
-            let row_start_offset = self.offset.last().copied().unwrap_or(0) as u64;
-            // The position of the current row within the chunk (all axes but the last).
-            let row_shape = &self.shape[..ndim.saturating_sub(1)];
-            let mut row = vec![0usize; row_shape.len()];
+            let run_len: usize = self.shape[outer..].iter().product();
+            let run_start_offset = self.offset[outer..]
+                .iter()
+                .zip(&global_strides[outer..])
+                .map(|(&o, &stride)| (o as u64).wrapping_mul(stride))
+                .fold(0u64, u64::wrapping_add);
+            // The position of the current run within the chunk (the outer axes).
+            let run_shape = &self.shape[..outer];
+            let mut run = vec![0usize; outer];
             loop {
                 // Wrapping: a chunk of a tensor too large to exist (more than 2^64
                 // elements) still gets values instead of a panic.
-                let row_base = row
+                let run_base = run
                     .iter()
                     .enumerate()
                     .map(|(d, &i)| ((self.offset[d] + i) as u64).wrapping_mul(global_strides[d]))
-                    .fold(row_start_offset, u64::wrapping_add);
-                values.extend((0..row_len as u64).map(|j| value_at(row_base.wrapping_add(j))));
-                if !advance(&mut row, row_shape) {
+                    .fold(run_start_offset, u64::wrapping_add);
+                let run_start = values.len();
+                values.resize(run_start + run_len, zero);
+                fill_row(run_base, &mut values[run_start..]);
+                if !advance(&mut run, run_shape) {
                     break;
                 }
             }
@@ -250,3 +289,6 @@ fn advance(index: &mut [usize], shape: &[usize]) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod batch_tests;

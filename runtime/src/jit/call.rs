@@ -1,12 +1,25 @@
 //! The only unsafe code of the JIT: viewing chunk buffers as bytes, calling a compiled
-//! row function, and the callback through which compiled code reads indexed leaves.
+//! row function, and the callbacks through which compiled code reads indexed leaves.
 //! Every call checks, in safe code right before it, that each buffer the function
 //! will touch holds the bytes the row needs.
+//!
+//! Indexed leaves never cost a call per element: outside pairwise sums, `run_row`
+//! fills each one a block of [`FILL_BLOCK`] elements at a time into scratch memory and
+//! calls the compiled function once per block, which reads the scratch like a buffer;
+//! pairwise sums fill their own <= 128-element base cases through `leaf_fill`.
 #![allow(unsafe_code)]
 
 use super::cache::CompiledKernel;
+use super::codegen::{uses_pairwise, Mode};
 use super::graph::SLOTS_PER_LEAF;
-use super::leaves::IndexedSource;
+use super::leaves::{LeafBlock, LeafInstance};
+use crate::dtype::DType;
+use std::cell::RefCell;
+
+/// Elements per scratch block of an indexed leaf: small enough that every leaf's
+/// block stays in L1 while the kernel reads it, large enough that the per-block call
+/// costs nothing next to the block's work.
+pub(super) const FILL_BLOCK: usize = 512;
 
 /// Plain element types whose every byte pattern the JIT may read, and whose values
 /// it writes as the matching Cranelift type (bools only as 0 or 1).
@@ -34,6 +47,7 @@ pub(super) fn bytes_of_mut<T: Pod>(values: &mut [T]) -> &mut [u8] {
 }
 
 /// What one leaf reads during a row.
+#[derive(Clone, Copy)]
 pub(super) enum Operand<'a> {
     /// A buffer read from `bytes[offset..offset + needed]`.
     Buffer {
@@ -43,8 +57,8 @@ pub(super) enum Operand<'a> {
     },
     /// A constant's bits.
     Value(u64),
-    /// An indexed source read at global indices starting at `base`.
-    Source(&'a IndexedSource, u64),
+    /// An indexed leaf read at chunk-local indices starting at `base`.
+    Source(&'a LeafInstance, u64),
 }
 
 /// Where a row writes: `bytes[offset..offset + needed]`.
@@ -69,38 +83,177 @@ pub(super) fn run_row(
             operands.len()
         ));
     }
-    slots.clear();
     for operand in operands {
-        let (first, third) = match *operand {
-            Operand::Buffer {
-                bytes,
-                offset,
-                needed,
-            } => {
-                check_span(bytes.len(), offset, needed)?;
-                (bytes[offset..].as_ptr() as u64, 0)
+        if let Operand::Buffer {
+            bytes,
+            offset,
+            needed,
+        } = *operand
+        {
+            check_span(bytes.len(), offset, needed)?;
+        }
+    }
+    check_span(output.bytes.len(), output.offset, output.needed)?;
+    let prefilled: Vec<bool> = operands
+        .iter()
+        .zip(&kernel.key.variant.broadcast)
+        .map(|(operand, &broadcast)| {
+            matches!(operand, Operand::Source(..)) && !broadcast && !uses_pairwise(&kernel.key)
+        })
+        .collect();
+    let out = output.bytes[output.offset..].as_mut_ptr();
+    if n == 0 || !prefilled.contains(&true) {
+        fill_slots(operands, None, slots);
+        call(kernel, slots, out, n);
+        return Ok(());
+    }
+    let dtypes: Vec<DType> = kernel
+        .key
+        .graph
+        .leaves()
+        .into_iter()
+        .map(|(_, d)| d)
+        .collect();
+    for (operand, &dtype) in operands.iter().zip(&dtypes) {
+        if let Operand::Source(leaf, _) = operand {
+            if leaf.indexed_dtype() != Some(dtype) {
+                return Err(format!(
+                    "internal error: an indexed leaf of {:?} in a kernel expecting {dtype}",
+                    leaf.indexed_dtype()
+                ));
             }
-            Operand::Value(bits) => (bits, 0),
-            Operand::Source(source, base) => (base, source as *const IndexedSource as u64),
+        }
+    }
+    // The output advances with the row except for a fold, which keeps one accumulator.
+    let out_step = match kernel.key.variant.mode {
+        Mode::FoldRow => 0,
+        _ => output.needed / n,
+    };
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let block_len = n.min(FILL_BLOCK);
+        scratch.resize(leaves * block_len, 0);
+        let mut start = 0;
+        while start < n {
+            let len = (n - start).min(block_len);
+            for ((operand, block), &prefill) in operands
+                .iter()
+                .zip(scratch.chunks_mut(block_len))
+                .zip(&prefilled)
+            {
+                if let (Operand::Source(source, base), true) = (operand, prefill) {
+                    fill_words(source, base.wrapping_add(start as u64), &mut block[..len]);
+                }
+            }
+            let scratch_addresses: Vec<Option<u64>> = scratch
+                .chunks(block_len)
+                .zip(&prefilled)
+                .map(|(block, &prefill)| prefill.then_some(block.as_ptr() as u64))
+                .collect();
+            let block = RowBlock {
+                start,
+                dtypes: &dtypes,
+                broadcast: &kernel.key.variant.broadcast,
+                scratch: &scratch_addresses,
+            };
+            fill_slots(operands, Some(block), slots);
+            // The pointer stays inside the output span: start < n, and the span
+            // holds n steps (checked above).
+            let block_out = out.wrapping_add(start * out_step);
+            call(kernel, slots, block_out, len);
+            start += len;
+        }
+    });
+    Ok(())
+}
+
+thread_local! {
+    /// The indexed leaves' scratch blocks, reused across rows (one worker per thread).
+    static SCRATCH: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Where a block of a row starts and what its leaves read there.
+struct RowBlock<'a> {
+    start: usize,
+    dtypes: &'a [DType],
+    broadcast: &'a [bool],
+    /// Per leaf, the scratch block holding a prefilled indexed leaf's values.
+    scratch: &'a [Option<u64>],
+}
+
+/// The argument slots for a row, or for a block of it: buffers advanced to the
+/// block's start and prefilled indexed leaves pointing at their scratch block.
+fn fill_slots(operands: &[Operand<'_>], block: Option<RowBlock<'_>>, slots: &mut Vec<u64>) {
+    slots.clear();
+    for (k, operand) in operands.iter().enumerate() {
+        let (first, third) = match (*operand, &block) {
+            (Operand::Buffer { bytes, offset, .. }, Some(block)) if !block.broadcast[k] => {
+                let advance = block.start * block.dtypes[k].itemsize();
+                (
+                    (bytes[offset..].as_ptr() as u64).wrapping_add(advance as u64),
+                    0,
+                )
+            }
+            (Operand::Buffer { bytes, offset, .. }, _) => (bytes[offset..].as_ptr() as u64, 0),
+            (Operand::Value(bits), _) => (bits, 0),
+            (Operand::Source(source, base), block) => {
+                match block.as_ref().and_then(|block| block.scratch[k]) {
+                    Some(address) => (address, 0),
+                    None => (base, source as *const LeafInstance as u64),
+                }
+            }
         };
         slots.extend([first, 0, third]);
     }
-    debug_assert_eq!(slots.len(), leaves * SLOTS_PER_LEAF);
-    check_span(output.bytes.len(), output.offset, output.needed)?;
-    let out = output.bytes[output.offset..].as_mut_ptr();
+}
+
+/// Writes an indexed leaf's elements `first..first + words.len()` into `words`, each
+/// in the leaf's dtype, packed from the start of the words' memory.
+fn fill_words(source: &LeafInstance, first: u64, words: &mut [u64]) {
+    let len = words.len();
+    let address = words.as_mut_ptr();
+    // SAFETY: `words` is an exclusive, 8-aligned region of `len` u64s, which holds
+    // `len` elements of any of the five dtypes (at most 8 bytes each); the typed
+    // views live only during the fill, while the borrow of `words` is held.
+    unsafe { fill_raw(source, first, len, address.cast()) }
+}
+
+/// Fills `len` elements of `source` from global index `first` at `out`.
+///
+/// # Safety
+/// `out` must be 8-aligned, valid for writes of `8 * len` bytes and not aliased.
+unsafe fn fill_raw(source: &LeafInstance, first: u64, len: usize, out: *mut u8) {
+    let Some(dtype) = source.indexed_dtype() else {
+        return;
+    };
+    let block = match dtype {
+        DType::Bool => LeafBlock::Bool(std::slice::from_raw_parts_mut(out.cast(), len)),
+        DType::Int32 => LeafBlock::Int32(std::slice::from_raw_parts_mut(out.cast(), len)),
+        DType::Int64 => LeafBlock::Int64(std::slice::from_raw_parts_mut(out.cast(), len)),
+        DType::Float32 => LeafBlock::Float32(std::slice::from_raw_parts_mut(out.cast(), len)),
+        DType::Float64 => LeafBlock::Float64(std::slice::from_raw_parts_mut(out.cast(), len)),
+    };
+    source.fill_local(first, block);
+}
+
+fn call(kernel: &CompiledKernel, slots: &[u64], out: *mut u8, n: usize) {
+    debug_assert_eq!(
+        slots.len(),
+        kernel.key.variant.broadcast.len() * SLOTS_PER_LEAF
+    );
     // SAFETY: `kernel.address` is the entry of a function Cranelift compiled with the
     // signature `extern "C" fn(*const u64, *mut u8, u64)` (see `cache::compile`), and
     // its code is never freed. The slots array holds SLOTS_PER_LEAF words per leaf as
-    // the function expects; every buffer pointer was checked above to have the bytes
-    // the row reads (the caller computes `needed` from n, the strides and the dtype)
-    // and the output span the bytes it writes. The borrows keep all of them alive and
-    // the output exclusive for the duration of the call.
+    // the function expects; every buffer pointer was checked by `run_row` to have the
+    // bytes the row reads (the caller computes `needed` from n, the strides and the
+    // dtype) and the output span the bytes it writes; a block's pointers are the row's
+    // advanced by the block's start, and its scratch holds the block's elements. The
+    // borrows keep all of them alive and the output exclusive for the call.
     unsafe {
         let function: extern "C" fn(*const u64, *mut u8, u64) =
             std::mem::transmute::<usize, extern "C" fn(*const u64, *mut u8, u64)>(kernel.address);
         function(slots.as_ptr(), out, n as u64);
     }
-    Ok(())
 }
 
 fn check_span(len: usize, offset: usize, needed: usize) -> Result<(), String> {
@@ -115,12 +268,33 @@ fn check_span(len: usize, offset: usize, needed: usize) -> Result<(), String> {
 
 extern "C" fn leaf_value(source: u64, index: u64) -> u64 {
     // SAFETY: JIT code passes back exactly the pointer `run_row` put in the slots, taken
-    // from a `&IndexedSource` that outlives the call.
-    let source = unsafe { &*(source as *const IndexedSource) };
-    source.bits_at(index)
+    // from a `&LeafInstance` that outlives the call.
+    let source = unsafe { &*(source as *const LeafInstance) };
+    source.bits_at_local(index)
 }
 
 /// The address of the indexed-leaf callback, for the JIT's symbol table.
 pub(super) fn leaf_value_address() -> usize {
     leaf_value as *const () as usize
+}
+
+/// Elements in a compiled pairwise base case's fill block (NumPy's PW_BLOCKSIZE).
+pub(super) const FILL_SLOT_ELEMENTS: usize = 128;
+
+extern "C" fn leaf_fill(source: u64, first: u64, len: u64, out: u64) -> u64 {
+    let len = (len as usize).min(FILL_SLOT_ELEMENTS);
+    // SAFETY: JIT code passes back the pointer `run_row` put in the slots, taken from
+    // a `&LeafInstance` that outlives the call, and `out` is the address of its own
+    // 16-aligned stack slot of FILL_SLOT_ELEMENTS * 8 bytes (see `codegen`), written
+    // by nothing else during the call; `len` is clamped to the slot.
+    unsafe {
+        let source = &*(source as *const LeafInstance);
+        fill_raw(source, first, len, out as *mut u8);
+    }
+    0
+}
+
+/// The address of the block-fill callback, for the JIT's symbol table.
+pub(super) fn leaf_fill_address() -> usize {
+    leaf_fill as *const () as usize
 }

@@ -5,6 +5,7 @@
 //! then a SIMD main loop (f64x2, f32x4 or i64x2, unrolled twice, with two accumulators
 //! for a sum) when every node is a plain lane-wise op, then a scalar tail.
 
+use super::call::{leaf_fill_address, FILL_SLOT_ELEMENTS};
 use super::externs::{Extern, ExternType};
 use super::graph::{JitGraph, LeafKind, NodeKind, SLOTS_PER_LEAF};
 use super::loops::CountedLoop;
@@ -14,7 +15,9 @@ use super::scalar_ops::{
 use crate::dtype::DType;
 use crate::ops::ReduceOp;
 use cranelift_codegen::ir::condcodes::FloatCC;
-use cranelift_codegen::ir::{types, Function, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::ir::{
+    types, Function, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Type, Value,
+};
 use cranelift_codegen::isa::TargetFrontendConfig;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
@@ -72,6 +75,22 @@ pub fn leaf_value_extern(address: usize) -> Extern {
         name: "marsc_leaf_value",
         address,
         params: &[ExternType::I64, ExternType::I64],
+        result: ExternType::I64,
+    }
+}
+
+/// The extern that writes an indexed leaf's block of values:
+/// `fn(source, first_index, len, out) -> 0` (see `call::leaf_fill`).
+pub fn leaf_fill_extern(address: usize) -> Extern {
+    Extern {
+        name: "marsc_leaf_fill",
+        address,
+        params: &[
+            ExternType::I64,
+            ExternType::I64,
+            ExternType::I64,
+            ExternType::I64,
+        ],
         result: ExternType::I64,
     }
 }
@@ -191,7 +210,8 @@ enum LeafState {
     Fixed(Value),
     /// A buffer read at `base + j * itemsize`.
     Strided { base: Value },
-    /// `leaf_value(source, base + j)`.
+    /// Elements `base + j` of an indexed source, not yet filled: only the pairwise
+    /// base case reads them, after `fill_indexed_blocks` turns them into `Strided`.
     Indexed { source: Value, base: Value },
 }
 
@@ -230,15 +250,57 @@ impl Lowering<'_, '_> {
                     if broadcast {
                         let bits = self.call_leaf(b, source, first)?;
                         LeafState::Fixed(from_bits(b, bits, dtype))
-                    } else {
+                    } else if uses_pairwise(self.key) {
                         LeafState::Indexed {
                             source,
                             base: first,
                         }
+                    } else {
+                        // `call::run_row` filled a block of the leaf's values and
+                        // passes its address.
+                        LeafState::Strided { base: first }
                     }
                 }
             };
             self.leaves.push(state);
+        }
+        Ok(())
+    }
+
+    /// Fills elements `start..start + n` (n <= FILL_SLOT_ELEMENTS) of every unfilled
+    /// indexed leaf into a stack block with one call each, and reads them from there.
+    pub fn fill_indexed_blocks(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        start: Value,
+        n: Value,
+    ) -> Result<(), String> {
+        let dtypes: Vec<DType> = self
+            .key
+            .graph
+            .leaves()
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect();
+        for (index, dtype) in dtypes.into_iter().enumerate() {
+            let LeafState::Indexed { source, base } = self.leaves[index] else {
+                continue;
+            };
+            // Eight bytes per element whatever the dtype, 16-aligned for vector loads.
+            let size = (FILL_SLOT_ELEMENTS * 8) as u32;
+            let slot =
+                b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size, 4));
+            let block = b.ins().stack_addr(types::I64, slot, 0);
+            let first = b.ins().iadd(base, start);
+            let fill = self
+                .emitter
+                .resolver
+                .func_ref(b, leaf_fill_extern(leaf_fill_address()))?;
+            b.ins().call(fill, &[source, first, n, block]);
+            // Element j of the row lives at block + (j - start) * itemsize.
+            let skipped = b.ins().imul_imm_s(start, dtype.itemsize() as i64);
+            let base = b.ins().isub(block, skipped);
+            self.leaves[index] = LeafState::Strided { base };
         }
         Ok(())
     }
@@ -267,10 +329,8 @@ impl Lowering<'_, '_> {
         let nodes_ok = graph.nodes.iter().all(|node| {
             node.dtype == dtype
                 && match node.kind {
-                    NodeKind::Leaf(index, kind) => {
-                        kind != LeafKind::Indexed
-                            || self.key.variant.broadcast.get(index as usize) == Some(&true)
-                    }
+                    // Indexed leaves are read from filled blocks, like buffers.
+                    NodeKind::Leaf(..) => true,
                     NodeKind::Unary(op) => {
                         graph.nodes[node.args[0] as usize].dtype == dtype
                             && unary_is_vector_friendly(op, dtype)
@@ -320,10 +380,11 @@ impl Lowering<'_, '_> {
                         let ty = vector.unwrap_or(scalar_type(node.dtype));
                         b.ins().load(ty, flags(), address, 0)
                     }
-                    LeafState::Indexed { source, base } => {
-                        let index = b.ins().iadd(base, j);
-                        let bits = self.call_leaf(b, source, index)?;
-                        from_bits(b, bits, node.dtype)
+                    LeafState::Indexed { .. } => {
+                        return Err(
+                            "internal error: an indexed JIT leaf read outside a filled block"
+                                .into(),
+                        )
                     }
                 },
                 NodeKind::Unary(op) => {

@@ -6,7 +6,7 @@ use super::cache::{compiled, CompiledKernel};
 use super::call::{bytes_of, bytes_of_mut, run_row, Operand, Output};
 use super::codegen::{accumulator_dtype, KernelKey, Mode};
 use super::layout::{row_layout, LeafGeometry, RowLayout};
-use super::leaves::{IndexedSource, LeafInstance};
+use super::leaves::LeafInstance;
 use super::JitOp;
 use crate::array::ArrayData;
 use crate::dtype::DType;
@@ -235,9 +235,7 @@ fn run_rows(
                 LeafInstance::Constant { value, .. } => {
                     Operand::Value(super::leaves::scalar_bits(*value))
                 }
-                LeafInstance::Indexed { source, .. } => {
-                    Operand::Source(source.as_ref() as &IndexedSource, position as u64)
-                }
+                LeafInstance::Indexed { .. } => Operand::Source(leaf, position as u64),
             });
         }
         let out_position: usize = (0..outer)

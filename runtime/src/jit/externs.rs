@@ -249,9 +249,10 @@ pub fn float_to_int_extern(to: DType) -> Option<Extern> {
 
 /// Every extern a kernel may call, for the JIT's symbol lookup.
 pub fn all_externs() -> Vec<Extern> {
-    let mut all = vec![super::codegen::leaf_value_extern(
-        super::call::leaf_value_address(),
-    )];
+    let mut all = vec![
+        super::codegen::leaf_value_extern(super::call::leaf_value_address()),
+        super::codegen::leaf_fill_extern(super::call::leaf_fill_address()),
+    ];
     for dtype in DType::ALL {
         all.extend(
             UnaryOp::ALL

@@ -30,16 +30,13 @@ impl LeafGeometry {
         }
     }
 
-    /// A chunk of `shape` at `offset` of a tensor of `global_shape`.
+    /// A creation op's chunk of `shape` at `offset` of a tensor of `global_shape`.
+    /// Compiled code reads it by its chunk-local C-order index, like a buffer (its
+    /// block fill maps that to the global index), so its rows merge like a buffer's
+    /// whatever its place in the tensor.
     pub fn indexed(global_shape: &[usize], offset: &[usize], shape: &[usize]) -> LeafGeometry {
-        let strides = c_strides(global_shape);
-        let base = offset.iter().zip(&strides).map(|(o, s)| o * s).sum();
-        LeafGeometry {
-            shape: shape.to_vec(),
-            index_strides: strides,
-            base,
-            fixed: false,
-        }
+        debug_assert_eq!(global_shape.len(), offset.len());
+        LeafGeometry::buffer(shape)
     }
 
     pub fn constant(shape: &[usize]) -> LeafGeometry {

@@ -1,16 +1,20 @@
 //! The run-time side of a kernel's leaves: the values a compiled function reads that
 //! are not part of its structure (a `full` value, an arange's start and step, a
 //! literal's values, a random stream), and where a creation leaf's chunk lies in its
-//! tensor, or which mapped file a leaf reads in place. Indexed leaves compute one
-//! element from its global flat index with the same functions the interpreter's
-//! creation kernels use, so values are bit-identical.
+//! tensor, or which mapped file a leaf reads in place. Indexed leaves compute their
+//! elements from their global flat indices with the same functions the interpreter's
+//! creation kernels use, so values are bit-identical; compiled code reads them a block
+//! at a time ([`IndexedSource::fill`]).
 
 use crate::dtype::DType;
 use crate::kernel::{LiteralSpec, MappedNpy, RandomSpec};
 use crate::kernels::{
     cast_scalar, float_arange_at, int_arange_at, linspace_at, CastFrom, FromScalar,
 };
-use crate::random::{RandomDist, RandomKey};
+use crate::random::{
+    fill_normal, fill_randint, fill_standard_normal, fill_uniform, fill_uniform01, RandomDist,
+    RandomKey,
+};
 use crate::scalar::Scalar;
 use std::sync::Arc;
 
@@ -59,6 +63,263 @@ impl IndexedSource {
     }
 }
 
+/// A block of an indexed leaf's values, typed by the leaf's dtype.
+pub enum LeafBlock<'a> {
+    Bool(&'a mut [bool]),
+    Int32(&'a mut [i32]),
+    Int64(&'a mut [i64]),
+    Float32(&'a mut [f32]),
+    Float64(&'a mut [f64]),
+}
+
+impl<'a> LeafBlock<'a> {
+    pub fn len(&self) -> usize {
+        match self {
+            LeafBlock::Bool(v) => v.len(),
+            LeafBlock::Int32(v) => v.len(),
+            LeafBlock::Int64(v) => v.len(),
+            LeafBlock::Float32(v) => v.len(),
+            LeafBlock::Float64(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The first `mid` elements (at most all of them) and the rest.
+    fn split_at(self, mid: usize) -> (LeafBlock<'a>, LeafBlock<'a>) {
+        fn split<T>(values: &mut [T], mid: usize) -> (&mut [T], &mut [T]) {
+            values.split_at_mut(mid.min(values.len()))
+        }
+        match self {
+            LeafBlock::Bool(v) => {
+                let (a, b) = split(v, mid);
+                (LeafBlock::Bool(a), LeafBlock::Bool(b))
+            }
+            LeafBlock::Int32(v) => {
+                let (a, b) = split(v, mid);
+                (LeafBlock::Int32(a), LeafBlock::Int32(b))
+            }
+            LeafBlock::Int64(v) => {
+                let (a, b) = split(v, mid);
+                (LeafBlock::Int64(a), LeafBlock::Int64(b))
+            }
+            LeafBlock::Float32(v) => {
+                let (a, b) = split(v, mid);
+                (LeafBlock::Float32(a), LeafBlock::Float32(b))
+            }
+            LeafBlock::Float64(v) => {
+                let (a, b) = split(v, mid);
+                (LeafBlock::Float64(a), LeafBlock::Float64(b))
+            }
+        }
+    }
+}
+
+impl LeafInstance {
+    /// The dtype of an indexed leaf's values; `None` for other leaves.
+    pub fn indexed_dtype(&self) -> Option<DType> {
+        match self {
+            LeafInstance::Indexed { source, .. } => Some(source.dtype()),
+            _ => None,
+        }
+    }
+
+    /// Writes an indexed leaf's elements at chunk-local C-order indices
+    /// `first..first + block.len()`, each from its global flat index (compiled code
+    /// reads indexed leaves by local index, so a chunk's rows merge like a buffer's).
+    pub fn fill_local(&self, first: u64, block: LeafBlock<'_>) {
+        let LeafInstance::Indexed {
+            source,
+            global_shape,
+            offset,
+            shape,
+        } = self
+        else {
+            return;
+        };
+        let mut left = block.len();
+        let mut rest = block;
+        for (global, len) in GlobalRuns::new(global_shape, offset, shape, first) {
+            if left == 0 {
+                break;
+            }
+            let (head, tail) = rest.split_at(len);
+            left -= head.len();
+            source.fill(global, head);
+            rest = tail;
+        }
+    }
+
+    /// An indexed leaf's element at chunk-local C-order index `local`, as bits.
+    pub fn bits_at_local(&self, local: u64) -> u64 {
+        match self {
+            LeafInstance::Indexed {
+                source,
+                global_shape,
+                offset,
+                shape,
+            } => match GlobalRuns::new(global_shape, offset, shape, local).next() {
+                Some((global, _)) => source.bits_at(global),
+                None => 0,
+            },
+            _ => 0,
+        }
+    }
+}
+
+/// The runs of a chunk's elements from a local C-order index on, each contiguous in
+/// its tensor's C order: `(global flat index of the run's start, run length)`, one
+/// per chunk row (the last one unbounded: the caller stops reading).
+struct GlobalRuns<'a> {
+    global_shape: &'a [usize],
+    offset: &'a [usize],
+    shape: &'a [usize],
+    /// The multi-index of the next run's start within the chunk.
+    index: Vec<usize>,
+    done: bool,
+}
+
+impl<'a> GlobalRuns<'a> {
+    fn new(
+        global_shape: &'a [usize],
+        offset: &'a [usize],
+        shape: &'a [usize],
+        local: u64,
+    ) -> GlobalRuns<'a> {
+        let mut index = vec![0; shape.len()];
+        let mut rest = local as usize;
+        for (axis, &extent) in shape.iter().enumerate().rev() {
+            index[axis] = rest % extent.max(1);
+            rest /= extent.max(1);
+        }
+        GlobalRuns {
+            global_shape,
+            offset,
+            shape,
+            index,
+            // Past the chunk's end (or an empty chunk): nothing to read.
+            done: rest > 0 || shape.contains(&0),
+        }
+    }
+}
+
+impl Iterator for GlobalRuns<'_> {
+    type Item = (u64, usize);
+
+    fn next(&mut self) -> Option<(u64, usize)> {
+        if self.done {
+            return None;
+        }
+        // Horner's rule over the global shape; wrapping like the interpreter's fill.
+        let global = (0..self.shape.len()).fold(0u64, |acc, axis| {
+            acc.wrapping_mul(self.global_shape[axis] as u64)
+                .wrapping_add((self.offset[axis] + self.index[axis]) as u64)
+        });
+        let Some(last) = self.shape.len().checked_sub(1) else {
+            self.done = true;
+            return Some((global, 1));
+        };
+        let len = self.shape[last] - self.index[last];
+        self.index[last] = 0;
+        self.done = true;
+        for axis in (0..last).rev() {
+            self.index[axis] += 1;
+            if self.index[axis] < self.shape[axis] {
+                self.done = false;
+                break;
+            }
+            self.index[axis] = 0;
+        }
+        Some((global, len))
+    }
+}
+
+impl IndexedSource {
+    /// The dtype of the source's values (the leaf's dtype in the kernel graph).
+    pub fn dtype(&self) -> DType {
+        match self {
+            IndexedSource::Arange { start, .. } => start.dtype(),
+            IndexedSource::Linspace { dtype, .. } => *dtype,
+            IndexedSource::Literal(spec) => spec.dtype,
+            IndexedSource::Random(spec) => match spec.dist {
+                RandomDist::Randint { .. } => DType::Int64,
+                _ => DType::Float64,
+            },
+        }
+    }
+
+    /// Writes the elements at global flat indices `first..first + block.len()`:
+    /// random sources in batches, the others element by element.
+    pub fn fill(&self, first: u64, block: LeafBlock<'_>) {
+        match (self, block) {
+            (IndexedSource::Random(spec), LeafBlock::Float64(out)) => {
+                fill_random_floats(spec, first, out)
+            }
+            (IndexedSource::Random(spec), LeafBlock::Int64(out))
+                if matches!(spec.dist, RandomDist::Randint { .. }) =>
+            {
+                if let RandomDist::Randint { low, high } = spec.dist {
+                    fill_randint(random_key(spec), first, low, high, out);
+                }
+            }
+            (source, block) => source.fill_each(first, block),
+        }
+    }
+
+    /// The per-element path: each value from [`IndexedSource::bits_at`].
+    fn fill_each(&self, first: u64, block: LeafBlock<'_>) {
+        let bits = |j: usize| self.bits_at(first.wrapping_add(j as u64));
+        match block {
+            LeafBlock::Bool(out) => out
+                .iter_mut()
+                .enumerate()
+                .for_each(|(j, v)| *v = bits(j) != 0),
+            LeafBlock::Int32(out) => out
+                .iter_mut()
+                .enumerate()
+                .for_each(|(j, v)| *v = bits(j) as u32 as i32),
+            LeafBlock::Int64(out) => out
+                .iter_mut()
+                .enumerate()
+                .for_each(|(j, v)| *v = bits(j) as i64),
+            LeafBlock::Float32(out) => out
+                .iter_mut()
+                .enumerate()
+                .for_each(|(j, v)| *v = f32::from_bits(bits(j) as u32)),
+            LeafBlock::Float64(out) => out
+                .iter_mut()
+                .enumerate()
+                .for_each(|(j, v)| *v = f64::from_bits(bits(j))),
+        }
+    }
+}
+
+fn random_key(spec: &RandomSpec) -> RandomKey {
+    RandomKey {
+        seed: spec.seed,
+        stream: spec.stream,
+    }
+}
+
+fn fill_random_floats(spec: &RandomSpec, first: u64, out: &mut [f64]) {
+    let key = random_key(spec);
+    match spec.dist {
+        RandomDist::Uniform01 => fill_uniform01(key, first, out),
+        RandomDist::Uniform { low, high } => fill_uniform(key, first, low, high, out),
+        RandomDist::StandardNormal => fill_standard_normal(key, first, out),
+        RandomDist::Normal { loc, scale } => fill_normal(key, first, loc, scale, out),
+        // An int64 source read as float64 bits, as `bits_at` would give them.
+        RandomDist::Randint { low, high } => {
+            for (j, value) in out.iter_mut().enumerate() {
+                let drawn = key.randint(first.wrapping_add(j as u64), low, high);
+                *value = f64::from_bits(drawn as u64);
+            }
+        }
+    }
+}
+
 fn arange_at(start: Scalar, step: Scalar, i: usize) -> Scalar {
     match start {
         Scalar::Float64(start) => {
@@ -79,10 +340,7 @@ fn arange_at(start: Scalar, step: Scalar, i: usize) -> Scalar {
 }
 
 fn random_at(spec: &RandomSpec, index: u64) -> Scalar {
-    let key = RandomKey {
-        seed: spec.seed,
-        stream: spec.stream,
-    };
+    let key = random_key(spec);
     match spec.dist {
         RandomDist::Uniform01 => Scalar::Float64(key.uniform01(index)),
         RandomDist::Uniform { low, high } => {
@@ -135,3 +393,6 @@ pub enum LeafInstance {
         shape: Vec<usize>,
     },
 }
+
+#[cfg(test)]
+mod tests;

@@ -185,8 +185,8 @@ pub fn jit_subtask(
 /// What compiling one value gave.
 enum Compiled {
     Op(PlanOp<Kernel>),
-    /// The value is a lone creation op: the interpreter's bulk fill is as fast, and
-    /// an indexed leaf would cost a call per element.
+    /// The value is a lone creation op: the interpreter's bulk fill is as fast (both
+    /// use the same batch generators).
     NothingToCompute,
     /// A float sum the JIT cannot do in the interpreter's exact order.
     Inexact,
@@ -315,5 +315,7 @@ pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
     listing
 }
 
+#[cfg(test)]
+mod indexed_tests;
 #[cfg(test)]
 mod tests;

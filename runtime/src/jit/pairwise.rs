@@ -91,6 +91,8 @@ impl Lowering<'_, '_> {
         b.ins().return_(&[total]);
 
         b.switch_to_block(small_block);
+        // Both base cases below read the indexed leaves' values from filled blocks.
+        self.fill_indexed_blocks(b, start, n)?;
         let below_eight = b.ins().icmp_imm_s(IntCC::UnsignedLessThan, n, 8);
         b.ins()
             .brif(below_eight, tiny_block, &[], unrolled_block, &[]);
