@@ -137,13 +137,13 @@ fn geometry(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<Vec<LeafGeomet
                 offset,
                 shape,
                 ..
-            }
-            | LeafInstance::Mapped {
+            } => Ok(LeafGeometry::indexed(global_shape, offset, shape)),
+            LeafInstance::Mapped {
                 global_shape,
                 offset,
                 shape,
                 ..
-            } => Ok(LeafGeometry::indexed(global_shape, offset, shape)),
+            } => Ok(LeafGeometry::within(global_shape, offset, shape)),
         })
         .collect()
 }

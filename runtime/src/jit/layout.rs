@@ -39,6 +39,20 @@ impl LeafGeometry {
         LeafGeometry::buffer(shape)
     }
 
+    /// A chunk of `shape` at `offset`, read in place inside a C-order buffer holding
+    /// the whole tensor of `global_shape` (a mapped file): the tensor's strides, and
+    /// the chunk's first element as the base.
+    pub fn within(global_shape: &[usize], offset: &[usize], shape: &[usize]) -> LeafGeometry {
+        let strides = c_strides(global_shape);
+        let base = offset.iter().zip(&strides).map(|(o, s)| o * s).sum();
+        LeafGeometry {
+            shape: shape.to_vec(),
+            index_strides: strides,
+            base,
+            fixed: false,
+        }
+    }
+
     pub fn constant(shape: &[usize]) -> LeafGeometry {
         LeafGeometry {
             shape: shape.to_vec(),

@@ -277,13 +277,13 @@ fn leaf_geometry(
                 offset,
                 shape,
                 ..
-            }
-            | LeafInstance::Mapped {
+            } => Ok(LeafGeometry::indexed(global_shape, offset, shape)),
+            LeafInstance::Mapped {
                 global_shape,
                 offset,
                 shape,
                 ..
-            } => Ok(LeafGeometry::indexed(global_shape, offset, shape)),
+            } => Ok(LeafGeometry::within(global_shape, offset, shape)),
         })
         .collect()
 }
