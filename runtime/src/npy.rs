@@ -33,12 +33,27 @@ pub fn read_region(
         runs: &runs,
         shape: &file_extent,
     };
+    decode_region(&reader, header)
+}
+
+/// Where a region's elements come from: the file itself, or a copy of its bytes in
+/// memory (a mapping).
+trait RegionSource {
+    /// The region in file order, decoding little-endian elements with `from_le`.
+    fn decode<T: Copy + Default, const N: usize>(
+        &self,
+        from_le: impl Fn([u8; N]) -> T,
+    ) -> Result<ArrayD<T>, NpyError>;
+}
+
+/// The region of `source` as C-order data of the header's dtype.
+fn decode_region(source: &impl RegionSource, header: &NpyHeader) -> Result<ArrayData, NpyError> {
     let data = match header.dtype {
-        DType::Bool => ArrayData::Bool(reader.read(|[b]: [u8; 1]| b != 0)?),
-        DType::Int32 => ArrayData::Int32(reader.read(i32::from_le_bytes)?),
-        DType::Int64 => ArrayData::Int64(reader.read(i64::from_le_bytes)?),
-        DType::Float32 => ArrayData::Float32(reader.read(f32::from_le_bytes)?),
-        DType::Float64 => ArrayData::Float64(reader.read(f64::from_le_bytes)?),
+        DType::Bool => ArrayData::Bool(source.decode(|[b]: [u8; 1]| b != 0)?),
+        DType::Int32 => ArrayData::Int32(source.decode(i32::from_le_bytes)?),
+        DType::Int64 => ArrayData::Int64(source.decode(i64::from_le_bytes)?),
+        DType::Float32 => ArrayData::Float32(source.decode(f32::from_le_bytes)?),
+        DType::Float64 => ArrayData::Float64(source.decode(f64::from_le_bytes)?),
     };
     Ok(if header.fortran_order {
         reverse_axes(data)
@@ -81,18 +96,7 @@ pub fn copy_region(
         runs: &runs,
         shape: &file_extent,
     };
-    let copied = match header.dtype {
-        DType::Bool => ArrayData::Bool(copier.copy(|[b]: [u8; 1]| b != 0)?),
-        DType::Int32 => ArrayData::Int32(copier.copy(i32::from_le_bytes)?),
-        DType::Int64 => ArrayData::Int64(copier.copy(i64::from_le_bytes)?),
-        DType::Float32 => ArrayData::Float32(copier.copy(f32::from_le_bytes)?),
-        DType::Float64 => ArrayData::Float64(copier.copy(f64::from_le_bytes)?),
-    };
-    Ok(if header.fortran_order {
-        reverse_axes(copied)
-    } else {
-        copied
-    })
+    decode_region(&copier, header)
 }
 
 /// Where a region's runs are copied from: element bytes in memory.
@@ -104,8 +108,8 @@ struct RegionCopier<'a> {
     shape: &'a [usize],
 }
 
-impl RegionCopier<'_> {
-    fn copy<T, const N: usize>(
+impl RegionSource for RegionCopier<'_> {
+    fn decode<T: Copy + Default, const N: usize>(
         &self,
         from_le: impl Fn([u8; N]) -> T,
     ) -> Result<ArrayD<T>, NpyError> {
@@ -115,12 +119,7 @@ impl RegionCopier<'_> {
             let bytes = file_element
                 .checked_add(self.runs.run_len)
                 .and_then(|end| self.data.get(file_element * N..end * N))
-                .ok_or_else(|| {
-                    NpyError::Malformed(format!(
-                        "'{}': the file is truncated (it ends before the data its header announces)",
-                        self.path.display()
-                    ))
-                })?;
+                .ok_or_else(|| truncated(self.path))?;
             values.extend(bytes.chunks_exact(N).map(|element| {
                 let mut array = [0u8; N];
                 array.copy_from_slice(element);
@@ -381,9 +380,8 @@ struct RegionReader<'a> {
     shape: &'a [usize],
 }
 
-impl RegionReader<'_> {
-    /// Reads the region, decoding little-endian elements with `from_le`.
-    fn read<T: Copy + Default, const N: usize>(
+impl RegionSource for RegionReader<'_> {
+    fn decode<T: Copy + Default, const N: usize>(
         &self,
         from_le: impl Fn([u8; N]) -> T,
     ) -> Result<ArrayD<T>, NpyError> {
@@ -410,17 +408,23 @@ impl RegionReader<'_> {
         ArrayD::from_shape_vec(IxDyn(self.shape), values)
             .map_err(|e| NpyError::Malformed(format!("'{}': {e}", self.path.display())))
     }
+}
 
+impl RegionReader<'_> {
     fn read_error(&self, error: std::io::Error) -> NpyError {
         if error.kind() == std::io::ErrorKind::UnexpectedEof {
-            NpyError::Malformed(format!(
-                "'{}': the file is truncated (it ends before the data its header announces)",
-                self.path.display()
-            ))
+            truncated(self.path)
         } else {
             io_error("read", self.path, error)
         }
     }
+}
+
+fn truncated(path: &Path) -> NpyError {
+    NpyError::Malformed(format!(
+        "'{}': the file is truncated (it ends before the data its header announces)",
+        path.display()
+    ))
 }
 
 /// Elements per block for runs of `run_len` elements of `N` bytes.

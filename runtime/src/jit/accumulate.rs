@@ -2,9 +2,9 @@
 //! row values combined lane by lane into the output row, `out[j] = out[j] op x[j]`,
 //! with exactly the scalar fold's semantics so both loops give the same bits.
 
+use super::codegen::float_beats;
 use crate::dtype::DType;
 use crate::ops::ReduceOp;
-use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
@@ -49,16 +49,7 @@ fn extreme_lanes(
     acc: Value,
     value: Value,
 ) -> Value {
-    let cc = if largest {
-        FloatCC::GreaterThan
-    } else {
-        FloatCC::LessThan
-    };
-    let value_nan = b.ins().fcmp(FloatCC::Unordered, value, value);
-    let better = b.ins().fcmp(cc, value, acc);
-    let candidate = b.ins().bor(value_nan, better);
-    let acc_is_number = b.ins().fcmp(FloatCC::Ordered, acc, acc);
-    let take = b.ins().band(candidate, acc_is_number);
+    let take = float_beats(b, largest, acc, value);
     let mask = b.ins().bitcast(vector, MemFlagsData::new(), take);
     b.ins().bitselect(mask, value, acc)
 }

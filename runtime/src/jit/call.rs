@@ -107,13 +107,7 @@ pub(super) fn run_row(
         call(kernel, slots, out, n);
         return Ok(());
     }
-    let dtypes: Vec<DType> = kernel
-        .key
-        .graph
-        .leaves()
-        .into_iter()
-        .map(|(_, d)| d)
-        .collect();
+    let dtypes = kernel.key.graph.leaf_dtypes();
     for (operand, &dtype) in operands.iter().zip(&dtypes) {
         if let Operand::Source(leaf, _) = operand {
             if leaf.indexed_dtype() != Some(dtype) {

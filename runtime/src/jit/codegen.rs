@@ -275,13 +275,7 @@ impl Lowering<'_, '_> {
         start: Value,
         n: Value,
     ) -> Result<(), String> {
-        let dtypes: Vec<DType> = self
-            .key
-            .graph
-            .leaves()
-            .into_iter()
-            .map(|(_, d)| d)
-            .collect();
+        let dtypes = self.key.graph.leaf_dtypes();
         for (index, dtype) in dtypes.into_iter().enumerate() {
             let LeafState::Indexed { source, base } = self.leaves[index] else {
                 continue;
@@ -573,6 +567,28 @@ pub(super) fn add(b: &mut FunctionBuilder<'_>, dtype: DType, x: Value, y: Value)
     }
 }
 
+/// Whether float `value` replaces `acc` in a max (`largest`) or min fold, as the
+/// interpreter's `Direction::beats` decides: a NaN value replaces a number, a strictly
+/// larger (smaller) value replaces the current one, and a NaN stays. Works on scalars
+/// and, lane by lane, on vectors.
+pub(super) fn float_beats(
+    b: &mut FunctionBuilder<'_>,
+    largest: bool,
+    acc: Value,
+    value: Value,
+) -> Value {
+    let cc = if largest {
+        FloatCC::GreaterThan
+    } else {
+        FloatCC::LessThan
+    };
+    let value_nan = b.ins().fcmp(FloatCC::Unordered, value, value);
+    let better = b.ins().fcmp(cc, value, acc);
+    let candidate = b.ins().bor(value_nan, better);
+    let acc_is_number = b.ins().fcmp(FloatCC::Ordered, acc, acc);
+    b.ins().band(candidate, acc_is_number)
+}
+
 /// The interpreter's `Direction::beats` fold: a NaN beats every number and nothing
 /// beats a NaN; otherwise the strictly larger (smaller) value replaces the current one.
 fn extreme(
@@ -583,16 +599,7 @@ fn extreme(
     dtype: DType,
 ) -> Value {
     if dtype.is_float() {
-        let cc = if largest {
-            FloatCC::GreaterThan
-        } else {
-            FloatCC::LessThan
-        };
-        let value_nan = b.ins().fcmp(FloatCC::Unordered, value, value);
-        let better = b.ins().fcmp(cc, value, acc);
-        let candidate = b.ins().bor(value_nan, better);
-        let acc_is_number = b.ins().fcmp(FloatCC::Ordered, acc, acc);
-        let take = b.ins().band(candidate, acc_is_number);
+        let take = float_beats(b, largest, acc, value);
         b.ins().select(take, value, acc)
     } else if dtype == DType::Bool {
         if largest {

@@ -169,13 +169,7 @@ fn run_rows(
     out_dtype: DType,
     out: &mut [u8],
 ) -> Result<(), String> {
-    let leaf_dtypes: Vec<DType> = kernel
-        .key
-        .graph
-        .leaves()
-        .into_iter()
-        .map(|(_, d)| d)
-        .collect();
+    let leaf_dtypes = kernel.key.graph.leaf_dtypes();
     if leaf_dtypes.len() != op.leaves.len() {
         return Err("internal error: JIT leaves do not match the kernel".into());
     }

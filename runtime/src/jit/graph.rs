@@ -67,6 +67,11 @@ impl JitGraph {
         self.nodes[self.root as usize].dtype
     }
 
+    /// The leaves' dtypes, in leaf order.
+    pub fn leaf_dtypes(&self) -> Vec<DType> {
+        self.leaves().into_iter().map(|(_, dtype)| dtype).collect()
+    }
+
     /// The leaves in index order with their kinds and dtypes.
     pub fn leaves(&self) -> Vec<(LeafKind, DType)> {
         let mut leaves: Vec<(u32, LeafKind, DType)> = self
