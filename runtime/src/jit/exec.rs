@@ -126,24 +126,13 @@ fn geometry(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<Vec<LeafGeomet
     let mut next_buffer = buffers.iter();
     op.leaves
         .iter()
-        .map(|leaf| match leaf {
-            LeafInstance::Buffer => next_buffer
-                .next()
-                .map(|data| LeafGeometry::buffer(data.shape()))
-                .ok_or_else(|| "internal error: too few JIT arguments".to_string()),
-            LeafInstance::Constant { shape, .. } => Ok(LeafGeometry::constant(shape)),
-            LeafInstance::Indexed {
-                global_shape,
-                offset,
-                shape,
-                ..
-            } => Ok(LeafGeometry::indexed(global_shape, offset, shape)),
-            LeafInstance::Mapped {
-                global_shape,
-                offset,
-                shape,
-                ..
-            } => Ok(LeafGeometry::within(global_shape, offset, shape)),
+        .map(|leaf| {
+            LeafGeometry::of_leaf(leaf, || {
+                next_buffer
+                    .next()
+                    .map(|data| data.shape())
+                    .ok_or_else(|| "internal error: too few JIT arguments".to_string())
+            })
         })
         .collect()
 }

@@ -5,6 +5,7 @@
 //! ahead of time) and the run-time driver.
 
 use super::codegen::{Mode, Variant};
+use super::leaves::LeafInstance;
 use crate::kernels::broadcast_shape;
 
 /// One leaf's geometry: its shape (right-aligned against the output's) and the
@@ -51,6 +52,30 @@ impl LeafGeometry {
             base,
             fixed: false,
         }
+    }
+
+    /// The geometry of one leaf of a kernel instance; `buffer_shape` gives the shape
+    /// of the next argument chunk, asked only for a buffer leaf.
+    pub fn of_leaf<'a>(
+        leaf: &LeafInstance,
+        buffer_shape: impl FnOnce() -> Result<&'a [usize], String>,
+    ) -> Result<LeafGeometry, String> {
+        Ok(match leaf {
+            LeafInstance::Buffer => LeafGeometry::buffer(buffer_shape()?),
+            LeafInstance::Constant { shape, .. } => LeafGeometry::constant(shape),
+            LeafInstance::Indexed {
+                global_shape,
+                offset,
+                shape,
+                ..
+            } => LeafGeometry::indexed(global_shape, offset, shape),
+            LeafInstance::Mapped {
+                global_shape,
+                offset,
+                shape,
+                ..
+            } => LeafGeometry::within(global_shape, offset, shape),
+        })
     }
 
     pub fn constant(shape: &[usize]) -> LeafGeometry {

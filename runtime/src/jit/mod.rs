@@ -265,25 +265,14 @@ fn leaf_geometry(
     let mut buffers = buffer_inputs.iter();
     leaves
         .iter()
-        .map(|leaf| match leaf {
-            LeafInstance::Buffer => buffers
-                .next()
-                .and_then(|&i| inputs.get(i as usize))
-                .map(|info| LeafGeometry::buffer(&info.shape))
-                .ok_or_else(|| "internal error: a JIT buffer leaf without an input".to_string()),
-            LeafInstance::Constant { shape, .. } => Ok(LeafGeometry::constant(shape)),
-            LeafInstance::Indexed {
-                global_shape,
-                offset,
-                shape,
-                ..
-            } => Ok(LeafGeometry::indexed(global_shape, offset, shape)),
-            LeafInstance::Mapped {
-                global_shape,
-                offset,
-                shape,
-                ..
-            } => Ok(LeafGeometry::within(global_shape, offset, shape)),
+        .map(|leaf| {
+            LeafGeometry::of_leaf(leaf, || {
+                buffers
+                    .next()
+                    .and_then(|&i| inputs.get(i as usize))
+                    .map(|info| info.shape.as_slice())
+                    .ok_or_else(|| "internal error: a JIT buffer leaf without an input".to_string())
+            })
         })
         .collect()
 }
