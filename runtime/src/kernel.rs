@@ -10,10 +10,12 @@
 mod assemble;
 mod io;
 mod mapped;
+mod writable;
 
 pub use assemble::AssemblePiece;
 pub use io::SaveFile;
 pub use mapped::MappedNpy;
+pub use writable::{MappingSlot, Reserved, WritableNpy};
 
 use crate::array::ArrayData;
 use crate::dtype::DType;

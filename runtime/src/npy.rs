@@ -7,6 +7,7 @@
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
+use crate::kernel::{Reserved, WritableNpy};
 use crate::npy_header::{encode_header, read_header, NpyError, NpyHeader};
 use ndarray::{ArrayD, IxDyn};
 use std::fs::{OpenOptions, Permissions};
@@ -191,6 +192,88 @@ pub fn write_region(
     }
 }
 
+/// The byte runs `(start, length)` of the data of a C-order array of `global_shape`
+/// that the region at `offset` of extent `shape` covers, in C order.
+pub fn region_byte_runs(
+    global_shape: &[usize],
+    offset: &[usize],
+    shape: &[usize],
+    itemsize: usize,
+) -> Vec<(usize, usize)> {
+    let runs = RegionRuns::new(global_shape, offset, shape);
+    let mut spans = Vec::new();
+    let _ = runs.for_each(|file_element, _| {
+        spans.push((file_element * itemsize, runs.run_len * itemsize));
+        Ok(())
+    });
+    spans
+}
+
+/// Writes `data` (in C order) as the region at `offset` of the C-order array of
+/// `global_shape` held by a save's mapping, whole runs at a time. `Unsupported`
+/// (nothing written) when the mapping cannot reserve the region's pages.
+pub fn write_region_mapped(
+    path: &Path,
+    mapping: &WritableNpy,
+    global_shape: &[usize],
+    offset: &[usize],
+    data: &ArrayData,
+) -> Result<Reserved, NpyError> {
+    check_region(path, global_shape, data.dtype(), offset, data.shape())?;
+    let itemsize = data.dtype().itemsize();
+    let spans = region_byte_runs(global_shape, offset, data.shape(), itemsize);
+    let reserved = mapping
+        .reserve(&spans)
+        .map_err(|e| io_error("write", path, e))?;
+    if reserved == Reserved::Unsupported {
+        return Ok(reserved);
+    }
+    let write = |result: std::io::Result<()>| result.map_err(|e| io_error("write", path, e));
+    match data {
+        ArrayData::Bool(a) => write(copy_runs(mapping, &spans, a, |&v| [u8::from(v)])),
+        ArrayData::Int32(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::Int64(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::Float32(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::Float64(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+    }?;
+    Ok(Reserved::Yes)
+}
+
+/// Copies the elements of `array` (in logical C order) into the byte runs `spans`
+/// of the mapping: straight from its memory when it is contiguous.
+fn copy_runs<T, const N: usize>(
+    mapping: &WritableNpy,
+    spans: &[(usize, usize)],
+    array: &ArrayD<T>,
+    to_bytes: impl Fn(&T) -> [u8; N],
+) -> std::io::Result<()> {
+    let contiguous = array.as_slice();
+    let mut elements = array.iter();
+    let mut first = 0;
+    for &(start, len) in spans {
+        let count = len / N;
+        let run = match contiguous {
+            Some(values) => Some(values.get(first..first + count).ok_or_else(|| {
+                std::io::Error::other("internal error: a region holds fewer elements than its runs")
+            })?),
+            None => None,
+        };
+        mapping.write_run(start, len, |bytes| {
+            let targets = bytes.chunks_exact_mut(N);
+            match run {
+                Some(values) => targets
+                    .zip(values)
+                    .for_each(|(target, value)| target.copy_from_slice(&to_bytes(value))),
+                None => targets
+                    .zip(elements.by_ref())
+                    .for_each(|(target, value)| target.copy_from_slice(&to_bytes(value))),
+            }
+        })?;
+        first += count;
+    }
+    Ok(())
+}
+
 /// Writes `data` as a complete `.npy` file (format 1.0, C order). The file appears
 /// under `path` only once it is complete.
 pub fn write_array(path: &Path, data: &ArrayData) -> Result<(), NpyError> {
@@ -223,7 +306,7 @@ pub fn write_array(path: &Path, data: &ArrayData) -> Result<(), NpyError> {
 
 /// Element counts and offsets of the contiguous runs that make up a region of a
 /// C-order array.
-struct RegionRuns {
+pub(crate) struct RegionRuns {
     /// Elements per run.
     run_len: usize,
     /// Extents of the axes iterated over (those before the run's axes).

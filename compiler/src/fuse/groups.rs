@@ -9,10 +9,14 @@
 //! disagree, or one refused. So a producer joins a group only when all its consumers
 //! are in that group — no chunk is ever computed twice — and outputs are marked up
 //! front as joining nowhere, since their values must leave the subtask anyway.
+//!
+//! A saved chunk is not an output: its save region is its reader like any other, so
+//! when nothing else reads it, it and its producers join the region's group, and the
+//! JIT computes it straight into the saved file (`marsc_runtime::jit::SaveSink`).
 
 use super::rules::{may_fail, may_join};
 use super::Fusion;
-use crate::chunk::{ChunkGraph, ChunkId, ChunkOp};
+use crate::chunk::{ChunkGraph, ChunkId};
 
 /// The root of a chunk no subtask runs.
 pub const NOT_RUN: u32 = u32::MAX;
@@ -34,7 +38,6 @@ pub fn fused_roots(
     for &chunk in results {
         table[chunk.index()] = OWN_GROUP;
     }
-    mark_saved_data(chunks, &mut table);
     for chunk in (0..chunks.num_chunks() as u32).rev().map(ChunkId) {
         if !needed[chunk.index()] {
             table[chunk.index()] = NOT_RUN;
@@ -86,19 +89,5 @@ fn offer_group(
             offered if joins && offered == root => root,
             _ => OWN_GROUP,
         };
-    }
-}
-
-/// Marks the data chunks that saves write: a saved tensor is an output, so its chunks
-/// are published by their own groups.
-fn mark_saved_data(chunks: &ChunkGraph, table: &mut [u32]) {
-    for step in chunks.steps() {
-        if matches!(step.op, ChunkOp::SaveRegion { .. }) {
-            for region in step.chunk_ids() {
-                if let Some(&data) = chunks.inputs(region).first() {
-                    table[data.index()] = OWN_GROUP;
-                }
-            }
-        }
     }
 }

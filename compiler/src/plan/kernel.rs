@@ -10,7 +10,7 @@ use marsc_runtime::kernel::{
 };
 use marsc_runtime::kernels::cast_scalar;
 use marsc_runtime::kernels::shape::SliceItem;
-use marsc_runtime::npy_header::{encode_header, NpyHeader};
+use marsc_runtime::npy_header::NpyHeader;
 use marsc_runtime::Scalar;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -304,15 +304,7 @@ impl<'a> KernelBuilder<'a> {
         let dtype = self.chunks.step(step).dtype;
         self.shared[step.index()]
             .save
-            .get_or_insert_with(|| {
-                Arc::new(SaveFile {
-                    path: path.to_path_buf(),
-                    temporary: SaveFile::temporary_for(path),
-                    dtype,
-                    shape: shape.to_vec(),
-                    data_offset: encode_header(dtype, shape).len() as u64,
-                })
-            })
+            .get_or_insert_with(|| Arc::new(SaveFile::new(path, dtype, shape)))
             .clone()
     }
 

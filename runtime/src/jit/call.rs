@@ -14,7 +14,9 @@ use super::codegen::{uses_pairwise, Mode};
 use super::graph::SLOTS_PER_LEAF;
 use super::leaves::{LeafBlock, LeafInstance};
 use crate::dtype::DType;
+use crate::kernel::WritableNpy;
 use std::cell::RefCell;
+use std::marker::PhantomData;
 
 /// Elements per scratch block of an indexed leaf: small enough that every leaf's
 /// block stays in L1 while the kernel reads it, large enough that the per-block call
@@ -61,9 +63,38 @@ pub(super) enum Operand<'a> {
     Source(&'a LeafInstance, u64),
 }
 
-/// Where a row writes: `bytes[offset..offset + needed]`.
-pub(super) struct Output<'a> {
-    pub bytes: &'a mut [u8],
+/// The memory a kernel's rows write into: an exclusive buffer, or the data of a
+/// save's mapped file, shared with the threads writing the save's other regions.
+pub(super) struct OutTarget<'a> {
+    start: *mut u8,
+    len: usize,
+    _borrow: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> OutTarget<'a> {
+    /// A buffer this kernel owns for the call.
+    pub fn buffer(bytes: &'a mut [u8]) -> OutTarget<'a> {
+        OutTarget {
+            start: bytes.as_mut_ptr(),
+            len: bytes.len(),
+            _borrow: PhantomData,
+        }
+    }
+
+    /// The element data of a save's mapping, of which the kernel writes only the
+    /// region of its own chunk (see `kernel/writable.rs`).
+    pub fn file(mapping: &'a WritableNpy) -> OutTarget<'a> {
+        OutTarget {
+            start: mapping.data_ptr(),
+            len: mapping.data_len(),
+            _borrow: PhantomData,
+        }
+    }
+}
+
+/// Where a row writes: bytes `offset..offset + needed` of the target.
+pub(super) struct Output<'t, 'a> {
+    pub target: &'t OutTarget<'a>,
     pub offset: usize,
     pub needed: usize,
 }
@@ -72,7 +103,7 @@ pub(super) struct Output<'a> {
 pub(super) fn run_row(
     kernel: &CompiledKernel,
     operands: &[Operand<'_>],
-    output: Output<'_>,
+    output: Output<'_, '_>,
     n: usize,
     slots: &mut Vec<u64>,
 ) -> Result<(), String> {
@@ -93,7 +124,7 @@ pub(super) fn run_row(
             check_span(bytes.len(), offset, needed)?;
         }
     }
-    check_span(output.bytes.len(), output.offset, output.needed)?;
+    check_span(output.target.len, output.offset, output.needed)?;
     let prefilled: Vec<bool> = operands
         .iter()
         .zip(&kernel.key.variant.broadcast)
@@ -101,7 +132,8 @@ pub(super) fn run_row(
             matches!(operand, Operand::Source(..)) && !broadcast && !uses_pairwise(&kernel.key)
         })
         .collect();
-    let out = output.bytes[output.offset..].as_mut_ptr();
+    // In bounds: `check_span` above.
+    let out = output.target.start.wrapping_add(output.offset);
     if n == 0 || !prefilled.contains(&true) {
         fill_slots(operands, None, slots);
         call(kernel, slots, out, n);
@@ -242,7 +274,11 @@ fn call(kernel: &CompiledKernel, slots: &[u64], out: *mut u8, n: usize) {
     // bytes the row reads (the caller computes `needed` from n, the strides and the
     // dtype) and the output span the bytes it writes; a block's pointers are the row's
     // advanced by the block's start, and its scratch holds the block's elements. The
-    // borrows keep all of them alive and the output exclusive for the call.
+    // borrows keep all of them alive. The output span is either an exclusively
+    // borrowed buffer, or bytes of a save's mapping that belong to this chunk's
+    // region alone (regions are disjoint and each is written by one kernel run at a
+    // time; the caller reserved their pages, so a store cannot fault for lack of
+    // space; see `kernel/writable.rs`), so no other access races with the writes.
     unsafe {
         let function: extern "C" fn(*const u64, *mut u8, u64) =
             std::mem::transmute::<usize, extern "C" fn(*const u64, *mut u8, u64)>(kernel.address);

@@ -1,26 +1,36 @@
 //! Runs a [`JitOp`] on one chunk: lays the chunk out in rows, walks the outer axes,
 //! calls the compiled row function once per row, and wraps the result as chunk data
-//! or as the same [`ReduceState`] the interpreter's `reduce_map` builds.
+//! or as the same [`ReduceState`] the interpreter's `reduce_map` builds — or, for an
+//! op with a save sink, writes the rows straight into the saved file's mapping.
 
 use super::cache::{compiled, CompiledKernel};
-use super::call::{bytes_of, bytes_of_mut, run_row, Operand, Output};
+use super::call::{bytes_of, bytes_of_mut, run_row, Operand, OutTarget, Output};
 use super::codegen::{accumulator_dtype, KernelKey, Mode};
-use super::layout::{row_layout, LeafGeometry, RowLayout};
+use super::layout::{root_shape, row_layout, row_layout_into, LeafGeometry, RowLayout};
 use super::leaves::LeafInstance;
-use super::JitOp;
+use super::{JitOp, SaveSink};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::kernel::ChunkValue;
+use crate::kernel::{ChunkValue, Reserved, SaveFile};
 use crate::kernels::reduce::{Partial, ReduceState};
 use crate::kernels::FromScalar;
+use crate::npy::region_byte_runs;
 use crate::ops::ReduceOp;
 use crate::scalar::Scalar;
 use ndarray::{ArrayD, IxDyn};
 use std::borrow::Cow;
 use std::sync::Arc;
 
-/// Computes the op's chunk from its argument chunks (one per buffer leaf, in order).
+/// Computes the op's chunk from its argument chunks (one per buffer leaf, in order);
+/// an op with a save sink writes it into the saved file instead and returns `Done`.
 pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+    match &op.sink {
+        Some(sink) => run_into_file(op, sink, args),
+        None => run_into_buffer(op, args),
+    }
+}
+
+fn run_into_buffer(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
     let buffers = buffer_args(op, args)?;
     let geometry = geometry(op, &buffers)?;
     let reduce_axes = op.reduce.as_ref().map(|reduce| sorted_axes(&reduce.axes));
@@ -50,7 +60,7 @@ pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
             &buffers,
             &geometry,
             out_dtype,
-            out.bytes_mut(),
+            &OutTarget::buffer(out.bytes_mut()),
         )?;
     }
     match (graph.reduce, reduce_axes) {
@@ -59,6 +69,77 @@ pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
         }
         _ => out.into_array(&layout.shape).map(ChunkValue::Array),
     }
+}
+
+/// Computes an element-wise chunk straight into its region of a save's mapped file.
+/// Without a mapping that can reserve the region's pages, computes it into a buffer
+/// and writes that as an interpreted region would.
+fn run_into_file(op: &JitOp, sink: &SaveSink, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+    let buffers = buffer_args(op, args)?;
+    let geometry = geometry(op, &buffers)?;
+    let shape = root_shape(&geometry)?;
+    let file = &sink.file;
+    if op.kernel.key.graph.reduce.is_some() || op.kernel.key.graph.root_dtype() != file.dtype {
+        return Err("internal error: a JIT kernel saving a value of another kind".into());
+    }
+    let region = region_runs(file, &sink.offset, &shape)?;
+    let mapping = match file.mapping.get() {
+        Some(mapping) => {
+            let reserved = mapping
+                .reserve(&region)
+                .map_err(|e| file.error(e.to_string()))?;
+            (reserved == Reserved::Yes).then_some(mapping)
+        }
+        None => None,
+    };
+    let Some(mapping) = mapping else {
+        let data = run_into_buffer(op, args)?;
+        file.write_region(&sink.offset, data.array()?)?;
+        return Ok(ChunkValue::Done);
+    };
+    let out = LeafGeometry::within(&file.shape, &sink.offset, &shape);
+    let layout = row_layout_into(&geometry, &out)?;
+    let kernel = kernel_for(&op.kernel, &layout)?;
+    if !layout.is_empty() {
+        run_rows(
+            &kernel,
+            op,
+            &layout,
+            &buffers,
+            &geometry,
+            file.dtype,
+            &OutTarget::file(&mapping),
+        )?;
+    }
+    Ok(ChunkValue::Done)
+}
+
+/// The byte runs of the region of `shape` at `offset` of the saved array, after
+/// checking that it lies inside it.
+fn region_runs(
+    file: &SaveFile,
+    offset: &[usize],
+    shape: &[usize],
+) -> Result<Vec<(usize, usize)>, String> {
+    let inside = offset.len() == file.shape.len()
+        && shape.len() == file.shape.len()
+        && (0..shape.len()).all(|axis| {
+            offset[axis]
+                .checked_add(shape[axis])
+                .is_some_and(|end| end <= file.shape[axis])
+        });
+    if !inside {
+        return Err(format!(
+            "internal error: a region of shape {shape:?} at {offset:?} of a saved array of {:?}",
+            file.shape
+        ));
+    }
+    Ok(region_byte_runs(
+        &file.shape,
+        offset,
+        shape,
+        file.dtype.itemsize(),
+    ))
 }
 
 fn sorted_axes(axes: &[usize]) -> Vec<usize> {
@@ -156,7 +237,7 @@ fn run_rows(
     buffers: &[Cow<'_, ArrayData>],
     geometry: &[LeafGeometry],
     out_dtype: DType,
-    out: &mut [u8],
+    out: &OutTarget<'_>,
 ) -> Result<(), String> {
     let leaf_dtypes = kernel.key.graph.leaf_dtypes();
     if leaf_dtypes.len() != op.leaves.len() {
@@ -221,11 +302,12 @@ fn run_rows(
                 LeafInstance::Indexed { .. } => Operand::Source(leaf, position as u64),
             });
         }
-        let out_position: usize = (0..outer)
-            .map(|axis| index[axis] * layout.out_strides[axis])
-            .sum();
+        let out_position: usize = layout.out_base
+            + (0..outer)
+                .map(|axis| index[axis] * layout.out_strides[axis])
+                .sum::<usize>();
         let output = Output {
-            bytes: &mut *out,
+            target: out,
             offset: out_position * out_itemsize,
             needed: out_needed,
         };

@@ -99,6 +99,9 @@ pub struct RowLayout {
     pub leaf_strides: Vec<Vec<usize>>,
     /// Per merged axis, in elements of the output (or accumulator) array.
     pub out_strides: Vec<usize>,
+    /// The element of the output array where the chunk's first element goes (0 but
+    /// for an output written in place into a larger array).
+    pub out_base: usize,
     pub variant: Variant,
     /// Some reduced axis is walked outside the row, so an output position's run is
     /// split over several rows.
@@ -130,25 +133,53 @@ pub fn c_strides(shape: &[usize]) -> Vec<usize> {
     strides
 }
 
-/// Lays out a chunk whose leaves have `leaves` geometry, reduced over `reduce_axes`
-/// (axes of the broadcast shape) when given.
-pub fn row_layout(
-    leaves: &[LeafGeometry],
-    reduce_axes: Option<&[usize]>,
-) -> Result<RowLayout, String> {
-    let shape = leaves
+/// The shape a chunk whose leaves have `leaves` geometry computes (before any
+/// reduction): their broadcast shape.
+pub fn root_shape(leaves: &[LeafGeometry]) -> Result<Vec<usize>, String> {
+    leaves
         .iter()
         .try_fold(Vec::new(), |shape, leaf| {
             broadcast_shape(&shape, &leaf.shape)
         })
-        .ok_or_else(|| "internal error: JIT leaves do not broadcast".to_string())?;
+        .ok_or_else(|| "internal error: JIT leaves do not broadcast".to_string())
+}
+
+/// Lays out a chunk whose leaves have `leaves` geometry, reduced over `reduce_axes`
+/// (axes of the broadcast shape) when given, into a C-order output of its own.
+pub fn row_layout(
+    leaves: &[LeafGeometry],
+    reduce_axes: Option<&[usize]>,
+) -> Result<RowLayout, String> {
+    layout_rows(leaves, reduce_axes, None)
+}
+
+/// Lays out an element-wise chunk whose output is written in place at `out` (a
+/// region of a larger C-order array, as [`LeafGeometry::within`] places it): rows
+/// follow the larger array's strides, starting at its base.
+pub fn row_layout_into(leaves: &[LeafGeometry], out: &LeafGeometry) -> Result<RowLayout, String> {
+    layout_rows(leaves, None, Some(out))
+}
+
+fn layout_rows(
+    leaves: &[LeafGeometry],
+    reduce_axes: Option<&[usize]>,
+    out: Option<&LeafGeometry>,
+) -> Result<RowLayout, String> {
+    let shape = root_shape(leaves)?;
     let ndim = shape.len();
     let reduced: Vec<bool> = (0..ndim)
         .map(|axis| reduce_axes.is_some_and(|axes| axes.contains(&axis)))
         .collect();
-    let out_strides = match reduce_axes {
-        None => c_strides(&shape),
-        Some(_) => {
+    let out_strides = match (reduce_axes, out) {
+        (None, Some(out)) if out.shape == shape && !out.fixed => out.index_strides.clone(),
+        (None, Some(out)) => {
+            return Err(format!(
+                "internal error: a JIT chunk of shape {shape:?} written into a region of {:?}",
+                out.shape
+            ))
+        }
+        (None, None) => c_strides(&shape),
+        (Some(_), _) => {
             let keepdims: Vec<usize> = (0..ndim)
                 .map(|axis| if reduced[axis] { 1 } else { shape[axis] })
                 .collect();
@@ -200,6 +231,7 @@ pub fn row_layout(
         .collect();
     let reduced_outside_row = merged.reduced[..inner].iter().any(|&r| r);
     Ok(RowLayout {
+        out_base: out.map_or(0, |out| out.base),
         reduced_outside_row,
         shape,
         extents: merged.extents,

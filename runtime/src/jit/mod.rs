@@ -31,11 +31,11 @@ pub use cache::{compile_counters, compiled, CompileCounters, CompiledKernel};
 pub use exec::run_jit;
 
 use crate::dtype::DType;
-use crate::kernel::{Kernel, ReduceSpec};
+use crate::kernel::{Kernel, ReduceSpec, SaveFile};
 use crate::ops::ReduceOp;
 use crate::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
 use codegen::{accumulator_dtype, uses_pairwise, KernelKey};
-use layout::{row_layout, LeafGeometry};
+use layout::{root_shape, row_layout, row_layout_into, LeafGeometry};
 use leaves::LeafInstance;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -50,6 +50,16 @@ pub struct JitOp {
     pub leaves: Vec<LeafInstance>,
     /// The reduction the kernel's tail maps (its axes, for the state).
     pub reduce: Option<Arc<ReduceSpec>>,
+    /// Where the chunk is saved, when the kernel writes it straight into the saved
+    /// file (and yields `Done`) instead of returning it.
+    pub sink: Option<SaveSink>,
+}
+
+/// A saved chunk's place: its save and its offset in the saved array.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SaveSink {
+    pub file: Arc<SaveFile>,
+    pub offset: Vec<usize>,
 }
 
 /// What planning-time compilation did.
@@ -130,29 +140,42 @@ pub fn jit_subtask(
     for &(target, _) in &subtask.outputs {
         boundary[target as usize] |= eligible[target as usize];
     }
+    let sunk_into = saved_in_place(subtask, &eligible, &dtypes);
+    let mut sunk = vec![false; ops.len()];
+    for &data in sunk_into.iter().flatten() {
+        sunk[data as usize] = true;
+    }
     let mut new_ops: Vec<PlanOp<Kernel>> = Vec::with_capacity(ops.len());
     let mut new_index: Vec<Option<u32>> = vec![None; ops.len()];
     let mut compiled_any = false;
     for (index, op) in ops.iter().enumerate() {
-        let rewritten = if !eligible[index] {
-            let args = op
-                .args
-                .iter()
-                .map(|&arg| match arg {
-                    OpArg::Input(_) => Ok(arg),
-                    OpArg::Local(used) => {
-                        new_index[used as usize].map(OpArg::Local).ok_or_else(|| {
-                            "internal error: a JIT rewrite lost an argument".to_string()
-                        })
-                    }
-                })
-                .collect::<Result<Vec<_>, String>>()?;
-            PlanOp {
-                kernel: op.kernel.clone(),
-                args,
+        let rewritten = if let (Some(data), Kernel::SaveRegion { file, offset }) =
+            (sunk_into[index], &op.kernel)
+        {
+            let data = data as usize;
+            let sink = SaveSink {
+                file: file.clone(),
+                offset: offset.clone(),
+            };
+            match jit_op(ops, data, &dtypes, inputs, Some(sink))? {
+                Compiled::Op(jit) => {
+                    compiled_any = true;
+                    jit
+                }
+                // A lone creation op saved: it and the save stay as they are.
+                Compiled::NothingToCompute | Compiled::Inexact => {
+                    new_index[data] = Some(new_ops.len() as u32);
+                    new_ops.push(remap_args(&ops[data], &new_index)?);
+                    remap_args(op, &new_index)?
+                }
             }
+        } else if !eligible[index] {
+            remap_args(op, &new_index)?
+        } else if sunk[index] {
+            // Computed by the save that writes it, at the save's place.
+            continue;
         } else if boundary[index] {
-            match jit_op(ops, index, &dtypes, inputs)? {
+            match jit_op(ops, index, &dtypes, inputs, None)? {
                 Compiled::Op(jit) => {
                     compiled_any = true;
                     jit
@@ -182,6 +205,60 @@ pub fn jit_subtask(
     Ok(Some((new_ops, outputs)))
 }
 
+/// The op with its local arguments renumbered to the rewritten subtask's ops.
+fn remap_args(op: &PlanOp<Kernel>, new_index: &[Option<u32>]) -> Result<PlanOp<Kernel>, String> {
+    let args = op
+        .args
+        .iter()
+        .map(|&arg| match arg {
+            OpArg::Input(_) => Ok(arg),
+            OpArg::Local(used) => new_index[used as usize]
+                .map(OpArg::Local)
+                .ok_or_else(|| "internal error: a JIT rewrite lost an argument".to_string()),
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(PlanOp {
+        kernel: op.kernel.clone(),
+        args,
+    })
+}
+
+/// Per op, for a save region whose data the JIT can compute straight into the file:
+/// the data's op. That is an element-wise value (no reduction tail) that nothing
+/// else reads and that the subtask does not publish, so it never needs a buffer.
+fn saved_in_place(
+    subtask: &Subtask<Kernel>,
+    eligible: &[bool],
+    dtypes: &[DType],
+) -> Vec<Option<u32>> {
+    let ops = &subtask.ops;
+    let mut uses = vec![0u32; ops.len()];
+    for arg in ops.iter().flat_map(|op| &op.args) {
+        if let OpArg::Local(used) = *arg {
+            uses[used as usize] += 1;
+        }
+    }
+    for &(target, _) in &subtask.outputs {
+        uses[target as usize] += 1;
+    }
+    ops.iter()
+        .map(|op| {
+            let (Kernel::SaveRegion { file, .. }, Some(&OpArg::Local(data))) =
+                (&op.kernel, op.args.first())
+            else {
+                return None;
+            };
+            let index = data as usize;
+            let writable = eligible[index]
+                && uses[index] == 1
+                && build::build(ops, index, dtypes).is_some_and(|built| {
+                    built.graph.reduce.is_none() && built.graph.root_dtype() == file.dtype
+                });
+            writable.then_some(data)
+        })
+        .collect()
+}
+
 /// What compiling one value gave.
 enum Compiled {
     Op(PlanOp<Kernel>),
@@ -192,12 +269,14 @@ enum Compiled {
     Inexact,
 }
 
-/// The JIT op computing op `target` (already known to be eligible).
+/// The JIT op computing op `target` (already known to be eligible), into the saved
+/// file when `sink` says where.
 fn jit_op(
     ops: &[PlanOp<Kernel>],
     target: usize,
     dtypes: &[DType],
     inputs: &[InputInfo],
+    sink: Option<SaveSink>,
 ) -> Result<Compiled, String> {
     let built = build::build(ops, target, dtypes)
         .ok_or_else(|| "internal error: an eligible JIT op failed to build".to_string())?;
@@ -217,7 +296,14 @@ fn jit_op(
         axes.dedup();
         axes
     });
-    let layout = row_layout(&geometry, reduce_axes.as_deref())?;
+    let layout = match &sink {
+        Some(sink) => {
+            let shape = root_shape(&geometry)?;
+            let out = LeafGeometry::within(&sink.file.shape, &sink.offset, &shape);
+            row_layout_into(&geometry, &out)?
+        }
+        None => row_layout(&geometry, reduce_axes.as_deref())?,
+    };
     let key = KernelKey {
         graph: built.graph,
         variant: layout.variant,
@@ -238,6 +324,7 @@ fn jit_op(
             kernel,
             leaves: built.leaves,
             reduce: built.reduce,
+            sink,
         })),
         args: built
             .buffer_inputs

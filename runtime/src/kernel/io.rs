@@ -3,11 +3,18 @@
 //! (create a temporary file, write each chunk's region into it, rename it into place
 //! once complete, so a failed run never leaves a half-written file under the real
 //! name). Errors name the user's file.
+//!
+//! The init maps the temporary file (see [`super::writable`]); regions copy into the
+//! mapping, or JIT kernels compute into it ([`crate::jit::SaveSink`]). Where the file
+//! cannot be mapped or its pages cannot be reserved, regions `pwrite` as before.
 
+use super::writable::{MappingSlot, Reserved, WritableNpy};
 use super::{ChunkValue, Kernel};
+use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::npy::{create_npy, read_region, write_region};
-use crate::npy_header::NpyError;
+use crate::npy::{create_npy, read_region, write_region, write_region_mapped};
+use crate::npy_header::{encode_header, NpyError};
+use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
 /// One `save(path, x)`: where it goes and what the file holds.
@@ -22,9 +29,80 @@ pub struct SaveFile {
     pub shape: Vec<usize>,
     /// Byte offset of the data, the length of the header `create_npy` writes.
     pub data_offset: u64,
+    /// The temporary file's writable mapping, once the init has made it.
+    pub mapping: MappingSlot,
 }
 
 impl SaveFile {
+    /// The save of an array of `dtype` and `shape` to `path`.
+    pub fn new(path: &Path, dtype: DType, shape: &[usize]) -> SaveFile {
+        SaveFile {
+            path: path.to_path_buf(),
+            temporary: SaveFile::temporary_for(path),
+            dtype,
+            shape: shape.to_vec(),
+            data_offset: encode_header(dtype, shape).len() as u64,
+            mapping: MappingSlot::default(),
+        }
+    }
+
+    /// The bytes of element data.
+    pub fn data_bytes(&self) -> u64 {
+        self.shape
+            .iter()
+            .fold(self.dtype.itemsize() as u64, |acc, &d| {
+                acc.saturating_mul(d as u64)
+            })
+    }
+
+    /// Creates the temporary file and maps it. An init that runs again (its result
+    /// was lost with a worker) keeps the file and its mapping: recreating it would
+    /// drop the regions already written and truncate pages other writers map.
+    pub fn create(&self) -> Result<(), String> {
+        if self.mapping.is_set() {
+            return Ok(());
+        }
+        let data_offset =
+            create_npy(&self.temporary, self.dtype, &self.shape).map_err(|e| saving(self, e))?;
+        if data_offset != self.data_offset {
+            return Err(format!(
+                "internal error: the header of '{}' is {data_offset} bytes, not {}",
+                self.path.display(),
+                self.data_offset
+            ));
+        }
+        // Without a mapping the regions write with `pwrite`, so failing to map is
+        // not an error.
+        if let Ok(mapping) = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&self.temporary)
+            .and_then(|file| WritableNpy::map(file, self.data_offset, self.data_bytes()))
+        {
+            self.mapping.set(mapping);
+        }
+        Ok(())
+    }
+
+    /// Writes `data` as the region at `offset`: into the mapping when there is one
+    /// that can reserve its pages, else with `pwrite`.
+    pub fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), String> {
+        if let Some(mapping) = self.mapping.get() {
+            let written = write_region_mapped(&self.temporary, &mapping, &self.shape, offset, data)
+                .map_err(|e| saving(self, e))?;
+            if written == Reserved::Yes {
+                return Ok(());
+            }
+        }
+        write_region(&self.temporary, self.data_offset, &self.shape, offset, data)
+            .map_err(|e| saving(self, e))
+    }
+
+    /// An error about this save, naming the user's file.
+    pub fn error(&self, message: String) -> String {
+        saving(self, NpyError::Io(message))
+    }
+
     /// The temporary name used for `path` by this process: hidden, next to it.
     pub fn temporary_for(path: &Path) -> PathBuf {
         let name = path
@@ -49,15 +127,7 @@ pub(super) fn run_file_kernel(kernel: &Kernel, args: &[&ChunkValue]) -> Result<C
                 .map_err(|e| naming(&spec.path, "cannot read", e)),
         },
         Kernel::SaveInit(file) => {
-            let data_offset = create_npy(&file.temporary, file.dtype, &file.shape)
-                .map_err(|e| saving(file, e))?;
-            if data_offset != file.data_offset {
-                return Err(format!(
-                    "internal error: the header of '{}' is {data_offset} bytes, not {}",
-                    file.path.display(),
-                    file.data_offset
-                ));
-            }
+            file.create()?;
             Ok(ChunkValue::Done)
         }
         Kernel::SaveRegion { file, offset } => {
@@ -65,8 +135,7 @@ pub(super) fn run_file_kernel(kernel: &Kernel, args: &[&ChunkValue]) -> Result<C
                 .first()
                 .ok_or_else(|| "internal error: save.region without data".to_string())?
                 .array()?;
-            write_region(&file.temporary, file.data_offset, &file.shape, offset, data)
-                .map_err(|e| saving(file, e))?;
+            file.write_region(offset, data)?;
             Ok(ChunkValue::Done)
         }
         Kernel::SaveCommit(file) => {

@@ -149,14 +149,7 @@ fn kernel_errors_are_messages_not_panics() {
 fn save_writes_a_file_numpy_can_read_back() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("out.npy");
-    let header = crate::npy_header::encode_header(DType::Int64, &[2, 3]);
-    let file = Arc::new(SaveFile {
-        path: path.clone(),
-        temporary: SaveFile::temporary_for(&path),
-        dtype: DType::Int64,
-        shape: vec![2, 3],
-        data_offset: header.len() as u64,
-    });
+    let file = Arc::new(SaveFile::new(&path, DType::Int64, &[2, 3]));
     assert_eq!(run(&Kernel::SaveInit(file.clone()), &[]), ChunkValue::Done);
     let region = |column: usize, values: Vec<i64>| {
         let data = ints(&[2, values.len() / 2], values);
@@ -182,13 +175,7 @@ fn save_writes_a_file_numpy_can_read_back() {
 fn save_into_a_missing_directory_names_the_users_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("missing").join("out.npy");
-    let file = Arc::new(SaveFile {
-        temporary: SaveFile::temporary_for(&path),
-        path: path.clone(),
-        dtype: DType::Float64,
-        shape: vec![1],
-        data_offset: 128,
-    });
+    let file = Arc::new(SaveFile::new(&path, DType::Float64, &[1]));
     let error = Kernel::SaveInit(file).compute(&[]).unwrap_err();
     assert!(error.contains(&path.display().to_string()), "{error}");
     assert!(!error.contains("partial"), "{error}");

@@ -1,0 +1,230 @@
+//! A save's temporary `.npy` file mapped writable and shared, once per save: each
+//! chunk of the saved tensor writes its own region of it straight into the file's
+//! pages (JIT kernels compute into it; interpreted regions copy whole runs), from
+//! whichever worker thread runs the chunk, with no intermediate buffer and no
+//! `pwrite` (which on tmpfs serialises writers on the inode lock).
+//!
+//! Two things make the raw writes sound:
+//! - **Disjoint bytes.** The chunks of a tensor tile its shape with no overlap (a
+//!   tiler invariant, checked by `chunk::verify`), so two regions never share an
+//!   element, and the executor runs a chunk at most once at a time (a retry starts
+//!   after the failed attempt returned; a killed worker stops between subtasks).
+//!   Neighbouring regions may share a page, never a byte. Rust code never reads the
+//!   mapping, so no reference to its bytes is ever aliased.
+//! - **A mapping that outlives every writer.** It is created by the save's init
+//!   chunk, which every region depends on, and is held in an `Arc` by the save's
+//!   [`crate::kernel::SaveFile`], which every region kernel holds; a writer clones
+//!   the `Arc` for the duration of its writes. The file is never truncated while
+//!   mapped: an init that runs again finds the mapping and keeps it.
+//!
+//! A store to a page the file system cannot allocate (a full disk or tmpfs) would be
+//! a SIGBUS, so every region first *reserves* its pages with
+//! `madvise(MADV_POPULATE_WRITE)`, which allocates them and reports that failure as
+//! an error instead. Populating in the writer also allocates the pages in parallel
+//! and costs less than a page fault per 4 KiB. A kernel without `MADV_POPULATE_WRITE`
+//! (before Linux 5.14) gets no reservation: the save then falls back to `pwrite`.
+#![allow(unsafe_code)]
+
+use memmap2::{Advice, MmapOptions, MmapRaw};
+use std::fs::File;
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A run (or span of runs) this many bytes or longer is reserved on its own; shorter
+/// runs are reserved as the one span from a region's first byte to its last.
+const RUN_RESERVE_BYTES: usize = 64 * 1024;
+
+/// A writable shared mapping of a whole `.npy` file being saved.
+pub struct WritableNpy {
+    map: MmapRaw,
+    file: File,
+    /// Byte offset of the element data in the file (and the mapping).
+    data_offset: usize,
+    data_len: usize,
+    /// Set once `MADV_POPULATE_WRITE` turned out to be unsupported.
+    cannot_populate: AtomicBool,
+}
+
+/// What reserving a region's pages found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reserved {
+    /// Every page of the region exists: writes cannot fault for lack of space.
+    Yes,
+    /// Neither the kernel nor the file system can reserve pages: write with `pwrite`.
+    Unsupported,
+}
+
+impl WritableNpy {
+    /// Maps `file` (opened for reading and writing, already sized), whose element data
+    /// is `data_len` bytes from byte `data_offset`.
+    pub fn map(file: File, data_offset: u64, data_len: u64) -> std::io::Result<WritableNpy> {
+        let too_large = || std::io::Error::other("the array is too large to map");
+        let data_offset = usize::try_from(data_offset).map_err(|_| too_large())?;
+        let data_len = usize::try_from(data_len).map_err(|_| too_large())?;
+        let len = data_offset.checked_add(data_len).ok_or_else(too_large)?;
+        let map = MmapOptions::new().len(len).map_raw(&file)?;
+        Ok(WritableNpy {
+            map,
+            file,
+            data_offset,
+            data_len,
+            cannot_populate: AtomicBool::new(false),
+        })
+    }
+
+    /// The element data's length in bytes.
+    pub fn data_len(&self) -> usize {
+        self.data_len
+    }
+
+    /// The address of the first element byte. Writing through it is sound only as
+    /// the module documentation says: inside the data, and only a region's own bytes.
+    pub fn data_ptr(&self) -> *mut u8 {
+        self.map.as_mut_ptr().wrapping_add(self.data_offset)
+    }
+
+    /// Allocates the pages under a region made of `runs` (byte offset into the data,
+    /// byte length), all inside the data and in increasing order.
+    pub fn reserve(&self, runs: &[(usize, usize)]) -> std::io::Result<Reserved> {
+        let (Some(first), Some(last)) = (runs.first(), runs.last()) else {
+            return Ok(Reserved::Yes);
+        };
+        let short = runs.len() > 1 && runs.iter().any(|&(_, len)| len < RUN_RESERVE_BYTES);
+        let spans: Vec<(usize, usize)> = if short {
+            vec![(first.0, last.0 + last.1 - first.0)]
+        } else {
+            runs.to_vec()
+        };
+        for (start, len) in spans {
+            self.check_inside(start, len)?;
+            if len > 0 && self.reserve_span(start, len)? == Reserved::Unsupported {
+                return Ok(Reserved::Unsupported);
+            }
+        }
+        Ok(Reserved::Yes)
+    }
+
+    /// Populates the span's pages writable, or, on a kernel without
+    /// `MADV_POPULATE_WRITE`, allocates its blocks with `fallocate` (the stores then
+    /// fault the pages in, but find their space allocated).
+    fn reserve_span(&self, start: usize, len: usize) -> std::io::Result<Reserved> {
+        if !self.cannot_populate.load(Ordering::Relaxed) {
+            match self
+                .map
+                .advise_range(Advice::PopulateWrite, self.data_offset + start, len)
+            {
+                Ok(()) => return Ok(Reserved::Yes),
+                Err(error) if error.raw_os_error() == Some(libc::EINVAL) => {
+                    self.cannot_populate.store(true, Ordering::Relaxed);
+                }
+                Err(error) => return Err(no_room(error)),
+            }
+        }
+        self.allocate(start, len)
+    }
+
+    /// Writes one run of a region: `fill` gets the `len` bytes at `start` of the data
+    /// to fill completely.
+    pub fn write_run(
+        &self,
+        start: usize,
+        len: usize,
+        fill: impl FnOnce(&mut [u8]),
+    ) -> std::io::Result<()> {
+        self.check_inside(start, len)?;
+        if len == 0 {
+            return Ok(());
+        }
+        // SAFETY: the bytes lie inside the mapping (checked above), which lives as long
+        // as `self`. They belong to one run of one region, which only the one kernel
+        // writing that region touches while the slice lives (see the module
+        // documentation: regions are disjoint and each runs once at a time), so this
+        // is the only reference to them. The caller reserved the region's pages, so a
+        // store cannot fault for lack of space.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(self.data_ptr().add(start), len) };
+        fill(bytes);
+        Ok(())
+    }
+
+    /// Allocates the file's blocks under data bytes `start..start + len`;
+    /// `Unsupported` where the file system cannot.
+    fn allocate(&self, start: usize, len: usize) -> std::io::Result<Reserved> {
+        let too_large = || std::io::Error::other("the array is too large to allocate");
+        let offset = libc::off_t::try_from(self.data_offset + start).map_err(|_| too_large())?;
+        let len = libc::off_t::try_from(len).map_err(|_| too_large())?;
+        // SAFETY: a plain system call on a file descriptor this struct owns; it
+        // touches no memory of this process.
+        let status = unsafe { libc::fallocate(self.file.as_raw_fd(), 0, offset, len) };
+        if status == 0 {
+            return Ok(Reserved::Yes);
+        }
+        let error = std::io::Error::last_os_error();
+        match error.raw_os_error() {
+            Some(libc::EOPNOTSUPP | libc::ENOSYS) => Ok(Reserved::Unsupported),
+            _ => Err(no_room(error)),
+        }
+    }
+
+    fn check_inside(&self, start: usize, len: usize) -> std::io::Result<()> {
+        match start.checked_add(len) {
+            Some(end) if end <= self.data_len => Ok(()),
+            _ => Err(std::io::Error::other(format!(
+                "internal error: bytes {start}..{start}+{len} are outside the {} bytes of data",
+                self.data_len
+            ))),
+        }
+    }
+}
+
+/// A reservation failure, said as what it most likely is.
+fn no_room(error: std::io::Error) -> std::io::Error {
+    std::io::Error::other(format!(
+        "the file system has no room for the data (reserving its pages failed: {error})"
+    ))
+}
+
+/// The mapping of one save, created by its init and shared by its regions; empty
+/// when the file could not be mapped (the regions then write with `pwrite`).
+#[derive(Default)]
+pub struct MappingSlot(Mutex<Option<Arc<WritableNpy>>>);
+
+impl MappingSlot {
+    /// The mapping, if the init made one.
+    pub fn get(&self) -> Option<Arc<WritableNpy>> {
+        self.0.lock().ok().and_then(|slot| slot.clone())
+    }
+
+    /// Keeps `mapping` unless one is already kept.
+    pub fn set(&self, mapping: WritableNpy) {
+        if let Ok(mut slot) = self.0.lock() {
+            slot.get_or_insert_with(|| Arc::new(mapping));
+        }
+    }
+
+    /// Whether a mapping is kept.
+    pub fn is_set(&self) -> bool {
+        self.0.lock().is_ok_and(|slot| slot.is_some())
+    }
+}
+
+// A plan compares and clones kernels by their parameters; the mapping is run state.
+impl Clone for MappingSlot {
+    fn clone(&self) -> MappingSlot {
+        MappingSlot::default()
+    }
+}
+
+impl PartialEq for MappingSlot {
+    fn eq(&self, _: &MappingSlot) -> bool {
+        true
+    }
+}
+
+impl Eq for MappingSlot {}
+
+impl std::fmt::Debug for MappingSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MappingSlot(mapped: {})", self.is_set())
+    }
+}
