@@ -114,7 +114,7 @@ fn a_printed_tensor_is_not_absorbed() {
 }
 
 #[test]
-fn a_saved_tensor_is_not_absorbed_and_saves_stay_apart() {
+fn a_saved_chunk_read_only_by_its_save_joins_the_region_and_the_save_parts_stay_apart() {
     let (chunks, graph) = subtasks(
         "mt.save(\"target/fuse_unit.npy\", mt.ones(4, chunks=2) + 1)",
         Fusion::Blockwise,
@@ -125,10 +125,25 @@ fn a_saved_tensor_is_not_absorbed_and_saves_stay_apart() {
         // The scalar `1` is read by both chunks of the sum, so it stays apart.
         names(&[
             &["full"],
-            &["full", "add"],
-            &["full", "add"],
             &["save.init"],
-            &["save.region"],
+            &["full", "add", "save.region"],
+            &["full", "add", "save.region"],
+            &["save.commit"],
+        ])
+    );
+}
+
+#[test]
+fn a_saved_tensor_that_is_also_printed_is_not_absorbed() {
+    let (chunks, graph) = subtasks(
+        "a = mt.ones(4, chunks=4) + 1\nmt.save(\"target/fuse_unit.npy\", a)\nprint(a)",
+        Fusion::Blockwise,
+    );
+    assert_eq!(
+        op_names(&chunks, &graph),
+        names(&[
+            &["full", "full", "add"],
+            &["save.init"],
             &["save.region"],
             &["save.commit"],
         ])
