@@ -224,7 +224,7 @@ pub fn write_region_mapped(
     let spans = region_byte_runs(global_shape, offset, data.shape(), itemsize);
     let reserved = mapping
         .reserve(&spans)
-        .map_err(|e| io_error("write", path, e))?;
+        .map_err(|e| io_error("save", path, e))?;
     if reserved == Reserved::Unsupported {
         return Ok(reserved);
     }

@@ -44,6 +44,8 @@ pub struct WritableNpy {
     data_len: usize,
     /// Set once `MADV_POPULATE_WRITE` turned out to be unsupported.
     cannot_populate: AtomicBool,
+    /// Set once `fallocate` turned out to be unsupported by the file system.
+    cannot_allocate: AtomicBool,
 }
 
 /// What reserving a region's pages found.
@@ -70,6 +72,7 @@ impl WritableNpy {
             data_offset,
             data_len,
             cannot_populate: AtomicBool::new(false),
+            cannot_allocate: AtomicBool::new(false),
         })
     }
 
@@ -105,23 +108,27 @@ impl WritableNpy {
         Ok(Reserved::Yes)
     }
 
-    /// Populates the span's pages writable, or, on a kernel without
-    /// `MADV_POPULATE_WRITE`, allocates its blocks with `fallocate` (the stores then
-    /// fault the pages in, but find their space allocated).
+    /// Allocates the span's blocks with `fallocate` (on tmpfs the cheapest way to
+    /// allocate pages, and on any file system the one that reports a full disk as
+    /// `ENOSPC`), then maps its pages writable with `MADV_POPULATE_WRITE`, so the
+    /// stores that follow neither fault nor find their space missing. Either alone
+    /// reserves the span; `Unsupported` when neither can.
     fn reserve_span(&self, start: usize, len: usize) -> std::io::Result<Reserved> {
-        if !self.cannot_populate.load(Ordering::Relaxed) {
-            match self
-                .map
-                .advise_range(Advice::PopulateWrite, self.data_offset + start, len)
-            {
-                Ok(()) => return Ok(Reserved::Yes),
-                Err(error) if error.raw_os_error() == Some(libc::EINVAL) => {
-                    self.cannot_populate.store(true, Ordering::Relaxed);
-                }
-                Err(error) => return Err(no_room(error)),
-            }
+        let allocated = self.allocate(start, len)?;
+        if self.cannot_populate.load(Ordering::Relaxed) {
+            return Ok(allocated);
         }
-        self.allocate(start, len)
+        match self
+            .map
+            .advise_range(Advice::PopulateWrite, self.data_offset + start, len)
+        {
+            Ok(()) => Ok(Reserved::Yes),
+            Err(error) if error.raw_os_error() == Some(libc::EINVAL) => {
+                self.cannot_populate.store(true, Ordering::Relaxed);
+                Ok(allocated)
+            }
+            Err(error) => Err(no_room(error)),
+        }
     }
 
     /// Writes one run of a region: `fill` gets the `len` bytes at `start` of the data
@@ -150,6 +157,9 @@ impl WritableNpy {
     /// Allocates the file's blocks under data bytes `start..start + len`;
     /// `Unsupported` where the file system cannot.
     fn allocate(&self, start: usize, len: usize) -> std::io::Result<Reserved> {
+        if self.cannot_allocate.load(Ordering::Relaxed) {
+            return Ok(Reserved::Unsupported);
+        }
         let too_large = || std::io::Error::other("the array is too large to allocate");
         let offset = libc::off_t::try_from(self.data_offset + start).map_err(|_| too_large())?;
         let len = libc::off_t::try_from(len).map_err(|_| too_large())?;
@@ -161,7 +171,10 @@ impl WritableNpy {
         }
         let error = std::io::Error::last_os_error();
         match error.raw_os_error() {
-            Some(libc::EOPNOTSUPP | libc::ENOSYS) => Ok(Reserved::Unsupported),
+            Some(libc::EOPNOTSUPP | libc::ENOSYS) => {
+                self.cannot_allocate.store(true, Ordering::Relaxed);
+                Ok(Reserved::Unsupported)
+            }
             _ => Err(no_room(error)),
         }
     }
@@ -226,5 +239,61 @@ impl Eq for MappingSlot {}
 impl std::fmt::Debug for MappingSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "MappingSlot(mapped: {})", self.is_set())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::array::ArrayData;
+    use crate::npy::{create_npy, read_array, region_byte_runs, write_region_mapped};
+    use crate::DType;
+    use ndarray::{ArrayD, IxDyn};
+
+    fn mapped(path: &std::path::Path, dtype: DType, shape: &[usize]) -> WritableNpy {
+        let data_offset = create_npy(path, dtype, shape).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .unwrap();
+        let len = shape.iter().product::<usize>() * dtype.itemsize();
+        WritableNpy::map(file, data_offset, len as u64).unwrap()
+    }
+
+    #[test]
+    fn column_chunks_written_into_the_mapping_read_back_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.npy");
+        let mapping = mapped(&path, DType::Int32, &[3, 5]);
+        // Three column chunks (widths 2, 2, 1), the middle one not contiguous in memory.
+        for (column, width) in [(0, 2), (2, 2), (4, 1)] {
+            let values = ArrayD::from_shape_fn(IxDyn(&[3, width]), |i| {
+                (i[0] * 5 + column + i[1]) as i32 * 10
+            });
+            let data = if column == 2 {
+                ArrayData::Int32(values.reversed_axes().as_standard_layout().t().to_owned())
+            } else {
+                ArrayData::Int32(values)
+            };
+            let written =
+                write_region_mapped(&path, &mapping, &[3, 5], &[0, column], &data).unwrap();
+            assert_eq!(written, Reserved::Yes);
+        }
+        drop(mapping);
+        let expected = ArrayD::from_shape_fn(IxDyn(&[3, 5]), |i| (i[0] * 5 + i[1]) as i32 * 10);
+        assert_eq!(read_array(&path).unwrap(), ArrayData::Int32(expected));
+    }
+
+    #[test]
+    fn bytes_outside_the_data_are_errors_not_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.npy");
+        let mapping = mapped(&path, DType::Float64, &[4]);
+        assert!(mapping.reserve(&[(24, 16)]).is_err());
+        assert!(mapping.write_run(32, 8, |_| {}).is_err());
+        assert!(mapping.write_run(usize::MAX, 2, |_| {}).is_err());
+        assert_eq!(mapping.reserve(&[(0, 32)]).unwrap(), Reserved::Yes);
+        assert_eq!(region_byte_runs(&[4], &[1], &[2], 8), vec![(8, 16)]);
     }
 }
