@@ -71,7 +71,10 @@ pub fn build(ops: &[PlanOp<Kernel>], target: usize, input_dtypes: &[DType]) -> O
 
 fn reduce_supported(op: ReduceOp) -> bool {
     use ReduceOp::*;
-    matches!(op, Sum | Prod | Mean | Max | Min | All | Any | CountNonzero)
+    matches!(
+        op,
+        Sum | Prod | Mean | Max | Min | All | Any | CountNonzero | Var | Std
+    )
 }
 
 impl Builder<'_> {

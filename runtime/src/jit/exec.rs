@@ -21,6 +21,9 @@ use std::sync::Arc;
 
 /// Computes the op's chunk from its argument chunks (one per buffer leaf, in order).
 pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+    if let Some(deviations) = &op.moments {
+        return super::moments::run_moments(op, deviations, args);
+    }
     let buffers = buffer_args(op, args)?;
     let geometry = geometry(op, &buffers)?;
     let reduce_axes = op.reduce.as_ref().map(|reduce| sorted_axes(&reduce.axes));

@@ -24,6 +24,7 @@ pub mod graph;
 pub mod layout;
 pub mod leaves;
 mod loops;
+mod moments;
 mod pairwise;
 mod scalar_ops;
 
@@ -50,6 +51,16 @@ pub struct JitOp {
     pub leaves: Vec<LeafInstance>,
     /// The reduction the kernel's tail maps (its axes, for the state).
     pub reduce: Option<Arc<ReduceSpec>>,
+    /// For a `var`/`std` tail: `kernel` sums for the means and this kernel sums the
+    /// squared deviations from them (see `moments`).
+    pub moments: Option<Arc<CompiledKernel>>,
+}
+
+impl JitOp {
+    /// The compiled kernels this op runs (two for a `var`/`std` tail).
+    pub fn compiled(&self) -> impl Iterator<Item = &Arc<CompiledKernel>> {
+        std::iter::once(&self.kernel).chain(&self.moments)
+    }
 }
 
 /// What planning-time compilation did.
@@ -84,7 +95,7 @@ pub fn jit_plan(
         if let Some((ops, outputs)) = jit_subtask(subtask, &inputs)? {
             for op in &ops {
                 if let Kernel::Jit(jit) = &op.kernel {
-                    kernels.insert(Arc::as_ptr(&jit.kernel));
+                    kernels.extend(jit.compiled().map(Arc::as_ptr));
                 }
             }
             subtask.outputs = outputs;
@@ -217,27 +228,34 @@ fn jit_op(
         axes.dedup();
         axes
     });
-    let layout = row_layout(&geometry, reduce_axes.as_deref())?;
-    let key = KernelKey {
-        graph: built.graph,
-        variant: layout.variant,
+    let axes = reduce_axes.as_deref();
+    let (kernel, moments) = if moments::is_moments(&built.graph) {
+        let Some(means) = checked_kernel(moments::mean_pass(&built.graph), &geometry, axes)? else {
+            return Ok(Compiled::Inexact);
+        };
+        let shape = row_layout(&geometry, axes)?.shape;
+        let mut with_means = geometry;
+        with_means.push(LeafGeometry::buffer(&moments::means_shape(
+            &shape,
+            axes.unwrap_or_default(),
+        )));
+        let deviations = moments::deviation_pass(&built.graph);
+        let Some(deviations) = checked_kernel(deviations, &with_means, axes)? else {
+            return Ok(Compiled::Inexact);
+        };
+        (means, Some(deviations))
+    } else {
+        match checked_kernel(built.graph, &geometry, axes)? {
+            Some(kernel) => (kernel, None),
+            None => return Ok(Compiled::Inexact),
+        }
     };
-    let whole_runs = uses_pairwise(&key) && !layout.reduced_outside_row;
-    // Rows accumulated in C order add up as the interpreter's row walk does.
-    let by_rows = key.variant.mode == codegen::Mode::AccumulateRow
-        && reduce_axes
-            .as_deref()
-            .is_some_and(|axes| crate::kernels::reduce::reduces_by_rows(&layout.shape, axes));
-    if sums_floats(&key) && !whole_runs && !by_rows {
-        // Other runs are summed in the interpreter's pairwise order only when whole.
-        return Ok(Compiled::Inexact);
-    }
-    let kernel = compiled(&key)?;
     Ok(Compiled::Op(PlanOp {
         kernel: Kernel::Jit(Box::new(JitOp {
             kernel,
             leaves: built.leaves,
             reduce: built.reduce,
+            moments,
         })),
         args: built
             .buffer_inputs
@@ -245,6 +263,30 @@ fn jit_op(
             .map(|&i| OpArg::Input(i))
             .collect(),
     }))
+}
+
+/// The compiled kernel for `graph` over leaves of `geometry`, or `None` when it would
+/// sum floats in another order than the interpreter does.
+fn checked_kernel(
+    graph: graph::JitGraph,
+    geometry: &[LeafGeometry],
+    reduce_axes: Option<&[usize]>,
+) -> Result<Option<Arc<CompiledKernel>>, String> {
+    let layout = row_layout(geometry, reduce_axes)?;
+    let key = KernelKey {
+        graph,
+        variant: layout.variant,
+    };
+    let whole_runs = uses_pairwise(&key) && !layout.reduced_outside_row;
+    // Rows accumulated in C order add up as the interpreter's row walk does.
+    let by_rows = key.variant.mode == codegen::Mode::AccumulateRow
+        && reduce_axes
+            .is_some_and(|axes| crate::kernels::reduce::reduces_by_rows(&layout.shape, axes));
+    if sums_floats(&key) && !whole_runs && !by_rows {
+        // Other runs are summed in the interpreter's pairwise order only when whole.
+        return Ok(None);
+    }
+    compiled(&key).map(Some)
 }
 
 /// Whether the kernel's tail is a float sum or mean.
@@ -283,9 +325,12 @@ pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
     let mut listing = String::new();
     for subtask in &plan.subtasks {
         for op in &subtask.ops {
-            if let Kernel::Jit(jit) = &op.kernel {
-                if seen.insert(Arc::as_ptr(&jit.kernel)) {
-                    let key = &jit.kernel.key;
+            let Kernel::Jit(jit) = &op.kernel else {
+                continue;
+            };
+            for kernel in jit.compiled() {
+                if seen.insert(Arc::as_ptr(kernel)) {
+                    let key = &kernel.key;
                     listing.push_str(&format!(
                         "kernel k{} ({:?}, broadcast {:?}{})\n{}\n",
                         seen.len() - 1,
@@ -295,7 +340,7 @@ pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
                             .reduce
                             .map(|op| format!(", reduce {}", op.name()))
                             .unwrap_or_default(),
-                        jit.kernel.ir
+                        kernel.ir
                     ));
                 }
             }

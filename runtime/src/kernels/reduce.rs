@@ -113,6 +113,11 @@ impl ReduceState {
         self.count
     }
 
+    /// The partial result itself (JIT code reads one pass's totals out of it).
+    pub fn into_partial(self) -> Partial {
+        self.partial
+    }
+
     /// Bytes of element data held (for memory accounting and transfer costs).
     pub fn nbytes(&self) -> usize {
         match &self.partial {
