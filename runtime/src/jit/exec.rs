@@ -7,7 +7,7 @@ use super::call::{bytes_of, bytes_of_mut, run_row, Operand, Output};
 use super::codegen::{accumulator_dtype, KernelKey, Mode};
 use super::layout::{row_layout, LeafGeometry, RowLayout};
 use super::leaves::LeafInstance;
-use super::JitOp;
+use super::{JitOp, SecondPass};
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::kernel::ChunkValue;
@@ -21,8 +21,12 @@ use std::sync::Arc;
 
 /// Computes the op's chunk from its argument chunks (one per buffer leaf, in order).
 pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
-    if let Some(deviations) = &op.moments {
-        return super::moments::run_moments(op, deviations, args);
+    match &op.second {
+        Some(SecondPass::Moments(deviations)) => {
+            return super::moments::run_moments(op, deviations, args)
+        }
+        Some(SecondPass::Arg(pass)) => return super::arg::run_arg(op, pass, args),
+        None => {}
     }
     let buffers = buffer_args(op, args)?;
     let geometry = geometry(op, &buffers)?;
@@ -251,7 +255,8 @@ fn advance(index: &mut [usize], extents: &[usize]) -> bool {
     false
 }
 
-fn keepdims_shape(shape: &[usize], axes: Option<&[usize]>) -> Vec<usize> {
+/// `shape` with every axis in `axes` of length 1.
+pub(super) fn keepdims_shape(shape: &[usize], axes: Option<&[usize]>) -> Vec<usize> {
     (0..shape.len())
         .map(|axis| {
             if axes.is_some_and(|axes| axes.contains(&axis)) {

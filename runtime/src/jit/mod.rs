@@ -1,6 +1,7 @@
 //! The Cranelift JIT: compiles each eligible subtask (element-wise ops over the five
 //! dtypes, casts, comparisons, `where`, creation ops read by global element index,
-//! and an optional `reduce.map` tail) into one native row function, and rewrites the
+//! and an optional `reduce.map` tail: var/std and argmax/argmin tails take two
+//! compiled passes, `moments` and `arg`) into one native row function, and rewrites the
 //! plan so the subtask runs it as a single [`Kernel::Jit`] op per published value (or
 //! per value an unsupported op such as a slice reads; those ops stay interpreted).
 //!
@@ -14,6 +15,7 @@
 //! reductions differ only by summation order.
 
 mod accumulate;
+mod arg;
 mod build;
 mod cache;
 mod call;
@@ -35,6 +37,7 @@ use crate::dtype::DType;
 use crate::kernel::{Kernel, ReduceSpec};
 use crate::ops::ReduceOp;
 use crate::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
+use arg::ArgPass;
 use codegen::{accumulator_dtype, uses_pairwise, KernelKey};
 use layout::{row_layout, LeafGeometry};
 use leaves::LeafInstance;
@@ -51,15 +54,30 @@ pub struct JitOp {
     pub leaves: Vec<LeafInstance>,
     /// The reduction the kernel's tail maps (its axes, for the state).
     pub reduce: Option<Arc<ReduceSpec>>,
-    /// For a `var`/`std` tail: `kernel` sums for the means and this kernel sums the
-    /// squared deviations from them (see `moments`).
-    pub moments: Option<Arc<CompiledKernel>>,
+    /// A tail computed in two passes, `kernel` being the first.
+    pub second: Option<SecondPass>,
+}
+
+/// The second pass of a two-pass tail.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SecondPass {
+    /// `var`/`std`: `kernel` sums for the means; this sums the squared deviations from
+    /// them (see `moments`).
+    Moments(Arc<CompiledKernel>),
+    /// `argmax`/`argmin`: `kernel` finds the extremes; this their first positions
+    /// (see `arg`).
+    Arg(Box<ArgPass>),
 }
 
 impl JitOp {
     /// The compiled kernels this op runs (two for a `var`/`std` tail).
     pub fn compiled(&self) -> impl Iterator<Item = &Arc<CompiledKernel>> {
-        std::iter::once(&self.kernel).chain(&self.moments)
+        let second = match &self.second {
+            Some(SecondPass::Moments(kernel)) => Some(kernel),
+            Some(SecondPass::Arg(pass)) => Some(&pass.kernel),
+            None => None,
+        };
+        std::iter::once(&self.kernel).chain(second)
     }
 }
 
@@ -229,21 +247,42 @@ fn jit_op(
         axes
     });
     let axes = reduce_axes.as_deref();
-    let (kernel, moments) = if moments::is_moments(&built.graph) {
+    let (kernel, second) = if moments::is_moments(&built.graph) {
         let Some(means) = checked_kernel(moments::mean_pass(&built.graph), &geometry, axes)? else {
             return Ok(Compiled::Inexact);
         };
         let shape = row_layout(&geometry, axes)?.shape;
         let mut with_means = geometry;
-        with_means.push(LeafGeometry::buffer(&moments::means_shape(
-            &shape,
-            axes.unwrap_or_default(),
-        )));
+        with_means.push(LeafGeometry::buffer(&exec::keepdims_shape(&shape, axes)));
         let deviations = moments::deviation_pass(&built.graph);
         let Some(deviations) = checked_kernel(deviations, &with_means, axes)? else {
             return Ok(Compiled::Inexact);
         };
-        (means, Some(deviations))
+        (means, Some(SecondPass::Moments(deviations)))
+    } else if arg::is_arg(&built.graph) {
+        let Some(extremes) = checked_kernel(arg::extreme_pass(&built.graph), &geometry, axes)?
+        else {
+            return Ok(Compiled::Inexact);
+        };
+        let shape = row_layout(&geometry, axes)?.shape;
+        let leaves = arg::position_leaves(&shape);
+        let mut with_extremes = geometry;
+        with_extremes.push(LeafGeometry::buffer(&exec::keepdims_shape(&shape, axes)));
+        for leaf in &leaves {
+            with_extremes.push(LeafGeometry::of_leaf(leaf, || {
+                Err("internal error: an arg leaf is not a buffer".to_string())
+            })?);
+        }
+        let positions = arg::position_pass(&built.graph);
+        let Some(positions) = checked_kernel(positions, &with_extremes, axes)? else {
+            return Ok(Compiled::Inexact);
+        };
+        let pass = arg::ArgPass {
+            kernel: positions,
+            leaves,
+            offset: built.reduce_offset.clone(),
+        };
+        (extremes, Some(SecondPass::Arg(Box::new(pass))))
     } else {
         match checked_kernel(built.graph, &geometry, axes)? {
             Some(kernel) => (kernel, None),
@@ -255,7 +294,7 @@ fn jit_op(
             kernel,
             leaves: built.leaves,
             reduce: built.reduce,
-            moments,
+            second,
         })),
         args: built
             .buffer_inputs

@@ -64,13 +64,6 @@ pub fn deviation_pass(graph: &JitGraph) -> JitGraph {
     }
 }
 
-/// The shape of the means: the reduced input's, with the reduced axes of length 1.
-pub fn means_shape(shape: &[usize], axes: &[usize]) -> Vec<usize> {
-    (0..shape.len())
-        .map(|axis| if axes.contains(&axis) { 1 } else { shape[axis] })
-        .collect()
-}
-
 /// Runs both passes on one chunk. `op.kernel` is the mean pass, `deviations` the
 /// second; `op.reduce` names the user's `var` or `std`.
 pub fn run_moments(
@@ -87,7 +80,7 @@ pub fn run_moments(
         kernel: op.kernel.clone(),
         leaves: op.leaves.clone(),
         reduce: op.reduce.clone(),
-        moments: None,
+        second: None,
     };
     let sums = into_state(run_jit(&first, args)?)?;
     let (axes, keepdims, count) = (
@@ -106,7 +99,7 @@ pub fn run_moments(
         kernel: deviations.clone(),
         leaves,
         reduce: op.reduce.clone(),
-        moments: None,
+        second: None,
     };
     let mut second_args = args.to_vec();
     second_args.push(&mean);
@@ -130,9 +123,10 @@ pub fn run_moments(
     )))
 }
 
-fn into_state(value: ChunkValue) -> Result<ReduceState, String> {
+/// The state a reduction pass returned.
+pub(super) fn into_state(value: ChunkValue) -> Result<ReduceState, String> {
     match value {
         ChunkValue::State(state) => Ok(state),
-        _ => Err("internal error: a var/std pass gave no reduction state".into()),
+        _ => Err("internal error: a JIT reduction pass gave no reduction state".into()),
     }
 }
