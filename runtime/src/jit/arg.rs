@@ -6,10 +6,9 @@
 //! output, C order over the chunk is C order over the reduced axes, so that is the
 //! first occurrence, the one NumPy reports. Rust then maps it to the global index.
 
-use super::exec::run_jit;
 use super::graph::{JitGraph, LeafKind, Node, NodeKind};
 use super::leaves::{IndexedSource, LeafInstance};
-use super::moments::into_state;
+use super::passes::{run_first, run_second};
 use super::{CompiledKernel, JitOp};
 use crate::array::ArrayData;
 use crate::dtype::DType;
@@ -129,49 +128,28 @@ pub fn run_arg(op: &JitOp, pass: &ArgPass, args: &[&ChunkValue]) -> Result<Chunk
         .reduce
         .as_ref()
         .ok_or("internal error: an arg kernel without its reduction")?;
-    let input_dtype = op.kernel.key.graph.root_dtype();
-    let first = JitOp {
-        kernel: op.kernel.clone(),
-        leaves: op.leaves.clone(),
-        reduce: op.reduce.clone(),
-        second: None,
-    };
-    let extremes = into_state(run_jit(&first, args)?)?;
-    let (axes, keepdims, count) = (
-        extremes.axes().to_vec(),
-        extremes.keepdims_shape().to_vec(),
-        extremes.count(),
-    );
-    let Partial::Extreme(value) = extremes.into_partial() else {
+    let extremes = run_first(op, args)?;
+    let Partial::Extreme(value) = extremes.partial else {
         return Err("internal error: an arg extreme pass gave no extremes".into());
     };
     let value = ChunkValue::Array(value);
-    let mut leaves = op.leaves.clone();
-    leaves.push(LeafInstance::Buffer);
-    leaves.extend(pass.leaves.iter().cloned());
-    let second = JitOp {
-        kernel: pass.kernel.clone(),
-        leaves,
-        reduce: op.reduce.clone(),
-        second: None,
-    };
-    let mut second_args = args.to_vec();
-    second_args.push(&value);
     let Partial::Extreme(ArrayData::Int64(mut index)) =
-        into_state(run_jit(&second, &second_args)?)?.into_partial()
+        run_second(op, &pass.kernel, &pass.leaves, args, &value)?
     else {
         return Err("internal error: an arg position pass gave no int64 positions".into());
     };
-    let chunk_shape = match &pass.leaves[0] {
-        LeafInstance::Indexed { shape, .. } => shape.clone(),
-        _ => return Err("internal error: an arg pass without its index leaf".into()),
+    let LeafInstance::Indexed {
+        shape: chunk_shape, ..
+    } = &pass.leaves[0]
+    else {
+        return Err("internal error: an arg pass without its index leaf".into());
     };
     let positions = index
         .as_slice_mut()
         .ok_or("internal error: arg positions are not contiguous")?;
     arg_global_indices(
-        &chunk_shape,
-        &axes,
+        chunk_shape,
+        &extremes.axes,
         &spec.input_shape,
         &pass.offset,
         positions,
@@ -182,10 +160,10 @@ pub fn run_arg(op: &JitOp, pass: &ArgPass, args: &[&ChunkValue]) -> Result<Chunk
     };
     Ok(ChunkValue::State(ReduceState::from_parts(
         spec.reduction.op,
-        input_dtype,
-        axes,
-        keepdims,
-        count,
+        op.kernel.key.graph.root_dtype(),
+        extremes.axes,
+        extremes.keepdims,
+        extremes.count,
         Partial::Arg { value, index },
     )))
 }

@@ -28,6 +28,7 @@ pub mod leaves;
 mod loops;
 mod moments;
 mod pairwise;
+mod passes;
 mod scalar_ops;
 
 pub use cache::{compile_counters, compiled, CompileCounters, CompiledKernel};

@@ -5,9 +5,8 @@
 //! Both passes sum in the interpreter's order (the planner checks each as it does any
 //! float sum), so the state is bit-identical to the interpreter's.
 
-use super::exec::run_jit;
 use super::graph::{JitGraph, LeafKind, Node, NodeKind};
-use super::leaves::LeafInstance;
+use super::passes::{run_first, run_second};
 use super::{CompiledKernel, JitOp};
 use crate::array::ArrayData;
 use crate::dtype::DType;
@@ -75,58 +74,24 @@ pub fn run_moments(
         .reduce
         .as_ref()
         .ok_or("internal error: a var/std kernel without its reduction")?;
-    let input_dtype = op.kernel.key.graph.root_dtype();
-    let first = JitOp {
-        kernel: op.kernel.clone(),
-        leaves: op.leaves.clone(),
-        reduce: op.reduce.clone(),
-        second: None,
+    let sums = run_first(op, args)?;
+    let Partial::Total(ArrayData::Float64(total)) = sums.partial else {
+        return Err("internal error: a var/std mean pass did not sum in float64".into());
     };
-    let sums = into_state(run_jit(&first, args)?)?;
-    let (axes, keepdims, count) = (
-        sums.axes().to_vec(),
-        sums.keepdims_shape().to_vec(),
-        sums.count(),
-    );
-    let mean = match sums.into_partial() {
-        Partial::Total(ArrayData::Float64(total)) => total.mapv(|sum| sum / count as f64),
-        _ => return Err("internal error: a var/std mean pass did not sum in float64".into()),
+    let count = sums.count;
+    let mean = ChunkValue::Array(ArrayData::Float64(total.mapv(|sum| sum / count as f64)));
+    let Partial::Total(m2) = run_second(op, deviations, &[], args, &mean)? else {
+        return Err("internal error: a var/std deviation pass gave no sums".into());
     };
-    let mean = ChunkValue::Array(ArrayData::Float64(mean));
-    let mut leaves = op.leaves.clone();
-    leaves.push(LeafInstance::Buffer);
-    let second = JitOp {
-        kernel: deviations.clone(),
-        leaves,
-        reduce: op.reduce.clone(),
-        second: None,
-    };
-    let mut second_args = args.to_vec();
-    second_args.push(&mean);
-    let m2 = match into_state(run_jit(&second, &second_args)?)?.into_partial() {
-        Partial::Total(ArrayData::Float64(m2)) => m2,
-        _ => return Err("internal error: a var/std deviation pass did not sum in float64".into()),
-    };
-    let ChunkValue::Array(ArrayData::Float64(mean)) = mean else {
+    let ChunkValue::Array(mean) = mean else {
         return Err("internal error: var/std means changed kind".into());
     };
     Ok(ChunkValue::State(ReduceState::from_parts(
         spec.reduction.op,
-        input_dtype,
-        axes,
-        keepdims,
+        op.kernel.key.graph.root_dtype(),
+        sums.axes,
+        sums.keepdims,
         count,
-        Partial::Moments {
-            mean: ArrayData::Float64(mean),
-            m2: ArrayData::Float64(m2),
-        },
+        Partial::Moments { mean, m2 },
     )))
-}
-
-/// The state a reduction pass returned.
-pub(super) fn into_state(value: ChunkValue) -> Result<ReduceState, String> {
-    match value {
-        ChunkValue::State(state) => Ok(state),
-        _ => Err("internal error: a JIT reduction pass gave no reduction state".into()),
-    }
 }
