@@ -196,7 +196,7 @@ pub enum Kernel {
     },
 
     // ---- linear algebra ----
-    /// Arguments `[a, b]`: the block product.
+    /// Arguments `[a_0, b_0, a_1, b_1, ...]`: the sum of the block products, in order.
     MatMulBlock,
     /// The sum of every argument.
     SumBlocks,
@@ -413,7 +413,7 @@ impl Kernel {
                 };
                 scan::scan_chunk(*op, arg(args, 0)?, *axis, carry).map_err(text)
             }
-            Kernel::MatMulBlock => matmul::matmul_block(arg(args, 0)?, arg(args, 1)?).map_err(text),
+            Kernel::MatMulBlock => matmul::matmul_blocks(&arrays(args)?).map_err(text),
             Kernel::SumBlocks => matmul::add_blocks(&arrays(args)?).map_err(text),
             Kernel::Assemble { shape, pieces } => {
                 assemble::assemble(shape, pieces, &arrays(args)?).map_err(text)

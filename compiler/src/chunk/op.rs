@@ -100,9 +100,10 @@ pub enum ChunkOp {
     },
 
     // ---- linear algebra ----
-    /// `a_block @ b_block` for inputs `[a (r, k), b (k, c)]`. With `partial` the
-    /// step's layout has a leading axis counting the contracted blocks (one per
-    /// chunk), and the chunk's data is the 2-D block without it.
+    /// `a_0 @ b_0 + a_1 @ b_1 + ...` for inputs `[a_0 (r, k_0), b_0 (k_0, c), a_1, b_1,
+    /// ...]`: a run of contracted blocks summed in order. With `partial` the step's
+    /// layout has a leading axis counting the runs (one per chunk), and the chunk's
+    /// data is the 2-D block without it.
     MatMulBlock {
         partial: bool,
     },
@@ -216,9 +217,8 @@ impl ChunkOp {
             | ChunkOp::Slice { .. }
             | ChunkOp::Reshape
             | ChunkOp::Alias => (1, 1),
-            ChunkOp::Binary { .. } | ChunkOp::MatMulBlock { .. } | ChunkOp::SaveRegion { .. } => {
-                (2, 2)
-            }
+            ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } => (2, 2),
+            ChunkOp::MatMulBlock { .. } => (2, usize::MAX),
             ChunkOp::Where => (3, 3),
             ChunkOp::ScanCarry { .. } | ChunkOp::ScanChunk { .. } => (1, 2),
             ChunkOp::SaveInit { .. } => (0, 1),

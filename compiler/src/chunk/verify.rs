@@ -142,13 +142,17 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
                 None => Ok(()),
             }
         }
-        ChunkOp::MatMulBlock { .. } => {
-            let (a, b) = (shape(0), shape(1));
+        ChunkOp::MatMulBlock { .. } if !inputs.len().is_multiple_of(2) => Err(format!(
+            "matmul.block takes pairs, has {} inputs",
+            inputs.len()
+        )),
+        ChunkOp::MatMulBlock { .. } => (0..inputs.len()).step_by(2).try_for_each(|i| {
+            let (a, b) = (shape(i), shape(i + 1));
             match (a.as_slice(), b.as_slice(), out.as_slice()) {
                 ([r, k1], [k2, c], [ro, co]) if k1 == k2 && r == ro && c == co => Ok(()),
                 _ => Err(format!("block shapes {a:?} @ {b:?} do not give {out:?}")),
             }
-        }
+        }),
         ChunkOp::Transpose { axes } => {
             let input = shape(0);
             let permuted: Option<Vec<usize>> =

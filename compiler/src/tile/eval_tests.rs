@@ -106,7 +106,10 @@ fn eval_chunk(graph: &ChunkGraph, values: &[Value], chunk: ChunkId) -> Value {
         ChunkOp::ScanChunk { op, axis } => {
             scan::scan_chunk(*op, arg(0), *axis, inputs.get(1).map(|v| data(v)))
         }
-        ChunkOp::MatMulBlock { .. } => matmul::matmul_block(arg(0), arg(1)),
+        ChunkOp::MatMulBlock { .. } => {
+            let operands: Vec<&ArrayData> = inputs.iter().map(|v| data(v)).collect();
+            matmul::matmul_blocks(&operands)
+        }
         ChunkOp::SumBlocks { .. } => {
             let parts: Vec<&ArrayData> = inputs.iter().map(|v| data(v)).collect();
             matmul::add_blocks(&parts)

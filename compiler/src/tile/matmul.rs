@@ -1,10 +1,13 @@
 //! `a @ b` for 2-D operands as block products: one `MatMulBlock` per (row block i,
-//! column block j, contracted block l), then a tree sum over l with fan-in
-//! `combine_size` (`SumBlocks`). The contracted axis is never concatenated (that blew
-//! up memory in Dask): the operands are only rechunked so their contracted splits
-//! agree (the common refinement of both) and the rows and columns match the result.
-//! While more than one partial block remains, steps carry a leading axis counting
-//! them; the last level drops it.
+//! column block j, run g of up to `combine_size` contracted blocks) sums the products
+//! of its run in place, in order; when there are several runs a tree sum over g with
+//! fan-in `combine_size` (`SumBlocks`) follows. Summing a run inside one kernel spares
+//! a partial block per contracted block and the pass that adds them up, and bounds a
+//! subtask's inputs as the tree bounds a combine's. The contracted axis is never
+//! concatenated (that blew up memory in Dask): the operands are only rechunked so
+//! their contracted splits agree (the common refinement of both) and the rows and
+//! columns match the result. While more than one partial block remains, steps carry a
+//! leading axis counting them; the last level drops it.
 
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
@@ -23,8 +26,10 @@ impl Tiler<'_> {
         let a = self.ensure_nsplits(a, &[rows.clone(), contracted.clone()], node.inputs[0])?;
         let b = self.ensure_nsplits(b, &[contracted.clone(), columns.clone()], node.inputs[1])?;
         let (n_rows, n_columns, n_terms) = (rows.len(), columns.len(), contracted.len());
-        let partial = n_terms > 1;
-        let layout = block_layout(partial.then_some(n_terms), &rows, &columns);
+        let run = self.options.combine_size.min(n_terms).max(1);
+        let n_runs = n_terms.div_ceil(run);
+        let partial = n_runs > 1;
+        let layout = block_layout(partial.then_some(n_runs), &rows, &columns);
         let (first_a, first_b) = (
             self.out.step(a).first_chunk.0,
             self.out.step(b).first_chunk.0,
@@ -37,16 +42,18 @@ impl Tiler<'_> {
             layout,
             vec![a, b],
             |position, inputs| {
-                let (l, i, j) = match position {
-                    [l, i, j] => (*l, *i, *j),
+                let (g, i, j) = match position {
+                    [g, i, j] => (*g, *i, *j),
                     [i, j] => (0, *i, *j),
                     _ => return,
                 };
-                inputs.push(ChunkId(first_a + (i * n_terms + l) as u32));
-                inputs.push(ChunkId(first_b + (l * n_columns + j) as u32));
+                for l in g * run..((g + 1) * run).min(n_terms) {
+                    inputs.push(ChunkId(first_a + (i * n_terms + l) as u32));
+                    inputs.push(ChunkId(first_b + (l * n_columns + j) as u32));
+                }
             },
         )?;
-        let mut terms = n_terms;
+        let mut terms = n_runs;
         while terms > 1 {
             let group = self.options.combine_size.min(terms);
             let next = terms.div_ceil(group);

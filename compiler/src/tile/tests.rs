@@ -212,24 +212,41 @@ fn scan_carries_form_one_chain_of_k_minus_one() {
 }
 
 #[test]
+fn matmul_sums_runs_of_combine_size_contracted_blocks_then_a_tree() {
+    let mut program = Program::new();
+    let a = program.ones(&[&[4], &[1; 9]]);
+    let b = program.ones(&[&[1; 9], &[4]]);
+    let product = program.add(TileOp::MatMul, &[a, b], &[&[4], &[4]]);
+    let (graph, step) = program.tile(product);
+    // Nine contracted blocks in runs of 4, 4 and 1 (pairs of inputs), then one sum.
+    let blocks = steps_named(&graph, "matmul.block")[0];
+    assert_eq!(
+        graph.step(blocks).op,
+        ChunkOp::MatMulBlock { partial: true }
+    );
+    assert_eq!(graph.step(blocks).layout.nsplits()[0], vec![1, 1, 1]);
+    let run_lengths: Vec<usize> = inputs_of(&graph, blocks).iter().map(Vec::len).collect();
+    assert_eq!(run_lengths, vec![8, 8, 2]);
+    assert_eq!(graph.step(step).op, ChunkOp::SumBlocks { partial: false });
+    let partials: Vec<u32> = graph.step(blocks).chunk_ids().map(|c| c.0).collect();
+    assert_eq!(inputs_of(&graph, step), vec![partials]);
+}
+
+#[test]
 fn matmul_with_uneven_chunks_never_concatenates_the_contracted_axis() {
     let mut program = Program::new();
     let a = program.ones(&[&[2, 3], &[3, 4]]);
     let b = program.ones(&[&[4, 3], &[2, 2]]);
     let product = program.add(TileOp::MatMul, &[a, b], &[&[2, 3], &[2, 2]]);
     let (graph, step) = program.tile(product);
-    // Contracted splits (3, 4) and (4, 3) refine to (3, 1, 3): three terms.
-    let blocks = steps_named(&graph, "matmul.block")[0];
-    assert_eq!(graph.step(blocks).num_chunks, 12);
-    assert_eq!(graph.step(blocks).layout.nsplits()[0], vec![1, 1, 1]);
-    assert!(graph
-        .step(blocks)
-        .chunk_ids()
-        .all(|c| graph.inputs(c).len() == 2));
-    assert_eq!(graph.step(step).op, ChunkOp::SumBlocks { partial: false });
+    // Contracted splits (3, 4) and (4, 3) refine to (3, 1, 3): three terms, one run
+    // (combine_size 4), so each output block sums its three products in one kernel.
+    assert_eq!(graph.step(step).op, ChunkOp::MatMulBlock { partial: false });
+    assert_eq!(graph.step(step).num_chunks, 4);
+    assert!(steps_named(&graph, "matmul.sum").is_empty());
     assert!(inputs_of(&graph, step)
         .iter()
-        .all(|inputs| inputs.len() == 3));
+        .all(|inputs| inputs.len() == 6));
     // Every assembled chunk of the operands is a piece of one old chunk.
     for rechunk in steps_named(&graph, "assemble") {
         assert!(inputs_of(&graph, rechunk)
@@ -237,32 +254,6 @@ fn matmul_with_uneven_chunks_never_concatenates_the_contracted_axis() {
             .all(|inputs| inputs.len() == 1));
     }
     assert_eq!(graph.data_shape(graph.step(step).chunk(3)), vec![3, 2]);
-}
-
-#[test]
-fn matmul_sum_tree_respects_the_fan_in() {
-    let mut program = Program::new();
-    let a = program.ones(&[&[4], &[1; 9]]);
-    let b = program.ones(&[&[1; 9], &[4]]);
-    let product = program.add(TileOp::MatMul, &[a, b], &[&[4], &[4]]);
-    let (graph, step) = program.tile(product);
-    let sums = steps_named(&graph, "matmul.sum");
-    assert_eq!(sums.len(), 2);
-    assert_eq!(
-        inputs_of(&graph, sums[0])
-            .iter()
-            .map(Vec::len)
-            .collect::<Vec<_>>(),
-        vec![4, 4, 1]
-    );
-    assert_eq!(
-        inputs_of(&graph, step),
-        vec![vec![
-            graph.step(sums[0]).first_chunk.0,
-            graph.step(sums[0]).first_chunk.0 + 1,
-            graph.step(sums[0]).first_chunk.0 + 2
-        ]]
-    );
 }
 
 #[test]

@@ -19,6 +19,9 @@ pub struct Built {
     /// Per leaf: the subtask input a buffer leaf reads.
     pub buffer_inputs: Vec<u32>,
     pub reduce: Option<Arc<ReduceSpec>>,
+    /// Where the reduced chunk sits in its tensor (argmax/argmin report global
+    /// indices); empty without a reduction.
+    pub reduce_offset: Vec<usize>,
 }
 
 struct Builder<'a> {
@@ -45,17 +48,17 @@ pub fn build(ops: &[PlanOp<Kernel>], target: usize, input_dtypes: &[DType]) -> O
         input_nodes: vec![None; input_dtypes.len()],
     };
     let op = ops.get(target)?;
-    let (root, reduce) = match &op.kernel {
-        Kernel::ReduceMap { spec, .. } => {
+    let (root, reduce, reduce_offset) = match &op.kernel {
+        Kernel::ReduceMap { spec, offset } => {
             if !reduce_supported(spec.reduction.op) {
                 return None;
             }
             let [arg] = op.args.as_slice() else {
                 return None;
             };
-            (builder.arg(*arg)?, Some(spec.clone()))
+            (builder.arg(*arg)?, Some(spec.clone()), offset.clone())
         }
-        _ => (builder.op(target)?, None),
+        _ => (builder.op(target)?, None, Vec::new()),
     };
     Some(Built {
         graph: JitGraph {
@@ -66,12 +69,16 @@ pub fn build(ops: &[PlanOp<Kernel>], target: usize, input_dtypes: &[DType]) -> O
         leaves: builder.leaves,
         buffer_inputs: builder.buffer_inputs,
         reduce,
+        reduce_offset,
     })
 }
 
 fn reduce_supported(op: ReduceOp) -> bool {
     use ReduceOp::*;
-    matches!(op, Sum | Prod | Mean | Max | Min | All | Any | CountNonzero)
+    matches!(
+        op,
+        Sum | Prod | Mean | Max | Min | All | Any | CountNonzero | Var | Std | ArgMax | ArgMin
+    )
 }
 
 impl Builder<'_> {

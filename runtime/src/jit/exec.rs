@@ -8,7 +8,7 @@ use super::call::{bytes_of, bytes_of_mut, run_row, Operand, OutTarget, Output};
 use super::codegen::{accumulator_dtype, KernelKey, Mode};
 use super::layout::{root_shape, row_layout, row_layout_into, LeafGeometry, RowLayout};
 use super::leaves::LeafInstance;
-use super::{JitOp, SaveSink};
+use super::{JitOp, SaveSink, SecondPass};
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::kernel::{ChunkValue, Reserved, SaveFile};
@@ -24,6 +24,13 @@ use std::sync::Arc;
 /// Computes the op's chunk from its argument chunks (one per buffer leaf, in order);
 /// an op with a save sink writes it into the saved file instead and returns `Done`.
 pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+    match &op.second {
+        Some(SecondPass::Moments(deviations)) => {
+            return super::moments::run_moments(op, deviations, args)
+        }
+        Some(SecondPass::Arg(pass)) => return super::arg::run_arg(op, pass, args),
+        None => {}
+    }
     match &op.sink {
         Some(sink) => run_into_file(op, sink, args),
         None => run_into_buffer(op, args),
@@ -330,7 +337,8 @@ fn advance(index: &mut [usize], extents: &[usize]) -> bool {
     false
 }
 
-fn keepdims_shape(shape: &[usize], axes: Option<&[usize]>) -> Vec<usize> {
+/// `shape` with every axis in `axes` of length 1.
+pub(super) fn keepdims_shape(shape: &[usize], axes: Option<&[usize]>) -> Vec<usize> {
     (0..shape.len())
         .map(|axis| {
             if axes.is_some_and(|axes| axes.contains(&axis)) {

@@ -1,6 +1,7 @@
 //! The Cranelift JIT: compiles each eligible subtask (element-wise ops over the five
 //! dtypes, casts, comparisons, `where`, creation ops read by global element index,
-//! and an optional `reduce.map` tail) into one native row function, and rewrites the
+//! and an optional `reduce.map` tail: var/std and argmax/argmin tails take two
+//! compiled passes, `moments` and `arg`) into one native row function, and rewrites the
 //! plan so the subtask runs it as a single [`Kernel::Jit`] op per published value (or
 //! per value an unsupported op such as a slice reads; those ops stay interpreted).
 //!
@@ -14,6 +15,7 @@
 //! reductions differ only by summation order.
 
 mod accumulate;
+mod arg;
 mod build;
 mod cache;
 mod call;
@@ -24,7 +26,9 @@ pub mod graph;
 pub mod layout;
 pub mod leaves;
 mod loops;
+mod moments;
 mod pairwise;
+mod passes;
 mod scalar_ops;
 
 pub use cache::{compile_counters, compiled, CompileCounters, CompiledKernel};
@@ -34,6 +38,7 @@ use crate::dtype::DType;
 use crate::kernel::{Kernel, ReduceSpec, SaveFile};
 use crate::ops::ReduceOp;
 use crate::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
+use arg::ArgPass;
 use codegen::{accumulator_dtype, uses_pairwise, KernelKey};
 use layout::{root_shape, row_layout, row_layout_into, LeafGeometry};
 use leaves::LeafInstance;
@@ -53,6 +58,8 @@ pub struct JitOp {
     /// Where the chunk is saved, when the kernel writes it straight into the saved
     /// file (and yields `Done`) instead of returning it.
     pub sink: Option<SaveSink>,
+    /// A tail computed in two passes, `kernel` being the first.
+    pub second: Option<SecondPass>,
 }
 
 /// A saved chunk's place: its save and its offset in the saved array.
@@ -60,6 +67,29 @@ pub struct JitOp {
 pub struct SaveSink {
     pub file: Arc<SaveFile>,
     pub offset: Vec<usize>,
+}
+
+/// The second pass of a two-pass tail.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SecondPass {
+    /// `var`/`std`: `kernel` sums for the means; this sums the squared deviations from
+    /// them (see `moments`).
+    Moments(Arc<CompiledKernel>),
+    /// `argmax`/`argmin`: `kernel` finds the extremes; this their first positions
+    /// (see `arg`).
+    Arg(Box<ArgPass>),
+}
+
+impl JitOp {
+    /// The compiled kernels this op runs (two for a `var`/`std` tail).
+    pub fn compiled(&self) -> impl Iterator<Item = &Arc<CompiledKernel>> {
+        let second = match &self.second {
+            Some(SecondPass::Moments(kernel)) => Some(kernel),
+            Some(SecondPass::Arg(pass)) => Some(&pass.kernel),
+            None => None,
+        };
+        std::iter::once(&self.kernel).chain(second)
+    }
 }
 
 /// What planning-time compilation did.
@@ -94,7 +124,7 @@ pub fn jit_plan(
         if let Some((ops, outputs)) = jit_subtask(subtask, &inputs)? {
             for op in &ops {
                 if let Kernel::Jit(jit) = &op.kernel {
-                    kernels.insert(Arc::as_ptr(&jit.kernel));
+                    kernels.extend(jit.compiled().map(Arc::as_ptr));
                 }
             }
             subtask.outputs = outputs;
@@ -296,35 +326,66 @@ fn jit_op(
         axes.dedup();
         axes
     });
-    let layout = match &sink {
-        Some(sink) => {
-            let shape = root_shape(&geometry)?;
-            let out = LeafGeometry::within(&sink.file.shape, &sink.offset, &shape);
-            row_layout_into(&geometry, &out)?
+    let axes = reduce_axes.as_deref();
+    let (kernel, second) = if let Some(sink) = &sink {
+        // An element-wise value (see `saved_in_place`): rows follow the file's strides.
+        let shape = root_shape(&geometry)?;
+        let out = LeafGeometry::within(&sink.file.shape, &sink.offset, &shape);
+        let layout = row_layout_into(&geometry, &out)?;
+        let key = KernelKey {
+            graph: built.graph,
+            variant: layout.variant,
+        };
+        (compiled(&key)?, None)
+    } else if moments::is_moments(&built.graph) {
+        let Some(means) = checked_kernel(moments::mean_pass(&built.graph), &geometry, axes)? else {
+            return Ok(Compiled::Inexact);
+        };
+        let shape = row_layout(&geometry, axes)?.shape;
+        let mut with_means = geometry;
+        with_means.push(LeafGeometry::buffer(&exec::keepdims_shape(&shape, axes)));
+        let deviations = moments::deviation_pass(&built.graph);
+        let Some(deviations) = checked_kernel(deviations, &with_means, axes)? else {
+            return Ok(Compiled::Inexact);
+        };
+        (means, Some(SecondPass::Moments(deviations)))
+    } else if arg::is_arg(&built.graph) {
+        let Some(extremes) = checked_kernel(arg::extreme_pass(&built.graph), &geometry, axes)?
+        else {
+            return Ok(Compiled::Inexact);
+        };
+        let shape = row_layout(&geometry, axes)?.shape;
+        let leaves = arg::position_leaves(&shape);
+        let mut with_extremes = geometry;
+        with_extremes.push(LeafGeometry::buffer(&exec::keepdims_shape(&shape, axes)));
+        for leaf in &leaves {
+            with_extremes.push(LeafGeometry::of_leaf(leaf, || {
+                Err("internal error: an arg leaf is not a buffer".to_string())
+            })?);
         }
-        None => row_layout(&geometry, reduce_axes.as_deref())?,
+        let positions = arg::position_pass(&built.graph);
+        let Some(positions) = checked_kernel(positions, &with_extremes, axes)? else {
+            return Ok(Compiled::Inexact);
+        };
+        let pass = arg::ArgPass {
+            kernel: positions,
+            leaves,
+            offset: built.reduce_offset.clone(),
+        };
+        (extremes, Some(SecondPass::Arg(Box::new(pass))))
+    } else {
+        match checked_kernel(built.graph, &geometry, axes)? {
+            Some(kernel) => (kernel, None),
+            None => return Ok(Compiled::Inexact),
+        }
     };
-    let key = KernelKey {
-        graph: built.graph,
-        variant: layout.variant,
-    };
-    let whole_runs = uses_pairwise(&key) && !layout.reduced_outside_row;
-    // Rows accumulated in C order add up as the interpreter's row walk does.
-    let by_rows = key.variant.mode == codegen::Mode::AccumulateRow
-        && reduce_axes
-            .as_deref()
-            .is_some_and(|axes| crate::kernels::reduce::reduces_by_rows(&layout.shape, axes));
-    if sums_floats(&key) && !whole_runs && !by_rows {
-        // Other runs are summed in the interpreter's pairwise order only when whole.
-        return Ok(Compiled::Inexact);
-    }
-    let kernel = compiled(&key)?;
     Ok(Compiled::Op(PlanOp {
         kernel: Kernel::Jit(Box::new(JitOp {
             kernel,
             leaves: built.leaves,
             reduce: built.reduce,
             sink,
+            second,
         })),
         args: built
             .buffer_inputs
@@ -332,6 +393,30 @@ fn jit_op(
             .map(|&i| OpArg::Input(i))
             .collect(),
     }))
+}
+
+/// The compiled kernel for `graph` over leaves of `geometry`, or `None` when it would
+/// sum floats in another order than the interpreter does.
+fn checked_kernel(
+    graph: graph::JitGraph,
+    geometry: &[LeafGeometry],
+    reduce_axes: Option<&[usize]>,
+) -> Result<Option<Arc<CompiledKernel>>, String> {
+    let layout = row_layout(geometry, reduce_axes)?;
+    let key = KernelKey {
+        graph,
+        variant: layout.variant,
+    };
+    let whole_runs = uses_pairwise(&key) && !layout.reduced_outside_row;
+    // Rows accumulated in C order add up as the interpreter's row walk does.
+    let by_rows = key.variant.mode == codegen::Mode::AccumulateRow
+        && reduce_axes
+            .is_some_and(|axes| crate::kernels::reduce::reduces_by_rows(&layout.shape, axes));
+    if sums_floats(&key) && !whole_runs && !by_rows {
+        // Other runs are summed in the interpreter's pairwise order only when whole.
+        return Ok(None);
+    }
+    compiled(&key).map(Some)
 }
 
 /// Whether the kernel's tail is a float sum or mean.
@@ -370,9 +455,12 @@ pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
     let mut listing = String::new();
     for subtask in &plan.subtasks {
         for op in &subtask.ops {
-            if let Kernel::Jit(jit) = &op.kernel {
-                if seen.insert(Arc::as_ptr(&jit.kernel)) {
-                    let key = &jit.kernel.key;
+            let Kernel::Jit(jit) = &op.kernel else {
+                continue;
+            };
+            for kernel in jit.compiled() {
+                if seen.insert(Arc::as_ptr(kernel)) {
+                    let key = &kernel.key;
                     listing.push_str(&format!(
                         "kernel k{} ({:?}, broadcast {:?}{})\n{}\n",
                         seen.len() - 1,
@@ -382,7 +470,7 @@ pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
                             .reduce
                             .map(|op| format!(", reduce {}", op.name()))
                             .unwrap_or_default(),
-                        jit.kernel.ir
+                        kernel.ir
                     ));
                 }
             }

@@ -329,6 +329,135 @@ fn float_sums_over_leading_axes_add_rows_as_the_interpreter_does() {
 }
 
 #[test]
+fn var_and_std_states_are_the_interpreters_two_passes() {
+    let column = |i: usize| [1e8, 1.0, -3.5, 7.25, 0.1][i % 5] + (i / 5) as f64;
+    let cases: [(&[usize], Vec<Vec<usize>>); 3] = [
+        (&[6, 5], vec![vec![0], vec![1], vec![0, 1]]),
+        (
+            &[4, 6, 3],
+            vec![vec![0], vec![2], vec![1, 2], vec![0, 1], vec![0, 1, 2]],
+        ),
+        (&[0, 4], vec![vec![0], vec![1]]),
+    ];
+    for (shape, axes_choices) in cases {
+        let len: usize = shape.iter().product();
+        let values: Vec<f64> = (0..len).map(column).collect();
+        let inputs = [
+            f64_array(shape, values.clone()),
+            ChunkValue::Array(ArrayData::Float32(
+                ArrayD::from_shape_vec(IxDyn(shape), values.iter().map(|&v| v as f32).collect())
+                    .expect("shape"),
+            )),
+            ChunkValue::Array(ArrayData::Int64(
+                ArrayD::from_shape_vec(IxDyn(shape), values.iter().map(|&v| v as i64).collect())
+                    .expect("shape"),
+            )),
+        ];
+        for input in &inputs {
+            for axes in &axes_choices {
+                for reduce in [ReduceOp::Var, ReduceOp::Std] {
+                    let ops = vec![
+                        op(Kernel::Unary(UnaryOp::Negative), &[OpArg::Input(0)]),
+                        op(reduce_map(reduce, axes.clone(), shape), &[OpArg::Local(0)]),
+                    ];
+                    let subtask = subtask(ops, 1);
+                    let inputs = std::slice::from_ref(input);
+                    // Reducing trailing axes (whole runs) or leading ones (by rows)
+                    // always compiles; other axes may stay interpreted.
+                    let trailing = axes.iter().all(|&a| a >= shape.len() - axes.len());
+                    if trailing || axes[0] == 0 && axes.len() < shape.len() {
+                        assert!(jit(&subtask, inputs).is_some(), "{shape:?} {axes:?}");
+                    }
+                    if jit(&subtask, inputs).is_some() {
+                        assert_same(&subtask, inputs);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn arg_states_find_the_interpreters_first_extremes() {
+    // Ties, signed zeros and NaNs, in a chunk at an offset inside a bigger tensor.
+    let pattern = [
+        3.0,
+        -0.0,
+        7.0,
+        0.0,
+        7.0,
+        f64::NAN,
+        -2.0,
+        7.0,
+        1.0,
+        f64::NAN,
+        -2.0,
+    ];
+    // (chunk shape, tensor shape, chunk offset, axes to try)
+    type Case<'a> = (&'a [usize], &'a [usize], &'a [usize], Vec<Vec<usize>>);
+    let cases: [Case; 3] = [
+        (
+            &[6, 5],
+            &[6, 5],
+            &[0, 0],
+            vec![vec![0], vec![1], vec![0, 1]],
+        ),
+        (
+            &[4, 6, 3],
+            &[9, 10, 7],
+            &[2, 3, 1],
+            vec![vec![0], vec![2], vec![1, 2], vec![0, 1], vec![0, 1, 2]],
+        ),
+        (&[0, 4], &[3, 4], &[1, 0], vec![vec![0], vec![1]]),
+    ];
+    for (shape, global, offset, axes_choices) in cases {
+        let len: usize = shape.iter().product();
+        let values: Vec<f64> = (0..len).map(|i| pattern[(i * 7) % pattern.len()]).collect();
+        let no_nan: Vec<f64> = values
+            .iter()
+            .map(|&v| if v.is_nan() { 5.0 } else { v })
+            .collect();
+        let inputs = [
+            f64_array(shape, values.clone()),
+            f64_array(shape, no_nan.clone()),
+            ChunkValue::Array(ArrayData::Float32(
+                ArrayD::from_shape_vec(IxDyn(shape), values.iter().map(|&v| v as f32).collect())
+                    .expect("shape"),
+            )),
+            ChunkValue::Array(ArrayData::Int32(
+                ArrayD::from_shape_vec(IxDyn(shape), no_nan.iter().map(|&v| v as i32).collect())
+                    .expect("shape"),
+            )),
+            ChunkValue::Array(ArrayData::Bool(
+                ArrayD::from_shape_vec(IxDyn(shape), no_nan.iter().map(|&v| v > 2.0).collect())
+                    .expect("shape"),
+            )),
+        ];
+        for input in &inputs {
+            for axes in &axes_choices {
+                for reduce in [ReduceOp::ArgMax, ReduceOp::ArgMin] {
+                    let kernel = Kernel::ReduceMap {
+                        spec: Arc::new(ReduceSpec {
+                            reduction: Reduction {
+                                op: reduce,
+                                ddof: 0.0,
+                            },
+                            axes: axes.clone(),
+                            input_shape: global.to_vec(),
+                        }),
+                        offset: offset.to_vec(),
+                    };
+                    let subtask = subtask(vec![op(kernel, &[OpArg::Input(0)])], 1);
+                    let inputs = std::slice::from_ref(input);
+                    assert!(jit(&subtask, inputs).is_some(), "{shape:?} {axes:?}");
+                    assert_same(&subtask, inputs);
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn simd_extremes_and_products_over_leading_axes_keep_nans_and_signed_zeros() {
     let numbers = [0.0, -0.0, 1.5, -2.5, f64::INFINITY, 3.0, f64::NEG_INFINITY];
     // NaNs in a few columns only, at different rows, so most columns stay numbers.

@@ -1,12 +1,13 @@
-//! Block matrix multiplication: [`matmul_block`] multiplies one `(n, k)` block by one
-//! `(k, m)` block, and [`add_blocks`] sums the products along the contracted axis (a
-//! tree a tiler may shape freely). Floats go through faer's parallel matmul
-//! (`float.rs`); integers wrap on overflow as NumPy's do; `bool @ bool` is the OR of
-//! ANDs.
+//! Block matrix multiplication: [`matmul_blocks`] sums the products of several
+//! `(n, k_l) @ (k_l, m)` block pairs into one output block (a run of the contracted
+//! axis, in order), [`matmul_block`] is its one-pair case, and [`add_blocks`] sums such
+//! partial results (a tree a tiler may shape freely). Floats go through faer
+//! (`float.rs`), accumulating in place; integers wrap on overflow as NumPy's do;
+//! `bool @ bool` is the OR of ANDs.
 
 mod float;
 
-pub use float::{float_product, Threads};
+pub use float::{float_product, float_product_sum, Threads};
 
 use crate::array::ArrayData;
 use crate::kernels::KernelError;
@@ -15,14 +16,79 @@ use std::num::Wrapping;
 
 /// `a @ b` for 2-D blocks of the same dtype (result in that dtype, as NumPy gives).
 pub fn matmul_block(a: &ArrayData, b: &ArrayData) -> Result<ArrayData, KernelError> {
-    check_operands(a, b)?;
+    matmul_blocks(&[a, b])
+}
+
+/// `a_0 @ b_0 + a_1 @ b_1 + ...` for arguments `[a_0, b_0, a_1, b_1, ...]`: 2-D blocks
+/// of one dtype whose products share one shape, summed in the order given.
+pub fn matmul_blocks(operands: &[&ArrayData]) -> Result<ArrayData, KernelError> {
+    let pairs = operand_pairs(operands)?;
+    let (a, b) = pairs[0];
+    let shape = (a.shape()[0], b.shape()[1]);
+    macro_rules! float_sum {
+        ($variant:ident) => {{
+            let views = pairs
+                .iter()
+                .map(|(a, b)| match (a, b) {
+                    (ArrayData::$variant(a), ArrayData::$variant(b)) => Ok((as_2d(a)?, as_2d(b)?)),
+                    _ => Err(operand_error(a, b)),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            ArrayData::$variant(float_product_sum(&views, shape, Threads::Pool).into_dyn())
+        }};
+    }
+    Ok(match a {
+        ArrayData::Float64(_) => float_sum!(Float64),
+        ArrayData::Float32(_) => float_sum!(Float32),
+        _ => {
+            let mut products = pairs
+                .iter()
+                .map(|(a, b)| exact_product(a, b))
+                .collect::<Result<Vec<_>, _>>()?;
+            match products.len() {
+                1 => products.swap_remove(0),
+                _ => add_blocks(&products.iter().collect::<Vec<_>>())?,
+            }
+        }
+    })
+}
+
+/// The operands as checked `(a, b)` pairs: at least one, every pair multipliable, one
+/// dtype and one product shape throughout.
+fn operand_pairs<'a>(
+    operands: &[&'a ArrayData],
+) -> Result<Vec<(&'a ArrayData, &'a ArrayData)>, KernelError> {
+    if operands.is_empty() || !operands.len().is_multiple_of(2) {
+        return Err(KernelError(format!(
+            "matmul_blocks needs pairs of blocks, got {} operands",
+            operands.len()
+        )));
+    }
+    let pairs: Vec<_> = operands.chunks(2).map(|pair| (pair[0], pair[1])).collect();
+    let (first_a, first_b) = pairs[0];
+    for &(a, b) in &pairs {
+        check_operands(a, b)?;
+        let same_product = a.dtype() == first_a.dtype()
+            && a.shape()[0] == first_a.shape()[0]
+            && b.shape()[1] == first_b.shape()[1];
+        if !same_product {
+            return Err(KernelError(format!(
+                "cannot add the product of {} {:?} @ {:?} to that of {} {:?} @ {:?}",
+                a.dtype(),
+                a.shape(),
+                b.shape(),
+                first_a.dtype(),
+                first_a.shape(),
+                first_b.shape()
+            )));
+        }
+    }
+    Ok(pairs)
+}
+
+/// The product of an integer or bool pair (exact, so the summing order cannot matter).
+fn exact_product(a: &ArrayData, b: &ArrayData) -> Result<ArrayData, KernelError> {
     Ok(match (a, b) {
-        (ArrayData::Float64(a), ArrayData::Float64(b)) => {
-            ArrayData::Float64(float_product(as_2d(a)?, as_2d(b)?, Threads::Pool).into_dyn())
-        }
-        (ArrayData::Float32(a), ArrayData::Float32(b)) => {
-            ArrayData::Float32(float_product(as_2d(a)?, as_2d(b)?, Threads::Pool).into_dyn())
-        }
         (ArrayData::Int64(a), ArrayData::Int64(b)) => ArrayData::Int64(wrapping_dot(a, b)?),
         (ArrayData::Int32(a), ArrayData::Int32(b)) => ArrayData::Int32(wrapping_dot(a, b)?),
         (ArrayData::Bool(a), ArrayData::Bool(b)) => ArrayData::Bool(boolean_dot(a, b)?),

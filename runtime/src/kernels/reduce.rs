@@ -113,6 +113,11 @@ impl ReduceState {
         self.count
     }
 
+    /// The partial result itself (JIT code reads one pass's totals out of it).
+    pub fn into_partial(self) -> Partial {
+        self.partial
+    }
+
     /// Bytes of element data held (for memory accounting and transfer costs).
     pub fn nbytes(&self) -> usize {
         match &self.partial {
@@ -175,6 +180,43 @@ pub fn reduce_map(
 /// same block of the kept axes, so merging is elementwise over the keepdims shape.
 /// Parts may come in any order and the result may be merged again; pass them in chunk
 /// order anyway, since float sums (and which of `-0.0`/`0.0` a `max` keeps) follow it.
+/// Turns chunk-local C-order flat positions (of a chunk of `chunk_shape` at
+/// `chunk_offset` in a tensor of `global_shape`) into the indices `argmax`/`argmin`
+/// report: into the whole tensor's reduced `axes`, raveled in C order. JIT arg tails
+/// find positions this way; `i64::MAX` (no position: an empty chunk) becomes 0.
+pub fn arg_global_indices(
+    chunk_shape: &[usize],
+    axes: &[usize],
+    global_shape: &[usize],
+    chunk_offset: &[usize],
+    positions: &mut [i64],
+) -> Result<(), KernelError> {
+    let layout = ReduceLayout::new(chunk_shape, axes)?;
+    let indexer = GlobalIndexer::new(&layout, chunk_shape, global_shape, chunk_offset)?;
+    let mut coords = vec![0usize; chunk_shape.len()];
+    for position in positions.iter_mut() {
+        let Ok(mut flat) = usize::try_from(*position) else {
+            return Err(KernelError(
+                "internal error: a negative arg position".into(),
+            ));
+        };
+        if *position == i64::MAX {
+            *position = 0;
+            continue;
+        }
+        for (coord, &extent) in coords.iter_mut().zip(chunk_shape).rev() {
+            *coord = flat % extent.max(1);
+            flat /= extent.max(1);
+        }
+        let run_position = layout
+            .axes
+            .iter()
+            .fold(0, |run, &axis| run * chunk_shape[axis] + coords[axis]);
+        *position = indexer.global_index(run_position);
+    }
+    Ok(())
+}
+
 pub fn reduce_combine(red: Reduction, parts: &[&ReduceState]) -> Result<ReduceState, KernelError> {
     let Some(first) = parts.first() else {
         return Err(KernelError("reduce_combine needs at least one part".into()));

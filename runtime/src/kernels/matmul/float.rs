@@ -40,18 +40,44 @@ pub fn float_product<T>(a: ArrayView2<'_, T>, b: ArrayView2<'_, T>, threads: Thr
 where
     T: ComplexField + Copy + Default,
 {
-    let (rows, columns) = (a.nrows(), b.ncols());
+    float_product_sum(&[(a, b)], (a.nrows(), b.ncols()), threads)
+}
+
+/// `sum_l a_l @ b_l` into one `shape` output: each tile accumulates the products in
+/// the order given (faer's `Accum::Add`), so no partial product is ever materialised.
+/// Operands must agree in shape (`(rows, k_l)` and `(k_l, columns)`); the caller checks.
+pub fn float_product_sum<T>(
+    pairs: &[(ArrayView2<'_, T>, ArrayView2<'_, T>)],
+    (rows, columns): (usize, usize),
+    threads: Threads,
+) -> Array2<T>
+where
+    T: ComplexField + Copy + Default,
+{
     // Safe code cannot hand faer uninitialised memory, so the output starts at zero
-    // (`Accum::Replace` then overwrites it without reading it).
+    // (the first product then overwrites it with `Accum::Replace`).
     let mut out = Array2::from_elem((rows, columns), T::default());
-    let (a, b) = (contiguous(a), contiguous(b));
-    let (Some(lhs), Some(rhs)) = (as_faer(&a), as_faer(&b)) else {
+    let operands: Vec<_> = pairs
+        .iter()
+        .map(|(a, b)| (contiguous(a.view()), contiguous(b.view())))
+        .collect();
+    let Some(factors) = operands
+        .iter()
+        .map(|(a, b)| Some((as_faer(a)?, as_faer(b)?)))
+        .collect::<Option<Vec<_>>>()
+    else {
         return out;
     };
     let panels = out.axis_chunks_iter_mut(Axis(0), TILE_ROWS).enumerate();
     let run = |(index, panel): (usize, ArrayViewMut2<'_, T>)| {
-        let panel_lhs = lhs.submatrix(index * TILE_ROWS, 0, panel.nrows(), lhs.ncols());
-        multiply_panel(panel, panel_lhs, rhs);
+        let panel_factors: Vec<_> = factors
+            .iter()
+            .map(|(lhs, rhs)| {
+                let lhs = lhs.submatrix(index * TILE_ROWS, 0, panel.nrows(), lhs.ncols());
+                (lhs, *rhs)
+            })
+            .collect();
+        multiply_panel(panel, &panel_factors);
     };
     if threads == Threads::One || rows <= TILE_ROWS {
         panels.for_each(run);
@@ -61,27 +87,33 @@ where
     out
 }
 
-/// One row panel of the output, a tile of `TILE_COLUMNS` columns at a time.
-fn multiply_panel<T>(mut panel: ArrayViewMut2<'_, T>, lhs: MatRef<'_, T>, rhs: MatRef<'_, T>)
+/// One row panel of the output, a tile of `TILE_COLUMNS` columns at a time, each tile
+/// summing every product in order while it is hot in cache.
+fn multiply_panel<T>(mut panel: ArrayViewMut2<'_, T>, factors: &[(MatRef<'_, T>, MatRef<'_, T>)])
 where
     T: ComplexField + Copy,
 {
     let (rows, columns) = panel.dim();
-    let inner = lhs.ncols();
     let Some(slice) = panel.as_slice_mut() else {
         return;
     };
     let mut dst = MatMut::from_row_major_slice_mut(slice, rows, columns);
     for start in (0..columns).step_by(TILE_COLUMNS) {
         let width = TILE_COLUMNS.min(columns - start);
-        matmul(
-            dst.as_mut().submatrix_mut(0, start, rows, width),
-            Accum::Replace,
-            lhs,
-            rhs.submatrix(0, start, inner, width),
-            T::one_impl(),
-            Par::Seq,
-        );
+        for (term, (lhs, rhs)) in factors.iter().enumerate() {
+            matmul(
+                dst.as_mut().submatrix_mut(0, start, rows, width),
+                if term == 0 {
+                    Accum::Replace
+                } else {
+                    Accum::Add
+                },
+                *lhs,
+                rhs.submatrix(0, start, rhs.nrows(), width),
+                T::one_impl(),
+                Par::Seq,
+            );
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! (products summed over the contracted axis, stitched over rows and columns) against
 //! the whole product.
 
-use super::{add_blocks, matmul_block};
+use super::{add_blocks, matmul_block, matmul_blocks};
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::kernels::reduce::Element;
@@ -158,7 +158,15 @@ proptest! {
                     .collect::<Result<_, _>>()
                     .expect("block products");
                 let refs: Vec<&ArrayData> = products.iter().collect();
-                row.push(add_blocks(&refs).expect("sum over k"));
+                let summed = add_blocks(&refs).expect("sum over k");
+                // The same run summed inside one kernel.
+                let pieces: Vec<ArrayData> = inner_blocks
+                    .iter()
+                    .flat_map(|&inner| [block(&a, rows, inner), block(&b, inner, cols)])
+                    .collect();
+                let run = matmul_blocks(&pieces.iter().collect::<Vec<_>>());
+                prop_assert_eq!(run.as_ref(), Ok(&summed));
+                row.push(summed);
             }
             let refs: Vec<&ArrayData> = row.iter().collect();
             block_rows.push(concatenate(&refs, 1).expect("stitch columns"));

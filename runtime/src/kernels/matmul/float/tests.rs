@@ -2,9 +2,9 @@
 //! bits whatever the thread count. Inputs are small multiples of powers of two, so
 //! every product is exact and must equal NumPy's bit for bit.
 
-use super::{float_product, Threads};
+use super::{float_product, float_product_sum, Threads};
 use crate::array::ArrayData;
-use crate::kernels::matmul::matmul_block;
+use crate::kernels::matmul::{matmul_block, matmul_blocks};
 use ndarray::{s, Array2, ArrayD, IxDyn};
 
 /// `((np.arange(len) * 5) % 11 - 5) / 4`.
@@ -155,4 +155,69 @@ fn thread_count_never_changes_a_bit() {
         .iter()
         .zip(&two32)
         .all(|(x, y)| x.to_bits() == y.to_bits()));
+}
+
+#[test]
+fn runs_of_products_sum_like_numpy() {
+    // a0 @ b0 + a1.T @ b1 + a2 @ b2 with a0 (5, 3), a1 stored (7, 5), a2 (5, 1):
+    // contracted lengths 3, 7 and 1, the middle left operand column-major.
+    let a0 = Array2::from_shape_vec((5, 3), a_values(15)).expect("a0 fits");
+    let b0 = Array2::from_shape_vec((3, 4), b_values(12)).expect("b0 fits");
+    let a1 = Array2::from_shape_vec((7, 5), a_values(35)).expect("a1 fits");
+    let b1 = Array2::from_shape_vec((7, 4), b_values(28)).expect("b1 fits");
+    let a2 = Array2::from_shape_vec((5, 1), a_values(5)).expect("a2 fits");
+    let b2 = Array2::from_shape_vec((1, 4), b_values(4)).expect("b2 fits");
+    #[rustfmt::skip]
+    let numpy = [
+        1.65625, -2.5, 0.9375, 0.15625, -0.15625, 1.65625, -0.75, 0.78125, -1.28125, 0.3125,
+        1.34375, -1.0, 0.34375, 0.0, -0.34375, 1.0, -1.125, 0.71875, 0.03125, -0.09375,
+    ];
+    let want = Array2::from_shape_vec((5, 4), numpy.to_vec()).expect("numpy fits");
+    let a1 = a1.reversed_axes();
+    let operands64 = [&a0, &b0, &a1, &b1, &a2, &b2].map(|x| float64(x.clone()));
+    let got = matmul_blocks(&operands64.iter().collect::<Vec<_>>());
+    assert_eq!(got, Ok(float64(want.clone())));
+    let operands32 = [&a0, &b0, &a1, &b1, &a2, &b2].map(|x| float32(x.clone()));
+    let got32 = matmul_blocks(&operands32.iter().collect::<Vec<_>>());
+    assert_eq!(got32, Ok(float32(want)));
+}
+
+#[test]
+fn malformed_runs_are_errors() {
+    let (a, b) = operands(3, 4, 5);
+    let (a, b) = (float64(a), float64(b));
+    let (c, d) = operands(2, 4, 5);
+    let (c, d) = (float64(c), float64(d));
+    assert!(matmul_blocks(&[]).is_err());
+    assert!(matmul_blocks(&[&a, &b, &a]).is_err());
+    // A second pair whose product is (2, 5), not (3, 5).
+    assert!(matmul_blocks(&[&a, &b, &c, &d]).is_err());
+    // A second pair of another dtype.
+    let (e, f) = operands(3, 4, 5);
+    assert!(matmul_blocks(&[&a, &b, &float32(e), &float32(f)]).is_err());
+}
+
+#[test]
+fn summed_runs_never_depend_on_the_thread_count() {
+    let values = |len: usize, seed: f64| (0..len).map(move |i| (i as f64 * seed).sin());
+    let matrix = |rows: usize, columns: usize, seed: f64| {
+        Array2::from_shape_vec((rows, columns), values(rows * columns, seed).collect())
+            .expect("matrix fits")
+    };
+    let (a0, b0) = (matrix(700, 300, 0.37), matrix(300, 1100, 0.91));
+    let (a1, b1) = (matrix(700, 650, 0.53), matrix(650, 1100, 0.29));
+    let pairs = [(a0.view(), b0.view()), (a1.view(), b1.view())];
+    let one = float_product_sum(&pairs, (700, 1100), Threads::One);
+    let two = on_pool(2, || float_product_sum(&pairs, (700, 1100), Threads::Pool));
+    assert!(one
+        .iter()
+        .zip(&two)
+        .all(|(x, y)| x.to_bits() == y.to_bits()));
+    // Within reassociation error of the two products added afterwards.
+    let separate = float_product(a0.view(), b0.view(), Threads::One)
+        + float_product(a1.view(), b1.view(), Threads::One);
+    assert!(one
+        .iter()
+        .zip(&separate)
+        .all(|(x, y)| (x - y).abs() <= 1e-12 * (1.0 + y.abs())));
 }
