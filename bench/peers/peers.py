@@ -7,7 +7,7 @@ the median of each and marsc's ratio to each peer, and measures the machine's me
 read bandwidth in the same run so that bandwidth-bound workloads can be reported as
 a fraction of it. Started by `bench/peers/run.sh`, which makes the virtualenv.
 
-The inputs of W1-W4 are written once to `.npy` files in /dev/shm (RAM); the peers
+The inputs of W1-W5 are written once to `.npy` files in /dev/shm (RAM); the peers
 hold them in memory, and the marsc scripts map them with `load(path, mmap_mode='r')`,
 so both start from inputs in memory. A second row per workload, `(rand inputs)`,
 times the marsc script that generates its inputs with `mt.random.rand` instead; the
@@ -90,13 +90,15 @@ def dask_of(*arrays):
 SHM = "/dev/shm/marsc_peers_"
 
 
-def write_inputs(n, side):
-    """The W1-W4 inputs as .npy files in /dev/shm; returns their paths."""
+def write_inputs(n, side, matmul_side):
+    """The W1-W5 inputs as .npy files in /dev/shm; returns their paths."""
     rng = np.random.default_rng(0)
-    paths = {name: f"{SHM}{name}.npy" for name in ("a", "b", "x")}
+    paths = {name: f"{SHM}{name}.npy" for name in ("a", "b", "x", "ma", "mb")}
     np.save(paths["a"], rng.random(n))
     np.save(paths["b"], rng.random(n))
     np.save(paths["x"], rng.random((side, side)))
+    np.save(paths["ma"], rng.random((matmul_side, matmul_side)))
+    np.save(paths["mb"], rng.random((matmul_side, matmul_side)))
     return paths
 
 
@@ -171,21 +173,20 @@ def workloads(n, side, matmul_side, paths):
         items.append((name, HEADER + inputs + body, load(*names), fns, nbytes, True))
         items.append((f"{name.split()[0]} (rand inputs)", HEADER + rand_inputs + body, make_rand,
                       {"numpy": fns["numpy"]}, nbytes, False))
+    w5 = {
+        "numpy": lambda a, b: a @ b,
+        "dask": lambda a, b: (a @ b).compute(),
+    }
+    w5_body = "print((a @ b).sum())\n"
+    mm_mapped = (f"a = mt.load({paths['ma']!r}, mmap_mode='r')\n"
+                 f"b = mt.load({paths['mb']!r}, mmap_mode='r')\n")
+    mm_rand = (f"a = mt.random.rand({matmul_side}, {matmul_side})\n"
+               f"b = mt.random.rand({matmul_side}, {matmul_side})\n")
     items += [
-        (
-            f"W5 matmul {matmul_side}x{matmul_side}",
-            HEADER
-            + f"a = mt.random.rand({matmul_side}, {matmul_side})\n"
-            + f"b = mt.random.rand({matmul_side}, {matmul_side})\n"
-            + "print((a @ b).sum())\n",
-            mm,
-            {
-                "numpy": lambda a, b: a @ b,
-                "dask": lambda a, b: (a @ b).compute(),
-            },
-            None,
-            True,
-        ),
+        (f"W5 matmul {matmul_side}x{matmul_side}", HEADER + mm_mapped + w5_body,
+         load("ma", "mb"), w5, None, True),
+        ("W5 (rand inputs)", HEADER + mm_rand + w5_body, mm, {"numpy": w5["numpy"]}, None,
+         False),
         (
             "W7 (rand(n) + rand(n)).sum()",
             HEADER + f"print((mt.random.rand({n}) + mt.random.rand({n})).sum())\n",
@@ -235,7 +236,7 @@ def main():
     peers = ["numpy", "numexpr", "dask"]
     print(f"{'workload':34} {'marsc':>8} {'%bw':>5} " + " ".join(f"{p:>8} {'ratio':>6}" for p in peers)
           + f" {'numpy+inputs':>12}")
-    paths = write_inputs(n, side)
+    paths = write_inputs(n, side, mside)
     try:
         with tempfile.TemporaryDirectory() as workdir:
             table(args, peers, bandwidth, workloads(n, side, mside, paths), workdir)
