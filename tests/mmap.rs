@@ -8,12 +8,11 @@
 mod run_support;
 
 use marsc::driver::{self, Compiled, DriverError, Options};
-use marsc::run::RunOptions;
 use marsc_runtime::jit::leaves::LeafInstance;
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::npy_header::encode_header;
 use marsc_runtime::DType;
-use run_support::render;
+use run_support::{compile, options_in, render, run_options};
 use std::path::Path;
 
 /// Writes a C-order float64 `.npy` file of `values` by hand: header, then the data.
@@ -37,28 +36,6 @@ const SUM_OF_MAPPED: &str = "import mars.tensor as mt\n\
     a = mt.load(\"a.npy\", mmap_mode=\"r\", chunks=100)\n\
     b = mt.load(\"b.npy\", mmap_mode=\"r\", chunks=100)\n\
     print((a + b).sum())\n";
-
-fn options_in(dir: &Path, jit: bool) -> Options {
-    Options {
-        base_dir: dir.to_path_buf(),
-        jit,
-        ..Options::default()
-    }
-}
-
-fn run_options() -> RunOptions {
-    RunOptions {
-        workers: 2,
-        progress: false,
-        trace: None,
-        ..RunOptions::default()
-    }
-}
-
-fn compile(text: &str, options: &Options) -> Compiled {
-    driver::compile_for_run(text, options, &run_options())
-        .unwrap_or_else(|error| panic!("{}", render(text, error)))
-}
 
 fn run(compiled: &Compiled) -> Result<String, DriverError> {
     let mut out = Vec::new();

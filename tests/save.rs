@@ -7,13 +7,12 @@
 
 mod run_support;
 
-use marsc::driver::{self, Compiled, Options};
-use marsc::run::RunOptions;
+use marsc::driver::{self, Compiled};
 use marsc_runtime::array::ArrayData;
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::npy::read_array;
 use marsc_tests::repo_root;
-use run_support::render;
+use run_support::{compile, options_in, render, run_options};
 use std::path::Path;
 
 fn data(name: &str) -> String {
@@ -22,28 +21,6 @@ fn data(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn options_in(dir: &Path, jit: bool) -> Options {
-    Options {
-        base_dir: dir.to_path_buf(),
-        jit,
-        ..Options::default()
-    }
-}
-
-fn run_options() -> RunOptions {
-    RunOptions {
-        workers: 2,
-        progress: false,
-        trace: None,
-        ..RunOptions::default()
-    }
-}
-
-fn compile(text: &str, options: &Options) -> Compiled {
-    driver::compile_for_run(text, options, &run_options())
-        .unwrap_or_else(|error| panic!("{}", render(text, error)))
 }
 
 /// Runs a compiled script; returns what it printed.

@@ -197,3 +197,28 @@ fn comparison_tolerates_rounding_only() {
     assert!(compare_output("-1e-05\n", "-1.0000000000000001e-05\n", 1e-12).is_ok());
     assert!(compare_output("a\nb\n", "a b\n", 1e-12).is_err());
 }
+
+/// Options reading and writing files relative to `dir`, with or without the JIT.
+pub fn options_in(dir: &Path, jit: bool) -> Options {
+    Options {
+        base_dir: dir.to_path_buf(),
+        jit,
+        ..Options::default()
+    }
+}
+
+/// Two workers, quiet: how the file tests run.
+pub fn run_options() -> RunOptions {
+    RunOptions {
+        workers: 2,
+        progress: false,
+        trace: None,
+        ..RunOptions::default()
+    }
+}
+
+/// Compiles `text` for a run; panics with the rendered diagnostic if it fails.
+pub fn compile(text: &str, options: &Options) -> driver::Compiled {
+    driver::compile_for_run(text, options, &run_options())
+        .unwrap_or_else(|error| panic!("{}", render(text, error)))
+}
