@@ -209,6 +209,24 @@ pub fn region_byte_runs(
     spans
 }
 
+/// [`region_byte_runs`] of a region of `dtype` elements, after checking that it lies
+/// inside the array (errors name `path`).
+pub fn checked_region_byte_runs(
+    path: &Path,
+    global_shape: &[usize],
+    dtype: DType,
+    offset: &[usize],
+    shape: &[usize],
+) -> Result<Vec<(usize, usize)>, NpyError> {
+    check_region(path, global_shape, dtype, offset, shape)?;
+    Ok(region_byte_runs(
+        global_shape,
+        offset,
+        shape,
+        dtype.itemsize(),
+    ))
+}
+
 /// Writes `data` (in C order) as the region at `offset` of the C-order array of
 /// `global_shape` held by a save's mapping, whole runs at a time. `Unsupported`
 /// (nothing written) when the mapping cannot reserve the region's pages.
@@ -219,9 +237,7 @@ pub fn write_region_mapped(
     offset: &[usize],
     data: &ArrayData,
 ) -> Result<Reserved, NpyError> {
-    check_region(path, global_shape, data.dtype(), offset, data.shape())?;
-    let itemsize = data.dtype().itemsize();
-    let spans = region_byte_runs(global_shape, offset, data.shape(), itemsize);
+    let spans = checked_region_byte_runs(path, global_shape, data.dtype(), offset, data.shape())?;
     let reserved = mapping
         .reserve(&spans)
         .map_err(|e| io_error("save", path, e))?;

@@ -125,16 +125,22 @@ pub(super) fn run_row(
         }
     }
     check_span(output.target.len, output.offset, output.needed)?;
-    let prefilled: Vec<bool> = operands
-        .iter()
-        .zip(&kernel.key.variant.broadcast)
-        .map(|(operand, &broadcast)| {
-            matches!(operand, Operand::Source(..)) && !broadcast && !uses_pairwise(&kernel.key)
-        })
-        .collect();
     // In bounds: `check_span` above.
     let out = output.target.start.wrapping_add(output.offset);
-    if n == 0 || !prefilled.contains(&true) {
+    let has_source = operands
+        .iter()
+        .any(|operand| matches!(operand, Operand::Source(..)));
+    // Most rows read no indexed leaf: they skip building the per-leaf flags.
+    let prefilled: Vec<bool> = if n == 0 || !has_source || uses_pairwise(&kernel.key) {
+        Vec::new()
+    } else {
+        operands
+            .iter()
+            .zip(&kernel.key.variant.broadcast)
+            .map(|(operand, &broadcast)| matches!(operand, Operand::Source(..)) && !broadcast)
+            .collect()
+    };
+    if !prefilled.contains(&true) {
         fill_slots(operands, None, slots);
         call(kernel, slots, out, n);
         return Ok(());
@@ -159,6 +165,12 @@ pub(super) fn run_row(
         let mut scratch = scratch.borrow_mut();
         let block_len = n.min(FILL_BLOCK);
         scratch.resize(leaves * block_len, 0);
+        // The scratch is not resized below, so its blocks stay where they are.
+        let scratch_addresses: Vec<Option<u64>> = scratch
+            .chunks(block_len)
+            .zip(&prefilled)
+            .map(|(block, &prefill)| prefill.then_some(block.as_ptr() as u64))
+            .collect();
         let mut start = 0;
         while start < n {
             let len = (n - start).min(block_len);
@@ -171,11 +183,6 @@ pub(super) fn run_row(
                     fill_words(source, base.wrapping_add(start as u64), &mut block[..len]);
                 }
             }
-            let scratch_addresses: Vec<Option<u64>> = scratch
-                .chunks(block_len)
-                .zip(&prefilled)
-                .map(|(block, &prefill)| prefill.then_some(block.as_ptr() as u64))
-                .collect();
             let block = RowBlock {
                 start,
                 dtypes: &dtypes,

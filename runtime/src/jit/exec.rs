@@ -11,10 +11,10 @@ use super::leaves::LeafInstance;
 use super::{JitOp, SaveSink, SecondPass};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::kernel::{ChunkValue, Reserved, SaveFile};
+use crate::kernel::{ChunkValue, Reserved};
 use crate::kernels::reduce::{Partial, ReduceState};
 use crate::kernels::FromScalar;
-use crate::npy::region_byte_runs;
+use crate::npy::checked_region_byte_runs;
 use crate::ops::ReduceOp;
 use crate::scalar::Scalar;
 use ndarray::{ArrayD, IxDyn};
@@ -89,7 +89,9 @@ fn run_into_file(op: &JitOp, sink: &SaveSink, args: &[&ChunkValue]) -> Result<Ch
     if op.kernel.key.graph.reduce.is_some() || op.kernel.key.graph.root_dtype() != file.dtype {
         return Err("internal error: a JIT kernel saving a value of another kind".into());
     }
-    let region = region_runs(file, &sink.offset, &shape)?;
+    let region =
+        checked_region_byte_runs(&file.path, &file.shape, file.dtype, &sink.offset, &shape)
+            .map_err(|e| file.error(e.to_string()))?;
     let mapping = match file.mapping.get() {
         Some(mapping) => {
             let reserved = mapping
@@ -119,34 +121,6 @@ fn run_into_file(op: &JitOp, sink: &SaveSink, args: &[&ChunkValue]) -> Result<Ch
         )?;
     }
     Ok(ChunkValue::Done)
-}
-
-/// The byte runs of the region of `shape` at `offset` of the saved array, after
-/// checking that it lies inside it.
-fn region_runs(
-    file: &SaveFile,
-    offset: &[usize],
-    shape: &[usize],
-) -> Result<Vec<(usize, usize)>, String> {
-    let inside = offset.len() == file.shape.len()
-        && shape.len() == file.shape.len()
-        && (0..shape.len()).all(|axis| {
-            offset[axis]
-                .checked_add(shape[axis])
-                .is_some_and(|end| end <= file.shape[axis])
-        });
-    if !inside {
-        return Err(format!(
-            "internal error: a region of shape {shape:?} at {offset:?} of a saved array of {:?}",
-            file.shape
-        ));
-    }
-    Ok(region_byte_runs(
-        &file.shape,
-        offset,
-        shape,
-        file.dtype.itemsize(),
-    ))
 }
 
 fn sorted_axes(axes: &[usize]) -> Vec<usize> {
