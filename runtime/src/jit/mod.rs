@@ -153,9 +153,11 @@ pub fn jit_subtask(
 ) -> Result<Option<RewrittenSubtask>, String> {
     let ops = &subtask.ops;
     let dtypes: Vec<DType> = inputs.iter().map(|info| info.dtype).collect();
-    let eligible: Vec<bool> = (0..ops.len())
-        .map(|index| build::build(ops, index, &dtypes).is_some())
+    // Each op's kernel is built once: the JIT op of a value takes its build.
+    let mut builds: Vec<Option<build::Built>> = (0..ops.len())
+        .map(|index| build::build(ops, index, &dtypes))
         .collect();
+    let eligible: Vec<bool> = builds.iter().map(Option::is_some).collect();
     let mut boundary = vec![false; ops.len()];
     for (index, op) in ops.iter().enumerate() {
         if eligible[index] {
@@ -170,7 +172,7 @@ pub fn jit_subtask(
     for &(target, _) in &subtask.outputs {
         boundary[target as usize] |= eligible[target as usize];
     }
-    let sunk_into = saved_in_place(subtask, &eligible, &dtypes);
+    let sunk_into = saved_in_place(subtask, &builds);
     let mut sunk = vec![false; ops.len()];
     for &data in sunk_into.iter().flatten() {
         sunk[data as usize] = true;
@@ -187,7 +189,7 @@ pub fn jit_subtask(
                 file: file.clone(),
                 offset: offset.clone(),
             };
-            match jit_op(ops, data, &dtypes, inputs, Some(sink))? {
+            match jit_op(take_build(&mut builds, data)?, inputs, Some(sink))? {
                 Compiled::Op(jit) => {
                     compiled_any = true;
                     jit
@@ -205,7 +207,7 @@ pub fn jit_subtask(
             // Computed by the save that writes it, at the save's place.
             continue;
         } else if boundary[index] {
-            match jit_op(ops, index, &dtypes, inputs, None)? {
+            match jit_op(take_build(&mut builds, index)?, inputs, None)? {
                 Compiled::Op(jit) => {
                     compiled_any = true;
                     jit
@@ -256,11 +258,7 @@ fn remap_args(op: &PlanOp<Kernel>, new_index: &[Option<u32>]) -> Result<PlanOp<K
 /// Per op, for a save region whose data the JIT can compute straight into the file:
 /// the data's op. That is an element-wise value (no reduction tail) that nothing
 /// else reads and that the subtask does not publish, so it never needs a buffer.
-fn saved_in_place(
-    subtask: &Subtask<Kernel>,
-    eligible: &[bool],
-    dtypes: &[DType],
-) -> Vec<Option<u32>> {
+fn saved_in_place(subtask: &Subtask<Kernel>, builds: &[Option<build::Built>]) -> Vec<Option<u32>> {
     let ops = &subtask.ops;
     let mut uses = vec![0u32; ops.len()];
     for arg in ops.iter().flat_map(|op| &op.args) {
@@ -279,9 +277,8 @@ fn saved_in_place(
                 return None;
             };
             let index = data as usize;
-            let writable = eligible[index]
-                && uses[index] == 1
-                && build::build(ops, index, dtypes).is_some_and(|built| {
+            let writable = uses[index] == 1
+                && builds[index].as_ref().is_some_and(|built| {
                     built.graph.reduce.is_none() && built.graph.root_dtype() == file.dtype
                 });
             writable.then_some(data)
@@ -299,17 +296,20 @@ enum Compiled {
     Inexact,
 }
 
-/// The JIT op computing op `target` (already known to be eligible), into the saved
-/// file when `sink` says where.
+/// The build of an eligible op, taken by the one JIT op that computes it.
+fn take_build(builds: &mut [Option<build::Built>], index: usize) -> Result<build::Built, String> {
+    builds[index]
+        .take()
+        .ok_or_else(|| "internal error: an eligible JIT op has no build".to_string())
+}
+
+/// The JIT op computing the value `built` describes, into the saved file when `sink`
+/// says where.
 fn jit_op(
-    ops: &[PlanOp<Kernel>],
-    target: usize,
-    dtypes: &[DType],
+    built: build::Built,
     inputs: &[InputInfo],
     sink: Option<SaveSink>,
 ) -> Result<Compiled, String> {
-    let built = build::build(ops, target, dtypes)
-        .ok_or_else(|| "internal error: an eligible JIT op failed to build".to_string())?;
     let computes = built.graph.reduce.is_some()
         || built
             .graph
@@ -338,33 +338,21 @@ fn jit_op(
         };
         (compiled(&key)?, None)
     } else if moments::is_moments(&built.graph) {
-        let Some(means) = checked_kernel(moments::mean_pass(&built.graph), &geometry, axes)? else {
-            return Ok(Compiled::Inexact);
-        };
-        let shape = row_layout(&geometry, axes)?.shape;
-        let mut with_means = geometry;
-        with_means.push(LeafGeometry::buffer(&exec::keepdims_shape(&shape, axes)));
-        let deviations = moments::deviation_pass(&built.graph);
-        let Some(deviations) = checked_kernel(deviations, &with_means, axes)? else {
-            return Ok(Compiled::Inexact);
-        };
-        (means, Some(SecondPass::Moments(deviations)))
-    } else if arg::is_arg(&built.graph) {
-        let Some(extremes) = checked_kernel(arg::extreme_pass(&built.graph), &geometry, axes)?
-        else {
-            return Ok(Compiled::Inexact);
-        };
-        let shape = row_layout(&geometry, axes)?.shape;
-        let leaves = arg::position_leaves(&shape);
-        let mut with_extremes = geometry;
-        with_extremes.push(LeafGeometry::buffer(&exec::keepdims_shape(&shape, axes)));
-        for leaf in &leaves {
-            with_extremes.push(LeafGeometry::of_leaf(leaf, || {
-                Err("internal error: an arg leaf is not a buffer".to_string())
-            })?);
+        let passes = (
+            moments::mean_pass(&built.graph),
+            moments::deviation_pass(&built.graph),
+        );
+        match two_passes(passes, &[], geometry, axes)? {
+            Some((means, deviations)) => (means, Some(SecondPass::Moments(deviations))),
+            None => return Ok(Compiled::Inexact),
         }
-        let positions = arg::position_pass(&built.graph);
-        let Some(positions) = checked_kernel(positions, &with_extremes, axes)? else {
+    } else if arg::is_arg(&built.graph) {
+        let leaves = arg::position_leaves(&root_shape(&geometry)?);
+        let passes = (
+            arg::extreme_pass(&built.graph),
+            arg::position_pass(&built.graph),
+        );
+        let Some((extremes, positions)) = two_passes(passes, &leaves, geometry, axes)? else {
             return Ok(Compiled::Inexact);
         };
         let pass = arg::ArgPass {
@@ -393,6 +381,35 @@ fn jit_op(
             .map(|&i| OpArg::Input(i))
             .collect(),
     }))
+}
+
+/// A two-pass tail's first and second kernels.
+type KernelPair = (Arc<CompiledKernel>, Arc<CompiledKernel>);
+
+/// The kernels of a two-pass tail: the first over the leaves of `geometry`, the
+/// second over them plus a buffer leaf holding the first's result (of the keepdims
+/// shape) and `extra` leaves; `None` if either would sum floats out of order.
+fn two_passes(
+    (first, second): (graph::JitGraph, graph::JitGraph),
+    extra: &[LeafInstance],
+    geometry: Vec<LeafGeometry>,
+    reduce_axes: Option<&[usize]>,
+) -> Result<Option<KernelPair>, String> {
+    let Some(first) = checked_kernel(first, &geometry, reduce_axes)? else {
+        return Ok(None);
+    };
+    let shape = root_shape(&geometry)?;
+    let mut with_result = geometry;
+    with_result.push(LeafGeometry::buffer(&exec::keepdims_shape(
+        &shape,
+        reduce_axes,
+    )));
+    for leaf in extra {
+        with_result.push(LeafGeometry::of_leaf(leaf, || {
+            Err("internal error: an added JIT leaf is not a buffer".to_string())
+        })?);
+    }
+    Ok(checked_kernel(second, &with_result, reduce_axes)?.map(|second| (first, second)))
 }
 
 /// The compiled kernel for `graph` over leaves of `geometry`, or `None` when it would
