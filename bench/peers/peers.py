@@ -7,9 +7,11 @@ the median of each and marsc's ratio to each peer, and measures the machine's me
 read bandwidth in the same run so that bandwidth-bound workloads can be reported as
 a fraction of it. Started by `bench/peers/run.sh`, which makes the virtualenv.
 
-The inputs of W1-W5 are written once to `.npy` files in /dev/shm (RAM); the peers
-hold them in memory, and the marsc scripts map them with `load(path, mmap_mode='r')`,
-so both start from inputs in memory. A second row per workload, `(rand inputs)`,
+The inputs of W1-W5 are written once to `.npy` files in /dev/shm (RAM; `--input-dir`
+picks another directory, e.g. a tmpfs mounted with `huge=always`); the peers hold them
+in memory, and the marsc scripts map them with `load(path, mmap_mode='r')`, so both
+start from inputs in memory. The run also measures the read bandwidth through such a
+mapping, since a file's pages may be 4 KiB where NumPy's arrays get huge pages. A second row per workload, `(rand inputs)`,
 times the marsc script that generates its inputs with `mt.random.rand` instead; the
 `numpy+inputs` column is NumPy including getting its inputs the same way as that
 row's marsc script (`np.load(path, mmap_mode='r')`, or generating them).
@@ -58,6 +60,30 @@ def read_bandwidth(n, repeat, threads):
     return n * 8 / seconds
 
 
+def mapped_read_bandwidth(path, repeat, threads):
+    """`read_bandwidth`, but over a mapping of the `.npy` file at `path`: the pages the
+    marsc scripts read, whose size (4 KiB, or 2 MiB on a `huge=always` tmpfs) the file
+    system decides, where NumPy's own arrays get transparent huge pages."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    slices = np.array_split(np.load(path, mmap_mode="r"), threads)
+    with ThreadPoolExecutor(threads) as pool:
+        seconds = median_time(lambda: list(pool.map(np.sum, slices)), repeat)
+    return sum(s.size for s in slices) * 8 / seconds
+
+
+def shmem_huge_pages_kib():
+    """ShmemHugePages from /proc/meminfo (KiB of file pages held as huge pages)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("ShmemHugePages:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def run_marsc(marsc, script_text, workers, repeat, workdir):
     path = os.path.join(workdir, "w.mt")
     stats = os.path.join(workdir, "stats.json")
@@ -87,13 +113,11 @@ def dask_of(*arrays):
     return tuple(da.from_array(x) for x in arrays)
 
 
-SHM = "/dev/shm/marsc_peers_"
-
-
-def write_inputs(n, side, matmul_side):
-    """The W1-W5 inputs as .npy files in /dev/shm; returns their paths."""
+def write_inputs(input_dir, n, side, matmul_side):
+    """The W1-W5 inputs as .npy files in `input_dir`; returns their paths."""
     rng = np.random.default_rng(0)
-    paths = {name: f"{SHM}{name}.npy" for name in ("a", "b", "x", "ma", "mb")}
+    paths = {name: os.path.join(input_dir, f"marsc_peers_{name}.npy")
+             for name in ("a", "b", "x", "ma", "mb")}
     np.save(paths["a"], rng.random(n))
     np.save(paths["b"], rng.random(n))
     np.save(paths["x"], rng.random((side, side)))
@@ -102,13 +126,13 @@ def write_inputs(n, side, matmul_side):
     return paths
 
 
-def remove_inputs(paths):
-    for path in list(paths.values()) + ["/dev/shm/marsc_w3.npy"]:
+def remove_inputs(paths, w3_output):
+    for path in list(paths.values()) + [w3_output]:
         if os.path.exists(path):
             os.remove(path)
 
 
-def workloads(n, side, matmul_side, paths):
+def workloads(n, side, matmul_side, paths, w3_output):
     """(name, marsc script, make inputs, {peer: run}, bandwidth bytes or None, peers?).
 
     Rows with `peers` False are the same workload with generated inputs: only marsc
@@ -156,8 +180,8 @@ def workloads(n, side, matmul_side, paths):
         "numpy": lambda x: x.std(axis=1),
         "dask": lambda x: x.std(axis=1).compute(),
     }
-    # Materialized: saved to a RAM-backed file, region by region.
-    w3_line = "mt.save('/dev/shm/marsc_w3.npy', a * 2.0 + b * 3.0 - 1.0)\n"
+    # Materialized: saved to a file in the input directory, region by region.
+    w3_line = f"mt.save({w3_output!r}, a * 2.0 + b * 3.0 - 1.0)\n"
     items = []
     for name, body, fns, nbytes, inputs, rand_inputs, make_rand in [
         ("W1 (a + b).sum()", "print((a + b).sum())\n", w1, 2 * n * 8, both, both_rand, ab),
@@ -221,6 +245,9 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    parser.add_argument("--input-dir", default="/dev/shm",
+                        help="where the W1-W5 inputs and W3's output go (default /dev/shm; a "
+                             "tmpfs mounted with huge=always gives them huge pages like NumPy's)")
     args = parser.parse_args()
     if args.quick:
         n, side, mside, m_chunks, d_chunks = 1_000_000, 1000, 500, 20_000, 2_000
@@ -231,19 +258,25 @@ def main():
 
     bandwidth = read_bandwidth(max(n, 20_000_000), args.repeat, args.workers)
     print(f"memory read bandwidth ({args.workers} threads summing): {bandwidth / 1e9:.1f} GB/s")
+    huge_before = shmem_huge_pages_kib()
+    paths = write_inputs(args.input_dir, n, side, mside)
+    w3_output = os.path.join(args.input_dir, "marsc_w3.npy")
+    huge_inputs = shmem_huge_pages_kib() - huge_before
+    mapped = mapped_read_bandwidth(paths["a"], args.repeat, args.workers)
+    print(f"read bandwidth through a mapping of the inputs in {args.input_dir} "
+          f"({huge_inputs // 1024} MiB of them in huge pages): {mapped / 1e9:.1f} GB/s")
     print(f"workers: {args.workers}; medians of {args.repeat} runs; ratio = peer / marsc "
           "(above 1: marsc is faster)\n")
     peers = ["numpy", "numexpr", "dask"]
     print(f"{'workload':34} {'marsc':>8} {'%bw':>5} " + " ".join(f"{p:>8} {'ratio':>6}" for p in peers)
           + f" {'numpy+inputs':>12}")
-    paths = write_inputs(n, side, mside)
     try:
         with tempfile.TemporaryDirectory() as workdir:
-            table(args, peers, bandwidth, workloads(n, side, mside, paths), workdir)
+            table(args, peers, bandwidth, workloads(n, side, mside, paths, w3_output), workdir)
             marsc_rate, subtasks, dask_rate = tasks_per_second(
                 args.marsc, args.workers, args.repeat, workdir, m_chunks, d_chunks)
     finally:
-        remove_inputs(paths)
+        remove_inputs(paths, w3_output)
     dask_text = f"{dask_rate:,.0f}/s, ratio {marsc_rate / dask_rate:.0f}x" if dask_rate else "n/a"
     print(f"\nW6 trivial graph: marsc {marsc_rate:,.0f} subtasks/s ({subtasks:,} subtasks); "
           f"dask {dask_text}")
