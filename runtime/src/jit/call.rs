@@ -200,6 +200,57 @@ pub(super) fn run_row(
     Ok(())
 }
 
+/// Runs a kernel compiled for grouped rows (`Variant::rows` of them per call) over
+/// that many rows of `n` elements, leaf k's rows `strides[k]` bytes apart, all folding
+/// into the one output row.
+pub(super) fn run_row_group(
+    kernel: &CompiledKernel,
+    operands: &[Operand<'_>],
+    strides: &[usize],
+    output: Output<'_, '_>,
+    n: usize,
+    slots: &mut Vec<u64>,
+) -> Result<(), String> {
+    let leaves = kernel.key.variant.broadcast.len();
+    if operands.len() != leaves || strides.len() != leaves {
+        return Err(format!(
+            "internal error: a JIT kernel with {leaves} leaves got {} operands",
+            operands.len()
+        ));
+    }
+    let last_row = kernel.key.variant.rows.saturating_sub(1);
+    for (operand, &stride) in operands.iter().zip(strides) {
+        match *operand {
+            Operand::Buffer {
+                bytes,
+                offset,
+                needed,
+            } => {
+                // The rows in between lie between the first and the last.
+                check_span(bytes.len(), offset, needed)?;
+                let last = last_row
+                    .checked_mul(stride)
+                    .and_then(|skip| skip.checked_add(offset))
+                    .ok_or("internal error: a JIT row group beyond the address space")?;
+                check_span(bytes.len(), last, needed)?;
+            }
+            Operand::Value(_) => {}
+            Operand::Source(..) => {
+                return Err("internal error: an indexed leaf in grouped JIT rows".into())
+            }
+        }
+    }
+    check_span(output.target.len, output.offset, output.needed)?;
+    fill_slots(operands, None, slots);
+    for (k, &stride) in strides.iter().enumerate() {
+        slots[k * SLOTS_PER_LEAF + 1] = stride as u64;
+    }
+    // In bounds: `check_span` above.
+    let out = output.target.start.wrapping_add(output.offset);
+    call(kernel, slots, out, n);
+    Ok(())
+}
+
 thread_local! {
     /// The indexed leaves' scratch blocks, reused across rows (one worker per thread).
     static SCRATCH: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
@@ -279,7 +330,8 @@ fn call(kernel: &CompiledKernel, slots: &[u64], out: *mut u8, n: usize) {
     // its code is never freed. The slots array holds SLOTS_PER_LEAF words per leaf as
     // the function expects; every buffer pointer was checked by `run_row` to have the
     // bytes the row reads (the caller computes `needed` from n, the strides and the
-    // dtype) and the output span the bytes it writes; a block's pointers are the row's
+    // dtype) and the output span the bytes it writes (a grouped call's first and last
+    // rows, at slot 1's stride, by `run_row_group`); a block's pointers are the row's
     // advanced by the block's start, and its scratch holds the block's elements. The
     // borrows keep all of them alive. The output span is either an exclusively
     // borrowed buffer, or bytes of a save's mapping that belong to this chunk's

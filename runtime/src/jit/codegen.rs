@@ -38,6 +38,10 @@ pub struct Variant {
     /// Per leaf: its value does not change along the row (inner stride 0).
     pub broadcast: Vec<bool>,
     pub mode: Mode,
+    /// Rows one call folds into the same output row, in order (1, or
+    /// [`super::layout::ROW_GROUP`] for an `AccumulateRow` kernel whose rows are grouped;
+    /// leaf k's rows are then slot 1's byte stride apart).
+    pub rows: usize,
 }
 
 /// What the cache compiles once: a kernel's structure and its call variant.
@@ -114,6 +118,7 @@ pub fn build_function(
         key,
         emitter: OpEmitter { resolver },
         leaves: Vec::new(),
+        rows: Vec::new(),
         out,
         leaf_value: leaf_value_extern(leaf_value_address),
     };
@@ -184,6 +189,7 @@ pub fn build_range_sum(
         key,
         emitter: OpEmitter { resolver },
         leaves: Vec::new(),
+        rows: Vec::new(),
         out: args,
         leaf_value: leaf_value_extern(leaf_value_address),
     };
@@ -218,7 +224,10 @@ enum LeafState {
 pub(super) struct Lowering<'k, 'r> {
     pub key: &'k KernelKey,
     pub emitter: OpEmitter<'r>,
+    /// The leaves as `eval` reads them: those of the row being evaluated.
     leaves: Vec<LeafState>,
+    /// Every grouped row's leaves (only row 0 unless `Variant::rows` > 1).
+    rows: Vec<Vec<LeafState>>,
     out: Value,
     leaf_value: Extern,
 }
@@ -264,7 +273,60 @@ impl Lowering<'_, '_> {
             };
             self.leaves.push(state);
         }
+        self.preload_grouped_rows(b, args)
+    }
+
+    /// The leaf states of rows 1.. of a grouped call: each buffer leaf's row 0 moved on
+    /// by its row stride (slot 1) per row; constants are the same in every row.
+    fn preload_grouped_rows(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        args: Value,
+    ) -> Result<(), String> {
+        if self.key.variant.rows <= 1 {
+            return Ok(());
+        }
+        self.rows = vec![self.leaves.clone()];
+        let leaves = self.key.graph.leaves();
+        for row in 1..self.key.variant.rows {
+            let mut states = Vec::with_capacity(self.leaves.len());
+            for (index, (&state, &(kind, dtype))) in self.leaves.iter().zip(&leaves).enumerate() {
+                let slot = ((index * SLOTS_PER_LEAF + 1) * 8) as i32;
+                let moved = |b: &mut FunctionBuilder<'_>, address: Value| {
+                    let stride = b.ins().load(types::I64, flags(), args, slot);
+                    let offset = b.ins().imul_imm_s(stride, row as i64);
+                    b.ins().iadd(address, offset)
+                };
+                states.push(match (kind, state) {
+                    (LeafKind::Constant, state) => state,
+                    (LeafKind::Buffer, LeafState::Strided { base }) => LeafState::Strided {
+                        base: moved(b, base),
+                    },
+                    (LeafKind::Buffer, LeafState::Fixed(_)) => {
+                        let first = b.ins().load(types::I64, flags(), args, slot - 8);
+                        let address = moved(b, first);
+                        LeafState::Fixed(b.ins().load(scalar_type(dtype), flags(), address, 0))
+                    }
+                    _ => return Err("internal error: an indexed leaf in grouped JIT rows".into()),
+                });
+            }
+            self.rows.push(states);
+        }
         Ok(())
+    }
+
+    /// The root's value at element `j` of grouped row `row` (see `Variant::rows`).
+    fn eval_row(
+        &mut self,
+        b: &mut FunctionBuilder<'_>,
+        row: usize,
+        j: Value,
+        vector: Option<Type>,
+    ) -> Result<Value, String> {
+        if let (true, Some(states)) = (self.key.variant.rows > 1, self.rows.get(row)) {
+            self.leaves.clone_from(states);
+        }
+        self.eval(b, j, vector)
     }
 
     /// Fills elements `start..start + n` (n <= FILL_SLOT_ELEMENTS) of every unfilled
@@ -413,7 +475,7 @@ impl Lowering<'_, '_> {
     ) -> Result<(), String> {
         let counted = CountedLoop::open(b, start, n);
         let current = counted.current;
-        let value = self.eval(b, current, None)?;
+        let value = self.eval_row(b, 0, current, None)?;
         let dtype = self.key.graph.root_dtype();
         match (self.key.variant.mode, acc_dtype) {
             (Mode::Store, _) | (_, None) => {
@@ -428,9 +490,13 @@ impl Lowering<'_, '_> {
             }
             (Mode::AccumulateRow, Some(acc_dtype)) => {
                 let address = self.element_address(b, current, acc_dtype);
-                let before = b.ins().load(scalar_type(acc_dtype), flags(), address, 0);
-                let after = self.fold(b, before, value, dtype, acc_dtype)?;
-                b.ins().store(flags(), after, address, 0);
+                let mut acc = b.ins().load(scalar_type(acc_dtype), flags(), address, 0);
+                acc = self.fold(b, acc, value, dtype, acc_dtype)?;
+                for row in 1..self.key.variant.rows {
+                    let value = self.eval_row(b, row, current, None)?;
+                    acc = self.fold(b, acc, value, dtype, acc_dtype)?;
+                }
+                b.ins().store(flags(), acc, address, 0);
             }
         }
         let next = b.ins().iadd_imm_s(current, 1);
@@ -472,7 +538,7 @@ impl Lowering<'_, '_> {
         let current = counted.current;
         for (unroll, partial) in partials.into_iter().enumerate() {
             let position = b.ins().iadd_imm_s(current, unroll as i64 * lanes);
-            let value = self.eval(b, position, Some(vector))?;
+            let value = self.eval_row(b, 0, position, Some(vector))?;
             let address = self.element_address(b, position, dtype);
             match self.key.variant.mode {
                 Mode::FoldRow if folding => {
@@ -481,11 +547,14 @@ impl Lowering<'_, '_> {
                     b.def_var(partial, after);
                 }
                 Mode::AccumulateRow if acc_dtype.is_some() => {
-                    let before = b.ins().load(vector, flags(), address, 0);
                     let op = self.key.graph.reduce.unwrap_or(ReduceOp::Sum);
-                    let after =
-                        super::accumulate::combine_lanes(b, op, dtype, vector, before, value)?;
-                    b.ins().store(flags(), after, address, 0);
+                    let mut acc = b.ins().load(vector, flags(), address, 0);
+                    acc = super::accumulate::combine_lanes(b, op, dtype, vector, acc, value)?;
+                    for row in 1..self.key.variant.rows {
+                        let value = self.eval_row(b, row, position, Some(vector))?;
+                        acc = super::accumulate::combine_lanes(b, op, dtype, vector, acc, value)?;
+                    }
+                    b.ins().store(flags(), acc, address, 0);
                 }
                 _ => {
                     b.ins().store(flags(), value, address, 0);

@@ -4,8 +4,8 @@
 //! op with a save sink, writes the rows straight into the saved file's mapping.
 
 use super::cache::{compiled, CompiledKernel};
-use super::call::{bytes_of, bytes_of_mut, run_row, Operand, OutTarget, Output};
-use super::codegen::{accumulator_dtype, KernelKey, Mode};
+use super::call::{bytes_of, bytes_of_mut, run_row, run_row_group, Operand, OutTarget, Output};
+use super::codegen::{accumulator_dtype, KernelKey, Mode, Variant};
 use super::layout::{root_shape, row_layout, row_layout_into, LeafGeometry, RowLayout};
 use super::leaves::LeafInstance;
 use super::{JitOp, SaveSink, SecondPass};
@@ -41,7 +41,7 @@ fn run_into_buffer(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, Strin
     let buffers = buffer_args(op, args)?;
     let geometry = geometry(op, &buffers)?;
     let reduce_axes = op.reduce.as_ref().map(|reduce| sorted_axes(&reduce.axes));
-    let layout = row_layout(&geometry, reduce_axes.as_deref())?;
+    let layout = row_layout(&geometry, reduce_axes.as_deref())?.grouped(&op.kernel.key.graph);
     let kernel = kernel_for(&op.kernel, &layout)?;
     let graph = &kernel.key.graph;
     let root_dtype = graph.root_dtype();
@@ -260,6 +260,7 @@ fn run_rows(
     let mut index = vec![0usize; outer];
     let mut slots = Vec::new();
     let mut operands = Vec::with_capacity(op.leaves.len());
+    let group = GroupedRows::new(kernel, layout, &leaf_dtypes, op)?;
     loop {
         operands.clear();
         for (k, leaf) in op.leaves.iter().enumerate() {
@@ -292,10 +293,76 @@ fn run_rows(
             offset: out_position * out_itemsize,
             needed: out_needed,
         };
-        run_row(kernel, &operands, output, n, &mut slots)?;
+        match &group {
+            Some(group) if index[group.axis] + group.rows <= layout.extents[group.axis] => {
+                run_row_group(kernel, &operands, &group.strides, output, n, &mut slots)?;
+                index[group.axis] += group.rows - 1;
+            }
+            Some(group) => run_row(group.single(kernel)?, &operands, output, n, &mut slots)?,
+            None => run_row(kernel, &operands, output, n, &mut slots)?,
+        }
         if !advance(&mut index, &layout.extents[..outer]) {
             return Ok(());
         }
+    }
+}
+
+/// How a kernel compiled for grouped rows (`Variant::rows` > 1) walks its chunk.
+struct GroupedRows {
+    /// The axis of the layout's extents whose rows one call takes together.
+    axis: usize,
+    rows: usize,
+    /// Per leaf, the bytes between its rows along `axis` (0 for constants).
+    strides: Vec<usize>,
+    /// The one-row kernel, for the rows left over when `rows` does not divide the
+    /// axis (compiled at the first such row).
+    single: std::cell::OnceCell<Arc<CompiledKernel>>,
+}
+
+impl GroupedRows {
+    fn new(
+        kernel: &CompiledKernel,
+        layout: &RowLayout,
+        leaf_dtypes: &[DType],
+        op: &JitOp,
+    ) -> Result<Option<GroupedRows>, String> {
+        let Some(axis) = layout.group_axis() else {
+            return Ok(None);
+        };
+        if kernel.key.variant != layout.variant {
+            return Err("internal error: a JIT kernel not compiled for its rows".into());
+        }
+        let strides = op
+            .leaves
+            .iter()
+            .enumerate()
+            .map(|(k, leaf)| match leaf {
+                LeafInstance::Buffer | LeafInstance::Mapped { .. } => {
+                    layout.leaf_strides[k][axis] * leaf_dtypes[k].itemsize()
+                }
+                _ => 0,
+            })
+            .collect();
+        Ok(Some(GroupedRows {
+            axis,
+            rows: layout.variant.rows,
+            strides,
+            single: std::cell::OnceCell::new(),
+        }))
+    }
+
+    fn single(&self, grouped: &CompiledKernel) -> Result<&CompiledKernel, String> {
+        if let Some(kernel) = self.single.get() {
+            return Ok(kernel.as_ref());
+        }
+        let kernel = compiled(&KernelKey {
+            graph: grouped.key.graph.clone(),
+            variant: Variant {
+                rows: 1,
+                ..grouped.key.variant.clone()
+            },
+        })?;
+        Ok(self.single.get_or_init(|| kernel).as_ref())
     }
 }
 

@@ -91,5 +91,6 @@ impl JitGraph {
 }
 
 /// Arguments slots per leaf in the `args` array a compiled function reads: a pointer
-/// or base index, then the inner stride in elements (0 when broadcast, else 1).
+/// or base index, then a grouped kernel's row stride in bytes (see `Variant::rows`;
+/// 0 otherwise), then an indexed leaf's source.
 pub const SLOTS_PER_LEAF: usize = 3;

@@ -5,6 +5,7 @@
 //! ahead of time) and the run-time driver.
 
 use super::codegen::{Mode, Variant};
+use super::graph::{JitGraph, LeafKind};
 use super::leaves::LeafInstance;
 use crate::kernels::broadcast_shape;
 
@@ -88,6 +89,13 @@ impl LeafGeometry {
     }
 }
 
+/// Rows one call of an `AccumulateRow` kernel folds in turn when the axis just outside
+/// the row is reduced: each output element's accumulator stays in a register across
+/// them, which quarters the accumulator's loads and stores and keeps four input
+/// streams in flight (a chunk of a wide file reads rows of a few KiB apart). The folds
+/// are the ones one call per row makes, in the same order, so the bits are the same.
+pub const ROW_GROUP: usize = 4;
+
 /// The rows of one chunk.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RowLayout {
@@ -121,6 +129,30 @@ impl RowLayout {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// This layout with its rows grouped by [`ROW_GROUP`] where that applies: rows
+    /// accumulated into kept axes, the axis just outside the row reduced and at least a
+    /// group long, and no leaf filled by index (those are filled a row at a time).
+    pub fn grouped(mut self, graph: &JitGraph) -> RowLayout {
+        let outside = self.extents.len().checked_sub(2);
+        let groups = outside
+            .is_some_and(|axis| self.out_strides[axis] == 0 && self.extents[axis] >= ROW_GROUP);
+        if self.variant.mode == Mode::AccumulateRow
+            && groups
+            && graph
+                .leaves()
+                .iter()
+                .all(|&(kind, _)| kind != LeafKind::Indexed)
+        {
+            self.variant.rows = ROW_GROUP;
+        }
+        self
+    }
+
+    /// The axis of `extents` whose rows a grouped call takes together.
+    pub fn group_axis(&self) -> Option<usize> {
+        (self.variant.rows > 1).then(|| self.extents.len() - 2)
     }
 }
 
@@ -237,7 +269,11 @@ fn layout_rows(
         extents: merged.extents,
         leaf_strides,
         out_strides: merged.out_strides,
-        variant: Variant { broadcast, mode },
+        variant: Variant {
+            broadcast,
+            mode,
+            rows: 1,
+        },
     })
 }
 

@@ -419,7 +419,7 @@ fn checked_kernel(
     geometry: &[LeafGeometry],
     reduce_axes: Option<&[usize]>,
 ) -> Result<Option<Arc<CompiledKernel>>, String> {
-    let layout = row_layout(geometry, reduce_axes)?;
+    let layout = row_layout(geometry, reduce_axes)?.grouped(&graph);
     let key = KernelKey {
         graph,
         variant: layout.variant,
@@ -496,6 +496,8 @@ pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
     listing
 }
 
+#[cfg(test)]
+mod grouped_tests;
 #[cfg(test)]
 mod indexed_tests;
 #[cfg(test)]

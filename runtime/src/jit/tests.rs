@@ -13,7 +13,7 @@ use crate::scalar::Scalar;
 use ndarray::{ArrayD, IxDyn};
 use proptest::prelude::*;
 
-fn subtask(ops: Vec<PlanOp<Kernel>>, inputs: usize) -> Subtask<Kernel> {
+pub(super) fn subtask(ops: Vec<PlanOp<Kernel>>, inputs: usize) -> Subtask<Kernel> {
     let last = ops.len() as u32 - 1;
     Subtask {
         ops,
@@ -25,7 +25,7 @@ fn subtask(ops: Vec<PlanOp<Kernel>>, inputs: usize) -> Subtask<Kernel> {
     }
 }
 
-fn op(kernel: Kernel, args: &[OpArg]) -> PlanOp<Kernel> {
+pub(super) fn op(kernel: Kernel, args: &[OpArg]) -> PlanOp<Kernel> {
     PlanOp {
         kernel,
         args: args.to_vec(),
@@ -52,7 +52,7 @@ fn interpret(ops: &[PlanOp<Kernel>], inputs: &[ChunkValue]) -> Result<ChunkValue
 
 /// Compiles the subtask and runs the rewritten ops (JIT ops, and any op left
 /// interpreted after them); `None` if nothing was compiled.
-fn jit(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) -> Option<ChunkValue> {
+pub(super) fn jit(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) -> Option<ChunkValue> {
     let infos: Vec<InputInfo> = inputs
         .iter()
         .map(|value| {
@@ -95,7 +95,7 @@ fn finish(value: &ChunkValue, op: ReduceOp) -> Result<ArrayData, String> {
     reduce_finish(Reduction { op, ddof: 0.0 }, state, true).map_err(|e| e.to_string())
 }
 
-fn assert_same(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) {
+pub(super) fn assert_same(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) {
     let expected = interpret(&subtask.ops, inputs).expect("the interpreter runs");
     let got = jit(subtask, inputs).expect("eligible");
     match (&expected, &got) {
@@ -114,7 +114,7 @@ fn assert_same(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) {
     }
 }
 
-fn f64_array(shape: &[usize], values: Vec<f64>) -> ChunkValue {
+pub(super) fn f64_array(shape: &[usize], values: Vec<f64>) -> ChunkValue {
     ChunkValue::Array(ArrayData::Float64(
         ArrayD::from_shape_vec(IxDyn(shape), values).expect("shape"),
     ))
@@ -234,7 +234,7 @@ fn creation_leaves_give_the_interpreters_bits() {
     assert_same(&subtask(ops, 0), &[]);
 }
 
-fn reduce_map(op: ReduceOp, axes: Vec<usize>, shape: &[usize]) -> Kernel {
+pub(super) fn reduce_map(op: ReduceOp, axes: Vec<usize>, shape: &[usize]) -> Kernel {
     Kernel::ReduceMap {
         spec: Arc::new(ReduceSpec {
             reduction: Reduction { op, ddof: 0.0 },
@@ -542,13 +542,14 @@ fn dtype_strategy() -> impl Strategy<Value = DType> {
 }
 
 fn input_strategy() -> impl Strategy<Value = ChunkValue> {
+    // Five rows: a reduction over them folds a group of rows per call, then one more.
     let shapes: Vec<Vec<usize>> = vec![
-        vec![3, 4],
+        vec![5, 4],
         vec![4],
-        vec![3, 1],
+        vec![5, 1],
         vec![1, 4],
         vec![],
-        vec![2, 3, 4],
+        vec![2, 5, 4],
     ];
     (dtype_strategy(), prop::sample::select(shapes)).prop_flat_map(|(dtype, shape)| {
         let len: usize = shape.iter().product();
