@@ -4,7 +4,7 @@
 //! the accumulating kernels take, float and integer dtypes.
 
 use super::layout::ROW_GROUP;
-use super::tests::{assert_same, f64_array, jit, op, reduce_map, subtask};
+use super::tests::{assert_same, f64_array, input_infos, jit, op, reduce_map, subtask};
 use super::*;
 use crate::array::ArrayData;
 use crate::kernel::ChunkValue;
@@ -102,18 +102,8 @@ fn rows_are_grouped_only_when_the_axis_outside_the_row_is_reduced_and_long_enoug
             array(&shape[1..], 2, DType::Float64),
         ];
         let subtask = expression(shape, axes, ReduceOp::Sum, DType::Float64);
-        let infos: Vec<InputInfo> = inputs
-            .iter()
-            .map(|value| {
-                let data = value.array().expect("data");
-                InputInfo {
-                    dtype: data.dtype(),
-                    shape: data.shape().to_vec(),
-                }
-            })
-            .collect();
         assert!(jit(&subtask, &inputs).is_some());
-        let (ops, _) = jit_subtask(&subtask, &infos)
+        let (ops, _) = jit_subtask(&subtask, &input_infos(&inputs))
             .expect("compiles")
             .expect("eligible");
         ops.iter()

@@ -53,7 +53,18 @@ fn interpret(ops: &[PlanOp<Kernel>], inputs: &[ChunkValue]) -> Result<ChunkValue
 /// Compiles the subtask and runs the rewritten ops (JIT ops, and any op left
 /// interpreted after them); `None` if nothing was compiled.
 pub(super) fn jit(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) -> Option<ChunkValue> {
-    let infos: Vec<InputInfo> = inputs
+    let (ops, outputs) = jit_subtask(subtask, &input_infos(inputs)).expect("compiles")?;
+    assert!(ops.iter().any(|op| matches!(op.kernel, Kernel::Jit(_))));
+    let [(output, _)] = outputs.as_slice() else {
+        panic!("one output expected: {outputs:?}");
+    };
+    let value = interpret(&ops[..=*output as usize], inputs).expect("the JIT ops run");
+    Some(value)
+}
+
+/// What the planner knows of each input chunk.
+pub(super) fn input_infos(inputs: &[ChunkValue]) -> Vec<InputInfo> {
+    inputs
         .iter()
         .map(|value| {
             let data = value.array().expect("data input");
@@ -62,14 +73,7 @@ pub(super) fn jit(subtask: &Subtask<Kernel>, inputs: &[ChunkValue]) -> Option<Ch
                 shape: data.shape().to_vec(),
             }
         })
-        .collect();
-    let (ops, outputs) = jit_subtask(subtask, &infos).expect("compiles")?;
-    assert!(ops.iter().any(|op| matches!(op.kernel, Kernel::Jit(_))));
-    let [(output, _)] = outputs.as_slice() else {
-        panic!("one output expected: {outputs:?}");
-    };
-    let value = interpret(&ops[..=*output as usize], inputs).expect("the JIT ops run");
-    Some(value)
+        .collect()
 }
 
 /// Bit equality, except that any NaN equals any NaN.
