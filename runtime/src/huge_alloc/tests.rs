@@ -25,7 +25,10 @@ fn realloc_keeps_bytes(from: usize, to: usize, align: usize) {
     assert_eq!(block as usize % align, 0);
     // SAFETY: `block` is valid for `from` bytes and nothing else refers to it.
     let bytes = unsafe { std::slice::from_raw_parts_mut(block, from) };
-    bytes.iter_mut().enumerate().for_each(|(i, b)| *b = pattern(i, 7));
+    bytes
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, b)| *b = pattern(i, 7));
     // SAFETY: `block` came from this allocator with `layout`; `to` is non-zero.
     let grown = unsafe { HugePageAlloc.realloc(block, layout, to) };
     assert!(!grown.is_null(), "realloc {from} -> {to}");
@@ -34,7 +37,10 @@ fn realloc_keeps_bytes(from: usize, to: usize, align: usize) {
     let bytes = unsafe { std::slice::from_raw_parts_mut(grown, to) };
     let kept = from.min(to);
     assert!(
-        bytes[..kept].iter().enumerate().all(|(i, b)| *b == pattern(i, 7)),
+        bytes[..kept]
+            .iter()
+            .enumerate()
+            .all(|(i, b)| *b == pattern(i, 7)),
         "bytes lost in realloc {from} -> {to} (align {align})"
     );
     bytes.fill(0xa5);
@@ -52,7 +58,10 @@ fn realloc_across_the_threshold_keeps_every_byte() {
         (LARGE_BLOCK_BYTES, below),
         (LARGE_BLOCK_BYTES, 3 * LARGE_BLOCK_BYTES + 5),
         (3 * LARGE_BLOCK_BYTES + 5, LARGE_BLOCK_BYTES + 1),
-        (LARGE_BLOCK_BYTES + 1, LARGE_BLOCK_BYTES + HUGE_PAGE_BYTES - 100),
+        (
+            LARGE_BLOCK_BYTES + 1,
+            LARGE_BLOCK_BYTES + HUGE_PAGE_BYTES - 100,
+        ),
         (5 * LARGE_BLOCK_BYTES, 17),
     ];
     for (from, to) in cases {
@@ -85,7 +94,10 @@ fn vectors_grow_and_shrink_through_the_threshold() {
     }
     values.truncate(1000);
     values.shrink_to_fit();
-    assert!(values.iter().enumerate().all(|(i, v)| *v == i as u64 ^ 0x5555));
+    assert!(values
+        .iter()
+        .enumerate()
+        .all(|(i, v)| *v == i as u64 ^ 0x5555));
     assert_eq!(vec![0.0f64; LARGE_BLOCK_BYTES].iter().sum::<f64>(), 0.0);
 }
 
