@@ -9,6 +9,10 @@
 //! byte is touched, so its first faults already bring in 2 MiB pages. A fresh mapping
 //! is zero, so zeroed allocations cost no pass over the memory (as with `calloc`).
 //! `madvise` is only advice: where THP is off the block is an ordinary mapping.
+//! A few freed blocks are kept (at most [`CACHED_BLOCKS`], [`CACHED_BYTES`] in all)
+//! and handed to the next allocation of the same mapped length that need not be
+//! zero: chunks of one shape come and go all through a run, and a reused block's
+//! pages are already faulted in, where a fresh one pays a fault and a clear per page.
 //!
 //! Soundness: a block's path is a pure function of its layout ([`is_large`]), and
 //! `GlobalAlloc` hands `dealloc` and `realloc` the layout the block was allocated
@@ -19,12 +23,62 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Blocks this large or larger are mapped on their own with huge pages (NumPy's
 /// threshold for `MADV_HUGEPAGE`).
 pub const LARGE_BLOCK_BYTES: usize = 4 << 20;
 /// The size and alignment of an x86-64 transparent huge page.
 const HUGE_PAGE_BYTES: usize = 2 << 20;
+
+/// Freed large blocks kept for reuse, and their total mapped length.
+const CACHED_BLOCKS: usize = 16;
+const CACHED_BYTES: usize = 128 << 20;
+
+/// Freed large blocks as `(address, mapped length)`, the first `count` in use.
+struct FreeBlocks {
+    blocks: [(usize, usize); CACHED_BLOCKS],
+    count: usize,
+    bytes: usize,
+}
+
+/// `std`'s mutex neither allocates nor can be poisoned by the code it guards here
+/// (which cannot panic), so the allocator may take it.
+static FREE_BLOCKS: Mutex<FreeBlocks> = Mutex::new(FreeBlocks::EMPTY);
+
+impl FreeBlocks {
+    const EMPTY: FreeBlocks = FreeBlocks {
+        blocks: [(0, 0); CACHED_BLOCKS],
+        count: 0,
+        bytes: 0,
+    };
+
+    fn lock() -> MutexGuard<'static, FreeBlocks> {
+        FREE_BLOCKS.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Removes and returns a kept block of exactly `len` mapped bytes.
+    fn take(&mut self, len: usize) -> Option<*mut u8> {
+        let in_use = &self.blocks[..self.count];
+        let index = in_use.iter().rposition(|&(_, kept)| kept == len)?;
+        let (address, _) = self.blocks[index];
+        self.blocks.copy_within(index + 1..self.count, index);
+        self.count -= 1;
+        self.bytes -= len;
+        Some(address as *mut u8)
+    }
+
+    /// Keeps a freed block if there is room; false if the caller must unmap it.
+    fn keep(&mut self, block: *mut u8, len: usize) -> bool {
+        if self.count == CACHED_BLOCKS || self.bytes + len > CACHED_BYTES {
+            return false;
+        }
+        self.blocks[self.count] = (block as usize, len);
+        self.count += 1;
+        self.bytes += len;
+        true
+    }
+}
 
 /// The allocator; install it in a binary with
 /// `#[global_allocator] static ALLOCATOR: HugePageAlloc = HugePageAlloc;`.
@@ -88,17 +142,23 @@ fn map_huge(len: usize) -> *mut u8 {
     block.cast()
 }
 
-// SAFETY: large blocks are fresh mappings of at least `layout.size()` bytes, aligned
-// to 2 MiB (so to any alignment `is_large` accepts), owned by nobody else until
-// unmapped by `dealloc`; small blocks are the system allocator's, unchanged. Which
-// kind a block is depends on its layout only (see the module doc).
+// SAFETY: a large block is a mapping of `mapped_len(size)` bytes at a 2 MiB boundary
+// (so aligned for any alignment `is_large` accepts), held by exactly one owner: the
+// caller between `alloc` and `dealloc`, else `FREE_BLOCKS` (which hands a block out
+// once, to a request of the same mapped length) until it is unmapped. Small blocks are
+// the system allocator's, unchanged. Which kind a block is depends on its layout only
+// (see the module doc).
 unsafe impl GlobalAlloc for HugePageAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if !is_large(layout) {
             // SAFETY: the caller's contract for `alloc` is the system allocator's.
             return unsafe { System.alloc(layout) };
         }
-        mapped_len(layout.size()).map_or(ptr::null_mut(), map_huge)
+        let Some(len) = mapped_len(layout.size()) else {
+            return ptr::null_mut();
+        };
+        let reused = FreeBlocks::lock().take(len);
+        reused.unwrap_or_else(|| map_huge(len))
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
@@ -106,7 +166,7 @@ unsafe impl GlobalAlloc for HugePageAlloc {
             // SAFETY: as in `alloc`.
             return unsafe { System.alloc_zeroed(layout) };
         }
-        // A fresh anonymous mapping reads as zeros.
+        // A fresh anonymous mapping reads as zeros (a kept block may not).
         mapped_len(layout.size()).map_or(ptr::null_mut(), map_huge)
     }
 
@@ -115,12 +175,16 @@ unsafe impl GlobalAlloc for HugePageAlloc {
             // SAFETY: a small layout's block came from `System` with this layout.
             return unsafe { System.dealloc(block, layout) };
         }
-        if let Some(len) = mapped_len(layout.size()) {
-            // SAFETY: a large layout's block is a mapping of exactly `len` bytes
-            // made by `map_huge`, which the caller no longer uses. Nothing can be done
-            // about a failed unmap in a deallocator; the range stays reserved.
-            unsafe { libc::munmap(block.cast(), len) };
+        let Some(len) = mapped_len(layout.size()) else {
+            return;
+        };
+        if FreeBlocks::lock().keep(block, len) {
+            return;
         }
+        // SAFETY: a large layout's block is a mapping of exactly `len` bytes made by
+        // `map_huge`, which the caller no longer uses and which was not kept. Nothing
+        // can be done about a failed unmap in a deallocator; the range stays reserved.
+        unsafe { libc::munmap(block.cast(), len) };
     }
 
     unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {

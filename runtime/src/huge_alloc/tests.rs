@@ -3,7 +3,9 @@
 //! It is also this test binary's global allocator, so every runtime unit test runs on
 //! it.
 
-use super::{HugePageAlloc, HUGE_PAGE_BYTES, LARGE_BLOCK_BYTES};
+use super::{
+    FreeBlocks, HugePageAlloc, CACHED_BLOCKS, CACHED_BYTES, HUGE_PAGE_BYTES, LARGE_BLOCK_BYTES,
+};
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout};
 
@@ -147,5 +149,69 @@ proptest! {
         align_log in 0..13u32,
     ) {
         realloc_keeps_bytes(from, to, 1 << align_log);
+    }
+}
+
+#[test]
+fn a_kept_block_is_never_handed_out_as_zeroed_memory() {
+    let layout = Layout::from_size_align(LARGE_BLOCK_BYTES + 999, 16).expect("a layout");
+    for _ in 0..3 {
+        // SAFETY: `layout` has a non-zero size.
+        let dirty = unsafe { HugePageAlloc.alloc(layout) };
+        assert!(!dirty.is_null());
+        // SAFETY: `dirty` is valid for `layout.size()` bytes; it is then freed and
+        // not used again.
+        unsafe {
+            std::ptr::write_bytes(dirty, 0xff, layout.size());
+            HugePageAlloc.dealloc(dirty, layout);
+        }
+        // SAFETY: as above.
+        let zeroed = unsafe { HugePageAlloc.alloc_zeroed(layout) };
+        assert!(!zeroed.is_null());
+        // SAFETY: `zeroed` is valid for `layout.size()` bytes and only read here.
+        let bytes = unsafe { std::slice::from_raw_parts(zeroed, layout.size()) };
+        assert!(bytes.iter().all(|b| *b == 0));
+        // SAFETY: `zeroed` came from this allocator with `layout`.
+        unsafe { HugePageAlloc.dealloc(zeroed, layout) };
+    }
+}
+
+#[test]
+fn kept_blocks_are_bounded_and_taken_by_exact_length() {
+    // Addresses stand in for blocks: the list never touches memory.
+    let mut kept = FreeBlocks::EMPTY;
+    let len = 4 * HUGE_PAGE_BYTES;
+    let fitting = CACHED_BLOCKS.min(CACHED_BYTES / len);
+    let accepted = (1..=CACHED_BLOCKS + 4)
+        .filter(|&i| kept.keep((i * len) as *mut u8, len))
+        .count();
+    assert_eq!(accepted, fitting);
+    assert_eq!(kept.take(len + HUGE_PAGE_BYTES), None);
+    // The most recently freed block first (its pages are the likeliest in cache).
+    assert_eq!(kept.take(len), Some((fitting * len) as *mut u8));
+    assert!(kept.keep(HUGE_PAGE_BYTES as *mut u8, HUGE_PAGE_BYTES));
+    assert_eq!(kept.take(HUGE_PAGE_BYTES), Some(HUGE_PAGE_BYTES as *mut u8));
+    assert_eq!(kept.take(HUGE_PAGE_BYTES), None);
+    let rest = (0..).take_while(|_| kept.take(len).is_some()).count();
+    assert_eq!(rest, fitting - 1);
+    assert_eq!((kept.count, kept.bytes), (0, 0));
+}
+
+#[test]
+fn reused_blocks_are_whole() {
+    // Many large blocks of a few lengths, freed and allocated again: every block
+    // handed back out is whole and writable.
+    let sizes = [
+        LARGE_BLOCK_BYTES,
+        2 * LARGE_BLOCK_BYTES + 1,
+        LARGE_BLOCK_BYTES + 3,
+    ];
+    for round in 0..3u8 {
+        let blocks: Vec<Vec<u8>> = (0..40)
+            .map(|i| vec![round ^ i as u8; sizes[i % sizes.len()]])
+            .collect();
+        for (i, block) in blocks.iter().enumerate() {
+            assert!(block.iter().all(|b| *b == round ^ i as u8));
+        }
     }
 }
