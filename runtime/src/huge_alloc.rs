@@ -13,7 +13,10 @@
 //! and handed to the next allocation of the same mapped length (zeroed first if it
 //! must be zero): chunks of one shape come and go all through a run, and a reused
 //! block's pages are already faulted in, where a fresh one pays a fault and a clear
-//! per page. On this VM that clear is far slower than a `memset` of the same bytes
+//! per page. Under `--memory-limit` nothing is kept, so freed chunks leave the
+//! resident set at once: that run re-executes itself with glibc's
+//! `MALLOC_MMAP_THRESHOLD_` set for the same reason, and its presence turns keeping
+//! off. On this VM that clear is far slower than a `memset` of the same bytes
 //! (perf: `clear_page_erms` 6-18% of W5's CPU), presumably because the host backs a
 //! freshly faulted guest page again.
 //!
@@ -26,6 +29,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Blocks this large or larger are mapped on their own with huge pages (NumPy's
@@ -37,6 +41,41 @@ const HUGE_PAGE_BYTES: usize = 2 << 20;
 /// Freed large blocks kept for reuse, and their total mapped length.
 const CACHED_BLOCKS: usize = 16;
 const CACHED_BYTES: usize = 128 << 20;
+
+/// Set (by `marsc run --memory-limit`, or by a user) when freed buffers must go back
+/// to the system at once.
+const RELEASE_PROMPTLY_VARIABLE: &str = "MALLOC_MMAP_THRESHOLD_";
+
+/// Whether freed blocks may be kept: unknown until first asked, then the answer.
+static KEEPING: AtomicU8 = AtomicU8::new(KEEPING_UNKNOWN);
+const KEEPING_UNKNOWN: u8 = 0;
+const KEEPING_ALLOWED: u8 = 1;
+const KEEPING_FORBIDDEN: u8 = 2;
+
+/// Whether a process whose `MALLOC_MMAP_THRESHOLD_` is `threshold` may keep freed
+/// blocks.
+fn keeping_allowed_with(threshold: Option<std::ffi::OsString>) -> bool {
+    threshold.is_none()
+}
+
+/// Whether this process may keep freed blocks, read from the environment once (the
+/// read allocates only small strings, which the system allocator serves).
+fn keeping_allowed() -> bool {
+    match KEEPING.load(Ordering::Relaxed) {
+        KEEPING_ALLOWED => true,
+        KEEPING_FORBIDDEN => false,
+        _ => {
+            let allowed = keeping_allowed_with(std::env::var_os(RELEASE_PROMPTLY_VARIABLE));
+            let state = if allowed {
+                KEEPING_ALLOWED
+            } else {
+                KEEPING_FORBIDDEN
+            };
+            KEEPING.store(state, Ordering::Relaxed);
+            allowed
+        }
+    }
+}
 
 /// Freed large blocks as `(address, mapped length)`, the first `count` in use.
 struct FreeBlocks {
@@ -190,7 +229,7 @@ unsafe impl GlobalAlloc for HugePageAlloc {
         let Some(len) = mapped_len(layout.size()) else {
             return;
         };
-        if FreeBlocks::lock().keep(block, len) {
+        if keeping_allowed() && FreeBlocks::lock().keep(block, len) {
             return;
         }
         // SAFETY: a large layout's block is a mapping of exactly `len` bytes made by

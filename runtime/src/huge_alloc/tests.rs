@@ -4,7 +4,8 @@
 //! it.
 
 use super::{
-    FreeBlocks, HugePageAlloc, CACHED_BLOCKS, CACHED_BYTES, HUGE_PAGE_BYTES, LARGE_BLOCK_BYTES,
+    keeping_allowed_with, FreeBlocks, HugePageAlloc, CACHED_BLOCKS, CACHED_BYTES, HUGE_PAGE_BYTES,
+    LARGE_BLOCK_BYTES,
 };
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout};
@@ -214,4 +215,10 @@ fn reused_blocks_are_whole() {
             assert!(block.iter().all(|b| *b == round ^ i as u8));
         }
     }
+}
+
+#[test]
+fn a_release_promptly_setting_forbids_keeping_blocks() {
+    assert!(keeping_allowed_with(None));
+    assert!(!keeping_allowed_with(Some("1048576".into())));
 }
