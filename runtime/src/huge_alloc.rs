@@ -13,12 +13,12 @@
 //! and handed to the next allocation of the same mapped length (zeroed first if it
 //! must be zero): chunks of one shape come and go all through a run, and a reused
 //! block's pages are already faulted in, where a fresh one pays a fault and a clear
-//! per page. Under `--memory-limit` nothing is kept, so freed chunks leave the
-//! resident set at once: that run re-executes itself with glibc's
-//! `MALLOC_MMAP_THRESHOLD_` set for the same reason, and its presence turns keeping
-//! off. On this VM that clear is far slower than a `memset` of the same bytes
+//! per page. On this VM that clear is far slower than a `memset` of the same bytes
 //! (perf: `clear_page_erms` 6-18% of W5's CPU), presumably because the host backs a
-//! freshly faulted guest page again.
+//! freshly faulted guest page again. Under `--memory-limit` nothing is kept, so
+//! freed chunks leave the resident set at once: that run re-executes itself with
+//! glibc's `MALLOC_MMAP_THRESHOLD_` set for the same reason, and its presence turns
+//! keeping off.
 //!
 //! Soundness: a block's path is a pure function of its layout ([`is_large`]), and
 //! `GlobalAlloc` hands `dealloc` and `realloc` the layout the block was allocated
