@@ -3,13 +3,19 @@
 //! core), the kernel marsc used before; and one W5 subtask, a run of four 1000³
 //! products summed in place by `matmul_blocks`, on one core and on all.
 //! GFLOP/s = 2 n³ (times the run length) / time
-//! (`cargo bench -p marsc-runtime --bench matmul`).
+//! (`cargo bench -p marsc-runtime --bench matmul`). Blocks come from the marsc
+//! binary's allocator (huge pages for 4 MiB and up).
 
 use marsc_runtime::array::ArrayData;
+use marsc_runtime::huge_alloc::HugePageAlloc;
 use marsc_runtime::kernels::matmul::{matmul_block, matmul_blocks};
 use ndarray::{Array2, ArrayD, IxDyn};
 
 const SIZES: [usize; 3] = [256, 1000, 4000];
+
+/// The marsc binary's allocator, so blocks get the huge pages they get there.
+#[global_allocator]
+static ALLOCATOR: HugePageAlloc = HugePageAlloc;
 
 fn main() {
     divan::main();

@@ -5,6 +5,7 @@ pub mod array;
 pub mod dtype;
 pub mod exec;
 pub mod format;
+pub mod huge_alloc;
 pub mod jit;
 pub mod kernel;
 pub mod kernels;

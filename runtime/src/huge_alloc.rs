@@ -1,0 +1,271 @@
+//! A global allocator that backs large buffers (4 MiB and up: chunk buffers, matmul
+//! blocks, faer's packing space) with transparent huge pages, as NumPy does for its
+//! arrays; everything smaller goes to the system allocator unchanged.
+//!
+//! Why: where THP is `madvise`-only, glibc's 4 KiB pages make every pass over a large
+//! buffer pay a TLB miss per page, and on a VM with nested paging those misses made
+//! reads 3-20x slower than the same reads from huge pages. A large block here is its
+//! own anonymous mapping, aligned to 2 MiB and `madvise(MADV_HUGEPAGE)`d before any
+//! byte is touched, so its first faults already bring in 2 MiB pages. A fresh mapping
+//! is zero, so zeroed allocations cost no pass over the memory (as with `calloc`).
+//! `madvise` is only advice: where THP is off the block is an ordinary mapping.
+//! A few freed blocks are kept (at most [`CACHED_BLOCKS`], [`CACHED_BYTES`] in all)
+//! and handed to the next allocation of the same mapped length (zeroed first if it
+//! must be zero): chunks of one shape come and go all through a run, and a reused
+//! block's pages are already faulted in, where a fresh one pays a fault and a clear
+//! per page. On this VM that clear is far slower than a `memset` of the same bytes
+//! (perf: `clear_page_erms` 6-18% of W5's CPU), presumably because the host backs a
+//! freshly faulted guest page again. Under `--memory-limit` nothing is kept, so
+//! freed chunks leave the resident set at once: that run re-executes itself with
+//! glibc's `MALLOC_MMAP_THRESHOLD_` set for the same reason, and its presence turns
+//! keeping off.
+//!
+//! Soundness: a block's path is a pure function of its layout ([`is_large`]), and
+//! `GlobalAlloc` hands `dealloc` and `realloc` the layout the block was allocated
+//! with, so a block is always returned to the allocator it came from, with the length
+//! it was mapped with ([`mapped_len`]). Growth or shrinking across the threshold moves
+//! the bytes into a block of the other kind.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::ptr;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// Blocks this large or larger are mapped on their own with huge pages (NumPy's
+/// threshold for `MADV_HUGEPAGE`).
+pub const LARGE_BLOCK_BYTES: usize = 4 << 20;
+/// The size and alignment of an x86-64 transparent huge page.
+const HUGE_PAGE_BYTES: usize = 2 << 20;
+
+/// Freed large blocks kept for reuse, and their total mapped length.
+const CACHED_BLOCKS: usize = 16;
+const CACHED_BYTES: usize = 128 << 20;
+
+/// Set (by `marsc run --memory-limit`, or by a user) when freed buffers must go back
+/// to the system at once.
+const RELEASE_PROMPTLY_VARIABLE: &str = "MALLOC_MMAP_THRESHOLD_";
+
+/// Whether freed blocks may be kept: unknown until first asked, then the answer.
+static KEEPING: AtomicU8 = AtomicU8::new(KEEPING_UNKNOWN);
+const KEEPING_UNKNOWN: u8 = 0;
+const KEEPING_ALLOWED: u8 = 1;
+const KEEPING_FORBIDDEN: u8 = 2;
+
+/// Whether a process whose `MALLOC_MMAP_THRESHOLD_` is `threshold` may keep freed
+/// blocks.
+fn keeping_allowed_with(threshold: Option<std::ffi::OsString>) -> bool {
+    threshold.is_none()
+}
+
+/// Whether this process may keep freed blocks, read from the environment once (the
+/// read allocates only small strings, which the system allocator serves).
+fn keeping_allowed() -> bool {
+    match KEEPING.load(Ordering::Relaxed) {
+        KEEPING_ALLOWED => true,
+        KEEPING_FORBIDDEN => false,
+        _ => {
+            let allowed = keeping_allowed_with(std::env::var_os(RELEASE_PROMPTLY_VARIABLE));
+            let state = if allowed {
+                KEEPING_ALLOWED
+            } else {
+                KEEPING_FORBIDDEN
+            };
+            KEEPING.store(state, Ordering::Relaxed);
+            allowed
+        }
+    }
+}
+
+/// Freed large blocks as `(address, mapped length)`, the first `count` in use.
+struct FreeBlocks {
+    blocks: [(usize, usize); CACHED_BLOCKS],
+    count: usize,
+    bytes: usize,
+}
+
+/// `std`'s mutex neither allocates nor can be poisoned by the code it guards here
+/// (which cannot panic), so the allocator may take it.
+static FREE_BLOCKS: Mutex<FreeBlocks> = Mutex::new(FreeBlocks::EMPTY);
+
+impl FreeBlocks {
+    const EMPTY: FreeBlocks = FreeBlocks {
+        blocks: [(0, 0); CACHED_BLOCKS],
+        count: 0,
+        bytes: 0,
+    };
+
+    fn lock() -> MutexGuard<'static, FreeBlocks> {
+        FREE_BLOCKS.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Removes and returns a kept block of exactly `len` mapped bytes.
+    fn take(&mut self, len: usize) -> Option<*mut u8> {
+        let in_use = &self.blocks[..self.count];
+        let index = in_use.iter().rposition(|&(_, kept)| kept == len)?;
+        let (address, _) = self.blocks[index];
+        self.blocks.copy_within(index + 1..self.count, index);
+        self.count -= 1;
+        self.bytes -= len;
+        Some(address as *mut u8)
+    }
+
+    /// Keeps a freed block if there is room; false if the caller must unmap it.
+    fn keep(&mut self, block: *mut u8, len: usize) -> bool {
+        if self.count == CACHED_BLOCKS || self.bytes + len > CACHED_BYTES {
+            return false;
+        }
+        self.blocks[self.count] = (block as usize, len);
+        self.count += 1;
+        self.bytes += len;
+        true
+    }
+}
+
+/// The allocator; install it in a binary with
+/// `#[global_allocator] static ALLOCATOR: HugePageAlloc = HugePageAlloc;`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HugePageAlloc;
+
+/// Whether a block of this layout is mapped with huge pages. Alignments above a huge
+/// page (never asked for in practice) stay with the system allocator.
+fn is_large(layout: Layout) -> bool {
+    layout.size() >= LARGE_BLOCK_BYTES && layout.align() <= HUGE_PAGE_BYTES
+}
+
+/// The mapped length of a large block: its size rounded up to whole huge pages, so the
+/// last page can be huge too. `None` only for sizes within 2 MiB of `usize::MAX`.
+fn mapped_len(size: usize) -> Option<usize> {
+    size.checked_next_multiple_of(HUGE_PAGE_BYTES)
+}
+
+/// A fresh zeroed mapping of `len` bytes (a multiple of 2 MiB) at a 2 MiB boundary,
+/// advised to use huge pages, or null if the kernel refuses.
+fn map_huge(len: usize) -> *mut u8 {
+    let Some(reserve) = len.checked_add(HUGE_PAGE_BYTES) else {
+        return ptr::null_mut();
+    };
+    // SAFETY: an anonymous private mapping at an address the kernel chooses aliases no
+    // existing memory; its result is checked before use.
+    let raw = unsafe {
+        libc::mmap(
+            ptr::null_mut(),
+            reserve,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if raw == libc::MAP_FAILED {
+        return ptr::null_mut();
+    }
+    let start = raw as usize;
+    let aligned = start.next_multiple_of(HUGE_PAGE_BYTES);
+    let (head, tail) = (aligned - start, reserve - len - (aligned - start));
+    // SAFETY: the head `[start, aligned)` and the tail `[aligned + len, start +
+    // reserve)` lie inside the mapping just made, which nothing else has seen yet;
+    // both are page-aligned (mmap returns page-aligned addresses and every length
+    // here is a multiple of 4 KiB). Failing to trim leaves unused address space
+    // mapped, which is harmless, so the results are not needed.
+    unsafe {
+        if head > 0 {
+            libc::munmap(raw, head);
+        }
+        if tail > 0 {
+            libc::munmap((aligned + len) as *mut libc::c_void, tail);
+        }
+    }
+    let block = aligned as *mut libc::c_void;
+    // SAFETY: `[aligned, aligned + len)` is the part of the mapping kept above;
+    // advice changes no byte of it. Advice the kernel declines (THP disabled) leaves
+    // an ordinary mapping, so the result is not needed.
+    unsafe { libc::madvise(block, len, libc::MADV_HUGEPAGE) };
+    block.cast()
+}
+
+// SAFETY: a large block is a mapping of `mapped_len(size)` bytes at a 2 MiB boundary
+// (so aligned for any alignment `is_large` accepts), held by exactly one owner: the
+// caller between `alloc` and `dealloc`, else `FREE_BLOCKS` (which hands a block out
+// once, to a request of the same mapped length) until it is unmapped. Small blocks are
+// the system allocator's, unchanged. Which kind a block is depends on its layout only
+// (see the module doc).
+unsafe impl GlobalAlloc for HugePageAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if !is_large(layout) {
+            // SAFETY: the caller's contract for `alloc` is the system allocator's.
+            return unsafe { System.alloc(layout) };
+        }
+        let Some(len) = mapped_len(layout.size()) else {
+            return ptr::null_mut();
+        };
+        let reused = FreeBlocks::lock().take(len);
+        reused.unwrap_or_else(|| map_huge(len))
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if !is_large(layout) {
+            // SAFETY: as in `alloc`.
+            return unsafe { System.alloc_zeroed(layout) };
+        }
+        let Some(len) = mapped_len(layout.size()) else {
+            return ptr::null_mut();
+        };
+        let Some(reused) = FreeBlocks::lock().take(len) else {
+            // A fresh anonymous mapping reads as zeros.
+            return map_huge(len);
+        };
+        // SAFETY: a kept block is valid for `len >= layout.size()` bytes and now
+        // belongs to this caller alone.
+        unsafe { ptr::write_bytes(reused, 0, layout.size()) };
+        reused
+    }
+
+    unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
+        if !is_large(layout) {
+            // SAFETY: a small layout's block came from `System` with this layout.
+            return unsafe { System.dealloc(block, layout) };
+        }
+        let Some(len) = mapped_len(layout.size()) else {
+            return;
+        };
+        if keeping_allowed() && FreeBlocks::lock().keep(block, len) {
+            return;
+        }
+        // SAFETY: a large layout's block is a mapping of exactly `len` bytes made by
+        // `map_huge`, which the caller no longer uses and which was not kept. Nothing
+        // can be done about a failed unmap in a deallocator; the range stays reserved.
+        unsafe { libc::munmap(block.cast(), len) };
+    }
+
+    unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller guarantees `new_size`, rounded up to `layout.align()`,
+        // does not overflow `isize`, and the alignment is a valid one already.
+        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        match (is_large(layout), is_large(new_layout)) {
+            (false, false) => {
+                // SAFETY: both layouts are the system allocator's; the caller's
+                // contract for `realloc` is its contract.
+                unsafe { System.realloc(block, layout, new_size) }
+            }
+            (true, true) if mapped_len(layout.size()) == mapped_len(new_size) => block,
+            _ => {
+                // SAFETY: the caller guarantees `new_size` is non-zero.
+                let moved = unsafe { self.alloc(new_layout) };
+                if !moved.is_null() {
+                    // SAFETY: both blocks are valid for the shorter of the two sizes
+                    // and are distinct allocations, so they do not overlap; the old
+                    // block is not used again after it is returned.
+                    unsafe {
+                        ptr::copy_nonoverlapping(block, moved, layout.size().min(new_size));
+                        self.dealloc(block, layout);
+                    }
+                }
+                moved
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
