@@ -265,6 +265,10 @@ def main():
     mapped = mapped_read_bandwidth(paths["a"], args.repeat, args.workers)
     print(f"read bandwidth through a mapping of the inputs in {args.input_dir} "
           f"({huge_inputs // 1024} MiB of them in huge pages): {mapped / 1e9:.1f} GB/s")
+    if mapped < 0.8 * bandwidth:
+        print(f"note: the mapped inputs read at {100 * mapped / bandwidth:.0f}% of the speed of "
+              "NumPy's arrays, which sit on huge pages; for inputs on huge pages too, see "
+              "--input-dir in bench/peers/README.md")
     print(f"workers: {args.workers}; medians of {args.repeat} runs; ratio = peer / marsc "
           "(above 1: marsc is faster)\n")
     peers = ["numpy", "numexpr", "dask"]
