@@ -48,28 +48,18 @@ def median_time(fn, repeat):
     return statistics.median(times)
 
 
-def read_bandwidth(n, repeat, threads):
-    """Bytes per second that `threads` threads read, each summing its own slice of one
-    array (NumPy releases the GIL inside reductions)."""
+def read_bandwidth(data, repeat, threads):
+    """Bytes per second that `threads` threads read from `data` (float64), each summing
+    its own slice (NumPy releases the GIL inside reductions). Given a mapped file, this
+    reads the pages the marsc scripts read, whose size (4 KiB, or 2 MiB on a
+    `huge=always` tmpfs) the file system decides, where NumPy's own arrays get
+    transparent huge pages."""
     from concurrent.futures import ThreadPoolExecutor
 
-    data = np.ones(n)
     slices = np.array_split(data, threads)
     with ThreadPoolExecutor(threads) as pool:
         seconds = median_time(lambda: list(pool.map(np.sum, slices)), repeat)
-    return n * 8 / seconds
-
-
-def mapped_read_bandwidth(path, repeat, threads):
-    """`read_bandwidth`, but over a mapping of the `.npy` file at `path`: the pages the
-    marsc scripts read, whose size (4 KiB, or 2 MiB on a `huge=always` tmpfs) the file
-    system decides, where NumPy's own arrays get transparent huge pages."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    slices = np.array_split(np.load(path, mmap_mode="r"), threads)
-    with ThreadPoolExecutor(threads) as pool:
-        seconds = median_time(lambda: list(pool.map(np.sum, slices)), repeat)
-    return sum(s.size for s in slices) * 8 / seconds
+    return data.size * 8 / seconds
 
 
 def shmem_huge_pages_kib():
@@ -256,13 +246,13 @@ def main():
     if da is not None:
         dask.config.set(scheduler="threads", num_workers=args.workers)
 
-    bandwidth = read_bandwidth(max(n, 20_000_000), args.repeat, args.workers)
+    bandwidth = read_bandwidth(np.ones(max(n, 20_000_000)), args.repeat, args.workers)
     print(f"memory read bandwidth ({args.workers} threads summing): {bandwidth / 1e9:.1f} GB/s")
     huge_before = shmem_huge_pages_kib()
     paths = write_inputs(args.input_dir, n, side, mside)
     w3_output = os.path.join(args.input_dir, "marsc_w3.npy")
     huge_inputs = shmem_huge_pages_kib() - huge_before
-    mapped = mapped_read_bandwidth(paths["a"], args.repeat, args.workers)
+    mapped = read_bandwidth(np.load(paths["a"], mmap_mode="r"), args.repeat, args.workers)
     print(f"read bandwidth through a mapping of the inputs in {args.input_dir} "
           f"({huge_inputs // 1024} MiB of them in huge pages): {mapped / 1e9:.1f} GB/s")
     if mapped < 0.8 * bandwidth:

@@ -286,31 +286,31 @@ impl Lowering<'_, '_> {
         if self.key.variant.rows <= 1 {
             return Ok(());
         }
-        self.rows = vec![self.leaves.clone()];
-        let leaves = self.key.graph.leaves();
-        for row in 1..self.key.variant.rows {
-            let mut states = Vec::with_capacity(self.leaves.len());
-            for (index, (&state, &(kind, dtype))) in self.leaves.iter().zip(&leaves).enumerate() {
-                let slot = ((index * SLOTS_PER_LEAF + 1) * 8) as i32;
-                let moved = |b: &mut FunctionBuilder<'_>, address: Value| {
-                    let stride = b.ins().load(types::I64, flags(), args, slot);
-                    let offset = b.ins().imul_imm_s(stride, row as i64);
-                    b.ins().iadd(address, offset)
-                };
-                states.push(match (kind, state) {
-                    (LeafKind::Constant, state) => state,
-                    (LeafKind::Buffer, LeafState::Strided { base }) => LeafState::Strided {
-                        base: moved(b, base),
-                    },
-                    (LeafKind::Buffer, LeafState::Fixed(_)) => {
-                        let first = b.ins().load(types::I64, flags(), args, slot - 8);
-                        let address = moved(b, first);
-                        LeafState::Fixed(b.ins().load(scalar_type(dtype), flags(), address, 0))
+        let rows = self.key.variant.rows;
+        self.rows = vec![self.leaves.clone(); rows];
+        for (index, (kind, dtype)) in self.key.graph.leaves().into_iter().enumerate() {
+            match (kind, self.leaves[index]) {
+                (LeafKind::Constant, _) => continue,
+                (LeafKind::Buffer, state) => {
+                    let slot = |k: usize| ((index * SLOTS_PER_LEAF + k) * 8) as i32;
+                    let first = b.ins().load(types::I64, flags(), args, slot(0));
+                    let stride = b.ins().load(types::I64, flags(), args, slot(1));
+                    for row in 1..rows {
+                        let offset = b.ins().imul_imm_s(stride, row as i64);
+                        let address = b.ins().iadd(first, offset);
+                        self.rows[row][index] = match state {
+                            LeafState::Fixed(_) => LeafState::Fixed(b.ins().load(
+                                scalar_type(dtype),
+                                flags(),
+                                address,
+                                0,
+                            )),
+                            _ => LeafState::Strided { base: address },
+                        };
                     }
-                    _ => return Err("internal error: an indexed leaf in grouped JIT rows".into()),
-                });
+                }
+                _ => return Err("internal error: an indexed leaf in grouped JIT rows".into()),
             }
-            self.rows.push(states);
         }
         Ok(())
     }

@@ -59,17 +59,15 @@ fn run_into_buffer(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, Strin
             .product(),
     };
     let mut out = TypedVec::filled(out_dtype, out_len, initial);
-    if !layout.is_empty() {
-        run_rows(
-            &kernel,
-            op,
-            &layout,
-            &buffers,
-            &geometry,
-            out_dtype,
-            &OutTarget::buffer(out.bytes_mut()),
-        )?;
-    }
+    run_rows(
+        &kernel,
+        op,
+        &layout,
+        &buffers,
+        &geometry,
+        out_dtype,
+        &OutTarget::buffer(out.bytes_mut()),
+    )?;
     match (graph.reduce, reduce_axes) {
         (Some(reduce), Some(axes)) => {
             reduce_state(reduce, root_dtype, &layout.shape, axes, out).map(ChunkValue::State)
@@ -109,17 +107,15 @@ fn run_into_file(op: &JitOp, sink: &SaveSink, args: &[&ChunkValue]) -> Result<Ch
     let out = LeafGeometry::within(&file.shape, &sink.offset, &shape);
     let layout = row_layout_into(&geometry, &out)?;
     let kernel = kernel_for(&op.kernel, &layout)?;
-    if !layout.is_empty() {
-        run_rows(
-            &kernel,
-            op,
-            &layout,
-            &buffers,
-            &geometry,
-            file.dtype,
-            &OutTarget::file(&mapping),
-        )?;
-    }
+    run_rows(
+        &kernel,
+        op,
+        &layout,
+        &buffers,
+        &geometry,
+        file.dtype,
+        &OutTarget::file(&mapping),
+    )?;
     Ok(ChunkValue::Done)
 }
 
@@ -209,7 +205,7 @@ fn buffer_bytes(data: &ArrayData) -> &[u8] {
     }
 }
 
-/// Walks every row, calling the kernel once per row.
+/// Walks every row, calling the kernel once per row (none for an empty chunk).
 #[allow(clippy::too_many_arguments)]
 fn run_rows(
     kernel: &CompiledKernel,
@@ -220,6 +216,9 @@ fn run_rows(
     out_dtype: DType,
     out: &OutTarget<'_>,
 ) -> Result<(), String> {
+    if layout.is_empty() {
+        return Ok(());
+    }
     let leaf_dtypes = kernel.key.graph.leaf_dtypes();
     if leaf_dtypes.len() != op.leaves.len() {
         return Err("internal error: JIT leaves do not match the kernel".into());
@@ -294,9 +293,11 @@ fn run_rows(
             needed: out_needed,
         };
         match &group {
-            Some(group) if index[group.axis] + group.rows <= layout.extents[group.axis] => {
+            Some(group)
+                if index[group.axis] + layout.variant.rows <= layout.extents[group.axis] =>
+            {
                 run_row_group(kernel, &operands, &group.strides, output, n, &mut slots)?;
-                index[group.axis] += group.rows - 1;
+                index[group.axis] += layout.variant.rows - 1;
             }
             Some(group) => run_row(group.single(kernel)?, &operands, output, n, &mut slots)?,
             None => run_row(kernel, &operands, output, n, &mut slots)?,
@@ -311,7 +312,6 @@ fn run_rows(
 struct GroupedRows {
     /// The axis of the layout's extents whose rows one call takes together.
     axis: usize,
-    rows: usize,
     /// Per leaf, the bytes between its rows along `axis` (0 for constants).
     strides: Vec<usize>,
     /// The one-row kernel, for the rows left over when `rows` does not divide the
@@ -345,7 +345,6 @@ impl GroupedRows {
             .collect();
         Ok(Some(GroupedRows {
             axis,
-            rows: layout.variant.rows,
             strides,
             single: std::cell::OnceCell::new(),
         }))
