@@ -173,3 +173,51 @@ fn a_save_of_an_op_the_jit_does_not_compile_is_copied_by_its_regions() {
         )
     );
 }
+
+#[test]
+fn long_rows_are_streamed_into_the_file_a_block_at_a_time_at_any_alignment() {
+    // Rows of 4099 and 2600 elements: longer than the JIT's 2048-element stream block
+    // and the copy's 8 KiB block, and multiples of neither; the bools' column split
+    // starts at an odd byte offset.
+    let text = "import mars.tensor as mt\n\
+         y = mt.cumsum(mt.ones(10007, chunks=4099))\n\
+         mt.save(\"odds.npy\", y * 2.0 - 1.0)\n\
+         mt.save(\"late.npy\", y > 5000)\n\
+         z = mt.cumsum(mt.ones((3, 5003), chunks=(2, 2601)), axis=1)\n\
+         mt.save(\"rows.npy\", z * 3.0)\n\
+         mt.save(\"flags.npy\", z > 2601)\n\
+         mt.save(\"copied.npy\", z)\n";
+    let files = [
+        "odds.npy",
+        "late.npy",
+        "rows.npy",
+        "flags.npy",
+        "copied.npy",
+    ];
+    // odds and late 3 chunks each, rows and flags 4 each, all in place; copied's 4
+    // chunks are copied (z is read by the other saves too).
+    let dir = run_both_ways(text, &files, (4, 3 + 3 + 4 + 4));
+    // NumPy: np.cumsum(np.ones(10007)) is 1..=10007, so odds is 1, 3, 5, ...
+    let odds: Vec<f64> = (0..10007).map(|k| (2 * k + 1) as f64).collect();
+    assert_eq!(saved(dir.path(), "odds.npy"), float64(&[10007], odds));
+    let late: Vec<bool> = (0..10007).map(|k| k + 1 > 5000).collect();
+    assert_eq!(
+        saved(dir.path(), "late.npy"),
+        ArrayData::Bool(ndarray::ArrayD::from_shape_vec(&[10007][..], late).unwrap())
+    );
+    let column =
+        |f: &dyn Fn(usize) -> f64| -> Vec<f64> { (0..3 * 5003).map(|i| f(i % 5003 + 1)).collect() };
+    assert_eq!(
+        saved(dir.path(), "rows.npy"),
+        float64(&[3, 5003], column(&|j| 3.0 * j as f64))
+    );
+    assert_eq!(
+        saved(dir.path(), "copied.npy"),
+        float64(&[3, 5003], column(&|j| j as f64))
+    );
+    let flags: Vec<bool> = (0..3 * 5003).map(|i| i % 5003 + 1 > 2601).collect();
+    assert_eq!(
+        saved(dir.path(), "flags.npy"),
+        ArrayData::Bool(ndarray::ArrayD::from_shape_vec(&[3, 5003][..], flags).unwrap())
+    );
+}

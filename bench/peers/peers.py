@@ -54,12 +54,21 @@ def read_bandwidth(data, repeat, threads):
     reads the pages the marsc scripts read, whose size (4 KiB, or 2 MiB on a
     `huge=always` tmpfs) the file system decides, where NumPy's own arrays get
     transparent huge pages."""
+    return statistics.median(read_bandwidth_runs(data, repeat, threads))
+
+
+def read_bandwidth_runs(data, repeat, threads):
+    """`read_bandwidth` of each of `repeat` runs."""
     from concurrent.futures import ThreadPoolExecutor
 
     slices = np.array_split(data, threads)
+    rates = []
     with ThreadPoolExecutor(threads) as pool:
-        seconds = median_time(lambda: list(pool.map(np.sum, slices)), repeat)
-    return data.size * 8 / seconds
+        for _ in range(repeat):
+            start = time.perf_counter()
+            list(pool.map(np.sum, slices))
+            rates.append(data.size * 8 / (time.perf_counter() - start))
+    return rates
 
 
 def shmem_huge_pages_kib():
@@ -246,8 +255,10 @@ def main():
     if da is not None:
         dask.config.set(scheduler="threads", num_workers=args.workers)
 
-    bandwidth = read_bandwidth(np.ones(max(n, 20_000_000)), args.repeat, args.workers)
-    print(f"memory read bandwidth ({args.workers} threads summing): {bandwidth / 1e9:.1f} GB/s")
+    probe = np.ones(max(n, 20_000_000))
+    bandwidth = read_bandwidth(probe, args.repeat, args.workers)
+    print(f"memory read bandwidth ({args.workers} threads summing): {bandwidth / 1e9:.1f} GB/s "
+          "(measured again next to each bandwidth-bound workload: the bw column)")
     huge_before = shmem_huge_pages_kib()
     paths = write_inputs(args.input_dir, n, side, mside)
     w3_output = os.path.join(args.input_dir, "marsc_w3.npy")
@@ -262,11 +273,11 @@ def main():
     print(f"workers: {args.workers}; medians of {args.repeat} runs; ratio = peer / marsc "
           "(above 1: marsc is faster)\n")
     peers = ["numpy", "numexpr", "dask"]
-    print(f"{'workload':34} {'marsc':>8} {'%bw':>5} " + " ".join(f"{p:>8} {'ratio':>6}" for p in peers)
-          + f" {'numpy+inputs':>12}")
+    print(f"{'workload':34} {'marsc':>8} {'bw':>5} {'%bw':>5} "
+          + " ".join(f"{p:>8} {'ratio':>6}" for p in peers) + f" {'numpy+inputs':>12}")
     try:
         with tempfile.TemporaryDirectory() as workdir:
-            table(args, peers, bandwidth, workloads(n, side, mside, paths, w3_output), workdir)
+            table(args, peers, probe, workloads(n, side, mside, paths, w3_output), workdir)
             marsc_rate, subtasks, dask_rate = tasks_per_second(
                 args.marsc, args.workers, args.repeat, workdir, m_chunks, d_chunks)
     finally:
@@ -276,11 +287,23 @@ def main():
           f"dask {dask_text}")
 
 
-def table(args, peers, bandwidth, items, workdir):
-    """One line per workload: marsc, its share of the bandwidth, each peer and ratio."""
+def table(args, peers, probe, items, workdir):
+    """One line per workload: marsc, its share of the bandwidth, each peer and ratio.
+
+    A bandwidth-bound workload's share is over the read bandwidth measured with
+    `probe` right before and after marsc's runs (the median of both measurements'
+    runs): on a shared VM the bandwidth moves by 2x within minutes, so a figure taken
+    once at the start says little about a workload timed later."""
     for name, script, make_inputs, peer_fns, nbytes, with_peers in items:
+        if nbytes:
+            before = read_bandwidth_runs(probe, args.repeat, args.workers)
         marsc_s, _ = run_marsc(args.marsc, script, args.workers, args.repeat, workdir)
-        share = f"{100 * nbytes / marsc_s / bandwidth:4.0f}%" if nbytes else "    -"
+        if nbytes:
+            after = read_bandwidth_runs(probe, args.repeat, args.workers)
+            bandwidth = statistics.median(before + after)
+            share = f"{bandwidth / 1e9:5.1f} {100 * nbytes / marsc_s / bandwidth:4.0f}%"
+        else:
+            share = f"{'-':>5}     -"
         cells = []
         if with_peers:
             # The peers' inputs are plain arrays in memory (a copy of the mapped file).

@@ -256,37 +256,36 @@ pub fn write_region_mapped(
 }
 
 /// Copies the elements of `array` (in logical C order) into the byte runs `spans`
-/// of the mapping: straight from its memory when it is contiguous.
+/// of the mapping, converted a cache-sized block at a time and streamed into the
+/// file from there (see [`WritableNpy::stream_run`]).
 fn copy_runs<T, const N: usize>(
     mapping: &WritableNpy,
     spans: &[(usize, usize)],
     array: &ArrayD<T>,
     to_bytes: impl Fn(&T) -> [u8; N],
 ) -> std::io::Result<()> {
-    let contiguous = array.as_slice();
     let mut elements = array.iter();
-    let mut first = 0;
+    let mut block = [0u8; 8192];
+    let block_len = block.len() / N * N;
     for &(start, len) in spans {
-        let count = len / N;
-        let run = match contiguous {
-            Some(values) => Some(values.get(first..first + count).ok_or_else(|| {
-                std::io::Error::other("internal error: a region holds fewer elements than its runs")
-            })?),
-            None => None,
-        };
-        mapping.write_run(start, len, |bytes| {
-            let targets = bytes.chunks_exact_mut(N);
-            match run {
-                Some(values) => targets
-                    .zip(values)
-                    .for_each(|(target, value)| target.copy_from_slice(&to_bytes(value))),
-                None => targets
-                    .zip(elements.by_ref())
-                    .for_each(|(target, value)| target.copy_from_slice(&to_bytes(value))),
+        let mut done = 0;
+        while done < len {
+            let take = (len - done).min(block_len);
+            let mut filled = 0;
+            for (target, value) in block[..take].chunks_exact_mut(N).zip(elements.by_ref()) {
+                target.copy_from_slice(&to_bytes(value));
+                filled += N;
             }
-        })?;
-        first += count;
+            if filled != take {
+                return Err(std::io::Error::other(
+                    "internal error: a region holds fewer elements than its runs",
+                ));
+            }
+            mapping.stream_run(start + done, &block[..take])?;
+            done += take;
+        }
     }
+    mapping.streams_done();
     Ok(())
 }
 

@@ -66,11 +66,21 @@ pub fn read_header(path: &Path) -> Result<NpyHeader, NpyError> {
         .metadata()
         .map_err(|e| NpyError::Io(e.to_string()))?
         .len();
-    // A header is at most a few KiB; reading a bounded prefix keeps huge files cheap.
+    // The fixed part says how long the header is; only that much is read (at most
+    // 1 MiB: a header is a few KiB), not the data after it.
+    let mut file = file.take(1 << 20);
     let mut prefix = Vec::new();
-    file.take(1 << 20)
-        .read_to_end(&mut prefix)
-        .map_err(|e| NpyError::Io(e.to_string()))?;
+    let mut read = |prefix: &mut Vec<u8>, len: usize| {
+        (&mut file)
+            .take(len as u64)
+            .read_to_end(prefix)
+            .map_err(|e| NpyError::Io(e.to_string()))
+    };
+    read(&mut prefix, 12)?;
+    if let Some(end) = announced_end(&prefix) {
+        let rest = end.saturating_sub(prefix.len());
+        read(&mut prefix, rest)?;
+    }
     let header = parse_header(&prefix)?;
     let needed = header.data_offset.saturating_add(header.data_bytes());
     if file_len < needed {
@@ -81,6 +91,20 @@ pub fn read_header(path: &Path) -> Result<NpyHeader, NpyError> {
         )));
     }
     Ok(header)
+}
+
+/// Where the header of a file starting with `prefix` (its first 12 bytes) ends, as
+/// its fixed part announces; `None` when the prefix is no `.npy` file's.
+fn announced_end(prefix: &[u8]) -> Option<usize> {
+    if prefix.len() < 10 || &prefix[..6] != MAGIC {
+        return None;
+    }
+    let length = |bytes: &[u8]| bytes.iter().rev().fold(0, |len, &b| len << 8 | b as usize);
+    match prefix[6] {
+        1 => Some(10 + length(&prefix[8..10])),
+        2 | 3 => prefix.get(8..12).map(|bytes| 12 + length(bytes)),
+        _ => None,
+    }
 }
 
 /// Parses a header from the first bytes of a file.

@@ -23,6 +23,10 @@ use std::marker::PhantomData;
 /// costs nothing next to the block's work.
 pub(super) const FILL_BLOCK: usize = 512;
 
+/// Elements per block of a row streamed into a save's file: the block (16 KiB of
+/// float64) stays in L1 between the kernel's stores and the streaming copy.
+const STREAM_BLOCK: usize = 2048;
+
 /// Plain element types whose every byte pattern the JIT may read, and whose values
 /// it writes as the matching Cranelift type (bools only as 0 or 1).
 pub(super) trait Pod: Copy {}
@@ -68,6 +72,9 @@ pub(super) enum Operand<'a> {
 pub(super) struct OutTarget<'a> {
     start: *mut u8,
     len: usize,
+    /// The save's mapping, whose rows are computed into a cache-sized block and
+    /// streamed into the file (see [`WritableNpy::stream_run`]).
+    mapping: Option<&'a WritableNpy>,
     _borrow: PhantomData<&'a mut [u8]>,
 }
 
@@ -77,6 +84,7 @@ impl<'a> OutTarget<'a> {
         OutTarget {
             start: bytes.as_mut_ptr(),
             len: bytes.len(),
+            mapping: None,
             _borrow: PhantomData,
         }
     }
@@ -87,6 +95,7 @@ impl<'a> OutTarget<'a> {
         OutTarget {
             start: mapping.data_ptr(),
             len: mapping.data_len(),
+            mapping: Some(mapping),
             _borrow: PhantomData,
         }
     }
@@ -140,7 +149,14 @@ pub(super) fn run_row(
             .map(|(operand, &broadcast)| matches!(operand, Operand::Source(..)) && !broadcast)
             .collect()
     };
-    if !prefilled.contains(&true) {
+    // A row of a save's file is computed a block at a time into a cache-sized buffer
+    // and streamed into the file from there.
+    let streamed = output
+        .target
+        .mapping
+        .filter(|_| n > 0 && kernel.key.variant.mode == Mode::Store);
+    let any_prefilled = prefilled.contains(&true);
+    if !any_prefilled && streamed.is_none() {
         fill_slots(operands, None, slots);
         call(kernel, slots, out, n);
         return Ok(());
@@ -161,26 +177,42 @@ pub(super) fn run_row(
         Mode::FoldRow => 0,
         _ => output.needed / n,
     };
+    let block_len = n.min(if any_prefilled {
+        FILL_BLOCK
+    } else {
+        STREAM_BLOCK
+    });
     SCRATCH.with(|scratch| {
         let mut scratch = scratch.borrow_mut();
-        let block_len = n.min(FILL_BLOCK);
-        scratch.resize(leaves * block_len, 0);
+        if any_prefilled {
+            scratch.resize(leaves * block_len, 0);
+        }
         // The scratch is not resized below, so its blocks stay where they are.
-        let scratch_addresses: Vec<Option<u64>> = scratch
-            .chunks(block_len)
-            .zip(&prefilled)
-            .map(|(block, &prefill)| prefill.then_some(block.as_ptr() as u64))
-            .collect();
+        let scratch_addresses: Vec<Option<u64>> = match any_prefilled {
+            true => scratch
+                .chunks(block_len)
+                .zip(&prefilled)
+                .map(|(block, &prefill)| prefill.then_some(block.as_ptr() as u64))
+                .collect(),
+            false => vec![None; leaves],
+        };
+        let mut staging = Vec::new();
+        if streamed.is_some() {
+            staging.resize((block_len * out_step).div_ceil(8), 0i64);
+        }
+        let staging = &mut bytes_of_mut(&mut staging)[..];
         let mut start = 0;
         while start < n {
             let len = (n - start).min(block_len);
-            for ((operand, block), &prefill) in operands
-                .iter()
-                .zip(scratch.chunks_mut(block_len))
-                .zip(&prefilled)
-            {
-                if let (Operand::Source(source, base), true) = (operand, prefill) {
-                    fill_words(source, base.wrapping_add(start as u64), &mut block[..len]);
+            if any_prefilled {
+                for ((operand, block), &prefill) in operands
+                    .iter()
+                    .zip(scratch.chunks_mut(block_len))
+                    .zip(&prefilled)
+                {
+                    if let (Operand::Source(source, base), true) = (operand, prefill) {
+                        fill_words(source, base.wrapping_add(start as u64), &mut block[..len]);
+                    }
                 }
             }
             let block = RowBlock {
@@ -190,14 +222,25 @@ pub(super) fn run_row(
                 scratch: &scratch_addresses,
             };
             fill_slots(operands, Some(block), slots);
-            // The pointer stays inside the output span: start < n, and the span
-            // holds n steps (checked above).
-            let block_out = out.wrapping_add(start * out_step);
-            call(kernel, slots, block_out, len);
+            match streamed {
+                Some(mapping) => {
+                    // The staging buffer holds `block_len` steps, and len <= block_len.
+                    call(kernel, slots, staging.as_mut_ptr(), len);
+                    let at = output.offset + start * out_step;
+                    mapping
+                        .stream_run(at, &staging[..len * out_step])
+                        .map_err(|e| e.to_string())?;
+                }
+                None => {
+                    // The pointer stays inside the output span: start < n, and the
+                    // span holds n steps (checked above).
+                    call(kernel, slots, out.wrapping_add(start * out_step), len);
+                }
+            }
             start += len;
         }
-    });
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Runs a kernel compiled for grouped rows (`Variant::rows` of them per call) over
@@ -332,7 +375,8 @@ fn call(kernel: &CompiledKernel, slots: &[u64], out: *mut u8, n: usize) {
     // bytes the row reads (the caller computes `needed` from n, the strides and the
     // dtype) and the output span the bytes it writes (a grouped call's first and last
     // rows, at slot 1's stride, by `run_row_group`); a block's pointers are the row's
-    // advanced by the block's start, and its scratch holds the block's elements. The
+    // advanced by the block's start, its scratch holds the block's elements, and a
+    // streamed block's output is `run_row`'s own staging buffer of the block. The
     // borrows keep all of them alive. The output span is either an exclusively
     // borrowed buffer, or bytes of a save's mapping that belong to this chunk's
     // region alone (regions are disjoint and each is written by one kernel run at a

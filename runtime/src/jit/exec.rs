@@ -116,6 +116,7 @@ fn run_into_file(op: &JitOp, sink: &SaveSink, args: &[&ChunkValue]) -> Result<Ch
         file.dtype,
         &OutTarget::file(&mapping),
     )?;
+    mapping.streams_done();
     Ok(ChunkValue::Done)
 }
 

@@ -154,6 +154,32 @@ impl WritableNpy {
         Ok(())
     }
 
+    /// Copies `bytes` to data bytes `start..start + bytes.len()` of a region whose
+    /// pages are reserved, with non-temporal stores where the target has them: a
+    /// saved file is not read again by this run, so its bytes need not pass through
+    /// the cache, and a store that bypasses it does not first read the line it
+    /// overwrites (which costs as much memory traffic as the store itself). Call
+    /// [`WritableNpy::streams_done`] once the region's runs are written.
+    pub fn stream_run(&self, start: usize, bytes: &[u8]) -> std::io::Result<()> {
+        self.check_inside(start, bytes.len())?;
+        // SAFETY: the target bytes lie inside the mapping (checked above), which
+        // lives as long as `self`, and belong to one run of one region, written only
+        // by the one kernel writing that region (see the module documentation); the
+        // source is a separate, borrowed slice, so the two do not overlap.
+        unsafe { stream_copy(bytes, self.data_ptr().add(start)) };
+        Ok(())
+    }
+
+    /// Orders the non-temporal stores of [`WritableNpy::stream_run`] before any store
+    /// that follows, so that whoever learns the region is written sees its bytes.
+    pub fn streams_done(&self) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `sfence` only orders stores; SSE is part of every x86_64 target.
+        unsafe {
+            std::arch::x86_64::_mm_sfence()
+        };
+    }
+
     /// Allocates the file's blocks under data bytes `start..start + len`;
     /// `Unsupported` where the file system cannot.
     fn allocate(&self, start: usize, len: usize) -> std::io::Result<Reserved> {
@@ -188,6 +214,31 @@ impl WritableNpy {
             ))),
         }
     }
+}
+
+/// Copies `src` to `dst`: the 16-byte-aligned middle with non-temporal stores on
+/// x86_64 (plain copies for the unaligned ends), plainly elsewhere.
+///
+/// # Safety
+/// `dst` must be valid for writes of `src.len()` bytes that nothing else accesses
+/// during the call, and must not overlap `src`.
+unsafe fn stream_copy(src: &[u8], dst: *mut u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        let len = src.len();
+        let head = dst.align_offset(16).min(len);
+        std::ptr::copy_nonoverlapping(src.as_ptr(), dst, head);
+        let mut at = head;
+        while at + 16 <= len {
+            let value = _mm_loadu_si128(src.as_ptr().add(at).cast::<__m128i>());
+            _mm_stream_si128(dst.add(at).cast::<__m128i>(), value);
+            at += 16;
+        }
+        std::ptr::copy_nonoverlapping(src.as_ptr().add(at), dst.add(at), len - at);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    std::ptr::copy_nonoverlapping(src.as_ptr(), dst, src.len());
 }
 
 /// A reservation failure, said as what it most likely is.
@@ -283,6 +334,31 @@ mod tests {
         drop(mapping);
         let expected = ArrayD::from_shape_fn(IxDyn(&[3, 5]), |i| (i[0] * 5 + i[1]) as i32 * 10);
         assert_eq!(read_array(&path).unwrap(), ArrayData::Int32(expected));
+    }
+
+    #[test]
+    fn streamed_runs_land_whole_at_every_alignment_and_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.npy");
+        let mapping = mapped(&path, DType::Bool, &[4096]);
+        assert_eq!(mapping.reserve(&[(0, 4096)]).unwrap(), Reserved::Yes);
+        let mut expected = vec![0u8; 4096];
+        let mut at = 0;
+        // Runs that start and end on and off 16-byte boundaries, with gaps between.
+        for (k, len) in [0, 1, 15, 16, 17, 31, 33, 100, 1000, 2, 2047]
+            .into_iter()
+            .enumerate()
+        {
+            let bytes: Vec<u8> = (0..len).map(|i| (k * 31 + i) as u8 | 1).collect();
+            mapping.stream_run(at, &bytes).unwrap();
+            expected[at..at + len].copy_from_slice(&bytes);
+            at += len + k;
+        }
+        mapping.streams_done();
+        assert!(mapping.stream_run(4090, &[1; 7]).is_err());
+        drop(mapping);
+        let file = std::fs::read(&path).unwrap();
+        assert_eq!(&file[file.len() - 4096..], &expected[..]);
     }
 
     #[test]
