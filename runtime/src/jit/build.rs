@@ -10,6 +10,7 @@ use crate::kernel::{Kernel, ReduceSpec};
 use crate::ops::{BinaryOp, ReduceOp, UnaryOp};
 use crate::plan::{OpArg, PlanOp};
 use crate::random::RandomDist;
+use crate::scalar::Scalar;
 use std::sync::Arc;
 
 /// A kernel's structure and this chunk's leaf values.
@@ -114,6 +115,23 @@ impl Builder<'_> {
         self.nodes[node as usize].dtype
     }
 
+    /// Whether `node` is a constant that is not negative once cast to `common` (an
+    /// integer power by it cannot raise NumPy's error). The kernel takes the value at
+    /// run time, but every op is checked here before it can use a kernel.
+    fn nonnegative_constant(&self, node: u32, common: DType) -> bool {
+        let NodeKind::Leaf(leaf, LeafKind::Constant) = self.nodes[node as usize].kind else {
+            return false;
+        };
+        match self.leaves.get(leaf as usize) {
+            Some(LeafInstance::Constant { value, .. }) => match value.cast(common) {
+                Scalar::Int32(v) => v >= 0,
+                Scalar::Int64(v) => v >= 0,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     fn op(&mut self, index: usize) -> Option<u32> {
         if let Some(node) = *self.op_nodes.get(index)? {
             return Some(node);
@@ -131,9 +149,11 @@ impl Builder<'_> {
                 self.push(NodeKind::Unary(*unary), dtype, args)
             }
             Kernel::Binary { op, common } => {
-                let [x, y] = args.as_slice() else { return None };
-                let _ = (x, y);
-                let dtype = binary_result(*op, *common)?;
+                let [_, exponent] = args.as_slice() else {
+                    return None;
+                };
+                let exponent_known = self.nonnegative_constant(*exponent, *common);
+                let dtype = binary_result(*op, *common, exponent_known)?;
                 self.push(
                     NodeKind::Binary {
                         op: *op,
@@ -242,6 +262,31 @@ impl Builder<'_> {
                     ),
                 )
             }
+            Kernel::Eye {
+                shape,
+                row_offset,
+                col_offset,
+                k,
+                dtype,
+            } => {
+                // The leaf's tensor is the eye's top-left corner down to this chunk:
+                // only its width matters for the global flat index.
+                let width = col_offset.checked_add(shape[1])?;
+                (
+                    LeafKind::Indexed,
+                    *dtype,
+                    indexed(
+                        IndexedSource::Eye {
+                            width,
+                            k: *k,
+                            dtype: *dtype,
+                        },
+                        vec![row_offset.checked_add(shape[0])?, width],
+                        vec![*row_offset, *col_offset],
+                        shape.to_vec(),
+                    ),
+                )
+            }
             Kernel::Random {
                 spec,
                 offset,
@@ -328,14 +373,16 @@ fn unary_result(op: UnaryOp, input: DType) -> Option<DType> {
     supported.then_some(output)
 }
 
-/// The result dtype of a binary op the JIT implements in this common dtype, if any.
-fn binary_result(op: BinaryOp, common: DType) -> Option<DType> {
+/// The result dtype of a binary op the JIT implements in this common dtype, if any;
+/// `exponent_known` says the right operand is a constant that is not negative.
+fn binary_result(op: BinaryOp, common: DType, exponent_known: bool) -> Option<DType> {
     use BinaryOp::*;
     let loop_dtype = op.loop_dtype(common).ok()?;
     let output = op.result_dtype(common).ok()?;
     let supported = match loop_dtype {
-        // NumPy raises on negative integer exponents; the interpreter checks them.
-        DType::Int32 | DType::Int64 => op != Power,
+        // NumPy raises on negative integer exponents, which the interpreter checks
+        // element by element; a power by a constant that is not negative cannot.
+        DType::Int32 | DType::Int64 => op != Power || exponent_known,
         DType::Bool => matches!(
             op,
             Add | Maximum

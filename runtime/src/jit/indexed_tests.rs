@@ -251,3 +251,100 @@ proptest! {
         }
     }
 }
+
+/// `(eye(k) + input) ** exponent` over an int64 chunk anywhere in its tensor,
+/// optionally summed along the row.
+fn eye_power_program(
+    offset: [usize; 2],
+    shape: [usize; 2],
+    k: i64,
+    exponent: i64,
+    sum_rows: bool,
+) -> Vec<PlanOp<Kernel>> {
+    let int64 = |op| Kernel::Binary {
+        op,
+        common: DType::Int64,
+    };
+    let mut ops = vec![
+        op(
+            Kernel::Eye {
+                shape,
+                row_offset: offset[0],
+                col_offset: offset[1],
+                k,
+                dtype: DType::Int64,
+            },
+            &[],
+        ),
+        op(int64(BinaryOp::Add), &[OpArg::Local(0), OpArg::Input(0)]),
+        op(
+            Kernel::Full {
+                shape: Vec::new(),
+                value: Scalar::Int64(exponent),
+            },
+            &[],
+        ),
+        op(int64(BinaryOp::Power), &[OpArg::Local(1), OpArg::Local(2)]),
+    ];
+    if sum_rows {
+        ops.push(op(
+            Kernel::ReduceMap {
+                spec: Arc::new(crate::kernel::ReduceSpec {
+                    reduction: Reduction {
+                        op: ReduceOp::Sum,
+                        ddof: 0.0,
+                    },
+                    axes: vec![1],
+                    input_shape: vec![offset[0] + shape[0], offset[1] + shape[1]],
+                }),
+                offset: offset.to_vec(),
+            },
+            &[OpArg::Local(3)],
+        ));
+    }
+    ops
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn eye_and_integer_powers_give_the_interpreters_values(
+        (_, offset, shape) in placement(),
+        k in -45i64..45,
+        exponent in -2i64..5,
+        sum_rows in any::<bool>(),
+    ) {
+        let len = shape[0] * shape[1];
+        // Small values, so that a negative exponent's error is the only one possible.
+        let input = ChunkValue::Array(ArrayData::Int64(
+            ArrayD::from_shape_vec(IxDyn(&shape), (0..len).map(|v| (v % 7) as i64 - 3).collect())
+                .expect("shape"),
+        ));
+        let subtask = Subtask {
+            ops: eye_power_program(offset, shape, k, exponent, sum_rows),
+            inputs: vec![ChunkId(0)],
+            outputs: vec![(3 + u32::from(sum_rows), ChunkId(1000))],
+            priority: 0,
+            worker: None,
+            label: 0,
+        };
+        let info = InputInfo { dtype: DType::Int64, shape: shape.to_vec() };
+        let compiled = jit_subtask(&subtask, &[info]).expect("compiles");
+        if exponent < 0 {
+            // NumPy's error for a negative integer exponent comes from the interpreter.
+            let interpreted_power = |ops: &[PlanOp<Kernel>]| {
+                ops.iter().any(|op| matches!(op.kernel, Kernel::Binary { op: BinaryOp::Power, .. }))
+            };
+            if let Some((jit_ops, _)) = compiled {
+                prop_assert!(interpreted_power(&jit_ops), "a negative exponent was compiled");
+            }
+            return Ok(());
+        }
+        let (jit_ops, outputs) = compiled.expect("compiled");
+        prop_assert!(jit_ops.iter().any(|op| matches!(op.kernel, Kernel::Jit(_))));
+        let expected = finished(&run(&subtask.ops, std::slice::from_ref(&input)));
+        let got = finished(&run(&jit_ops[..=outputs[0].0 as usize], std::slice::from_ref(&input)));
+        prop_assert_eq!(expected, got);
+    }
+}

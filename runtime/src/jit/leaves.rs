@@ -34,6 +34,12 @@ pub enum IndexedSource {
     },
     Literal(Arc<LiteralSpec>),
     Random(Arc<RandomSpec>),
+    /// `eye`: 1 where column - row is `k`, in a tensor `width` columns wide.
+    Eye {
+        width: usize,
+        k: i64,
+        dtype: DType,
+    },
 }
 
 impl IndexedSource {
@@ -58,6 +64,11 @@ impl IndexedSource {
                 None => cast_scalar(Scalar::Int64(0), spec.dtype),
             },
             IndexedSource::Random(spec) => random_at(spec, index),
+            IndexedSource::Eye { width, k, dtype } => {
+                let width = (*width).max(1);
+                let (row, column) = ((i / width) as i64, (i % width) as i64);
+                cast_scalar(Scalar::Int64(i64::from(column - row == *k)), *dtype)
+            }
         };
         scalar_bits(value)
     }
@@ -114,6 +125,32 @@ impl<'a> LeafBlock<'a> {
                 (LeafBlock::Float64(a), LeafBlock::Float64(b))
             }
         }
+    }
+}
+
+/// Writes `eye`'s elements at global flat indices `first..first + block.len()` of a
+/// tensor `width` columns wide: zeros, then a one at each diagonal element in range.
+fn fill_eye(width: usize, k: i64, first: u64, block: LeafBlock<'_>) {
+    let width = width.max(1) as u64;
+    let end = first.saturating_add(block.len() as u64);
+    let ones = (first / width..end.div_ceil(width)).filter_map(|row| {
+        let column = u64::try_from(i64::try_from(row).ok()?.checked_add(k)?).ok()?;
+        let index = row.checked_mul(width)?.checked_add(column)?;
+        (column < width && (first..end).contains(&index)).then(|| (index - first) as usize)
+    });
+    match block {
+        LeafBlock::Bool(out) => set_ones(out, false, true, ones),
+        LeafBlock::Int32(out) => set_ones(out, 0, 1, ones),
+        LeafBlock::Int64(out) => set_ones(out, 0, 1, ones),
+        LeafBlock::Float32(out) => set_ones(out, 0.0, 1.0, ones),
+        LeafBlock::Float64(out) => set_ones(out, 0.0, 1.0, ones),
+    }
+}
+
+fn set_ones<T: Copy>(out: &mut [T], zero: T, one: T, ones: impl Iterator<Item = usize>) {
+    out.fill(zero);
+    for index in ones {
+        out[index] = one;
     }
 }
 
@@ -243,6 +280,7 @@ impl IndexedSource {
             IndexedSource::Arange { start, .. } => start.dtype(),
             IndexedSource::Linspace { dtype, .. } => *dtype,
             IndexedSource::Literal(spec) => spec.dtype,
+            IndexedSource::Eye { dtype, .. } => *dtype,
             IndexedSource::Random(spec) => match spec.dist {
                 RandomDist::Randint { .. } => DType::Int64,
                 _ => DType::Float64,
@@ -264,6 +302,7 @@ impl IndexedSource {
                     fill_randint(random_key(spec), first, low, high, out);
                 }
             }
+            (IndexedSource::Eye { width, k, .. }, block) => fill_eye(*width, *k, first, block),
             (source, block) => source.fill_each(first, block),
         }
     }
