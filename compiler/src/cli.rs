@@ -59,6 +59,14 @@ enum Command {
         workers: Option<u32>,
         #[command(flatten)]
         compile: CompileArgs,
+        /// Run every chunk operation as its own subtask instead of fusing them (for
+        /// comparison; values are the same).
+        #[arg(long)]
+        no_fuse: bool,
+        /// Run every chunk operation in the interpreter instead of JIT-compiled code
+        /// (`:stats` then shows 0 JIT kernels).
+        #[arg(long)]
+        no_jit: bool,
     },
     /// Run the priority pass on a raw DAG file and print the execution order.
     Order {
@@ -171,20 +179,44 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Check { script, compile }) => check(&script, &compile),
-        Some(Command::Repl { workers, compile }) => crate::repl::main(
-            options(&compile),
+        Some(Command::Repl {
+            workers,
+            compile,
+            no_fuse,
+            no_jit,
+        }) => crate::repl::main(
+            Options {
+                jit: !no_jit,
+                fusion: fusion(no_fuse),
+                ..options(&compile)
+            },
             workers.unwrap_or_else(|| RunOptions::default().workers),
         ),
         Some(Command::Order { graph }) => order(&graph),
         None => match cli.run.script.clone() {
             Some(script) => run(&script, &cli.run),
             None => crate::repl::main(
-                options(&cli.run.compile),
+                Options {
+                    jit: !cli.run.no_jit,
+                    fusion: fusion(cli.run.no_fuse),
+                    assign: cli.run.assign,
+                    order: cli.run.order,
+                    ..options(&cli.run.compile)
+                },
                 cli.run
                     .workers
                     .unwrap_or_else(|| RunOptions::default().workers),
             ),
         },
+    }
+}
+
+/// The fusion level of `--no-fuse` (off) or its absence (the default).
+fn fusion(no_fuse: bool) -> Fusion {
+    if no_fuse {
+        Fusion::Off
+    } else {
+        Fusion::default()
     }
 }
 
@@ -260,11 +292,7 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
     let name = script.display().to_string();
     let options = Options {
         jit: !args.no_jit,
-        fusion: if args.no_fuse {
-            Fusion::Off
-        } else {
-            Fusion::default()
-        },
+        fusion: fusion(args.no_fuse),
         assign: args.assign,
         order: args.order,
         // A dump is the same on every machine: it shows workers only when asked to.

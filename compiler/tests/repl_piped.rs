@@ -1,6 +1,7 @@
 //! `marsc repl` driven through piped stdin: values shown as NumPy's repr (expected
 //! texts are NumPy 2's), errors that do not end the session, multi-line input,
-//! `:emit`, and reuse of computed chunks visible in `:stats`.
+//! `:emit`, reuse of computed chunks visible in `:stats`, and the same output as
+//! `marsc SCRIPT` with JIT-compiled kernels and with `--no-jit`.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -13,8 +14,13 @@ struct Session {
 
 /// Runs one session on `input` with 2 workers.
 fn repl(input: &str) -> Session {
+    repl_with(&["--workers", "2"], input)
+}
+
+/// Runs one session on `input`, `marsc` started with `args`.
+fn repl_with(args: &[&str], input: &str) -> Session {
     let mut child = Command::new(env!("CARGO_BIN_EXE_marsc"))
-        .args(["--workers", "2"])
+        .args(args)
         .env("HOME", std::env::temp_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -307,4 +313,98 @@ fn a_save_runs_once_when_entered() {
     assert_eq!(line, "array([0, 1, 2, 3, 4])\n");
     assert!(child.wait().expect("marsc finishes").success());
     assert!(!saved.exists(), "a later input saved again");
+}
+
+/// The number in the `(K JIT kernels)` part of each `:stats` report.
+fn kernel_counts(stdout: &str) -> Vec<u64> {
+    stdout
+        .lines()
+        .filter_map(|line| line.split(" subtasks (").nth(1))
+        .filter_map(|rest| rest.split(' ').next()?.parse().ok())
+        .collect()
+}
+
+#[test]
+fn element_wise_expressions_run_jit_kernels_unless_no_jit() {
+    let input = "x = mt.arange(10, chunks=5)\n(x * 2 + 1) / 3\n:stats\n";
+    let jit = repl_with(&["repl", "--workers", "2"], input);
+    assert_eq!(jit.stderr, "");
+    let kernels = kernel_counts(&jit.stdout);
+    assert_eq!(kernels.len(), 1, "{}", jit.stdout);
+    assert!(kernels[0] > 0, "{}", jit.stdout);
+    assert!(jit
+        .stdout
+        .contains(&format!("jit: {} kernels compiled in", kernels[0])));
+    let interpreted = repl_with(&["repl", "--workers", "2", "--no-jit"], input);
+    assert_eq!(
+        kernel_counts(&interpreted.stdout),
+        [0],
+        "{}",
+        interpreted.stdout
+    );
+    // NumPy: (np.arange(10) * 2 + 1) / 3
+    let shown = "array([0.33333333, 1.        , 1.66666667, 2.33333333, 3.        ,\n       \
+                 3.66666667, 4.33333333, 5.        , 5.66666667, 6.33333333])\n";
+    assert!(jit.stdout.starts_with(shown), "{}", jit.stdout);
+    assert!(
+        interpreted.stdout.starts_with(shown),
+        "{}",
+        interpreted.stdout
+    );
+}
+
+/// Statements whose variables are reused by later fused expressions, over every
+/// dtype: each line is one REPL input, and the whole is one script.
+const MIXED_SCRIPT: &str = "\
+import mars.tensor as mt
+mt.random.seed(7)
+a = mt.random.rand(3000, chunks=700)
+b = a * 2.0 - 1.0
+print(b.sum(), (b * b).mean())
+c = mt.where(b > 0, b, -b) + mt.sqrt(a)
+print(c.max(), c.argmin(), (c.astype(mt.float32) * 3).sum())
+n = mt.arange(3000, chunks=700)
+k = (n % 7) * 3 - n // 5
+print(k.sum(), (k > 10).sum(), mt.clip(k, -50, 50).min())
+print((b + k).std(), (n.astype(mt.int32) * 2).max())
+print(c[:4], b.sum())
+";
+
+#[test]
+fn a_session_prints_what_the_script_prints_with_and_without_jit() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
+    let mixed = dir.path().join("mixed.mt");
+    std::fs::write(&mixed, MIXED_SCRIPT).expect("written");
+    let scripts = [
+        mixed,
+        format!("{examples}/monte_carlo_pi.mt").into(),
+        format!("{examples}/standardize_columns.mt").into(),
+        format!("{examples}/softmax_rows.mt").into(),
+        format!("{examples}/column_summary.mt").into(),
+    ];
+    for script in &scripts {
+        let text = std::fs::read_to_string(script).expect("the script reads");
+        for flags in [&["--workers", "2"][..], &["--workers", "2", "--no-jit"][..]] {
+            let run = Command::new(env!("CARGO_BIN_EXE_marsc"))
+                .args(flags)
+                .arg(script)
+                .output()
+                .expect("marsc runs");
+            assert!(
+                run.status.success(),
+                "{}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+            // `marsc` with no script starts a session with the same options.
+            let session = repl_with(flags, &text);
+            assert_eq!(session.stderr, "", "{} {flags:?}", script.display());
+            assert_eq!(
+                session.stdout,
+                String::from_utf8_lossy(&run.stdout),
+                "{} {flags:?}",
+                script.display()
+            );
+        }
+    }
 }

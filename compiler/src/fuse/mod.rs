@@ -18,7 +18,7 @@ pub mod rules;
 
 pub use groups::{fused_roots, NOT_RUN};
 
-use crate::chunk::ChunkGraph;
+use crate::chunk::{ChunkGraph, ChunkId};
 use crate::subtask::{form, SubtaskGraph};
 
 /// How much the pass fuses.
@@ -39,6 +39,20 @@ pub fn fuse(chunks: &ChunkGraph, fusion: Fusion) -> SubtaskGraph {
     let results = form::result_chunks(chunks);
     let needed = form::needed_chunks(chunks, &results);
     let roots = fused_roots(chunks, &needed, &results, fusion);
+    form::from_roots(chunks, roots, results)
+}
+
+/// Forms the subtasks that compute the chunks marked in `needed`, fused as `fusion`
+/// says, with `results` (all needed) handed back. For a caller that already has the
+/// values of some chunks (the REPL's cache): it leaves them out of `needed`, and the
+/// subtasks reading them take them as inputs no subtask produces.
+pub fn fuse_needed(
+    chunks: &ChunkGraph,
+    needed: &[bool],
+    results: Vec<ChunkId>,
+    fusion: Fusion,
+) -> SubtaskGraph {
+    let roots = fused_roots(chunks, needed, &results, fusion);
     form::from_roots(chunks, roots, results)
 }
 

@@ -16,9 +16,19 @@ pub fn map_loaded_files(
     plan: &Plan<Kernel>,
     tileables: &TileableGraph,
 ) -> Result<(), Box<Diagnostic>> {
+    let kernels = plan.subtasks.iter().flat_map(|subtask| &subtask.ops);
+    map_files_of(kernels.map(|op| &op.kernel), tileables)
+}
+
+/// Maps each mapped file that `kernels` read once (for a plan of another kernel
+/// type that wraps [`Kernel`]s, such as the REPL's).
+pub fn map_files_of<'a>(
+    kernels: impl Iterator<Item = &'a Kernel>,
+    tileables: &TileableGraph,
+) -> Result<(), Box<Diagnostic>> {
     let mut seen: HashSet<*const MappedNpy> = HashSet::new();
-    for op in plan.subtasks.iter().flat_map(|subtask| &subtask.ops) {
-        for file in mapped_files(&op.kernel) {
+    for kernel in kernels {
+        for file in mapped_files(kernel) {
             if !seen.insert(Arc::as_ptr(file)) {
                 continue;
             }

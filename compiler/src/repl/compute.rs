@@ -5,16 +5,26 @@
 //! value is handed to each subtask that reads it as a local op. When every output
 //! chunk is cached nothing runs at all.
 //!
-//! This is the REPL's own small planner over [`crate::plan::KernelBuilder`]: one
-//! subtask per chunk operation, like [`crate::subtask::form_subtasks`], in chunk
-//! order (which is topological).
+//! The chunks to compute then go through the script's passes: fusion
+//! ([`crate::fuse::fuse_needed`]), scheduling, planning and, unless `--no-jit`, the
+//! JIT. A chunk that must come out of the run (a printed one, or a variable's that
+//! the session will cache) is a result, so fusion publishes it rather than
+//! swallowing it; a cached chunk is an input that no subtask produces, which the JIT
+//! reads like any other and [`hand_in_cached`] then supplies from the cache.
 
+pub use super::session_kernel::SessionKernel;
+
+use super::session_kernel::hand_in_cached;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkKey, ChunkOutput, PrintItem, StepId};
-use crate::plan::{runtime_id, KernelBuilder};
+use crate::driver::Options;
+use crate::fuse::fuse_needed;
+use crate::plan::{build_plan, jit::compile_kernels, runtime_id};
 use crate::run::memory::projected_chunk_bytes;
+use crate::subtask::{assign_workers, schedule_subtasks};
 use marsc_runtime::exec::{execute, ChunkKernel, ExecError, ExecOptions, ExecStats, NoObserver};
+use marsc_runtime::jit::JitSummary;
 use marsc_runtime::kernel::{ChunkValue, Kernel};
-use marsc_runtime::plan::{self, OpArg, Plan, PlanOp};
+use marsc_runtime::plan::{self, Plan};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -86,41 +96,13 @@ impl ChunkCache {
     }
 }
 
-/// A plan op: a cached value handed on, or a kernel that runs.
-#[derive(Clone, Debug)]
-pub enum SessionKernel {
-    Cached(Arc<ChunkValue>),
-    Run(Kernel),
-}
-
-impl ChunkKernel for SessionKernel {
-    type Value = ChunkValue;
-
-    fn run(&self, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
-        match self {
-            SessionKernel::Cached(value) => Ok(ChunkValue::clone(value)),
-            SessionKernel::Run(kernel) => kernel.run(args),
-        }
-    }
-
-    fn nbytes(value: &ChunkValue) -> usize {
-        Kernel::nbytes(value)
-    }
-
-    fn spill(value: &ChunkValue, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        Kernel::spill(value, out)
-    }
-
-    fn unspill(input: &mut dyn std::io::Read) -> std::io::Result<ChunkValue> {
-        Kernel::unspill(input)
-    }
-}
-
 /// What a run needs: the plan, and which of the output chunks were already cached.
 pub struct SessionPlan {
     pub plan: Plan<SessionKernel>,
     /// Output chunks whose values come from the cache instead of the plan.
     pub cached: Vec<ChunkId>,
+    /// What the JIT compiled for the plan (all zero with `--no-jit`).
+    pub jit: JitSummary,
 }
 
 /// The steps whose chunks the outputs hand back: every printed tensor (a print's or
@@ -143,25 +125,79 @@ fn output_steps(outputs: &[ChunkOutput]) -> (Vec<StepId>, Vec<StepId>) {
     (printed, commits)
 }
 
+/// Which chunks a run computes and hands back.
+struct Selection {
+    /// Per chunk: the run computes it (it is needed and not cached).
+    needed: Vec<bool>,
+    /// Per chunk: the run hands it back (a printed chunk, or a kept variable's).
+    is_result: Vec<bool>,
+    /// Printed chunks already cached, each once.
+    cached: Vec<ChunkId>,
+}
+
 /// Plans the chunks that the first `program_outputs` outputs need and the cache
-/// lacks. Chunks of `keep_steps` that the run computes anyway are results too (so
-/// the session can cache them), as far as the cache's free budget goes: a result
-/// is held until the run ends, so a huge variable must not become one.
+/// lacks, fused and compiled as `options` says (its `workers` is the count the
+/// scheduling pass places subtasks for). Chunks of `keep_steps` that the run
+/// computes anyway are results too (so the session can cache them), as far as the
+/// cache's free budget goes: a result is held until the run ends, so a huge
+/// variable must not become one.
 pub fn plan_with_cache(
     chunks: &ChunkGraph,
     program_outputs: usize,
     keep_steps: &[StepId],
     cache: &ChunkCache,
+    options: &Options,
 ) -> Result<SessionPlan, String> {
+    let selection = select(chunks, program_outputs, keep_steps, cache);
+    let results: Vec<ChunkId> = chunks
+        .chunk_ids()
+        .filter(|chunk| selection.is_result[chunk.index()])
+        .collect();
+    let mut subtasks = fuse_needed(chunks, &selection.needed, results, options.fusion);
+    schedule_subtasks(
+        &mut subtasks,
+        chunks,
+        options.order,
+        options.assign,
+        options.workers,
+    )?;
+    assign_workers(&mut subtasks, chunks, options.placement);
+    let mut plan = build_plan(&subtasks, chunks)?;
+    let jit = if options.jit {
+        compile_kernels(&mut plan, chunks)?
+    } else {
+        JitSummary::default()
+    };
+    let plan = hand_in_cached(plan, |chunk| {
+        cache
+            .get(&chunks.chunk_key(ChunkId(chunk.0)))
+            .map(Arc::clone)
+    });
+    Ok(SessionPlan {
+        plan,
+        cached: selection.cached,
+        jit,
+    })
+}
+
+/// The chunks to compute (the sweep back from the outputs stops at cached ones) and
+/// the results, with the kept variables' chunks within the cache's free budget.
+fn select(
+    chunks: &ChunkGraph,
+    program_outputs: usize,
+    keep_steps: &[StepId],
+    cache: &ChunkCache,
+) -> Selection {
     let (printed, commits) = output_steps(&chunks.outputs[..program_outputs]);
     let num_chunks = chunks.num_chunks();
+    let is_cached = |chunk: ChunkId| cache.get(&chunks.chunk_key(chunk)).is_some();
     let mut needed = vec![false; num_chunks];
     let mut is_result = vec![false; num_chunks];
     let mut cached = Vec::new();
     let mut cached_seen = vec![false; num_chunks];
     for &step in &printed {
         for chunk in chunks.step(step).chunk_ids() {
-            if cache.get(&chunks.chunk_key(chunk)).is_some() {
+            if is_cached(chunk) {
                 if !std::mem::replace(&mut cached_seen[chunk.index()], true) {
                     cached.push(chunk);
                 }
@@ -177,18 +213,13 @@ pub fn plan_with_cache(
         }
     }
     // Chunk ids are topological, so one backward sweep finds everything needed.
-    let mut read_from_cache = vec![false; num_chunks];
-    let mut consumed = vec![false; num_chunks];
     for chunk in (0..num_chunks as u32).rev().map(ChunkId) {
         if !needed[chunk.index()] {
             continue;
         }
         for &input in chunks.inputs(chunk) {
-            if cache.get(&chunks.chunk_key(input)).is_some() {
-                read_from_cache[input.index()] = true;
-            } else {
+            if !is_cached(input) {
                 needed[input.index()] = true;
-                consumed[input.index()] = true;
             }
         }
     }
@@ -209,84 +240,11 @@ pub fn plan_with_cache(
             is_result[chunk.index()] = true;
         }
     }
-    let mut kernels = KernelBuilder::new(chunks);
-    let mut subtasks = Vec::new();
-    let mut results = Vec::new();
-    for chunk in chunks.chunk_ids().filter(|c| needed[c.index()]) {
-        subtasks.push(plan_chunk(
-            chunks,
-            chunk,
-            cache,
-            &mut kernels,
-            &consumed,
-            &is_result,
-        )?);
-        if is_result[chunk.index()] {
-            results.push(runtime_id(chunk));
-        }
-    }
-    Ok(SessionPlan {
-        plan: Plan {
-            subtasks,
-            num_chunks: num_chunks as u32,
-            results,
-        },
+    Selection {
+        needed,
+        is_result,
         cached,
-    })
-}
-
-/// One subtask computing `chunk`; a cached input becomes a local op before it.
-fn plan_chunk(
-    chunks: &ChunkGraph,
-    chunk: ChunkId,
-    cache: &ChunkCache,
-    kernels: &mut KernelBuilder<'_>,
-    consumed: &[bool],
-    is_result: &[bool],
-) -> Result<plan::Subtask<SessionKernel>, String> {
-    let mut ops = Vec::new();
-    let mut inputs = Vec::new();
-    let mut args = Vec::new();
-    let mut local_of: Vec<(ChunkId, OpArg)> = Vec::new();
-    for &input in chunks.inputs(chunk) {
-        if let Some(&(_, arg)) = local_of.iter().find(|(seen, _)| *seen == input) {
-            args.push(arg);
-            continue;
-        }
-        let arg = match cache.get(&chunks.chunk_key(input)) {
-            Some(value) => {
-                ops.push(PlanOp {
-                    kernel: SessionKernel::Cached(Arc::clone(value)),
-                    args: Vec::new(),
-                });
-                OpArg::Local(ops.len() as u32 - 1)
-            }
-            None => {
-                inputs.push(runtime_id(input));
-                OpArg::Input(inputs.len() as u32 - 1)
-            }
-        };
-        local_of.push((input, arg));
-        args.push(arg);
     }
-    ops.push(PlanOp {
-        kernel: SessionKernel::Run(kernels.kernel(chunk)?),
-        args,
-    });
-    let published = consumed[chunk.index()] || is_result[chunk.index()];
-    let last = ops.len() as u32 - 1;
-    Ok(plan::Subtask {
-        ops,
-        inputs,
-        outputs: if published {
-            vec![(last, runtime_id(chunk))]
-        } else {
-            Vec::new()
-        },
-        priority: i64::from(chunk.0),
-        worker: None,
-        label: chunks.step_of(chunk).tileable.0,
-    })
 }
 
 /// Removes the temporary file of every save in the plan, where a failed or
@@ -328,6 +286,7 @@ pub fn run_with_cache(
         })?;
         stats = output.stats;
         for (chunk, value) in output.results {
+            let value = Arc::unwrap_or_clone(value);
             cache.insert(chunks.chunk_key(ChunkId(chunk.0)), Arc::clone(&value));
             values.insert(chunk, value);
         }

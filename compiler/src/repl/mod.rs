@@ -12,6 +12,7 @@ pub mod commands;
 pub mod complete;
 pub mod compute;
 pub mod session;
+pub mod session_kernel;
 
 use crate::driver::Options;
 use crate::run::interrupt;

@@ -7,13 +7,14 @@
 //! the cache ([`super::compute`]), run, and shown: prints as `print` shows them,
 //! echoed tensors with NumPy's `repr`.
 
-use super::compute::{plan_with_cache, run_with_cache, ChunkCache, Values};
+use super::compute::{plan_with_cache, run_with_cache, ChunkCache, SessionKernel, Values};
 use super::SOURCE_NAME;
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
 use crate::diagnostics::{render_plain, SourceFile};
 use crate::driver::{tile_graph, DriverError, Options};
 use crate::lower::session::{lower_session, Members, SessionLowering};
 use crate::lower::LowerOptions;
+use crate::plan::mapped::map_files_of;
 use crate::run::output::tensor;
 use crate::run::RunStats;
 use crate::tileable::TileableId;
@@ -69,7 +70,9 @@ impl Session {
     pub fn stats_text(&self) -> String {
         match &self.last_stats {
             Some(stats) => format!(
-                "{stats}\ncached: {} chunks, {} bytes",
+                "{stats}\njit: {} kernels compiled in {:.3}s\ncached: {} chunks, {} bytes",
+                stats.kernels,
+                stats.jit_seconds,
                 self.cache.len(),
                 self.cache.bytes()
             ),
@@ -149,9 +152,34 @@ impl Session {
         let lowering = &lowered.lowering;
         let chunks = tile_graph(&lowering.graph).map_err(tile_error)?;
         let keep_steps = handle_steps(&chunks, lowering.program_outputs);
-        let planned = plan_with_cache(&chunks, lowering.program_outputs, &keep_steps, &self.cache)
-            .map_err(|message| format!("internal compiler error: {message}\n"))?;
+        // Subtasks are placed for this session's workers, as a script's are for its run.
+        let options = Options {
+            workers: self.options.workers.or(Some(self.workers)),
+            ..self.options.clone()
+        };
+        let planned = plan_with_cache(
+            &chunks,
+            lowering.program_outputs,
+            &keep_steps,
+            &self.cache,
+            &options,
+        )
+        .map_err(|message| format!("internal compiler error: {message}\n"))?;
+        map_files_of(
+            planned
+                .plan
+                .subtasks
+                .iter()
+                .flat_map(|subtask| &subtask.ops)
+                .filter_map(|op| match &op.kernel {
+                    SessionKernel::Run(kernel) => Some(kernel),
+                    SessionKernel::Cached(_) => None,
+                }),
+            &lowering.graph,
+        )
+        .map_err(|diagnostic| render_in_input(&lowered.text, lowered.offset, &[*diagnostic]))?;
         let subtasks = planned.plan.subtasks.len() as u64;
+        let jit = planned.jit.clone();
         let compile_seconds = lowered.compile_started.elapsed().as_secs_f64();
         let (values, exec) = run_with_cache(
             &chunks,
@@ -165,8 +193,8 @@ impl Session {
             tileables: lowering.graph.len() as u64,
             chunks: chunks.num_chunks() as u64,
             subtasks,
-            kernels: 0,
-            jit_seconds: 0.0,
+            kernels: jit.kernels,
+            jit_seconds: jit.jit_seconds,
             compile_seconds,
             exec,
         });
