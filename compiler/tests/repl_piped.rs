@@ -208,13 +208,18 @@ fn emit_shows_the_ir_of_an_expression() {
     assert!(!stdout.contains("array("), "{stdout}");
 }
 
-/// The `compiled ... into C chunks and S subtasks` line of `:stats`.
-fn subtask_counts(stdout: &str) -> Vec<u64> {
+/// The number right after `marker` on each line that has it.
+fn numbers_after(stdout: &str, marker: &str) -> Vec<u64> {
     stdout
         .lines()
-        .filter_map(|line| line.split(" chunks and ").nth(1))
+        .filter_map(|line| line.split(marker).nth(1))
         .filter_map(|rest| rest.split(' ').next()?.parse().ok())
         .collect()
+}
+
+/// The S of each `compiled ... into C chunks and S subtasks` line of `:stats`.
+fn subtask_counts(stdout: &str) -> Vec<u64> {
+    numbers_after(stdout, " chunks and ")
 }
 
 #[test]
@@ -317,11 +322,7 @@ fn a_save_runs_once_when_entered() {
 
 /// The number in the `(K JIT kernels)` part of each `:stats` report.
 fn kernel_counts(stdout: &str) -> Vec<u64> {
-    stdout
-        .lines()
-        .filter_map(|line| line.split(" subtasks (").nth(1))
-        .filter_map(|rest| rest.split(' ').next()?.parse().ok())
-        .collect()
+    numbers_after(stdout, " subtasks (")
 }
 
 #[test]
