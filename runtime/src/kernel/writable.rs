@@ -1,8 +1,9 @@
 //! A save's temporary `.npy` file mapped writable and shared, once per save: each
-//! chunk of the saved tensor writes its own region of it straight into the file's
-//! pages (JIT kernels compute into it; interpreted regions copy whole runs), from
-//! whichever worker thread runs the chunk, with no intermediate buffer and no
-//! `pwrite` (which on tmpfs serialises writers on the inode lock).
+//! chunk of the saved tensor writes its own region of it into the file's pages, from
+//! whichever worker thread runs the chunk, with non-temporal stores from a buffer
+//! small enough to stay in L1 ([`WritableNpy::stream_run`]: JIT kernels compute a
+//! row into it a block at a time, interpreted regions convert their runs into it),
+//! and no `pwrite` (which on tmpfs serialises writers on the inode lock).
 //!
 //! Two things make the raw writes sound:
 //! - **Disjoint bytes.** The chunks of a tensor tile its shape with no overlap (a
@@ -129,29 +130,6 @@ impl WritableNpy {
             }
             Err(error) => Err(no_room(error)),
         }
-    }
-
-    /// Writes one run of a region: `fill` gets the `len` bytes at `start` of the data
-    /// to fill completely.
-    pub fn write_run(
-        &self,
-        start: usize,
-        len: usize,
-        fill: impl FnOnce(&mut [u8]),
-    ) -> std::io::Result<()> {
-        self.check_inside(start, len)?;
-        if len == 0 {
-            return Ok(());
-        }
-        // SAFETY: the bytes lie inside the mapping (checked above), which lives as long
-        // as `self`. They belong to one run of one region, which only the one kernel
-        // writing that region touches while the slice lives (see the module
-        // documentation: regions are disjoint and each runs once at a time), so this
-        // is the only reference to them. The caller reserved the region's pages, so a
-        // store cannot fault for lack of space.
-        let bytes = unsafe { std::slice::from_raw_parts_mut(self.data_ptr().add(start), len) };
-        fill(bytes);
-        Ok(())
     }
 
     /// Copies `bytes` to data bytes `start..start + bytes.len()` of a region whose
@@ -367,8 +345,8 @@ mod tests {
         let path = dir.path().join("x.npy");
         let mapping = mapped(&path, DType::Float64, &[4]);
         assert!(mapping.reserve(&[(24, 16)]).is_err());
-        assert!(mapping.write_run(32, 8, |_| {}).is_err());
-        assert!(mapping.write_run(usize::MAX, 2, |_| {}).is_err());
+        assert!(mapping.stream_run(32, &[0; 8]).is_err());
+        assert!(mapping.stream_run(usize::MAX, &[0; 2]).is_err());
         assert_eq!(mapping.reserve(&[(0, 32)]).unwrap(), Reserved::Yes);
         assert_eq!(region_byte_runs(&[4], &[1], &[2], 8), vec![(8, 16)]);
     }
