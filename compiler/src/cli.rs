@@ -196,13 +196,7 @@ pub fn main() -> ExitCode {
         None => match cli.run.script.clone() {
             Some(script) => run(&script, &cli.run),
             None => crate::repl::main(
-                Options {
-                    jit: !cli.run.no_jit,
-                    fusion: fusion(cli.run.no_fuse),
-                    assign: cli.run.assign,
-                    order: cli.run.order,
-                    ..options(&cli.run.compile)
-                },
+                run_args_options(&cli.run),
                 cli.run
                     .workers
                     .unwrap_or_else(|| RunOptions::default().workers),
@@ -217,6 +211,18 @@ fn fusion(no_fuse: bool) -> Fusion {
         Fusion::Off
     } else {
         Fusion::default()
+    }
+}
+
+/// The compile options the run flags set (all but the worker count, which a REPL
+/// session places its subtasks for itself).
+fn run_args_options(args: &RunArgs) -> Options {
+    Options {
+        jit: !args.no_jit,
+        fusion: fusion(args.no_fuse),
+        assign: args.assign,
+        order: args.order,
+        ..options(&args.compile)
     }
 }
 
@@ -291,13 +297,9 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
     };
     let name = script.display().to_string();
     let options = Options {
-        jit: !args.no_jit,
-        fusion: fusion(args.no_fuse),
-        assign: args.assign,
-        order: args.order,
         // A dump is the same on every machine: it shows workers only when asked to.
         workers: args.workers,
-        ..options(&args.compile)
+        ..run_args_options(args)
     };
     if let Some(stage) = args.emit {
         return match driver::emit(&text, stage, args.format, &options) {

@@ -77,7 +77,8 @@ pub fn read_header(path: &Path) -> Result<NpyHeader, NpyError> {
             .map_err(|e| NpyError::Io(e.to_string()))
     };
     read(&mut prefix, 12)?;
-    if let Some(end) = announced_end(&prefix) {
+    // A prefix that is no header's is reported by `parse_header` below.
+    if let Ok((_, end)) = header_span(&prefix) {
         let rest = end.saturating_sub(prefix.len());
         read(&mut prefix, rest)?;
     }
@@ -93,22 +94,9 @@ pub fn read_header(path: &Path) -> Result<NpyHeader, NpyError> {
     Ok(header)
 }
 
-/// Where the header of a file starting with `prefix` (its first 12 bytes) ends, as
-/// its fixed part announces; `None` when the prefix is no `.npy` file's.
-fn announced_end(prefix: &[u8]) -> Option<usize> {
-    if prefix.len() < 10 || &prefix[..6] != MAGIC {
-        return None;
-    }
-    let length = |bytes: &[u8]| bytes.iter().rev().fold(0, |len, &b| len << 8 | b as usize);
-    match prefix[6] {
-        1 => Some(10 + length(&prefix[8..10])),
-        2 | 3 => prefix.get(8..12).map(|bytes| 12 + length(bytes)),
-        _ => None,
-    }
-}
-
-/// Parses a header from the first bytes of a file.
-pub fn parse_header(bytes: &[u8]) -> Result<NpyHeader, NpyError> {
+/// Where the header text of a file starting with `bytes` lies (`start..end`), as its
+/// fixed part (magic, version, length: the first 10 or 12 bytes) announces.
+fn header_span(bytes: &[u8]) -> Result<(usize, usize), NpyError> {
     let malformed = |m: &str| NpyError::Malformed(m.to_string());
     if bytes.len() < 10 || &bytes[..6] != MAGIC {
         return Err(malformed(
@@ -132,7 +120,13 @@ pub fn parse_header(bytes: &[u8]) -> Result<NpyHeader, NpyError> {
     for (i, b) in bytes[8..8 + len_bytes].iter().enumerate() {
         header_len |= (*b as usize) << (8 * i);
     }
-    let end = header_start + header_len;
+    Ok((header_start, header_start + header_len))
+}
+
+/// Parses a header from the first bytes of a file.
+pub fn parse_header(bytes: &[u8]) -> Result<NpyHeader, NpyError> {
+    let malformed = |m: &str| NpyError::Malformed(m.to_string());
+    let (header_start, end) = header_span(bytes)?;
     let text = bytes
         .get(header_start..end)
         .ok_or_else(|| malformed("the header is truncated"))?;

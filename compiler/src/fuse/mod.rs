@@ -38,8 +38,7 @@ pub enum Fusion {
 pub fn fuse(chunks: &ChunkGraph, fusion: Fusion) -> SubtaskGraph {
     let results = form::result_chunks(chunks);
     let needed = form::needed_chunks(chunks, &results);
-    let roots = fused_roots(chunks, &needed, &results, fusion);
-    form::from_roots(chunks, roots, results)
+    fuse_needed(chunks, &needed, results, fusion)
 }
 
 /// Forms the subtasks that compute the chunks marked in `needed`, fused as `fusion`

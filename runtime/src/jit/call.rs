@@ -188,19 +188,21 @@ pub(super) fn run_row(
             scratch.resize(leaves * block_len, 0);
         }
         // The scratch is not resized below, so its blocks stay where they are.
-        let scratch_addresses: Vec<Option<u64>> = match any_prefilled {
-            true => scratch
+        let scratch_addresses: Vec<Option<u64>> = if any_prefilled {
+            scratch
                 .chunks(block_len)
                 .zip(&prefilled)
                 .map(|(block, &prefill)| prefill.then_some(block.as_ptr() as u64))
-                .collect(),
-            false => vec![None; leaves],
+                .collect()
+        } else {
+            vec![None; leaves]
         };
-        let mut staging = Vec::new();
+        // Reused across rows; an error below drops it, and the next row allocates anew.
+        let mut staging_words = STAGING.take();
         if streamed.is_some() {
-            staging.resize((block_len * out_step).div_ceil(8), 0i64);
+            staging_words.resize((block_len * out_step).div_ceil(8), 0);
         }
-        let staging = &mut bytes_of_mut(&mut staging)[..];
+        let staging = bytes_of_mut(&mut staging_words[..]);
         let mut start = 0;
         while start < n {
             let len = (n - start).min(block_len);
@@ -239,6 +241,7 @@ pub(super) fn run_row(
             }
             start += len;
         }
+        STAGING.set(staging_words);
         Ok(())
     })
 }
@@ -297,6 +300,8 @@ pub(super) fn run_row_group(
 thread_local! {
     /// The indexed leaves' scratch blocks, reused across rows (one worker per thread).
     static SCRATCH: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+    /// A streamed row's block, computed here before it is copied into the file.
+    static STAGING: RefCell<Vec<i64>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Where a block of a row starts and what its leaves read there.
