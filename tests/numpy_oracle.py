@@ -1,66 +1,63 @@
 #!/usr/bin/env python3
-"""Runs a `.mt` script under real NumPy and prints what it prints.
+"""Runs a `.mt` script as real Python with NumPy and prints what it prints.
 
-The output is the reference that marsc must reproduce (the spec's one rule of
-semantics): `mt.` and `np.` both mean NumPy, `chunks=` / `chunk_size=` are dropped,
-`.execute()` and `.rechunk(...)` return their tensor unchanged, and every version-1
-library name is also reachable unprefixed.
+The output is the reference that marsc must reproduce (the contract's one rule of
+semantics). The script runs unchanged as Python, against a small `mars.tensor` shim
+(`tests/oracle_shim/mars/tensor/`, first on `sys.path`): NumPy with the creation
+functions' `chunks=` / `chunk_size=` ignored, `tensor` meaning `array` and `empty`
+filling with zeros. `import numpy` gets the same module. Two rewrites remain, at the
+syntax-tree level: `x.execute(...)`, `x.fetch(...)` and `x.rechunk(...)` become `x`
+(so arrays stay plain `ndarray`s and print byte-for-byte as NumPy prints them).
+
+Python's own semantics are kept: builtins such as `sum`, `max`, `abs`, `round` and
+`len` are Python's, and `x += y` updates an array in place. As the contract says,
+the library's other names are also reachable unprefixed (pre-bound in the script's
+globals; a Python builtin of the same name is never shadowed), and `mt`/`np` are
+bound even without an import.
 
 Usage:
     python3 tests/numpy_oracle.py SCRIPT.mt > expected.out
 
-Exit status: 0 success; 1 the script failed under NumPy (the error goes to stderr);
-2 bad usage or a statement form outside version 1; 3 the script cannot be checked
-by an oracle (it uses `random.` or `.nsplits`, whose values NumPy cannot reproduce).
-
-Scripts are rewritten at the syntax-tree level rather than by wrapping arrays, so
-every value the script prints is a plain NumPy object and prints byte-for-byte as
-NumPy prints it.
+Exit status: 0 success; 1 the script failed under Python + NumPy (the error goes to
+stderr); 2 bad usage or a syntax error; 3 the script cannot be checked by an oracle
+(it uses `random` or `.nsplits`, whose values NumPy cannot reproduce).
 """
 
 import ast
-import functools
+import builtins
+import os
 import sys
-import types
 
-import numpy as np
+SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oracle_shim")
 
-# Every function of the version-1 library (language.md, "Library, version 1"),
-# under the names a script may use. Random functions are absent on purpose: the
-# oracle refuses scripts that use them.
-V1_FUNCTIONS = """
-    ones zeros full ones_like zeros_like full_like arange linspace eye identity
-    negative positive abs absolute sqrt square exp expm1 log log1p log2 log10
+# The library names (language.md, "Library, version 1", and marsc's synonyms)
+# a script may use without a prefix. Names of Python's builtins among them (`abs`,
+# `all`, `any`, `max`, `min`, `sum`) are left out: bare, they are Python's.
+BARE_LIBRARY_NAMES = """
+    tensor array asarray ones zeros full empty ones_like zeros_like empty_like
+    full_like arange linspace eye identity load save
+    negative positive absolute sqrt square exp expm1 log log1p log2 log10
     sin cos tan arcsin arccos arctan sinh cosh tanh floor ceil trunc rint sign
-    reciprocal isnan isinf isfinite logical_not invert
+    reciprocal isnan isinf isfinite logical_not invert bitwise_not
     add subtract multiply divide true_divide floor_divide mod remainder power
     maximum minimum fmax fmin arctan2 hypot equal not_equal less less_equal
     greater greater_equal logical_and logical_or logical_xor
     bitwise_and bitwise_or bitwise_xor
     where clip
-    sum prod mean max amax min amin std var argmax argmin all any count_nonzero
+    prod mean amax amin std var argmax argmin count_nonzero
     cumsum cumprod
     matmul dot outer transpose
     reshape ravel expand_dims squeeze swapaxes concatenate stack hstack vstack
     broadcast_to
+    int32 int64 float32 float64 bool_ double single int_ intp
+    pi e inf nan newaxis
 """.split()
 
-# Names whose marsc meaning is a different NumPy function.
-RENAMED = {
-    "tensor": np.array,
-    "array": np.array,
-    # The spec defines `empty` as zeros, so scripts may print its values.
-    "empty": np.zeros,
-    "load": np.load,
-    "save": np.save,
-}
+# Method calls that are identities under NumPy.
+IDENTITY_METHODS = ("execute", "fetch", "rechunk")
 
-V1_DTYPES = ["bool", "int32", "int64", "float32", "float64"]
-
-CHUNK_KEYWORDS = ("chunks", "chunk_size")
-
-# Refusal reasons for attributes NumPy cannot reproduce.
-UNCHECKABLE_ATTRIBUTES = {
+# Refusal reasons for names NumPy cannot reproduce.
+UNCHECKABLE_NAMES = {
     "random": "it uses random numbers, whose stream differs from NumPy's by design",
     "nsplits": "it reads .nsplits, which NumPy arrays do not have",
 }
@@ -68,37 +65,6 @@ UNCHECKABLE_ATTRIBUTES = {
 
 class OracleRefusal(Exception):
     """The script is valid but an oracle cannot produce its expected output."""
-
-
-class NotVersionOne(Exception):
-    """The script uses a statement form outside version 1."""
-
-
-def drop_chunk_keywords(function):
-    """Wraps a NumPy function so that it accepts and ignores marsc's chunk arguments."""
-
-    @functools.wraps(function)
-    def wrapper(*args, **kwargs):
-        for keyword in CHUNK_KEYWORDS:
-            kwargs.pop(keyword, None)
-        return function(*args, **kwargs)
-
-    return wrapper
-
-
-def library_namespace():
-    """The names a script reaches as `mt.NAME`, `np.NAME` or bare `NAME`."""
-    names = {name: drop_chunk_keywords(getattr(np, name)) for name in V1_FUNCTIONS}
-    names.update({name: drop_chunk_keywords(f) for name, f in RENAMED.items()})
-    names.update({name: getattr(np, name) for name in V1_DTYPES})
-    return names
-
-
-class Library(types.SimpleNamespace):
-    """The `mt` / `np` module object: NumPy restricted to the version-1 library."""
-
-    def __getattr__(self, name):
-        raise AttributeError(f"'{name}' is not a function of the version-1 library")
 
 
 def check_checkable(tree):
@@ -109,97 +75,67 @@ def check_checkable(tree):
             name = node.attr
         elif isinstance(node, ast.Name):
             name = node.id
-        if name in UNCHECKABLE_ATTRIBUTES:
+        elif isinstance(node, ast.alias):
+            name = node.name.split(".")[-1]
+        if name in UNCHECKABLE_NAMES:
             line = getattr(node, "lineno", "?")
-            raise OracleRefusal(f"line {line}: {UNCHECKABLE_ATTRIBUTES[name]}")
+            raise OracleRefusal(f"line {line}: {UNCHECKABLE_NAMES[name]}")
 
 
-class MarsToNumpy(ast.NodeTransformer):
-    """Rewrites the Mars-only parts of a script into plain NumPy."""
-
-    LIBRARY_MODULES = ("mars.tensor", "numpy")
+class DropIdentityMethods(ast.NodeTransformer):
+    """Rewrites `x.execute()`, `x.fetch()` and `x.rechunk(...)` into `x`."""
 
     def visit_Call(self, node):
         self.generic_visit(node)
         func = node.func
-        # `x.execute()` and `x.rechunk(...)` are identities under NumPy.
-        if isinstance(func, ast.Attribute) and func.attr in ("execute", "rechunk"):
+        if isinstance(func, ast.Attribute) and func.attr in IDENTITY_METHODS:
             return func.value
         return node
 
-    def visit_AugAssign(self, node):
-        # `x += y` means `x = x + y` in marsc: a new value bound to the name. NumPy's
-        # in-place update would instead keep x's dtype and mutate other names' values.
-        self.generic_visit(node)
-        target = node.target
-        value = ast.BinOp(
-            left=ast.Name(id=target.id, ctx=ast.Load()), op=node.op, right=node.value
-        )
-        return ast.copy_location(
-            ast.Assign(targets=[ast.Name(id=target.id, ctx=ast.Store())], value=value),
-            node,
-        )
 
-    def visit_Import(self, node):
-        statements = []
-        for alias in node.names:
-            if alias.name not in self.LIBRARY_MODULES:
-                raise NotVersionOne(
-                    f"line {node.lineno}: unknown module '{alias.name}'"
-                )
-            if alias.asname is not None:
-                target, value = alias.asname, "__library__"
-            elif alias.name == "numpy":
-                target, value = "numpy", "__library__"
-            else:
-                target, value = "mars", "__mars_package__"
-            statements.append(
-                ast.copy_location(
-                    ast.Assign(
-                        targets=[ast.Name(id=target, ctx=ast.Store())],
-                        value=ast.Name(id=value, ctx=ast.Load()),
-                    ),
-                    node,
-                )
-            )
-        return statements
+def shim_import(real_import):
+    """`__import__` with `numpy` meaning the shim (which accepts `chunks=`)."""
 
+    def importer(name, globals=None, locals=None, fromlist=(), level=0):
+        # Only the script's own `import numpy` / `import numpy.random`: NumPy's C code
+        # imports its private submodules through the same hook while the script's
+        # frame is current, and those must stay NumPy's.
+        if level == 0 and name in ("numpy", "numpy.random"):
+            real_import("mars.tensor.random", globals, locals, (), 0)
+            shim = sys.modules["mars.tensor"]
+            return shim.random if name == "numpy.random" and fromlist else shim
+        return real_import(name, globals, locals, fromlist, level)
 
-def check_statement_forms(tree):
-    """Rejects statements outside version 1 (blocks, defs, multiple targets, ...)."""
-    for statement in tree.body:
-        allowed = isinstance(statement, (ast.Import, ast.Expr))
-        if isinstance(statement, ast.Assign):
-            allowed = len(statement.targets) == 1 and isinstance(
-                statement.targets[0], ast.Name
-            )
-        if isinstance(statement, ast.AugAssign):
-            allowed = isinstance(statement.target, ast.Name)
-        if not allowed:
-            raise NotVersionOne(
-                f"line {statement.lineno}: not a version-1 statement "
-                f"({type(statement).__name__})"
-            )
+    return importer
 
 
 def script_globals():
-    """The global namespace a script runs in: the library, unprefixed and as `mt`."""
-    names = library_namespace()
-    library = Library(**names)
-    scope = dict(names)
-    scope["__builtins__"] = __builtins__
-    scope["__library__"] = library
-    scope["__mars_package__"] = types.SimpleNamespace(tensor=library)
-    scope["mt"] = library
-    scope["np"] = library
+    """The globals a script starts with: Python's builtins (with `numpy` imported as
+    the shim), the library's non-builtin names, and `mt`/`np`."""
+    import mars.tensor as library
+
+    script_builtins = dict(vars(builtins))
+    script_builtins["__import__"] = shim_import(builtins.__import__)
+    scope = {
+        name: getattr(library, name)
+        for name in BARE_LIBRARY_NAMES
+        if name not in script_builtins
+    }
+    scope.update(
+        {
+            "__builtins__": script_builtins,
+            "__name__": "__main__",
+            "mt": library,
+            "np": library,
+        }
+    )
     return scope
 
 
 def run(source, path):
     tree = ast.parse(source, filename=path)
-    check_statement_forms(tree)
     check_checkable(tree)
-    tree = ast.fix_missing_locations(MarsToNumpy().visit(tree))
+    tree = ast.fix_missing_locations(DropIdentityMethods().visit(tree))
     exec(compile(tree, path, "exec"), script_globals())
 
 
@@ -214,15 +150,17 @@ def main(argv):
     except OSError as error:
         print(f"numpy_oracle: cannot read {path}: {error}", file=sys.stderr)
         return 2
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, SHIM_DIR)
     try:
         run(source, path)
     except OracleRefusal as refusal:
         print(f"numpy_oracle: cannot check {path}: {refusal}", file=sys.stderr)
         return 3
-    except (NotVersionOne, SyntaxError) as error:
+    except SyntaxError as error:
         print(f"numpy_oracle: {path}: {error}", file=sys.stderr)
         return 2
-    except Exception as error:  # the script's own failure under NumPy
+    except Exception as error:  # the script's own failure under Python + NumPy
         sys.stdout.flush()
         print(
             f"numpy_oracle: {path} failed: {type(error).__name__}: {error}",

@@ -122,13 +122,26 @@ pub fn parse(text: &str) -> Result<Module, DriverError> {
 }
 
 /// Parses and lowers a script to its TileableGraph, verified.
+///
+/// A syntax error (an unsupported statement among them) does not hide the errors
+/// after it: the statements that parsed are lowered too, and all the diagnostics
+/// are reported together, in source order.
 pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph), DriverError> {
-    let module = parse(text)?;
+    let (module, syntax_errors) = marsc_grammar::parse(text);
     let lower_options = LowerOptions {
         chunk_bytes: options.chunk_bytes,
         base_dir: options.base_dir.clone(),
     };
-    let graph = lower(&module, &lower_options).map_err(DriverError::Diagnostics)?;
+    let lowered = lower(&module, &lower_options);
+    if !syntax_errors.is_empty() {
+        let mut all = syntax_errors;
+        if let Err(more) = lowered {
+            all.extend(more);
+        }
+        all.sort_by_key(|diagnostic| diagnostic.span.start);
+        return Err(DriverError::Diagnostics(all));
+    }
+    let graph = lowered.map_err(DriverError::Diagnostics)?;
     verify_ir("tileable", crate::tileable::verify::verify(&graph));
     Ok((module, graph))
 }
@@ -184,8 +197,8 @@ pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGr
 /// Compiles a script all the way to the runtime's plan.
 pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
     let started = Instant::now();
-    let module = parse(text)?;
     let (tileables, chunks, subtasks) = subtasks(text, options)?;
+    let module = parse(text)?;
     let mut plan = crate::plan::build_plan(&subtasks, &chunks)
         .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
     verify_ir("plan", plan.verify());
@@ -289,8 +302,8 @@ pub fn emit(
             })
         }
         Stage::All => {
-            let module = parse(text)?;
             let (graph, chunks, subtasks) = subtasks(text, options)?;
+            let module = parse(text)?;
             Ok(match format {
                 EmitFormat::Text => format!(
                     "after parse\n{}\nafter lower\n{}\nafter tile\n{}\nafter subtask\n{}",

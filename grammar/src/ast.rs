@@ -7,6 +7,11 @@ use crate::span::Span;
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Module {
     pub stmts: Vec<Stmt>,
+    /// Names that statements rejected as unsupported (already reported) would have
+    /// bound, in source order: `f` of `def f():`, `i` of `for i in ...:`, `a` and `b`
+    /// of `a, b = ...`, and names assigned in the skipped body of a `for`/`if`/...
+    /// block. Later uses of them are not errors of their own.
+    pub unsupported_bindings: Vec<Ident>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -24,7 +24,9 @@ use literals::Radix;
 use raw::{RawToken, StringEnd};
 use token::plain_token;
 pub use token::Token;
-use unsupported::UnsupportedBlocks;
+use unsupported::{BlockBindings, UnsupportedBlocks};
+
+use crate::ast::Ident;
 
 /// A token with its byte span, in the shape lalrpop expects from an external lexer.
 pub type SpannedToken<'src> = (usize, Token<'src>, usize);
@@ -38,6 +40,8 @@ pub struct Lexed<'src> {
     /// When a bracket is still open at the end of the file, the offset from which the
     /// rest of the file was swallowed into it; parse errors from there on are noise.
     pub unclosed_bracket_cutoff: Option<usize>,
+    /// Names bound by unsupported block headers and their skipped bodies.
+    pub unsupported_bindings: Vec<Ident>,
 }
 
 /// Lexes a whole source text.
@@ -48,6 +52,7 @@ pub fn tokenize(source: &str) -> Lexed<'_> {
         tokens,
         diagnostics: lexer.diagnostics,
         unclosed_bracket_cutoff: lexer.unclosed_bracket_cutoff,
+        unsupported_bindings: lexer.bindings.found,
     }
 }
 
@@ -88,6 +93,10 @@ pub struct Lexer<'src> {
     /// Where the first token of the current logical line starts.
     line_first_token: usize,
     unsupported_blocks: UnsupportedBlocks,
+    /// The current logical line is the body of an unsupported block: its tokens
+    /// are dropped, so that none of it is parsed or lowered.
+    skipping_body_line: bool,
+    bindings: BlockBindings,
     finished: bool,
     diagnostics: Vec<Diagnostic>,
     unclosed_bracket_cutoff: Option<usize>,
@@ -117,6 +126,8 @@ impl<'src> Lexer<'src> {
             at_logical_line_start: true,
             line_first_token: 0,
             unsupported_blocks: UnsupportedBlocks::default(),
+            skipping_body_line: false,
+            bindings: BlockBindings::default(),
             finished: false,
             diagnostics: Vec::new(),
             unclosed_bracket_cutoff: None,
@@ -157,6 +168,10 @@ impl<'src> Lexer<'src> {
         }
         self.at_logical_line_start = true;
         self.unsupported_blocks.statement_ended();
+        self.bindings.statement_ended();
+        if std::mem::take(&mut self.skipping_body_line) {
+            return None;
+        }
         Some((span.start, Token::Newline, span.end))
     }
 
@@ -168,6 +183,7 @@ impl<'src> Lexer<'src> {
         self.line_first_token = token_start;
         let indented = token_start > self.line_start;
         let explained = self.unsupported_blocks.line_started(indented);
+        self.skipping_body_line = explained;
         if indented && !explained {
             self.diagnostics.push(
                 Diagnostic::error(
@@ -197,7 +213,7 @@ impl<'src> Lexer<'src> {
                 Some(self.newline_inside_brackets.unwrap_or(self.source.len()));
             self.brackets.clear();
         }
-        if self.at_logical_line_start {
+        if self.at_logical_line_start || std::mem::take(&mut self.skipping_body_line) {
             return None;
         }
         self.at_logical_line_start = true;
@@ -236,6 +252,9 @@ impl<'src> Lexer<'src> {
             RawToken::Str(end) => self.string(text, span, end),
             RawToken::Unsupported => {
                 let first_on_line = span.start == self.line_first_token;
+                if !self.skipping_body_line {
+                    self.bindings.keyword(text, first_on_line);
+                }
                 if self.unsupported_blocks.should_report(text, first_on_line) {
                     let span = Span::new(span.start, span.end);
                     self.error(unsupported::unsupported_syntax(text, span))
@@ -245,6 +264,7 @@ impl<'src> Lexer<'src> {
             }
             RawToken::Semicolon => {
                 self.unsupported_blocks.statement_ended();
+                self.bindings.statement_ended();
                 Token::Semicolon
             }
             RawToken::LParen => self.open('(', span),
@@ -478,6 +498,16 @@ impl<'src> Iterator for Lexer<'src> {
             }
             self.check_indentation(span.start);
             let token = self.token(raw, span.clone());
+            let source = self.source;
+            let ident = || Ident {
+                name: source[span.clone()].to_string(),
+                span: Span::new(span.start, span.end),
+            };
+            if self.skipping_body_line {
+                self.bindings.body_token(&token, ident);
+                continue;
+            }
+            self.bindings.header_token(&token, ident);
             return Some((span.start, token, span.end));
         }
     }

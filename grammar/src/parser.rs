@@ -41,8 +41,12 @@ pub fn parse(source: &str) -> (Module, Vec<Diagnostic>) {
     diagnostics.extend(syntax_errors.filter_map(|error| context.diagnose(error)));
     diagnostics.sort_by_key(|diagnostic| diagnostic.span.start);
     diagnostics.dedup();
+    let mut unsupported_bindings = lexed.unsupported_bindings;
+    unsupported_bindings.append(&mut sink.unsupported_bindings);
+    unsupported_bindings.sort_by_key(|ident| ident.span.start);
     let module = Module {
         stmts: sink.statements,
+        unsupported_bindings,
     };
     (module, diagnostics)
 }

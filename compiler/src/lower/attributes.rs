@@ -5,7 +5,10 @@
 
 use super::library::{self, Home};
 use super::names::{closest, library_member, library_member_names};
-use super::not_yet::{not_yet_in_library, not_yet_in_random, not_yet_tensor_member};
+use super::not_yet::{
+    not_yet_in_library, not_yet_in_mars, not_yet_in_random, not_yet_str_member,
+    not_yet_tensor_member,
+};
 use super::value::{LibraryModule, Namespace, Value};
 use super::Lowerer;
 use crate::tileable::TileableId;
@@ -35,9 +38,14 @@ impl Lowerer<'_> {
             let not_yet = match namespace {
                 Namespace::Library(_) => not_yet_in_library(name, &prefix),
                 Namespace::Random(_) => not_yet_in_random(name, &prefix),
-                Namespace::Mars => None,
+                Namespace::Mars => not_yet_in_mars(name),
             };
             if let Some(message) = not_yet {
+                return self.report(Diagnostic::error(message, attr.span));
+            }
+        }
+        if let Value::Str(_) = &object {
+            if let Some(message) = not_yet_str_member(name) {
                 return self.report(Diagnostic::error(message, attr.span));
             }
         }

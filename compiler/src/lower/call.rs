@@ -1,6 +1,7 @@
 //! Calls: binds the arguments of a library function or method and hands them to
 //! the lowering that builds it; also calls of Python's `int`/`float`/`bool`, of
-//! NumPy scalar types (`mt.float32(2)`), and the `abs` and `len` builtins.
+//! NumPy scalar types (`mt.float32(2)`), and the `abs` and `len` builtins (the
+//! other Python builtins are in [`super::builtins`]).
 
 use super::bind::{bind, Arg, BoundArgs, CallArg};
 use super::convert::layout_order_arg;
@@ -38,6 +39,13 @@ impl Lowerer<'_> {
             }
             Value::PyType(py_type) => {
                 let arg = single_positional(py_type.name(), args)?;
+                if let Some(Arg {
+                    value: Value::Tensor(id),
+                    span,
+                }) = arg
+                {
+                    return Err(self.convert_tensor(py_type, id, span));
+                }
                 convert_python(py_type, arg)
             }
             Value::ScalarType(dtype) => {
@@ -51,7 +59,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn dispatch(&mut self, args: BoundArgs) -> LowerResult<Value> {
+    pub(super) fn dispatch(&mut self, args: BoundArgs) -> LowerResult<Value> {
         if args.any_poison() {
             return Ok(Value::Poison);
         }
@@ -107,6 +115,12 @@ impl Lowerer<'_> {
             Builtin::Print => self.print(&args),
             Builtin::Abs => self.abs_builtin(&args),
             Builtin::Len => self.len_builtin(&args),
+            Builtin::PyMaxMin(is_max) => self.max_min_builtin(is_max, &args),
+            Builtin::PySum => self.sum_builtin(&args),
+            Builtin::PyAllAny(is_all) => self.all_any_builtin(is_all, &args),
+            Builtin::PyRound => self.round_builtin(&args),
+            Builtin::PyPow => self.pow_builtin(&args),
+            Builtin::PyDivmod => self.divmod_builtin(&args),
         }
     }
 
@@ -115,18 +129,19 @@ impl Lowerer<'_> {
         let arg = args.get("x");
         match &arg.value {
             Value::Tensor(id) => self.unary(UnaryOp::Absolute, *id, args.call_span, args.call_span),
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+            // Python's `abs(-0.0)` is `0.0`: the sign bit is cleared, not compared.
+            Value::Float(v) => Ok(Value::Float(v.abs())),
+            Value::Int(_) | Value::Bool(_) => {
                 let negative = arg.value.as_f64().is_some_and(|v| v < 0.0);
-                let positive = fold_unary(AstUnary::Pos, &arg.value);
-                let result = if negative {
-                    fold_unary(AstUnary::Neg, &arg.value)
+                let op = if negative {
+                    AstUnary::Neg
                 } else {
-                    positive
+                    AstUnary::Pos
                 };
-                result.map_err(|message| Diagnostic::error(message, arg.span))
+                fold_unary(op, &arg.value).map_err(|message| Diagnostic::error(message, arg.span))
             }
             other => Err(Diagnostic::error(
-                format!("bad operand type for `abs()`: {}", other.type_name()),
+                format!("bad operand type for abs(): '{}'", other.type_name()),
                 arg.span,
             )),
         }

@@ -91,6 +91,11 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `x[i]` for a Python int `i` (Python's builtins iterate a tensor this way).
+    pub(super) fn index_int(&mut self, id: TileableId, i: i64, span: Span) -> LowerResult<Value> {
+        self.index_tensor(id, &[Item::Value(Value::Int(i), span)], span)
+    }
+
     fn index_tensor(&mut self, id: TileableId, items: &[Item], span: Span) -> LowerResult<Value> {
         let raw = items
             .iter()

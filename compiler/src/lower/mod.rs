@@ -20,6 +20,7 @@
 
 mod attributes;
 mod bind;
+mod builtins;
 mod call;
 mod convert;
 mod creation;
@@ -36,6 +37,7 @@ mod literal;
 mod names;
 mod nodes;
 mod not_yet;
+mod numpy_names;
 mod output;
 mod pyfmt;
 mod random;
@@ -81,7 +83,13 @@ impl std::default::Default for LowerOptions {
 /// `seed`**, so a script's random values are always reproducible.
 pub fn lower(module: &Module, options: &LowerOptions) -> Result<TileableGraph, Vec<Diagnostic>> {
     let mut lowerer = Lowerer::new(options);
+    let mut unsupported = module.unsupported_bindings.iter().peekable();
     for stmt in &module.stmts {
+        // A name an unsupported (already reported) statement would have bound is
+        // poison from there on, so its uses are not reported again as unknown.
+        while let Some(name) = unsupported.next_if(|name| name.span.start < stmt.span.start) {
+            lowerer.scope.insert(name.name.clone(), Value::Poison);
+        }
         lowerer.statement(stmt);
     }
     lowerer.finish()

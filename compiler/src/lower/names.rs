@@ -1,4 +1,5 @@
-//! Name resolution: the script's own bindings, then Python's builtins, then the
+//! Name resolution: the script's own bindings, then Python's builtins (which win
+//! over library functions of the same name: bare `max` is Python's), then the
 //! library (reachable bare, as `mt.`/`np.` are), plus `import` statements and the
 //! "did you mean" suggestions for unknown names and attributes.
 
@@ -156,6 +157,21 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("ab", "ba"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    /// Bare names of Python's builtins are Python's, never the library's
+    /// (`max(n, 0)` is not `mt.max(n, axis=0)`).
+    #[test]
+    fn python_builtins_are_not_the_library() {
+        for name in [
+            "abs", "all", "any", "max", "min", "sum", "round", "pow", "len", "divmod", "print",
+        ] {
+            let Some(Value::Function(id)) = builtin_value(name) else {
+                panic!("`{name}` is not a function");
+            };
+            assert_eq!(id.signature().home, Home::Builtin, "{name}");
+        }
+        assert!(matches!(builtin_value("int"), Some(Value::PyType(_))));
     }
 
     #[test]

@@ -1,7 +1,11 @@
 //! Names a NumPy user may reach for that version 1 does not have: NumPy functions
 //! and `random` functions beyond the library, array methods beyond the tensor
-//! methods, and Python builtins beyond the language. Naming one gets "not
-//! supported yet" instead of "cannot find".
+//! methods, Mars's top-level functions, `str` methods, and Python builtins beyond
+//! the language. Naming one gets "not supported yet" instead of "cannot find" or
+//! "no attribute". Besides the hand-picked lists here, every public name of NumPy's
+//! modules and of `ndarray` counts ([`super::numpy_names`]).
+
+use super::numpy_names::{NDARRAY, NUMPY, NUMPY_RANDOM, STR};
 
 /// NumPy functions and modules a script might reach for that are not in version 1
 /// of the library: naming them gets "not supported yet" rather than "not found".
@@ -222,8 +226,6 @@ const NOT_YET_BUILTIN: &[&str] = &[
     "format",
     "open",
     "input",
-    "pow",
-    "divmod",
     "isinstance",
     "type",
     "iter",
@@ -250,15 +252,48 @@ const NOT_YET_BUILTIN: &[&str] = &[
 /// The "not supported yet" message for a NumPy name outside version 1, if it is one.
 /// `prefix` is the module as written before the name (`numpy.`, or empty when bare).
 pub(crate) fn not_yet_in_library(name: &str, prefix: &str) -> Option<String> {
-    NOT_YET_IN_LIBRARY
-        .contains(&name)
-        .then(|| not_in_version_1(prefix, name))
+    // Bare, only the hand-picked names: `size` or `test` may well be a misspelt
+    // variable of the script's own, better met by "cannot find" and a suggestion.
+    let numpy_name = !prefix.is_empty() && NUMPY.contains(&name);
+    (NOT_YET_IN_LIBRARY.contains(&name) || numpy_name).then(|| not_in_version_1(prefix, name))
+}
+
+/// Members of the top-level `mars` package besides `tensor`.
+const NOT_YET_IN_MARS: &[&str] = &[
+    "execute",
+    "fetch",
+    "new_session",
+    "get_default_session",
+    "stop_server",
+    "new_cluster",
+    "remote",
+    "dataframe",
+    "learn",
+    "lib",
+    "session",
+    "deploy",
+    "services",
+    "config",
+    "options",
+];
+
+/// The "not supported yet" message for `mars.NAME`.
+pub(crate) fn not_yet_in_mars(name: &str) -> Option<String> {
+    NOT_YET_IN_MARS.contains(&name).then(|| {
+        format!("not supported yet: `mars.{name}` (marsc has only `mars.tensor`; a script runs as one job, so `.execute()` on a tensor is enough)")
+    })
+}
+
+/// The "not supported yet" message for a method of a Python `str`.
+pub(crate) fn not_yet_str_member(name: &str) -> Option<String> {
+    STR.contains(&name).then(|| {
+        format!("not supported yet: the string method `str.{name}` (print several values with `print(a, b)` instead)")
+    })
 }
 
 /// The same for `random.NAME`.
 pub(crate) fn not_yet_in_random(name: &str, prefix: &str) -> Option<String> {
-    NOT_YET_IN_RANDOM
-        .contains(&name)
+    (NOT_YET_IN_RANDOM.contains(&name) || NUMPY_RANDOM.contains(&name))
         .then(|| not_in_version_1(prefix, name))
 }
 
@@ -276,7 +311,7 @@ pub(crate) fn not_yet_builtin(name: &str) -> Option<String> {
 /// The "not supported yet" message for a NumPy array method or attribute outside
 /// version 1.
 pub(crate) fn not_yet_tensor_member(name: &str) -> Option<String> {
-    NOT_YET_TENSOR_MEMBERS.contains(&name).then(|| {
+    (NOT_YET_TENSOR_MEMBERS.contains(&name) || NDARRAY.contains(&name)).then(|| {
         format!("not supported yet: the tensor method or attribute `{name}` is not in marsc's library (version 1)")
     })
 }

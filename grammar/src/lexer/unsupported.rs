@@ -3,8 +3,103 @@
 //! A user who writes `for` or `<<` knows Python; telling them the construct is not
 //! in version 1 (and what to write instead) beats a generic "unexpected token".
 
+use crate::ast::Ident;
 use crate::diagnostic::Diagnostic;
+use crate::lexer::Token;
 use crate::span::Span;
+
+/// Collects the names an unsupported block would bind, so that the compiler does
+/// not report their later uses as unknown names (one error per construct): the name
+/// after `def`/`class`, the targets between `for` and `in`, the name after `as`
+/// (`with ... as f`), and `NAME = ...` / `NAME += ...` lines of a skipped body
+/// (except in a `def` or `class`, whose names are local).
+#[derive(Debug, Default)]
+pub(crate) struct BlockBindings {
+    pub found: Vec<Ident>,
+    watch: Watch,
+    /// The current block's body binds names in the enclosing scope.
+    body_binds: bool,
+    /// In a body line: the line's first token, while it may still be an assigned name.
+    body_line_name: Option<Ident>,
+    body_line_tokens: usize,
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+enum Watch {
+    #[default]
+    Nothing,
+    /// The next name is bound (`def f`, `as f`).
+    NextName,
+    /// Every name up to `in` is bound (`for i, j in`).
+    UntilIn,
+    /// A header whose `as` binds the name after it (`with`, `except`).
+    As,
+}
+
+impl BlockBindings {
+    /// An unsupported keyword outside a skipped body line.
+    pub fn keyword(&mut self, text: &str, first_on_line: bool) {
+        if text == "in" && self.watch == Watch::UntilIn {
+            self.watch = Watch::Nothing;
+            return;
+        }
+        if !first_on_line {
+            return;
+        }
+        self.body_binds = !matches!(text, "def" | "class");
+        self.watch = match text {
+            "def" | "class" => Watch::NextName,
+            "for" => Watch::UntilIn,
+            _ => Watch::As,
+        };
+    }
+
+    /// A token of a line that is parsed (a block header is one).
+    pub fn header_token(&mut self, token: &Token<'_>, ident: impl FnOnce() -> Ident) {
+        match (token, &self.watch) {
+            (Token::Name(_), Watch::NextName) => {
+                self.found.push(ident());
+                self.watch = Watch::Nothing;
+            }
+            (Token::Name(_), Watch::UntilIn) => self.found.push(ident()),
+            (Token::As, Watch::As) => self.watch = Watch::NextName,
+            _ => {}
+        }
+    }
+
+    /// A token of a skipped body line.
+    pub fn body_token(&mut self, token: &Token<'_>, ident: impl FnOnce() -> Ident) {
+        self.body_line_tokens += 1;
+        match (self.body_line_tokens, token) {
+            (1, Token::Name(_)) if self.body_binds => self.body_line_name = Some(ident()),
+            (2, token) if is_assignment(token) => {
+                self.found.extend(self.body_line_name.take());
+            }
+            _ => self.body_line_name = None,
+        }
+    }
+
+    pub fn statement_ended(&mut self) {
+        self.watch = Watch::Nothing;
+        self.body_line_name = None;
+        self.body_line_tokens = 0;
+    }
+}
+
+fn is_assignment(token: &Token<'_>) -> bool {
+    matches!(
+        token,
+        Token::Assign
+            | Token::PlusAssign
+            | Token::MinusAssign
+            | Token::StarAssign
+            | Token::SlashAssign
+            | Token::DoubleSlashAssign
+            | Token::PercentAssign
+            | Token::DoubleStarAssign
+            | Token::AtAssign
+    )
+}
 
 /// Decides which unsupported keywords deserve a diagnostic, so that a Python block
 /// gets one error at its header instead of one per line: `for x in y:` is reported

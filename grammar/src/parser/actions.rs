@@ -22,6 +22,8 @@ pub(crate) struct Sink<'src> {
     /// Diagnostics raised by actions, for input that parsed but is not allowed.
     pub diagnostics: Vec<Diagnostic>,
     pub recovered: Vec<SyntaxError<'src>>,
+    /// Names of unpacking targets (`a, b = ...`), rejected but bound in Python.
+    pub unsupported_bindings: Vec<Ident>,
     /// The last expression cut off for depth, so that its enclosing expressions,
     /// also too deep, are not reported again.
     too_deep: Option<Span>,
@@ -34,6 +36,7 @@ impl<'src> Sink<'src> {
             statements: Vec::new(),
             diagnostics: Vec::new(),
             recovered: Vec::new(),
+            unsupported_bindings: Vec::new(),
             too_deep: None,
         }
     }
@@ -135,11 +138,14 @@ fn assignment_target(sink: &mut Sink<'_>, target: Expr, operator: &str) -> Optio
             "cannot assign to an attribute",
             "assign the value to a plain name instead: `name = value`",
         ),
-        ExprKind::Tuple(_) | ExprKind::List(_) => (
+        ExprKind::Tuple(items) | ExprKind::List(items) => {
+            collect_target_names(&items, &mut sink.unsupported_bindings);
+            (
             "unpacking assignment is not supported".to_string(),
             "cannot assign to several names at once",
             "assign each name on its own line: `a = ...` then `b = ...`",
-        ),
+            )
+        }
         ExprKind::Call { .. } => (
             "cannot assign to a function call".to_string(),
             "not a name",
@@ -172,4 +178,18 @@ fn assignment_target(sink: &mut Sink<'_>, target: Expr, operator: &str) -> Optio
             .with_help(help),
     );
     None
+}
+
+/// The plain names inside an unpacking target (`a, (b, c)`), in order.
+fn collect_target_names(items: &[Expr], names: &mut Vec<Ident>) {
+    for item in items {
+        match &item.kind {
+            ExprKind::Name(name) => names.push(Ident {
+                name: name.clone(),
+                span: item.span,
+            }),
+            ExprKind::Tuple(inner) | ExprKind::List(inner) => collect_target_names(inner, names),
+            _ => {}
+        }
+    }
 }

@@ -485,3 +485,44 @@ fn diagnostics_are_in_source_order() {
     assert_eq!(starts, sorted);
     assert_eq!(diagnostics.len(), 4, "{diagnostics:#?}");
 }
+
+/// An unsupported block is reported once and skipped whole, body included; the
+/// names it would bind are recorded so that the compiler does not report their
+/// uses again (a `def` body's own names are local, so they are not).
+#[test]
+fn unsupported_blocks_are_skipped_and_their_names_recorded() {
+    let source = "def scale(x, k):\n    y = x * k\n    return y\n\
+                  a, (b, c) = 1, (2, 3)\n\
+                  for i, j in pairs:\n    total = i * 2\n    total += j\nelse:\n    done = 1\n\
+                  z = total\n";
+    let (module, diagnostics) = parse(source);
+    let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "`def` is not supported in version 1",
+            "unpacking assignment is not supported",
+            "`for` is not supported in version 1",
+        ]
+    );
+    // Only `z = total` is left: nothing of the bodies is parsed.
+    assert_eq!(module.stmts.len(), 1, "{:#?}", module.stmts);
+    let names: Vec<&str> = module
+        .unsupported_bindings
+        .iter()
+        .map(|ident| ident.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["scale", "a", "b", "c", "i", "j", "total", "total", "done"]
+    );
+    let scale = &module.unsupported_bindings[0];
+    assert_eq!(&source[scale.span.range()], "scale");
+}
+
+#[test]
+fn a_skipped_body_at_the_end_of_the_file_needs_no_newline() {
+    let (module, diagnostics) = parse("x = 1\nfor i in x:\n    y = i");
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!(module.stmts.len(), 1);
+}

@@ -118,6 +118,14 @@ pub(crate) enum Builtin {
     Print,
     Abs,
     Len,
+    /// Python's `max`/`min` (`builtins.rs`); `true` for `max`.
+    PyMaxMin(bool),
+    PySum,
+    /// Python's `all`/`any`; `true` for `all`.
+    PyAllAny(bool),
+    PyRound,
+    PyPow,
+    PyDivmod,
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

@@ -307,3 +307,14 @@ pub(super) const PRINT: &[Param] = &[
     kw("flush", Default::Bool(false)),
 ];
 pub(super) const ONE_OBJECT: &[Param] = &[pos("x")];
+// Python's own builtins, with Python's parameter names.
+pub(super) const MAX_MIN_BUILTIN: &[Param] = &[
+    var_positional("args"),
+    kw("key", Default::None),
+    kw("default", Default::None),
+];
+pub(super) const SUM_BUILTIN: &[Param] = &[pos("iterable"), opt("start", Default::Int(0))];
+pub(super) const ONE_ITERABLE: &[Param] = &[pos("iterable")];
+pub(super) const ROUND_BUILTIN: &[Param] = &[req("number"), opt("ndigits", Default::None)];
+pub(super) const POW_BUILTIN: &[Param] = &[req("base"), req("exp"), opt("mod", Default::None)];
+pub(super) const DIVMOD_BUILTIN: &[Param] = &[pos("x"), pos("y")];

@@ -214,4 +214,12 @@ pub(crate) static LIBRARY: &[Signature] = &[
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),
     builtin("len", ONE_OBJECT, F::Len),
+    builtin("max", MAX_MIN_BUILTIN, F::PyMaxMin(true)),
+    builtin("min", MAX_MIN_BUILTIN, F::PyMaxMin(false)),
+    builtin("sum", SUM_BUILTIN, F::PySum),
+    builtin("all", ONE_ITERABLE, F::PyAllAny(true)),
+    builtin("any", ONE_ITERABLE, F::PyAllAny(false)),
+    builtin("round", ROUND_BUILTIN, F::PyRound),
+    builtin("pow", POW_BUILTIN, F::PyPow),
+    builtin("divmod", DIVMOD_BUILTIN, F::PyDivmod),
 ];

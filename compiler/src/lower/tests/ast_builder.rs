@@ -130,5 +130,8 @@ pub fn import(module: &str, alias: Option<&str>) -> Stmt {
 }
 
 pub fn module(stmts: Vec<Stmt>) -> Module {
-    Module { stmts }
+    Module {
+        stmts,
+        ..Module::default()
+    }
 }

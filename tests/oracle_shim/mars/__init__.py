@@ -1,0 +1,1 @@
+"""The `mars` package as the NumPy oracle sees it: only `mars.tensor` (see tensor/)."""

@@ -1,0 +1,62 @@
+"""`mars.tensor` for the NumPy oracle: NumPy itself, with Mars's extras.
+
+Every NumPy name is reachable (module `__getattr__` hands it over unchanged, so
+ufuncs, dtypes and constants are NumPy's own objects and print as NumPy prints them).
+What differs from NumPy is only what the language contract says differs:
+- the creation functions accept Mars's `chunks=` / `chunk_size=` and ignore them;
+- `tensor` is `array`, and `empty`/`empty_like` fill with zeros (the contract defines
+  them so, to keep printed values deterministic).
+`.execute()` and `.rechunk()` are not here: the oracle removes those method calls
+from the script's syntax tree, so arrays stay plain `ndarray`s.
+"""
+
+import functools
+
+import numpy as _np
+
+from . import random  # noqa: F401  (mt.random)
+
+CHUNK_KEYWORDS = ("chunks", "chunk_size")
+
+
+def drop_chunk_keywords(function):
+    """Wraps a NumPy function so that it accepts and ignores Mars's chunk arguments."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        for keyword in CHUNK_KEYWORDS:
+            kwargs.pop(keyword, None)
+        return function(*args, **kwargs)
+
+    return wrapper
+
+
+# The functions that take `chunks=` in Mars (and in marsc): the creation functions.
+_CREATION = {
+    "tensor": _np.array,
+    "array": _np.array,
+    "asarray": _np.asarray,
+    "ones": _np.ones,
+    "zeros": _np.zeros,
+    "empty": _np.zeros,
+    "full": _np.full,
+    "ones_like": _np.ones_like,
+    "zeros_like": _np.zeros_like,
+    "empty_like": _np.zeros_like,
+    "full_like": _np.full_like,
+    "arange": _np.arange,
+    "linspace": _np.linspace,
+    "eye": _np.eye,
+    "identity": _np.identity,
+    "load": _np.load,
+}
+
+globals().update({name: drop_chunk_keywords(f) for name, f in _CREATION.items()})
+
+
+def __getattr__(name):
+    """Every other name is NumPy's."""
+    try:
+        return getattr(_np, name)
+    except AttributeError:
+        raise AttributeError(f"module 'mars.tensor' has no attribute '{name}'") from None
