@@ -409,3 +409,36 @@ fn a_session_prints_what_the_script_prints_with_and_without_jit() {
         }
     }
 }
+
+#[test]
+fn in_place_updates_reach_aliases_and_views_across_inputs() {
+    // NumPy 2 prints the same for these inputs in a Python REPL.
+    let session = repl(
+        "x = mt.arange(4.0)\n\
+         y = x\n\
+         v = x[1:3]\n\
+         x += 1\n\
+         y\n\
+         v\n\
+         v *= 10\n\
+         x\n\
+         n = mt.arange(3)\n\
+         n /= 2\n\
+         n\n",
+    );
+    assert!(session.success, "{}", session.stderr);
+    assert_eq!(
+        session.stdout,
+        "array([1., 2., 3., 4.])\n\
+         array([2., 3.])\n\
+         array([ 1., 20., 30.,  4.])\n\
+         array([0, 1, 2])\n"
+    );
+    assert!(
+        session
+            .stderr
+            .contains("Cannot cast ufunc 'divide' output from dtype('float64') to dtype('int64')"),
+        "{}",
+        session.stderr
+    );
+}

@@ -2,10 +2,10 @@
 //! Python values, graph nodes on tensors), `and`/`or`/`not`, calls, attributes and
 //! subscripts. Statements and imports are here too, being only name binding.
 
-use super::bind::CallArg;
 use super::fold::{fold_binary, fold_compare, fold_unary, truthy};
 use super::names::{builtin_names, builtin_value, closest, module_value};
 use super::not_yet::{not_yet_builtin, not_yet_in_library};
+use super::objects::Binding;
 use super::value::Value;
 use super::Lowerer;
 use marsc_grammar::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, Ident, UnaryOp};
@@ -14,7 +14,10 @@ use marsc_grammar::{Diagnostic, Span};
 impl Lowerer<'_> {
     pub(super) fn eval(&mut self, expr: &Expr) -> Value {
         match &expr.kind {
-            ExprKind::Name(name) => self.lookup(name, expr.span),
+            ExprKind::Name(_)
+            | ExprKind::Attribute { .. }
+            | ExprKind::Call { .. }
+            | ExprKind::Subscript { .. } => self.eval_origin(expr).0,
             ExprKind::Int(v) => Value::Int(*v),
             ExprKind::Float(v) => Value::Float(*v),
             ExprKind::Bool(b) => Value::Bool(*b),
@@ -23,15 +26,6 @@ impl Lowerer<'_> {
             ExprKind::Ellipsis => Value::Ellipsis,
             ExprKind::Tuple(items) => self.sequence(items, false),
             ExprKind::List(items) => self.sequence(items, true),
-            ExprKind::Attribute { value, attr } => {
-                let object = self.eval(value);
-                self.attribute(object, value.span, attr)
-            }
-            ExprKind::Call { func, args } => self.eval_call(func, args, expr.span),
-            ExprKind::Subscript { value, items } => {
-                let object = self.eval(value);
-                self.subscript(object, value.span, items, expr.span)
-            }
             ExprKind::Unary {
                 op,
                 op_span,
@@ -87,8 +81,8 @@ impl Lowerer<'_> {
     /// The value bound to `name`: the script's own names first, then builtins and
     /// the library.
     pub(super) fn lookup(&mut self, name: &str, span: Span) -> Value {
-        if let Some(value) = self.scope.get(name) {
-            return value.clone();
+        if let Some(binding) = self.scope.get(name).cloned() {
+            return self.resolve(&binding, span);
         }
         if let Some(value) = builtin_value(name) {
             return value;
@@ -121,20 +115,23 @@ impl Lowerer<'_> {
                     .with_help("the modules are `mars.tensor` and `numpy` (and their `random`)"),
             );
             if let Some(alias) = alias {
-                self.scope.insert(alias.name.clone(), Value::Poison);
+                self.scope
+                    .insert(alias.name.clone(), Binding::Plain(Value::Poison));
             }
             return;
         };
         match alias {
             Some(alias) => {
-                self.scope
-                    .insert(alias.name.clone(), Value::Namespace(namespace));
+                self.scope.insert(
+                    alias.name.clone(),
+                    Binding::Plain(Value::Namespace(namespace)),
+                );
             }
             None => {
                 // `import mars.tensor` binds `mars`, as in Python.
                 let top = module_value(&path[..1]).expect("parents of known modules are known");
                 self.scope
-                    .insert(path[0].to_string(), Value::Namespace(top));
+                    .insert(path[0].to_string(), Binding::Plain(Value::Namespace(top)));
             }
         }
     }
@@ -240,27 +237,6 @@ impl Lowerer<'_> {
             Value::Tensor(_) => Err(tensor_truth_error(keyword, op_span)),
             other => Ok(truthy(other)),
         }
-    }
-
-    fn eval_call(&mut self, func: &Expr, args: &[marsc_grammar::ast::Arg], span: Span) -> Value {
-        let callee = self.eval(func);
-        let receiver_span = match &func.kind {
-            ExprKind::Attribute { value, .. } => value.span,
-            _ => func.span,
-        };
-        let args: Vec<CallArg> = args
-            .iter()
-            .map(|arg| CallArg {
-                keyword: arg.name.as_ref().map(|n| (n.name.clone(), n.span)),
-                value: self.eval(&arg.value),
-                span: arg.value.span,
-            })
-            .collect();
-        if callee.is_poison() {
-            return Value::Poison;
-        }
-        let result = self.call(callee, func.span, receiver_span, args, span);
-        self.value_or_report(result)
     }
 }
 

@@ -30,6 +30,7 @@ mod expr;
 mod fold;
 mod full_fill;
 mod indexing;
+mod inplace;
 mod joining;
 mod library;
 mod linalg;
@@ -38,6 +39,7 @@ mod names;
 mod nodes;
 mod not_yet;
 mod numpy_names;
+mod objects;
 mod output;
 mod pyfmt;
 mod random;
@@ -45,6 +47,7 @@ mod reduction;
 pub mod session;
 mod shape_ops;
 mod value;
+mod views;
 
 #[cfg(test)]
 mod tests;
@@ -53,6 +56,7 @@ use crate::tileable::prune::prune;
 use crate::tileable::TileableGraph;
 use marsc_grammar::ast::{Module, Stmt, StmtKind};
 use marsc_grammar::Diagnostic;
+use objects::{Binding, Object};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use value::Value;
@@ -102,7 +106,10 @@ pub(crate) type LowerResult<T> = Result<T, Diagnostic>;
 pub(crate) struct Lowerer<'o> {
     options: &'o LowerOptions,
     graph: TileableGraph,
-    scope: HashMap<String, Value>,
+    /// What each name denotes; tensors are objects, see [`objects`].
+    scope: HashMap<String, Binding>,
+    /// Every tensor object, indexed by `ObjectId`.
+    objects: Vec<Object>,
     diagnostics: Vec<Diagnostic>,
     /// The seed set by the last `random.seed(n)`.
     seed: u64,
@@ -116,6 +123,7 @@ impl<'o> Lowerer<'o> {
             options,
             graph: TileableGraph::new(),
             scope: HashMap::new(),
+            objects: Vec::new(),
             diagnostics: Vec::new(),
             seed: 0,
             random_calls: 0,
@@ -126,21 +134,15 @@ impl<'o> Lowerer<'o> {
         match &stmt.kind {
             StmtKind::Import { module, alias } => self.import(module, alias.as_ref()),
             StmtKind::Assign { target, value } => {
-                let value = self.eval(value);
-                self.scope.insert(target.name.clone(), value);
+                let binding = self.bind_expr(value);
+                self.scope.insert(target.name.clone(), binding);
             }
             StmtKind::AugAssign {
                 target,
                 op,
                 op_span,
                 value,
-            } => {
-                let current = self.lookup(&target.name, target.span);
-                let rhs = self.eval(value);
-                let result =
-                    self.binary_operator(*op, *op_span, (current, target.span), (rhs, value.span));
-                self.scope.insert(target.name.clone(), result);
-            }
+            } => self.augmented_assignment(target, *op, *op_span, value),
             StmtKind::Expr(expr) => {
                 self.eval(expr);
             }

@@ -10,6 +10,7 @@
 
 use super::library::{self, Home};
 use super::names::{builtin_names, builtin_value, library_member_names};
+use super::objects::Binding;
 use super::pyfmt::python_repr;
 use super::value::{Namespace, Value};
 use super::{LowerOptions, Lowerer};
@@ -107,13 +108,18 @@ pub fn lower_session(
     let mut scope: Vec<(String, Members)> = lowerer
         .scope
         .iter()
-        .map(|(name, value)| (name.clone(), members_of(value)))
+        .map(|(name, binding)| (name.clone(), binding_members(binding)))
         .collect();
     scope.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, _) in &scope {
-        if let Some(Value::Tensor(id)) = lowerer.scope.get(name) {
+        let Some(Binding::Object(object)) = lowerer.scope.get(name).cloned() else {
+            continue;
+        };
+        // A variable that cannot be read now (an opaque view of an updated tensor)
+        // has no handle; reading it reports the error.
+        if let Ok(id) = lowerer.object_value(object, Default::default()) {
             lowerer.graph.outputs.push(Output::Print {
-                items: vec![PrintItem::Tensor(*id)],
+                items: vec![PrintItem::Tensor(id)],
                 sep: String::new(),
                 end: String::new(),
                 span: Default::default(),
@@ -126,6 +132,14 @@ pub fn lower_session(
         tensor_echoes,
         scope,
     })
+}
+
+fn binding_members(binding: &Binding) -> Members {
+    match binding {
+        Binding::Object(_) => Members::Tensor,
+        Binding::Plain(value) => members_of(value),
+        Binding::Seq { .. } | Binding::Method(..) => Members::Nothing,
+    }
 }
 
 fn members_of(value: &Value) -> Members {

@@ -1,4 +1,4 @@
-# every augmented assignment (+= -= *= /= //= %= **= @=) is `name = name OP value`: dtypes may change, aliases are untouched
+# every augmented assignment (+= -= *= /= //= %= **= @=) updates the tensor in place: its dtype stays, and an alias sees the new value
 import mars.tensor as mt
 a = mt.arange(6)
 alias = a
@@ -10,8 +10,9 @@ a //= 2
 a %= 5
 a **= 2
 print(a, a.dtype)
-a /= 4
-print(a, a.dtype)
+f = a.astype(float)
+f /= 4
+print(f, f.dtype)
 m = mt.eye(2) + 1
 m @= mt.tensor([[1.0, 2.0], [3.0, 4.0]])
 print(m)

@@ -1,0 +1,492 @@
+//! Evaluating an expression *as a reference*: besides its value, what object it
+//! is. A name is the object it is bound to, `x.execute()` and `x.rechunk(...)` are
+//! `x` itself (the oracle's reading of those Mars methods), and NumPy's view
+//! functions give a view of their argument's object; everything else makes a new
+//! object. This is decided from the expression (which function is called), never
+//! from graph node identity: a no-op `astype` returns its input node, but NumPy's
+//! `astype` copies.
+//!
+//! NumPy's functions that return a view, as `np.shares_memory` shows, and how marsc
+//! treats each: basic indexing (except a scalar element), `.T`, `transpose`,
+//! `swapaxes`, `expand_dims`, `squeeze` — views; `broadcast_to` — a read-only view;
+//! `reshape`, `ravel` — a view of a tensor known to be C-contiguous, otherwise opaque
+//! (see [`super::objects`]); `asarray`, `array(copy=False)`, `astype(copy=False)`
+//! — the argument itself when nothing is converted. Copies: `flatten`, `copy`,
+//! `astype`, `array`/`tensor`, and every element-wise function, reduction, scan,
+//! join and creation function.
+
+use super::bind::CallArg;
+use super::library::{Builtin, FuncId};
+use super::objects::{Binding, Object, ObjectId, ObjectKind, Opaque, View, ViewStep};
+use super::value::Value;
+use super::Lowerer;
+use crate::tileable::{TileOp, TileableId};
+use marsc_grammar::ast::{Expr, ExprKind, SubscriptItem, UnaryOp};
+use marsc_grammar::Span;
+
+/// What object an evaluated expression is.
+#[derive(Clone, Debug)]
+pub(super) enum Origin {
+    /// A new value. `scalar`, for a 0-d tensor: whether NumPy would give a NumPy
+    /// scalar rather than a 0-d array (`None`: marsc cannot tell).
+    Fresh { scalar: Option<bool> },
+    /// Exactly what this binding denotes.
+    Same(Binding),
+    /// A view of `base`, made from its value `base_value`.
+    ViewOf {
+        base: ObjectId,
+        base_value: TileableId,
+        kind: ViewKind,
+        what: &'static str,
+    },
+    /// marsc cannot tell; checked conservatively.
+    Unknown,
+}
+
+/// How a view function shares its argument's memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ViewKind {
+    Always,
+    /// `broadcast_to`: NumPy's view is read-only.
+    ReadOnly,
+    /// `reshape`/`ravel`: a view when the argument is C-contiguous, else a copy.
+    IfContiguous,
+}
+
+impl Origin {
+    const NEW_ARRAY: Origin = Origin::Fresh {
+        scalar: Some(false),
+    };
+    const NEW_SCALAR: Origin = Origin::Fresh { scalar: Some(true) };
+    const NEW: Origin = Origin::Fresh { scalar: None };
+}
+
+impl Lowerer<'_> {
+    /// The binding `name = expr` makes.
+    pub(super) fn bind_expr(&mut self, expr: &Expr) -> Binding {
+        match &expr.kind {
+            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                let is_list = matches!(expr.kind, ExprKind::List(_));
+                let items: Vec<Binding> = items.iter().map(|item| self.bind_expr(item)).collect();
+                Binding::Seq {
+                    items: items.into(),
+                    is_list,
+                }
+            }
+            _ => {
+                let (value, origin) = self.eval_origin(expr);
+                self.binding_for(value, origin, expr.span)
+            }
+        }
+    }
+
+    /// A binding for an evaluated value with its origin.
+    pub(super) fn binding_for(&mut self, value: Value, origin: Origin, span: Span) -> Binding {
+        if value.is_poison() {
+            return Binding::Plain(Value::Poison);
+        }
+        match (origin, value) {
+            (Origin::Same(binding), _) => binding,
+            (
+                Origin::ViewOf {
+                    base,
+                    base_value,
+                    kind,
+                    what,
+                },
+                Value::Tensor(result),
+            ) => Binding::Object(self.view_object(base, base_value, result, kind, what, span)),
+            (Origin::Fresh { scalar }, value) => self.fresh_binding(value, scalar, span),
+            (_, value) => self.suspect_binding(value, span),
+        }
+    }
+
+    /// Evaluates `expr`, also saying what object its value is. Names, attributes,
+    /// calls and subscripts are evaluated here ([`Lowerer::eval`] comes here for them).
+    pub(super) fn eval_origin(&mut self, expr: &Expr) -> (Value, Origin) {
+        match &expr.kind {
+            ExprKind::Name(name) => match self.scope.get(name).cloned() {
+                Some(binding) => (self.resolve(&binding, expr.span), Origin::Same(binding)),
+                None => (self.lookup(name, expr.span), Origin::NEW),
+            },
+            ExprKind::Attribute { value, attr } => {
+                let (object, origin) = self.eval_origin(value);
+                let result = self.attribute(object.clone(), value.span, attr);
+                let origin = match (&object, &result) {
+                    (Value::Tensor(base), Value::Tensor(_)) if attr.name == "T" => {
+                        self.view_origin(origin, *base, ViewKind::Always, "`.T`", expr.span)
+                    }
+                    (Value::Tensor(receiver), Value::Method(_, func)) => {
+                        match self.object_of(origin, *receiver, expr.span) {
+                            Some(receiver) => Origin::Same(Binding::Method(receiver, *func)),
+                            None => Origin::NEW,
+                        }
+                    }
+                    _ => Origin::NEW,
+                };
+                (result, origin)
+            }
+            ExprKind::Call { func, args } => self.eval_call_origin(func, args, expr.span),
+            ExprKind::Subscript { value, items } => {
+                let (object, origin) = self.eval_origin(value);
+                let result = self.subscript(object.clone(), value.span, items, expr.span);
+                let origin = match (&object, &result) {
+                    (_, Value::Poison) => Origin::NEW,
+                    (Value::Tensor(base), Value::Tensor(element)) => {
+                        if self.shape(*element).is_empty() && !has_ellipsis(items) {
+                            Origin::NEW_SCALAR
+                        } else {
+                            self.view_origin(origin, *base, ViewKind::Always, "a slice", expr.span)
+                        }
+                    }
+                    (Value::Tuple(_) | Value::List(_), _) => sequence_item(origin, items),
+                    _ => Origin::NEW,
+                };
+                (result, origin)
+            }
+            ExprKind::Binary { .. } | ExprKind::Unary { .. } | ExprKind::Compare { .. } => {
+                (self.eval(expr), Origin::NEW_SCALAR)
+            }
+            ExprKind::Tuple(_) | ExprKind::List(_) | ExprKind::BoolOp { .. } => {
+                (self.eval(expr), Origin::Unknown)
+            }
+            _ => (self.eval(expr), Origin::NEW),
+        }
+    }
+
+    /// A call, evaluated as [`Lowerer::eval`] does, with its result's origin.
+    fn eval_call_origin(
+        &mut self,
+        func: &Expr,
+        args: &[marsc_grammar::ast::Arg],
+        span: Span,
+    ) -> (Value, Origin) {
+        let (callee, receiver) = match &func.kind {
+            ExprKind::Attribute { value, attr } => {
+                let (object, origin) = self.eval_origin(value);
+                let callee = self.attribute(object.clone(), value.span, attr);
+                (callee, Some((object, origin)))
+            }
+            _ => (self.eval(func), None),
+        };
+        let receiver_span = match &func.kind {
+            ExprKind::Attribute { value, .. } => value.span,
+            _ => func.span,
+        };
+        let mut evaluated = Vec::with_capacity(args.len());
+        let call_args: Vec<CallArg> = args
+            .iter()
+            .map(|arg| {
+                let (value, origin) = self.eval_origin(&arg.value);
+                let keyword = arg.name.as_ref().map(|n| (n.name.clone(), n.span));
+                evaluated.push((keyword.as_ref().map(|k| k.0.clone()), value.clone(), origin));
+                CallArg {
+                    keyword,
+                    value,
+                    span: arg.value.span,
+                }
+            })
+            .collect();
+        if callee.is_poison() {
+            return (Value::Poison, Origin::NEW);
+        }
+        let result = self.call(callee.clone(), func.span, receiver_span, call_args, span);
+        let result = self.value_or_report(result);
+        if result.is_poison() {
+            return (result, Origin::NEW);
+        }
+        let (func_id, base) = match callee {
+            Value::Method(_, id) => (id, receiver),
+            Value::Function(id) => {
+                let first = id.signature().params.first().map(|p| p.name);
+                let base = evaluated
+                    .iter()
+                    .position(|(keyword, ..)| keyword.is_none())
+                    .filter(|&i| i == 0)
+                    .or_else(|| {
+                        evaluated
+                            .iter()
+                            .position(|(keyword, ..)| keyword.as_deref() == first)
+                    })
+                    .map(|i| (evaluated[i].1.clone(), evaluated[i].2.clone()));
+                (id, base)
+            }
+            Value::ScalarType(_) => return (result, Origin::NEW_SCALAR),
+            _ => return (result, Origin::NEW),
+        };
+        let origin = self.call_origin(func_id, base, &evaluated, &result, span);
+        (result, origin)
+    }
+
+    /// The origin of a library call's result; `base` is its first argument (or
+    /// receiver) with its origin.
+    fn call_origin(
+        &mut self,
+        func: FuncId,
+        base: Option<(Value, Origin)>,
+        args: &[(Option<String>, Value, Origin)],
+        result: &Value,
+        span: Span,
+    ) -> Origin {
+        let signature = func.signature();
+        let (base_value, base_origin) = match base {
+            Some((Value::Tensor(id), origin)) => (Some(id), origin),
+            _ => (None, Origin::NEW),
+        };
+        let keyword = |name: &str| {
+            args.iter()
+                .find(|(keyword, ..)| keyword.as_deref() == Some(name))
+                .map(|(_, value, _)| value.clone())
+        };
+        // `copy=False` (or NumPy 2's `copy=None`): no copy unless one is needed.
+        let no_copy =
+            |value: Option<Value>| matches!(value, Some(Value::Bool(false) | Value::None));
+        let view = |this: &mut Self, kind, what| match base_value {
+            Some(base) => this.view_origin(base_origin.clone(), base, kind, what, span),
+            None => Origin::NEW_ARRAY,
+        };
+        let same_if_unconverted = |origin: Origin| match (base_value, result) {
+            (Some(base), Value::Tensor(id)) if base == *id => origin,
+            _ => Origin::NEW_ARRAY,
+        };
+        match signature.builtin {
+            Builtin::Execute if signature.name == "execute" => base_origin,
+            Builtin::Rechunk => base_origin,
+            Builtin::Execute | Builtin::Copy => Origin::NEW,
+            Builtin::Astype => {
+                let copy = keyword("copy").or_else(|| {
+                    args.iter()
+                        .filter(|(keyword, ..)| keyword.is_none())
+                        .nth(4)
+                        .map(|(_, value, _)| value.clone())
+                });
+                if no_copy(copy) {
+                    same_if_unconverted(base_origin)
+                } else {
+                    Origin::NEW
+                }
+            }
+            Builtin::Tensor => {
+                let copy = keyword("copy");
+                let asarray = signature.name == "asarray" && copy != Some(Value::Bool(true));
+                if asarray || no_copy(copy) {
+                    same_if_unconverted(base_origin)
+                } else {
+                    Origin::NEW_ARRAY
+                }
+            }
+            Builtin::Transpose | Builtin::TransposeMethod => {
+                view(self, ViewKind::Always, "`transpose`")
+            }
+            Builtin::SwapAxes => view(self, ViewKind::Always, "`swapaxes`"),
+            Builtin::ExpandDims => view(self, ViewKind::Always, "`expand_dims`"),
+            Builtin::Squeeze => view(self, ViewKind::Always, "`squeeze`"),
+            Builtin::BroadcastTo => view(self, ViewKind::ReadOnly, "`broadcast_to`"),
+            Builtin::Reshape | Builtin::ReshapeMethod => {
+                view(self, ViewKind::IfContiguous, "`reshape`")
+            }
+            Builtin::Ravel if signature.name == "ravel" => {
+                view(self, ViewKind::IfContiguous, "`ravel`")
+            }
+            Builtin::Ravel => Origin::NEW_ARRAY,
+            Builtin::Unary(_)
+            | Builtin::Binary(_)
+            | Builtin::Reduce(_)
+            | Builtin::MatMul
+            | Builtin::Dot
+            | Builtin::Abs
+            | Builtin::Random(_) => Origin::NEW_SCALAR,
+            Builtin::Where
+            | Builtin::Clip
+            | Builtin::Print
+            | Builtin::Save
+            | Builtin::Seed
+            | Builtin::Len => Origin::NEW,
+            _ => Origin::NEW_ARRAY,
+        }
+    }
+
+    /// The origin of a view of `base` (an evaluated value with its origin).
+    fn view_origin(
+        &mut self,
+        base_origin: Origin,
+        base: TileableId,
+        kind: ViewKind,
+        what: &'static str,
+        span: Span,
+    ) -> Origin {
+        match base_origin {
+            Origin::Same(Binding::Object(object)) => Origin::ViewOf {
+                base: object,
+                base_value: base,
+                kind,
+                what,
+            },
+            origin @ Origin::ViewOf { .. } => match self.object_of(origin, base, span) {
+                Some(object) => Origin::ViewOf {
+                    base: object,
+                    base_value: base,
+                    kind,
+                    what,
+                },
+                None => Origin::NEW_ARRAY,
+            },
+            Origin::Unknown => Origin::Unknown,
+            // A view of a value no name can reach is as good as a new array.
+            _ => Origin::NEW_ARRAY,
+        }
+    }
+
+    /// The object an origin denotes (`value` is what it evaluated to), made if it is
+    /// a view not bound yet.
+    fn object_of(&mut self, origin: Origin, value: TileableId, span: Span) -> Option<ObjectId> {
+        match origin {
+            Origin::Same(Binding::Object(object)) => Some(object),
+            Origin::ViewOf {
+                base,
+                base_value,
+                kind,
+                what,
+            } => Some(self.view_object(base, base_value, value, kind, what, span)),
+            _ => None,
+        }
+    }
+
+    /// The object for `result`, made from `base` (whose value was `base_value`) by
+    /// a view function. The steps are the shape ops between the two nodes.
+    pub(super) fn view_object(
+        &mut self,
+        base: ObjectId,
+        base_value: TileableId,
+        result: TileableId,
+        kind: ViewKind,
+        what: &'static str,
+        span: Span,
+    ) -> ObjectId {
+        let root = self.root_of(base);
+        let root_version = self.base(root).version;
+        let opaque = |what: String| {
+            ObjectKind::Opaque(Opaque {
+                root,
+                value: result,
+                root_version,
+                what,
+            })
+        };
+        let walked = self.shape_steps(base_value, result);
+        let kind = match (&self.object(base).kind, walked) {
+            (ObjectKind::Opaque(_), _) => {
+                opaque(format!("{what} of a value that may share memory"))
+            }
+            (_, None) => opaque(format!("the result of {what}")),
+            (_, Some(_)) if kind == ViewKind::IfContiguous && !self.object_contiguous(base) => {
+                opaque(format!(
+                    "the result of {what} (a view or a copy, depending on NumPy's memory layout)"
+                ))
+            }
+            (parent, Some(walked)) => {
+                let (mut steps, parent_read_only) = match parent {
+                    ObjectKind::View(view) => (view.steps.to_vec(), view.read_only),
+                    _ => (Vec::new(), false),
+                };
+                let keeps_layout = walked.iter().all(|step| {
+                    matches!(
+                        step.op,
+                        TileOp::Reshape
+                            | TileOp::Rechunk
+                            | TileOp::ExpandDims { .. }
+                            | TileOp::Squeeze { .. }
+                    )
+                });
+                let contiguous = self.object_contiguous(base) && keeps_layout;
+                steps.extend(walked);
+                ObjectKind::View(View {
+                    root,
+                    steps: steps.into(),
+                    cached: (root_version, result),
+                    read_only: parent_read_only || kind == ViewKind::ReadOnly,
+                    contiguous,
+                })
+            }
+        };
+        self.add_object(Object {
+            created: span,
+            kind,
+        })
+    }
+
+    /// The single-input shape ops leading from `from` to `to`, in order; `None` when
+    /// `to` is not reached that way.
+    fn shape_steps(&self, from: TileableId, to: TileableId) -> Option<Vec<ViewStep>> {
+        let mut steps = Vec::new();
+        let mut at = to;
+        while at != from {
+            let node = self.node(at);
+            let is_shape_op = matches!(
+                node.op,
+                TileOp::Index { .. }
+                    | TileOp::Transpose { .. }
+                    | TileOp::Reshape
+                    | TileOp::ExpandDims { .. }
+                    | TileOp::Squeeze { .. }
+                    | TileOp::BroadcastTo
+                    | TileOp::Rechunk
+            );
+            if !is_shape_op || node.inputs.len() != 1 || steps.len() > 64 {
+                return None;
+            }
+            steps.push(ViewStep {
+                op: node.op.clone(),
+                shape: node.shape.clone(),
+                dtype: node.dtype,
+                nsplits: node.nsplits.clone(),
+                span: node.span,
+            });
+            at = node.inputs[0];
+        }
+        steps.reverse();
+        Some(steps)
+    }
+}
+
+/// Whether a subscript has a `...`: a 0-d result is then a view (a 0-d array),
+/// while without one it is a scalar element, a copy.
+fn has_ellipsis(items: &[SubscriptItem]) -> bool {
+    fn is_ellipsis(expr: &Expr) -> bool {
+        match &expr.kind {
+            ExprKind::Ellipsis => true,
+            ExprKind::Tuple(items) => items.iter().any(is_ellipsis),
+            _ => false,
+        }
+    }
+    items
+        .iter()
+        .any(|item| matches!(item, SubscriptItem::Expr(expr) if is_ellipsis(expr)))
+}
+
+/// `t[i]` of a tuple or list binding with a literal `i` is that item's binding.
+fn sequence_item(origin: Origin, items: &[SubscriptItem]) -> Origin {
+    let Origin::Same(Binding::Seq { items: bound, .. }) = origin else {
+        return Origin::Unknown;
+    };
+    let [SubscriptItem::Expr(index)] = items else {
+        return Origin::Unknown;
+    };
+    let index = match &index.kind {
+        ExprKind::Int(i) => Some(*i),
+        ExprKind::Unary {
+            op: UnaryOp::Neg,
+            operand,
+            ..
+        } => match operand.kind {
+            ExprKind::Int(i) => Some(-i),
+            _ => None,
+        },
+        _ => None,
+    };
+    let len = bound.len() as i64;
+    match index.map(|i| if i < 0 { i + len } else { i }) {
+        Some(i) if (0..len).contains(&i) => Origin::Same(bound[i as usize].clone()),
+        _ => Origin::Unknown,
+    }
+}
