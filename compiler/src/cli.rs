@@ -1,7 +1,7 @@
 //! The `marsc` command line (clap): argument definitions, help texts, and the
 //! mapping from outcomes to the exit statuses of the CLI contract
-//! (0 success, 1 an error in the script or its data, 2 bad usage, 130 interrupted
-//! by Ctrl-C).
+//! (0 success, 1 an error in the script or its data, 2 bad usage, 128 + the signal
+//! when stopped by one: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
 
 use crate::diagnostics::{emit_to_stderr, SourceFile};
 use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
@@ -10,6 +10,7 @@ use crate::run::{allocator, interrupt, RunOptions, RunStats};
 use crate::size::parse_size;
 use crate::subtask::{AssignPolicy, OrderPolicy};
 use clap::{Args, Parser, Subcommand};
+use marsc_runtime::paths::{file_identity, FileIdentity};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -154,10 +155,12 @@ struct RunArgs {
     /// Write the run's figures as JSON to FILE: tileables, chunks, subtasks, kernels
     /// (JIT-compiled), workers, compile_seconds, jit_seconds, run_seconds, transfer_bytes,
     /// peak_live_chunks, peak_live_bytes, spilled_bytes, retries, subtasks_per_worker.
+    /// Refused (exit 2) if FILE is the script, a file it loads or saves, or the trace.
     #[arg(long, value_name = "FILE")]
     stats_json: Option<PathBuf>,
 
     /// Write a Chrome trace-event JSON of the run (one track per worker) to FILE.
+    /// Refused (exit 2) if FILE is the script or a file it loads or saves.
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
 
@@ -310,8 +313,8 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
             Err(error) => report(&name, &text, error),
         };
     }
-    // From here on Ctrl-C sets a flag: compiling ends at once, a run stops at chunk
-    // granularity and cleans up after itself.
+    // From here on Ctrl-C, SIGTERM and SIGHUP set a flag: compiling ends at once, a
+    // run stops at chunk granularity and cleans up after itself.
     if let Err(message) = interrupt::install() {
         eprintln!("error: {message}");
         return ExitCode::from(1);
@@ -327,20 +330,61 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         kill_worker: args.kill_worker,
         cancel: Some(interrupt::flag()),
     };
+    if let Err(message) = check_report_files(args, script, &[]) {
+        eprintln!("error: {message}");
+        return ExitCode::from(2);
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let outcome = interrupt::exit_if_interrupted_during(|| {
+    let compiled = interrupt::exit_if_interrupted_during(|| {
         driver::compile_for_run(&text, &options, &run_options)
-    })
-    .and_then(|compiled| driver::run_compiled(&compiled, &run_options, &mut out));
+    });
+    if let Ok(compiled) = &compiled {
+        if let Err(message) = check_report_files(args, script, &compiled.tileables.files) {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    }
+    let outcome =
+        compiled.and_then(|compiled| driver::run_compiled(&compiled, &run_options, &mut out));
     if interrupt::is_set() {
         eprintln!("interrupted");
-        return ExitCode::from(interrupt::EXIT_STATUS);
+        return ExitCode::from(interrupt::exit_status());
     }
     match outcome {
         Ok(stats) => report_stats(&stats, args),
         Err(error) => report(&name, &text, error),
     }
+}
+
+/// Refuses a `--stats-json`/`--trace` file that would overwrite the script, one of
+/// `files` (what the script loads and saves), or the other report: under any
+/// spelling, hard link or symlink of it.
+fn check_report_files(args: &RunArgs, script: &Path, files: &[PathBuf]) -> Result<(), String> {
+    let script_identity = file_identity(script);
+    let mut earlier: Vec<(&str, FileIdentity)> = Vec::new();
+    for (flag, path) in [("--stats-json", &args.stats_json), ("--trace", &args.trace)] {
+        let Some(path) = path else { continue };
+        let shown = path.display();
+        let identity = file_identity(path);
+        if identity == script_identity {
+            return Err(format!(
+                "{flag} {shown} would overwrite the script {}",
+                script.display()
+            ));
+        }
+        if let Some(file) = files.iter().find(|file| file_identity(file) == identity) {
+            return Err(format!(
+                "{flag} {shown} would overwrite {}, which the script loads or saves",
+                file.display()
+            ));
+        }
+        if let Some((other, _)) = earlier.iter().find(|(_, seen)| *seen == identity) {
+            return Err(format!("{flag} {shown} is also the file of {other}"));
+        }
+        earlier.push((flag, identity));
+    }
+    Ok(())
 }
 
 /// `--stats` on stderr and `--stats-json FILE`.

@@ -13,7 +13,7 @@ mod mapped;
 mod writable;
 
 pub use assemble::AssemblePiece;
-pub use io::SaveFile;
+pub use io::{OpenedNpy, SaveFile};
 pub use mapped::MappedNpy;
 pub use writable::{MappingSlot, Reserved, WritableNpy};
 
@@ -96,6 +96,10 @@ pub struct LoadSpec {
     /// `mmap_mode='r'`: the file's mapping (shared by every load of the file),
     /// which chunks read or copy from instead of reading the file.
     pub mapped: Option<Arc<MappedNpy>>,
+    /// Otherwise the file, opened once per run, which chunks read from.
+    pub opened: OpenedNpy,
+    /// The caller's tag for the `load` call (reported with an error opening it).
+    pub label: u32,
 }
 
 /// The step-wide parameters of a reduction's map chunks.

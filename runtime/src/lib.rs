@@ -12,6 +12,7 @@ pub mod kernels;
 pub mod npy;
 pub mod npy_header;
 pub mod ops;
+pub mod paths;
 pub mod plan;
 pub mod random;
 pub mod scalar;

@@ -23,12 +23,25 @@ pub fn read_region(
     offset: &[usize],
     shape: &[usize],
 ) -> Result<ArrayData, NpyError> {
+    let file = std::fs::File::open(path).map_err(|e| io_error("open", path, e))?;
+    read_region_of(&file, path, header, offset, shape)
+}
+
+/// [`read_region`] from `file`, already open (`path` only names it in errors): a
+/// load opens its file once per run, so a save that replaces the path meanwhile
+/// does not change what the load reads.
+pub fn read_region_of(
+    file: &std::fs::File,
+    path: &Path,
+    header: &NpyHeader,
+    offset: &[usize],
+    shape: &[usize],
+) -> Result<ArrayData, NpyError> {
     check_region(path, &header.shape, header.dtype, offset, shape)?;
     let (file_shape, file_offset, file_extent) = in_file_order(header, offset, shape);
-    let file = std::fs::File::open(path).map_err(|e| io_error("open", path, e))?;
     let runs = RegionRuns::new(&file_shape, &file_offset, &file_extent);
     let reader = RegionReader {
-        file: &file,
+        file,
         path,
         data_offset: header.data_offset,
         runs: &runs,
@@ -143,6 +156,17 @@ pub fn read_array(path: &Path) -> Result<ArrayData, NpyError> {
 /// Creates (or truncates) `path` as a C-order `.npy` file of this dtype and shape with
 /// all-zero data, ready for `write_region`; returns the byte offset of the data.
 pub fn create_npy(path: &Path, dtype: DType, shape: &[usize]) -> Result<u64, NpyError> {
+    let file = std::fs::File::create(path).map_err(|e| io_error("create", path, e))?;
+    init_npy(&file, path, dtype, shape)
+}
+
+/// [`create_npy`] on `file`, already created empty (`path` only names it in errors).
+pub fn init_npy(
+    file: &std::fs::File,
+    path: &Path,
+    dtype: DType,
+    shape: &[usize],
+) -> Result<u64, NpyError> {
     let header = encode_header(dtype, shape);
     let data_bytes = shape
         .iter()
@@ -153,7 +177,6 @@ pub fn create_npy(path: &Path, dtype: DType, shape: &[usize]) -> Result<u64, Npy
                 path.display()
             ))
         })?;
-    let file = std::fs::File::create(path).map_err(|e| io_error("create", path, e))?;
     file.write_all_at(&header, 0)
         .map_err(|e| io_error("write", path, e))?;
     file.set_len(header.len() as u64 + data_bytes)

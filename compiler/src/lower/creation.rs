@@ -271,12 +271,22 @@ impl Lowerer<'_> {
         Ok(Value::Tensor(id))
     }
 
-    /// `load(file, mmap_mode=)`: the header is read now for the shape and dtype.
+    /// `load(file, mmap_mode=)`: the header is read now for the shape and dtype. A
+    /// file the script saved earlier holds what that save writes when the load runs
+    /// (as in Python, file effects follow program order), so the load is that tensor;
+    /// its header now may be another array's, or missing.
     pub(super) fn load(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let file_arg = args.get("file");
         let file = str_arg(&file_arg, "file")?;
         let mmap = read_only_mmap_mode(&args.get("mmap_mode"))?;
         let path = self.resolve_path(Path::new(file));
+        self.graph.files.push(path.clone());
+        if let Some(saved) = self.saved_tensor(&path) {
+            return Ok(Value::Tensor(match args.chunks.as_ref() {
+                Some(chunks) => self.rechunk_to(saved, Some(chunks), args.call_span)?,
+                None => saved,
+            }));
+        }
         let header = read_header(&path)
             .map_err(|e| Diagnostic::error(format!("cannot load `{file}`: {e}"), file_arg.span))?;
         let op = TileOp::Load {

@@ -115,6 +115,8 @@ pub(crate) struct Lowerer<'o> {
     seed: u64,
     /// How many random tensors have been created so far.
     random_calls: u64,
+    /// The files saved so far, the latest save of each file last (see `output.rs`).
+    saved: Vec<output::SavedFile>,
 }
 
 impl<'o> Lowerer<'o> {
@@ -127,6 +129,7 @@ impl<'o> Lowerer<'o> {
             diagnostics: Vec::new(),
             seed: 0,
             random_calls: 0,
+            saved: Vec::new(),
         }
     }
 

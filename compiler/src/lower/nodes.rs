@@ -239,6 +239,7 @@ pub(super) fn python_scalar(
 /// As in NumPy, a length-0 axis does not excuse the others: the product of the
 /// non-zero lengths must fit too, so no product of lengths overflows later on.
 pub(super) fn check_size(shape: &[usize], dtype: DType, span: Span) -> LowerResult<()> {
+    check_ndim(shape.len(), span)?;
     let bytes = shape
         .iter()
         .filter(|&&d| d != 0)
@@ -253,6 +254,21 @@ pub(super) fn check_size(shape: &[usize], dtype: DType, span: Span) -> LowerResu
         )
         .with_note(format!("the shape is {}", shape_text(shape)))),
     }
+}
+
+/// NumPy's limit on the number of dimensions (`NPY_MAXDIMS`): it cannot make, or
+/// load, an array of more.
+pub(super) const MAX_DIMS: usize = 64;
+
+/// Refuses a tensor of more than [`MAX_DIMS`] dimensions, as NumPy does.
+pub(super) fn check_ndim(ndim: usize, span: Span) -> LowerResult<()> {
+    if ndim <= MAX_DIMS {
+        return Ok(());
+    }
+    Err(Diagnostic::error(
+        format!("maximum supported dimension for an ndarray is currently {MAX_DIMS}, found {ndim}"),
+        span,
+    ))
 }
 
 /// Ops whose result chunks can be bigger than their operands' (broadcasting, a

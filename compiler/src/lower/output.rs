@@ -1,15 +1,32 @@
 //! The script's outputs: `print(*items, sep=' ', end='\n')`, with compile-time values
 //! formatted now as Python's `str()` and tensors left to the runtime, and
 //! `save(path, x)`, which appends `.npy` to the path as NumPy does.
+//!
+//! File effects follow program order, as in Python. A save remembers which file it
+//! writes (by [`FileIdentity`]: one file under any spelling, hard link or symlink),
+//! so that a later `load` of that file is the saved tensor itself (`creation.rs`)
+//! and a later save of it, under whatever name, uses the first save's path, which
+//! the tiler orders saves by. A load *before* a save of its file reads the file as
+//! it was: loads open their files before the run starts (`plan/mapped.rs`).
 
 use super::bind::{Arg, BoundArgs};
 use super::convert::{bool_arg, str_arg};
 use super::pyfmt::python_str;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
-use crate::tileable::{Output, PrintItem};
+use crate::tileable::{Output, PrintItem, TileableId};
 use marsc_grammar::Diagnostic;
-use std::path::Path;
+use marsc_runtime::paths::{file_identity, FileIdentity};
+use std::path::{Path, PathBuf};
+
+/// A file the script saves.
+pub(super) struct SavedFile {
+    identity: FileIdentity,
+    /// The path the file's first save spelled it with.
+    path: PathBuf,
+    /// What its latest save so far writes.
+    tensor: TileableId,
+}
 
 impl Lowerer<'_> {
     pub(super) fn print(&mut self, args: &BoundArgs) -> LowerResult<Value> {
@@ -50,13 +67,43 @@ impl Lowerer<'_> {
         if !file.ends_with(".npy") {
             path.as_mut_os_string().push(".npy");
         }
-        let tensor = self.tensor_of(&args.get("arr"), None, "`arr`")?;
+        let arr = args.get("arr");
+        let tensor = self.tensor_of(&arr, None, "`arr`")?;
+        super::nodes::check_ndim(self.shape(tensor).len(), arr.span)?;
+        self.graph.files.push(path.clone());
+        let identity = file_identity(&path);
+        let path = match self.saved.iter_mut().find(|s| s.identity == identity) {
+            Some(saved) => {
+                saved.tensor = tensor;
+                saved.path.clone()
+            }
+            None => {
+                self.saved.push(SavedFile {
+                    identity,
+                    path: path.clone(),
+                    tensor,
+                });
+                path
+            }
+        };
         self.graph.outputs.push(Output::Save {
             path,
             tensor,
             span: args.call_span,
         });
         Ok(Value::None)
+    }
+
+    /// What the script's latest save of the file `path` names writes, if it saves it.
+    pub(super) fn saved_tensor(&self, path: &Path) -> Option<TileableId> {
+        if self.saved.is_empty() {
+            return None;
+        }
+        let identity = file_identity(path);
+        self.saved
+            .iter()
+            .find(|s| s.identity == identity)
+            .map(|s| s.tensor)
     }
 }
 

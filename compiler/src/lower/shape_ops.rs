@@ -28,6 +28,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> LowerResult<TileableId> {
         let shape = reshape_shape(self.shape(input), new).map_err(|e| at(e, error_span))?;
+        super::nodes::check_ndim(shape.len(), error_span)?;
         if shape == self.shape(input) {
             return Ok(input);
         }

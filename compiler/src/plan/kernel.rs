@@ -6,7 +6,8 @@
 
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use marsc_runtime::kernel::{
-    AssemblePiece, Kernel, LiteralSpec, LoadSpec, MappedNpy, RandomSpec, ReduceSpec, SaveFile,
+    AssemblePiece, Kernel, LiteralSpec, LoadSpec, MappedNpy, OpenedNpy, RandomSpec, ReduceSpec,
+    SaveFile,
 };
 use marsc_runtime::kernels::cast_scalar;
 use marsc_runtime::kernels::shape::SliceItem;
@@ -146,6 +147,8 @@ impl<'a> KernelBuilder<'a> {
                             path: path.clone(),
                             header,
                             mapped,
+                            opened: OpenedNpy::default(),
+                            label: step.tileable.0,
                         });
                         self.shared[step_id.index()].load = Some(spec.clone());
                         spec

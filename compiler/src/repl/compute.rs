@@ -253,7 +253,7 @@ fn remove_partial_saves(plan: &Plan<SessionKernel>) {
     for op in plan.subtasks.iter().flat_map(|subtask| &subtask.ops) {
         if let SessionKernel::Run(Kernel::SaveInit(file)) = &op.kernel {
             // Absent is the normal case (committed, or never started).
-            let _ = std::fs::remove_file(&file.temporary);
+            file.remove_temporary();
         }
     }
 }
@@ -276,6 +276,8 @@ pub fn run_with_cache(
         ..ExecStats::default()
     };
     if !planned.plan.subtasks.is_empty() {
+        // A terminating signal waits for this run to clean up before ending the process.
+        let _running = crate::run::interrupt::running();
         let options = ExecOptions {
             workers: workers.max(1),
             cancel: Some(cancel),

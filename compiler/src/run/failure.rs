@@ -73,7 +73,7 @@ pub fn remove_partial_saves(plan: &Plan<Kernel>) {
         for op in &subtask.ops {
             if let Kernel::SaveInit(file) = &op.kernel {
                 // Absent is the normal case (committed, or never started).
-                let _ = std::fs::remove_file(&file.temporary);
+                file.remove_temporary();
             }
         }
     }

@@ -1,55 +1,133 @@
-//! Ctrl-C handling: one process-wide SIGINT handler that raises a flag instead of
-//! killing the process, so a run can stop at chunk granularity and clean up its
-//! temporary and partial files. The batch CLI and the REPL share the same flag.
+//! Termination signals: SIGINT (Ctrl-C), SIGTERM and SIGHUP. [`install`] blocks
+//! them in the calling thread, and so in every thread it starts later (workers
+//! included), and one thread takes them with `sigwait`. A signal then raises one
+//! process-wide flag instead of killing the process, so a run stops at chunk
+//! granularity and removes its temporary files, partial saves and spill files.
+//! The batch CLI and the REPL share the flag.
+//!
+//! SIGINT only stops the run: the REPL goes on, the CLI exits with 130. SIGTERM and
+//! SIGHUP end the process, as their default action does, but only once no run is
+//! between start and clean-up ([`running`]): at once when none is, else as soon as
+//! it has cleaned up. Either way the exit status is 128 + the signal's number, as a
+//! shell reports a process the signal killed.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use nix::sys::signal::{SigSet, Signal};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
-/// The flag every SIGINT sets; created on first use.
+/// The signals that stop a run.
+const SIGNALS: [Signal; 3] = [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP];
+
+/// The flag every signal sets; created on first use.
 fn shared_flag() -> &'static Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
 }
 
-/// Installs the process-wide SIGINT handler once (idempotent); Ctrl-C then sets
-/// the flag instead of killing the process.
+/// The number of the last signal taken since the last [`reset`]; 0 for none.
+static LAST_SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// How many runs are between their start and their clean-up, and the condition a
+/// terminating signal waits on until there are none.
+static RUNNING: Mutex<usize> = Mutex::new(0);
+static IDLE: Condvar = Condvar::new();
+
+/// Installs the process-wide handling once (idempotent). Call it before starting
+/// any thread: a thread started earlier would still get the signals' default
+/// action.
 pub fn install() -> Result<(), String> {
-    // A signal handler can be registered only once per process, so the outcome of
-    // the first attempt is remembered and returned to every later caller.
+    // Signals can be taken over only once per process, so the outcome of the first
+    // attempt is remembered and returned to every later caller.
     static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
     INSTALLED
         .get_or_init(|| {
-            let flag = Arc::clone(shared_flag());
-            ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
-                .map_err(|error| format!("cannot install the Ctrl-C handler: {error}"))
+            let cannot = |error: &dyn std::fmt::Display| {
+                format!("cannot install the signal handler: {error}")
+            };
+            let mut signals = SigSet::empty();
+            for signal in SIGNALS {
+                signals.add(signal);
+            }
+            signals.thread_block().map_err(|e| cannot(&e))?;
+            std::thread::Builder::new()
+                .name("marsc-signals".to_string())
+                .spawn(move || {
+                    while let Ok(signal) = signals.wait() {
+                        on_signal(signal);
+                    }
+                })
+                .map(drop)
+                .map_err(|e| cannot(&e))
         })
         .clone()
 }
 
-/// The flag the handler sets; pass it as the run's cancel flag.
+/// What a signal does (on the signal thread, so it may block and exit).
+fn on_signal(signal: Signal) {
+    LAST_SIGNAL.store(signal as i32, Ordering::SeqCst);
+    shared_flag().store(true, Ordering::SeqCst);
+    if signal == Signal::SIGINT {
+        return;
+    }
+    // Held until the process exits, so no run can start after the wait.
+    let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+    while *running > 0 {
+        running = IDLE.wait(running).unwrap_or_else(PoisonError::into_inner);
+    }
+    std::process::exit(128 + signal as i32);
+}
+
+/// Marks a run as started until the guard is dropped, which must be after the run
+/// has removed its files: a terminating signal waits for that before exiting.
+pub fn running() -> Running {
+    *RUNNING.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+    Running(())
+}
+
+/// A run in progress; see [`running`].
+pub struct Running(());
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+        *running = running.saturating_sub(1);
+        if *running == 0 {
+            IDLE.notify_all();
+        }
+    }
+}
+
+/// The flag a signal sets; pass it as the run's cancel flag.
 pub fn flag() -> Arc<AtomicBool> {
     Arc::clone(shared_flag())
 }
 
 /// Clears the flag (the REPL calls it before each run).
 pub fn reset() {
+    LAST_SIGNAL.store(0, Ordering::SeqCst);
     shared_flag().store(false, Ordering::SeqCst);
 }
 
-/// Whether Ctrl-C was pressed since the last [`reset`].
+/// Whether a signal came since the last [`reset`].
 pub fn is_set() -> bool {
     shared_flag().load(Ordering::SeqCst)
 }
 
-/// The exit status of a process stopped by Ctrl-C (128 + SIGINT), as shells expect.
-pub const EXIT_STATUS: u8 = 130;
+/// The exit status of a process a signal stopped, as shells expect: 128 + the
+/// signal's number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+pub fn exit_status() -> u8 {
+    match LAST_SIGNAL.load(Ordering::SeqCst) {
+        signal @ 1..=127 => 128 + signal as u8,
+        _ => 128 + Signal::SIGINT as u8,
+    }
+}
 
 /// How often [`exit_if_interrupted_during`] looks at the flag.
 const POLL: Duration = Duration::from_millis(20);
 
-/// Runs `work`, ending the process with "interrupted" and [`EXIT_STATUS`] if Ctrl-C
-/// is pressed meanwhile. Only for work that leaves nothing behind (compiling): it
+/// Runs `work`, ending the process with "interrupted" and [`exit_status`] if a
+/// signal comes meanwhile. Only for work that leaves nothing behind (compiling): it
 /// stops within a poll period however long a pass takes, without every pass having
 /// to watch the flag.
 pub fn exit_if_interrupted_during<T>(work: impl FnOnce() -> T) -> T {
@@ -61,7 +139,7 @@ pub fn exit_if_interrupted_during<T>(work: impl FnOnce() -> T) -> T {
             while watching.load(Ordering::SeqCst) {
                 if is_set() {
                     eprintln!("interrupted");
-                    std::process::exit(i32::from(EXIT_STATUS));
+                    std::process::exit(i32::from(exit_status()));
                 }
                 std::thread::park_timeout(POLL);
             }
@@ -90,5 +168,6 @@ mod tests {
         reset();
         assert!(!is_set());
         assert!(!flag().load(Ordering::SeqCst));
+        assert_eq!(exit_status(), 130);
     }
 }

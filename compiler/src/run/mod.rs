@@ -97,6 +97,8 @@ pub fn run_program(
     options: &RunOptions,
     out: &mut dyn Write,
 ) -> Result<ExecStats, DriverError> {
+    // A terminating signal waits for this run to clean up before ending the process.
+    let _running = interrupt::running();
     if is_cancelled(options) {
         return Err(interrupted());
     }

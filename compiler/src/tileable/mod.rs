@@ -73,6 +73,9 @@ pub enum PrintItem {
 pub struct TileableGraph {
     graph: DiGraph<TileableNode, u32>,
     pub outputs: Vec<Output>,
+    /// Every file the script loads or saves, as it will be opened (pruned loads
+    /// too): the CLI refuses to write `--stats-json`/`--trace` over one of them.
+    pub files: Vec<PathBuf>,
 }
 
 impl TileableGraph {

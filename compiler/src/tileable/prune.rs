@@ -50,6 +50,7 @@ pub fn prune(graph: &TileableGraph) -> TileableGraph {
             },
         })
         .collect();
+    pruned.files = graph.files.clone();
     pruned
 }
 

@@ -168,7 +168,9 @@ fn save_writes_a_file_numpy_can_read_back() {
         back,
         ArrayData::Int64(arr2(&[[1, 2, 3], [4, 5, 6]]).into_dyn())
     );
-    assert!(!file.temporary.exists());
+    assert_eq!(file.temporary(), None);
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "only the saved file is left");
 }
 
 #[test]
