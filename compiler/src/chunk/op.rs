@@ -74,7 +74,8 @@ pub enum ChunkOp {
         reduction: Reduction,
         axes: Vec<usize>,
     },
-    /// Turns one fully merged state into the result chunk.
+    /// Turns one fully merged state into the result chunk; a float64 `var`/`std`
+    /// reads two, the sums of `(x - mean)²` and of `x - mean`.
     ReduceFinish {
         reduction: Reduction,
         axes: Vec<usize>,
@@ -208,7 +209,6 @@ impl ChunkOp {
             ChunkOp::Unary(_)
             | ChunkOp::Cast
             | ChunkOp::ReduceMap { .. }
-            | ChunkOp::ReduceFinish { .. }
             | ChunkOp::ScanTotal { .. }
             | ChunkOp::Transpose { .. }
             | ChunkOp::ExpandDims { .. }
@@ -220,7 +220,9 @@ impl ChunkOp {
             ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } => (2, 2),
             ChunkOp::MatMulBlock { .. } => (2, usize::MAX),
             ChunkOp::Where => (3, 3),
-            ChunkOp::ScanCarry { .. } | ChunkOp::ScanChunk { .. } => (1, 2),
+            ChunkOp::ScanCarry { .. }
+            | ChunkOp::ScanChunk { .. }
+            | ChunkOp::ReduceFinish { .. } => (1, 2),
             ChunkOp::SaveInit { .. } => (0, 1),
             ChunkOp::ReduceCombine { .. }
             | ChunkOp::SumBlocks { .. }
