@@ -393,16 +393,7 @@ impl Kernel {
             Kernel::ReduceFinish {
                 reduction,
                 keepdims,
-            } => match args {
-                [squares, deviations] => crate::kernels::reduce::reduce_finish_corrected(
-                    *reduction,
-                    squares.state()?,
-                    deviations.state()?,
-                    *keepdims,
-                )
-                .map_err(text),
-                _ => reduce_finish(*reduction, one(args)?.state()?, *keepdims).map_err(text),
-            },
+            } => reduce_finish(*reduction, one(args)?.state()?, *keepdims).map_err(text),
             Kernel::ScanTotal { op, axis } => {
                 scan::scan_total(*op, arg(args, 0)?, *axis).map_err(text)
             }

@@ -74,8 +74,7 @@ pub enum ChunkOp {
         reduction: Reduction,
         axes: Vec<usize>,
     },
-    /// Turns one fully merged state into the result chunk; a float64 `var`/`std`
-    /// reads two, the sums of `(x - mean)²` and of `x - mean`.
+    /// Turns one fully merged state into the result chunk.
     ReduceFinish {
         reduction: Reduction,
         axes: Vec<usize>,
@@ -209,6 +208,7 @@ impl ChunkOp {
             ChunkOp::Unary(_)
             | ChunkOp::Cast
             | ChunkOp::ReduceMap { .. }
+            | ChunkOp::ReduceFinish { .. }
             | ChunkOp::ScanTotal { .. }
             | ChunkOp::Transpose { .. }
             | ChunkOp::ExpandDims { .. }
@@ -220,9 +220,7 @@ impl ChunkOp {
             ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } => (2, 2),
             ChunkOp::MatMulBlock { .. } => (2, usize::MAX),
             ChunkOp::Where => (3, 3),
-            ChunkOp::ScanCarry { .. }
-            | ChunkOp::ScanChunk { .. }
-            | ChunkOp::ReduceFinish { .. } => (1, 2),
+            ChunkOp::ScanCarry { .. } | ChunkOp::ScanChunk { .. } => (1, 2),
             ChunkOp::SaveInit { .. } => (0, 1),
             ChunkOp::ReduceCombine { .. }
             | ChunkOp::SumBlocks { .. }

@@ -296,67 +296,6 @@ pub fn reduce_finish(
     }
 }
 
-/// `var`/`std` from the sum of squared deviations from a mean `m` and the sum of the
-/// deviations themselves: `Σ(x - m)² - (Σ(x - m))² / n`, which is `Σ(x - μ)²` for the
-/// exact mean μ, so the rounding of `m` (an ulp or two, depending on the chunking)
-/// drops out (the corrected two-pass algorithm of Chan, Golub and LeVeque). Both
-/// states are float `sum` states over the same axes and shape.
-pub fn reduce_finish_corrected(
-    red: Reduction,
-    squares: &ReduceState,
-    deviations: &ReduceState,
-    keepdims: bool,
-) -> Result<ArrayData, KernelError> {
-    let alike = squares.op == ReduceOp::Sum
-        && deviations.op == ReduceOp::Sum
-        && squares.input_dtype == deviations.input_dtype
-        && squares.axes == deviations.axes
-        && squares.keepdims_shape == deviations.keepdims_shape
-        && squares.count == deviations.count;
-    if !alike || !matches!(red.op, ReduceOp::Var | ReduceOp::Std) {
-        return Err(KernelError(format!(
-            "internal error: cannot finish {} from a {} and a {} state",
-            red.op.name(),
-            squares.op.name(),
-            deviations.op.name()
-        )));
-    }
-    let n = squares.count;
-    let corrected = match (&squares.partial, &deviations.partial) {
-        (Partial::Total(ArrayData::Float64(s)), Partial::Total(ArrayData::Float64(d))) => {
-            ArrayData::Float64(ndarray::Zip::from(s).and(d).map_collect(|&s, &d| {
-                // A NaN stays NaN; rounding never makes the sum of squares negative.
-                let c = if n == 0 { s } else { s - d * d / n as f64 };
-                if c < 0.0 {
-                    0.0
-                } else {
-                    c
-                }
-            }))
-        }
-        (Partial::Total(ArrayData::Float32(s)), Partial::Total(ArrayData::Float32(d))) => {
-            ArrayData::Float32(ndarray::Zip::from(s).and(d).map_collect(|&s, &d| {
-                let c = if n == 0 { s } else { s - d * d / n as f32 };
-                if c < 0.0 {
-                    0.0
-                } else {
-                    c
-                }
-            }))
-        }
-        _ => {
-            return Err(KernelError(
-                "internal error: var/std sums are not float totals".into(),
-            ))
-        }
-    };
-    let state = ReduceState {
-        partial: Partial::Total(corrected),
-        ..squares.clone()
-    };
-    reduce_finish(red, &state, keepdims)
-}
-
 /// `var`/`std` have no state of their own (see the module doc).
 fn two_pass_moments(op: ReduceOp) -> KernelError {
     KernelError(format!(
