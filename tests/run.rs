@@ -5,7 +5,8 @@
 //! - examples with random numbers print the same with 1, 2 and 3 workers and with a
 //!   different explicit chunking;
 //! - `tests/cases/run/ok/*.mt` (one per op family, odd chunkings) print what NumPy
-//!   prints (`NAME.out` beside each, made with `tests/numpy_oracle.py`);
+//!   prints (`NAME.out` beside each, made with `tests/numpy_oracle.py`), with the JIT
+//!   and without it, signed zeros included;
 //! - `tests/cases/run/err/*.mt` fail at run time with a diagnostic naming the
 //!   expression (insta snapshots);
 //! - `--stats-json` figures of a run with pinned placement, worked out by hand.
@@ -138,6 +139,45 @@ fn run_cases_print_what_numpy_prints() {
         assert!(expected.exists(), "{} has no .out file", script.display());
         for workers in [1, 3] {
             check_against(&script, &expected, &options(), workers);
+        }
+    }
+}
+
+#[test]
+fn run_cases_print_what_numpy_prints_without_the_jit() {
+    let interpreted = Options {
+        jit: false,
+        ..options()
+    };
+    for script in scripts_in(&repo_root().join("tests/cases/run/ok")) {
+        check_against(&script, &script.with_extension("out"), &interpreted, 2);
+    }
+}
+
+/// Issue 17's example: `1.7e9 + rand` in ten chunks, whose `var` was off by 7.5e-10
+/// relative while per-chunk means were merged (Chan et al.). Every chunking, with and
+/// without the JIT, must give the single-chunk values (NumPy's own two passes over the
+/// same numbers) to the contract's 1e-12.
+#[test]
+fn var_of_data_far_from_zero_does_not_depend_on_chunking() {
+    let script = |chunks: &str| {
+        format!(
+            "import mars.tensor as mt\n\
+             t = 1.7e9 + mt.random.rand(1000000, chunks={chunks})\n\
+             print(t.var(), t.std(ddof=1), t.reshape(1000, 1000).var(axis=0)[:2])\n"
+        )
+    };
+    let whole = output_of(&script("1000000"), &options(), 1);
+    let interpreted = Options {
+        jit: false,
+        ..options()
+    };
+    for chunks in ["100000", "77777", "1000"] {
+        for options in [&options(), &interpreted] {
+            let chunked = output_of(&script(chunks), options, 2);
+            if let Err(message) = compare_output(&chunked, &whole, 1e-12) {
+                panic!("chunks={chunks}, jit={}: {message}", options.jit);
+            }
         }
     }
 }

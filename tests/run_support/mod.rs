@@ -148,6 +148,8 @@ fn numbers_agree(a: &str, b: &str, tolerance: f64) -> bool {
         return true;
     }
     match (a.parse::<f64>(), b.parse::<f64>()) {
+        // NumPy prints the sign of a zero; which zero is not rounding.
+        (Ok(x), Ok(y)) if x == 0.0 && y == 0.0 => x.is_sign_negative() == y.is_sign_negative(),
         (Ok(x), Ok(y)) => x == y || (x - y).abs() <= tolerance * x.abs().max(y.abs()),
         _ => false,
     }
@@ -195,6 +197,8 @@ fn comparison_tolerates_rounding_only() {
     assert!(compare_output("float64 3\n", "float32 3\n", 1e-12).is_err());
     assert!(compare_output("[1 2]\n", "[1 2 3]\n", 1e-12).is_err());
     assert!(compare_output("-1e-05\n", "-1.0000000000000001e-05\n", 1e-12).is_ok());
+    assert!(compare_output("[-0.  1.]\n", "[ 0.  1.]\n", 1e-12).is_err());
+    assert!(compare_output("-0.0\n", "0.0\n", 1e-5).is_err());
     assert!(compare_output("a\nb\n", "a b\n", 1e-12).is_err());
 }
 

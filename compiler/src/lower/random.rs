@@ -51,6 +51,17 @@ impl Lowerer<'_> {
             RandomKind::Uniform => {
                 let low = distribution_float(&args.get("low"), "low")?;
                 let high = distribution_float(&args.get("high"), "high")?;
+                // NumPy's `OverflowError`: values are `low + (high - low) * u`, so a
+                // range that is not a finite float64 (or a NaN or infinite bound)
+                // would give infinities or NaNs.
+                if !(high - low).is_finite() {
+                    return Err(
+                        Diagnostic::error("Range exceeds valid bounds", args.call_span).with_help(
+                            "`random.uniform` needs finite bounds whose difference \
+                         `high - low` is a finite float64",
+                        ),
+                    );
+                }
                 (RandomDist::Uniform { low, high }, size(&args.get("size"))?)
             }
             RandomKind::Normal => {

@@ -6,12 +6,17 @@
 //! The state steps are laid out as a tensor whose reduced axes count blocks: a map
 //! over a grid with 5 chunks along a reduced axis has length 5 there, split `[1; 5]`;
 //! each combine level shrinks that count until it is 1.
+//!
+//! `var` and `std` are NumPy's two passes: a `mean` tree finished with keepdims, then
+//! element-wise `square(x - mean)` and a `sum` tree whose root (`var.finish` or
+//! `std.finish`) divides by `max(n - ddof, 0)`.
 
 use super::grid_map::{push_box, GridMap};
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkOp, Layout, StepId};
 use crate::tileable::{TileableId, TileableNode};
-use marsc_runtime::ops::Reduction;
+use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction, UnaryOp};
+use marsc_runtime::DType;
 
 /// How many blocks along each reduced axis one combine chunk merges, given the
 /// current block counts: the product stays within `combine_size`, and each step of
@@ -60,6 +65,22 @@ impl Tiler<'_> {
         keepdims: bool,
     ) -> TileResult<StepId> {
         let source = self.input(node, 0);
+        if matches!(reduction.op, ReduceOp::Var | ReduceOp::Std) {
+            return self.tile_moments(id, node.dtype, source, reduction, axes, keepdims);
+        }
+        let merged = self.reduce_tree(id, source, reduction, axes)?;
+        self.finish_reduce(merged, id, node.dtype, reduction, axes, keepdims)
+    }
+
+    /// The map stage and the combine levels: one merged state per block of the kept
+    /// axes.
+    fn reduce_tree(
+        &mut self,
+        id: TileableId,
+        source: StepId,
+        reduction: Reduction,
+        axes: &[usize],
+    ) -> TileResult<StepId> {
         let in_layout = self.layout(source).clone();
         let in_dtype = self.out.step(source).dtype;
         let blocks: Vec<usize> = axes.iter().map(|&a| in_layout.chunks_along(a)).collect();
@@ -75,7 +96,60 @@ impl Tiler<'_> {
         for level in reduction_levels(&blocks, self.options.combine_size) {
             current = self.combine_level(current, id, reduction, axes, &level)?;
         }
-        self.finish_reduce(current, id, node, reduction, axes, keepdims)
+        Ok(current)
+    }
+
+    /// `var`/`std` as NumPy's `_var` computes them: the mean over `axes` (kept as
+    /// length-1 axes, in the variance's `dtype`), then the sum of `(x - mean)²`, which
+    /// the root divides by `max(n - ddof, 0)` (and takes the square root of, for
+    /// `std`). The global mean first, rather than merging per-chunk means, keeps data
+    /// far from zero (`1e10 + small`) as accurate as NumPy; the price is that `x` is
+    /// read twice, so it is kept until the second pass has read it.
+    ///
+    /// This is NumPy's algorithm, not a more accurate one (such as subtracting
+    /// `(Σ(x - mean))² / n`, which cancels the mean's rounding): NumPy's own result
+    /// carries `n · (its mean's error)²`, 6e-11 relative on `1e10 + [0.1, 0.2, 0.3]`,
+    /// and the contract is NumPy's values. Chunked sums round the mean differently
+    /// from NumPy's one pairwise sum only by an ulp or so.
+    fn tile_moments(
+        &mut self,
+        id: TileableId,
+        dtype: DType,
+        source: StepId,
+        reduction: Reduction,
+        axes: &[usize],
+        keepdims: bool,
+    ) -> TileResult<StepId> {
+        let in_layout = self.layout(source).clone();
+        let mean_reduction = Reduction {
+            op: ReduceOp::Mean,
+            ddof: 0.0,
+        };
+        let sums = self.reduce_tree(id, source, mean_reduction, axes)?;
+        let mean = self.finish_reduce(sums, id, dtype, mean_reduction, axes, true)?;
+        // Each chunk reads the mean of its kept block, broadcast along the reduced axes.
+        let mean_strides = self.layout(mean).grid_strides();
+        let mut mean_map = GridMap::constant(&in_layout.grid(), 0);
+        for (axis, &stride) in mean_strides.iter().enumerate() {
+            if !axes.contains(&axis) {
+                mean_map.follow(axis, stride);
+            }
+        }
+        let subtract = ChunkOp::Binary {
+            op: BinaryOp::Subtract,
+            common: dtype,
+        };
+        let identity = GridMap::identity(&in_layout);
+        let inputs = [(source, identity.clone()), (mean, mean_map)];
+        let deviation = self.add_mapped(subtract, id, dtype, in_layout.clone(), &inputs)?;
+        let square = ChunkOp::Unary(UnaryOp::Square);
+        let squared = self.add_mapped(square, id, dtype, in_layout, &[(deviation, identity)])?;
+        let sum = Reduction {
+            op: ReduceOp::Sum,
+            ddof: 0.0,
+        };
+        let squares = self.reduce_tree(id, squared, sum, axes)?;
+        self.finish_reduce(squares, id, dtype, reduction, axes, keepdims)
     }
 
     /// One level of the tree: `source`'s blocks merged into `counts` blocks per
@@ -113,12 +187,12 @@ impl Tiler<'_> {
         })
     }
 
-    /// The result chunks, one per block of the kept axes.
+    /// The result chunks (of `dtype`), one per block of the kept axes.
     fn finish_reduce(
         &mut self,
         source: StepId,
         id: TileableId,
-        node: &TileableNode,
+        dtype: DType,
         reduction: Reduction,
         axes: &[usize],
         keepdims: bool,
@@ -143,7 +217,7 @@ impl Tiler<'_> {
             axes: axes.to_vec(),
             keepdims,
         };
-        self.add_mapped(op, id, node.dtype, layout, &[(source, map)])
+        self.add_mapped(op, id, dtype, layout, &[(source, map)])
     }
 }
 

@@ -2,7 +2,7 @@
 //! row values combined lane by lane into the output row, `out[j] = out[j] op x[j]`,
 //! with exactly the scalar fold's semantics so both loops give the same bits.
 
-use super::codegen::float_beats;
+use super::codegen::float_keeps;
 use crate::dtype::DType;
 use crate::ops::ReduceOp;
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Type, Value};
@@ -40,8 +40,8 @@ pub fn combine_lanes(
     })
 }
 
-/// The interpreter's `Direction::beats` per lane: a NaN value replaces a number, a
-/// strictly larger (smaller) value replaces the current one, and a NaN stays.
+/// The interpreter's `Direction::replaces` per lane: a NaN stays, a strictly larger
+/// (smaller) one too; anything else (a NaN, an equal value) replaces it.
 fn extreme_lanes(
     b: &mut FunctionBuilder<'_>,
     largest: bool,
@@ -49,7 +49,7 @@ fn extreme_lanes(
     acc: Value,
     value: Value,
 ) -> Value {
-    let take = float_beats(b, largest, acc, value);
-    let mask = b.ins().bitcast(vector, MemFlagsData::new(), take);
-    b.ins().bitselect(mask, value, acc)
+    let keep = float_keeps(b, largest, acc, value);
+    let mask = b.ins().bitcast(vector, MemFlagsData::new(), keep);
+    b.ins().bitselect(mask, acc, value)
 }

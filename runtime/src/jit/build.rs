@@ -78,7 +78,7 @@ fn reduce_supported(op: ReduceOp) -> bool {
     use ReduceOp::*;
     matches!(
         op,
-        Sum | Prod | Mean | Max | Min | All | Any | CountNonzero | Var | Std | ArgMax | ArgMin
+        Sum | Prod | Mean | Max | Min | All | Any | CountNonzero | ArgMax | ArgMin
     )
 }
 

@@ -62,8 +62,14 @@ pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, String> {
                 DType::Int64
             }
         }
-        // Even float32 means accumulate in float64, as the interpreter's states do.
-        Mean => DType::Float64,
+        // NumPy's (and the interpreter's) mean of float32 sums in float32.
+        Mean => {
+            if input == DType::Float32 {
+                DType::Float32
+            } else {
+                DType::Float64
+            }
+        }
         Max | Min => input,
         All | Any => DType::Bool,
         CountNonzero => DType::Int64,
@@ -636,11 +642,12 @@ pub(super) fn add(b: &mut FunctionBuilder<'_>, dtype: DType, x: Value, y: Value)
     }
 }
 
-/// Whether float `value` replaces `acc` in a max (`largest`) or min fold, as the
-/// interpreter's `Direction::beats` decides: a NaN value replaces a number, a strictly
-/// larger (smaller) value replaces the current one, and a NaN stays. Works on scalars
-/// and, lane by lane, on vectors.
-pub(super) fn float_beats(
+/// Whether a max (`largest`) or min fold keeps `acc` rather than taking `value`, as
+/// the interpreter's `Direction::replaces` (NumPy's `maximum`) decides: `acc` stays
+/// when it is a NaN or strictly larger (smaller); otherwise `value` replaces it, so a
+/// NaN value replaces a number and an equal value (the other signed zero) replaces
+/// `acc`. Works on scalars and, lane by lane, on vectors.
+pub(super) fn float_keeps(
     b: &mut FunctionBuilder<'_>,
     largest: bool,
     acc: Value,
@@ -651,15 +658,13 @@ pub(super) fn float_beats(
     } else {
         FloatCC::LessThan
     };
-    let value_nan = b.ins().fcmp(FloatCC::Unordered, value, value);
-    let better = b.ins().fcmp(cc, value, acc);
-    let candidate = b.ins().bor(value_nan, better);
-    let acc_is_number = b.ins().fcmp(FloatCC::Ordered, acc, acc);
-    b.ins().band(candidate, acc_is_number)
+    let acc_nan = b.ins().fcmp(FloatCC::Unordered, acc, acc);
+    let better = b.ins().fcmp(cc, acc, value);
+    b.ins().bor(acc_nan, better)
 }
 
-/// The interpreter's `Direction::beats` fold: a NaN beats every number and nothing
-/// beats a NaN; otherwise the strictly larger (smaller) value replaces the current one.
+/// The interpreter's `Direction::replaces` fold: a NaN stays, and anything not
+/// strictly worse than the current value (a NaN, an equal value) replaces it.
 fn extreme(
     b: &mut FunctionBuilder<'_>,
     largest: bool,
@@ -668,8 +673,8 @@ fn extreme(
     dtype: DType,
 ) -> Value {
     if dtype.is_float() {
-        let take = float_beats(b, largest, acc, value);
-        b.ins().select(take, value, acc)
+        let keep = float_keeps(b, largest, acc, value);
+        b.ins().select(keep, acc, value)
     } else if dtype == DType::Bool {
         if largest {
             b.ins().bor(acc, value)

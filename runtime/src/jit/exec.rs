@@ -25,9 +25,6 @@ use std::sync::Arc;
 /// an op with a save sink writes it into the saved file instead and returns `Done`.
 pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
     match &op.second {
-        Some(SecondPass::Moments(deviations)) => {
-            return super::moments::run_moments(op, deviations, args)
-        }
         Some(SecondPass::Arg(pass)) => return super::arg::run_arg(op, pass, args),
         None => {}
     }

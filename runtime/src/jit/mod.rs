@@ -1,7 +1,7 @@
 //! The Cranelift JIT: compiles each eligible subtask (element-wise ops over the five
 //! dtypes, casts, comparisons, `where`, creation ops read by global element index,
-//! and an optional `reduce.map` tail: var/std and argmax/argmin tails take two
-//! compiled passes, `moments` and `arg`) into one native row function, and rewrites the
+//! and an optional `reduce.map` tail: argmax/argmin tails take two compiled passes,
+//! `arg`) into one native row function, and rewrites the
 //! plan so the subtask runs it as a single [`Kernel::Jit`] op per published value (or
 //! per value an unsupported op such as a slice reads; those ops stay interpreted).
 //!
@@ -26,7 +26,6 @@ pub mod graph;
 pub mod layout;
 pub mod leaves;
 mod loops;
-mod moments;
 mod pairwise;
 mod passes;
 mod scalar_ops;
@@ -72,19 +71,15 @@ pub struct SaveSink {
 /// The second pass of a two-pass tail.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SecondPass {
-    /// `var`/`std`: `kernel` sums for the means; this sums the squared deviations from
-    /// them (see `moments`).
-    Moments(Arc<CompiledKernel>),
     /// `argmax`/`argmin`: `kernel` finds the extremes; this their first positions
     /// (see `arg`).
     Arg(Box<ArgPass>),
 }
 
 impl JitOp {
-    /// The compiled kernels this op runs (two for a `var`/`std` tail).
+    /// The compiled kernels this op runs (two for an `argmax`/`argmin` tail).
     pub fn compiled(&self) -> impl Iterator<Item = &Arc<CompiledKernel>> {
         let second = match &self.second {
-            Some(SecondPass::Moments(kernel)) => Some(kernel),
             Some(SecondPass::Arg(pass)) => Some(&pass.kernel),
             None => None,
         };
@@ -337,15 +332,6 @@ fn jit_op(
             variant: layout.variant,
         };
         (compiled(&key)?, None)
-    } else if moments::is_moments(&built.graph) {
-        let passes = (
-            moments::mean_pass(&built.graph),
-            moments::deviation_pass(&built.graph),
-        );
-        match two_passes(passes, &[], geometry, axes)? {
-            Some((means, deviations)) => (means, Some(SecondPass::Moments(deviations))),
-            None => return Ok(Compiled::Inexact),
-        }
     } else if arg::is_arg(&built.graph) {
         let leaves = arg::position_leaves(&root_shape(&geometry)?);
         let passes = (

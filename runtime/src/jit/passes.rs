@@ -1,4 +1,4 @@
-//! What the two-pass tails (`moments`, `arg`) share: running the first pass (the op's
+//! What a two-pass tail (`arg`) needs: running the first pass (the op's
 //! own kernel) for its partial state, then a second kernel over the same leaves plus
 //! the ones that pass adds, the first of them reading the first pass's result
 //! (broadcast along the reduced axes) as its last argument.

@@ -333,7 +333,10 @@ fn float_sums_over_leading_axes_add_rows_as_the_interpreter_does() {
 }
 
 #[test]
-fn var_and_std_states_are_the_interpreters_two_passes() {
+fn var_passes_are_the_interpreters() {
+    // The tiler's two passes of `var`: a mean tail, then `square(x - mean)` summed,
+    // the mean a keepdims buffer broadcast along the reduced axes. Large offsets, and
+    // float32 means summed in float32 as NumPy's are.
     let column = |i: usize| [1e8, 1.0, -3.5, 7.25, 0.1][i % 5] + (i / 5) as f64;
     let cases: [(&[usize], Vec<Vec<usize>>); 3] = [
         (&[6, 5], vec![vec![0], vec![1], vec![0, 1]]),
@@ -358,23 +361,62 @@ fn var_and_std_states_are_the_interpreters_two_passes() {
             )),
         ];
         for input in &inputs {
+            let ChunkValue::Array(data) = input else {
+                unreachable!("inputs are arrays")
+            };
+            let dtype = ReduceOp::Var.result_dtype(data.dtype());
             for axes in &axes_choices {
-                for reduce in [ReduceOp::Var, ReduceOp::Std] {
-                    let ops = vec![
-                        op(Kernel::Unary(UnaryOp::Negative), &[OpArg::Input(0)]),
-                        op(reduce_map(reduce, axes.clone(), shape), &[OpArg::Local(0)]),
-                    ];
-                    let subtask = subtask(ops, 1);
-                    let inputs = std::slice::from_ref(input);
-                    // Reducing trailing axes (whole runs) or leading ones (by rows)
-                    // always compiles; other axes may stay interpreted.
-                    let trailing = axes.iter().all(|&a| a >= shape.len() - axes.len());
-                    if trailing || axes[0] == 0 && axes.len() < shape.len() {
-                        assert!(jit(&subtask, inputs).is_some(), "{shape:?} {axes:?}");
-                    }
-                    if jit(&subtask, inputs).is_some() {
-                        assert_same(&subtask, inputs);
-                    }
+                // Reducing trailing axes (whole runs) or leading ones (by rows) always
+                // compiles; other axes may stay interpreted.
+                let trailing = axes.iter().all(|&a| a >= shape.len() - axes.len());
+                let compiles = trailing || axes[0] == 0 && axes.len() < shape.len();
+                let means = subtask(
+                    vec![op(
+                        reduce_map(ReduceOp::Mean, axes.clone(), shape),
+                        &[OpArg::Input(0)],
+                    )],
+                    1,
+                );
+                let mean_input = std::slice::from_ref(input);
+                let is_jit = jit(&means, mean_input).is_some();
+                assert!(is_jit || !compiles, "{shape:?} {axes:?}");
+                if is_jit {
+                    assert_same(&means, mean_input);
+                }
+                let ChunkValue::State(state) =
+                    interpret(&means.ops, mean_input).expect("the interpreter runs")
+                else {
+                    panic!("a mean map gives a state")
+                };
+                let mean = reduce_finish(
+                    Reduction {
+                        op: ReduceOp::Mean,
+                        ddof: 0.0,
+                    },
+                    &state,
+                    true,
+                )
+                .expect("the mean finishes");
+                let ops = vec![
+                    op(
+                        Kernel::Binary {
+                            op: BinaryOp::Subtract,
+                            common: dtype,
+                        },
+                        &[OpArg::Input(0), OpArg::Input(1)],
+                    ),
+                    op(Kernel::Unary(UnaryOp::Square), &[OpArg::Local(0)]),
+                    op(
+                        reduce_map(ReduceOp::Sum, axes.clone(), shape),
+                        &[OpArg::Local(1)],
+                    ),
+                ];
+                let deviations = subtask(ops, 2);
+                let both = [input.clone(), ChunkValue::Array(mean)];
+                let is_jit = jit(&deviations, &both).is_some();
+                assert!(is_jit || !compiles, "{shape:?} {axes:?}");
+                if is_jit {
+                    assert_same(&deviations, &both);
                 }
             }
         }

@@ -3,7 +3,12 @@
 //! different blocks of the reduced axes are merged by [`reduce_combine`] (with any
 //! fan-in, in any tree shape), and [`reduce_finish`] turns the root state into NumPy's
 //! result. Integer, boolean, max/min and arg results do not depend on the tree at all;
-//! float sums, means and variances differ from a single-chunk result only by rounding.
+//! float sums and means differ from a single-chunk result only by rounding.
+//!
+//! `var` and `std` are two trees, as NumPy's `_var` is two passes: the tiler reduces
+//! the mean first (a `mean` tree finished with keepdims), then sums `(x - mean)²` with
+//! a `sum` tree whose root [`reduce_finish`] divides as `var`/`std`. So a map or
+//! combine of `var`/`std` itself is an internal error.
 
 mod element;
 mod finish;
@@ -57,9 +62,6 @@ pub enum Partial {
     Truth(ArrayD<bool>),
     /// `count_nonzero`.
     Count(ArrayD<i64>),
-    /// `var`, `std`: the mean and the sum of squared deviations from it (Chan et al.),
-    /// in the variance's dtype.
-    Moments { mean: ArrayData, m2: ArrayData },
     /// `argmax`, `argmin`: the winning value (input dtype) and its global index into
     /// the reduced axes raveled in C order; meaningless while `count == 0`.
     Arg {
@@ -124,7 +126,6 @@ impl ReduceState {
             Partial::Total(data) | Partial::Extreme(data) => data.nbytes(),
             Partial::Truth(truth) => truth.len(),
             Partial::Count(count) => count.len() * 8,
-            Partial::Moments { mean, m2 } => mean.nbytes() + m2.nbytes(),
             Partial::Arg { value, index } => value.nbytes() + index.len() * 8,
         }
     }
@@ -140,6 +141,9 @@ pub fn reduce_map(
     global_shape: &[usize],
     chunk_offset: &[usize],
 ) -> Result<ReduceState, KernelError> {
+    if matches!(red.op, ReduceOp::Var | ReduceOp::Std) {
+        return Err(two_pass_moments(red.op));
+    }
     let layout = ReduceLayout::new(x.shape(), axes)?;
     let indexer = match red.op {
         ReduceOp::ArgMax | ReduceOp::ArgMin => Some(GlobalIndexer::new(
@@ -241,6 +245,9 @@ pub fn reduce_combine(red: Reduction, parts: &[&ReduceState]) -> Result<ReduceSt
             )));
         }
     }
+    if matches!(first.op, ReduceOp::Var | ReduceOp::Std) {
+        return Err(two_pass_moments(first.op));
+    }
     let count = parts.iter().map(|part| part.count).sum();
     let partial = with_element_type!(first.input_dtype, E => merge::merge_partials::<E>(parts)?);
     Ok(ReduceState {
@@ -254,14 +261,19 @@ pub fn reduce_combine(red: Reduction, parts: &[&ReduceState]) -> Result<ReduceSt
 }
 
 /// NumPy's result from a fully merged state, with the reduced axes dropped unless
-/// `keepdims`. Fails, with NumPy's message, for `max`/`min`/`argmax`/`argmin` over
-/// reduced axes that hold no elements.
+/// `keepdims`. `var`/`std` finish a `sum` state of squared deviations from the mean.
+/// Fails, with NumPy's message, for `max`/`min`/`argmax`/`argmin` over reduced axes
+/// that hold no elements.
 pub fn reduce_finish(
     red: Reduction,
     state: &ReduceState,
     keepdims: bool,
 ) -> Result<ArrayData, KernelError> {
-    if red.op != state.op {
+    let finishes = match red.op {
+        ReduceOp::Var | ReduceOp::Std => state.op == ReduceOp::Sum && state.input_dtype.is_float(),
+        op => op == state.op,
+    };
+    if !finishes {
         return Err(KernelError(format!(
             "cannot finish a {} state as {}",
             state.op.name(),
@@ -270,7 +282,7 @@ pub fn reduce_finish(
     }
     let result =
         with_element_type!(state.input_dtype, E => finish::finish_partial::<E>(red, state)?);
-    // States may be kept wider than the result (float32 moments in float64).
+    // States of ints are kept in int64 or float64 whatever the result's width.
     let result_dtype = red.op.result_dtype(state.input_dtype);
     let result = if result.dtype() == result_dtype {
         result
@@ -282,6 +294,15 @@ pub fn reduce_finish(
     } else {
         finish::drop_axes(result, &state.axes)
     }
+}
+
+/// `var`/`std` have no state of their own (see the module doc).
+fn two_pass_moments(op: ReduceOp) -> KernelError {
+    KernelError(format!(
+        "internal error: {} is reduced as a mean and a sum of squared deviations, \
+         not by its own map or combine",
+        op.name()
+    ))
 }
 
 fn dtype_mismatch(dtype: DType) -> KernelError {

@@ -124,10 +124,8 @@ impl_element!(
     f32,
     Float32,
     sum: f32 = sum_uncast,
-    // Moments of float32 data are accumulated in float64 and rounded once at the end:
-    // merging float32 (count, mean, M2) states loses more than the 1e-5 the contract
-    // allows on data with a large mean and a small spread.
-    mean: f64 = sum_converted,
+    // NumPy's `mean` (and so `var`'s mean) of float32 sums in float32, pairwise.
+    mean: f32 = sum_uncast,
     |v: f32| v.is_nan(),
     |v| v != 0.0,
     |v| v as f64,

@@ -1,8 +1,8 @@
 //! The root stage of a reduction tree: turning a fully merged state into NumPy's
-//! result (dividing means and variances, rejecting empty max/min/arg reductions as
-//! NumPy does) and dropping the reduced axes.
+//! result (dividing means, and sums of squared deviations into variances; rejecting
+//! empty max/min/arg reductions as NumPy does) and dropping the reduced axes.
 
-use super::element::{with_element_type, Element, FloatAccumulator};
+use super::element::{with_element_type, Accumulator, Element, FloatAccumulator};
 use super::{Partial, ReduceState};
 use crate::array::ArrayData;
 use crate::kernels::KernelError;
@@ -23,9 +23,21 @@ pub(super) fn finish_partial<E: Element>(
     match (&state.partial, red.op) {
         (Partial::Total(total), ReduceOp::Sum | ReduceOp::Prod) => Ok(total.clone()),
         (Partial::Total(total), ReduceOp::Mean) => {
+            // NumPy divides by the count (an intp) in float64 and casts the quotient
+            // back (`true_divide(..., casting='unsafe')`).
             let total = <E::MeanAcc>::from_data(total).ok_or_else(wrong_kind)?;
-            let count = <E::MeanAcc>::from_f64(state.count as f64);
-            Ok(<E::MeanAcc>::into_data(total.mapv(|sum| sum.div(count))))
+            let count = state.count as f64;
+            Ok(<E::MeanAcc>::into_data(
+                total.mapv(|sum| <E::MeanAcc>::from_f64(sum.to_f64() / count)),
+            ))
+        }
+        (Partial::Total(squares), ReduceOp::Var | ReduceOp::Std) => {
+            let squares = <E::SumAcc>::from_data(squares).ok_or_else(wrong_kind)?;
+            Ok(<E::MeanAcc>::into_data(variance::<E::SumAcc, E::MeanAcc>(
+                red,
+                state.count,
+                squares,
+            )))
         }
         (Partial::Extreme(extreme), ReduceOp::Max | ReduceOp::Min) => {
             reject_empty(state, red.op)?;
@@ -35,10 +47,6 @@ pub(super) fn finish_partial<E: Element>(
             Ok(ArrayData::Bool(truth.clone()))
         }
         (Partial::Count(count), ReduceOp::CountNonzero) => Ok(ArrayData::Int64(count.clone())),
-        (Partial::Moments { m2, .. }, ReduceOp::Var | ReduceOp::Std) => {
-            let m2 = <E::MeanAcc>::from_data(m2).ok_or_else(wrong_kind)?;
-            Ok(<E::MeanAcc>::into_data(variance(red, state.count, m2)))
-        }
         (Partial::Arg { index, .. }, ReduceOp::ArgMax | ReduceOp::ArgMin) => {
             reject_empty(state, red.op)?;
             Ok(ArrayData::Int64(index.clone()))
@@ -47,14 +55,22 @@ pub(super) fn finish_partial<E: Element>(
     }
 }
 
-/// `var = M2 / max(count - ddof, 0)` as NumPy divides (so `count <= ddof` gives inf,
-/// or nan when M2 is 0), and `std` its square root.
-fn variance<A: FloatAccumulator>(red: Reduction, count: usize, m2: &ArrayD<A>) -> ArrayD<A> {
-    let divisor = A::from_f64((count as f64 - red.ddof).max(0.0));
+/// `var = Σ(x - mean)² / max(count - ddof, 0)` from the summed squared deviations
+/// (a `sum` state; the tiler computes the mean first, as NumPy's `_var` does), divided
+/// as NumPy divides: in float64 by the (intp or float) divisor, cast back to the
+/// variance's dtype, so `count <= ddof` gives inf, or nan when the sum is 0. `std` is
+/// the square root of that, taken in the variance's dtype.
+fn variance<S: Accumulator, A: FloatAccumulator>(
+    red: Reduction,
+    count: usize,
+    squares: &ArrayD<S>,
+) -> ArrayD<A> {
+    let divisor = (count as f64 - red.ddof).max(0.0);
+    let var = squares.mapv(|sum| A::from_f64(sum.to_f64() / divisor));
     if red.op == ReduceOp::Std {
-        m2.mapv(|m2| m2.div(divisor).sqrt())
+        var.mapv(A::sqrt)
     } else {
-        m2.mapv(|m2| m2.div(divisor))
+        var
     }
 }
 

@@ -2,7 +2,7 @@
 //! over the runs that [`ReduceLayout::rows`] lays out (one contiguous run of input
 //! elements per output position).
 
-use super::element::{Accumulator, Element, FloatAccumulator};
+use super::element::{Accumulator, Element};
 use super::layout::{GlobalIndexer, ReduceLayout};
 use super::Partial;
 use crate::kernels::KernelError;
@@ -35,6 +35,19 @@ impl Direction {
                 Direction::Largest => candidate > current,
                 Direction::Smallest => candidate < current,
             }
+    }
+
+    /// Whether `candidate`, met after `current`, replaces it in a `max`/`min` fold, as
+    /// in NumPy's `maximum`/`minimum` loops (`acc = (acc > v || isnan(acc)) ? acc : v`):
+    /// a NaN stays, a NaN replaces a number, and so does an equal value, so of `0.0`
+    /// and `-0.0` the later one is kept (`np.max([0.0, -0.0])` is `-0.0`).
+    pub fn replaces<E: Element>(self, candidate: E, current: E) -> bool {
+        let keeps = current.is_nan()
+            || match self {
+                Direction::Largest => current > candidate,
+                Direction::Smallest => current < candidate,
+            };
+        !keeps
     }
 
     /// Whether (`candidate`, `candidate_index`) beats (`current`, `current_index`) for
@@ -91,7 +104,11 @@ pub(super) fn map_partial<E: Element>(
         ReduceOp::CountNonzero => Partial::Count(per_row(layout, &rows, |row| {
             row.iter().filter(|v| v.is_nonzero()).count() as i64
         })?),
-        ReduceOp::Var | ReduceOp::Std => moments::<E>(layout, &rows)?,
+        ReduceOp::Var | ReduceOp::Std => {
+            return Err(KernelError(
+                "internal error: var/std have no map state of their own".into(),
+            ))
+        }
         ReduceOp::ArgMax | ReduceOp::ArgMin => {
             let Some(indexer) = indexer else {
                 return Err(KernelError("argmax/argmin need the chunk's offset".into()));
@@ -123,8 +140,8 @@ fn product<E: Element>(row: &[E]) -> E::SumAcc {
     })
 }
 
-/// The extreme of a run (the first NaN if there is one); the default for an empty run,
-/// which the state's zero count marks as meaningless.
+/// The extreme of a run (the first NaN if there is one; of equal values, the last);
+/// the default for an empty run, which the state's zero count marks as meaningless.
 fn extreme<E: Element>(direction: Direction, row: &[E]) -> E {
     let Some((&first, rest)) = row.split_first() else {
         return E::default();
@@ -132,7 +149,7 @@ fn extreme<E: Element>(direction: Direction, row: &[E]) -> E {
     rest.iter().fold(
         first,
         |best, &v| {
-            if direction.beats(v, best) {
+            if direction.replaces(v, best) {
                 v
             } else {
                 best
@@ -151,30 +168,4 @@ fn arg_extreme<E: Element>(direction: Direction, row: &[E]) -> (E, usize) {
         }
     }
     best
-}
-
-/// Mean and sum of squared deviations of each run, by two passes as NumPy's `var`
-/// computes them (so a single chunk matches NumPy exactly).
-fn moments<E: Element>(layout: &ReduceLayout, rows: &[E]) -> Result<Partial, KernelError> {
-    let count = <E::MeanAcc>::from_f64(layout.per_output as f64);
-    let means = per_row(layout, rows, |row| E::mean_sum(row).div(count))?;
-    let mut deviations = Vec::with_capacity(layout.per_output);
-    let m2_values: Vec<E::MeanAcc> = layout
-        .each_row(rows)
-        .zip(means.iter())
-        .map(|(row, &mean)| {
-            deviations.clear();
-            deviations.extend(row.iter().map(|&v| {
-                let deviation = <E::MeanAcc>::from_element(v).sub(mean);
-                deviation.mul(deviation)
-            }));
-            <E::MeanAcc>::sum_run(&deviations)
-        })
-        .collect();
-    let m2 = ArrayD::from_shape_vec(IxDyn(&layout.keepdims_shape), m2_values)
-        .map_err(|err| KernelError(format!("internal error: reduction output shape: {err}")))?;
-    Ok(Partial::Moments {
-        mean: <E::MeanAcc>::into_data(means),
-        m2: <E::MeanAcc>::into_data(m2),
-    })
 }

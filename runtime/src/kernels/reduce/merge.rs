@@ -1,8 +1,8 @@
 //! The inner stage of a reduction tree: merging partial states elementwise. States of
 //! chunks with no elements along the reduced axes are identities and are skipped where
-//! their arrays hold no meaningful values (extremes, arg-extremes, moments).
+//! their arrays hold no meaningful values (extremes, arg-extremes).
 
-use super::element::{Accumulator, Element, FloatAccumulator};
+use super::element::{Accumulator, Element};
 use super::map::Direction;
 use super::{Partial, ReduceState};
 use crate::kernels::KernelError;
@@ -36,7 +36,11 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
             Partial::Count(fold(counts, i64::wrapping_add)?)
         }
         ReduceOp::Max | ReduceOp::Min => merge_extremes::<E>(Direction::of(op), parts)?,
-        ReduceOp::Var | ReduceOp::Std => merge_moments::<E::MeanAcc>(parts)?,
+        ReduceOp::Var | ReduceOp::Std => {
+            return Err(KernelError(
+                "internal error: var/std have no state of their own to merge".into(),
+            ))
+        }
         ReduceOp::ArgMax | ReduceOp::ArgMin => merge_args::<E>(Direction::of(op), parts)?,
     })
 }
@@ -116,10 +120,12 @@ fn merge_extremes<E: Element>(
         Partial::Extreme(data) => E::from_data(data),
         _ => None,
     })?;
+    // Parts come in chunk order, so a later part's equal value (the other signed
+    // zero) replaces an earlier one, as within a chunk.
     let merged = fold(
         extremes,
         |best, v| {
-            if direction.beats(v, best) {
+            if direction.replaces(v, best) {
                 v
             } else {
                 best
@@ -157,40 +163,5 @@ fn merge_args<E: Element>(
     Ok(Partial::Arg {
         value: E::into_data(values),
         index: indices,
-    })
-}
-
-/// Chan, Golub and LeVeque's pairwise update of (count, mean, M2), which stays accurate
-/// when the parts' means differ greatly from each other.
-fn merge_moments<A: FloatAccumulator>(parts: &[&ReduceState]) -> Result<Partial, KernelError> {
-    let parts = non_empty(parts);
-    let moments = pick(&parts, |partial| match partial {
-        Partial::Moments { mean, m2 } => A::from_data(mean).zip(A::from_data(m2)),
-        _ => None,
-    })?;
-    let Some((&(first_mean, first_m2), rest)) = moments.split_first() else {
-        return Err(no_parts());
-    };
-    let mut mean = first_mean.clone();
-    let mut m2 = first_m2.clone();
-    let mut count = parts[0].count;
-    for (&(part_mean, part_m2), part) in rest.iter().zip(&parts[1..]) {
-        let total = count + part.count;
-        let weight_new = A::from_f64(part.count as f64 / total as f64);
-        let cross = A::from_f64(count as f64 * part.count as f64 / total as f64);
-        Zip::from(&mut mean)
-            .and(&mut m2)
-            .and(part_mean)
-            .and(part_m2)
-            .for_each(|mean, m2, &other_mean, &other_m2| {
-                let delta = other_mean.sub(*mean);
-                *mean = mean.add(delta.mul(weight_new));
-                *m2 = m2.add(other_m2).add(delta.mul(delta).mul(cross));
-            });
-        count = total;
-    }
-    Ok(Partial::Moments {
-        mean: A::into_data(mean),
-        m2: A::into_data(m2),
     })
 }

@@ -6,7 +6,7 @@
 //! NumPy's order for mixtures such as `axis=1` of 3-D. The JIT's `AccumulateRow` mode
 //! walks the same rows in the same order, so both give the same bits.
 
-use super::element::{Accumulator, Element, FloatAccumulator};
+use super::element::{Accumulator, Element};
 use super::layout::GlobalIndexer;
 use super::map::Direction;
 use super::Partial;
@@ -176,7 +176,7 @@ pub(super) fn map_rows<E: Element>(
                 data,
                 E::default(),
                 |v| v,
-                |best, v| if direction.beats(v, best) { v } else { best },
+                |best, v| if direction.replaces(v, best) { v } else { best },
             );
             Partial::Extreme(E::into_data(keepdims_array(keepdims_shape, values)?))
         }
@@ -208,11 +208,9 @@ pub(super) fn map_rows<E: Element>(
             ),
         )?),
         ReduceOp::Var | ReduceOp::Std => {
-            let (mean, m2) = moments_rows::<E>(walk, data);
-            Partial::Moments {
-                mean: <E::MeanAcc>::into_data(keepdims_array(keepdims_shape, mean)?),
-                m2: <E::MeanAcc>::into_data(keepdims_array(keepdims_shape, m2)?),
-            }
+            return Err(KernelError(
+                "internal error: var/std have no map state of their own".into(),
+            ))
         }
         ReduceOp::ArgMax | ReduceOp::ArgMin => {
             let Some(indexer) = indexer else {
@@ -266,27 +264,6 @@ fn sum_rows<E: Element, A: Accumulator>(walk: &RowWalk, data: &[E]) -> Vec<A> {
         |v| A::ZERO.add(A::from_element(v)),
         |acc, v| acc.add(A::from_element(v)),
     )
-}
-
-/// NumPy's two-pass `var` over rows: the mean is the row-by-row sum divided by the
-/// count, then the squared deviations from it are summed row by row the same way.
-fn moments_rows<E: Element>(walk: &RowWalk, data: &[E]) -> (Vec<E::MeanAcc>, Vec<E::MeanAcc>) {
-    let count = <E::MeanAcc>::from_f64(walk.per_output as f64);
-    let mut mean = sum_rows::<E, E::MeanAcc>(walk, data);
-    for value in &mut mean {
-        *value = value.div(count);
-    }
-    let zero = <E::MeanAcc>::ZERO;
-    let mut m2 = vec![zero; walk.outputs];
-    walk.each_row(data, |offset, row, position| {
-        let span = offset..offset + row.len();
-        for ((acc, &mean), &v) in m2[span.clone()].iter_mut().zip(&mean[span]).zip(row) {
-            let deviation = <E::MeanAcc>::from_element(v).sub(mean);
-            let start = if position == 0 { zero } else { *acc };
-            *acc = start.add(deviation.mul(deviation));
-        }
-    });
-    (mean, m2)
 }
 
 fn keepdims_array<T>(keepdims_shape: &[usize], values: Vec<T>) -> Result<ArrayD<T>, KernelError> {

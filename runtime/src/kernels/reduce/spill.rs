@@ -33,7 +33,6 @@ pub fn write_state(state: &ReduceState, out: &mut dyn Write) -> io::Result<()> {
         Partial::Extreme(extreme) => tagged(out, 1, &[extreme]),
         Partial::Truth(truth) => tagged(out, 2, &[&ArrayData::Bool(truth.clone())]),
         Partial::Count(count) => tagged(out, 3, &[&ArrayData::Int64(count.clone())]),
-        Partial::Moments { mean, m2 } => tagged(out, 4, &[mean, m2]),
         Partial::Arg { value, index } => tagged(out, 5, &[value, &ArrayData::Int64(index.clone())]),
     }
 }
@@ -59,10 +58,6 @@ pub fn read_state(input: &mut dyn Read) -> io::Result<ReduceState> {
             _ => return Err(invalid("a truth partial that is not boolean")),
         },
         3 => Partial::Count(read_int64(input)?),
-        4 => Partial::Moments {
-            mean: read_array(input)?,
-            m2: read_array(input)?,
-        },
         5 => Partial::Arg {
             value: read_array(input)?,
             index: read_int64(input)?,

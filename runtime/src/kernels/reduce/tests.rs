@@ -4,7 +4,7 @@ use super::element::{Accumulator, Element};
 use super::{reduce_finish, reduce_map};
 use crate::array::ArrayData;
 use crate::kernels::KernelError;
-use crate::ops::{ReduceOp, Reduction};
+use crate::ops::{BinaryOp, ReduceOp, Reduction, UnaryOp};
 use ndarray::{ArrayD, IxDyn};
 
 pub(super) fn array<T: Element>(shape: &[usize], values: Vec<T>) -> ArrayData {
@@ -19,8 +19,32 @@ pub(super) fn reduce_with(
     keepdims: bool,
 ) -> Result<ArrayData, KernelError> {
     let red = Reduction { op, ddof };
+    if matches!(op, ReduceOp::Var | ReduceOp::Std) {
+        return moments_with(red, x, axes, keepdims);
+    }
     let offset = vec![0; x.ndim()];
     let state = reduce_map(red, x, axes, x.shape(), &offset)?;
+    reduce_finish(red, &state, keepdims)
+}
+
+/// `var`/`std` as the tiler builds them: the mean (keepdims), `square(x - mean)`, a
+/// `sum` state of that, finished as `red`.
+pub(super) fn moments_with(
+    red: Reduction,
+    x: &ArrayData,
+    axes: &[usize],
+    keepdims: bool,
+) -> Result<ArrayData, KernelError> {
+    let dtype = red.op.result_dtype(x.dtype());
+    let mean = reduce_with(ReduceOp::Mean, 0.0, x, axes, true)?;
+    let deviation = crate::kernels::binary(BinaryOp::Subtract, dtype, x, &mean)?;
+    let squared = crate::kernels::unary(UnaryOp::Square, &deviation)?;
+    let sum = Reduction {
+        op: ReduceOp::Sum,
+        ddof: 0.0,
+    };
+    let offset = vec![0; x.ndim()];
+    let state = reduce_map(sum, &squared, axes, x.shape(), &offset)?;
     reduce_finish(red, &state, keepdims)
 }
 

@@ -58,7 +58,14 @@ fn case() -> impl Strategy<Value = Case> {
     let header = (
         prop::collection::vec(0usize..=5, 1..=4),
         prop::sample::select(DType::ALL.to_vec()),
-        prop::sample::select(ReduceOp::ALL.to_vec()),
+        // `var`/`std` are two trees (a mean, then a sum), built by the tiler.
+        prop::sample::select(
+            ReduceOp::ALL
+                .iter()
+                .copied()
+                .filter(|op| !matches!(op, ReduceOp::Var | ReduceOp::Std))
+                .collect::<Vec<_>>(),
+        ),
         prop::sample::select(vec![0.0, 1.0, 2.5]),
         any::<bool>(),
         prop::sample::select(vec![0.0, 100.0]),
@@ -195,10 +202,7 @@ fn assert_equivalent(
 ) -> Result<(), TestCaseError> {
     prop_assert_eq!(whole.dtype(), tree.dtype());
     prop_assert_eq!(whole.shape(), tree.shape());
-    let rounding = matches!(
-        op,
-        ReduceOp::Sum | ReduceOp::Prod | ReduceOp::Mean | ReduceOp::Var | ReduceOp::Std
-    );
+    let rounding = matches!(op, ReduceOp::Sum | ReduceOp::Prod | ReduceOp::Mean);
     match (whole, tree) {
         (ArrayData::Float64(w), ArrayData::Float64(t)) => {
             let tolerance = if rounding { 1e-12 } else { 0.0 };

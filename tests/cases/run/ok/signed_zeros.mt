@@ -1,0 +1,18 @@
+# which signed zero max and min keep, as NumPy's maximum/minimum loops do (of equal values the later one): 1-d with the zeros in one chunk or in different chunks, along axes (rows folded in order), keepdims; element-wise maximum and minimum keep the second operand; abs(-0.0) is 0.0
+import mars.tensor as mt
+a = mt.tensor([0.0, -0.0])
+b = mt.tensor([-0.0, 0.0])
+print(a.max(), a.min(), b.max(), b.min(), mt.max(a), mt.amin(b))
+c = mt.tensor([0.0, -0.0], chunks=1)
+d = mt.tensor([-0.0, 0.0], chunks=1)
+print(c.max(), c.min(), d.max(), d.min())
+e = mt.tensor([-1.0, 0.0, -0.0, -2.0], chunks=3)
+print(e.max(), (-e).min(), e.max(keepdims=True))
+m = mt.tensor([[0.0, -0.0, -0.0], [-0.0, 0.0, -0.0], [-1.0, -1.0, 0.0], [-0.0, -3.0, -0.0]], chunks=(3, 2))
+print(m.max(axis=0), m.min(axis=0), m.max(axis=1), (-m).min(axis=1))
+print(m.rechunk(1).max(axis=0), m.rechunk((2, 3)).min(axis=0), m.max(axis=0, keepdims=True))
+f = mt.tensor([0.0, -0.0, -5.0, -0.0, 0.0, -1.0, -0.0], dtype=mt.float32, chunks=2)
+print(f.max(), f.min(), (f - 1).max(), f.rechunk(7).max())
+print(mt.maximum(a, b), mt.maximum(b, a), mt.minimum(a, b), mt.minimum(b, a))
+print(mt.maximum(c, d), mt.minimum(d, c), mt.maximum(m, 0.0)[0], mt.minimum(-0.0, m)[1])
+print(mt.abs(-0.0), mt.abs(mt.tensor([-0.0, 0.0, -1.5], chunks=2)), mt.absolute(a), mt.abs(f)[:2])
