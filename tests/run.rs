@@ -8,7 +8,8 @@
 //!   prints (`NAME.out` beside each, made with `tests/numpy_oracle.py`), with the JIT
 //!   and without it, signed zeros included;
 //! - `tests/cases/run/err/*.mt` fail at run time with a diagnostic naming the
-//!   expression (insta snapshots);
+//!   expression, after printing what precedes the failing statement, as Python does
+//!   (insta snapshots of both, the same with 1 and 3 workers);
 //! - `--stats-json` figures of a run with pinned placement, worked out by hand.
 
 mod run_support;
@@ -17,7 +18,9 @@ use marsc::driver::Options;
 use marsc::fuse::Fusion;
 use marsc::subtask::Placement;
 use marsc_tests::repo_root;
-use run_support::{compare_output, options, output_of, run_script, scripts_in, tolerance_for};
+use run_support::{
+    compare_output, options, output_of, run_script, run_script_printing, scripts_in, tolerance_for,
+};
 use std::path::Path;
 
 fn read(path: &Path) -> String {
@@ -186,13 +189,15 @@ fn var_of_data_far_from_zero_does_not_depend_on_chunking() {
 fn run_errors_name_the_expression() {
     insta::glob!("cases/run/err/*.mt", |path| {
         let text = read(path);
-        let error = match run_script(&text, &options(), 2) {
-            Ok((output, _)) => panic!("{} should fail but printed:\n{output}", path.display()),
-            Err(error) => error,
+        let failed = |workers| match run_script_printing(&text, &options(), workers) {
+            (output, Ok(_)) => panic!("{} should fail but printed:\n{output}", path.display()),
+            (output, Err(error)) => format!("--- stdout\n{output}--- stderr\n{error}"),
         };
+        let report = failed(1);
+        assert_eq!(failed(3), report, "{} with 3 workers", path.display());
         // Paths are resolved against the repository root, which differs per machine.
         let root = repo_root().display().to_string();
-        insta::assert_snapshot!(error.replace(&root, "<repo>"));
+        insta::assert_snapshot!(report.replace(&root, "<repo>"));
     });
 }
 

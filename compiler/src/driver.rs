@@ -109,6 +109,9 @@ pub struct Compiled {
     pub compile_seconds: f64,
     /// What the JIT compiled (all zero with `--no-jit`).
     pub jit: JitSummary,
+    /// The options it was compiled with (a failed run plans again with them the
+    /// outputs that precede the failure).
+    pub options: Options,
 }
 
 /// Parses a script, reporting every syntax error it can.
@@ -218,6 +221,7 @@ pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
         plan,
         compile_seconds: started.elapsed().as_secs_f64(),
         jit,
+        options: options.clone(),
     })
 }
 

@@ -40,6 +40,17 @@ pub fn run_script(
     options: &Options,
     workers: u32,
 ) -> Result<(String, RunStats), String> {
+    let (output, outcome) = run_script_printing(text, options, workers);
+    outcome.map(|stats| (output, stats))
+}
+
+/// Runs a script; returns what it printed (a failed run too prints what precedes
+/// the failing statement) and the run's figures or the rendered error.
+pub fn run_script_printing(
+    text: &str,
+    options: &Options,
+    workers: u32,
+) -> (String, Result<RunStats, String>) {
     let run_options = RunOptions {
         workers,
         progress: false,
@@ -47,10 +58,9 @@ pub fn run_script(
         ..RunOptions::default()
     };
     let mut out = Vec::new();
-    match driver::run(text, options, &run_options, &mut out) {
-        Ok(stats) => Ok((String::from_utf8(out).expect("utf-8 output"), stats)),
-        Err(error) => Err(render(text, error)),
-    }
+    let outcome = driver::run(text, options, &run_options, &mut out);
+    let output = String::from_utf8(out).expect("utf-8 output");
+    (output, outcome.map_err(|error| render(text, error)))
 }
 
 /// The output of a script that must run.

@@ -214,7 +214,8 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         | ChunkOp::BroadcastTo
         | ChunkOp::Reshape
         | ChunkOp::Alias
-        | ChunkOp::Assemble => vec![],
+        | ChunkOp::Assemble
+        | ChunkOp::Corners => vec![],
     }
 }
 
@@ -236,6 +237,9 @@ fn output_text(output: &ChunkOutput) -> String {
                 .map(|item| match item {
                     PrintItem::Text(text) => format!("{text:?}"),
                     PrintItem::Tensor(step) => step.to_string(),
+                    PrintItem::Summary { whole, corners } => {
+                        format!("{corners} (corners of {whole})")
+                    }
                 })
                 .collect();
             parts.push(format!("sep={sep:?}"));

@@ -92,10 +92,7 @@ fn outputs(graph: &ChunkGraph, out: &mut String) {
                 "print".to_string(),
                 items
                     .iter()
-                    .filter_map(|item| match item {
-                        PrintItem::Tensor(step) => Some(*step),
-                        PrintItem::Text(_) => None,
-                    })
+                    .filter_map(PrintItem::printed_step)
                     .collect::<Vec<_>>(),
             ),
             ChunkOutput::Save { path, commit } => (

@@ -216,7 +216,8 @@ impl KeyHasher {
             | ChunkOp::BroadcastTo
             | ChunkOp::Reshape
             | ChunkOp::Alias
-            | ChunkOp::Assemble => {}
+            | ChunkOp::Assemble
+            | ChunkOp::Corners => {}
         }
     }
 }

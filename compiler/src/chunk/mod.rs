@@ -9,6 +9,7 @@
 //! step and index on demand. Chunk ids and step ids are both in topological order, and
 //! the chunks of a step are contiguous.
 
+pub mod corners;
 pub mod display;
 pub mod dot;
 pub mod key;
@@ -106,6 +107,31 @@ pub enum ChunkOutput {
 pub enum PrintItem {
     Text(String),
     Tensor(StepId),
+    /// A tensor NumPy prints summarized (`[1. 1. 1. ... 1. 1. 1.]`): `corners` (a
+    /// [`ChunkOp::Corners`] step of one chunk) holds the positions printed, read
+    /// from the chunks of `whole` that hold them, so nothing else is computed.
+    Summary {
+        whole: StepId,
+        corners: StepId,
+    },
+}
+
+impl PrintItem {
+    /// The step whose chunks the print shows (a summary's corners), if a tensor.
+    pub fn printed_step(&self) -> Option<StepId> {
+        match self {
+            PrintItem::Text(_) => None,
+            PrintItem::Tensor(step) | PrintItem::Summary { corners: step, .. } => Some(*step),
+        }
+    }
+
+    /// The step of the tensor printed (a summary's whole tensor), if a tensor.
+    pub fn tensor_step(&self) -> Option<StepId> {
+        match self {
+            PrintItem::Text(_) => None,
+            PrintItem::Tensor(step) | PrintItem::Summary { whole: step, .. } => Some(*step),
+        }
+    }
 }
 
 /// The whole program at chunk level.

@@ -138,6 +138,12 @@ pub enum ChunkOp {
     /// overlaps (inputs in C order of their grid; see
     /// [`ChunkGraph::assemble_pieces`](super::ChunkGraph::assemble_pieces)).
     Assemble,
+    /// The positions NumPy prints of a tensor too big to print whole (the first and
+    /// last three of each axis it elides, see `marsc_runtime::format`), gathered into
+    /// one small chunk from the regions of the input chunks that hold them (inputs
+    /// in the order of [`corner_pieces`](super::corners::corner_pieces), an input
+    /// chunk once per piece).
+    Corners,
 
     // ---- saving one tensor into one `.npy` file ----
     /// Writes the header and sizes a temporary file; input: the previous commit to
@@ -189,6 +195,7 @@ impl ChunkOp {
             ChunkOp::Reshape => "reshape".into(),
             ChunkOp::Alias => "alias".into(),
             ChunkOp::Assemble => "assemble".into(),
+            ChunkOp::Corners => "corners".into(),
             ChunkOp::SaveInit { .. } => "save.init".into(),
             ChunkOp::SaveRegion { .. } => "save.region".into(),
             ChunkOp::SaveCommit { .. } => "save.commit".into(),
@@ -225,6 +232,7 @@ impl ChunkOp {
             ChunkOp::ReduceCombine { .. }
             | ChunkOp::SumBlocks { .. }
             | ChunkOp::Assemble
+            | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. } => (1, usize::MAX),
         }
     }

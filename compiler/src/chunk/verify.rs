@@ -193,6 +193,7 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
         }
         ChunkOp::Alias => expect_shape(&shape(0), &out, "alias"),
         ChunkOp::Assemble => exact_cover(graph, chunk),
+        ChunkOp::Corners => super::corners::verify_corners(graph, chunk),
         ChunkOp::SaveInit { .. } => match inputs {
             [previous] if matches!(graph.step_of(*previous).op, ChunkOp::SaveCommit { .. }) => {
                 Ok(())
@@ -364,8 +365,17 @@ fn verify_outputs(graph: &ChunkGraph) -> Result<(), String> {
         match output {
             ChunkOutput::Print { items, .. } => {
                 for item in items {
-                    if let PrintItem::Tensor(step) = item {
-                        if !exists(*step) {
+                    if let PrintItem::Summary { whole, corners } = item {
+                        if !exists(*whole)
+                            || !exists(*corners)
+                            || graph.step(*corners).op != ChunkOp::Corners
+                            || graph.step(*corners).inputs != [*whole]
+                        {
+                            return Err(format!("{corners} is not the corners of {whole}"));
+                        }
+                    }
+                    if let Some(step) = item.printed_step() {
+                        if !exists(step) {
                             return Err(format!("print of missing step {step}"));
                         }
                     }

@@ -4,6 +4,7 @@
 //! file) are built once per step and shared through `Arc`s, so planning a million
 //! chunks allocates little beyond each chunk's own offset and shape.
 
+use crate::chunk::corners::corner_pieces;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use marsc_runtime::kernel::{
     AssemblePiece, Kernel, LiteralSpec, LoadSpec, MappedNpy, OpenedNpy, RandomSpec, ReduceSpec,
@@ -216,6 +217,7 @@ impl<'a> KernelBuilder<'a> {
             ChunkOp::Reshape => Kernel::Reshape(graph.data_shape(chunk)),
             ChunkOp::Alias => Kernel::Alias,
             ChunkOp::Assemble => assemble(graph, chunk),
+            ChunkOp::Corners => corners(graph, chunk)?,
             ChunkOp::SaveInit { path, shape } => {
                 Kernel::SaveInit(self.save_file(step_id, path, shape))
             }
@@ -349,6 +351,26 @@ fn slice_items(graph: &ChunkGraph, chunk: ChunkId) -> Result<Vec<SliceItem>, Str
             LocalIndexItem::NewAxis => SliceItem::NewAxis,
         })
         .collect())
+}
+
+/// A printed tensor's corners: the regions [`corner_pieces`] names, one per input.
+fn corners(graph: &ChunkGraph, chunk: ChunkId) -> Result<Kernel, String> {
+    let whole = graph
+        .step_of(chunk)
+        .inputs
+        .first()
+        .ok_or_else(|| format!("internal error: corners {chunk} read no tensor"))?;
+    let pieces = corner_pieces(&graph.step(*whole).layout)
+        .into_iter()
+        .map(|piece| AssemblePiece {
+            region: piece.region,
+            at: piece.at,
+        })
+        .collect();
+    Ok(Kernel::Assemble {
+        shape: graph.chunk_shape(chunk),
+        pieces,
+    })
 }
 
 /// Each input's overlap with the chunk, placed relative to the chunk's offset.

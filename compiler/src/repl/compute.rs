@@ -114,8 +114,8 @@ fn output_steps(outputs: &[ChunkOutput]) -> (Vec<StepId>, Vec<StepId>) {
         match output {
             ChunkOutput::Print { items, .. } => {
                 for item in items {
-                    if let PrintItem::Tensor(step) = item {
-                        printed.push(*step);
+                    if let Some(step) = item.printed_step() {
+                        printed.push(step);
                     }
                 }
             }

@@ -14,10 +14,7 @@ fn chunk_graph(text: &str) -> ChunkGraph {
 /// The step printed by the `index`th output.
 fn printed_step(chunks: &ChunkGraph, index: usize) -> StepId {
     match &chunks.outputs[index] {
-        ChunkOutput::Print { items, .. } => match items[0] {
-            PrintItem::Tensor(step) => step,
-            PrintItem::Text(_) => panic!("a text item"),
-        },
+        ChunkOutput::Print { items, .. } => items[0].printed_step().expect("a tensor item"),
         ChunkOutput::Save { .. } => panic!("a save"),
     }
 }

@@ -15,13 +15,11 @@ use crate::driver::{tile_graph, DriverError, Options};
 use crate::lower::session::{lower_session, Members, SessionLowering};
 use crate::lower::LowerOptions;
 use crate::plan::mapped::map_files_of;
-use crate::run::output::tensor;
+use crate::run::output::shown;
 use crate::run::RunStats;
 use crate::tileable::TileableId;
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::exec::ExecError;
-use marsc_runtime::format::{format_array, repr_array, repr_scalar};
-use marsc_runtime::ArrayData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -238,13 +236,9 @@ fn handle_steps(chunks: &ChunkGraph, program_outputs: usize) -> Vec<StepId> {
     chunks.outputs[program_outputs..]
         .iter()
         .flat_map(|output| match output {
-            ChunkOutput::Print { items, .. } => items
-                .iter()
-                .filter_map(|item| match item {
-                    PrintItem::Tensor(step) => Some(*step),
-                    PrintItem::Text(_) => None,
-                })
-                .collect(),
+            ChunkOutput::Print { items, .. } => {
+                items.iter().filter_map(PrintItem::tensor_step).collect()
+            }
             ChunkOutput::Save { .. } => Vec::new(),
         })
         .collect()
@@ -271,27 +265,15 @@ fn show_outputs(
             }
             match item {
                 PrintItem::Text(value) => text.push_str(value),
-                PrintItem::Tensor(step) => {
-                    let array = tensor(chunks, values, *step).map_err(|e| format!("{e}\n"))?;
-                    text.push_str(&if echo {
-                        repr(&array)
-                    } else {
-                        format_array(&array)
-                    });
+                PrintItem::Tensor(_) | PrintItem::Summary { .. } => {
+                    let value = shown(chunks, values, item).map_err(|e| format!("{e}\n"))?;
+                    text.push_str(&if echo { value.repr() } else { value.str() });
                 }
             }
         }
         text.push_str(end);
     }
     Ok(text)
-}
-
-/// NumPy's repr as Python's REPL shows it: a 0-d result is a NumPy scalar.
-pub fn repr(array: &ArrayData) -> String {
-    match (array.ndim(), array.get_flat(0)) {
-        (0, Some(scalar)) => repr_scalar(scalar),
-        _ => repr_array(array),
-    }
 }
 
 fn with_newline(input: &str) -> String {

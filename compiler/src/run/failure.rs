@@ -2,7 +2,19 @@
 //! tileable it computes and so to the source expression (or, for a save, to the
 //! `save` statement), which the diagnostic points at with its line and source text.
 //! Temporary files of saves that never committed are removed.
+//!
+//! As in Python, what precedes the failing statement still happens: the failing
+//! statement is the first output (in program order) that depends on the failed
+//! subtask ([`first_failed_output`]), and the outputs before it are planned again
+//! on their own ([`plan_prefix`]: only the chunks they need) and run, so their
+//! prints appear before the error. If that run fails too, its failure is earlier in
+//! program order, and the same is done again before it.
 
+use crate::chunk::{ChunkGraph, ChunkId, ChunkOutput, StepId};
+use crate::driver::Options;
+use crate::fuse::fuse_needed;
+use crate::plan::{build_plan, jit::compile_kernels};
+use crate::subtask::{assign_workers, schedule_subtasks, SubtaskGraph, SubtaskId};
 use crate::tileable::{Output, TileableGraph, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::exec::ExecError;
@@ -77,4 +89,97 @@ pub fn remove_partial_saves(plan: &Plan<Kernel>) {
             }
         }
     }
+}
+
+/// The index of the first output that depends on `failed` (reads one of its chunks,
+/// directly or through others), or the number of outputs if none does.
+pub fn first_failed_output(
+    chunks: &ChunkGraph,
+    subtasks: &SubtaskGraph,
+    failed: SubtaskId,
+) -> usize {
+    let mut tainted = vec![false; chunks.num_chunks()];
+    if failed.index() < subtasks.len() {
+        for &chunk in subtasks.ops(failed) {
+            tainted[chunk.index()] = true;
+        }
+    }
+    // Chunk ids are topological, so one forward sweep finds every dependent.
+    for chunk in chunks.chunk_ids() {
+        if !tainted[chunk.index()] && chunks.inputs(chunk).iter().any(|i| tainted[i.index()]) {
+            tainted[chunk.index()] = true;
+        }
+    }
+    let step_tainted = |step: StepId| chunks.step(step).chunk_ids().any(|c| tainted[c.index()]);
+    chunks
+        .outputs
+        .iter()
+        .position(|output| match output {
+            ChunkOutput::Print { items, .. } => items
+                .iter()
+                .filter_map(crate::chunk::PrintItem::printed_step)
+                .any(step_tainted),
+            ChunkOutput::Save { commit, .. } => step_tainted(*commit),
+        })
+        .unwrap_or(chunks.outputs.len())
+}
+
+/// The chunks the first `count` outputs need (a mask by chunk id), and the
+/// printed chunks among them in program order, each once.
+fn needed_by_prefix(chunks: &ChunkGraph, count: usize) -> (Vec<bool>, Vec<ChunkId>) {
+    let mut needed = vec![false; chunks.num_chunks()];
+    let mut results = Vec::new();
+    for output in chunks.outputs.iter().take(count) {
+        match output {
+            ChunkOutput::Print { items, .. } => {
+                for step in items
+                    .iter()
+                    .filter_map(crate::chunk::PrintItem::printed_step)
+                {
+                    for chunk in chunks.step(step).chunk_ids() {
+                        if !std::mem::replace(&mut needed[chunk.index()], true) {
+                            results.push(chunk);
+                        }
+                    }
+                }
+            }
+            ChunkOutput::Save { commit, .. } => {
+                for chunk in chunks.step(*commit).chunk_ids() {
+                    needed[chunk.index()] = true;
+                }
+            }
+        }
+    }
+    for chunk in (0..chunks.num_chunks() as u32).rev().map(ChunkId) {
+        if needed[chunk.index()] {
+            for input in chunks.inputs(chunk) {
+                needed[input.index()] = true;
+            }
+        }
+    }
+    (needed, results)
+}
+
+/// The subtasks and plan of the first `count` outputs alone, fused, scheduled and
+/// compiled as the whole program was (with fresh save files and mappings).
+pub fn plan_prefix(
+    chunks: &ChunkGraph,
+    count: usize,
+    options: &Options,
+) -> Result<(SubtaskGraph, Plan<Kernel>), String> {
+    let (needed, results) = needed_by_prefix(chunks, count);
+    let mut subtasks = fuse_needed(chunks, &needed, results, options.fusion);
+    schedule_subtasks(
+        &mut subtasks,
+        chunks,
+        options.order,
+        options.assign,
+        options.workers,
+    )?;
+    assign_workers(&mut subtasks, chunks, options.placement);
+    let mut plan = build_plan(&subtasks, chunks)?;
+    if options.jit {
+        compile_kernels(&mut plan, chunks)?;
+    }
+    Ok((subtasks, plan))
 }

@@ -1,8 +1,9 @@
 //! Running a compiled program: executes its plan on the multi-worker runtime, then
 //! prints the outputs in program order exactly as NumPy would (saves happen in the
 //! plan itself, through their save steps). Everything is computed before anything is
-//! printed, so a run that fails prints nothing to stdout; the error names the source
-//! expression whose chunk failed.
+//! printed. A run that fails prints, as Python would, the outputs that precede the
+//! failing statement (run again on their own, see [`failure`]), then the error,
+//! which names the source expression whose chunk failed.
 
 pub mod allocator;
 pub mod failure;
@@ -15,10 +16,12 @@ pub mod stats;
 pub use stats::RunStats;
 
 use crate::driver::{Compiled, DriverError};
+use marsc_runtime::exec::ChunkKernel;
 use marsc_runtime::exec::{
-    execute, write_chrome_trace_with, ExecError, ExecObserver, ExecOptions, ExecStats, SubtaskSpan,
-    TraceRecorder,
+    execute, write_chrome_trace_with, ExecError, ExecObserver, ExecOptions, ExecStats, NoObserver,
+    SubtaskSpan, TraceRecorder,
 };
+use marsc_runtime::kernel::Kernel;
 use progress::ProgressObserver;
 use std::io::Write;
 use std::path::PathBuf;
@@ -128,24 +131,85 @@ pub fn run_program(
     if let (Some(path), Some(trace)) = (&options.trace, &observers.trace) {
         write_trace(program, trace, path)?;
     }
-    let executed = match outcome {
+    let mut executed = match outcome {
         Ok(executed) => executed,
         Err(error) => {
             failure::remove_partial_saves(&program.plan);
             if error == ExecError::Cancelled {
                 return Err(interrupted());
             }
-            return Err(
-                match failure::failure_diagnostic(&error, &program.plan, &program.tileables) {
-                    Ok(diagnostic) => DriverError::RunFailed(Box::new(diagnostic)),
-                    Err(message) => DriverError::Runtime(message),
-                },
-            );
+            return Err(failed_run(program, &exec_options, error, out));
         }
     };
     let results: output::Results = executed.results.into_iter().collect();
-    output::write_prints(&program.chunks, &results, out).map_err(DriverError::Runtime)?;
+    let count = program.chunks.outputs.len();
+    let printed = output::write_prints(&program.chunks, &results, count, out)
+        .map_err(DriverError::Runtime)?;
+    // The printed values are assembled while every result is still held.
+    let held: u64 = results
+        .values()
+        .map(|value| Kernel::nbytes(value) as u64)
+        .sum();
+    let peak = &mut executed.stats.peak_live_bytes;
+    *peak = (*peak).max(held + printed);
     Ok(executed.stats)
+}
+
+/// After a run failed with `error`: prints the outputs that precede the failing
+/// statement (planned and run again on their own), then returns the error of the
+/// earliest failing statement.
+fn failed_run(
+    program: &Compiled,
+    exec_options: &ExecOptions,
+    mut error: ExecError,
+    out: &mut dyn Write,
+) -> DriverError {
+    let mut before = program.chunks.outputs.len();
+    // The subtasks and plan of the run that failed last (a prefix's), when not the
+    // program's own.
+    let mut prefix: Option<(
+        crate::subtask::SubtaskGraph,
+        marsc_runtime::plan::Plan<Kernel>,
+    )> = None;
+    while let ExecError::SubtaskFailed { subtask, .. } = &error {
+        let failed = crate::subtask::SubtaskId(subtask.0);
+        let subtasks = prefix.as_ref().map_or(&program.subtasks, |(s, _)| s);
+        let first = failure::first_failed_output(&program.chunks, subtasks, failed);
+        if first == 0 || first >= before {
+            break;
+        }
+        before = first;
+        let Ok((prefix_subtasks, prefix_plan)) =
+            failure::plan_prefix(&program.chunks, before, &program.options)
+        else {
+            break;
+        };
+        if crate::plan::mapped::map_loaded_files(&prefix_plan, &program.tileables).is_err() {
+            break;
+        }
+        match execute(&prefix_plan, exec_options, &mut NoObserver) {
+            Ok(executed) => {
+                let results: output::Results = executed.results.into_iter().collect();
+                // The run's own error is what the user needs; a failed write adds nothing.
+                let _ = output::write_prints(&program.chunks, &results, before, out);
+                break;
+            }
+            Err(ExecError::Cancelled) => {
+                failure::remove_partial_saves(&prefix_plan);
+                return interrupted();
+            }
+            Err(earlier) => {
+                failure::remove_partial_saves(&prefix_plan);
+                error = earlier;
+                prefix = Some((prefix_subtasks, prefix_plan));
+            }
+        }
+    }
+    let plan = prefix.as_ref().map_or(&program.plan, |(_, p)| p);
+    match failure::failure_diagnostic(&error, plan, &program.tileables) {
+        Ok(diagnostic) => DriverError::RunFailed(Box::new(diagnostic)),
+        Err(message) => DriverError::Runtime(message),
+    }
 }
 
 /// The message of a run stopped by its cancel flag (Ctrl-C).

@@ -100,8 +100,8 @@ pub(crate) fn result_chunks(chunks: &ChunkGraph) -> Vec<ChunkId> {
             continue;
         };
         for item in items {
-            if let PrintItem::Tensor(step) = item {
-                for chunk in chunks.step(*step).chunk_ids() {
+            if let Some(step) = item.printed_step() {
+                for chunk in chunks.step(step).chunk_ids() {
                     if !std::mem::replace(&mut seen[chunk.index()], true) {
                         results.push(chunk);
                     }

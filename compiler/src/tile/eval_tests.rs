@@ -152,6 +152,21 @@ fn eval_chunk(graph: &ChunkGraph, values: &[Value], chunk: ChunkId) -> Value {
             }
             Ok(ArrayData::Int64(out))
         }
+        ChunkOp::Corners => {
+            let mut out = ArrayD::<i64>::zeros(IxDyn(&out_shape));
+            let whole = &graph.step(step.inputs[0]).layout;
+            let pieces = crate::chunk::corners::corner_pieces(whole);
+            for (piece, value) in pieces.iter().zip(&inputs) {
+                let part = ints(data(value))
+                    .slice_each_axis(|ax| Slice::from(piece.region[ax.axis.index()].clone()));
+                out.slice_each_axis_mut(|ax| {
+                    let axis = ax.axis.index();
+                    Slice::from(piece.at[axis]..piece.at[axis] + piece.region[axis].len())
+                })
+                .assign(&part);
+            }
+            Ok(ArrayData::Int64(out))
+        }
         other => panic!("the evaluator does not know {}", other.name()),
     };
     Value::Data(result.unwrap_or_else(|e| panic!("{} failed: {e}", step.op.name())))
@@ -191,8 +206,8 @@ fn run(graph: &ChunkGraph) -> Vec<ArrayData> {
     for output in &graph.outputs {
         if let crate::chunk::ChunkOutput::Print { items, .. } = output {
             for item in items {
-                if let crate::chunk::PrintItem::Tensor(step) = item {
-                    printed.push(assemble_step(graph, &values, *step));
+                if let Some(step) = item.tensor_step() {
+                    printed.push(assemble_step(graph, &values, step));
                 }
             }
         }

@@ -10,6 +10,7 @@ mod elementwise;
 mod grid_map;
 mod index;
 mod matmul;
+mod print;
 mod rechunk;
 mod reduce;
 mod relabel;
@@ -219,6 +220,7 @@ impl Tiler<'_> {
 
     fn outputs(&mut self) -> TileResult<()> {
         let mut last_commit: HashMap<std::path::PathBuf, StepId> = HashMap::new();
+        let mut corners = HashMap::new();
         for output in &self.source.outputs {
             let tiled = match output {
                 Output::Print {
@@ -227,12 +229,14 @@ impl Tiler<'_> {
                     items: items
                         .iter()
                         .map(|item| match item {
-                            crate::tileable::PrintItem::Text(text) => PrintItem::Text(text.clone()),
+                            crate::tileable::PrintItem::Text(text) => {
+                                Ok(PrintItem::Text(text.clone()))
+                            }
                             crate::tileable::PrintItem::Tensor(id) => {
-                                PrintItem::Tensor(self.steps_of[id.index()])
+                                self.tile_printed(*id, &mut corners)
                             }
                         })
-                        .collect(),
+                        .collect::<TileResult<_>>()?,
                     sep: sep.clone(),
                     end: end.clone(),
                 },

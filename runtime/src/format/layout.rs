@@ -2,6 +2,8 @@
 //! the line width, newlines (and blank lines) between sub-arrays, `...` in place of
 //! the middle of long axes when the array is summarized.
 
+use std::ops::Range;
+
 /// NumPy's default `edgeitems`: elements kept at each end of a summarized axis.
 pub(crate) const EDGE_ITEMS: usize = 3;
 /// NumPy's default `threshold`: arrays with more elements are summarized.
@@ -11,32 +13,46 @@ pub(crate) const LINE_WIDTH: usize = 75;
 
 const SUMMARY: &str = "...";
 
-/// The indices of one axis that are printed.
-pub(crate) fn shown_indices(len: usize, summarize: bool) -> Vec<usize> {
+/// Whether NumPy summarizes an array of `shape`: more than [`THRESHOLD`] elements
+/// (counted without overflow, so a shape of any size can be asked about).
+pub fn is_summarized(shape: &[usize]) -> bool {
+    let mut size: usize = 1;
+    for &len in shape {
+        size = size.saturating_mul(len);
+    }
+    size > THRESHOLD
+}
+
+/// The index ranges of one axis of length `len` that are printed, in order: the
+/// first and last [`EDGE_ITEMS`] when the array is summarized and the axis is
+/// longer than both together, else the whole axis.
+pub fn shown_ranges(len: usize, summarize: bool) -> Vec<Range<usize>> {
     if summarize && len > 2 * EDGE_ITEMS {
-        (0..EDGE_ITEMS).chain(len - EDGE_ITEMS..len).collect()
+        vec![0..EDGE_ITEMS, len - EDGE_ITEMS..len]
     } else {
-        (0..len).collect()
+        vec![0..len]
     }
 }
 
-/// Every printed multi-index in C order (what NumPy's `_leading_trailing` keeps).
-pub(crate) fn shown_positions(shape: &[usize], summarize: bool) -> Vec<Vec<usize>> {
-    let mut positions = vec![Vec::new()];
-    for &len in shape {
-        let indices = shown_indices(len, summarize);
-        positions = positions
-            .into_iter()
-            .flat_map(|prefix| {
-                indices.iter().map(move |&i| {
-                    let mut position = prefix.clone();
-                    position.push(i);
-                    position
-                })
-            })
-            .collect();
-    }
-    positions
+/// The shape of the printed corners of an array of `shape` (every elided axis cut
+/// to `2 * EDGE_ITEMS`), or `None` when printing it elides nothing.
+pub fn summary_shape(shape: &[usize]) -> Option<Vec<usize>> {
+    let summarize = is_summarized(shape);
+    let corners: Vec<usize> = shape
+        .iter()
+        .map(|&len| shown_ranges(len, summarize).iter().map(Range::len).sum())
+        .collect();
+    (corners != shape).then_some(corners)
+}
+
+/// Where the element at `index` of the whole array of `shape` sits in its corners
+/// (only printed positions are asked for).
+pub(crate) fn corner_index(shape: &[usize], corners: &[usize], index: &[usize]) -> Vec<usize> {
+    index
+        .iter()
+        .zip(shape.iter().zip(corners))
+        .map(|(&i, (&len, &kept))| if i >= kept { i - (len - kept) } else { i })
+        .collect()
 }
 
 /// Lays out the elements of a non-empty array of `shape`; `word` renders the element
@@ -149,10 +165,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn summarized_positions_keep_the_corners() {
-        assert_eq!(shown_indices(7, true), [0, 1, 2, 4, 5, 6]);
-        assert_eq!(shown_indices(6, true), [0, 1, 2, 3, 4, 5]);
-        assert_eq!(shown_positions(&[2, 1], false), [vec![0, 0], vec![1, 0]]);
+    fn summarized_axes_keep_their_edges() {
+        assert_eq!(shown_ranges(7, true), [0..3, 4..7]);
+        assert_eq!(shown_ranges(6, true), [0..6]);
+        assert_eq!(shown_ranges(7, false), [0..7]);
+        assert_eq!(summary_shape(&[1000]), None);
+        assert_eq!(summary_shape(&[1001]), Some(vec![6]));
+        assert_eq!(summary_shape(&[6, 6, 6, 6]), None);
+        assert_eq!(summary_shape(&[2, 501]), Some(vec![2, 6]));
+        assert_eq!(summary_shape(&[usize::MAX, 7]), Some(vec![6, 6]));
+        assert_eq!(corner_index(&[2, 501], &[2, 6], &[1, 499]), [1, 4]);
     }
 
     #[test]

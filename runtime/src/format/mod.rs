@@ -2,6 +2,13 @@
 //! (what the REPL echoes), byte for byte as NumPy 2 prints them with its default print
 //! options (precision 8, floatmode `'maxprec'`, threshold 1000, edgeitems 3,
 //! linewidth 75).
+//!
+//! An array of more than 1000 elements is summarized: only the first and last three
+//! positions of each longer axis are printed, and NumPy fits the column widths to
+//! those alone. So a summarized array can be printed from its *corners* (those
+//! positions only, [`summary_shape`] gives their shape) and its full shape
+//! ([`format_corners`], [`repr_corners`]); marsc computes nothing else of a printed
+//! tensor.
 
 mod digits;
 mod float;
@@ -10,10 +17,11 @@ mod layout;
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::scalar::Scalar;
-use digits::PrintFloat;
 use float::{float_scalar_str, FloatFormat};
-use layout::{shown_positions, NestedLayout, LINE_WIDTH, THRESHOLD};
-use ndarray::{ArrayD, IxDyn};
+use layout::{corner_index, NestedLayout, LINE_WIDTH};
+pub use layout::{is_summarized, shown_ranges, summary_shape};
+use ndarray::{ArrayD, Axis, IxDyn};
+use std::borrow::Cow;
 
 /// NumPy's `str(array)`; a 0-d array prints as its scalar.
 pub fn format_array(a: &ArrayData) -> String {
@@ -23,20 +31,35 @@ pub fn format_array(a: &ArrayData) -> String {
             None => "[]".to_string(),
         };
     }
-    array_to_string(a, " ", "")
+    format_corners(&corners_of(a), a.shape())
+}
+
+/// NumPy's `str()` of an array of `shape` given only its `corners` (the positions
+/// printing shows, as [`corners_of`] takes them; the whole array when nothing is
+/// elided). Not for 0-d arrays, which print as scalars ([`format_array`]).
+pub fn format_corners(corners: &ArrayData, shape: &[usize]) -> String {
+    array_to_string(corners, shape, " ", "")
 }
 
 /// NumPy's `repr(array)`: `array([1., 2.])`, `array([1, 2], dtype=int32)`,
-/// `array([], shape=(2, 0), dtype=float64)`.
+/// `array([], shape=(2, 0), dtype=float64)`, and a summarized array with its shape
+/// (`array([1., 1., 1., ..., 1., 1., 1.], shape=(2000,))`).
 pub fn repr_array(a: &ArrayData) -> String {
+    repr_corners(&corners_of(a), a.shape())
+}
+
+/// NumPy's `repr()` of an array of `shape` given only its `corners` (see
+/// [`format_corners`]).
+pub fn repr_corners(corners: &ArrayData, shape: &[usize]) -> String {
     const PREFIX: &str = "array(";
-    let body = array_to_string(a, ", ", PREFIX);
+    let body = array_to_string(corners, shape, ", ", PREFIX);
+    let empty = shape.contains(&0);
     let mut extras = Vec::new();
-    if (a.is_empty() && a.shape() != [0]) || a.len() > THRESHOLD {
-        extras.push(format!("shape={}", python_tuple(a.shape())));
+    if (empty && shape != [0]) || is_summarized(shape) {
+        extras.push(format!("shape={}", python_tuple(shape)));
     }
-    if !dtype_is_implied(a.dtype()) || a.is_empty() {
-        extras.push(format!("dtype={}", a.dtype().name()));
+    if !dtype_is_implied(corners.dtype()) || empty {
+        extras.push(format!("dtype={}", corners.dtype().name()));
     }
     if extras.is_empty() {
         return format!("{PREFIX}{body})");
@@ -98,10 +121,33 @@ fn dtype_is_implied(dtype: DType) -> bool {
     matches!(dtype, DType::Bool | DType::Int64 | DType::Float64)
 }
 
-/// NumPy's `array2string` with default options, the given separator and the prefix
-/// whose width continuation lines are indented by.
-fn array_to_string(a: &ArrayData, separator: &str, prefix: &str) -> String {
-    if a.is_empty() {
+/// The positions of `a` that printing shows (the corners of each elided axis), or
+/// `a` itself when printing elides nothing.
+pub fn corners_of(a: &ArrayData) -> Cow<'_, ArrayData> {
+    let summarize = is_summarized(a.shape());
+    let mut corners = Cow::Borrowed(a);
+    for axis in 0..a.ndim() {
+        let ranges = shown_ranges(a.shape()[axis], summarize);
+        if let [head, tail] = ranges.as_slice() {
+            let indices: Vec<usize> = head.clone().chain(tail.clone()).collect();
+            let axis = Axis(axis);
+            corners = Cow::Owned(match corners.as_ref() {
+                ArrayData::Bool(values) => ArrayData::Bool(values.select(axis, &indices)),
+                ArrayData::Int32(values) => ArrayData::Int32(values.select(axis, &indices)),
+                ArrayData::Int64(values) => ArrayData::Int64(values.select(axis, &indices)),
+                ArrayData::Float32(values) => ArrayData::Float32(values.select(axis, &indices)),
+                ArrayData::Float64(values) => ArrayData::Float64(values.select(axis, &indices)),
+            });
+        }
+    }
+    corners
+}
+
+/// NumPy's `array2string` with default options of an array of `shape` given by its
+/// printed `corners`, with the separator and the prefix whose width continuation
+/// lines are indented by.
+fn array_to_string(corners: &ArrayData, shape: &[usize], separator: &str, prefix: &str) -> String {
+    if corners.is_empty() || shape.contains(&0) {
         return "[]".to_string();
     }
     // `repr` passes `suffix=")"`, which NumPy takes off the line width.
@@ -110,11 +156,13 @@ fn array_to_string(a: &ArrayData, separator: &str, prefix: &str) -> String {
     } else {
         LINE_WIDTH - 1
     };
-    let summarize = a.len() > THRESHOLD;
-    let positions = shown_positions(a.shape(), summarize);
+    let summarize = is_summarized(shape);
+    let kept = corners.shape();
+    // Every element of the corners is printed, so the columns are fitted to all.
+    let at = |index: &[usize]| IxDyn(&corner_index(shape, kept, index));
     let layout = |word: &dyn Fn(&[usize]) -> String| {
         NestedLayout {
-            shape: a.shape(),
+            shape,
             separator,
             summarize,
             line_width,
@@ -123,11 +171,11 @@ fn array_to_string(a: &ArrayData, separator: &str, prefix: &str) -> String {
         }
         .render()
     };
-    match a {
+    match corners {
         ArrayData::Bool(values) => {
             let true_word = if values.ndim() == 0 { "True" } else { " True" };
             layout(&|index| {
-                let word = if values[IxDyn(index)] {
+                let word = if values[at(index)] {
                     true_word
                 } else {
                     "False"
@@ -135,41 +183,40 @@ fn array_to_string(a: &ArrayData, separator: &str, prefix: &str) -> String {
                 word.to_string()
             })
         }
-        ArrayData::Int32(values) => layout(&int_words(values, &positions)),
-        ArrayData::Int64(values) => layout(&int_words(values, &positions)),
-        ArrayData::Float32(values) => layout(&float_words(values, &positions)),
-        ArrayData::Float64(values) => layout(&float_words(values, &positions)),
+        ArrayData::Int32(values) => {
+            let word = int_words(values);
+            layout(&|index| word(values[at(index)]))
+        }
+        ArrayData::Int64(values) => {
+            let word = int_words(values);
+            layout(&|index| word(values[at(index)]))
+        }
+        ArrayData::Float32(values) => {
+            let format = FloatFormat::new(&values.iter().copied().collect::<Vec<_>>());
+            layout(&|index| format.format(values[at(index)]))
+        }
+        ArrayData::Float64(values) => {
+            let format = FloatFormat::new(&values.iter().copied().collect::<Vec<_>>());
+            layout(&|index| format.format(values[at(index)]))
+        }
     }
 }
 
 /// Integers right-aligned to the widest printed value (NumPy's `IntegerFormat`).
-fn int_words<'a, T>(
-    values: &'a ArrayD<T>,
-    positions: &[Vec<usize>],
-) -> impl Fn(&[usize]) -> String + 'a
+fn int_words<T>(values: &ArrayD<T>) -> impl Fn(T) -> String
 where
     T: Copy + Ord + ToString,
 {
-    let shown = positions.iter().map(|p| values[IxDyn(p)]);
-    let width = shown
-        .clone()
+    let width = values
+        .iter()
+        .copied()
         .max()
         .into_iter()
-        .chain(shown.min())
+        .chain(values.iter().copied().min())
         .map(|v| v.to_string().len())
         .max()
         .unwrap_or(0);
-    move |index| format!("{:>width$}", values[IxDyn(index)].to_string())
-}
-
-/// Floats laid out by one `FloatFormat` fitted to the printed values.
-fn float_words<'a, T: PrintFloat>(
-    values: &'a ArrayD<T>,
-    positions: &[Vec<usize>],
-) -> impl Fn(&[usize]) -> String + 'a {
-    let shown: Vec<T> = positions.iter().map(|p| values[IxDyn(p)]).collect();
-    let format = FloatFormat::new(&shown);
-    move |index| format.format(values[IxDyn(index)])
+    move |value| format!("{:>width$}", value.to_string())
 }
 
 #[cfg(test)]

@@ -1,0 +1,54 @@
+//! Tiling a printed tensor. NumPy prints an array of more than 1000 elements
+//! summarized, showing only the first and last three positions of each long axis;
+//! such a tensor is printed from a [`ChunkOp::Corners`] step, one small chunk that
+//! reads just the chunks holding those positions, so the rest of the tensor is never
+//! computed (and never held whole): `print(mt.ones(10**10))` computes two chunks.
+
+use super::{TileResult, Tiler};
+use crate::chunk::corners::corner_pieces;
+use crate::chunk::{ChunkOp, Layout, PrintItem, StepId};
+use crate::tileable::TileableId;
+use marsc_runtime::format::summary_shape;
+use std::collections::HashMap;
+
+impl Tiler<'_> {
+    /// The print item of tensor `id`: its step, or the corners of it when printing
+    /// elides part of it (`corners` shares them between prints of one tensor).
+    pub(super) fn tile_printed(
+        &mut self,
+        id: TileableId,
+        corners: &mut HashMap<StepId, StepId>,
+    ) -> TileResult<PrintItem> {
+        let whole = self.steps_of[id.index()];
+        let layout = self.layout(whole).clone();
+        let Some(shape) = summary_shape(layout.shape()) else {
+            return Ok(PrintItem::Tensor(whole));
+        };
+        if let Some(&step) = corners.get(&whole) {
+            return Ok(PrintItem::Summary {
+                whole,
+                corners: step,
+            });
+        }
+        let first = self.out.step(whole).first_chunk.0;
+        let inputs: Vec<crate::chunk::ChunkId> = corner_pieces(&layout)
+            .iter()
+            .map(|piece| crate::chunk::ChunkId(first + piece.chunk as u32))
+            .collect();
+        let dtype = self.out.step(whole).dtype;
+        self.out.reserve_edges(inputs.len());
+        let step = self.add_listed(
+            ChunkOp::Corners,
+            id,
+            dtype,
+            Layout::single(&shape),
+            vec![whole],
+            |_, chunk_inputs| chunk_inputs.extend_from_slice(&inputs),
+        )?;
+        corners.insert(whole, step);
+        Ok(PrintItem::Summary {
+            whole,
+            corners: step,
+        })
+    }
+}
