@@ -92,7 +92,9 @@ pub fn lower(module: &Module, options: &LowerOptions) -> Result<TileableGraph, V
         // A name an unsupported (already reported) statement would have bound is
         // poison from there on, so its uses are not reported again as unknown.
         while let Some(name) = unsupported.next_if(|name| name.span.start < stmt.span.start) {
-            lowerer.scope.insert(name.name.clone(), Value::Poison);
+            lowerer
+                .scope
+                .insert(name.name.clone(), objects::Binding::Plain(Value::Poison));
         }
         lowerer.statement(stmt);
     }
