@@ -3,10 +3,11 @@
 //! takes the end of the link chain; and the compiler and the CLI must tell when two
 //! spellings (`a.npy`, `./a.npy`, a hard link, a symlink) name one file, which takes
 //! an identity: the (device, inode) pair of a file that exists, else the canonical
-//! directory plus the final name of the file a save would create.
+//! directory plus the final name of the file a save would create (or, when the
+//! directory is missing too, the path as written).
 
 use std::os::unix::fs::MetadataExt;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// How many symlinks a chain may have before it is taken for a loop (Linux's limit).
 const MAX_LINKS: usize = 40;
@@ -55,39 +56,21 @@ pub fn resolve_symlinks(path: &Path) -> std::io::Result<PathBuf> {
     )))
 }
 
-/// `path` with its directory canonicalised (or made absolute and tidied lexically
-/// when the directory does not exist either).
+/// `path` with its directory canonicalised. A path whose directory does not exist
+/// names no file anyone can create, so it is kept as written: it is the same file
+/// only as the same spelling.
 fn canonical_location(path: &Path) -> PathBuf {
-    let name = path.file_name();
-    let directory = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() && name.is_some() => dir,
-        _ if name.is_some() => Path::new("."),
-        _ => return lexically_absolute(path),
+    let (Some(name), directory) = (path.file_name(), path.parent()) else {
+        return path.to_path_buf();
     };
-    match (std::fs::canonicalize(directory), name) {
-        (Ok(dir), Some(name)) => dir.join(name),
-        _ => lexically_absolute(path),
-    }
-}
-
-/// `path` made absolute against the working directory, with `.` and `..` removed
-/// without looking at the file system.
-fn lexically_absolute(path: &Path) -> PathBuf {
-    let joined = match std::env::current_dir() {
-        Ok(dir) if path.is_relative() => dir.join(path),
-        _ => path.to_path_buf(),
+    let directory = match directory {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
     };
-    let mut tidy = PathBuf::new();
-    for component in joined.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                tidy.pop();
-            }
-            other => tidy.push(other.as_os_str()),
-        }
+    match std::fs::canonicalize(directory) {
+        Ok(dir) => dir.join(name),
+        Err(_) => path.to_path_buf(),
     }
-    tidy
 }
 
 #[cfg(test)]

@@ -230,9 +230,13 @@ fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)> {
         .rand_bytes(RANDOM_CHARS)
         // Like `np.save`, a new file gets the user's default permissions.
         .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(directory)?
-        .keep()
-        .map_err(|e| e.error)
+        .tempfile_in(directory)
+        .and_then(|file| file.keep().map_err(|e| e.error))
+        // tempfile's errors name the temporary file; the user's is named instead.
+        .map_err(|e| match e.raw_os_error() {
+            Some(code) => std::io::Error::from_raw_os_error(code),
+            None => e,
+        })
 }
 
 /// A save's [`Staged`] file: run state, like its mapping.
