@@ -197,12 +197,6 @@ macro_rules! impl_float_accumulator {
             fn from_f64(value: f64) -> Self {
                 value as $t
             }
-            fn sub(self, other: Self) -> Self {
-                self - other
-            }
-            fn div(self, other: Self) -> Self {
-                self / other
-            }
             fn sqrt(self) -> Self {
                 self.sqrt()
             }
@@ -213,8 +207,6 @@ macro_rules! impl_float_accumulator {
 /// A type means and variances are computed in: float64, or float32 for float32 input.
 pub(in crate::kernels) trait FloatAccumulator: Accumulator {
     fn from_f64(value: f64) -> Self;
-    fn sub(self, other: Self) -> Self;
-    fn div(self, other: Self) -> Self;
     fn sqrt(self) -> Self;
 }
 
