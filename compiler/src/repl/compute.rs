@@ -15,7 +15,7 @@
 pub use super::session_kernel::SessionKernel;
 
 use super::session_kernel::hand_in_cached;
-use crate::chunk::{ChunkGraph, ChunkId, ChunkKey, ChunkOutput, PrintItem, StepId};
+use crate::chunk::{ChunkGraph, ChunkId, ChunkKey, ChunkOutput, StepId};
 use crate::driver::Options;
 use crate::fuse::fuse_needed;
 use crate::plan::{build_plan, jit::compile_kernels, runtime_id};

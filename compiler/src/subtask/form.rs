@@ -6,7 +6,7 @@
 //! ([`super::schedule_subtasks`]) sets them.
 
 use super::{Subtask, SubtaskGraph, NOT_RUN};
-use crate::chunk::{ChunkGraph, ChunkId, ChunkOutput, PrintItem};
+use crate::chunk::{ChunkGraph, ChunkId, ChunkOutput};
 use crate::fuse::{fuse, Fusion};
 
 /// The subtasks the outputs need, fused by default.
