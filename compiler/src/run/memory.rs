@@ -82,46 +82,63 @@ pub fn check_fits(
     }
 }
 
-/// Refuses, before running, outputs that cannot be held: a printed tensor (its result
-/// chunks and the whole tensor assembled from them) larger than the machine's memory,
-/// or saves larger than their file system's free space (all saves to one file system
-/// counted together, since each is written whole before its rename).
+/// Refuses, before running, outputs that cannot be held: [`check_prints`] and
+/// [`check_saves`].
 pub fn check_outputs(
     chunks: &ChunkGraph,
     tileables: &TileableGraph,
     projected: &[u64],
 ) -> Result<(), DriverError> {
-    if let Some(memory) = memory_bytes() {
-        for output in &chunks.outputs {
-            let ChunkOutput::Print { items, .. } = output else {
+    check_saves(tileables)?;
+    check_prints(chunks, tileables, projected)
+}
+
+/// Refuses a printed tensor (its result chunks and the whole tensor assembled from
+/// them) larger than the memory this process may use.
+pub fn check_prints(
+    chunks: &ChunkGraph,
+    tileables: &TileableGraph,
+    projected: &[u64],
+) -> Result<(), DriverError> {
+    let Some(memory) = memory_bytes() else {
+        return Ok(());
+    };
+    for output in &chunks.outputs {
+        let ChunkOutput::Print { items, .. } = output else {
+            continue;
+        };
+        for item in items {
+            let PrintItem::Tensor(step) = item else {
                 continue;
             };
-            for item in items {
-                let PrintItem::Tensor(step) = item else {
-                    continue;
-                };
-                let held: u64 = chunks
-                    .step(*step)
-                    .chunk_ids()
-                    .map(|chunk| projected.get(chunk.index()).copied().unwrap_or(0))
-                    .fold(0u64, u64::saturating_add);
-                // The chunks, and the tensor assembled from them.
-                let needed = held.saturating_mul(2);
-                if needed > memory {
-                    let tileable = chunks.step(*step).tileable;
-                    let span =
-                        (tileable.index() < tileables.len()).then(|| tileables.node(tileable).span);
-                    return Err(too_big(
-                        format!(
-                            "printing this tensor needs {needed} bytes in memory at once, more than the {memory} bytes this machine has"
-                        ),
-                        span,
-                        "print a part of it (a slice, or a reduction such as `.sum()`), or save it",
-                    ));
-                }
+            let held: u64 = chunks
+                .step(*step)
+                .chunk_ids()
+                .map(|chunk| projected.get(chunk.index()).copied().unwrap_or(0))
+                .fold(0u64, u64::saturating_add);
+            // The chunks, and the tensor assembled from them.
+            let needed = held.saturating_mul(2);
+            if needed > memory {
+                let tileable = chunks.step(*step).tileable;
+                let span =
+                    (tileable.index() < tileables.len()).then(|| tileables.node(tileable).span);
+                return Err(too_big(
+                    format!(
+                        "printing this tensor needs {needed} bytes in memory at once, more than the {memory} bytes this machine has"
+                    ),
+                    span,
+                    "print a part of it (a slice, or a reduction such as `.sum()`), or save it",
+                ));
             }
         }
     }
+    Ok(())
+}
+
+/// Refuses saves larger than their file system's free space (all saves to one file
+/// system counted together, since each is written whole before its rename). Needs
+/// only the TileableGraph, so a run checks it before tiling.
+pub fn check_saves(tileables: &TileableGraph) -> Result<(), DriverError> {
     let mut per_file_system: HashMap<u64, u64> = HashMap::new();
     for output in &tileables.outputs {
         let Output::Save { path, tensor, span } = output else {
