@@ -104,6 +104,17 @@ fn what_it_is(graph: &TileableGraph, node: &TileableNode) -> String {
             blocks(node.inputs[1], 0),
             blocks(node.inputs[1], 1)
         ),
+        TileOp::Reduce { .. } | TileOp::Scan { .. } => format!(
+            "this {} of {} chunks",
+            if matches!(node.op, TileOp::Scan { .. }) {
+                "scan"
+            } else {
+                "reduction"
+            },
+            node.inputs
+                .first()
+                .map_or(0, |&input| chunk_count(&graph.node(input).nsplits))
+        ),
         _ => format!("this tensor of {} chunks", chunk_count(&node.nsplits)),
     }
 }
