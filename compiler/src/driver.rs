@@ -199,9 +199,24 @@ pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGr
 
 /// Compiles a script all the way to the runtime's plan.
 pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
+    compile_checked(text, options, |_| Ok(()), |_, _| Ok(()))
+}
+
+/// [`compile`], with `check_saves` run on the TileableGraph before tiling and
+/// `check_prints` on the ChunkGraph before the later passes (a run refuses outputs
+/// that cannot fit there, before building and planning a huge graph).
+fn compile_checked(
+    text: &str,
+    options: &Options,
+    check_saves: impl Fn(&TileableGraph) -> Result<(), DriverError>,
+    check_prints: impl Fn(&TileableGraph, &ChunkGraph) -> Result<(), DriverError>,
+) -> Result<Compiled, DriverError> {
     let started = Instant::now();
-    let (tileables, chunks, subtasks) = subtasks(text, options)?;
-    let module = parse(text)?;
+    let (module, tileables) = tileable(text, options)?;
+    check_saves(&tileables)?;
+    let chunks = tile_graph(&tileables)?;
+    check_prints(&tileables, &chunks)?;
+    let subtasks = subtask_graph(&chunks, options)?;
     let mut plan = crate::plan::build_plan(&subtasks, &chunks)
         .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
     verify_ir("plan", plan.verify());
@@ -247,7 +262,15 @@ pub fn compile_for_run(
         workers: options.workers.or(Some(run_options.workers)),
         ..options.clone()
     };
-    compile(text, &scheduled)
+    compile_checked(
+        text,
+        &scheduled,
+        crate::run::memory::check_saves,
+        |tileables, chunks| {
+            let projected = crate::run::memory::projected_chunk_bytes(chunks);
+            crate::run::memory::check_prints(chunks, tileables, &projected)
+        },
+    )
 }
 
 /// Runs an already compiled script, writing what it prints to `out`.

@@ -1,8 +1,73 @@
-//! `ArrayData`: one chunk's values, an n-dimensional ndarray of one of the five dtypes.
+//! `ArrayData`: one chunk's values, an n-dimensional ndarray of one of the five dtypes,
+//! and the fallible allocation every chunk buffer goes through ([`try_filled`],
+//! [`try_vec`]): a chunk that cannot be allocated is an [`AllocError`] its kernel
+//! reports against the expression, not an abort of the whole process.
 
 use crate::dtype::DType;
+use crate::huge_alloc::{try_zeroed_vec, ZeroIsValid};
 use crate::scalar::Scalar;
-use ndarray::ArrayD;
+use ndarray::{ArrayD, IxDyn};
+use std::fmt;
+
+/// Chunk data that could not be allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    /// The bytes asked for.
+    pub bytes: u128,
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "out of memory: cannot allocate {} bytes for a chunk",
+            self.bytes
+        )
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+fn alloc_error<T>(len: usize) -> AllocError {
+    AllocError {
+        bytes: len as u128 * std::mem::size_of::<T>() as u128,
+    }
+}
+
+/// `len` copies of `value`, or an error where `vec![value; len]` would abort. Zeros
+/// take the allocator's zeroed path (no pass over fresh memory).
+pub fn try_filled<T: ZeroIsValid>(len: usize, value: T) -> Result<Vec<T>, AllocError> {
+    if value.is_zero_bits() {
+        return try_zeroed_vec(len).ok_or_else(|| alloc_error::<T>(len));
+    }
+    let mut values = try_vec(len)?;
+    values.resize(len, value);
+    Ok(values)
+}
+
+/// An empty vector with room for exactly `len` elements, or an error where
+/// `Vec::with_capacity` would abort.
+pub fn try_vec<T>(len: usize) -> Result<Vec<T>, AllocError> {
+    let mut values = Vec::new();
+    values
+        .try_reserve_exact(len)
+        .map_err(|_| alloc_error::<T>(len))?;
+    Ok(values)
+}
+
+/// An array of `shape` filled with `value`, or an error when it cannot be allocated
+/// (or its element count overflows).
+pub fn try_array_filled<T: ZeroIsValid>(
+    shape: &[usize],
+    value: T,
+) -> Result<ArrayD<T>, AllocError> {
+    let len = shape
+        .iter()
+        .try_fold(1usize, |len, &axis| len.checked_mul(axis))
+        .ok_or(AllocError { bytes: u128::MAX })?;
+    let values = try_filled(len, value)?;
+    ArrayD::from_shape_vec(IxDyn(shape), values).map_err(|_| alloc_error::<T>(len))
+}
 
 /// A dynamically typed n-d array (a chunk, or a whole result being printed).
 #[derive(Clone, Debug, PartialEq)]
@@ -58,6 +123,18 @@ impl ArrayData {
     /// Bytes of element data (what `transfer_bytes` and memory accounting count).
     pub fn nbytes(&self) -> usize {
         self.len() * self.dtype().itemsize()
+    }
+
+    /// An array of `shape` with every element `value` (of `value`'s dtype), or an
+    /// error when it cannot be allocated.
+    pub fn try_full(shape: &[usize], value: Scalar) -> Result<ArrayData, AllocError> {
+        Ok(match value {
+            Scalar::Bool(v) => ArrayData::Bool(try_array_filled(shape, v)?),
+            Scalar::Int32(v) => ArrayData::Int32(try_array_filled(shape, v)?),
+            Scalar::Int64(v) => ArrayData::Int64(try_array_filled(shape, v)?),
+            Scalar::Float32(v) => ArrayData::Float32(try_array_filled(shape, v)?),
+            Scalar::Float64(v) => ArrayData::Float64(try_array_filled(shape, v)?),
+        })
     }
 
     /// A 0-d array holding `value`.

@@ -20,6 +20,9 @@
 //! glibc's `MALLOC_MMAP_THRESHOLD_` set for the same reason, and its presence turns
 //! keeping off.
 //!
+//! [`try_zeroed_vec`] is the zeroed allocation chunk data goes through
+//! (`crate::array::try_filled`): `vec![0; n]` without the abort when memory runs out.
+//!
 //! Soundness: a block's path is a pure function of its layout ([`is_large`]), and
 //! `GlobalAlloc` hands `dealloc` and `realloc` the layout the block was allocated
 //! with, so a block is always returned to the allocator it came from, with the length
@@ -182,6 +185,74 @@ fn map_huge(len: usize) -> *mut u8 {
     // an ordinary mapping, so the result is not needed.
     unsafe { libc::madvise(block, len, libc::MADV_HUGEPAGE) };
     block.cast()
+}
+
+/// Element types whose all-zero bytes are a valid value (the chunk dtypes).
+pub trait ZeroIsValid: Copy + private::Sealed {
+    /// The value whose bytes are all zero.
+    const ZERO_BITS: Self;
+    /// Whether the value's bytes are all zero (`-0.0` is not).
+    fn is_zero_bits(self) -> bool;
+}
+impl ZeroIsValid for bool {
+    const ZERO_BITS: bool = false;
+    fn is_zero_bits(self) -> bool {
+        !self
+    }
+}
+impl ZeroIsValid for i32 {
+    const ZERO_BITS: i32 = 0;
+    fn is_zero_bits(self) -> bool {
+        self == 0
+    }
+}
+impl ZeroIsValid for i64 {
+    const ZERO_BITS: i64 = 0;
+    fn is_zero_bits(self) -> bool {
+        self == 0
+    }
+}
+impl ZeroIsValid for f32 {
+    const ZERO_BITS: f32 = 0.0;
+    fn is_zero_bits(self) -> bool {
+        self.to_bits() == 0
+    }
+}
+impl ZeroIsValid for f64 {
+    const ZERO_BITS: f64 = 0.0;
+    fn is_zero_bits(self) -> bool {
+        self.to_bits() == 0
+    }
+}
+
+mod private {
+    pub trait Sealed {}
+    impl Sealed for bool {}
+    impl Sealed for i32 {}
+    impl Sealed for i64 {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// `len` zeros from the global allocator's zeroed path (a fresh mapping costs no pass
+/// over the memory, as `vec![0; len]`), or `None` where `vec!` would abort the
+/// process: the memory cannot be had, or `len` elements do not fit a layout.
+pub fn try_zeroed_vec<T: ZeroIsValid>(len: usize) -> Option<Vec<T>> {
+    let layout = Layout::array::<T>(len).ok()?;
+    if layout.size() == 0 {
+        // No chunk dtype is zero-sized, so this is `len == 0`.
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout's size is not zero.
+    let block = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if block.is_null() {
+        return None;
+    }
+    // SAFETY: `block` comes from the global allocator with the layout of exactly
+    // `len` elements of `T` (so `T`'s alignment, and the size a `Vec` of capacity
+    // `len` deallocates with); its bytes are zero, a valid `T` (`ZeroIsValid`), so
+    // all `len` elements are initialised; nothing else holds the block.
+    Some(unsafe { Vec::from_raw_parts(block, len, len) })
 }
 
 // SAFETY: a large block is a mapping of `mapped_len(size)` bytes at a 2 MiB boundary

@@ -13,10 +13,21 @@
 //! A saved chunk is not an output: its save region is its reader like any other, so
 //! when nothing else reads it, it and its producers join the region's group, and the
 //! JIT computes it straight into the saved file (`marsc_runtime::jit::SaveSink`).
+//!
+//! A group stops growing at [`MAX_GROUP_OPS`] chunk operations: a producer offered a
+//! full group starts its own, which publishes its value like any root. So 50,000 lines
+//! of `a = a + 1` become a chain of subtasks of bounded size, each one JIT kernel of
+//! bounded size (and, the links being alike, the same kernel), instead of one kernel
+//! whose compile time and memory grow with the script. A second table counts each
+//! group's operations.
 
 use super::rules::{may_fail, may_join};
 use super::Fusion;
 use crate::chunk::{ChunkGraph, ChunkId};
+
+/// The most chunk operations one fused group holds. Far more than an element-wise
+/// expression of a real script has, it bounds what one subtask's JIT kernel compiles.
+pub const MAX_GROUP_OPS: u32 = 256;
 
 /// The root of a chunk no subtask runs.
 pub const NOT_RUN: u32 = u32::MAX;
@@ -35,6 +46,8 @@ pub fn fused_roots(
     fusion: Fusion,
 ) -> Vec<u32> {
     let mut table = vec![NO_OFFER; chunks.num_chunks()];
+    // Per root, the operations its group holds so far.
+    let mut sizes = vec![0u32; chunks.num_chunks()];
     for &chunk in results {
         table[chunk.index()] = OWN_GROUP;
     }
@@ -43,18 +56,22 @@ pub fn fused_roots(
             table[chunk.index()] = NOT_RUN;
             continue;
         }
-        let root = settle(chunks, &table, chunk);
+        let root = settle(chunks, &table, &sizes, chunk);
         table[chunk.index()] = root;
+        sizes[root as usize] += 1;
         offer_group(chunks, fusion, chunk, root, &mut table);
     }
     table
 }
 
-/// The root of `chunk`, from what its consumers offered.
-fn settle(chunks: &ChunkGraph, table: &[u32], chunk: ChunkId) -> u32 {
+/// The root of `chunk`, from what its consumers offered and how full that group is.
+fn settle(chunks: &ChunkGraph, table: &[u32], sizes: &[u32], chunk: ChunkId) -> u32 {
     let offered = table[chunk.index()];
     let step = chunks.step_of(chunk);
-    if offered < OWN_GROUP && !may_fail(&step.op, step.dtype) {
+    if offered < OWN_GROUP
+        && sizes[offered as usize] < MAX_GROUP_OPS
+        && !may_fail(&step.op, step.dtype)
+    {
         offered
     } else {
         chunk.0

@@ -10,13 +10,14 @@
 //! blockwise fusion does ([`Fusion::Blockwise`]): element-wise trees with several
 //! inputs, creation ops and a reduction's per-chunk map become one subtask.
 //!
-//! The pass is linear in chunks plus edges and allocates one table of chunk ids
-//! (reused as the chunk-to-subtask table) besides the SubtaskGraph itself.
+//! The pass is linear in chunks plus edges and allocates two tables, of chunk ids
+//! (reused as the chunk-to-subtask table) and of group sizes (a group holds at most
+//! [`MAX_GROUP_OPS`] operations), besides the SubtaskGraph itself.
 
 mod groups;
 pub mod rules;
 
-pub use groups::{fused_roots, NOT_RUN};
+pub use groups::{fused_roots, MAX_GROUP_OPS, NOT_RUN};
 
 use crate::chunk::{ChunkGraph, ChunkId};
 use crate::subtask::{form, SubtaskGraph};

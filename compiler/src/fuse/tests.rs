@@ -268,3 +268,20 @@ fn a_fused_subtask_plans_as_ops_reading_each_other() {
     assert_eq!(subtask.ops[1].args, vec![OpArg::Local(0), OpArg::Local(0)]);
     assert_eq!(subtask.outputs, vec![(1, compiled.plan.results[0])]);
 }
+
+#[test]
+fn a_long_chain_is_split_into_groups_of_bounded_size() {
+    // 1,000 links of `a + 1`: 2,001 chunk operations (ones, then a scalar and an add
+    // per link), which would otherwise be one group.
+    let script = format!("a = mt.ones(8)\n{}print(a)", "a = a + 1\n".repeat(1000));
+    let (_, graph) = subtasks(&script, Fusion::Blockwise);
+    assert_eq!(graph.num_ops(), 2001);
+    let sizes: Vec<usize> = graph.ids().map(|id| graph.ops(id).len()).collect();
+    assert_eq!(sizes.iter().max(), Some(&(MAX_GROUP_OPS as usize)));
+    // Full groups but the first (a scalar always joins its add's group).
+    assert_eq!(
+        sizes.len(),
+        2001usize.div_ceil(MAX_GROUP_OPS as usize),
+        "{sizes:?}"
+    );
+}

@@ -29,6 +29,7 @@ mod elementwise;
 mod expr;
 mod fold;
 mod full_fill;
+pub mod graph_size;
 mod indexing;
 mod inplace;
 mod joining;
@@ -167,7 +168,11 @@ impl<'o> Lowerer<'o> {
 
     fn finish(mut self) -> Result<TileableGraph, Vec<Diagnostic>> {
         if self.diagnostics.is_empty() {
-            return Ok(prune(&self.graph));
+            let pruned = prune(&self.graph);
+            return match graph_size::check_graph_size(&pruned) {
+                Ok(()) => Ok(pruned),
+                Err(diagnostic) => Err(vec![diagnostic]),
+            };
         }
         // Statements are lowered in order, but within one statement an inner error
         // can be found after an outer one; a stable sort restores source order.

@@ -16,9 +16,11 @@ use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::ops::DTypeRuleError;
 use marsc_runtime::{DType, Scalar};
 
-/// The most chunks one tensor may have. Far beyond any sensible chunking, it exists
-/// so that `ones(10**12, chunks=1)` is an error rather than a huge allocation.
-const MAX_CHUNKS: u128 = 1 << 24;
+/// The most chunks one tensor may have: the most chunk operations a whole program may
+/// have (a tensor with more could never be planned, see [`super::graph_size`]).
+/// Checked before the splits are materialized, so that `ones(10**12, chunks=1)` is an
+/// error rather than a huge allocation.
+const MAX_CHUNKS: u128 = super::graph_size::MAX_GRAPH_CHUNKS;
 
 impl Lowerer<'_> {
     pub(super) fn node(&self, id: TileableId) -> &TileableNode {
@@ -293,7 +295,7 @@ fn check_split_count(nsplits: &[Vec<usize>], span: Span) -> LowerResult<()> {
     });
     if count > MAX_CHUNKS {
         return Err(Diagnostic::error(
-            format!("not supported yet: more than {MAX_CHUNKS} chunks in one tensor"),
+            format!("this result would be split into {count} chunks, more than the {MAX_CHUNKS} a tensor may have"),
             span,
         )
         .with_note("this result is too big to split into chunks within the chunk byte budget")
@@ -339,10 +341,10 @@ fn check_chunk_count(
     };
     if count > MAX_CHUNKS {
         return Err(Diagnostic::error(
-            format!("not supported yet: more than {MAX_CHUNKS} chunks in one tensor"),
+            format!("these chunks would split the tensor into {count} chunks, more than the {MAX_CHUNKS} a tensor may have"),
             span,
         )
-        .with_help("use larger chunks"));
+        .with_help("use bigger chunks, or chunks=\"auto\""));
     }
     Ok(())
 }

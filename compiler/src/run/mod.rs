@@ -112,8 +112,9 @@ pub fn run_program(
         cancel: options.cancel.clone(),
         ..ExecOptions::default()
     };
+    let projected = memory::projected_chunk_bytes(&program.chunks);
+    memory::check_outputs(&program.chunks, &program.tileables, &projected)?;
     if let Some(limit) = options.memory_limit {
-        let projected = memory::projected_chunk_bytes(&program.chunks);
         memory::check_fits(&program.plan, &projected, limit, &program.tileables)?;
         exec_options.memory_limit = Some(limit);
         exec_options.projected_chunk_bytes = Some(projected);

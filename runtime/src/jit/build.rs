@@ -31,36 +31,55 @@ struct Builder<'a> {
     nodes: Vec<Node>,
     leaves: Vec<LeafInstance>,
     buffer_inputs: Vec<u32>,
-    /// Node of each op / input already lowered.
-    op_nodes: Vec<Option<u32>>,
+    /// What lowering each op / input gave, once it was tried.
+    op_nodes: Vec<Lowered>,
     input_nodes: Vec<Option<u32>>,
+}
+
+/// An op's lowering, remembered so that every op is tried once per builder.
+#[derive(Clone, Copy, PartialEq)]
+enum Lowered {
+    NotYet,
+    Node(u32),
+    Unsupported,
+}
+
+impl<'a> Builder<'a> {
+    fn new(ops: &'a [PlanOp<Kernel>], input_dtypes: &'a [DType]) -> Builder<'a> {
+        Builder {
+            ops,
+            input_dtypes,
+            nodes: Vec::new(),
+            leaves: Vec::new(),
+            buffer_inputs: Vec::new(),
+            op_nodes: vec![Lowered::NotYet; ops.len()],
+            input_nodes: vec![None; input_dtypes.len()],
+        }
+    }
+
+    /// The root node of op `target`, its reduction and the reduced chunk's offset.
+    fn target(&mut self, target: usize) -> Option<(u32, Option<Arc<ReduceSpec>>, Vec<usize>)> {
+        let op = self.ops.get(target)?;
+        Some(match &op.kernel {
+            Kernel::ReduceMap { spec, offset } => {
+                if !reduce_supported(spec.reduction.op) {
+                    return None;
+                }
+                let [arg] = op.args.as_slice() else {
+                    return None;
+                };
+                (self.arg(*arg)?, Some(spec.clone()), offset.clone())
+            }
+            _ => (self.op(target)?, None, Vec::new()),
+        })
+    }
 }
 
 /// The kernel computing op `target` of `ops`, or `None` if an op it needs is not
 /// supported. `input_dtypes` are the dtypes of the subtask's inputs.
 pub fn build(ops: &[PlanOp<Kernel>], target: usize, input_dtypes: &[DType]) -> Option<Built> {
-    let mut builder = Builder {
-        ops,
-        input_dtypes,
-        nodes: Vec::new(),
-        leaves: Vec::new(),
-        buffer_inputs: Vec::new(),
-        op_nodes: vec![None; ops.len()],
-        input_nodes: vec![None; input_dtypes.len()],
-    };
-    let op = ops.get(target)?;
-    let (root, reduce, reduce_offset) = match &op.kernel {
-        Kernel::ReduceMap { spec, offset } => {
-            if !reduce_supported(spec.reduction.op) {
-                return None;
-            }
-            let [arg] = op.args.as_slice() else {
-                return None;
-            };
-            (builder.arg(*arg)?, Some(spec.clone()), offset.clone())
-        }
-        _ => (builder.op(target)?, None, Vec::new()),
-    };
+    let mut builder = Builder::new(ops, input_dtypes);
+    let (root, reduce, reduce_offset) = builder.target(target)?;
     Some(Built {
         graph: JitGraph {
             nodes: builder.nodes,
@@ -72,6 +91,16 @@ pub fn build(ops: &[PlanOp<Kernel>], target: usize, input_dtypes: &[DType]) -> O
         reduce,
         reduce_offset,
     })
+}
+
+/// Per op of `ops`, whether [`build`] would give it a kernel, found in one walk over
+/// the ops (one builder lowers each op once), so a subtask of n ops costs O(n) here
+/// and only the values the rewrite needs are built on their own.
+pub fn eligible(ops: &[PlanOp<Kernel>], input_dtypes: &[DType]) -> Vec<bool> {
+    let mut builder = Builder::new(ops, input_dtypes);
+    (0..ops.len())
+        .map(|index| builder.target(index).is_some())
+        .collect()
 }
 
 fn reduce_supported(op: ReduceOp) -> bool {
@@ -133,9 +162,17 @@ impl Builder<'_> {
     }
 
     fn op(&mut self, index: usize) -> Option<u32> {
-        if let Some(node) = *self.op_nodes.get(index)? {
-            return Some(node);
+        match *self.op_nodes.get(index)? {
+            Lowered::Node(node) => return Some(node),
+            Lowered::Unsupported => return None,
+            Lowered::NotYet => {}
         }
+        let node = self.lower_op(index);
+        self.op_nodes[index] = node.map_or(Lowered::Unsupported, Lowered::Node);
+        node
+    }
+
+    fn lower_op(&mut self, index: usize) -> Option<u32> {
         let op = &self.ops[index];
         let args = op
             .args
@@ -179,7 +216,6 @@ impl Builder<'_> {
             }
             creation => self.creation(creation)?,
         };
-        self.op_nodes[index] = Some(node);
         Some(node)
     }
 

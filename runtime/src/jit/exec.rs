@@ -9,7 +9,7 @@ use super::codegen::{accumulator_dtype, KernelKey, Mode, Variant};
 use super::layout::{root_shape, row_layout, row_layout_into, LeafGeometry, RowLayout};
 use super::leaves::LeafInstance;
 use super::{JitOp, SaveSink, SecondPass};
-use crate::array::ArrayData;
+use crate::array::{try_filled, ArrayData};
 use crate::dtype::DType;
 use crate::kernel::{ChunkValue, Reserved};
 use crate::kernels::reduce::{Partial, ReduceState};
@@ -55,7 +55,7 @@ fn run_into_buffer(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, Strin
             .iter()
             .product(),
     };
-    let mut out = TypedVec::filled(out_dtype, out_len, initial);
+    let mut out = TypedVec::filled(out_dtype, out_len, initial)?;
     run_rows(
         &kernel,
         op,
@@ -415,7 +415,7 @@ fn reduce_state(
     let count: usize = axes.iter().map(|&axis| shape[axis]).product();
     let out = if count == 0 && matches!(op, ReduceOp::Max | ReduceOp::Min) {
         // The interpreter leaves the default value in a state that saw nothing.
-        TypedVec::filled(input_dtype, out.len(), Scalar::Int64(0))
+        TypedVec::filled(input_dtype, out.len(), Scalar::Int64(0))?
     } else {
         out
     };
@@ -459,14 +459,27 @@ enum TypedVec {
 }
 
 impl TypedVec {
-    fn filled(dtype: DType, len: usize, value: Scalar) -> TypedVec {
-        match dtype {
-            DType::Bool => TypedVec::Bool(vec![bool::from_scalar(value); len]),
-            DType::Int32 => TypedVec::Int32(vec![i32::from_scalar(value); len]),
-            DType::Int64 => TypedVec::Int64(vec![i64::from_scalar(value); len]),
-            DType::Float32 => TypedVec::Float32(vec![f32::from_scalar(value); len]),
-            DType::Float64 => TypedVec::Float64(vec![f64::from_scalar(value); len]),
-        }
+    /// `len` values of `dtype` set to `value`, or an error when the memory cannot be
+    /// had (the chunk's expression is then reported, not the process aborted).
+    fn filled(dtype: DType, len: usize, value: Scalar) -> Result<TypedVec, String> {
+        let failed = |error: crate::array::AllocError| error.to_string();
+        Ok(match dtype {
+            DType::Bool => {
+                TypedVec::Bool(try_filled(len, bool::from_scalar(value)).map_err(failed)?)
+            }
+            DType::Int32 => {
+                TypedVec::Int32(try_filled(len, i32::from_scalar(value)).map_err(failed)?)
+            }
+            DType::Int64 => {
+                TypedVec::Int64(try_filled(len, i64::from_scalar(value)).map_err(failed)?)
+            }
+            DType::Float32 => {
+                TypedVec::Float32(try_filled(len, f32::from_scalar(value)).map_err(failed)?)
+            }
+            DType::Float64 => {
+                TypedVec::Float64(try_filled(len, f64::from_scalar(value)).map_err(failed)?)
+            }
+        })
     }
 
     fn len(&self) -> usize {

@@ -148,11 +148,10 @@ pub fn jit_subtask(
 ) -> Result<Option<RewrittenSubtask>, String> {
     let ops = &subtask.ops;
     let dtypes: Vec<DType> = inputs.iter().map(|info| info.dtype).collect();
-    // Each op's kernel is built once: the JIT op of a value takes its build.
-    let mut builds: Vec<Option<build::Built>> = (0..ops.len())
-        .map(|index| build::build(ops, index, &dtypes))
-        .collect();
-    let eligible: Vec<bool> = builds.iter().map(Option::is_some).collect();
+    let eligible = build::eligible(ops, &dtypes);
+    // Only the values the rewrite computes are built, each once (building every op
+    // would be quadratic in a chain): the JIT op of a value takes its build.
+    let mut builds: Vec<Option<build::Built>> = (0..ops.len()).map(|_| None).collect();
     let mut boundary = vec![false; ops.len()];
     for (index, op) in ops.iter().enumerate() {
         if eligible[index] {
@@ -167,7 +166,12 @@ pub fn jit_subtask(
     for &(target, _) in &subtask.outputs {
         boundary[target as usize] |= eligible[target as usize];
     }
-    let sunk_into = saved_in_place(subtask, &builds);
+    for (index, &is_boundary) in boundary.iter().enumerate() {
+        if is_boundary {
+            builds[index] = build::build(ops, index, &dtypes);
+        }
+    }
+    let sunk_into = saved_in_place(subtask, &eligible, &dtypes, &mut builds);
     let mut sunk = vec![false; ops.len()];
     for &data in sunk_into.iter().flatten() {
         sunk[data as usize] = true;
@@ -253,7 +257,12 @@ fn remap_args(op: &PlanOp<Kernel>, new_index: &[Option<u32>]) -> Result<PlanOp<K
 /// Per op, for a save region whose data the JIT can compute straight into the file:
 /// the data's op. That is an element-wise value (no reduction tail) that nothing
 /// else reads and that the subtask does not publish, so it never needs a buffer.
-fn saved_in_place(subtask: &Subtask<Kernel>, builds: &[Option<build::Built>]) -> Vec<Option<u32>> {
+fn saved_in_place(
+    subtask: &Subtask<Kernel>,
+    eligible: &[bool],
+    dtypes: &[DType],
+    builds: &mut [Option<build::Built>],
+) -> Vec<Option<u32>> {
     let ops = &subtask.ops;
     let mut uses = vec![0u32; ops.len()];
     for arg in ops.iter().flat_map(|op| &op.args) {
@@ -272,10 +281,15 @@ fn saved_in_place(subtask: &Subtask<Kernel>, builds: &[Option<build::Built>]) ->
                 return None;
             };
             let index = data as usize;
-            let writable = uses[index] == 1
-                && builds[index].as_ref().is_some_and(|built| {
-                    built.graph.reduce.is_none() && built.graph.root_dtype() == file.dtype
-                });
+            if uses[index] != 1 || !eligible.get(index).copied().unwrap_or(false) {
+                return None;
+            }
+            if builds[index].is_none() {
+                builds[index] = build::build(ops, index, dtypes);
+            }
+            let writable = builds[index].as_ref().is_some_and(|built| {
+                built.graph.reduce.is_none() && built.graph.root_dtype() == file.dtype
+            });
             writable.then_some(data)
         })
         .collect()

@@ -1,9 +1,10 @@
 //! Building one chunk out of regions of others (rechunking), and walking a region of
 //! a C-order array as runs of consecutive elements (literal chunks).
 
-use crate::array::ArrayData;
+use crate::array::{try_array_filled, ArrayData};
+use crate::huge_alloc::ZeroIsValid;
 use crate::kernels::KernelError;
-use ndarray::{ArrayD, IxDyn, Slice};
+use ndarray::{ArrayD, Slice};
 use std::ops::Range;
 
 /// One argument's contribution to an assembled chunk: `region` of the argument
@@ -49,7 +50,7 @@ pub fn assemble(
                     }
                 }
             }
-            ArrayData::$variant(assemble_typed(shape, pieces, &typed))
+            ArrayData::$variant(assemble_typed(shape, pieces, &typed)?)
         }};
     }
     Ok(match first {
@@ -82,17 +83,17 @@ fn check_piece(shape: &[usize], piece: &AssemblePiece, input: &[usize]) -> Resul
     }
 }
 
-fn assemble_typed<T: Clone + Default>(
+fn assemble_typed<T: ZeroIsValid + Default>(
     shape: &[usize],
     pieces: &[AssemblePiece],
     inputs: &[&ArrayD<T>],
-) -> ArrayD<T> {
+) -> Result<ArrayD<T>, KernelError> {
     if let ([piece], [input]) = (pieces, inputs) {
         if input.shape() == shape && piece.at.iter().all(|&a| a == 0) {
-            return (*input).clone();
+            return Ok((*input).clone());
         }
     }
-    let mut out = ArrayD::<T>::default(IxDyn(shape));
+    let mut out = try_array_filled(shape, T::default())?;
     for (piece, input) in pieces.iter().zip(inputs) {
         let part = input.slice_each_axis(|ax| Slice::from(piece.region[ax.axis.index()].clone()));
         out.slice_each_axis_mut(|ax| {
@@ -102,7 +103,7 @@ fn assemble_typed<T: Clone + Default>(
         })
         .assign(&part);
     }
-    out
+    Ok(out)
 }
 
 /// Calls `visit(start, len)` for each run of consecutive C-order flat positions of

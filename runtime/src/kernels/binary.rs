@@ -1,8 +1,9 @@
 //! `binary`: element-wise functions of two broadcast arrays with NumPy's semantics
 //! (see `scalar_semantics` for the ones that are more than an operator).
 
-use crate::array::ArrayData;
+use crate::array::{try_array_filled, ArrayData};
 use crate::dtype::DType;
+use crate::huge_alloc::ZeroIsValid;
 use crate::kernels::cast::cast_to;
 use crate::kernels::element::{into_c_order, with_same_dtype, Element};
 use crate::kernels::elementwise::{broadcast_shape, broadcast_view, rule_error};
@@ -71,7 +72,8 @@ fn no_loop(op: BinaryOp, dtype: DType) -> KernelError {
 }
 
 /// `f(x, y)` over `x` and `y` broadcast to `shape`.
-fn zip_with<T: Copy, R>(
+/// The output is allocated first, fallibly (`crate::array::try_array_filled`).
+fn zip_with<T: Copy, R: ZeroIsValid>(
     x: &ArrayD<T>,
     y: &ArrayD<T>,
     shape: &[usize],
@@ -79,7 +81,12 @@ fn zip_with<T: Copy, R>(
 ) -> Result<ArrayD<R>, KernelError> {
     let x = broadcast_view(x, shape)?;
     let y = broadcast_view(y, shape)?;
-    Ok(Zip::from(&x).and(&y).map_collect(|&a, &b| f(a, b)))
+    let mut out = try_array_filled(shape, R::ZERO_BITS)?;
+    Zip::from(&mut out)
+        .and(&x)
+        .and(&y)
+        .for_each(|out, &a, &b| *out = f(a, b));
+    Ok(out)
 }
 
 /// The operations that give bool whatever dtype they compare in.

@@ -9,14 +9,11 @@ use crate::kernels::element::{array_from_vec, checked_len, with_element_type, El
 use crate::kernels::scalar_semantics::Float;
 use crate::kernels::KernelError;
 use crate::scalar::Scalar;
-use ndarray::{ArrayD, IxDyn};
 
 /// Every element equal to `value` (`ones`, `zeros`, `full`, `empty`).
 pub fn full(shape: &[usize], value: Scalar) -> Result<ArrayData, KernelError> {
     checked_len(shape, value.dtype())?;
-    Ok(with_element_type!(value.dtype(), T => {
-        T::into_data(ArrayD::from_elem(IxDyn(shape), T::from_scalar(value)))
-    }))
+    Ok(ArrayData::try_full(shape, value)?)
 }
 
 /// Elements `offset .. offset + len` of `np.arange(start, stop, step)` in the dtype of
@@ -175,7 +172,7 @@ pub fn eye(
     with_element_type!(dtype, T => {
         let zero = T::cast_from(false);
         let one = T::cast_from(true);
-        let mut values = vec![zero; len];
+        let mut values = crate::array::try_filled(len, zero)?;
         for row in 0..rows {
             if let Some(column) = diagonal_column(row) {
                 values[row * cols + column] = one;

@@ -7,7 +7,9 @@ use crate::kernels::KernelError;
 use ndarray::{ArrayD, IxDyn};
 
 /// One of the five element types a chunk can hold.
-pub trait Element: Copy + PartialEq + PartialOrd + Send + Sync + 'static {
+pub trait Element:
+    crate::huge_alloc::ZeroIsValid + Copy + PartialEq + PartialOrd + Send + Sync + 'static
+{
     const DTYPE: DType;
 
     /// Wraps an array of this element type in its `ArrayData` variant.

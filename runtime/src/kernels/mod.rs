@@ -45,3 +45,9 @@ impl fmt::Display for KernelError {
 }
 
 impl std::error::Error for KernelError {}
+
+impl From<crate::array::AllocError> for KernelError {
+    fn from(error: crate::array::AllocError) -> KernelError {
+        KernelError(error.to_string())
+    }
+}

@@ -346,7 +346,7 @@ fn chunk_specs() {
     );
     check(
         "mt.ones(10**9, chunks=1)\n",
-        "not supported yet: more than 16777216 chunks in one tensor",
+        "these chunks would split the tensor into 1000000000 chunks, more than the 4194304 a tensor may have",
         "1",
     );
     check(

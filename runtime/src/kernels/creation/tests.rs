@@ -2,7 +2,7 @@
 //! whole and computed chunk by chunk.
 
 use super::*;
-use ndarray::{arr1, arr2, Array1};
+use ndarray::{arr1, arr2, Array1, IxDyn};
 
 fn float64_bits(x: &ArrayData) -> Vec<u64> {
     match x {
