@@ -55,3 +55,69 @@ fn bad_usage_exits_2() {
     assert_eq!(marsc(&["order", "a.dag", "b.dag"]).status.code(), Some(2));
     assert_eq!(marsc(&["order", "--bogus", "a.dag"]).status.code(), Some(2));
 }
+
+/// Runs `marsc order` on `text`, failing if it has not finished after `limit`
+/// (a guard against the quadratic blow-up coming back, not a timing claim: the
+/// fixed pass takes well under a tenth of it).
+fn order_within(text: &str, limit: std::time::Duration) -> Output {
+    let file = dag_file(text);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_marsc"))
+        .args(["order", file.path().to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("marsc starts");
+    let started = std::time::Instant::now();
+    // Drain stdout on a thread so a full pipe never stalls the child.
+    let mut stdout = child.stdout.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut text).map(|_| text)
+    });
+    while child.try_wait().expect("waits").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("marsc order did not finish within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let stdout = reader.join().expect("reader").expect("reads");
+    let mut output = child.wait_with_output().expect("finishes");
+    output.stdout = stdout;
+    output
+}
+
+/// One node reading `degree` roots (a dependency list of `degree` names).
+fn fan_in(degree: usize) -> String {
+    let mut text: String = (0..degree).map(|i| format!("r{i}:\n")).collect();
+    text.push_str("sink:");
+    for i in 0..degree {
+        text.push_str(&format!(" r{i}"));
+    }
+    text.push('\n');
+    text
+}
+
+#[test]
+fn a_node_of_in_degree_300k_is_ordered_in_linear_time() {
+    // Checking each dependency against the line's earlier ones made this quadratic:
+    // 300k dependencies took 67 s in a release build.
+    let out = order_within(&fan_in(300_000), std::time::Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), 300_002);
+    assert!(stdout.contains("300000 sink\n"), "the sink runs last");
+}
+
+#[test]
+fn a_dependency_listed_twice_among_many_is_still_found() {
+    let mut text = fan_in(1000);
+    text.push_str("other: r5 r999 r5\n");
+    let out = order_within(&text, std::time::Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(":1002: `r5` is listed twice as a dependency of `other`"),
+        "{stderr}"
+    );
+}
