@@ -250,7 +250,7 @@ fn index_sequence(object: &Value, items: &[Item]) -> LowerResult<Value> {
 }
 
 /// The positions Python's `slice(start, stop, step).indices(len)` visits.
-fn slice_positions(
+pub(super) fn slice_positions(
     len: i64,
     start: Option<i64>,
     stop: Option<i64>,

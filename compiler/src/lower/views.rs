@@ -16,6 +16,7 @@
 //! join and creation function.
 
 use super::bind::CallArg;
+use super::indexing::slice_positions;
 use super::library::{Builtin, FuncId};
 use super::objects::{Binding, Object, ObjectId, ObjectKind, Opaque, View, ViewStep};
 use super::value::Value;
@@ -464,29 +465,63 @@ fn has_ellipsis(items: &[SubscriptItem]) -> bool {
         .any(|item| matches!(item, SubscriptItem::Expr(expr) if is_ellipsis(expr)))
 }
 
-/// `t[i]` of a tuple or list binding with a literal `i` is that item's binding.
+/// `t[i]` of a tuple or list binding with a literal `i` is that item's binding, and
+/// `t[a:b:c]` with literal bounds a tuple or list of those items' bindings.
 fn sequence_item(origin: Origin, items: &[SubscriptItem]) -> Origin {
-    let Origin::Same(Binding::Seq { items: bound, .. }) = origin else {
+    let Origin::Same(Binding::Seq {
+        items: bound,
+        is_list,
+    }) = origin
+    else {
         return Origin::Unknown;
     };
-    let [SubscriptItem::Expr(index)] = items else {
-        return Origin::Unknown;
-    };
-    let index = match &index.kind {
+    let len = bound.len() as i64;
+    match items {
+        [SubscriptItem::Expr(index)] => {
+            match literal_int(index).map(|i| if i < 0 { i + len } else { i }) {
+                Some(i) if (0..len).contains(&i) => Origin::Same(bound[i as usize].clone()),
+                _ => Origin::Unknown,
+            }
+        }
+        [SubscriptItem::Slice {
+            lower, upper, step, ..
+        }] => {
+            let part = |expr: &Option<Expr>| match expr {
+                None => Some(None),
+                Some(expr) => literal_int(expr).map(Some),
+            };
+            let (Some(start), Some(stop), Some(step)) = (part(lower), part(upper), part(step))
+            else {
+                return Origin::Unknown;
+            };
+            let step = step.unwrap_or(1);
+            if step == 0 {
+                return Origin::Unknown;
+            }
+            let picked: Vec<Binding> = slice_positions(len, start, stop, step)
+                .map(|i| bound[i as usize].clone())
+                .collect();
+            Origin::Same(Binding::Seq {
+                items: picked.into(),
+                is_list,
+            })
+        }
+        _ => Origin::Unknown,
+    }
+}
+
+/// An integer literal, possibly negated.
+fn literal_int(expr: &Expr) -> Option<i64> {
+    match &expr.kind {
         ExprKind::Int(i) => Some(*i),
         ExprKind::Unary {
             op: UnaryOp::Neg,
             operand,
             ..
         } => match operand.kind {
-            ExprKind::Int(i) => Some(-i),
+            ExprKind::Int(i) => i.checked_neg(),
             _ => None,
         },
         _ => None,
-    };
-    let len = bound.len() as i64;
-    match index.map(|i| if i < 0 { i + len } else { i }) {
-        Some(i) if (0..len).contains(&i) => Origin::Same(bound[i as usize].clone()),
-        _ => Origin::Unknown,
     }
 }
