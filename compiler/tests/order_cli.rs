@@ -103,7 +103,12 @@ fn a_node_of_in_degree_300k_is_ordered_in_linear_time() {
     // Checking each dependency against the line's earlier ones made this quadratic:
     // 300k dependencies took 67 s in a release build.
     let out = order_within(&fan_in(300_000), std::time::Duration::from_secs(60));
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(stdout.lines().count(), 300_002);
     assert!(stdout.contains("300000 sink\n"), "the sink runs last");
