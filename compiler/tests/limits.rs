@@ -134,13 +134,19 @@ fn a_save_bigger_than_the_disk_is_refused_before_running() {
 }
 
 #[test]
-fn printing_a_tensor_bigger_than_memory_is_refused_before_running() {
+fn printing_a_tensor_bigger_than_memory_prints_its_summary() {
+    // 80 TB: NumPy would print only its corners, and so marsc computes only those.
     let file = script("import mars.tensor as mt\nprint(mt.ones((10**7, 10**6)))\n");
     let path = file.path().to_str().expect("utf-8 path");
     let out = marsc_within(&[path], Duration::from_secs(20));
-    assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("bytes in memory"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("[[1. 1. 1. ... 1. 1. 1.]\n [1. 1. 1. ... 1. 1. 1.]\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" ...\n"), "{stdout}");
 }
 
 #[test]

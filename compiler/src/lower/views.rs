@@ -252,7 +252,9 @@ impl Lowerer<'_> {
         };
         match signature.builtin {
             Builtin::Execute if signature.name == "execute" => base_origin,
-            Builtin::Rechunk => base_origin,
+            // A rechunked tensor has its own chunks but NumPy's (the oracle's) values:
+            // a view of its base, re-derived after an in-place update of the base.
+            Builtin::Rechunk => view(self, ViewKind::Always, "rechunk"),
             Builtin::Execute | Builtin::Copy => Origin::NEW,
             Builtin::Astype => {
                 let copy = keyword("copy").or_else(|| {

@@ -30,7 +30,7 @@ pub fn shown_ranges(len: usize, summarize: bool) -> Vec<Range<usize>> {
     if summarize && len > 2 * EDGE_ITEMS {
         vec![0..EDGE_ITEMS, len - EDGE_ITEMS..len]
     } else {
-        vec![0..len]
+        std::iter::once(0..len).collect()
     }
 }
 

@@ -79,10 +79,10 @@ pub enum SecondPass {
 impl JitOp {
     /// The compiled kernels this op runs (two for an `argmax`/`argmin` tail).
     pub fn compiled(&self) -> impl Iterator<Item = &Arc<CompiledKernel>> {
-        let second = match &self.second {
-            Some(SecondPass::Arg(pass)) => Some(&pass.kernel),
-            None => None,
-        };
+        let second = self
+            .second
+            .as_ref()
+            .map(|SecondPass::Arg(pass)| &pass.kernel);
         std::iter::once(&self.kernel).chain(second)
     }
 }

@@ -233,9 +233,14 @@ fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)> {
         .tempfile_in(directory)
         .and_then(|file| file.keep().map_err(|e| e.error))
         // tempfile's errors name the temporary file; the user's is named instead.
+        // (tempfile wraps an OS error with " at path ..."; that suffix is cut off).
         .map_err(|e| match e.raw_os_error() {
             Some(code) => std::io::Error::from_raw_os_error(code),
-            None => e,
+            None => {
+                let text = e.to_string();
+                let cause = text.split(" at path ").next().unwrap_or(&text);
+                std::io::Error::new(e.kind(), cause.to_string())
+            }
         })
 }
 
