@@ -23,7 +23,10 @@ pub struct CornerPiece {
 
 /// Per axis and per chunk along it: the local ranges of the chunk that are shown,
 /// each with where it lands along the axis of the corners.
-fn shown_by_chunk(layout: &Layout) -> Vec<Vec<Vec<(Range<usize>, usize)>>> {
+/// Per axis, per chunk: the shown ranges (chunk-local) and where they go.
+type ShownByChunk = Vec<Vec<Vec<(Range<usize>, usize)>>>;
+
+fn shown_by_chunk(layout: &Layout) -> ShownByChunk {
     let summarize = is_summarized(layout.shape());
     (0..layout.ndim())
         .map(|axis| {
@@ -124,12 +127,12 @@ mod tests {
             [
                 CornerPiece {
                     chunk: 0,
-                    region: vec![0..3],
+                    region: std::iter::once(0..3).collect(),
                     at: vec![0]
                 },
                 CornerPiece {
                     chunk: 0,
-                    region: vec![1997..2000],
+                    region: std::iter::once(1997..2000).collect(),
                     at: vec![3]
                 },
             ]

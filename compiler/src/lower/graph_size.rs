@@ -246,7 +246,7 @@ fn matmul_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cos
     let rows = axis_blocks(a, 0);
     let columns = axis_blocks(b, 1);
     let (ka, kb) = (axis_blocks(a, 1), axis_blocks(b, 0));
-    let inner = if a.nsplits.get(1) == b.nsplits.get(0) {
+    let inner = if a.nsplits.get(1) == b.nsplits.first() {
         ka
     } else {
         ka.saturating_add(kb)
