@@ -2,8 +2,8 @@
 //! through it: parse → lower → tile → form subtasks → assign priorities → plan →
 //! run, verifying each IR after the pass that built it and serving `--emit`.
 
-use crate::chunk::ChunkGraph;
-use crate::fuse::{fuse, Fusion};
+use crate::chunk::{ChunkGraph, ChunkId};
+use crate::fuse::{fuse, fuse_needed, Fusion};
 use crate::lower::{lower, LowerOptions};
 use crate::run::{run_program, RunOptions, RunStats};
 use crate::subtask::{
@@ -197,25 +197,50 @@ pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGr
     Ok(subtasks)
 }
 
-/// Compiles a script all the way to the runtime's plan.
-pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
-    compile_checked(text, options, |_| Ok(()), |_, _| Ok(()))
+/// The passes after tiling for part of a program: the chunks marked in `needed`
+/// (with `results` handed back) fused, scheduled for `options.workers`, placed,
+/// planned and, unless `--no-jit`, JIT-compiled. The REPL plans what its cache lacks
+/// this way, and a failed run the outputs that precede the failing statement.
+pub fn plan_needed(
+    chunks: &ChunkGraph,
+    needed: &[bool],
+    results: Vec<ChunkId>,
+    options: &Options,
+) -> Result<(SubtaskGraph, Plan<Kernel>, JitSummary), String> {
+    let mut subtasks = fuse_needed(chunks, needed, results, options.fusion);
+    schedule_subtasks(
+        &mut subtasks,
+        chunks,
+        options.order,
+        options.assign,
+        options.workers,
+    )?;
+    assign_workers(&mut subtasks, chunks, options.placement);
+    let mut plan = crate::plan::build_plan(&subtasks, chunks)?;
+    let jit = if options.jit {
+        crate::plan::jit::compile_kernels(&mut plan, chunks)?
+    } else {
+        JitSummary::default()
+    };
+    Ok((subtasks, plan, jit))
 }
 
-/// [`compile`], with `check_saves` run on the TileableGraph before tiling and
-/// `check_prints` on the ChunkGraph before the later passes (a run refuses outputs
-/// that cannot fit there, before building and planning a huge graph).
+/// Compiles a script all the way to the runtime's plan.
+pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
+    compile_checked(text, options, |_| Ok(()))
+}
+
+/// [`compile`], with `check_saves` run on the TileableGraph before tiling (a run
+/// refuses saves that cannot fit before building and planning a huge graph).
 fn compile_checked(
     text: &str,
     options: &Options,
     check_saves: impl Fn(&TileableGraph) -> Result<(), DriverError>,
-    check_prints: impl Fn(&TileableGraph, &ChunkGraph) -> Result<(), DriverError>,
 ) -> Result<Compiled, DriverError> {
     let started = Instant::now();
     let (module, tileables) = tileable(text, options)?;
     check_saves(&tileables)?;
     let chunks = tile_graph(&tileables)?;
-    check_prints(&tileables, &chunks)?;
     let subtasks = subtask_graph(&chunks, options)?;
     let mut plan = crate::plan::build_plan(&subtasks, &chunks)
         .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
@@ -262,15 +287,7 @@ pub fn compile_for_run(
         workers: options.workers.or(Some(run_options.workers)),
         ..options.clone()
     };
-    compile_checked(
-        text,
-        &scheduled,
-        crate::run::memory::check_saves,
-        |tileables, chunks| {
-            let projected = crate::run::memory::projected_chunk_bytes(chunks);
-            crate::run::memory::check_prints(chunks, tileables, &projected)
-        },
-    )
+    compile_checked(text, &scheduled, crate::run::memory::check_saves)
 }
 
 /// Runs an already compiled script, writing what it prints to `out`.

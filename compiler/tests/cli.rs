@@ -3,28 +3,11 @@
 //! that Graphviz accepts, and runs: printed output, run-time errors, saves,
 //! `--stats`, `--stats-json` and `--trace`.
 
+mod support;
+
 use std::io::Write;
-use std::process::{Command, Output};
-
-fn marsc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_marsc"))
-        .args(args)
-        .output()
-        .expect("marsc runs")
-}
-
-fn script(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::Builder::new()
-        .suffix(".mt")
-        .tempfile()
-        .expect("temp file");
-    file.write_all(text.as_bytes()).expect("write script");
-    file
-}
-
-fn path(file: &tempfile::NamedTempFile) -> &str {
-    file.path().to_str().expect("utf-8 temp path")
-}
+use std::process::Command;
+use support::{marsc, path, script, stderr_of};
 
 #[test]
 fn check_accepts_a_good_script() {
@@ -148,10 +131,6 @@ fn dot_output_renders_with_graphviz() {
         );
         assert!(String::from_utf8_lossy(&rendered.stdout).contains("<svg"));
     }
-}
-
-fn stderr_of(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

@@ -4,36 +4,10 @@
 //! `mt.ones(10**10)` computes two chunks, stays within `--memory-limit`, and the
 //! `--stats-json` peak counts what printing holds.
 
-use std::io::Write;
-use std::process::{Command, Output};
+mod support;
 
-fn marsc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_marsc"))
-        .args(args)
-        .output()
-        .expect("marsc runs")
-}
-
-fn script(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::Builder::new()
-        .suffix(".mt")
-        .tempfile()
-        .expect("temp file");
-    file.write_all(text.as_bytes()).expect("write script");
-    file
-}
-
-fn path(file: &tempfile::NamedTempFile) -> &str {
-    file.path().to_str().expect("utf-8 temp path")
-}
-
-fn stdout_of(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr_of(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use std::process::Output;
+use support::{marsc, path, script, stderr_of, stdout_of};
 
 /// Runs `text` with `--stats-json`; returns the output and the figures.
 fn run_with_stats(text: &str, extra: &[&str]) -> (Output, serde_json::Value) {
@@ -103,44 +77,4 @@ fn printing_a_big_tensor_stays_within_the_memory_limit() {
     assert!(peak >= 2 * 100_000_000, "{stats}");
     assert!(peak <= limit, "{stats}");
     assert!(stats["subtasks"].as_u64() <= Some(3), "{stats}");
-}
-
-#[test]
-fn the_repl_shows_big_tensors_as_numpy_s_repr() {
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_marsc"))
-        .args(["repl", "--workers", "2"])
-        .env("HOME", std::env::temp_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("marsc starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(
-            b"x = mt.ones(10**10)\nx\nmt.arange(2002, chunks=100).reshape((2, 1001))\n\
-              mt.arange(3000, chunks=7).reshape((3, 1000)) / 7\nprint(x)\n",
-        )
-        .expect("marsc reads its input");
-    let out = child.wait_with_output().expect("marsc finishes");
-    assert!(out.status.success(), "{}", stderr_of(&out));
-    // repr(np.broadcast_to(1.0, 10**10)) (the same text as np.ones(10**10)'s), then
-    // repr(np.arange(2002).reshape((2, 1001))), repr(np.arange(3000).reshape(3, 1000) / 7)
-    // and print(x), with NumPy 2.4.
-    assert_eq!(
-        stdout_of(&out),
-        "array([1., 1., 1., ..., 1., 1., 1.], shape=(10000000000,))\n\
-         array([[   0,    1,    2, ...,  998,  999, 1000],\n       \
-         [1001, 1002, 1003, ..., 1999, 2000, 2001]], shape=(2, 1001))\n\
-         array([[0.00000000e+00, 1.42857143e-01, 2.85714286e-01, ...,\n        \
-         1.42428571e+02, 1.42571429e+02, 1.42714286e+02],\n       \
-         [1.42857143e+02, 1.43000000e+02, 1.43142857e+02, ...,\n        \
-         2.85285714e+02, 2.85428571e+02, 2.85571429e+02],\n       \
-         [2.85714286e+02, 2.85857143e+02, 2.86000000e+02, ...,\n        \
-         4.28142857e+02, 4.28285714e+02, 4.28428571e+02]], shape=(3, 1000))\n\
-         [1. 1. 1. ... 1. 1. 1.]\n"
-    );
 }

@@ -3,42 +3,11 @@
 //! refused by `check`, outputs that cannot fit are refused before a run starts, and a
 //! chunk that cannot be allocated fails the run with an error instead of aborting.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod support;
 
-fn script(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::Builder::new()
-        .suffix(".mt")
-        .tempfile()
-        .expect("temp file");
-    file.write_all(text.as_bytes()).expect("write script");
-    file
-}
-
-/// Runs marsc with `args`, killing it past `limit` (a test that fails rather than
-/// hangs for what used to run for half an hour).
-fn marsc_within(args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_marsc"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("marsc starts");
-    let started = Instant::now();
-    while child.try_wait().expect("marsc status").is_none() {
-        if started.elapsed() > limit {
-            child.kill().expect("kill marsc");
-            let output = child.wait_with_output().expect("marsc output");
-            panic!(
-                "marsc {args:?} ran past {limit:?}; stderr: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("marsc output")
-}
+use std::process::Command;
+use std::time::Duration;
+use support::{marsc_within, script};
 
 fn stats_number(json: &str, key: &str) -> u64 {
     let value: serde_json::Value = serde_json::from_str(json).expect("stats JSON");

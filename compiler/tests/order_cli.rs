@@ -1,15 +1,11 @@
 //! End-to-end tests of `marsc order`: the report on stdout, and the exit statuses of
 //! the CLI contract (0 success, 1 a bad graph file, 2 bad usage).
 
-use std::io::Write;
-use std::process::{Command, Output};
+mod support;
 
-fn marsc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_marsc"))
-        .args(args)
-        .output()
-        .expect("marsc runs")
-}
+use std::io::Write;
+use std::process::Output;
+use support::{marsc, marsc_within};
 
 fn dag_file(text: &str) -> tempfile::NamedTempFile {
     let mut file = tempfile::Builder::new()
@@ -61,30 +57,7 @@ fn bad_usage_exits_2() {
 /// fixed pass takes well under a tenth of it).
 fn order_within(text: &str, limit: std::time::Duration) -> Output {
     let file = dag_file(text);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_marsc"))
-        .args(["order", file.path().to_str().unwrap()])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("marsc starts");
-    let started = std::time::Instant::now();
-    // Drain stdout on a thread so a full pipe never stalls the child.
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        std::io::Read::read_to_end(&mut stdout, &mut text).map(|_| text)
-    });
-    while child.try_wait().expect("waits").is_none() {
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            panic!("marsc order did not finish within {limit:?}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let stdout = reader.join().expect("reader").expect("reads");
-    let mut output = child.wait_with_output().expect("finishes");
-    output.stdout = stdout;
-    output
+    marsc_within(&["order", file.path().to_str().unwrap()], limit)
 }
 
 /// One node reading `degree` roots (a dependency list of `degree` names).

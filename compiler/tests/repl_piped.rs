@@ -442,3 +442,28 @@ fn in_place_updates_reach_aliases_and_views_across_inputs() {
         session.stderr
     );
 }
+
+#[test]
+fn the_repl_shows_big_tensors_as_numpy_s_repr() {
+    let out = repl(
+        "x = mt.ones(10**10)\nx\nmt.arange(2002, chunks=100).reshape((2, 1001))\n\
+         mt.arange(3000, chunks=7).reshape((3, 1000)) / 7\nprint(x)\n",
+    );
+    assert!(out.success, "{}", out.stderr);
+    // repr(np.broadcast_to(1.0, 10**10)) (the same text as np.ones(10**10)'s), then
+    // repr(np.arange(2002).reshape((2, 1001))), repr(np.arange(3000).reshape(3, 1000) / 7)
+    // and print(x), with NumPy 2.4.
+    assert_eq!(
+        out.stdout,
+        "array([1., 1., 1., ..., 1., 1., 1.], shape=(10000000000,))\n\
+         array([[   0,    1,    2, ...,  998,  999, 1000],\n       \
+         [1001, 1002, 1003, ..., 1999, 2000, 2001]], shape=(2, 1001))\n\
+         array([[0.00000000e+00, 1.42857143e-01, 2.85714286e-01, ...,\n        \
+         1.42428571e+02, 1.42571429e+02, 1.42714286e+02],\n       \
+         [1.42857143e+02, 1.43000000e+02, 1.43142857e+02, ...,\n        \
+         2.85285714e+02, 2.85428571e+02, 2.85571429e+02],\n       \
+         [2.85714286e+02, 2.85857143e+02, 2.86000000e+02, ...,\n        \
+         4.28142857e+02, 4.28285714e+02, 4.28428571e+02]], shape=(3, 1000))\n\
+         [1. 1. 1. ... 1. 1. 1.]\n"
+    );
+}

@@ -10,11 +10,13 @@
 mod assemble;
 mod io;
 mod mapped;
+mod run_slot;
 mod writable;
 
 pub use assemble::AssemblePiece;
 pub use io::{OpenedNpy, SaveFile};
 pub use mapped::MappedNpy;
+pub use run_slot::RunSlot;
 pub use writable::{MappingSlot, Reserved, WritableNpy};
 
 use crate::array::ArrayData;

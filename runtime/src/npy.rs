@@ -315,15 +315,11 @@ fn copy_runs<T, const N: usize>(
 /// Writes `data` as a complete `.npy` file (format 1.0, C order). The file appears
 /// under `path` only once it is complete.
 pub fn write_array(path: &Path, data: &ArrayData) -> Result<(), NpyError> {
-    let directory = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
     // Like `np.save`, the file gets the user's default permissions (0666 minus umask).
     let temporary = tempfile::Builder::new()
         .prefix(".marsc-npy-")
         .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(directory)
+        .tempfile_in(crate::paths::directory_of(path))
         .map_err(|e| io_error("create a temporary file for", path, e))?;
     let mut writer = BufWriter::new(temporary.as_file());
     writer

@@ -56,18 +56,22 @@ pub fn resolve_symlinks(path: &Path) -> std::io::Result<PathBuf> {
     )))
 }
 
+/// The directory a file at `path` is (or would be) in: `.` for a bare file name.
+pub fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(directory) if !directory.as_os_str().is_empty() => directory,
+        _ => Path::new("."),
+    }
+}
+
 /// `path` with its directory canonicalised. A path whose directory does not exist
 /// names no file anyone can create, so it is kept as written: it is the same file
 /// only as the same spelling.
 fn canonical_location(path: &Path) -> PathBuf {
-    let (Some(name), directory) = (path.file_name(), path.parent()) else {
+    let Some(name) = path.file_name() else {
         return path.to_path_buf();
     };
-    let directory = match directory {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    match std::fs::canonicalize(directory) {
+    match std::fs::canonicalize(directory_of(path)) {
         Ok(dir) => dir.join(name),
         Err(_) => path.to_path_buf(),
     }

@@ -23,7 +23,6 @@ pub struct CornerPiece {
 
 /// Per axis and per chunk along it: the local ranges of the chunk that are shown,
 /// each with where it lands along the axis of the corners.
-/// Per axis, per chunk: the shown ranges (chunk-local) and where they go.
 type ShownByChunk = Vec<Vec<Vec<(Range<usize>, usize)>>>;
 
 fn shown_by_chunk(layout: &Layout) -> ShownByChunk {

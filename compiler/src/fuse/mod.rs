@@ -37,8 +37,8 @@ pub enum Fusion {
 
 /// Forms the subtasks the outputs need, fused as `fusion` says.
 pub fn fuse(chunks: &ChunkGraph, fusion: Fusion) -> SubtaskGraph {
-    let results = form::result_chunks(chunks);
-    let needed = form::needed_chunks(chunks, &results);
+    let results = form::result_chunks(chunks, &chunks.outputs);
+    let needed = form::needed_chunks(chunks, &chunks.outputs, &results);
     fuse_needed(chunks, &needed, results, fusion)
 }
 

@@ -9,8 +9,9 @@
 //!   absorbing every branch of the tree into its combine would serialise it on one
 //!   worker.
 //! - A consumer that **gathers** many chunks (a combine, a sum of blocks, a rechunk's
-//!   assembly, a printed tensor's corners, a save's commit) absorbs only a producer it reads alone, for the same
-//!   reason: its inputs are meant to be computed in parallel.
+//!   assembly, a printed tensor's corners, a save's commit) absorbs only a producer
+//!   it reads alone, for the same reason: its inputs are meant to be computed in
+//!   parallel.
 //! - An operation that **may fail at run time** (a load, a save, an integer power, a
 //!   boolean arange) ends its group, so a failure is reported against the expression
 //!   that failed (a subtask's label is its last operation's tileable). A load with

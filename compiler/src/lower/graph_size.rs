@@ -12,7 +12,7 @@
 //! operation (chunk record, subtask, plan kernel, executor state), so a graph at the
 //! caps needs a few GiB.
 
-use crate::tile::TileOptions;
+use crate::tile::{chunk_count, TileOptions};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use marsc_grammar::Diagnostic;
 
@@ -117,12 +117,6 @@ fn what_it_is(graph: &TileableGraph, node: &TileableNode) -> String {
         ),
         _ => format!("this tensor of {} chunks", chunk_count(&node.nsplits)),
     }
-}
-
-fn chunk_count(nsplits: &[Vec<usize>]) -> u128 {
-    nsplits.iter().fold(1u128, |count, splits| {
-        count.saturating_mul(splits.len() as u128)
-    })
 }
 
 /// The node's own chunk operations and edges, plus those of the rechunks that bring

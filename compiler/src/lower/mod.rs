@@ -57,6 +57,7 @@ use crate::tileable::prune::prune;
 use crate::tileable::TileableGraph;
 use marsc_grammar::ast::{Module, Stmt, StmtKind};
 use marsc_grammar::Diagnostic;
+use marsc_runtime::paths::FileIdentity;
 use objects::{Binding, Object};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -118,8 +119,8 @@ pub(crate) struct Lowerer<'o> {
     seed: u64,
     /// How many random tensors have been created so far.
     random_calls: u64,
-    /// The files saved so far, the latest save of each file last (see `output.rs`).
-    saved: Vec<output::SavedFile>,
+    /// The files saved so far, by identity (see `output.rs`).
+    saved: HashMap<FileIdentity, output::SavedFile>,
 }
 
 impl<'o> Lowerer<'o> {
@@ -132,7 +133,7 @@ impl<'o> Lowerer<'o> {
             diagnostics: Vec::new(),
             seed: 0,
             random_calls: 0,
-            saved: Vec::new(),
+            saved: HashMap::new(),
         }
     }
 

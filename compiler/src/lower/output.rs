@@ -3,10 +3,10 @@
 //! `save(path, x)`, which appends `.npy` to the path as NumPy does.
 //!
 //! File effects follow program order, as in Python. A save remembers which file it
-//! writes (by [`FileIdentity`]: one file under any spelling, hard link or symlink),
-//! so that a later `load` of that file is the saved tensor itself (`creation.rs`)
-//! and a later save of it, under whatever name, uses the first save's path, which
-//! the tiler orders saves by. A load *before* a save of its file reads the file as
+//! writes (by its identity, `marsc_runtime::paths::FileIdentity`: one file under any
+//! spelling, hard link or symlink), so that a later `load` of that file is the saved
+//! tensor itself (`creation.rs`) and a later save of it, under whatever name, uses
+//! the first save's path, which the tiler orders saves by. A load *before* a save of its file reads the file as
 //! it was: loads open their files before the run starts (`plan/mapped.rs`).
 
 use super::bind::{Arg, BoundArgs};
@@ -16,12 +16,11 @@ use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::tileable::{Output, PrintItem, TileableId};
 use marsc_grammar::Diagnostic;
-use marsc_runtime::paths::{file_identity, FileIdentity};
+use marsc_runtime::paths::file_identity;
 use std::path::{Path, PathBuf};
 
-/// A file the script saves.
+/// A file the script saves (keyed by its identity).
 pub(super) struct SavedFile {
-    identity: FileIdentity,
     /// The path the file's first save spelled it with.
     path: PathBuf,
     /// What its latest save so far writes.
@@ -71,21 +70,12 @@ impl Lowerer<'_> {
         let tensor = self.tensor_of(&arr, None, "`arr`")?;
         super::nodes::check_ndim(self.shape(tensor).len(), arr.span)?;
         self.graph.files.push(path.clone());
-        let identity = file_identity(&path);
-        let path = match self.saved.iter_mut().find(|s| s.identity == identity) {
-            Some(saved) => {
-                saved.tensor = tensor;
-                saved.path.clone()
-            }
-            None => {
-                self.saved.push(SavedFile {
-                    identity,
-                    path: path.clone(),
-                    tensor,
-                });
-                path
-            }
-        };
+        let saved = self
+            .saved
+            .entry(file_identity(&path))
+            .and_modify(|saved| saved.tensor = tensor)
+            .or_insert(SavedFile { path, tensor });
+        let path = saved.path.clone();
         self.graph.outputs.push(Output::Save {
             path,
             tensor,
@@ -99,11 +89,7 @@ impl Lowerer<'_> {
         if self.saved.is_empty() {
             return None;
         }
-        let identity = file_identity(path);
-        self.saved
-            .iter()
-            .find(|s| s.identity == identity)
-            .map(|s| s.tensor)
+        self.saved.get(&file_identity(path)).map(|s| s.tensor)
     }
 }
 

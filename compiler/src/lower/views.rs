@@ -1,7 +1,8 @@
 //! Evaluating an expression *as a reference*: besides its value, what object it
-//! is. A name is the object it is bound to, `x.execute()` and `x.rechunk(...)` are
-//! `x` itself (the oracle's reading of those Mars methods), and NumPy's view
-//! functions give a view of their argument's object; everything else makes a new
+//! is. A name is the object it is bound to, `x.execute()` is `x` itself (the
+//! oracle's reading of that Mars method), `x.rechunk(...)` a view of `x` (its own
+//! chunks, `x`'s values), and NumPy's view functions give a view of their
+//! argument's object; everything else makes a new
 //! object. This is decided from the expression (which function is called), never
 //! from graph node identity: a no-op `astype` returns its input node, but NumPy's
 //! `astype` copies.

@@ -5,22 +5,20 @@
 //! value is handed to each subtask that reads it as a local op. When every output
 //! chunk is cached nothing runs at all.
 //!
-//! The chunks to compute then go through the script's passes: fusion
-//! ([`crate::fuse::fuse_needed`]), scheduling, planning and, unless `--no-jit`, the
-//! JIT. A chunk that must come out of the run (a printed one, or a variable's that
-//! the session will cache) is a result, so fusion publishes it rather than
-//! swallowing it; a cached chunk is an input that no subtask produces, which the JIT
+//! The chunks to compute then go through the script's passes
+//! ([`crate::driver::plan_needed`]: fusion, scheduling, planning and, unless
+//! `--no-jit`, the JIT). A chunk that must come out of the run (a printed one, or a
+//! variable's that the session will cache) is a result, so fusion publishes it
+//! rather than swallowing it; a cached chunk is an input that no subtask produces, which the JIT
 //! reads like any other and [`hand_in_cached`] then supplies from the cache.
 
 pub use super::session_kernel::SessionKernel;
 
 use super::session_kernel::hand_in_cached;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkKey, ChunkOutput, StepId};
-use crate::driver::Options;
-use crate::fuse::fuse_needed;
-use crate::plan::{build_plan, jit::compile_kernels, runtime_id};
+use crate::driver::{plan_needed, Options};
+use crate::plan::runtime_id;
 use crate::run::memory::projected_chunk_bytes;
-use crate::subtask::{assign_workers, schedule_subtasks};
 use marsc_runtime::exec::{execute, ChunkKernel, ExecError, ExecOptions, ExecStats, NoObserver};
 use marsc_runtime::jit::JitSummary;
 use marsc_runtime::kernel::{ChunkValue, Kernel};
@@ -153,21 +151,7 @@ pub fn plan_with_cache(
         .chunk_ids()
         .filter(|chunk| selection.is_result[chunk.index()])
         .collect();
-    let mut subtasks = fuse_needed(chunks, &selection.needed, results, options.fusion);
-    schedule_subtasks(
-        &mut subtasks,
-        chunks,
-        options.order,
-        options.assign,
-        options.workers,
-    )?;
-    assign_workers(&mut subtasks, chunks, options.placement);
-    let mut plan = build_plan(&subtasks, chunks)?;
-    let jit = if options.jit {
-        compile_kernels(&mut plan, chunks)?
-    } else {
-        JitSummary::default()
-    };
+    let (_, plan, jit) = plan_needed(chunks, &selection.needed, results, options)?;
     let plan = hand_in_cached(plan, |chunk| {
         cache
             .get(&chunks.chunk_key(ChunkId(chunk.0)))

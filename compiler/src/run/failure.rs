@@ -10,11 +10,10 @@
 //! prints appear before the error. If that run fails too, its failure is earlier in
 //! program order, and the same is done again before it.
 
-use crate::chunk::{ChunkGraph, ChunkId, ChunkOutput, StepId};
-use crate::driver::Options;
-use crate::fuse::fuse_needed;
-use crate::plan::{build_plan, jit::compile_kernels};
-use crate::subtask::{assign_workers, schedule_subtasks, SubtaskGraph, SubtaskId};
+use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
+use crate::driver::{plan_needed, Options};
+use crate::subtask::form::{needed_chunks, result_chunks};
+use crate::subtask::{SubtaskGraph, SubtaskId};
 use crate::tileable::{Output, TileableGraph, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::exec::ExecError;
@@ -117,47 +116,11 @@ pub fn first_failed_output(
         .position(|output| match output {
             ChunkOutput::Print { items, .. } => items
                 .iter()
-                .filter_map(crate::chunk::PrintItem::printed_step)
+                .filter_map(PrintItem::printed_step)
                 .any(step_tainted),
             ChunkOutput::Save { commit, .. } => step_tainted(*commit),
         })
         .unwrap_or(chunks.outputs.len())
-}
-
-/// The chunks the first `count` outputs need (a mask by chunk id), and the
-/// printed chunks among them in program order, each once.
-fn needed_by_prefix(chunks: &ChunkGraph, count: usize) -> (Vec<bool>, Vec<ChunkId>) {
-    let mut needed = vec![false; chunks.num_chunks()];
-    let mut results = Vec::new();
-    for output in chunks.outputs.iter().take(count) {
-        match output {
-            ChunkOutput::Print { items, .. } => {
-                for step in items
-                    .iter()
-                    .filter_map(crate::chunk::PrintItem::printed_step)
-                {
-                    for chunk in chunks.step(step).chunk_ids() {
-                        if !std::mem::replace(&mut needed[chunk.index()], true) {
-                            results.push(chunk);
-                        }
-                    }
-                }
-            }
-            ChunkOutput::Save { commit, .. } => {
-                for chunk in chunks.step(*commit).chunk_ids() {
-                    needed[chunk.index()] = true;
-                }
-            }
-        }
-    }
-    for chunk in (0..chunks.num_chunks() as u32).rev().map(ChunkId) {
-        if needed[chunk.index()] {
-            for input in chunks.inputs(chunk) {
-                needed[input.index()] = true;
-            }
-        }
-    }
-    (needed, results)
 }
 
 /// The subtasks and plan of the first `count` outputs alone, fused, scheduled and
@@ -167,19 +130,9 @@ pub fn plan_prefix(
     count: usize,
     options: &Options,
 ) -> Result<(SubtaskGraph, Plan<Kernel>), String> {
-    let (needed, results) = needed_by_prefix(chunks, count);
-    let mut subtasks = fuse_needed(chunks, &needed, results, options.fusion);
-    schedule_subtasks(
-        &mut subtasks,
-        chunks,
-        options.order,
-        options.assign,
-        options.workers,
-    )?;
-    assign_workers(&mut subtasks, chunks, options.placement);
-    let mut plan = build_plan(&subtasks, chunks)?;
-    if options.jit {
-        compile_kernels(&mut plan, chunks)?;
-    }
+    let outputs = &chunks.outputs[..count];
+    let results = result_chunks(chunks, outputs);
+    let needed = needed_chunks(chunks, outputs, &results);
+    let (subtasks, plan, _) = plan_needed(chunks, &needed, results, options)?;
     Ok((subtasks, plan))
 }

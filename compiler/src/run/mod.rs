@@ -16,12 +16,14 @@ pub mod stats;
 pub use stats::RunStats;
 
 use crate::driver::{Compiled, DriverError};
+use crate::subtask::{SubtaskGraph, SubtaskId};
 use marsc_runtime::exec::ChunkKernel;
 use marsc_runtime::exec::{
     execute, write_chrome_trace_with, ExecError, ExecObserver, ExecOptions, ExecStats, NoObserver,
     SubtaskSpan, TraceRecorder,
 };
 use marsc_runtime::kernel::Kernel;
+use marsc_runtime::plan::Plan;
 use progress::ProgressObserver;
 use std::io::Write;
 use std::path::PathBuf;
@@ -112,9 +114,8 @@ pub fn run_program(
         cancel: options.cancel.clone(),
         ..ExecOptions::default()
     };
-    let projected = memory::projected_chunk_bytes(&program.chunks);
-    memory::check_outputs(&program.chunks, &program.tileables, &projected)?;
     if let Some(limit) = options.memory_limit {
+        let projected = memory::projected_chunk_bytes(&program.chunks);
         memory::check_fits(&program.plan, &projected, limit, &program.tileables)?;
         exec_options.memory_limit = Some(limit);
         exec_options.projected_chunk_bytes = Some(projected);
@@ -168,12 +169,9 @@ fn failed_run(
     let mut before = program.chunks.outputs.len();
     // The subtasks and plan of the run that failed last (a prefix's), when not the
     // program's own.
-    let mut prefix: Option<(
-        crate::subtask::SubtaskGraph,
-        marsc_runtime::plan::Plan<Kernel>,
-    )> = None;
+    let mut prefix: Option<(SubtaskGraph, Plan<Kernel>)> = None;
     while let ExecError::SubtaskFailed { subtask, .. } = &error {
-        let failed = crate::subtask::SubtaskId(subtask.0);
+        let failed = SubtaskId(subtask.0);
         let subtasks = prefix.as_ref().map_or(&program.subtasks, |(s, _)| s);
         let first = failure::first_failed_output(&program.chunks, subtasks, failed);
         if first == 0 || first >= before {

@@ -91,11 +91,12 @@ fn lay_out_ops(subtask_of: &[u32], subtasks: &mut [Subtask]) -> Vec<ChunkId> {
     ops
 }
 
-/// The chunks of every printed tensor, in program order, each once.
-pub(crate) fn result_chunks(chunks: &ChunkGraph) -> Vec<ChunkId> {
+/// The chunks printed by `outputs` (the program's, or a prefix of them), in program
+/// order, each once.
+pub(crate) fn result_chunks(chunks: &ChunkGraph, outputs: &[ChunkOutput]) -> Vec<ChunkId> {
     let mut seen = vec![false; chunks.num_chunks()];
     let mut results = Vec::new();
-    for output in &chunks.outputs {
+    for output in outputs {
         let ChunkOutput::Print { items, .. } = output else {
             continue;
         };
@@ -112,14 +113,18 @@ pub(crate) fn result_chunks(chunks: &ChunkGraph) -> Vec<ChunkId> {
     results
 }
 
-/// Which chunks some output depends on: the results, every save's commit, and
+/// Which chunks `outputs` depend on: the results, every save's commit, and
 /// everything they read. Chunk ids are topological, so one backward sweep suffices.
-pub(crate) fn needed_chunks(chunks: &ChunkGraph, results: &[ChunkId]) -> Vec<bool> {
+pub(crate) fn needed_chunks(
+    chunks: &ChunkGraph,
+    outputs: &[ChunkOutput],
+    results: &[ChunkId],
+) -> Vec<bool> {
     let mut needed = vec![false; chunks.num_chunks()];
     for &chunk in results {
         needed[chunk.index()] = true;
     }
-    for output in &chunks.outputs {
+    for output in outputs {
         if let ChunkOutput::Save { commit, .. } = output {
             for chunk in chunks.step(*commit).chunk_ids() {
                 needed[chunk.index()] = true;

@@ -19,6 +19,7 @@ mod save;
 mod scan;
 
 pub use index::{select_slice, SlicePiece};
+pub(crate) use rechunk::chunk_count;
 pub use rechunk::{plan_rechunk, rechunk_edges};
 pub use reduce::{combine_groups, reduction_levels};
 

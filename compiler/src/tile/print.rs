@@ -6,7 +6,7 @@
 
 use super::{TileResult, Tiler};
 use crate::chunk::corners::corner_pieces;
-use crate::chunk::{ChunkOp, Layout, PrintItem, StepId};
+use crate::chunk::{ChunkId, ChunkOp, Layout, PrintItem, StepId};
 use crate::tileable::TileableId;
 use marsc_runtime::format::summary_shape;
 use std::collections::HashMap;
@@ -30,10 +30,10 @@ impl Tiler<'_> {
                 corners: step,
             });
         }
-        let first = self.out.step(whole).first_chunk.0;
-        let inputs: Vec<crate::chunk::ChunkId> = corner_pieces(&layout)
+        let whole_step = self.out.step(whole);
+        let inputs: Vec<ChunkId> = corner_pieces(&layout)
             .iter()
-            .map(|piece| crate::chunk::ChunkId(first + piece.chunk as u32))
+            .map(|piece| whole_step.chunk(piece.chunk))
             .collect();
         let dtype = self.out.step(whole).dtype;
         self.out.reserve_edges(inputs.len());

@@ -26,8 +26,11 @@ pub fn rechunk_edges(old: &[Vec<usize>], new: &[Vec<usize>]) -> u128 {
         .product()
 }
 
-fn chunk_count(nsplits: &[Vec<usize>]) -> u128 {
-    nsplits.iter().map(|s| s.len() as u128).product()
+/// How many chunks a chunking has (wide, so an absurd grid cannot overflow).
+pub(crate) fn chunk_count(nsplits: &[Vec<usize>]) -> u128 {
+    nsplits.iter().fold(1u128, |count, splits| {
+        count.saturating_mul(splits.len() as u128)
+    })
 }
 
 /// The chunkings to pass through, ending with `new`. A direct rechunk is chosen

@@ -17,19 +17,20 @@
 //! A load opens its file once per run ([`OpenedNpy`]), so a later save of the same
 //! path, which renames a new file over it, never changes what the load reads.
 
+use super::run_slot::RunSlot;
 use super::writable::{MappingSlot, Reserved, WritableNpy};
 use super::{ChunkValue, Kernel};
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::npy::{init_npy, read_region_of, write_region, write_region_mapped};
 use crate::npy_header::{encode_header, parse_header, NpyError, NpyHeader};
-use crate::paths::resolve_symlinks;
+use crate::paths::{directory_of, resolve_symlinks};
 use std::ffi::OsStr;
 use std::fs::{File, OpenOptions, Permissions};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// The longest file name Linux file systems take (`NAME_MAX`).
 const NAME_MAX: usize = 255;
@@ -54,7 +55,7 @@ pub struct SaveFile {
     /// The temporary file's writable mapping, once the init has made it.
     pub mapping: MappingSlot,
     /// The temporary file and where it goes, once the init has created it.
-    staged: StagedSlot,
+    staged: RunSlot<Staged>,
 }
 
 /// A save's temporary file, created by its init and renamed by its commit.
@@ -78,7 +79,7 @@ impl SaveFile {
             shape: shape.to_vec(),
             data_offset: encode_header(dtype, shape).len() as u64,
             mapping: MappingSlot::default(),
-            staged: StagedSlot::default(),
+            staged: RunSlot::default(),
         }
     }
 
@@ -137,7 +138,7 @@ impl SaveFile {
         // Without a mapping the regions write with `pwrite`, so failing to map is
         // not an error.
         if let Ok(mapping) = WritableNpy::map(file, self.data_offset, self.data_bytes()) {
-            self.mapping.set(mapping);
+            self.mapping.set(Arc::new(mapping));
         }
         Ok(())
     }
@@ -215,10 +216,6 @@ impl SaveFile {
 /// a random name that fits in `NAME_MAX` however long the target's name is:
 /// `.NAME.marsc-RANDOM.partial`, with NAME cut short where needed.
 fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)> {
-    let directory = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
     let name = target.file_name().map_or(&[][..], OsStr::as_bytes);
     let room = NAME_MAX - 1 - TEMPORARY_TAG.len() - RANDOM_CHARS - TEMPORARY_SUFFIX.len();
     let mut prefix = b".".to_vec();
@@ -230,7 +227,7 @@ fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)> {
         .rand_bytes(RANDOM_CHARS)
         // Like `np.save`, a new file gets the user's default permissions.
         .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(directory)
+        .tempfile_in(directory_of(target))
         .and_then(|file| file.keep().map_err(|e| e.error))
         // tempfile's errors name the temporary file; the user's is named instead.
         // (tempfile wraps an OS error with " at path ..."; that suffix is cut off).
@@ -242,47 +239,6 @@ fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)> {
                 std::io::Error::new(e.kind(), cause.to_string())
             }
         })
-}
-
-/// A save's [`Staged`] file: run state, like its mapping.
-#[derive(Default)]
-struct StagedSlot(Mutex<Option<Staged>>);
-
-impl StagedSlot {
-    fn get(&self) -> Option<Staged> {
-        self.0.lock().ok().and_then(|slot| slot.clone())
-    }
-
-    fn set(&self, staged: Staged) {
-        if let Ok(mut slot) = self.0.lock() {
-            *slot = Some(staged);
-        }
-    }
-
-    fn take(&self) -> Option<Staged> {
-        self.0.lock().ok().and_then(|mut slot| slot.take())
-    }
-}
-
-// A plan compares and clones kernels by their parameters; the staged file is run state.
-impl Clone for StagedSlot {
-    fn clone(&self) -> StagedSlot {
-        StagedSlot::default()
-    }
-}
-
-impl PartialEq for StagedSlot {
-    fn eq(&self, _: &StagedSlot) -> bool {
-        true
-    }
-}
-
-impl Eq for StagedSlot {}
-
-impl std::fmt::Debug for StagedSlot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "StagedSlot({:?})", self.get().map(|s| s.temporary))
-    }
 }
 
 /// A loaded file, opened once per run (before it starts, see the compiler's

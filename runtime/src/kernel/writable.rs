@@ -26,11 +26,12 @@
 //! (before Linux 5.14) gets no reservation: the save then falls back to `pwrite`.
 #![allow(unsafe_code)]
 
+use super::run_slot::RunSlot;
 use memmap2::{Advice, MmapOptions, MmapRaw};
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// A run (or span of runs) this many bytes or longer is reserved on its own; shorter
 /// runs are reserved as the one span from a region's first byte to its last.
@@ -228,48 +229,7 @@ fn no_room(error: std::io::Error) -> std::io::Error {
 
 /// The mapping of one save, created by its init and shared by its regions; empty
 /// when the file could not be mapped (the regions then write with `pwrite`).
-#[derive(Default)]
-pub struct MappingSlot(Mutex<Option<Arc<WritableNpy>>>);
-
-impl MappingSlot {
-    /// The mapping, if the init made one.
-    pub fn get(&self) -> Option<Arc<WritableNpy>> {
-        self.0.lock().ok().and_then(|slot| slot.clone())
-    }
-
-    /// Keeps `mapping` unless one is already kept.
-    pub fn set(&self, mapping: WritableNpy) {
-        if let Ok(mut slot) = self.0.lock() {
-            slot.get_or_insert_with(|| Arc::new(mapping));
-        }
-    }
-
-    /// Whether a mapping is kept.
-    pub fn is_set(&self) -> bool {
-        self.0.lock().is_ok_and(|slot| slot.is_some())
-    }
-}
-
-// A plan compares and clones kernels by their parameters; the mapping is run state.
-impl Clone for MappingSlot {
-    fn clone(&self) -> MappingSlot {
-        MappingSlot::default()
-    }
-}
-
-impl PartialEq for MappingSlot {
-    fn eq(&self, _: &MappingSlot) -> bool {
-        true
-    }
-}
-
-impl Eq for MappingSlot {}
-
-impl std::fmt::Debug for MappingSlot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "MappingSlot(mapped: {})", self.is_set())
-    }
-}
+pub type MappingSlot = RunSlot<Arc<WritableNpy>>;
 
 #[cfg(test)]
 mod tests {

@@ -141,9 +141,6 @@ pub fn reduce_map(
     global_shape: &[usize],
     chunk_offset: &[usize],
 ) -> Result<ReduceState, KernelError> {
-    if matches!(red.op, ReduceOp::Var | ReduceOp::Std) {
-        return Err(two_pass_moments(red.op));
-    }
     let layout = ReduceLayout::new(x.shape(), axes)?;
     let indexer = match red.op {
         ReduceOp::ArgMax | ReduceOp::ArgMin => Some(GlobalIndexer::new(
@@ -245,9 +242,6 @@ pub fn reduce_combine(red: Reduction, parts: &[&ReduceState]) -> Result<ReduceSt
             )));
         }
     }
-    if matches!(first.op, ReduceOp::Var | ReduceOp::Std) {
-        return Err(two_pass_moments(first.op));
-    }
     let count = parts.iter().map(|part| part.count).sum();
     let partial = with_element_type!(first.input_dtype, E => merge::merge_partials::<E>(parts)?);
     Ok(ReduceState {
@@ -297,7 +291,7 @@ pub fn reduce_finish(
 }
 
 /// `var`/`std` have no state of their own (see the module doc).
-fn two_pass_moments(op: ReduceOp) -> KernelError {
+pub(super) fn two_pass_moments(op: ReduceOp) -> KernelError {
     KernelError(format!(
         "internal error: {} is reduced as a mean and a sum of squared deviations, \
          not by its own map or combine",

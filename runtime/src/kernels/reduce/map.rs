@@ -104,11 +104,7 @@ pub(super) fn map_partial<E: Element>(
         ReduceOp::CountNonzero => Partial::Count(per_row(layout, &rows, |row| {
             row.iter().filter(|v| v.is_nonzero()).count() as i64
         })?),
-        ReduceOp::Var | ReduceOp::Std => {
-            return Err(KernelError(
-                "internal error: var/std have no map state of their own".into(),
-            ))
-        }
+        ReduceOp::Var | ReduceOp::Std => return Err(super::two_pass_moments(op)),
         ReduceOp::ArgMax | ReduceOp::ArgMin => {
             let Some(indexer) = indexer else {
                 return Err(KernelError("argmax/argmin need the chunk's offset".into()));

@@ -36,11 +36,7 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
             Partial::Count(fold(counts, i64::wrapping_add)?)
         }
         ReduceOp::Max | ReduceOp::Min => merge_extremes::<E>(Direction::of(op), parts)?,
-        ReduceOp::Var | ReduceOp::Std => {
-            return Err(KernelError(
-                "internal error: var/std have no state of their own to merge".into(),
-            ))
-        }
+        ReduceOp::Var | ReduceOp::Std => return Err(super::two_pass_moments(op)),
         ReduceOp::ArgMax | ReduceOp::ArgMin => merge_args::<E>(Direction::of(op), parts)?,
     })
 }

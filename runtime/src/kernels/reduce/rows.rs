@@ -207,11 +207,7 @@ pub(super) fn map_rows<E: Element>(
                 |acc, v| acc.wrapping_add(i64::from(v.is_nonzero())),
             ),
         )?),
-        ReduceOp::Var | ReduceOp::Std => {
-            return Err(KernelError(
-                "internal error: var/std have no map state of their own".into(),
-            ))
-        }
+        ReduceOp::Var | ReduceOp::Std => return Err(super::two_pass_moments(op)),
         ReduceOp::ArgMax | ReduceOp::ArgMin => {
             let Some(indexer) = indexer else {
                 return Err(KernelError("argmax/argmin need the chunk's offset".into()));
