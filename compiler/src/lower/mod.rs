@@ -107,6 +107,8 @@ pub fn lower(module: &Module, options: &LowerOptions) -> Result<TileableGraph, V
 pub(crate) type LowerResult<T> = Result<T, Diagnostic>;
 
 /// The state of lowering one script.
+// Clone: the REPL checkpoints it (without the graph) before each input.
+#[derive(Clone)]
 pub(crate) struct Lowerer<'o> {
     options: &'o LowerOptions,
     graph: TileableGraph,

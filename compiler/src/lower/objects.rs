@@ -46,12 +46,14 @@ pub(crate) enum ZeroD {
     Unknown,
 }
 
+#[derive(Clone)]
 pub(crate) struct Object {
     /// Where the object was made (for messages).
     pub created: Span,
     pub kind: ObjectKind,
 }
 
+#[derive(Clone)]
 pub(crate) enum ObjectKind {
     Base(Base),
     View(View),
@@ -59,6 +61,7 @@ pub(crate) enum ObjectKind {
 }
 
 /// An object that owns its data.
+#[derive(Clone)]
 pub(crate) struct Base {
     pub value: TileableId,
     /// How many times it was updated in place.
@@ -71,6 +74,7 @@ pub(crate) struct Base {
 }
 
 /// An object that shares its root's data, derived from it by `steps`.
+#[derive(Clone)]
 pub(crate) struct View {
     pub root: ObjectId,
     pub steps: Rc<[ViewStep]>,
@@ -94,6 +98,7 @@ pub(crate) struct ViewStep {
 }
 
 /// An object that may or may not share its root's data in NumPy.
+#[derive(Clone)]
 pub(crate) struct Opaque {
     pub root: ObjectId,
     pub value: TileableId,
@@ -162,6 +167,21 @@ impl Lowerer<'_> {
 
     /// An object's current value: a view re-derived from its root if the root was
     /// updated since; an error for an opaque object whose root was updated.
+    /// The object's value as it stands, without deriving anything new: `None` for a
+    /// view not yet re-derived since its root changed, or an opaque object that can
+    /// no longer be read (the REPL's handles keep only what is already computed).
+    pub(crate) fn current_value(&self, id: ObjectId) -> Option<TileableId> {
+        match &self.object(id).kind {
+            ObjectKind::Base(base) => Some(base.value),
+            ObjectKind::View(view) => {
+                (view.cached.0 == self.base(view.root).version).then_some(view.cached.1)
+            }
+            ObjectKind::Opaque(opaque) => {
+                (opaque.root_version == self.base(opaque.root).version).then_some(opaque.value)
+            }
+        }
+    }
+
     pub(super) fn object_value(&mut self, id: ObjectId, span: Span) -> LowerResult<TileableId> {
         match &self.object(id).kind {
             ObjectKind::Base(base) => Ok(base.value),

@@ -20,6 +20,7 @@ use marsc_runtime::paths::file_identity;
 use std::path::{Path, PathBuf};
 
 /// A file the script saves (keyed by its identity).
+#[derive(Clone)]
 pub(super) struct SavedFile {
     /// The path the file's first save spelled it with.
     path: PathBuf,

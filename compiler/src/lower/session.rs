@@ -1,13 +1,19 @@
-//! Lowering for the REPL: the session's accepted statements are lowered again (so
-//! chunk keys, random streams and names come out exactly as before), their prints
-//! and saves are dropped (they already ran), and only the new statements' outputs
-//! are kept. An expression statement among the new ones becomes an *echo*: its value
-//! shown as Python's REPL shows it. The session's tensor variables are appended as
-//! print *handles*, so the REPL can find their chunks (to keep the ones a run computes
-//! anyway) without the planner having to compute them.
+//! Lowering for the REPL, incrementally: one [`SessionLowerer`] lives as long as the
+//! session and keeps the lowering state (scope, graph, random seed and stream
+//! counter), so each input lowers only its own statements, after the accepted ones,
+//! and chunk keys, random streams and names come out exactly as if the whole session
+//! were one script. An input that fails to lower leaves the state as it was (a
+//! checkpoint of the scope and counters, and the graph truncated back). An expression
+//! statement becomes an *echo*: its value shown as Python's REPL shows it.
+//!
+//! The graph handed back holds only what the new statements' outputs need, plus a
+//! print *handle* for every session variable among those nodes, so the REPL can
+//! keep the variables' chunks that a run computes anyway; nothing else of the
+//! session is tiled or planned again.
 //!
 //! Also the names tab completion offers, taken from the library table.
 
+use super::graph_size;
 use super::library::{self, Home};
 use super::names::{builtin_names, builtin_value, library_member_names};
 use super::objects::Binding;
@@ -15,23 +21,37 @@ use super::pyfmt::python_repr;
 use super::value::{Namespace, Value};
 use super::{LowerOptions, Lowerer};
 use crate::tileable::prune::prune;
-use crate::tileable::{Output, PrintItem, TileableGraph};
+use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId};
 use marsc_grammar::ast::{Module, StmtKind};
-use marsc_grammar::Diagnostic;
+use marsc_grammar::{Diagnostic, Span};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 
 /// The new statements of a REPL input, lowered in the context of the earlier ones.
 #[derive(Debug)]
 pub struct SessionLowering {
-    /// Pruned; its outputs are the new statements' prints, saves and echoes (in
-    /// program order, `program_outputs` of them), then one print handle per tensor
-    /// variable of the session.
+    /// Pruned to what the outputs need; its outputs are the new statements' prints,
+    /// saves and echoes (in program order, `program_outputs` of them), then one print
+    /// handle per session variable whose tensor is in the graph.
     pub graph: TileableGraph,
     pub program_outputs: usize,
     /// Indexes of the outputs that echo a tensor (shown with `repr`, not `str`);
     /// a Python value's echo is already its repr text in a plain print.
     pub tensor_echoes: Vec<usize>,
-    /// Every variable of the session with what `NAME.` completes to, sorted.
-    pub scope: Vec<(String, Members)>,
+    /// The `load`s the outputs need, as the session's own node ids (those of
+    /// [`SessionLowerer::loads_since`], not the pruned graph's).
+    pub loads: Vec<TileableId>,
+}
+
+/// A `load(...)` the session lowered: which file, and where in the session's text.
+#[derive(Clone, Debug)]
+pub struct LoadSite {
+    /// The load's node in the session's graph (stable for the whole session).
+    pub node: TileableId,
+    /// The file as the runtime opens it.
+    pub path: PathBuf,
+    /// The `load(...)` expression.
+    pub span: Span,
 }
 
 /// What follows `NAME.` for tab completion.
@@ -49,89 +69,288 @@ pub enum Members {
     Nothing,
 }
 
-/// Lowers `module`, whose statements from `first_new` on are the new input. On
-/// failure, returns every static error (spans are into the whole program's text).
-pub fn lower_session(
-    module: &Module,
-    first_new: usize,
-    options: &LowerOptions,
-) -> Result<SessionLowering, Vec<Diagnostic>> {
-    let mut lowerer = Lowerer::new(options);
-    let mut tensor_echoes = Vec::new();
-    for (position, stmt) in module.stmts.iter().enumerate() {
-        if position == first_new {
-            // The earlier statements' prints and saves ran when they were entered.
-            lowerer.graph.outputs.clear();
+/// The lowering state of one REPL session.
+pub struct SessionLowerer<'o> {
+    lowerer: Lowerer<'o>,
+}
+
+/// The state before an input: the graph's size (it only grows, and is truncated
+/// back), the old values of the names the input binds (a statement binds only its
+/// targets: the names of `=`, `OP=` and `import`), and a clone of the rest (counters,
+/// the object table, which in-place updates change, and the saved files; the scope
+/// and graph are taken out first, so a checkpoint does not copy them).
+struct Checkpoint<'o> {
+    nodes: usize,
+    bound: Vec<(String, Option<Binding>)>,
+    rest: Lowerer<'o>,
+}
+
+impl<'o> SessionLowerer<'o> {
+    pub fn new(options: &'o LowerOptions) -> SessionLowerer<'o> {
+        SessionLowerer {
+            lowerer: Lowerer::new(options),
         }
-        match &stmt.kind {
-            StmtKind::Expr(expr) if position >= first_new => {
-                let value = lowerer.eval(expr);
-                let item = match &value {
-                    Value::Tensor(id) => {
-                        tensor_echoes.push(lowerer.graph.outputs.len());
-                        PrintItem::Tensor(*id)
-                    }
-                    // Python's REPL shows nothing for None.
-                    Value::None | Value::Poison => continue,
-                    other => match python_repr(other) {
-                        Some(text) => PrintItem::Text(text),
-                        None => {
-                            lowerer.report(
-                                Diagnostic::error(
-                                    "not supported yet: showing a tuple or list that contains a tensor",
-                                    expr.span,
-                                )
-                                .with_help("show each tensor on its own"),
-                            );
-                            continue;
-                        }
-                    },
-                };
-                lowerer.graph.outputs.push(Output::Print {
-                    items: vec![item],
-                    sep: String::new(),
-                    end: "\n".to_string(),
-                    span: stmt.span,
-                });
+    }
+
+    /// Lowers one input's statements (spans into the session's whole text) after
+    /// the accepted ones and keeps them. On failure, returns every static error and
+    /// leaves the session as it was.
+    pub fn accept(&mut self, module: &Module) -> Result<SessionLowering, Vec<Diagnostic>> {
+        let checkpoint = self.checkpoint(module);
+        match catch_unwind(AssertUnwindSafe(|| self.lower_input(module))) {
+            Ok(Ok(lowering)) => Ok(lowering),
+            Ok(Err(diagnostics)) => {
+                self.restore(checkpoint);
+                Err(diagnostics)
             }
-            _ => lowerer.statement(stmt),
+            // A compiler bug must not leave half an input in the session.
+            Err(panic) => {
+                self.restore(checkpoint);
+                resume_unwind(panic)
+            }
         }
     }
-    if first_new >= module.stmts.len() {
+
+    /// Lowers one input as [`accept`](Self::accept) does, then forgets it (`:emit`).
+    pub fn trial(&mut self, module: &Module) -> Result<SessionLowering, Vec<Diagnostic>> {
+        let checkpoint = self.checkpoint(module);
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.lower_input(module)));
+        self.restore(checkpoint);
+        outcome.unwrap_or_else(|panic| resume_unwind(panic))
+    }
+
+    /// Forgets every statement.
+    pub fn reset(&mut self) {
+        self.lowerer = Lowerer::new(self.lowerer.options);
+    }
+
+    /// How many nodes the session's graph holds (node ids below it are taken).
+    pub fn node_count(&self) -> usize {
+        self.lowerer.graph.len()
+    }
+
+    /// The loads among the session's nodes from `first` on.
+    pub fn loads_since(&self, first: usize) -> Vec<LoadSite> {
+        let graph = &self.lowerer.graph;
+        graph
+            .ids()
+            .skip(first)
+            .filter_map(|node| match &graph.node(node).op {
+                TileOp::Load { path, .. } => Some(LoadSite {
+                    node,
+                    path: path.clone(),
+                    span: graph.node(node).span,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The session variables whose tensor is now exactly `node`, sorted.
+    pub fn names_of(&self, node: TileableId) -> Vec<String> {
+        let lowerer = &self.lowerer;
+        let mut names: Vec<String> = lowerer
+            .scope
+            .iter()
+            .filter(|(_, binding)| match binding {
+                Binding::Object(object) => lowerer.current_value(*object) == Some(node),
+                _ => false,
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn checkpoint(&mut self, module: &Module) -> Checkpoint<'o> {
+        let bound = bound_names(module)
+            .map(|name| {
+                let old = self.lowerer.scope.get(&name).cloned();
+                (name, old)
+            })
+            .collect();
+        let graph = std::mem::take(&mut self.lowerer.graph);
+        let scope = std::mem::take(&mut self.lowerer.scope);
+        let rest = self.lowerer.clone();
+        self.lowerer.graph = graph;
+        self.lowerer.scope = scope;
+        Checkpoint {
+            nodes: self.lowerer.graph.len(),
+            bound,
+            rest,
+        }
+    }
+
+    fn restore(&mut self, checkpoint: Checkpoint<'o>) {
+        let mut graph = std::mem::take(&mut self.lowerer.graph);
+        let mut scope = std::mem::take(&mut self.lowerer.scope);
+        graph.truncate(checkpoint.nodes);
+        graph.outputs.clear();
+        // Newest first, so a name bound twice gets its value from before both.
+        for (name, old) in checkpoint.bound.into_iter().rev() {
+            match old {
+                Some(value) => scope.insert(name, value),
+                None => scope.remove(&name),
+            };
+        }
+        self.lowerer = checkpoint.rest;
+        self.lowerer.graph = graph;
+        self.lowerer.scope = scope;
+    }
+
+    /// Every variable of the session with what `NAME.` completes to, sorted.
+    pub fn scope(&self) -> Vec<(String, Members)> {
+        let mut scope: Vec<(String, Members)> = self
+            .lowerer
+            .scope
+            .iter()
+            .map(|(name, binding)| (name.clone(), binding_members(binding)))
+            .collect();
+        scope.sort_by(|a, b| a.0.cmp(&b.0));
+        scope
+    }
+
+    fn lower_input(&mut self, module: &Module) -> Result<SessionLowering, Vec<Diagnostic>> {
+        let lowerer = &mut self.lowerer;
+        // The earlier inputs' prints and saves ran when they were entered.
         lowerer.graph.outputs.clear();
-    }
-    if !lowerer.diagnostics.is_empty() {
-        lowerer.diagnostics.sort_by_key(|d| d.span.start);
-        return Err(lowerer.diagnostics);
-    }
-    let program_outputs = lowerer.graph.outputs.len();
-    let mut scope: Vec<(String, Members)> = lowerer
-        .scope
-        .iter()
-        .map(|(name, binding)| (name.clone(), binding_members(binding)))
-        .collect();
-    scope.sort_by(|a, b| a.0.cmp(&b.0));
-    for (name, _) in &scope {
-        let Some(Binding::Object(object)) = lowerer.scope.get(name).cloned() else {
-            continue;
-        };
-        // A variable that cannot be read now (an opaque view of an updated tensor)
-        // has no handle; reading it reports the error.
-        if let Ok(id) = lowerer.object_value(object, Default::default()) {
+        lowerer.diagnostics.clear();
+        let mut tensor_echoes = Vec::new();
+        for stmt in &module.stmts {
+            match &stmt.kind {
+                StmtKind::Expr(expr) => {
+                    let value = lowerer.eval(expr);
+                    let item = match &value {
+                        Value::Tensor(id) => {
+                            tensor_echoes.push(lowerer.graph.outputs.len());
+                            PrintItem::Tensor(*id)
+                        }
+                        // Python's REPL shows nothing for None.
+                        Value::None | Value::Poison => continue,
+                        other => match python_repr(other) {
+                            Some(text) => PrintItem::Text(text),
+                            None => {
+                                lowerer.report(
+                                    Diagnostic::error(
+                                        "not supported yet: showing a tuple or list that contains a tensor",
+                                        expr.span,
+                                    )
+                                    .with_help("show each tensor on its own"),
+                                );
+                                continue;
+                            }
+                        },
+                    };
+                    lowerer.graph.outputs.push(Output::Print {
+                        items: vec![item],
+                        sep: String::new(),
+                        end: "\n".to_string(),
+                        span: stmt.span,
+                    });
+                }
+                _ => lowerer.statement(stmt),
+            }
+        }
+        if !lowerer.diagnostics.is_empty() {
+            let mut diagnostics = std::mem::take(&mut lowerer.diagnostics);
+            diagnostics.sort_by_key(|d| d.span.start);
+            return Err(diagnostics);
+        }
+        let program_outputs = lowerer.graph.outputs.len();
+        if program_outputs == 0 {
+            // Nothing to compute: nothing of the session is looked at again.
+            return Ok(SessionLowering {
+                graph: TileableGraph::new(),
+                program_outputs,
+                tensor_echoes,
+                loads: Vec::new(),
+            });
+        }
+        // Handles only for the variables the outputs reach: the rest of the session
+        // is neither tiled nor planned for this input.
+        let needed = needed_nodes(&lowerer.graph);
+        let mut handles: Vec<(&String, TileableId)> = lowerer
+            .scope
+            .iter()
+            .filter_map(|(name, binding)| match binding {
+                Binding::Object(object) => lowerer
+                    .current_value(*object)
+                    .filter(|id| needed.get(id.index()).copied().unwrap_or(false))
+                    .map(|id| (name, id)),
+                _ => None,
+            })
+            .collect();
+        handles.sort();
+        let handles: Vec<TileableId> = handles.into_iter().map(|(_, id)| id).collect();
+        for id in handles {
             lowerer.graph.outputs.push(Output::Print {
                 items: vec![PrintItem::Tensor(id)],
                 sep: String::new(),
                 end: String::new(),
-                span: Default::default(),
+                span: Span::default(),
             });
         }
+        let loads = lowerer
+            .graph
+            .ids()
+            .filter(|id| {
+                needed.get(id.index()).copied().unwrap_or(false)
+                    && matches!(lowerer.graph.node(*id).op, TileOp::Load { .. })
+            })
+            .collect();
+        let graph = prune(&lowerer.graph);
+        lowerer.graph.outputs.clear();
+        // A graph too big to tile is refused as a script's is, before anything runs.
+        graph_size::check_graph_size(&graph).map_err(|diagnostic| vec![diagnostic])?;
+        Ok(SessionLowering {
+            graph,
+            program_outputs,
+            tensor_echoes,
+            loads,
+        })
     }
-    Ok(SessionLowering {
-        graph: prune(&lowerer.graph),
-        program_outputs,
-        tensor_echoes,
-        scope,
+}
+
+/// The names the statements of `module` bind.
+fn bound_names(module: &Module) -> impl Iterator<Item = String> + '_ {
+    module.stmts.iter().filter_map(|stmt| match &stmt.kind {
+        StmtKind::Assign { target, .. } | StmtKind::AugAssign { target, .. } => {
+            Some(target.name.clone())
+        }
+        StmtKind::Import { module, alias } => alias
+            .as_ref()
+            .or(module.first())
+            .map(|ident| ident.name.clone()),
+        StmtKind::Expr(_) => None,
     })
+}
+
+/// Marks the nodes the graph's outputs need. Inputs have smaller ids than their
+/// users, so one backward sweep from the newest output finds them all.
+fn needed_nodes(graph: &TileableGraph) -> Vec<bool> {
+    let mut needed = vec![false; graph.len()];
+    let mut mark = |id: TileableId| needed[id.index()] = true;
+    for output in &graph.outputs {
+        match output {
+            Output::Print { items, .. } => items.iter().for_each(|item| {
+                if let PrintItem::Tensor(id) = item {
+                    mark(*id)
+                }
+            }),
+            Output::Save { tensor, .. } => mark(*tensor),
+        }
+    }
+    let Some(newest) = needed.iter().rposition(|&n| n) else {
+        return needed;
+    };
+    for index in (0..=newest).rev() {
+        if needed[index] {
+            for input in &graph.node(TileableId(index as u32)).inputs {
+                needed[input.index()] = true;
+            }
+        }
+    }
+    needed
 }
 
 fn binding_members(binding: &Binding) -> Members {

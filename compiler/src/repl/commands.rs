@@ -67,7 +67,7 @@ fn workers(session: &mut Session, rest: &str) -> Result<String, String> {
 }
 
 /// `:emit STAGE EXPR`: the dump of EXPR's program, as `--emit` prints it.
-fn emit(session: &Session, rest: &str) -> Result<String, String> {
+fn emit(session: &mut Session, rest: &str) -> Result<String, String> {
     let usage = || "error: usage: :emit STAGE EXPR (STAGE: ast, tileable, chunk, subtask)\n";
     let (stage_name, expr) = rest.split_once(char::is_whitespace).ok_or_else(usage)?;
     let stage = Stage::from_str(stage_name, true).map_err(|_| usage())?;
@@ -77,17 +77,17 @@ fn emit(session: &Session, rest: &str) -> Result<String, String> {
         let (module, diagnostics) = marsc_grammar::parse(&text);
         if !diagnostics.is_empty() {
             // The full pipeline renders them.
-            session.lower_input(expr)?;
+            session.lower_trial(expr)?;
         }
         return Ok(marsc_grammar::dump_ast(&module, &text));
     }
-    let lowered = session.lower_input(expr)?.ok_or_else(usage)?;
+    let (text, lowered) = session.lower_trial(expr)?.ok_or_else(usage)?;
     let mut graph = lowered.lowering.graph;
     // Drop the session's tensor handles: the dump shows what EXPR alone needs.
     graph.outputs.truncate(lowered.lowering.program_outputs);
     let graph = prune(&graph);
     if stage == Stage::Tileable {
-        return Ok(graph.with_source(&lowered.text).to_string());
+        return Ok(graph.with_source(&text).to_string());
     }
     let chunks = tile_graph(&graph).map_err(tile_error)?;
     match stage {

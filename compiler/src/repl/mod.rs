@@ -11,8 +11,10 @@
 pub mod commands;
 pub mod complete;
 pub mod compute;
+pub mod files;
 pub mod session;
 pub mod session_kernel;
+pub mod spans;
 
 use crate::driver::Options;
 use crate::run::interrupt;
@@ -36,7 +38,8 @@ const CONTINUATION_PROMPT: &str = "... ";
 
 /// Runs a session on stdin until end of input, `:quit` or Ctrl-D.
 pub fn main(options: Options, workers: u32) -> ExitCode {
-    let mut session = Session::new(options, workers, interrupt::flag());
+    let lower_options = session::lower_options(&options);
+    let mut session = Session::new(options, &lower_options, workers, interrupt::flag());
     if std::io::stdin().is_terminal() {
         terminal(&mut session)
     } else {
@@ -163,7 +166,7 @@ fn terminal(session: &mut Session) -> ExitCode {
         }
         let next = handle(session, &input);
         if let Some(helper) = editor.helper_mut() {
-            helper.scope = session.scope().to_vec();
+            helper.scope = session.scope();
         }
         if next == Next::Quit {
             return ExitCode::SUCCESS;

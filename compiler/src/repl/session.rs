@@ -1,67 +1,91 @@
-//! One REPL session: the growing program (the text of every accepted input), the
-//! cache of computed chunks, the figures of the last run, and what one input does.
+//! One REPL session: the growing program (the text of every accepted input), its
+//! lowering state, the cache of computed chunks, the files it loaded, the figures of
+//! the last run, and what one input does.
 //!
-//! An input is parsed on its own first (syntax errors point into its own text),
-//! then lowered after the accepted program ([`lower_session`]); an input that fails
-//! to compile is reported and not added. What its outputs need is planned against
+//! An input is parsed on its own (syntax errors point into its own text), its spans
+//! moved into the session's text, and lowered after the accepted statements by the
+//! session's [`SessionLowerer`], which keeps its state between inputs: nothing
+//! accepted is parsed or lowered again. An input that fails to compile is reported
+//! and not added. What its outputs need (and only that) is tiled, planned against
 //! the cache ([`super::compute`]), run, and shown: prints as `print` shows them,
-//! echoed tensors with NumPy's `repr`.
+//! echoed tensors with NumPy's `repr`. A statement that needs a load whose file has
+//! changed since fails alone ([`super::files`]).
 
 use super::compute::{plan_with_cache, run_with_cache, ChunkCache, SessionKernel, Values};
+use super::files::{LoadedFiles, Staleness};
+use super::spans::shift_module;
 use super::SOURCE_NAME;
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
 use crate::diagnostics::{render_plain, SourceFile};
 use crate::driver::{tile_graph, DriverError, Options};
-use crate::lower::session::{lower_session, Members, SessionLowering};
+use crate::lower::session::{Members, SessionLowerer, SessionLowering};
 use crate::lower::LowerOptions;
 use crate::plan::mapped::map_files_of;
 use crate::run::output::shown;
 use crate::run::RunStats;
-use crate::tileable::TileableId;
+use crate::tileable::{Output, TileableId};
+use marsc_grammar::ast::Module;
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::exec::ExecError;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 /// An input lowered after the accepted program.
 pub struct Lowered {
-    /// The accepted program followed by the input.
-    pub text: String,
-    /// Where the input starts in `text`.
+    /// Where the input starts in the session's text.
     pub offset: usize,
     pub lowering: SessionLowering,
     pub compile_started: Instant,
 }
 
 /// The state of one session.
-pub struct Session {
-    /// Every accepted input, each ending with a newline.
+pub struct Session<'o> {
+    /// Every accepted input, each ending with a newline: the text spans point into.
     accepted: String,
     pub options: Options,
     pub workers: u32,
+    lowerer: SessionLowerer<'o>,
     cache: ChunkCache,
+    files: LoadedFiles,
     last_stats: Option<RunStats>,
-    scope: Vec<(String, Members)>,
     cancel: Arc<AtomicBool>,
 }
 
-impl Session {
-    pub fn new(options: Options, workers: u32, cancel: Arc<AtomicBool>) -> Session {
+/// What lowering needs from the session's options (`chunk_bytes`, `base_dir`).
+pub fn lower_options(options: &Options) -> LowerOptions {
+    LowerOptions {
+        chunk_bytes: options.chunk_bytes,
+        base_dir: options.base_dir.clone(),
+    }
+}
+
+impl<'o> Session<'o> {
+    /// A session; `lower_options` must be [`lower_options`] of `options` (it lives
+    /// outside, as long as the session, since the lowering state borrows it).
+    pub fn new(
+        options: Options,
+        lower_options: &'o LowerOptions,
+        workers: u32,
+        cancel: Arc<AtomicBool>,
+    ) -> Session<'o> {
         Session {
             accepted: String::new(),
             options,
             workers,
+            lowerer: SessionLowerer::new(lower_options),
             cache: ChunkCache::default(),
+            files: LoadedFiles::default(),
             last_stats: None,
-            scope: Vec::new(),
             cancel,
         }
     }
 
-    /// The session's variables and what `NAME.` completes to.
-    pub fn scope(&self) -> &[(String, Members)] {
-        &self.scope
+    /// The session's variables and what `NAME.` completes to, sorted (built when
+    /// asked: a piped session never needs it).
+    pub fn scope(&self) -> Vec<(String, Members)> {
+        self.lowerer.scope()
     }
 
     /// The figures of the last run, with the size of the cache.
@@ -81,50 +105,56 @@ impl Session {
     /// Forgets every statement, value and figure.
     pub fn reset(&mut self) {
         self.accepted.clear();
+        self.lowerer.reset();
         self.cache.clear();
+        self.files.clear();
         self.last_stats = None;
-        self.scope.clear();
     }
 
-    /// Parses and lowers `input` after the accepted program; `Err` is the rendered
-    /// diagnostics. `Ok(None)` for an input with no statements.
-    pub fn lower_input(&self, input: &str) -> Result<Option<Lowered>, String> {
-        let compile_started = Instant::now();
+    /// Parses `input` on its own, with spans into the session's text as it would be
+    /// with the input appended; `Ok(None)` for an input with no statements.
+    fn parse_input(&self, input: &str) -> Result<Option<(String, Module)>, String> {
         let input = with_newline(input);
-        let (alone, diagnostics) = marsc_grammar::parse(&input);
+        let (mut module, diagnostics) = marsc_grammar::parse(&input);
         if !diagnostics.is_empty() {
             return Err(render(&input, &diagnostics));
         }
-        if alone.stmts.is_empty() {
+        if module.stmts.is_empty() {
             return Ok(None);
         }
+        let offset = u32::try_from(self.accepted.len() + input.len())
+            .map(|_| self.accepted.len() as u32)
+            .map_err(|_| {
+                "error: the session's statements exceed 4 GiB of text; `:reset` starts a new one\n"
+                    .to_string()
+            })?;
+        shift_module(&mut module, offset);
+        Ok(Some((input, module)))
+    }
+
+    /// Lowers `input` after the accepted program without keeping it (`:emit`): the
+    /// session's text with the input, and the lowering; `Err` is the rendered
+    /// diagnostics.
+    pub fn lower_trial(&mut self, input: &str) -> Result<Option<(String, Lowered)>, String> {
+        let compile_started = Instant::now();
+        let Some((input, module)) = self.parse_input(input)? else {
+            return Ok(None);
+        };
         let offset = self.accepted.len();
         let text = format!("{}{input}", self.accepted);
-        let (module, diagnostics) = marsc_grammar::parse(&text);
-        if !diagnostics.is_empty() {
-            return Err(render(&text, &diagnostics));
-        }
-        let first_new = module
-            .stmts
-            .iter()
-            .position(|stmt| stmt.span.start as usize >= offset)
-            .unwrap_or(module.stmts.len());
-        let lower_options = LowerOptions {
-            chunk_bytes: self.options.chunk_bytes,
-            base_dir: self.options.base_dir.clone(),
-        };
-        let lowering = lower_session(&module, first_new, &lower_options)
+        let lowering = self
+            .lowerer
+            .trial(&module)
             .map_err(|diagnostics| render_in_input(&text, offset, &diagnostics))?;
-        if cfg!(debug_assertions) {
-            crate::tileable::verify::verify(&lowering.graph)
-                .map_err(|message| format!("internal compiler error: {message}\n"))?;
-        }
-        Ok(Some(Lowered {
+        verify(&lowering)?;
+        Ok(Some((
             text,
-            offset,
-            lowering,
-            compile_started,
-        }))
+            Lowered {
+                offset,
+                lowering,
+                compile_started,
+            },
+        )))
     }
 
     /// Runs one input of statements, writing what it shows to `out`; an error is the
@@ -134,16 +164,84 @@ impl Session {
         // pressed while nothing ran) must not cancel this one; one pressed from now
         // on, while compiling or running, does.
         self.cancel.store(false, Ordering::SeqCst);
-        let Some(lowered) = self.lower_input(input)? else {
+        let compile_started = Instant::now();
+        let Some((input, module)) = self.parse_input(input)? else {
             return Ok(String::new());
         };
+        let offset = self.accepted.len();
+        let first_node = self.lowerer.node_count();
+        let lowering = match self.lowerer.accept(&module) {
+            Ok(lowering) => lowering,
+            Err(diagnostics) => {
+                return Err(render_in_input(
+                    &format!("{}{input}", self.accepted),
+                    offset,
+                    &diagnostics,
+                ))
+            }
+        };
         // It compiled: it is part of the program now, even if running it fails.
-        self.accepted = lowered.text.clone();
-        self.scope = lowered.lowering.scope.clone();
-        if lowered.lowering.program_outputs == 0 {
+        self.accepted.push_str(&input);
+        if self.files.record(self.lowerer.loads_since(first_node)) {
+            // Chunk keys name a load by path: another version's chunks must go.
+            self.cache.clear();
+        }
+        verify(&lowering)?;
+        if lowering.program_outputs == 0 {
             return Ok(String::new());
         }
-        self.run(&lowered)
+        let lowered = Lowered {
+            offset,
+            lowering,
+            compile_started,
+        };
+        self.check_files(&lowered, &[])?;
+        let shown = self.run(&lowered);
+        // A file that changed while the run read it may have given it mixed data.
+        let saved = saved_paths(&lowered.lowering);
+        if let Err(message) = self.check_files(&lowered, &saved) {
+            self.cache.clear();
+            return Err(message);
+        }
+        shown
+    }
+
+    /// Fails when a load the input needs no longer has the file it loaded (files in
+    /// `saved`, which the input itself writes, are expected to change).
+    fn check_files(&mut self, lowered: &Lowered, saved: &[PathBuf]) -> Result<(), String> {
+        let Some(staleness) = self.files.check(&lowered.lowering.loads, saved) else {
+            return Ok(());
+        };
+        let (load, what) = match staleness {
+            Staleness::Changed(load) => (load, "changed"),
+            Staleness::Removed(load) => (load, "was removed"),
+        };
+        let (node, path, span) = (load.node, load.path.clone(), load.span);
+        let line = self.accepted[..(span.start as usize).min(self.accepted.len())]
+            .matches('\n')
+            .count()
+            + 1;
+        let names = self.lowerer.names_of(node);
+        let mut diagnostic = Diagnostic::error(
+            format!(
+                "`{}` {what} since it was loaded on line {line}; load it again",
+                path.display()
+            ),
+            span,
+        )
+        .with_label("loaded here");
+        diagnostic = match names.first() {
+            Some(name) => diagnostic.with_help(format!(
+                "`{name} = load(...)` again reads the file as it is now; statements that do not use `{name}` still work"
+            )),
+            None => diagnostic
+                .with_help("statements that do not use this load still work".to_string()),
+        };
+        Err(render_in_input(
+            &self.accepted,
+            lowered.offset,
+            &[diagnostic],
+        ))
     }
 
     fn run(&mut self, lowered: &Lowered) -> Result<String, String> {
@@ -175,7 +273,7 @@ impl Session {
                 }),
             &lowering.graph,
         )
-        .map_err(|diagnostic| render_in_input(&lowered.text, lowered.offset, &[*diagnostic]))?;
+        .map_err(|diagnostic| render_in_input(&self.accepted, lowered.offset, &[*diagnostic]))?;
         let subtasks = planned.plan.subtasks.len() as u64;
         let jit = planned.jit.clone();
         let compile_seconds = lowered.compile_started.elapsed().as_secs_f64();
@@ -186,7 +284,7 @@ impl Session {
             Arc::clone(&self.cancel),
             &mut self.cache,
         )
-        .map_err(|error| run_error(lowered, &error))?;
+        .map_err(|error| run_error(&self.accepted, lowered, &error))?;
         self.last_stats = Some(RunStats {
             tileables: lowering.graph.len() as u64,
             chunks: chunks.num_chunks() as u64,
@@ -198,6 +296,26 @@ impl Session {
         });
         show_outputs(&chunks, lowering, &values)
     }
+}
+
+/// Checks the lowered graph's invariants (debug builds and tests).
+fn verify(lowering: &SessionLowering) -> Result<(), String> {
+    if cfg!(debug_assertions) {
+        crate::tileable::verify::verify(&lowering.graph)
+            .map_err(|message| format!("internal compiler error: {message}\n"))?;
+    }
+    Ok(())
+}
+
+/// The files the input's saves write.
+fn saved_paths(lowering: &SessionLowering) -> Vec<PathBuf> {
+    lowering.graph.outputs[..lowering.program_outputs]
+        .iter()
+        .filter_map(|output| match output {
+            Output::Save { path, .. } => Some(path.clone()),
+            Output::Print { .. } => None,
+        })
+        .collect()
 }
 
 /// Tiling fails only on limits such as too many chunks, which no span explains.
@@ -214,7 +332,7 @@ pub fn tile_error(error: DriverError) -> String {
 
 /// A failed run told in terms of the source: the failing subtask's label is the
 /// tileable it computes.
-fn run_error(lowered: &Lowered, error: &ExecError) -> String {
+fn run_error(text: &str, lowered: &Lowered, error: &ExecError) -> String {
     match error {
         ExecError::Cancelled => "interrupted\n".to_string(),
         ExecError::SubtaskFailed { label, message, .. } => {
@@ -225,7 +343,7 @@ fn run_error(lowered: &Lowered, error: &ExecError) -> String {
             }
             let diagnostic = Diagnostic::error(message.clone(), graph.node(tileable).span)
                 .with_label("while computing this");
-            render_in_input(&lowered.text, lowered.offset, &[diagnostic])
+            render_in_input(text, lowered.offset, &[diagnostic])
         }
         other => format!("error: {other}\n"),
     }
@@ -321,3 +439,7 @@ fn render_in_input(text: &str, offset: usize, diagnostics: &[Diagnostic]) -> Str
         .collect();
     render(&text[offset..], &shifted)
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;

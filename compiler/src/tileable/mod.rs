@@ -124,6 +124,15 @@ impl TileableGraph {
         users
     }
 
+    /// Removes the nodes from `len` on, newest first, with their edges: the REPL
+    /// undoes an input that failed to lower this way.
+    pub fn truncate(&mut self, len: usize) {
+        while self.graph.node_count() > len {
+            let newest = NodeIndex::new(self.graph.node_count() - 1);
+            self.graph.remove_node(newest);
+        }
+    }
+
     /// The underlying petgraph graph, for algorithms (edge weight: input position).
     pub fn petgraph(&self) -> &DiGraph<TileableNode, u32> {
         &self.graph

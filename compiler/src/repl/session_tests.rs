@@ -1,0 +1,136 @@
+//! A session driven in process: loads seen as of the statement that made them (or a
+//! clear error), one bad variable not stopping the session, failed inputs leaving no
+//! trace, and an input lowering only its own statements.
+
+use super::*;
+
+fn session_in(dir: &std::path::Path, check: impl FnOnce(&mut Session<'_>)) {
+    let options = Options {
+        base_dir: dir.to_path_buf(),
+        ..Options::default()
+    };
+    let lower = lower_options(&options);
+    let mut session = Session::new(options, &lower, 2, Arc::default());
+    check(&mut session);
+}
+
+fn ok(session: &mut Session<'_>, input: &str) -> String {
+    session
+        .statements(input)
+        .unwrap_or_else(|error| panic!("`{input}` failed:\n{error}"))
+}
+
+fn err(session: &mut Session<'_>, input: &str) -> String {
+    match session.statements(input) {
+        Ok(shown) => panic!("`{input}` showed {shown:?} instead of failing"),
+        Err(error) => error,
+    }
+}
+
+#[test]
+fn a_load_is_never_shown_mixed_with_a_later_save() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        ok(session, "save('a.npy', arange(6, chunks=2))");
+        ok(session, "x = load('a.npy', chunks=2)");
+        // Reads (and caches) the first chunk only.
+        assert_eq!(ok(session, "x[:2]"), "array([0, 1])\n");
+        ok(session, "save('a.npy', arange(6, chunks=2) * 10)");
+        let error = err(session, "x");
+        assert!(
+            error.contains("a.npy` changed since it was loaded on line 2; load it again"),
+            "{error}"
+        );
+        assert!(error.contains("x = load('a.npy', chunks=2)"), "{error}");
+        assert!(error.contains("`x = load(...)` again"), "{error}");
+        // Cached chunks of the old file answer for no one.
+        assert_eq!(
+            ok(session, "load('a.npy', chunks=2)[:2]"),
+            "array([ 0, 10])\n"
+        );
+        assert!(err(session, "x[:2]").contains("changed since it was loaded"));
+    });
+}
+
+#[test]
+fn one_changed_file_fails_only_the_statements_that_use_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        ok(session, "save('a.npy', arange(4))");
+        ok(session, "x = load('a.npy')");
+        ok(session, "y = ones(2)");
+        assert_eq!(ok(session, "x"), "array([0, 1, 2, 3])\n");
+        std::fs::remove_file(dir.path().join("a.npy")).expect("remove");
+        assert_eq!(ok(session, "1 + 1"), "2\n");
+        assert_eq!(ok(session, "y * 2"), "array([2., 2.])\n");
+        // Binding needs no data; using it does.
+        ok(session, "z = x + 1");
+        let error = err(session, "z");
+        assert!(
+            error.contains("a.npy` was removed since it was loaded on line 2"),
+            "{error}"
+        );
+        assert_eq!(ok(session, "y.sum()"), "np.float64(2.0)\n");
+        ok(session, "save('a.npy', arange(3) + 7)");
+        ok(session, "x = load('a.npy')");
+        assert_eq!(ok(session, "x"), "array([7, 8, 9])\n");
+        // `z` still holds the old load.
+        assert!(err(session, "z").contains("line 2"));
+    });
+}
+
+#[test]
+fn a_failed_input_leaves_no_trace() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut with_failure = String::new();
+    session_in(dir.path(), |session| {
+        ok(session, "a = random.rand(3)");
+        let first = ok(session, "a");
+        // The first statement lowers (and draws a random stream), the second fails.
+        let error = err(session, "a = random.rand(3); b = nope");
+        assert!(error.contains("cannot find `nope`"), "{error}");
+        assert_eq!(ok(session, "a"), first);
+        assert!(err(session, "b").contains("cannot find `b`"));
+        ok(session, "c = random.rand(3)");
+        with_failure = ok(session, "c");
+    });
+    // The failed input drew no stream: `c` is the second stream, as in a session
+    // (or script) without it.
+    session_in(dir.path(), |session| {
+        ok(session, "a = random.rand(3)");
+        ok(session, "c = random.rand(3)");
+        assert_eq!(ok(session, "c"), with_failure);
+    });
+}
+
+#[test]
+fn an_input_tiles_only_what_its_outputs_need() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        for index in 0..50 {
+            ok(session, &format!("v{index} = ones(4, chunks=1) * {index}"));
+        }
+        assert_eq!(ok(session, "v7.sum()"), "np.float64(28.0)\n");
+        let stats = session.last_stats.as_ref().expect("a run");
+        // ones, the constant, multiply, and the sum: not the other 49 variables.
+        assert!(stats.tileables <= 5, "{} tileables", stats.tileables);
+    });
+}
+
+#[test]
+fn a_failed_input_undoes_its_in_place_updates() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        ok(session, "x = ones(3, chunks=1)");
+        ok(session, "y = x");
+        ok(session, "v = x[:2]");
+        // `x += 1` lowers (updating the object `x` and `y` share), then `nope` fails.
+        let error = err(session, "x += 1; nope");
+        assert!(error.contains("cannot find `nope`"), "{error}");
+        assert_eq!(ok(session, "y"), "array([1., 1., 1.])\n");
+        assert_eq!(ok(session, "v"), "array([1., 1.])\n");
+        ok(session, "x += 1");
+        assert_eq!(ok(session, "y"), "array([2., 2., 2.])\n");
+        assert_eq!(ok(session, "v"), "array([2., 2.])\n");
+    });
+}
