@@ -7,7 +7,8 @@
 
 mod run_support;
 
-use marsc::driver::{self, Compiled, DriverError, Options};
+use marsc::driver::{Compiled, Options};
+use marsc::job::{self, JobError};
 use marsc_runtime::jit::leaves::LeafInstance;
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::npy_header::encode_header;
@@ -37,9 +38,9 @@ const SUM_OF_MAPPED: &str = "import mars.tensor as mt\n\
     b = mt.load(\"b.npy\", mmap_mode=\"r\", chunks=100)\n\
     print((a + b).sum())\n";
 
-fn run(compiled: &Compiled) -> Result<String, DriverError> {
+fn run(compiled: &Compiled) -> Result<String, JobError> {
     let mut out = Vec::new();
-    driver::run_compiled(compiled, &run_options(), &mut out)?;
+    job::run_compiled(compiled, &run_options(), &mut out)?;
     Ok(String::from_utf8(out).expect("utf-8 output"))
 }
 
@@ -106,7 +107,7 @@ fn error_after(change: impl Fn(&Path)) -> String {
     let compiled = compile(SUM_OF_MAPPED, &options_in(dir.path(), true));
     change(dir.path());
     let error = run(&compiled).expect_err("the run fails");
-    assert!(matches!(error, DriverError::RunFailed(_)), "{error:?}");
+    assert!(matches!(error, JobError::RunFailed(_)), "{error:?}");
     let shown = render(SUM_OF_MAPPED, error);
     assert!(
         shown.contains("b = mt.load(") && shown.contains("while loading this"),

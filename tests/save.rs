@@ -7,7 +7,8 @@
 
 mod run_support;
 
-use marsc::driver::{self, Compiled};
+use marsc::driver::Compiled;
+use marsc::job;
 use marsc_runtime::array::ArrayData;
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::npy::read_array;
@@ -26,7 +27,7 @@ fn data(name: &str) -> String {
 /// Runs a compiled script; returns what it printed.
 fn run(compiled: &Compiled, text: &str) -> String {
     let mut out = Vec::new();
-    driver::run_compiled(compiled, &run_options(), &mut out)
+    job::run_compiled(compiled, &run_options(), &mut out)
         .unwrap_or_else(|error| panic!("{}", render(text, error)));
     String::from_utf8(out).expect("utf-8 output")
 }

@@ -4,9 +4,11 @@
 //! when stopped by one: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
 
 use crate::diagnostics::{emit_to_stderr, SourceFile};
-use crate::driver::{self, DriverError, EmitFormat, Options, Stage};
+use crate::driver::{self, EmitFormat, Options, Stage};
+use crate::error::JobError;
 use crate::fuse::Fusion;
-use crate::run::{allocator, interrupt, RunOptions, RunStats};
+use crate::job;
+use crate::run::{interrupt, CancelToken, RunOptions, RunStats};
 use crate::size::parse_size;
 use crate::subtask::{AssignPolicy, OrderPolicy};
 use clap::{Args, Parser, Subcommand};
@@ -68,6 +70,10 @@ enum Command {
         /// (`:stats` then shows 0 JIT kernels).
         #[arg(long)]
         no_jit: bool,
+        /// Keep each input's chunk data within SIZE (e.g. 512MiB), spilling to disk
+        /// past it; a step that alone cannot fit is refused before anything runs.
+        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+        memory_limit: Option<u64>,
     },
     /// Run the priority pass on a raw DAG file and print the execution order.
     Order {
@@ -187,22 +193,32 @@ pub fn main() -> ExitCode {
             compile,
             no_fuse,
             no_jit,
+            memory_limit,
         }) => crate::repl::main(
             Options {
                 jit: !no_jit,
                 fusion: fusion(no_fuse),
                 ..options(&compile)
             },
-            workers.unwrap_or_else(|| RunOptions::default().workers),
+            RunOptions {
+                workers: workers.unwrap_or_else(|| RunOptions::default().workers),
+                memory_limit,
+                ..RunOptions::default()
+            },
         ),
         Some(Command::Order { graph }) => order(&graph),
         None => match cli.run.script.clone() {
             Some(script) => run(&script, &cli.run),
             None => crate::repl::main(
                 run_args_options(&cli.run),
-                cli.run
-                    .workers
-                    .unwrap_or_else(|| RunOptions::default().workers),
+                RunOptions {
+                    workers: cli
+                        .run
+                        .workers
+                        .unwrap_or_else(|| RunOptions::default().workers),
+                    memory_limit: cli.run.memory_limit,
+                    ..RunOptions::default()
+                },
             ),
         },
     }
@@ -250,9 +266,9 @@ fn read_script(path: &Path) -> Result<String, ExitCode> {
     }
 }
 
-fn report(name: &str, text: &str, error: DriverError) -> ExitCode {
+fn report(name: &str, text: &str, error: JobError) -> ExitCode {
     match error {
-        DriverError::Diagnostics(diagnostics) => {
+        JobError::Diagnostics(diagnostics) => {
             emit_to_stderr(&SourceFile { name, text }, &diagnostics);
             let count = diagnostics.len();
             eprintln!(
@@ -261,21 +277,15 @@ fn report(name: &str, text: &str, error: DriverError) -> ExitCode {
             );
             ExitCode::from(1)
         }
-        DriverError::NotSupported(what) => not_supported(&what),
-        DriverError::Runtime(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(1)
-        }
-        DriverError::RunFailed(diagnostic) => {
+        JobError::RunFailed(diagnostic) => {
             emit_to_stderr(&SourceFile { name, text }, &[*diagnostic]);
             ExitCode::from(1)
         }
+        other => {
+            eprintln!("{other}");
+            ExitCode::from(other.exit_code())
+        }
     }
-}
-
-fn not_supported(what: &str) -> ExitCode {
-    eprintln!("error: not supported yet: {what}");
-    ExitCode::from(1)
 }
 
 fn check(script: &Path, compile: &CompileArgs) -> ExitCode {
@@ -291,9 +301,6 @@ fn check(script: &Path, compile: &CompileArgs) -> ExitCode {
 }
 
 fn run(script: &Path, args: &RunArgs) -> ExitCode {
-    if args.memory_limit.is_some() && args.emit.is_none() {
-        allocator::release_freed_chunks_promptly();
-    }
     let text = match read_script(script) {
         Ok(text) => text,
         Err(code) => return code,
@@ -313,12 +320,14 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
             Err(error) => report(&name, &text, error),
         };
     }
-    // From here on Ctrl-C, SIGTERM and SIGHUP set a flag: compiling ends at once, a
-    // run stops at chunk granularity and cleans up after itself.
+    // From here on Ctrl-C, SIGTERM and SIGHUP cancel the job: compiling ends at once,
+    // a run stops at chunk granularity and cleans up after itself.
     if let Err(message) = interrupt::install() {
         eprintln!("error: {message}");
         return ExitCode::from(1);
     }
+    let cancel = CancelToken::new();
+    let _watch = interrupt::watch(&cancel);
     let run_options = RunOptions {
         workers: args
             .workers
@@ -328,7 +337,7 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         memory_limit: args.memory_limit,
         inject_faults: args.inject_faults,
         kill_worker: args.kill_worker,
-        cancel: Some(interrupt::flag()),
+        cancel,
     };
     if let Err(message) = check_report_files(args, script, &[]) {
         eprintln!("error: {message}");
@@ -337,7 +346,7 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let compiled = interrupt::exit_if_interrupted_during(|| {
-        driver::compile_for_run(&text, &options, &run_options)
+        job::compile_for_run(&text, &options, &run_options)
     });
     if let Ok(compiled) = &compiled {
         if let Err(message) = check_report_files(args, script, &compiled.tileables.files) {
@@ -346,7 +355,7 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         }
     }
     let outcome =
-        compiled.and_then(|compiled| driver::run_compiled(&compiled, &run_options, &mut out));
+        compiled.and_then(|compiled| job::run_compiled(&compiled, &run_options, &mut out));
     if interrupt::is_set() {
         eprintln!("interrupted");
         return ExitCode::from(interrupt::exit_status());

@@ -1,21 +1,22 @@
-//! The one driver that orders the passes. The CLI, the REPL and the tests all go
-//! through it: parse → lower → tile → form subtasks → assign priorities → plan →
-//! run, verifying each IR after the pass that built it and serving `--emit`.
+//! The one driver that orders the compiler's passes: parse → lower → tile → form
+//! subtasks → assign priorities → plan → JIT, verifying each IR after the pass that
+//! built it and serving `--emit`. Running is not its business: [`crate::job`]
+//! compiles through it and runs through [`crate::run`], which needs only the
+//! [`Compiled`] program (the arrows go one way: job → run → driver).
 
 use crate::chunk::{ChunkGraph, ChunkId};
+pub use crate::error::JobError;
 use crate::fuse::{fuse, fuse_needed, Fusion};
 use crate::lower::{lower, LowerOptions};
-use crate::run::{run_program, RunOptions, RunStats};
 use crate::subtask::{
     assign_workers, schedule_subtasks, AssignPolicy, OrderPolicy, Placement, SubtaskGraph,
 };
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
-use marsc_grammar::{ast::Module, Diagnostic};
+use marsc_grammar::ast::Module;
 use marsc_runtime::jit::JitSummary;
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -82,21 +83,6 @@ pub enum EmitFormat {
     Dot,
 }
 
-/// Why the driver stopped.
-#[derive(Debug)]
-pub enum DriverError {
-    /// Errors in the script, with their locations.
-    Diagnostics(Vec<Diagnostic>),
-    /// A stage or feature that does not exist yet.
-    NotSupported(String),
-    /// An error while running that no source location explains (writing the
-    /// output or the trace, an internal error).
-    Runtime(String),
-    /// A chunk operation failed while running (an unreadable `.npy` file, an integer
-    /// raised to a negative power, ...); the diagnostic points at its expression.
-    RunFailed(Box<Diagnostic>),
-}
-
 /// A script compiled down to the plan the runtime executes, with every IR on the
 /// way (for dumps, and to explain run-time errors in terms of the source).
 pub struct Compiled {
@@ -115,12 +101,12 @@ pub struct Compiled {
 }
 
 /// Parses a script, reporting every syntax error it can.
-pub fn parse(text: &str) -> Result<Module, DriverError> {
+pub fn parse(text: &str) -> Result<Module, JobError> {
     let (module, diagnostics) = marsc_grammar::parse(text);
     if diagnostics.is_empty() {
         Ok(module)
     } else {
-        Err(DriverError::Diagnostics(diagnostics))
+        Err(JobError::Diagnostics(diagnostics))
     }
 }
 
@@ -129,7 +115,7 @@ pub fn parse(text: &str) -> Result<Module, DriverError> {
 /// A syntax error (an unsupported statement among them) does not hide the errors
 /// after it: the statements that parsed are lowered too, and all the diagnostics
 /// are reported together, in source order.
-pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph), DriverError> {
+pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph), JobError> {
     let (module, syntax_errors) = marsc_grammar::parse(text);
     let lower_options = LowerOptions {
         chunk_bytes: options.chunk_bytes,
@@ -142,24 +128,24 @@ pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph)
             all.extend(more);
         }
         all.sort_by_key(|diagnostic| diagnostic.span.start);
-        return Err(DriverError::Diagnostics(all));
+        return Err(JobError::Diagnostics(all));
     }
-    let graph = lowered.map_err(DriverError::Diagnostics)?;
+    let graph = lowered.map_err(JobError::Diagnostics)?;
     verify_ir("tileable", crate::tileable::verify::verify(&graph));
     Ok((module, graph))
 }
 
 /// Parses, lowers and tiles a script to its ChunkGraph, verified.
-pub fn chunk(text: &str, options: &Options) -> Result<(TileableGraph, ChunkGraph), DriverError> {
+pub fn chunk(text: &str, options: &Options) -> Result<(TileableGraph, ChunkGraph), JobError> {
     let (_, graph) = tileable(text, options)?;
     let chunks = tile_graph(&graph)?;
     Ok((graph, chunks))
 }
 
 /// Tiles a lowered graph to its ChunkGraph, verified (the REPL lowers on its own).
-pub fn tile_graph(graph: &TileableGraph) -> Result<ChunkGraph, DriverError> {
-    let chunks = tile(graph, &TileOptions::default())
-        .map_err(|error| DriverError::Runtime(error.to_string()))?;
+pub fn tile_graph(graph: &TileableGraph) -> Result<ChunkGraph, JobError> {
+    let chunks =
+        tile(graph, &TileOptions::default()).map_err(|error| JobError::Limit(error.to_string()))?;
     verify_ir("chunk", crate::chunk::verify(&chunks));
     Ok(chunks)
 }
@@ -170,7 +156,7 @@ pub fn tile_graph(graph: &TileableGraph) -> Result<ChunkGraph, DriverError> {
 pub fn subtasks(
     text: &str,
     options: &Options,
-) -> Result<(TileableGraph, ChunkGraph, SubtaskGraph), DriverError> {
+) -> Result<(TileableGraph, ChunkGraph, SubtaskGraph), JobError> {
     let (graph, chunks) = chunk(text, options)?;
     let subtasks = subtask_graph(&chunks, options)?;
     Ok((graph, chunks, subtasks))
@@ -178,7 +164,7 @@ pub fn subtasks(
 
 /// Fuses a ChunkGraph's operations into subtasks and runs the scheduling passes
 /// (the REPL tiles on its own and comes in here).
-pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGraph, DriverError> {
+pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGraph, JobError> {
     let mut subtasks = fuse(chunks, options.fusion);
     let workers = match options.placement {
         Placement::Scheduled => options.workers,
@@ -191,7 +177,7 @@ pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGr
         options.assign,
         workers,
     )
-    .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
+    .map_err(|message| JobError::internal("schedule", message))?;
     assign_workers(&mut subtasks, chunks, options.placement);
     verify_ir("subtask", crate::subtask::verify(&subtasks, chunks));
     Ok(subtasks)
@@ -226,29 +212,28 @@ pub fn plan_needed(
 }
 
 /// Compiles a script all the way to the runtime's plan.
-pub fn compile(text: &str, options: &Options) -> Result<Compiled, DriverError> {
+pub fn compile(text: &str, options: &Options) -> Result<Compiled, JobError> {
     compile_checked(text, options, |_| Ok(()))
 }
 
 /// [`compile`], with `check_saves` run on the TileableGraph before tiling (a run
 /// refuses saves that cannot fit before building and planning a huge graph).
-fn compile_checked(
+pub(crate) fn compile_checked(
     text: &str,
     options: &Options,
-    check_saves: impl Fn(&TileableGraph) -> Result<(), DriverError>,
-) -> Result<Compiled, DriverError> {
+    check_saves: impl Fn(&TileableGraph) -> Result<(), JobError>,
+) -> Result<Compiled, JobError> {
     let started = Instant::now();
     let (module, tileables) = tileable(text, options)?;
     check_saves(&tileables)?;
     let chunks = tile_graph(&tileables)?;
     let subtasks = subtask_graph(&chunks, options)?;
     let mut plan = crate::plan::build_plan(&subtasks, &chunks)
-        .map_err(|message| DriverError::Runtime(format!("internal compiler error: {message}")))?;
+        .map_err(|message| JobError::internal("plan", message))?;
     verify_ir("plan", plan.verify());
     let jit = if options.jit {
-        crate::plan::jit::compile_kernels(&mut plan, &chunks).map_err(|message| {
-            DriverError::Runtime(format!("internal compiler error: {message}"))
-        })?
+        crate::plan::jit::compile_kernels(&mut plan, &chunks)
+            .map_err(|message| JobError::internal("jit", message))?
     } else {
         JitSummary::default()
     };
@@ -265,49 +250,6 @@ fn compile_checked(
     })
 }
 
-/// Compiles and runs a script, writing what it prints to `out`.
-pub fn run(
-    text: &str,
-    options: &Options,
-    run_options: &RunOptions,
-    out: &mut dyn Write,
-) -> Result<RunStats, DriverError> {
-    let compiled = compile_for_run(text, options, run_options)?;
-    run_compiled(&compiled, run_options, out)
-}
-
-/// Compiles a script for a run with `run_options` (the scheduling passes place
-/// subtasks on that run's workers unless `options` names a worker count).
-pub fn compile_for_run(
-    text: &str,
-    options: &Options,
-    run_options: &RunOptions,
-) -> Result<Compiled, DriverError> {
-    let scheduled = Options {
-        workers: options.workers.or(Some(run_options.workers)),
-        ..options.clone()
-    };
-    compile_checked(text, &scheduled, crate::run::memory::check_saves)
-}
-
-/// Runs an already compiled script, writing what it prints to `out`.
-pub fn run_compiled(
-    compiled: &Compiled,
-    run_options: &RunOptions,
-    out: &mut dyn Write,
-) -> Result<RunStats, DriverError> {
-    let exec = run_program(compiled, run_options, out)?;
-    Ok(RunStats {
-        tileables: compiled.tileables.len() as u64,
-        chunks: compiled.chunks.num_chunks() as u64,
-        subtasks: compiled.subtasks.len() as u64,
-        kernels: compiled.jit.kernels,
-        jit_seconds: compiled.jit.jit_seconds,
-        compile_seconds: compiled.compile_seconds,
-        exec,
-    })
-}
-
 /// An IR that fails verification is a compiler bug, never a user error; stop loudly
 /// in debug builds and tests, where the check runs.
 fn verify_ir(stage: &str, result: Result<(), String>) {
@@ -319,7 +261,7 @@ fn verify_ir(stage: &str, result: Result<(), String>) {
 }
 
 /// Compiles the script as far as the compiler goes, reporting every static error.
-pub fn check(text: &str, options: &Options) -> Result<(), DriverError> {
+pub fn check(text: &str, options: &Options) -> Result<(), JobError> {
     chunk(text, options).map(|_| ())
 }
 
@@ -329,7 +271,7 @@ pub fn emit(
     stage: Stage,
     format: EmitFormat,
     options: &Options,
-) -> Result<String, DriverError> {
+) -> Result<String, JobError> {
     match stage {
         Stage::Ast => {
             let module = parse(text)?;
@@ -375,7 +317,7 @@ pub fn emit(
         }
         Stage::Kernels => {
             if !options.jit {
-                return Err(DriverError::NotSupported(
+                return Err(JobError::NotSupported(
                     "--emit kernels with --no-jit (there are no kernels)".to_string(),
                 ));
             }

@@ -1,13 +1,15 @@
 //! The marsc compiler: `.mt` source -> AST -> TileableGraph -> ChunkGraph ->
-//! SubtaskGraph -> a plan the runtime executes. The `marsc` binary is a thin shell
-//! over [`driver`].
+//! SubtaskGraph -> a plan the runtime executes. Front-ends (the `marsc` binary's
+//! CLI and REPL) compile and run scripts through [`job`].
 
 pub mod chunk;
 pub mod cli;
 pub mod diagnostics;
 pub mod driver;
+pub mod error;
 pub mod fuse;
 pub mod infer;
+pub mod job;
 pub mod lower;
 pub mod plan;
 pub mod repl;

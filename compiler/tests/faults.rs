@@ -7,7 +7,8 @@
 //! stops the job with a diagnostic naming the statement.
 
 use marsc::diagnostics::{render_plain, SourceFile};
-use marsc::driver::{self, DriverError, Options};
+use marsc::driver::{self, Options};
+use marsc::job::{self, JobError};
 use marsc::run::{RunOptions, RunStats};
 use std::path::{Path, PathBuf};
 
@@ -42,13 +43,13 @@ fn examples() -> Vec<(String, String)> {
         .collect()
 }
 
-fn run(text: &str, run_options: &RunOptions) -> Result<(String, RunStats), DriverError> {
+fn run(text: &str, run_options: &RunOptions) -> Result<(String, RunStats), JobError> {
     let options = Options {
         base_dir: repo_root(),
         ..Options::default()
     };
     let mut out = Vec::new();
-    let stats = driver::run(text, &options, run_options, &mut out)?;
+    let stats = job::run(text, &options, run_options, &mut out)?;
     Ok((String::from_utf8(out).expect("utf-8 output"), stats))
 }
 
@@ -178,7 +179,7 @@ fn a_loaded_file_deleted_after_compiling_stops_the_job_naming_the_statement() {
         ..Options::default()
     };
     let make = "import mars.tensor as mt\nmt.save(\"input.npy\", mt.arange(8.0))\n";
-    driver::run(make, &options, &two_workers(), &mut Vec::new()).expect("make input.npy");
+    job::run(make, &options, &two_workers(), &mut Vec::new()).expect("make input.npy");
     let text = "import mars.tensor as mt\n\
                 x = mt.load(\"input.npy\", chunks=2)\n\
                 print((x * 2).sum())\n";
@@ -187,8 +188,8 @@ fn a_loaded_file_deleted_after_compiling_stops_the_job_naming_the_statement() {
     std::fs::remove_file(dir.path().join("input.npy")).expect("delete input.npy");
     let mut out = Vec::new();
     let error =
-        driver::run_compiled(&compiled, &two_workers(), &mut out).expect_err("the input is gone");
-    let DriverError::RunFailed(diagnostic) = error else {
+        job::run_compiled(&compiled, &two_workers(), &mut out).expect_err("the input is gone");
+    let JobError::RunFailed(diagnostic) = error else {
         panic!("not a diagnostic: {error:?}");
     };
     let source = SourceFile {

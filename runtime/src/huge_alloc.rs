@@ -15,10 +15,10 @@
 //! block's pages are already faulted in, where a fresh one pays a fault and a clear
 //! per page. On this VM that clear is far slower than a `memset` of the same bytes
 //! (perf: `clear_page_erms` 6-18% of W5's CPU), presumably because the host backs a
-//! freshly faulted guest page again. Under `--memory-limit` nothing is kept, so
-//! freed chunks leave the resident set at once: that run re-executes itself with
-//! glibc's `MALLOC_MMAP_THRESHOLD_` set for the same reason, and its presence turns
-//! keeping off.
+//! freshly faulted guest page again. While a job under a memory limit runs
+//! ([`release_promptly`]) nothing is kept, so freed chunks leave the resident set at
+//! once, and glibc's mmap threshold is fixed for the same reason (see there); a
+//! user's own `MALLOC_MMAP_THRESHOLD_` turns keeping off for the whole process.
 //!
 //! [`try_zeroed_vec`] is the zeroed allocation chunk data goes through
 //! (`crate::array::try_filled`): `vec![0; n]` without the abort when memory runs out.
@@ -32,7 +32,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Blocks this large or larger are mapped on their own with huge pages (NumPy's
@@ -45,8 +45,8 @@ const HUGE_PAGE_BYTES: usize = 2 << 20;
 const CACHED_BLOCKS: usize = 16;
 const CACHED_BYTES: usize = 128 << 20;
 
-/// Set (by `marsc run --memory-limit`, or by a user) when freed buffers must go back
-/// to the system at once.
+/// glibc's start-up setting of its mmap threshold: a user who sets it wants freed
+/// buffers back in the system at once, and nothing is ever kept.
 const RELEASE_PROMPTLY_VARIABLE: &str = "MALLOC_MMAP_THRESHOLD_";
 
 /// Whether freed blocks may be kept: unknown until first asked, then the answer.
@@ -61,9 +61,63 @@ fn keeping_allowed_with(threshold: Option<std::ffi::OsString>) -> bool {
     threshold.is_none()
 }
 
-/// Whether this process may keep freed blocks, read from the environment once (the
-/// read allocates only small strings, which the system allocator serves).
+/// How many jobs now need freed buffers to go back to the system at once.
+static PROMPT_RELEASE_JOBS: AtomicUsize = AtomicUsize::new(0);
+
+/// Makes freed chunk buffers go back to the system at once until the guard is
+/// dropped (a job under a memory limit holds one while it runs, so the resident set
+/// stays near the limit; other jobs of the process share the policy meanwhile):
+/// kept blocks are unmapped and no more are kept, and glibc's mmap threshold is
+/// fixed at 1 MiB.
+///
+/// Why glibc's too: chunks are multi-megabyte buffers, allocated on one worker
+/// thread and often freed on another. glibc serves a large buffer with its own
+/// mapping only until the first such mapping is freed; then it raises its threshold
+/// to that size, and later buffers come from per-thread arenas that fragment and
+/// are rarely given back. With two workers, a standardize of 800 MB under an 80 MiB
+/// limit peaked at 140 to 175 MiB of RSS while the chunks held never exceeded
+/// 80 MiB. A fixed threshold (what `mallopt(M_MMAP_THRESHOLD)` sets, as the
+/// `MALLOC_MMAP_THRESHOLD_` variable does at start-up) turns that dynamic behaviour
+/// off. glibc has no way back to the dynamic threshold, so it stays fixed for the
+/// rest of the process, which costs only a mapping per buffer of 1 to 4 MiB.
+pub fn release_promptly() -> PromptRelease {
+    PROMPT_RELEASE_JOBS.fetch_add(1, Ordering::SeqCst);
+    fix_glibc_mmap_threshold();
+    FreeBlocks::lock().release_all();
+    PromptRelease(())
+}
+
+/// A job's claim that freed buffers go back at once; see [`release_promptly`].
+#[derive(Debug)]
+pub struct PromptRelease(());
+
+impl Drop for PromptRelease {
+    fn drop(&mut self) {
+        PROMPT_RELEASE_JOBS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Fixes glibc's mmap threshold at 1 MiB, once per process.
+fn fix_glibc_mmap_threshold() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static FIXED: std::sync::Once = std::sync::Once::new();
+        FIXED.call_once(|| {
+            // SAFETY: `mallopt` only changes glibc's malloc parameters (under its own
+            // lock); a failure (0) leaves them as they were, costing only RSS slack.
+            unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20) };
+        });
+    }
+}
+
+/// Whether freed blocks may be kept now: not while a job needs prompt release, nor
+/// ever in a process started with `MALLOC_MMAP_THRESHOLD_` (read from the
+/// environment once; the read allocates only small strings, which the system
+/// allocator serves).
 fn keeping_allowed() -> bool {
+    if PROMPT_RELEASE_JOBS.load(Ordering::Relaxed) > 0 {
+        return false;
+    }
     match KEEPING.load(Ordering::Relaxed) {
         KEEPING_ALLOWED => true,
         KEEPING_FORBIDDEN => false,
@@ -111,6 +165,17 @@ impl FreeBlocks {
         self.count -= 1;
         self.bytes -= len;
         Some(address as *mut u8)
+    }
+
+    /// Unmaps every kept block.
+    fn release_all(&mut self) {
+        for &(address, len) in &self.blocks[..self.count] {
+            // SAFETY: a kept block is a mapping of exactly `len` bytes made by
+            // `map_huge` that nobody uses; it is forgotten below.
+            unsafe { libc::munmap(address as *mut libc::c_void, len) };
+        }
+        self.count = 0;
+        self.bytes = 0;
     }
 
     /// Keeps a freed block if there is room; false if the caller must unmap it.

@@ -4,7 +4,8 @@
 #![allow(dead_code)] // Each test binary uses its own subset of the helpers.
 
 use marsc::diagnostics::{render_plain, SourceFile};
-use marsc::driver::{self, DriverError, Options};
+use marsc::driver::Options;
+use marsc::job::{self, JobError};
 use marsc::run::{RunOptions, RunStats};
 use marsc_tests::repo_root;
 use std::path::{Path, PathBuf};
@@ -58,7 +59,7 @@ pub fn run_script_printing(
         ..RunOptions::default()
     };
     let mut out = Vec::new();
-    let outcome = driver::run(text, options, &run_options, &mut out);
+    let outcome = job::run(text, options, &run_options, &mut out);
     let output = String::from_utf8(out).expect("utf-8 output");
     (output, outcome.map_err(|error| render(text, error)))
 }
@@ -72,16 +73,15 @@ pub fn output_of(text: &str, options: &Options, workers: u32) -> String {
 }
 
 /// An error as the CLI shows it (diagnostics rendered against the script).
-pub fn render(text: &str, error: DriverError) -> String {
+pub fn render(text: &str, error: JobError) -> String {
     let source = SourceFile {
         name: "script.mt",
         text,
     };
     match error {
-        DriverError::Diagnostics(diagnostics) => render_plain(&source, &diagnostics),
-        DriverError::RunFailed(diagnostic) => render_plain(&source, &[*diagnostic]),
-        DriverError::NotSupported(what) => format!("error: not supported yet: {what}\n"),
-        DriverError::Runtime(message) => format!("error: {message}\n"),
+        JobError::Diagnostics(diagnostics) => render_plain(&source, &diagnostics),
+        JobError::RunFailed(diagnostic) => render_plain(&source, &[*diagnostic]),
+        other => format!("{other}\n"),
     }
 }
 
@@ -232,7 +232,7 @@ pub fn run_options() -> RunOptions {
 }
 
 /// Compiles `text` for a run; panics with the rendered diagnostic if it fails.
-pub fn compile(text: &str, options: &Options) -> driver::Compiled {
-    driver::compile_for_run(text, options, &run_options())
+pub fn compile(text: &str, options: &Options) -> job::Compiled {
+    job::compile_for_run(text, options, &run_options())
         .unwrap_or_else(|error| panic!("{}", render(text, error)))
 }

@@ -8,8 +8,9 @@
 //! that many workers, as a run would; dumps show no workers otherwise).
 
 use marsc::diagnostics::{render_plain, SourceFile};
-use marsc::driver::{self, DriverError, EmitFormat, Options, Stage};
+use marsc::driver::{self, EmitFormat, Options, Stage};
 use marsc::fuse::Fusion;
+use marsc::job::JobError;
 use std::path::{Path, PathBuf};
 
 /// The repository root: scripts name data files relative to it (`load("tests/...")`),
@@ -85,14 +86,14 @@ pub fn run_err(path: &Path, stage: Stage) -> String {
     let options = case_options(&text);
     match driver::emit(&text, stage, EmitFormat::Text, &options) {
         Ok(_) => panic!("{} should fail to compile but succeeded", path.display()),
-        Err(error @ DriverError::Diagnostics(_)) => render_error(path, &text, error),
+        Err(error @ JobError::Diagnostics(_)) => render_error(path, &text, error),
         Err(other) => panic!("{} failed without a diagnostic: {other:?}", path.display()),
     }
 }
 
-fn render_error(path: &Path, text: &str, error: DriverError) -> String {
+fn render_error(path: &Path, text: &str, error: JobError) -> String {
     match error {
-        DriverError::Diagnostics(diagnostics) => {
+        JobError::Diagnostics(diagnostics) => {
             let name = display_name(path);
             render_plain(&SourceFile { name: &name, text }, &diagnostics)
         }

@@ -53,11 +53,11 @@ pub fn command(session: &mut Session, line: &str) -> (Next, Result<String, Strin
 
 fn workers(session: &mut Session, rest: &str) -> Result<String, String> {
     if rest.is_empty() {
-        return Ok(format!("{} workers\n", session.workers));
+        return Ok(format!("{} workers\n", session.run_options.workers));
     }
     match rest.parse::<u32>() {
         Ok(count @ 1..=1024) => {
-            session.workers = count;
+            session.run_options.workers = count;
             Ok(format!("{count} workers\n"))
         }
         _ => Err(format!(

@@ -18,13 +18,15 @@ use super::session_kernel::hand_in_cached;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkKey, ChunkOutput, StepId};
 use crate::driver::{plan_needed, Options};
 use crate::plan::runtime_id;
+use crate::run::execute::{execute_plan, PlanFailure};
 use crate::run::memory::projected_chunk_bytes;
-use marsc_runtime::exec::{execute, ChunkKernel, ExecError, ExecOptions, ExecStats, NoObserver};
+use crate::run::RunOptions;
+use crate::tileable::TileableGraph;
+use marsc_runtime::exec::{ChunkKernel, ExecStats};
 use marsc_runtime::jit::JitSummary;
 use marsc_runtime::kernel::{ChunkValue, Kernel};
 use marsc_runtime::plan::{self, Plan};
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// How many bytes of chunk values a session keeps by default.
@@ -231,17 +233,6 @@ fn select(
     }
 }
 
-/// Removes the temporary file of every save in the plan, where a failed or
-/// cancelled run left one behind.
-fn remove_partial_saves(plan: &Plan<SessionKernel>) {
-    for op in plan.subtasks.iter().flat_map(|subtask| &subtask.ops) {
-        if let SessionKernel::Run(Kernel::SaveInit(file)) = &op.kernel {
-            // Absent is the normal case (committed, or never started).
-            file.remove_temporary();
-        }
-    }
-}
-
 /// The values of a run: results computed now plus the cached output chunks.
 pub type Values = HashMap<plan::ChunkId, Arc<ChunkValue>>;
 
@@ -249,27 +240,18 @@ pub type Values = HashMap<plan::ChunkId, Arc<ChunkValue>>;
 /// value; new results go into the cache.
 pub fn run_with_cache(
     chunks: &ChunkGraph,
+    tileables: &TileableGraph,
     planned: SessionPlan,
-    workers: u32,
-    cancel: Arc<AtomicBool>,
+    options: &RunOptions,
     cache: &mut ChunkCache,
-) -> Result<(Values, ExecStats), ExecError> {
+) -> Result<(Values, ExecStats), PlanFailure> {
     let mut values = Values::new();
     let mut stats = ExecStats {
-        workers,
+        workers: options.workers,
         ..ExecStats::default()
     };
     if !planned.plan.subtasks.is_empty() {
-        // A terminating signal waits for this run to clean up before ending the process.
-        let _running = crate::run::interrupt::running();
-        let options = ExecOptions {
-            workers: workers.max(1),
-            cancel: Some(cancel),
-            ..ExecOptions::default()
-        };
-        let output = execute(&planned.plan, &options, &mut NoObserver).inspect_err(|_| {
-            remove_partial_saves(&planned.plan);
-        })?;
+        let output = execute_plan(&planned.plan, chunks, tileables, options)?;
         stats = output.stats;
         for (chunk, value) in output.results {
             let value = Arc::unwrap_or_clone(value);

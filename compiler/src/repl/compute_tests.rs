@@ -5,6 +5,14 @@ use super::*;
 use crate::driver::{self, Options};
 use crate::run::output::tensor;
 
+/// Runs on `count` workers (the tests load no files, so no tileables explain errors).
+fn workers(count: u32) -> RunOptions {
+    RunOptions {
+        workers: count,
+        ..RunOptions::default()
+    }
+}
+
 fn chunk_graph(text: &str) -> ChunkGraph {
     driver::chunk(text, &Options::default())
         .expect("the script compiles")
@@ -30,7 +38,8 @@ fn run(chunks: &ChunkGraph, keep: &[StepId], cache: &mut ChunkCache) -> (Values,
     .expect("plans");
     planned.plan.verify().expect("a valid plan");
     let subtasks = planned.plan.subtasks.len();
-    let (values, _) = run_with_cache(chunks, planned, 2, Arc::default(), cache).expect("runs");
+    let (values, _) =
+        run_with_cache(chunks, &TileableGraph::new(), planned, &workers(2), cache).expect("runs");
     (values, subtasks)
 }
 
@@ -60,7 +69,14 @@ fn cached_inputs_become_local_ops_of_their_readers() {
     let mut cache = ChunkCache::default();
     let x = printed_step(&chunks, 0);
     let planned = plan_with_cache(&chunks, 1, &[], &cache, &Options::default()).expect("plans");
-    let (_, _) = run_with_cache(&chunks, planned, 1, Arc::default(), &mut cache).expect("runs");
+    let (_, _) = run_with_cache(
+        &chunks,
+        &TileableGraph::new(),
+        planned,
+        &workers(1),
+        &mut cache,
+    )
+    .expect("runs");
     assert_eq!(cache.len(), chunks.step(x).num_chunks as usize);
     // Only the constant and the two additions run; each addition reads its x chunk
     // from the cache inside its own subtask.
@@ -75,8 +91,14 @@ fn cached_inputs_become_local_ops_of_their_readers() {
         .count();
     assert_eq!(cached_ops, 2);
     planned.plan.verify().expect("a valid plan");
-    let (values, _) =
-        run_with_cache(&chunks, planned, 2, Arc::default(), &mut cache).expect("runs");
+    let (values, _) = run_with_cache(
+        &chunks,
+        &TileableGraph::new(),
+        planned,
+        &workers(2),
+        &mut cache,
+    )
+    .expect("runs");
     let shown = tensor(&chunks, &values, printed_step(&chunks, 1)).expect("assembled");
     assert_eq!(marsc_runtime::format::format_array(&shown), "[1 2 3 4]");
 }
@@ -154,8 +176,14 @@ fn a_fused_expression_reads_a_cached_variable_instead_of_recomputing_it() {
     // the combine with its finish.
     assert_eq!(planned.plan.subtasks.len(), 2 + 2 + 1);
     planned.plan.verify().expect("a valid plan");
-    let (values, _) =
-        run_with_cache(&chunks, planned, 2, Arc::default(), &mut cache).expect("runs");
+    let (values, _) = run_with_cache(
+        &chunks,
+        &TileableGraph::new(),
+        planned,
+        &workers(2),
+        &mut cache,
+    )
+    .expect("runs");
     let shown = tensor(&chunks, &values, printed_step(&chunks, 1)).expect("assembled");
     // 2 * (10 + 20 + 30 + 40) + 4, where the real x would give 16.
     assert_eq!(format!("{:?}", shown.get_flat(0)), "Some(Int64(204))");
@@ -171,8 +199,14 @@ fn a_variable_computed_inside_a_fused_chain_is_cached_and_reused() {
     assert!(planned.jit.kernels > 0);
     // y is published by the fused (arange, multiply, add, partial sum) of each chunk.
     assert_eq!(planned.plan.results.len(), 1 + 2);
-    let (values, _) =
-        run_with_cache(&chunks, planned, 2, Arc::default(), &mut cache).expect("runs");
+    let (values, _) = run_with_cache(
+        &chunks,
+        &TileableGraph::new(),
+        planned,
+        &workers(2),
+        &mut cache,
+    )
+    .expect("runs");
     let sum = tensor(&chunks, &values, printed_step(&chunks, 0)).expect("assembled");
     // NumPy: (np.arange(10) * 2 + 1).sum() == 100
     assert_eq!(format!("{:?}", sum.get_flat(0)), "Some(Int64(100))");
@@ -184,8 +218,14 @@ fn a_variable_computed_inside_a_fused_chain_is_cached_and_reused() {
     let planned = plan_with_cache(&chunks, 2, &[], &cache, &Options::default()).expect("plans");
     assert_eq!(count_ops(&planned, is_cached), 2);
     assert_eq!(planned.plan.subtasks.len(), 1 + 2);
-    let (values, _) =
-        run_with_cache(&chunks, planned, 2, Arc::default(), &mut cache).expect("runs");
+    let (values, _) = run_with_cache(
+        &chunks,
+        &TileableGraph::new(),
+        planned,
+        &workers(2),
+        &mut cache,
+    )
+    .expect("runs");
     let shown = tensor(&chunks, &values, printed_step(&chunks, 1)).expect("assembled");
     // NumPy: np.arange(10) * 2 * 3
     assert_eq!(

@@ -17,7 +17,7 @@ pub mod session_kernel;
 pub mod spans;
 
 use crate::driver::Options;
-use crate::run::interrupt;
+use crate::run::{interrupt, RunOptions};
 use commands::{command, Next};
 use complete::ReplHelper;
 use marsc_grammar::lexer::needs_more_input;
@@ -37,9 +37,9 @@ const PROMPT: &str = ">>> ";
 const CONTINUATION_PROMPT: &str = "... ";
 
 /// Runs a session on stdin until end of input, `:quit` or Ctrl-D.
-pub fn main(options: Options, workers: u32) -> ExitCode {
+pub fn main(options: Options, run_options: RunOptions) -> ExitCode {
     let lower_options = session::lower_options(&options);
-    let mut session = Session::new(options, &lower_options, workers, interrupt::flag());
+    let mut session = Session::new(options, &lower_options, run_options);
     if std::io::stdin().is_terminal() {
         terminal(&mut session)
     } else {

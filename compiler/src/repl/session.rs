@@ -11,25 +11,24 @@
 //! echoed tensors with NumPy's `repr`. A statement that needs a load whose file has
 //! changed since fails alone ([`super::files`]).
 
-use super::compute::{plan_with_cache, run_with_cache, ChunkCache, SessionKernel, Values};
+use super::compute::{plan_with_cache, run_with_cache, ChunkCache, Values};
 use super::files::{LoadedFiles, Staleness};
 use super::spans::shift_module;
 use super::SOURCE_NAME;
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
 use crate::diagnostics::{render_plain, SourceFile};
-use crate::driver::{tile_graph, DriverError, Options};
+use crate::driver::{tile_graph, Options};
+use crate::error::JobError;
 use crate::lower::session::{Members, SessionLowerer, SessionLowering};
 use crate::lower::LowerOptions;
-use crate::plan::mapped::map_files_of;
+use crate::run::execute::PlanFailure;
 use crate::run::output::shown;
-use crate::run::RunStats;
+use crate::run::{interrupt, CancelToken, RunOptions, RunStats};
 use crate::tileable::{Output, TileableId};
 use marsc_grammar::ast::Module;
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::exec::ExecError;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// An input lowered after the accepted program.
@@ -45,12 +44,13 @@ pub struct Session<'o> {
     /// Every accepted input, each ending with a newline: the text spans point into.
     accepted: String,
     pub options: Options,
-    pub workers: u32,
+    /// How inputs run (workers, memory limit, ...), as a script's run does; each
+    /// input gets a cancel token of its own.
+    pub run_options: RunOptions,
     lowerer: SessionLowerer<'o>,
     cache: ChunkCache,
     files: LoadedFiles,
     last_stats: Option<RunStats>,
-    cancel: Arc<AtomicBool>,
 }
 
 /// What lowering needs from the session's options (`chunk_bytes`, `base_dir`).
@@ -67,18 +67,16 @@ impl<'o> Session<'o> {
     pub fn new(
         options: Options,
         lower_options: &'o LowerOptions,
-        workers: u32,
-        cancel: Arc<AtomicBool>,
+        run_options: RunOptions,
     ) -> Session<'o> {
         Session {
             accepted: String::new(),
             options,
-            workers,
+            run_options,
             lowerer: SessionLowerer::new(lower_options),
             cache: ChunkCache::default(),
             files: LoadedFiles::default(),
             last_stats: None,
-            cancel,
         }
     }
 
@@ -160,10 +158,16 @@ impl<'o> Session<'o> {
     /// Runs one input of statements, writing what it shows to `out`; an error is the
     /// text to show on stderr.
     pub fn statements(&mut self, input: &str) -> Result<String, String> {
-        // A Ctrl-C from before this input (one that cancelled the last run, or one
-        // pressed while nothing ran) must not cancel this one; one pressed from now
-        // on, while compiling or running, does.
-        self.cancel.store(false, Ordering::SeqCst);
+        self.statements_with(input, CancelToken::new())
+    }
+
+    /// [`statements`](Self::statements) with the input's own cancel token: a signal
+    /// (Ctrl-C) cancels it while it compiles or runs, as does whoever holds a clone.
+    /// A Ctrl-C from before this input (one that cancelled the last run, or one
+    /// pressed while nothing ran) cancelled only an earlier token.
+    pub fn statements_with(&mut self, input: &str, cancel: CancelToken) -> Result<String, String> {
+        let _watch = interrupt::watch(&cancel);
+        self.run_options.cancel = cancel;
         let compile_started = Instant::now();
         let Some((input, module)) = self.parse_input(input)? else {
             return Ok(String::new());
@@ -250,7 +254,7 @@ impl<'o> Session<'o> {
         let keep_steps = handle_steps(&chunks, lowering.program_outputs);
         // Subtasks are placed for this session's workers, as a script's are for its run.
         let options = Options {
-            workers: self.options.workers.or(Some(self.workers)),
+            workers: self.options.workers.or(Some(self.run_options.workers)),
             ..self.options.clone()
         };
         let planned = plan_with_cache(
@@ -261,30 +265,23 @@ impl<'o> Session<'o> {
             &options,
         )
         .map_err(|message| format!("internal compiler error: {message}\n"))?;
-        map_files_of(
-            planned
-                .plan
-                .subtasks
-                .iter()
-                .flat_map(|subtask| &subtask.ops)
-                .filter_map(|op| match &op.kernel {
-                    SessionKernel::Run(kernel) => Some(kernel),
-                    SessionKernel::Cached(_) => None,
-                }),
-            &lowering.graph,
-        )
-        .map_err(|diagnostic| render_in_input(&self.accepted, lowered.offset, &[*diagnostic]))?;
         let subtasks = planned.plan.subtasks.len() as u64;
         let jit = planned.jit.clone();
         let compile_seconds = lowered.compile_started.elapsed().as_secs_f64();
         let (values, exec) = run_with_cache(
             &chunks,
+            &lowering.graph,
             planned,
-            self.workers,
-            Arc::clone(&self.cancel),
+            &self.run_options,
             &mut self.cache,
         )
-        .map_err(|error| run_error(&self.accepted, lowered, &error))?;
+        .map_err(|failure| match failure {
+            PlanFailure::Failed(error) => run_error(&self.accepted, lowered, &error),
+            PlanFailure::Refused(JobError::RunFailed(diagnostic)) => {
+                render_in_input(&self.accepted, lowered.offset, &[*diagnostic])
+            }
+            PlanFailure::Refused(error) => format!("{error}\n"),
+        })?;
         self.last_stats = Some(RunStats {
             tileables: lowering.graph.len() as u64,
             chunks: chunks.num_chunks() as u64,
@@ -319,14 +316,12 @@ fn saved_paths(lowering: &SessionLowering) -> Vec<PathBuf> {
 }
 
 /// Tiling fails only on limits such as too many chunks, which no span explains.
-pub fn tile_error(error: DriverError) -> String {
+pub fn tile_error(error: JobError) -> String {
     match error {
-        DriverError::Runtime(message) | DriverError::NotSupported(message) => {
-            format!("error: {message}\n")
-        }
-        DriverError::Diagnostics(_) | DriverError::RunFailed(_) => {
+        JobError::Diagnostics(_) | JobError::RunFailed(_) => {
             "internal compiler error: tiling reported a source error\n".to_string()
         }
+        other => format!("{other}\n"),
     }
 }
 

@@ -6,6 +6,7 @@
 //! which a cached chunk is an input that no subtask produces, into one where each
 //! such input is a leading [`SessionKernel::Cached`] op of its reader.
 
+use crate::run::execute::PlannedKernel;
 use marsc_runtime::exec::ChunkKernel;
 use marsc_runtime::kernel::{ChunkValue, Kernel};
 use marsc_runtime::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
@@ -16,6 +17,15 @@ use std::sync::Arc;
 pub enum SessionKernel {
     Cached(Arc<ChunkValue>),
     Run(Kernel),
+}
+
+impl PlannedKernel for SessionKernel {
+    fn kernel(&self) -> Option<&Kernel> {
+        match self {
+            SessionKernel::Run(kernel) => Some(kernel),
+            SessionKernel::Cached(_) => None,
+        }
+    }
 }
 
 impl ChunkKernel for SessionKernel {

@@ -10,7 +10,11 @@ fn session_in(dir: &std::path::Path, check: impl FnOnce(&mut Session<'_>)) {
         ..Options::default()
     };
     let lower = lower_options(&options);
-    let mut session = Session::new(options, &lower, 2, Arc::default());
+    let run_options = RunOptions {
+        workers: 2,
+        ..RunOptions::default()
+    };
+    let mut session = Session::new(options, &lower, run_options);
     check(&mut session);
 }
 
@@ -133,4 +137,56 @@ fn a_failed_input_undoes_its_in_place_updates() {
         assert_eq!(ok(session, "y"), "array([2., 2., 2.])\n");
         assert_eq!(ok(session, "v"), "array([2., 2.])\n");
     });
+}
+
+#[test]
+fn an_input_runs_under_the_memory_limit_and_its_own_cancel_token() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let options = Options {
+        base_dir: dir.path().to_path_buf(),
+        ..Options::default()
+    };
+    let lower = lower_options(&options);
+    let run_options = RunOptions {
+        workers: 2,
+        memory_limit: Some(1 << 20),
+        ..RunOptions::default()
+    };
+    let mut session = Session::new(options, &lower, run_options);
+    // Unfused, the product's 1.28 MB input blocks cannot fit 1 MiB: refused before
+    // anything runs, as a script's run is.
+    session.options.fusion = crate::fuse::Fusion::Off;
+    let error = err(
+        &mut session,
+        "(ones((400, 400), chunks=400) @ ones((400, 400))).sum()",
+    );
+    assert!(error.contains("more than --memory-limit"), "{error}");
+    assert!(
+        error.contains("this step does not fit in memory"),
+        "{error}"
+    );
+    // Small blocks fit.
+    assert_eq!(
+        ok(
+            &mut session,
+            "(ones((400, 400), chunks=100) @ ones((400, 400), chunks=100)).sum()"
+        ),
+        "np.float64(64000000.0)\n"
+    );
+    // A token cancelled from elsewhere stops the input, and only that input.
+    session.run_options.memory_limit = None;
+    let token = CancelToken::new();
+    let canceller = {
+        let token = token.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            token.cancel();
+        })
+    };
+    let error = session
+        .statements_with("ones(2000000000, chunks=1000000).sum()", token)
+        .expect_err("cancelled");
+    canceller.join().expect("no panic");
+    assert_eq!(error, "interrupted\n");
+    assert_eq!(ok(&mut session, "arange(5).sum()"), "np.int64(10)\n");
 }

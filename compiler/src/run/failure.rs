@@ -12,6 +12,7 @@
 
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
 use crate::driver::{plan_needed, Options};
+use crate::error::JobError;
 use crate::subtask::form::{needed_chunks, result_chunks};
 use crate::subtask::{SubtaskGraph, SubtaskId};
 use crate::tileable::{Output, TileableGraph, TileableId};
@@ -20,12 +21,13 @@ use marsc_runtime::exec::ExecError;
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 
-/// The diagnostic for a failed run, or the plain message when no span fits.
-pub fn failure_diagnostic(
+/// The error of a failed run: a diagnostic at the failing expression, or the
+/// executor's error when no span fits.
+pub fn failure_error(
     error: &ExecError,
     plan: &Plan<Kernel>,
     tileables: &TileableGraph,
-) -> Result<Diagnostic, String> {
+) -> JobError {
     let ExecError::SubtaskFailed {
         subtask,
         label,
@@ -33,11 +35,11 @@ pub fn failure_diagnostic(
         ..
     } = error
     else {
-        return Err(error.to_string());
+        return exec_error(error);
     };
     let tileable = TileableId(*label);
     if tileable.index() >= tileables.len() {
-        return Err(message.clone());
+        return JobError::internal("run", message.clone());
     }
     let save_path = plan
         .subtasks
@@ -50,7 +52,20 @@ pub fn failure_diagnostic(
         ),
         None => (tileables.node(tileable).span, "while computing this"),
     };
-    Ok(Diagnostic::error(message.clone(), span).with_label(label_text))
+    JobError::RunFailed(Box::new(
+        Diagnostic::error(message.clone(), span).with_label(label_text),
+    ))
+}
+
+/// An executor error that no expression explains, typed.
+pub fn exec_error(error: &ExecError) -> JobError {
+    match error {
+        ExecError::Cancelled => JobError::Cancelled,
+        ExecError::InvalidOptions(message) => JobError::Limit(message.clone()),
+        ExecError::InvalidPlan(message) => JobError::internal("plan", message.clone()),
+        ExecError::Internal(message) => JobError::internal("run", message.clone()),
+        ExecError::SubtaskFailed { .. } => JobError::internal("run", error.to_string()),
+    }
 }
 
 fn saved_path(op: &marsc_runtime::plan::PlanOp<Kernel>) -> Option<&std::path::Path> {
@@ -76,18 +91,6 @@ fn save_span(
         } if saved == path && *saved_tensor == tensor => Some(*span),
         _ => None,
     })
-}
-
-/// Removes the temporary file of every save in the plan, where one was left behind.
-pub fn remove_partial_saves(plan: &Plan<Kernel>) {
-    for subtask in &plan.subtasks {
-        for op in &subtask.ops {
-            if let Kernel::SaveInit(file) = &op.kernel {
-                // Absent is the normal case (committed, or never started).
-                file.remove_temporary();
-            }
-        }
-    }
 }
 
 /// The index of the first output that depends on `failed` (reads one of its chunks,

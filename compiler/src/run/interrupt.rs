@@ -1,9 +1,10 @@
 //! Termination signals: SIGINT (Ctrl-C), SIGTERM and SIGHUP. [`install`] blocks
 //! them in the calling thread, and so in every thread it starts later (workers
-//! included), and one thread takes them with `sigwait`. A signal then raises one
-//! process-wide flag instead of killing the process, so a run stops at chunk
-//! granularity and removes its temporary files, partial saves and spill files.
-//! The batch CLI and the REPL share the flag.
+//! included), and one thread takes them with `sigwait`. A signal then cancels the
+//! jobs whose tokens are [`watch`]ed instead of killing the process, so a run stops
+//! at chunk granularity and removes its temporary files, partial saves and spill
+//! files. The front-ends (the batch CLI, the REPL) watch their job's token; a job
+//! run through the API by anyone else is cancelled only by its own token.
 //!
 //! SIGINT only stops the run: the REPL goes on, the CLI exits with 130. SIGTERM and
 //! SIGHUP end the process, as their default action does, but only once no run is
@@ -11,6 +12,7 @@
 //! it has cleaned up. Either way the exit status is 128 + the signal's number, as a
 //! shell reports a process the signal killed.
 
+use super::CancelToken;
 use nix::sys::signal::{SigSet, Signal};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
@@ -19,11 +21,8 @@ use std::time::Duration;
 /// The signals that stop a run.
 const SIGNALS: [Signal; 3] = [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP];
 
-/// The flag every signal sets; created on first use.
-fn shared_flag() -> &'static Arc<AtomicBool> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
-}
+/// The tokens a signal cancels.
+static WATCHED: Mutex<Vec<CancelToken>> = Mutex::new(Vec::new());
 
 /// The number of the last signal taken since the last [`reset`]; 0 for none.
 static LAST_SIGNAL: AtomicI32 = AtomicI32::new(0);
@@ -66,7 +65,13 @@ pub fn install() -> Result<(), String> {
 /// What a signal does (on the signal thread, so it may block and exit).
 fn on_signal(signal: Signal) {
     LAST_SIGNAL.store(signal as i32, Ordering::SeqCst);
-    shared_flag().store(true, Ordering::SeqCst);
+    for token in WATCHED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+    {
+        token.cancel();
+    }
     if signal == Signal::SIGINT {
         return;
     }
@@ -98,20 +103,35 @@ impl Drop for Running {
     }
 }
 
-/// The flag a signal sets; pass it as the run's cancel flag.
-pub fn flag() -> Arc<AtomicBool> {
-    Arc::clone(shared_flag())
+/// Lets a signal cancel `token` until the returned guard is dropped.
+pub fn watch(token: &CancelToken) -> Watch {
+    WATCHED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(token.clone());
+    Watch(token.clone())
 }
 
-/// Clears the flag (the REPL calls it before each run).
+/// A token a signal cancels; see [`watch`].
+pub struct Watch(CancelToken);
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let mut watched = WATCHED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(position) = watched.iter().position(|token| token.same_as(&self.0)) {
+            watched.swap_remove(position);
+        }
+    }
+}
+
+/// Forgets the last signal (the REPL calls it before each input).
 pub fn reset() {
     LAST_SIGNAL.store(0, Ordering::SeqCst);
-    shared_flag().store(false, Ordering::SeqCst);
 }
 
 /// Whether a signal came since the last [`reset`].
 pub fn is_set() -> bool {
-    shared_flag().load(Ordering::SeqCst)
+    LAST_SIGNAL.load(Ordering::SeqCst) != 0
 }
 
 /// The exit status of a process a signal stopped, as shells expect: 128 + the
@@ -160,14 +180,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn install_is_idempotent_and_reset_clears_the_flag() {
+    fn install_is_idempotent_and_a_signal_cancels_only_watched_tokens() {
         assert_eq!(install(), Ok(()));
         assert_eq!(install(), Ok(()));
-        flag().store(true, Ordering::SeqCst);
+        let (watched, unwatched, dropped) =
+            (CancelToken::new(), CancelToken::new(), CancelToken::new());
+        let _watch = watch(&watched);
+        drop(watch(&dropped));
+        on_signal(Signal::SIGINT);
         assert!(is_set());
+        assert!(watched.is_cancelled());
+        assert!(!unwatched.is_cancelled() && !dropped.is_cancelled());
+        assert_eq!(exit_status(), 130);
         reset();
         assert!(!is_set());
-        assert!(!flag().load(Ordering::SeqCst));
-        assert_eq!(exit_status(), 130);
     }
 }

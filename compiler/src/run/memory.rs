@@ -6,11 +6,10 @@
 //! tensor needs no such check: past NumPy's threshold only its corners are computed.)
 
 use crate::chunk::{ChunkGraph, ChunkOp};
-use crate::driver::DriverError;
+use crate::error::JobError;
 use crate::tileable::{Output, TileableGraph, TileableId};
 use marsc_grammar::Diagnostic;
 use marsc_runtime::exec::check_memory;
-use marsc_runtime::kernel::Kernel;
 use marsc_runtime::paths::directory_of;
 use marsc_runtime::plan::Plan;
 use std::collections::HashMap;
@@ -48,12 +47,12 @@ pub fn projected_chunk_bytes(chunks: &ChunkGraph) -> Arc<[u64]> {
 
 /// Refuses, before running, a plan with a subtask that alone needs more than
 /// `limit` bytes; the error points at the statement it computes.
-pub fn check_fits(
-    plan: &Plan<Kernel>,
+pub fn check_fits<K>(
+    plan: &Plan<K>,
     projected: &[u64],
     limit: u64,
     tileables: &TileableGraph,
-) -> Result<(), DriverError> {
+) -> Result<(), JobError> {
     let estimate =
         |chunk: marsc_runtime::plan::ChunkId| projected.get(chunk.index()).copied().unwrap_or(0);
     let Err((subtask, needed)) = check_memory(plan, limit, estimate) else {
@@ -74,19 +73,19 @@ pub fn check_fits(
         .map(|subtask| TileableId(subtask.label))
         .filter(|tileable| tileable.index() < tileables.len());
     match tileable {
-        Some(tileable) => Err(DriverError::RunFailed(Box::new(
+        Some(tileable) => Err(JobError::RunFailed(Box::new(
             Diagnostic::error(message, tileables.node(tileable).span)
                 .with_label("this step does not fit in memory")
                 .with_note(hint),
         ))),
-        None => Err(DriverError::Runtime(format!("{message}; {hint}"))),
+        None => Err(JobError::Limit(format!("{message}; {hint}"))),
     }
 }
 
 /// Refuses saves larger than their file system's free space (all saves to one file
 /// system counted together, since each is written whole before its rename). Needs
 /// only the TileableGraph, so a run checks it before tiling.
-pub fn check_saves(tileables: &TileableGraph) -> Result<(), DriverError> {
+pub fn check_saves(tileables: &TileableGraph) -> Result<(), JobError> {
     let mut per_file_system: HashMap<u64, u64> = HashMap::new();
     for output in &tileables.outputs {
         let Output::Save { path, tensor, span } = output else {
@@ -111,7 +110,7 @@ pub fn check_saves(tileables: &TileableGraph) -> Result<(), DriverError> {
                 *needed,
                 path.display()
             );
-            return Err(DriverError::RunFailed(Box::new(
+            return Err(JobError::RunFailed(Box::new(
                 Diagnostic::error(message, *span)
                     .with_label("this cannot fit")
                     .with_help("save to a file system with more room, or save less"),

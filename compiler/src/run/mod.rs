@@ -5,7 +5,8 @@
 //! failing statement (run again on their own, see [`failure`]), then the error,
 //! which names the source expression whose chunk failed.
 
-pub mod allocator;
+pub mod cancel;
+pub mod execute;
 pub mod failure;
 pub mod interrupt;
 pub mod memory;
@@ -13,22 +14,18 @@ pub mod output;
 pub mod progress;
 pub mod stats;
 
+pub use cancel::CancelToken;
 pub use stats::RunStats;
 
-use crate::driver::{Compiled, DriverError};
+use crate::driver::Compiled;
+use crate::error::JobError;
 use crate::subtask::{SubtaskGraph, SubtaskId};
-use marsc_runtime::exec::ChunkKernel;
-use marsc_runtime::exec::{
-    execute, write_chrome_trace_with, ExecError, ExecObserver, ExecOptions, ExecStats, NoObserver,
-    SubtaskSpan, TraceRecorder,
-};
+use execute::{execute_plan, PlanFailure};
+use marsc_runtime::exec::{ChunkKernel, ExecError, ExecOptions, ExecStats};
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
-use progress::ProgressObserver;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// How to run a compiled program.
 #[derive(Clone, Debug)]
@@ -46,9 +43,10 @@ pub struct RunOptions {
     pub inject_faults: Option<(f64, u64)>,
     /// `(worker, fraction)`: drop a worker part-way, for testing recovery.
     pub kill_worker: Option<(u32, f64)>,
-    /// When set to true (e.g. by [`interrupt`]'s Ctrl-C handler) the run stops at
-    /// chunk granularity, removes its temporary files and partial saves, and fails.
-    pub cancel: Option<Arc<AtomicBool>>,
+    /// The job's cancel token: once cancelled (e.g. by [`interrupt`]'s signal
+    /// thread) the run stops at chunk granularity, removes its temporary files and
+    /// partial saves, and fails with [`JobError::Cancelled`].
+    pub cancel: CancelToken,
 }
 
 impl Default for RunOptions {
@@ -61,37 +59,7 @@ impl Default for RunOptions {
             memory_limit: None,
             inject_faults: None,
             kill_worker: None,
-            cancel: None,
-        }
-    }
-}
-
-/// The observers a run asked for.
-struct Observers {
-    progress: Option<ProgressObserver>,
-    trace: Option<TraceRecorder>,
-}
-
-impl ExecObserver for Observers {
-    fn on_start(&mut self, total: u64, workers: u32) {
-        if let Some(progress) = &mut self.progress {
-            progress.on_start(total, workers);
-        }
-        if let Some(trace) = &mut self.trace {
-            trace.on_start(total, workers);
-        }
-    }
-    fn on_subtask_done(&mut self, done: u64, total: u64) {
-        if let Some(progress) = &mut self.progress {
-            progress.on_subtask_done(done, total);
-        }
-    }
-    fn wants_spans(&self) -> bool {
-        self.trace.is_some()
-    }
-    fn on_subtask_span(&mut self, span: &SubtaskSpan) {
-        if let Some(trace) = &mut self.trace {
-            trace.on_subtask_span(span);
+            cancel: CancelToken::new(),
         }
     }
 }
@@ -101,52 +69,18 @@ pub fn run_program(
     program: &Compiled,
     options: &RunOptions,
     out: &mut dyn Write,
-) -> Result<ExecStats, DriverError> {
-    // A terminating signal waits for this run to clean up before ending the process.
-    let _running = interrupt::running();
-    if is_cancelled(options) {
-        return Err(interrupted());
-    }
-    let mut exec_options = ExecOptions {
-        workers: options.workers.max(1),
-        inject_faults: options.inject_faults,
-        kill_worker: options.kill_worker,
-        cancel: options.cancel.clone(),
-        ..ExecOptions::default()
-    };
-    if let Some(limit) = options.memory_limit {
-        let projected = memory::projected_chunk_bytes(&program.chunks);
-        memory::check_fits(&program.plan, &projected, limit, &program.tileables)?;
-        exec_options.memory_limit = Some(limit);
-        exec_options.projected_chunk_bytes = Some(projected);
-    }
-    crate::plan::mapped::map_loaded_files(&program.plan, &program.tileables)
-        .map_err(DriverError::RunFailed)?;
-    let mut observers = Observers {
-        progress: options.progress.then(ProgressObserver::new),
-        trace: options.trace.as_ref().map(|_| TraceRecorder::new()),
-    };
-    let outcome = execute(&program.plan, &exec_options, &mut observers);
-    if let Some(progress) = &mut observers.progress {
-        progress.finish();
-    }
-    if let (Some(path), Some(trace)) = (&options.trace, &observers.trace) {
-        write_trace(program, trace, path)?;
-    }
+) -> Result<ExecStats, JobError> {
+    let outcome = execute_plan(&program.plan, &program.chunks, &program.tileables, options);
     let mut executed = match outcome {
         Ok(executed) => executed,
-        Err(error) => {
-            failure::remove_partial_saves(&program.plan);
-            if error == ExecError::Cancelled {
-                return Err(interrupted());
-            }
-            return Err(failed_run(program, &exec_options, error, out));
-        }
+        Err(PlanFailure::Refused(error)) => return Err(error),
+        Err(PlanFailure::Failed(ExecError::Cancelled)) => return Err(JobError::Cancelled),
+        Err(PlanFailure::Failed(error)) => return Err(failed_run(program, options, error, out)),
     };
     let results: output::Results = executed.results.into_iter().collect();
     let count = program.chunks.outputs.len();
-    let printed = output::write_prints(&program.chunks, &results, count, out)
-        .map_err(DriverError::Runtime)?;
+    let printed =
+        output::write_prints(&program.chunks, &results, count, out).map_err(JobError::Io)?;
     // The printed values are assembled while every result is still held.
     let held: u64 = results
         .values()
@@ -162,10 +96,16 @@ pub fn run_program(
 /// earliest failing statement.
 fn failed_run(
     program: &Compiled,
-    exec_options: &ExecOptions,
+    options: &RunOptions,
     mut error: ExecError,
     out: &mut dyn Write,
-) -> DriverError {
+) -> JobError {
+    // The prefix runs quietly: the run's own progress bar and trace are done.
+    let quiet = RunOptions {
+        progress: false,
+        trace: None,
+        ..options.clone()
+    };
     let mut before = program.chunks.outputs.len();
     // The subtasks and plan of the run that failed last (a prefix's), when not the
     // program's own.
@@ -183,73 +123,21 @@ fn failed_run(
         else {
             break;
         };
-        if crate::plan::mapped::map_loaded_files(&prefix_plan, &program.tileables).is_err() {
-            break;
-        }
-        match execute(&prefix_plan, exec_options, &mut NoObserver) {
+        match execute_plan(&prefix_plan, &program.chunks, &program.tileables, &quiet) {
             Ok(executed) => {
                 let results: output::Results = executed.results.into_iter().collect();
                 // The run's own error is what the user needs; a failed write adds nothing.
                 let _ = output::write_prints(&program.chunks, &results, before, out);
                 break;
             }
-            Err(ExecError::Cancelled) => {
-                failure::remove_partial_saves(&prefix_plan);
-                return interrupted();
-            }
-            Err(earlier) => {
-                failure::remove_partial_saves(&prefix_plan);
+            Err(PlanFailure::Failed(ExecError::Cancelled)) => return JobError::Cancelled,
+            Err(PlanFailure::Refused(_)) => break,
+            Err(PlanFailure::Failed(earlier)) => {
                 error = earlier;
                 prefix = Some((prefix_subtasks, prefix_plan));
             }
         }
     }
     let plan = prefix.as_ref().map_or(&program.plan, |(_, p)| p);
-    match failure::failure_diagnostic(&error, plan, &program.tileables) {
-        Ok(diagnostic) => DriverError::RunFailed(Box::new(diagnostic)),
-        Err(message) => DriverError::Runtime(message),
-    }
-}
-
-/// The message of a run stopped by its cancel flag (Ctrl-C).
-pub const INTERRUPTED: &str = "interrupted";
-
-/// Whether the run's cancel flag is up.
-pub fn is_cancelled(options: &RunOptions) -> bool {
-    options
-        .cancel
-        .as_ref()
-        .is_some_and(|flag| flag.load(Ordering::SeqCst))
-}
-
-fn interrupted() -> DriverError {
-    DriverError::Runtime(INTERRUPTED.to_string())
-}
-
-fn write_trace(
-    program: &Compiled,
-    trace: &TraceRecorder,
-    path: &PathBuf,
-) -> Result<(), DriverError> {
-    let file = std::fs::File::create(path).map_err(|error| {
-        DriverError::Runtime(format!(
-            "cannot write the trace '{}': {error}",
-            path.display()
-        ))
-    })?;
-    let name = |span: &SubtaskSpan| {
-        let kernel = program
-            .plan
-            .subtasks
-            .get(span.subtask.index())
-            .and_then(|subtask| subtask.ops.last())
-            .map_or("subtask", |op| op.kernel.name());
-        format!("{kernel} %{}", span.label)
-    };
-    write_chrome_trace_with(file, trace.workers(), trace.spans(), name).map_err(|error| {
-        DriverError::Runtime(format!(
-            "cannot write the trace '{}': {error}",
-            path.display()
-        ))
-    })
+    failure::failure_error(&error, plan, &program.tileables)
 }
