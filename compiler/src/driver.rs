@@ -58,7 +58,7 @@ impl Default for Options {
 }
 
 /// A stage whose IR `--emit` can print.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// The syntax tree.
     Ast,
@@ -75,7 +75,7 @@ pub enum Stage {
 }
 
 /// How `--emit` renders a stage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EmitFormat {
     /// A deterministic text dump.
     Text,

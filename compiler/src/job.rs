@@ -9,6 +9,7 @@
 
 pub use crate::driver::{Compiled, Options};
 pub use crate::error::JobError;
+pub use crate::run::output::{PrintSink, Printed, PrintedItem, TextSink};
 pub use crate::run::{CancelToken, RunOptions, RunStats};
 
 use crate::driver::compile_checked;
@@ -26,6 +27,17 @@ pub fn run(
     run_compiled(&compiled, run_options, out)
 }
 
+/// Compiles and runs a script, handing each print to `sink` as data.
+pub fn run_to(
+    text: &str,
+    options: &Options,
+    run_options: &RunOptions,
+    sink: &mut dyn PrintSink,
+) -> Result<RunStats, JobError> {
+    let compiled = compile_for_run(text, options, run_options)?;
+    run_compiled_to(&compiled, run_options, sink)
+}
+
 /// Compiles a script for a run with `run_options` (the scheduling passes place
 /// subtasks on that run's workers unless `options` names a worker count).
 pub fn compile_for_run(
@@ -40,13 +52,27 @@ pub fn compile_for_run(
     compile_checked(text, &scheduled, crate::run::memory::check_saves)
 }
 
-/// Runs an already compiled script, writing what it prints to `out`.
+/// Runs an already compiled script, writing what it prints to `out` as `print`
+/// does (all at once, after the run; a failed run's earlier prints too).
 pub fn run_compiled(
     compiled: &Compiled,
     run_options: &RunOptions,
     out: &mut dyn Write,
 ) -> Result<RunStats, JobError> {
-    let exec = run_program(compiled, run_options, out)?;
+    let mut sink = TextSink::new(out);
+    let outcome = run_compiled_to(compiled, run_options, &mut sink);
+    let written = sink.finish();
+    let stats = outcome?;
+    written.map(|()| stats)
+}
+
+/// Runs an already compiled script, handing each print to `sink` as data.
+pub fn run_compiled_to(
+    compiled: &Compiled,
+    run_options: &RunOptions,
+    sink: &mut dyn PrintSink,
+) -> Result<RunStats, JobError> {
+    let exec = run_program(compiled, run_options, sink)?;
     Ok(RunStats {
         tileables: compiled.tileables.len() as u64,
         chunks: compiled.chunks.num_chunks() as u64,

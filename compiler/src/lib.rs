@@ -3,7 +3,6 @@
 //! CLI and REPL) compile and run scripts through [`job`].
 
 pub mod chunk;
-pub mod cli;
 pub mod diagnostics;
 pub mod driver;
 pub mod error;
@@ -12,9 +11,9 @@ pub mod infer;
 pub mod job;
 pub mod lower;
 pub mod plan;
-pub mod repl;
 pub mod run;
 pub mod schedule;
+pub mod session;
 pub mod size;
 pub mod subtask;
 pub mod tile;

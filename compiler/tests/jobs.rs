@@ -2,7 +2,9 @@
 //! each with its own output and figures, and cancelling one job (its own token)
 //! stops it alone, cleanly, while the other finishes with the right answer.
 
-use marsc::job::{self, CancelToken, JobError, Options, RunOptions, RunStats};
+use marsc::job::{
+    self, CancelToken, JobError, Options, Printed, PrintedItem, RunOptions, RunStats,
+};
 use std::time::{Duration, Instant};
 
 /// A job that runs for many seconds: 2·10⁹ elements in 2,000 chunks, summed.
@@ -71,4 +73,38 @@ fn a_job_cancelled_before_it_runs_does_nothing() {
     let error = run(LONG, token).expect_err("cancelled");
     assert!(matches!(error, JobError::Cancelled), "{error:?}");
     assert_eq!(error.to_string(), "interrupted");
+}
+
+#[test]
+fn prints_reach_a_sink_as_data_and_render_as_print_does() {
+    let text = "import mars.tensor as mt\nx = mt.arange(3, chunks=2)\nprint('x:', x, x.sum(), sep='|')\nprint(mt.ones(2000))\n";
+    let run_options = RunOptions {
+        workers: 2,
+        ..RunOptions::default()
+    };
+    let mut printed: Vec<Printed> = Vec::new();
+    job::run_to(text, &Options::default(), &run_options, &mut printed).expect("runs");
+    assert_eq!(printed.len(), 2);
+    let first = &printed[0];
+    assert_eq!(first.sep, "|");
+    let [PrintedItem::Text(label), PrintedItem::Tensor(x), PrintedItem::Tensor(sum)] =
+        first.items.as_slice()
+    else {
+        panic!("items: {:?}", first.items);
+    };
+    assert_eq!(label, "x:");
+    assert_eq!(x.shape, vec![3]);
+    assert!(sum.shape.is_empty());
+    // A summarized tensor arrives as its corners, with its whole shape.
+    let PrintedItem::Tensor(ones) = &printed[1].items[0] else {
+        panic!("a tensor");
+    };
+    assert_eq!(ones.shape, vec![2000]);
+    assert!(ones.data.len() < 2000);
+    // Rendered, the data is exactly what a text run writes.
+    let mut out = Vec::new();
+    job::run(text, &Options::default(), &run_options, &mut out).expect("runs");
+    let rendered: String = printed.iter().map(Printed::text).collect();
+    assert_eq!(String::from_utf8(out).expect("utf-8"), rendered);
+    assert!(rendered.starts_with("x:|[0 1 2]|3\n[1. 1. 1. ... 1. 1. 1.]\n"));
 }

@@ -54,7 +54,7 @@ pub fn run_script_printing(
 ) -> (String, Result<RunStats, String>) {
     let run_options = RunOptions {
         workers,
-        progress: false,
+        progress: None,
         trace: None,
         ..RunOptions::default()
     };
@@ -225,7 +225,7 @@ pub fn options_in(dir: &Path, jit: bool) -> Options {
 pub fn run_options() -> RunOptions {
     RunOptions {
         workers: 2,
-        progress: false,
+        progress: None,
         trace: None,
         ..RunOptions::default()
     }

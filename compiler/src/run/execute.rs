@@ -6,8 +6,7 @@
 //! for, and removes partial saves when the run fails or is cancelled.
 
 use super::memory::{check_fits, projected_chunk_bytes};
-use super::progress::ProgressObserver;
-use super::{interrupt, RunOptions};
+use super::{active, Progress, RunOptions};
 use crate::chunk::ChunkGraph;
 use crate::error::JobError;
 use crate::tileable::TileableGraph;
@@ -57,7 +56,7 @@ pub fn execute_plan<K: PlannedKernel>(
     options: &RunOptions,
 ) -> Result<ExecOutput<K::Value>, PlanFailure> {
     // A terminating signal waits for this run to clean up before ending the process.
-    let _running = interrupt::running();
+    let _running = active::running();
     if options.cancel.is_cancelled() {
         return Err(PlanFailure::Refused(JobError::Cancelled));
     }
@@ -85,7 +84,7 @@ pub fn execute_plan<K: PlannedKernel>(
         .filter_map(|op| op.kernel.kernel());
     crate::plan::mapped::map_files_of(kernels, tileables).map_err(JobError::RunFailed)?;
     let mut observers = Observers {
-        progress: options.progress.then(ProgressObserver::new),
+        progress: options.progress.as_ref().map(|factory| factory.make()),
         trace: options.trace.as_ref().map(|_| TraceRecorder::new()),
     };
     let outcome = execute(plan, &exec_options, &mut observers);
@@ -114,7 +113,7 @@ pub fn remove_partial_saves<K: PlannedKernel>(plan: &Plan<K>) {
 
 /// The observers a run asked for.
 struct Observers {
-    progress: Option<ProgressObserver>,
+    progress: Option<Box<dyn Progress>>,
     trace: Option<TraceRecorder>,
 }
 

@@ -5,13 +5,12 @@
 //! failing statement (run again on their own, see [`failure`]), then the error,
 //! which names the source expression whose chunk failed.
 
+pub mod active;
 pub mod cancel;
 pub mod execute;
 pub mod failure;
-pub mod interrupt;
 pub mod memory;
 pub mod output;
-pub mod progress;
 pub mod stats;
 
 pub use cancel::CancelToken;
@@ -21,19 +20,21 @@ use crate::driver::Compiled;
 use crate::error::JobError;
 use crate::subtask::{SubtaskGraph, SubtaskId};
 use execute::{execute_plan, PlanFailure};
-use marsc_runtime::exec::{ChunkKernel, ExecError, ExecOptions, ExecStats};
+use marsc_runtime::exec::{ChunkKernel, ExecError, ExecObserver, ExecOptions, ExecStats};
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
-use std::io::Write;
+use output::PrintSink;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// How to run a compiled program.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     /// Number of workers, at least 1.
     pub workers: u32,
-    /// Show a progress bar on stderr for runs longer than about a second.
-    pub progress: bool,
+    /// Makes the observer each run reports its progress to (the CLI's bar on
+    /// stderr, a server's live job state); `None` for none.
+    pub progress: Option<ProgressFactory>,
     /// Write a Chrome trace of the run here.
     pub trace: Option<PathBuf>,
     /// Keep chunk data within this many bytes, spilling to disk past it; a subtask
@@ -54,7 +55,7 @@ impl Default for RunOptions {
     fn default() -> RunOptions {
         RunOptions {
             workers: ExecOptions::default().workers,
-            progress: false,
+            progress: None,
             trace: None,
             memory_limit: None,
             inject_faults: None,
@@ -64,11 +65,39 @@ impl Default for RunOptions {
     }
 }
 
-/// Runs `program`, writing what it prints to `out`; returns the executor's figures.
+/// What a run tells about its progress: the executor's events (subtasks done out
+/// of the total), then [`Progress::finish`] once it has stopped.
+pub trait Progress: ExecObserver + Send {
+    /// The run has stopped (call before printing results).
+    fn finish(&mut self);
+}
+
+/// Makes a fresh [`Progress`] for each run of a job.
+#[derive(Clone)]
+pub struct ProgressFactory(pub Arc<dyn Fn() -> Box<dyn Progress> + Send + Sync>);
+
+impl ProgressFactory {
+    pub fn new(make: impl Fn() -> Box<dyn Progress> + Send + Sync + 'static) -> ProgressFactory {
+        ProgressFactory(Arc::new(make))
+    }
+
+    /// A new observer.
+    pub fn make(&self) -> Box<dyn Progress> {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for ProgressFactory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressFactory")
+    }
+}
+
+/// Runs `program`, handing what it prints to `out`; returns the executor's figures.
 pub fn run_program(
     program: &Compiled,
     options: &RunOptions,
-    out: &mut dyn Write,
+    out: &mut dyn PrintSink,
 ) -> Result<ExecStats, JobError> {
     let outcome = execute_plan(&program.plan, &program.chunks, &program.tileables, options);
     let mut executed = match outcome {
@@ -79,8 +108,7 @@ pub fn run_program(
     };
     let results: output::Results = executed.results.into_iter().collect();
     let count = program.chunks.outputs.len();
-    let printed =
-        output::write_prints(&program.chunks, &results, count, out).map_err(JobError::Io)?;
+    let printed = output::write_prints(&program.chunks, &results, count, out)?;
     // The printed values are assembled while every result is still held.
     let held: u64 = results
         .values()
@@ -98,11 +126,11 @@ fn failed_run(
     program: &Compiled,
     options: &RunOptions,
     mut error: ExecError,
-    out: &mut dyn Write,
+    out: &mut dyn PrintSink,
 ) -> JobError {
     // The prefix runs quietly: the run's own progress bar and trace are done.
     let quiet = RunOptions {
-        progress: false,
+        progress: None,
         trace: None,
         ..options.clone()
     };

@@ -6,6 +6,7 @@
 //! from them and its full shape.
 
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
+use crate::error::JobError;
 use crate::plan::runtime_id;
 use marsc_runtime::format::{format_array, format_corners, repr_array, repr_corners, repr_scalar};
 use marsc_runtime::kernel::{AssemblePiece, ChunkValue, Kernel};
@@ -53,40 +54,134 @@ impl Shown {
     }
 }
 
-/// Writes the first `count` outputs of the program (its prints; saves print
-/// nothing) to `out`, in order; returns the most bytes of printed values held at
-/// once. Errors are internal (a missing result) or from writing.
+/// One `print` (or a REPL echo) as data: its items and its `sep` and `end`. A
+/// front-end renders it ([`Printed::text`] is what `print` writes); a server can
+/// send the values themselves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Printed {
+    pub items: Vec<PrintedItem>,
+    pub sep: String,
+    pub end: String,
+}
+
+/// One item of a [`Printed`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum PrintedItem {
+    /// A Python value, already as `print` shows it.
+    Text(String),
+    /// A tensor's values (only the corners of a summarized one) and shape.
+    Tensor(Shown),
+}
+
+impl Printed {
+    /// The text `print` writes: the items' `str()` joined by `sep`, then `end`.
+    pub fn text(&self) -> String {
+        let mut text = String::new();
+        for (position, item) in self.items.iter().enumerate() {
+            if position > 0 {
+                text.push_str(&self.sep);
+            }
+            match item {
+                PrintedItem::Text(value) => text.push_str(value),
+                PrintedItem::Tensor(shown) => text.push_str(&shown.str()),
+            }
+        }
+        text.push_str(&self.end);
+        text
+    }
+
+    /// Bytes of the values it holds.
+    pub fn nbytes(&self) -> usize {
+        self.items
+            .iter()
+            .map(|item| match item {
+                PrintedItem::Text(text) => text.len(),
+                PrintedItem::Tensor(shown) => shown.nbytes(),
+            })
+            .sum()
+    }
+}
+
+/// Where a run's prints go, one [`Printed`] per `print`, in program order.
+pub trait PrintSink {
+    /// Takes one print; returns the bytes the sink now holds (for the run's peak).
+    fn print(&mut self, printed: Printed) -> Result<u64, JobError>;
+}
+
+/// Keeps the prints as data (a server, tests).
+impl PrintSink for Vec<Printed> {
+    fn print(&mut self, printed: Printed) -> Result<u64, JobError> {
+        self.push(printed);
+        Ok(self.iter().map(|printed| printed.nbytes() as u64).sum())
+    }
+}
+
+/// Renders prints as `print` does, into a writer (the CLI's stdout), all at once
+/// when [`TextSink::finish`] is called: nothing of a run appears before it has
+/// computed every output, and a failed run's earlier prints appear before its error.
+pub struct TextSink<'w> {
+    out: &'w mut dyn Write,
+    text: String,
+}
+
+impl<'w> TextSink<'w> {
+    pub fn new(out: &'w mut dyn Write) -> TextSink<'w> {
+        TextSink {
+            out,
+            text: String::new(),
+        }
+    }
+
+    /// Writes what was printed and flushes.
+    pub fn finish(self) -> Result<(), JobError> {
+        self.out
+            .write_all(self.text.as_bytes())
+            .and_then(|()| self.out.flush())
+            .map_err(|error| JobError::Io(format!("cannot write the output: {error}")))
+    }
+}
+
+impl PrintSink for TextSink<'_> {
+    fn print(&mut self, printed: Printed) -> Result<u64, JobError> {
+        self.text.push_str(&printed.text());
+        Ok(self.text.len() as u64)
+    }
+}
+
+/// Hands the first `count` outputs of the program (its prints; saves print
+/// nothing) to `sink`, in order; returns the most bytes of printed values held at
+/// once (the largest value assembled, plus what the sink holds).
 pub fn write_prints(
     chunks: &ChunkGraph,
     results: &Results,
     count: usize,
-    out: &mut dyn Write,
-) -> Result<u64, String> {
-    let mut text = String::new();
+    sink: &mut dyn PrintSink,
+) -> Result<u64, JobError> {
     let mut held = 0;
+    let mut in_sink = 0;
     for output in chunks.outputs.iter().take(count) {
         let ChunkOutput::Print { items, sep, end } = output else {
             continue;
         };
-        for (position, item) in items.iter().enumerate() {
-            if position > 0 {
-                text.push_str(sep);
-            }
-            match item {
-                PrintItem::Text(value) => text.push_str(value),
+        let mut printed = Printed {
+            items: Vec::with_capacity(items.len()),
+            sep: sep.clone(),
+            end: end.clone(),
+        };
+        for item in items {
+            printed.items.push(match item {
+                PrintItem::Text(value) => PrintedItem::Text(value.clone()),
                 PrintItem::Tensor(_) | PrintItem::Summary { .. } => {
-                    let value = shown(chunks, results, item)?;
+                    let value =
+                        shown(chunks, results, item).map_err(|e| JobError::internal("print", e))?;
                     held = held.max(value.nbytes() as u64);
-                    text.push_str(&value.str());
+                    PrintedItem::Tensor(value)
                 }
-            }
+            });
         }
-        text.push_str(end);
+        in_sink = sink.print(printed)?;
     }
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|error| format!("cannot write the output: {error}"))?;
-    Ok(held + text.len() as u64)
+    Ok(held + in_sink)
 }
 
 /// What printing a tensor item shows, from its result chunks.

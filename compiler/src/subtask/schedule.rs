@@ -9,7 +9,7 @@ use crate::chunk::{ChunkGraph, ChunkId, ChunkOp};
 use crate::schedule::{self, Dag, InitialAssignment};
 
 /// How the execution priority of subtasks is chosen.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OrderPolicy {
     /// The memory-frugal demand-driven order (finish a branch before starting another).
     #[default]
@@ -20,7 +20,7 @@ pub enum OrderPolicy {
 
 /// How the initial subtasks (those reading no other subtask) are spread over workers;
 /// the rest follow the bytes of their inputs whatever the policy.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AssignPolicy {
     /// The Mars breadth-first assignment: neighbouring initial subtasks share a worker.
     #[default]

@@ -1,10 +1,11 @@
 //! The REPL's `:` commands: `:help`, `:emit STAGE EXPR`, `:stats`, `:workers N`,
 //! `:reset`, `:quit`.
 
-use super::session::{tile_error, Session};
-use crate::driver::{subtask_graph, tile_graph, Stage};
-use crate::tileable::prune::prune;
+use crate::choices::StageArg;
 use clap::ValueEnum;
+use marsc::driver::{subtask_graph, tile_graph, Stage};
+use marsc::session::{tile_error, Session};
+use marsc::tileable::prune::prune;
 
 pub const HELP: &str = "\
 Enter statements of a .mt script; an expression shows its value.
@@ -70,7 +71,9 @@ fn workers(session: &mut Session, rest: &str) -> Result<String, String> {
 fn emit(session: &mut Session, rest: &str) -> Result<String, String> {
     let usage = || "error: usage: :emit STAGE EXPR (STAGE: ast, tileable, chunk, subtask)\n";
     let (stage_name, expr) = rest.split_once(char::is_whitespace).ok_or_else(usage)?;
-    let stage = Stage::from_str(stage_name, true).map_err(|_| usage())?;
+    let stage: Stage = StageArg::from_str(stage_name, true)
+        .map_err(|_| usage())?
+        .into();
     let expr = expr.trim();
     if stage == Stage::Ast {
         let text = format!("{expr}\n");

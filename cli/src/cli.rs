@@ -3,15 +3,17 @@
 //! (0 success, 1 an error in the script or its data, 2 bad usage, 128 + the signal
 //! when stopped by one: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
 
-use crate::diagnostics::{emit_to_stderr, SourceFile};
-use crate::driver::{self, EmitFormat, Options, Stage};
-use crate::error::JobError;
-use crate::fuse::Fusion;
-use crate::job;
-use crate::run::{interrupt, CancelToken, RunOptions, RunStats};
-use crate::size::parse_size;
-use crate::subtask::{AssignPolicy, OrderPolicy};
+use crate::choices::{AssignArg, FormatArg, OrderArg, StageArg};
+use crate::interrupt;
+use crate::progress::ProgressObserver;
 use clap::{Args, Parser, Subcommand};
+use marsc::diagnostics::{emit_to_stderr, SourceFile};
+use marsc::driver::{self, Options};
+use marsc::error::JobError;
+use marsc::fuse::Fusion;
+use marsc::job;
+use marsc::run::{CancelToken, ProgressFactory, RunOptions, RunStats};
+use marsc::size::parse_size;
 use marsc_runtime::paths::{file_identity, FileIdentity};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -99,11 +101,11 @@ struct RunArgs {
 
     /// Compile up to STAGE, print its dump to stdout, and run nothing.
     #[arg(long, value_name = "STAGE", value_enum)]
-    emit: Option<Stage>,
+    emit: Option<StageArg>,
 
     /// Output format of --emit: text, or a Graphviz picture (dot).
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "text")]
-    format: EmitFormat,
+    format: FormatArg,
 
     #[command(flatten)]
     compile: CompileArgs,
@@ -135,13 +137,13 @@ struct RunArgs {
     /// seed. The other subtasks go where most of their input bytes are. With --emit,
     /// workers are assigned only when --workers is given.
     #[arg(long, value_name = "POLICY", value_enum, default_value = "bfs")]
-    assign: AssignPolicy,
+    assign: AssignArg,
 
     /// The order in which ready subtasks run: priority keeps few chunk results alive
     /// (it finishes a branch before starting another), bfs runs every subtask of one
     /// depth before any deeper one.
     #[arg(long, value_name = "POLICY", value_enum, default_value = "priority")]
-    order: OrderPolicy,
+    order: OrderArg,
 
     /// Run every chunk operation as its own subtask, instead of fusing each producer
     /// into the subtask of the chunks that read it (for comparison; results are the
@@ -239,8 +241,8 @@ fn run_args_options(args: &RunArgs) -> Options {
     Options {
         jit: !args.no_jit,
         fusion: fusion(args.no_fuse),
-        assign: args.assign,
-        order: args.order,
+        assign: args.assign.into(),
+        order: args.order.into(),
         ..options(&args.compile)
     }
 }
@@ -312,7 +314,7 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         ..run_args_options(args)
     };
     if let Some(stage) = args.emit {
-        return match driver::emit(&text, stage, args.format, &options) {
+        return match driver::emit(&text, stage.into(), args.format.into(), &options) {
             Ok(dump) => {
                 print!("{dump}");
                 ExitCode::SUCCESS
@@ -332,7 +334,8 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         workers: args
             .workers
             .unwrap_or_else(|| RunOptions::default().workers),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: (!args.quiet && std::io::stderr().is_terminal())
+            .then(|| ProgressFactory::new(|| Box::new(ProgressObserver::new()))),
         trace: args.trace.clone(),
         memory_limit: args.memory_limit,
         inject_faults: args.inject_faults,
@@ -446,7 +449,7 @@ fn order(graph: &Path) -> ExitCode {
         Ok(text) => text,
         Err(code) => return code,
     };
-    match crate::schedule::order_report(&text) {
+    match marsc::schedule::order_report(&text) {
         Ok(report) => {
             // A closed pipe (`marsc order g.dag | head`) is not an error of the graph.
             let _ = std::io::stdout().lock().write_all(report.as_bytes());
@@ -454,7 +457,7 @@ fn order(graph: &Path) -> ExitCode {
         }
         Err(error) => {
             let name = graph.display().to_string();
-            eprintln!("{}", crate::schedule::render_dag_error(&name, &error));
+            eprintln!("{}", marsc::schedule::render_dag_error(&name, &error));
             ExitCode::from(1)
         }
     }

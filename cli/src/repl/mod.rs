@@ -1,37 +1,30 @@
 //! `marsc repl` (and `marsc` with no script): an interactive session. Each input
 //! extends one growing program; an expression shows its value as Python's REPL
 //! shows a NumPy value, computing only what that value needs and reusing the chunks
-//! the session already computed ([`compute`]).
+//! the session already computed (the library's `marsc::session`).
 //!
 //! On a terminal it is a rustyline editor (history across sessions, editing, tab
 //! completion, `... ` continuation while brackets are open or a line ends with `\`;
 //! Ctrl-C clears the line or cancels a running computation, Ctrl-D leaves). With
 //! piped input it reads lines without prompts, so tests and scripts can drive it.
 
-pub mod commands;
-pub mod complete;
-pub mod compute;
-pub mod files;
-pub mod session;
-pub mod session_kernel;
-pub mod spans;
+mod commands;
+mod complete;
 
-use crate::driver::Options;
-use crate::run::{interrupt, RunOptions};
+use crate::interrupt;
 use commands::{command, Next};
 use complete::ReplHelper;
+use marsc::driver::Options;
+use marsc::run::{CancelToken, RunOptions};
+use marsc::session::{self, Session};
 use marsc_grammar::lexer::needs_more_input;
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
 use rustyline::Editor;
-use session::Session;
 use std::io::{BufRead, IsTerminal, Write};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// The file name diagnostics show for REPL input.
-pub const SOURCE_NAME: &str = "<repl>";
 
 const PROMPT: &str = ">>> ";
 const CONTINUATION_PROMPT: &str = "... ";
@@ -62,7 +55,11 @@ fn handle(session: &mut Session, input: &str) -> Next {
         if input.trim_start().starts_with(':') {
             command(session, input)
         } else {
-            (Next::Continue, session.statements(input))
+            // This input's own token: a Ctrl-C from now on cancels it, and one pressed
+            // before it (while nothing ran) cancelled only an earlier one.
+            let cancel = CancelToken::new();
+            let _watch = interrupt::watch(&cancel);
+            (Next::Continue, session.statements_with(input, cancel))
         }
     }));
     let (next, result) = outcome.unwrap_or_else(|_| {

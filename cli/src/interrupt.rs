@@ -8,14 +8,14 @@
 //!
 //! SIGINT only stops the run: the REPL goes on, the CLI exits with 130. SIGTERM and
 //! SIGHUP end the process, as their default action does, but only once no run is
-//! between start and clean-up ([`running`]): at once when none is, else as soon as
+//! between start and clean-up (`marsc::run::active`): at once when none is, else as soon as
 //! it has cleaned up. Either way the exit status is 128 + the signal's number, as a
 //! shell reports a process the signal killed.
 
-use super::CancelToken;
+use marsc::run::{active, CancelToken};
 use nix::sys::signal::{SigSet, Signal};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 /// The signals that stop a run.
@@ -26,11 +26,6 @@ static WATCHED: Mutex<Vec<CancelToken>> = Mutex::new(Vec::new());
 
 /// The number of the last signal taken since the last [`reset`]; 0 for none.
 static LAST_SIGNAL: AtomicI32 = AtomicI32::new(0);
-
-/// How many runs are between their start and their clean-up, and the condition a
-/// terminating signal waits on until there are none.
-static RUNNING: Mutex<usize> = Mutex::new(0);
-static IDLE: Condvar = Condvar::new();
 
 /// Installs the process-wide handling once (idempotent). Call it before starting
 /// any thread: a thread started earlier would still get the signals' default
@@ -76,31 +71,8 @@ fn on_signal(signal: Signal) {
         return;
     }
     // Held until the process exits, so no run can start after the wait.
-    let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
-    while *running > 0 {
-        running = IDLE.wait(running).unwrap_or_else(PoisonError::into_inner);
-    }
+    let _idle = active::wait_until_idle();
     std::process::exit(128 + signal as i32);
-}
-
-/// Marks a run as started until the guard is dropped, which must be after the run
-/// has removed its files: a terminating signal waits for that before exiting.
-pub fn running() -> Running {
-    *RUNNING.lock().unwrap_or_else(PoisonError::into_inner) += 1;
-    Running(())
-}
-
-/// A run in progress; see [`running`].
-pub struct Running(());
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
-        *running = running.saturating_sub(1);
-        if *running == 0 {
-            IDLE.notify_all();
-        }
-    }
 }
 
 /// Lets a signal cancel `token` until the returned guard is dropped.
@@ -124,8 +96,9 @@ impl Drop for Watch {
     }
 }
 
-/// Forgets the last signal (the REPL calls it before each input).
-pub fn reset() {
+/// Forgets the last signal.
+#[cfg(test)]
+fn reset() {
     LAST_SIGNAL.store(0, Ordering::SeqCst);
 }
 

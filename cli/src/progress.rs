@@ -3,6 +3,7 @@
 //! `--quiet` or when stderr is not a terminal.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use marsc::run::Progress;
 use marsc_runtime::exec::ExecObserver;
 use std::time::{Duration, Instant};
 
@@ -25,13 +26,6 @@ impl ProgressObserver {
         }
     }
 
-    /// Removes the bar from the terminal (call before printing results).
-    pub fn finish(&mut self) {
-        if let Some(bar) = self.bar.take() {
-            bar.finish_and_clear();
-        }
-    }
-
     fn show(&mut self) -> &ProgressBar {
         let total = self.total;
         self.bar.get_or_insert_with(|| {
@@ -51,6 +45,15 @@ impl ProgressObserver {
 impl Default for ProgressObserver {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+impl Progress for ProgressObserver {
+    /// Removes the bar from the terminal (before results are printed).
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
     }
 }
 

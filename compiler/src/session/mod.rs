@@ -1,4 +1,7 @@
-//! One REPL session: the growing program (the text of every accepted input), its
+//! REPL sessions, as a library any front-end drives (the `marsc repl` terminal
+//! loop, tests, a server's notebook-like sessions to come).
+//!
+//! One session: the growing program (the text of every accepted input), its
 //! lowering state, the cache of computed chunks, the files it loaded, the figures of
 //! the last run, and what one input does.
 //!
@@ -7,14 +10,15 @@
 //! session's [`SessionLowerer`], which keeps its state between inputs: nothing
 //! accepted is parsed or lowered again. An input that fails to compile is reported
 //! and not added. What its outputs need (and only that) is tiled, planned against
-//! the cache ([`super::compute`]), run, and shown: prints as `print` shows them,
+//! the cache ([`compute`]), run, and shown: prints as `print` shows them,
 //! echoed tensors with NumPy's `repr`. A statement that needs a load whose file has
-//! changed since fails alone ([`super::files`]).
+//! changed since fails alone ([`files`]).
 
-use super::compute::{plan_with_cache, run_with_cache, ChunkCache, Values};
-use super::files::{LoadedFiles, Staleness};
-use super::spans::shift_module;
-use super::SOURCE_NAME;
+pub mod compute;
+pub mod files;
+pub mod session_kernel;
+pub mod spans;
+
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
 use crate::diagnostics::{render_plain, SourceFile};
 use crate::driver::{tile_graph, Options};
@@ -23,13 +27,19 @@ use crate::lower::session::{Members, SessionLowerer, SessionLowering};
 use crate::lower::LowerOptions;
 use crate::run::execute::PlanFailure;
 use crate::run::output::shown;
-use crate::run::{interrupt, CancelToken, RunOptions, RunStats};
+use crate::run::{CancelToken, RunOptions, RunStats};
 use crate::tileable::{Output, TileableId};
+use compute::{plan_with_cache, run_with_cache, ChunkCache, Values};
+use files::{LoadedFiles, Staleness};
 use marsc_grammar::ast::Module;
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::exec::ExecError;
+use spans::shift_module;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// The file name diagnostics show for REPL input.
+pub const SOURCE_NAME: &str = "<repl>";
 
 /// An input lowered after the accepted program.
 pub struct Lowered {
@@ -161,12 +171,10 @@ impl<'o> Session<'o> {
         self.statements_with(input, CancelToken::new())
     }
 
-    /// [`statements`](Self::statements) with the input's own cancel token: a signal
-    /// (Ctrl-C) cancels it while it compiles or runs, as does whoever holds a clone.
-    /// A Ctrl-C from before this input (one that cancelled the last run, or one
-    /// pressed while nothing ran) cancelled only an earlier token.
+    /// [`statements`](Self::statements) with the input's own cancel token: whoever
+    /// holds a clone (the terminal's Ctrl-C) cancels the input while it runs. A token
+    /// of an earlier input (one a Ctrl-C cancelled) cancels nothing here.
     pub fn statements_with(&mut self, input: &str, cancel: CancelToken) -> Result<String, String> {
-        let _watch = interrupt::watch(&cancel);
         self.run_options.cancel = cancel;
         let compile_started = Instant::now();
         let Some((input, module)) = self.parse_input(input)? else {
@@ -436,5 +444,4 @@ fn render_in_input(text: &str, offset: usize, diagnostics: &[Diagnostic]) -> Str
 }
 
 #[cfg(test)]
-#[path = "session_tests.rs"]
 mod tests;
