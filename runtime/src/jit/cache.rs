@@ -3,6 +3,12 @@
 //! kernel gets its own `JITModule`; dropping a module leaks its code pages on
 //! purpose (cranelift-jit's documented default), so a cached function pointer stays
 //! valid for the life of the process.
+//!
+//! The cache's lock is held only to find or make a key's slot, never while
+//! compiling: jobs compiling different kernels do so at once, and a second request
+//! for a kernel being compiled waits for that one compilation. The time a thread
+//! spends compiling is counted per thread ([`thread_compile_seconds`]), so a job's
+//! JIT figures are its own even while other jobs compile.
 
 use super::codegen::{
     accumulator_dtype, build_function, build_range_sum, uses_pairwise, KernelKey,
@@ -15,6 +21,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilder;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -42,11 +49,25 @@ impl PartialEq for CompiledKernel {
     }
 }
 
+/// A key's compiled kernel, or why it cannot be compiled (set once).
+type Slot = Arc<OnceLock<Result<Arc<CompiledKernel>, String>>>;
+
 #[derive(Default)]
 struct Cache {
-    kernels: HashMap<KernelKey, Arc<CompiledKernel>>,
+    kernels: HashMap<KernelKey, Slot>,
     compiles: u64,
     seconds: f64,
+}
+
+thread_local! {
+    /// Seconds this thread has spent compiling kernels.
+    static THREAD_SECONDS: Cell<f64> = const { Cell::new(0.0) };
+}
+
+/// Seconds the calling thread has spent compiling kernels so far (a job reads it
+/// before and after its JIT pass).
+pub fn thread_compile_seconds() -> f64 {
+    THREAD_SECONDS.with(Cell::get)
 }
 
 fn cache() -> &'static Mutex<Cache> {
@@ -74,20 +95,28 @@ pub fn compile_counters() -> CompileCounters {
     }
 }
 
-/// The compiled kernel for `key`, compiling it on the first request.
+/// The compiled kernel for `key`, compiling it on the first request (outside the
+/// cache's lock; a concurrent request for the same key waits for it).
 pub fn compiled(key: &KernelKey) -> Result<Arc<CompiledKernel>, String> {
-    let mut cache = cache()
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(found) = cache.kernels.get(key) {
-        return Ok(found.clone());
-    }
-    let started = Instant::now();
-    let kernel = Arc::new(compile(key)?);
-    cache.seconds += started.elapsed().as_secs_f64();
-    cache.compiles += 1;
-    cache.kernels.insert(key.clone(), kernel.clone());
-    Ok(kernel)
+    let slot: Slot = {
+        let mut cache = cache()
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Arc::clone(cache.kernels.entry(key.clone()).or_default())
+    };
+    slot.get_or_init(|| {
+        let started = Instant::now();
+        let kernel = compile(key).map(Arc::new);
+        let seconds = started.elapsed().as_secs_f64();
+        THREAD_SECONDS.with(|spent| spent.set(spent.get() + seconds));
+        let mut cache = cache()
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        cache.seconds += seconds;
+        cache.compiles += 1;
+        kernel
+    })
+    .clone()
 }
 
 fn new_module() -> Result<JITModule, String> {

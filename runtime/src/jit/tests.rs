@@ -543,6 +543,50 @@ fn many_chunks_of_one_structure_compile_once() {
     }
 }
 
+#[test]
+fn concurrent_requests_for_one_kernel_get_one_compilation_and_time_counts_per_thread() {
+    // A structure no other test compiles (an int32 cast after a float32 cast).
+    let build = || {
+        let ops = vec![
+            op(
+                Kernel::Arange {
+                    start: Scalar::Int64(5),
+                    step: Scalar::Int64(3),
+                    offset: 0,
+                    len: 64,
+                },
+                &[],
+            ),
+            op(Kernel::Cast(DType::Float32), &[OpArg::Local(0)]),
+            op(Kernel::Cast(DType::Int32), &[OpArg::Local(1)]),
+        ];
+        let before = thread_compile_seconds();
+        let (built, _) = jit_subtask(&subtask(ops, 0), &[])
+            .expect("compiles")
+            .expect("eligible");
+        let spent = thread_compile_seconds() - before;
+        match &built[0].kernel {
+            Kernel::Jit(jit) => (jit.kernel.clone(), spent),
+            other => panic!("not a JIT op: {other:?}"),
+        }
+    };
+    let results: Vec<(Arc<CompiledKernel>, f64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4).map(|_| scope.spawn(build)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .collect()
+    });
+    for (kernel, _) in &results[1..] {
+        assert!(Arc::ptr_eq(&results[0].0, kernel), "compiled twice");
+    }
+    // At most one thread compiled (none if another test got there first), and only
+    // its clock moved: the others waited for its kernel.
+    let compilers = results.iter().filter(|(_, spent)| *spent > 0.0).count();
+    let spent: Vec<f64> = results.iter().map(|result| result.1).collect();
+    assert!(compilers <= 1, "{spent:?}");
+}
+
 fn compiled_for_offset(offset: usize) -> Arc<CompiledKernel> {
     let ops = vec![
         op(
