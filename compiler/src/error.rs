@@ -146,6 +146,34 @@ impl fmt::Display for JobError {
 
 impl std::error::Error for JobError {}
 
+/// Every problem a verifier found (at most one per entity, naming it), so a broken
+/// IR is reported whole rather than by its first symptom.
+#[derive(Debug, Default)]
+pub struct Problems(Vec<String>);
+
+impl Problems {
+    /// Records the problem of one check, if any.
+    pub fn check(&mut self, result: Result<(), String>) {
+        if let Err(problem) = result {
+            self.0.push(problem);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `Ok` if nothing was found; else every problem, one per line (after a count
+    /// when there are several).
+    pub fn into_result(self) -> Result<(), String> {
+        match self.0.len() {
+            0 => Ok(()),
+            1 => Err(self.0.into_iter().next().unwrap_or_default()),
+            count => Err(format!("{count} problems:\n{}", self.0.join("\n"))),
+        }
+    }
+}
+
 /// The 1-based line and character column of byte `offset` in `text`.
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(text.len());
@@ -202,6 +230,20 @@ mod tests {
         assert_eq!(
             JobError::Limit("too many chunks".into()).render(&source("")),
             "error: too many chunks\n"
+        );
+    }
+
+    #[test]
+    fn problems_are_all_reported() {
+        let mut problems = Problems::default();
+        problems.check(Ok(()));
+        assert!(problems.into_result().is_ok());
+        let mut problems = Problems::default();
+        problems.check(Err("t1: wrong shape".into()));
+        problems.check(Err("t4: wrong dtype".into()));
+        assert_eq!(
+            problems.into_result(),
+            Err("2 problems:\nt1: wrong shape\nt4: wrong dtype".to_string())
         );
     }
 

@@ -2,7 +2,7 @@
 //! a dot the members of what precedes it (`mt.` library functions, `mt.random.`
 //! generators, `x.` tensor methods and attributes), all from the library table.
 
-use marsc::lower::session::{bare_names, builtin_members, member_names, Members};
+use marsc::lower::incremental::{bare_names, builtin_members, member_names, Members};
 use rustyline::completion::Completer;
 use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;

@@ -20,6 +20,7 @@
 //!    recorded tileable step exists.
 
 use super::{key, ChunkGraph, ChunkId, ChunkOp, ChunkOutput, LocalIndexItem, PrintItem, StepId};
+use crate::error::Problems;
 
 /// Checks every invariant listed in the module doc.
 pub fn verify(graph: &ChunkGraph) -> Result<(), String> {
@@ -34,10 +35,13 @@ pub fn verify(graph: &ChunkGraph) -> Result<(), String> {
             graph.num_chunks()
         ));
     }
+    // The steps' structure holds, so every chunk can be looked at: report them all.
+    let mut problems = Problems::default();
     for chunk in graph.chunk_ids() {
-        verify_chunk(graph, chunk).map_err(|message| format!("{chunk}: {message}"))?;
+        problems.check(verify_chunk(graph, chunk).map_err(|message| format!("{chunk}: {message}")));
     }
-    verify_outputs(graph)
+    problems.check(verify_outputs(graph));
+    problems.into_result()
 }
 
 fn verify_step(graph: &ChunkGraph, id: StepId, expected_first: u32) -> Result<(), String> {

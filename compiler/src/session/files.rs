@@ -15,7 +15,7 @@
 //! version of a file must not answer for another: when a file is seen with a new
 //! identity the caller drops the session's cache.
 
-use crate::lower::session::LoadSite;
+use crate::lower::incremental::LoadSite;
 use crate::tileable::TileableId;
 use marsc_grammar::Span;
 use std::collections::HashMap;

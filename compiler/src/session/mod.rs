@@ -23,7 +23,7 @@ use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
 use crate::diagnostics::{render_plain, SourceFile};
 use crate::driver::{tile_graph, Options};
 use crate::error::JobError;
-use crate::lower::session::{Members, SessionLowerer, SessionLowering};
+use crate::lower::incremental::{Members, SessionLowerer, SessionLowering};
 use crate::lower::LowerOptions;
 use crate::run::execute::PlanFailure;
 use crate::run::output::shown;

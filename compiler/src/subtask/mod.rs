@@ -11,15 +11,15 @@
 //! Only chunks that an output needs are run: a chunk no print or save reaches belongs
 //! to no subtask.
 
-pub mod assign;
 pub mod display;
 pub mod dot;
 pub mod form;
+pub mod placement;
 pub mod schedule;
 pub mod verify;
 
-pub use assign::{assign_workers, Placement};
 pub use form::form_subtasks;
+pub use placement::{assign_workers, Placement};
 pub use schedule::{schedule_subtasks, AssignPolicy, OrderPolicy};
 pub use verify::verify;
 

@@ -7,6 +7,7 @@
 
 use super::{SubtaskGraph, SubtaskId};
 use crate::chunk::{ChunkGraph, ChunkOutput};
+use crate::error::Problems;
 
 /// `Ok` or the first broken invariant, naming the subtask.
 pub fn verify(graph: &SubtaskGraph, chunks: &ChunkGraph) -> Result<(), String> {
@@ -14,24 +15,25 @@ pub fn verify(graph: &SubtaskGraph, chunks: &ChunkGraph) -> Result<(), String> {
     {
         return Err("side tables do not match the chunk graph".to_string());
     }
+    let mut problems = Problems::default();
     let mut seen = vec![false; chunks.num_chunks()];
     for id in graph.ids() {
-        verify_subtask(graph, chunks, id, &mut seen)?;
+        problems.check(verify_subtask(graph, chunks, id, &mut seen));
     }
     for &chunk in graph.results() {
         if graph.subtask_of(chunk).is_none() || !graph.is_published(chunk) {
-            return Err(format!("result {chunk} is not run and published"));
+            problems.check(Err(format!("result {chunk} is not run and published")));
         }
     }
     for output in &chunks.outputs {
         if let ChunkOutput::Save { commit, .. } = output {
             let chunk = chunks.step(*commit).first_chunk;
             if graph.subtask_of(chunk).is_none() {
-                return Err(format!("the commit {chunk} of a save is not run"));
+                problems.check(Err(format!("the commit {chunk} of a save is not run")));
             }
         }
     }
-    Ok(())
+    problems.into_result()
 }
 
 fn verify_subtask(

@@ -20,29 +20,33 @@
 //! - **Outputs:** every tensor a print or save names exists.
 
 use super::{IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
+use crate::error::Problems;
 use crate::infer::dtypes::promote_types;
 use crate::infer::shapes::{broadcast_shapes, broadcast_to_check, matmul_shape, reduced_shape};
 use marsc_runtime::random::RandomDist;
 use marsc_runtime::{DType, Scalar};
 
-/// Returns the first violated invariant, naming the node.
+/// Returns every violated invariant (the first of each node), naming the node.
 pub fn verify(graph: &TileableGraph) -> Result<(), String> {
+    let mut problems = Problems::default();
     for id in graph.ids() {
         let node = graph.node(id);
-        check_node(graph, id, node).map_err(|problem| {
-            format!("{id} ({}): {problem}", super::display::op_name(&node.op))
-        })?;
+        problems.check(
+            check_node(graph, id, node).map_err(|problem| {
+                format!("{id} ({}): {problem}", super::display::op_name(&node.op))
+            }),
+        );
     }
     for (index, output) in graph.outputs.iter().enumerate() {
         for tensor in output_tensors(output) {
             if tensor.index() >= graph.len() {
-                return Err(format!(
+                problems.check(Err(format!(
                     "output {index} names {tensor}, which does not exist"
-                ));
+                )));
             }
         }
     }
-    Ok(())
+    problems.into_result()
 }
 
 fn output_tensors(output: &Output) -> Vec<TileableId> {
@@ -393,6 +397,24 @@ mod tests {
             ..full(vec![], vec![])
         });
         assert!(verify(&graph).unwrap_err().contains("constant"));
+    }
+
+    #[test]
+    fn reports_every_bad_node_not_only_the_first() {
+        let mut graph = TileableGraph::new();
+        graph.add(full(vec![4], vec![vec![2, 1]]));
+        graph.add(full(vec![3], vec![vec![3]]));
+        graph.add(full(vec![2], vec![vec![2, 0]]));
+        let problems = verify(&graph).unwrap_err();
+        assert!(problems.starts_with("2 problems:"), "{problems}");
+        assert!(
+            problems.contains("%0 (full)") && problems.contains("sum to 3"),
+            "{problems}"
+        );
+        assert!(
+            problems.contains("%2 (full)") && problems.contains("empty chunk"),
+            "{problems}"
+        );
     }
 
     #[test]
