@@ -5,8 +5,9 @@
 //! anything runs, maps the loaded files, runs the executor with the observers asked
 //! for, and removes partial saves when the run fails or is cancelled.
 
+use super::active;
 use super::memory::{check_fits, projected_chunk_bytes};
-use super::{active, Progress, RunOptions};
+use super::options::{Progress, RunOptions};
 use crate::chunk::ChunkGraph;
 use crate::error::JobError;
 use crate::tileable::TileableGraph;
