@@ -9,15 +9,11 @@
 
 mod assemble;
 mod io;
-mod mapped;
 mod run_slot;
-mod writable;
 
 pub use assemble::AssemblePiece;
-pub use io::{OpenedNpy, SaveFile};
-pub use mapped::MappedNpy;
+pub use io::SaveFile;
 pub use run_slot::RunSlot;
-pub use writable::{MappingSlot, Reserved, WritableNpy};
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
@@ -28,11 +24,10 @@ use crate::kernels::reduce::{
 };
 use crate::kernels::shape::SliceItem;
 use crate::kernels::{self, matmul, scan, shape, KernelError};
-use crate::npy_header::NpyHeader;
 use crate::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use crate::random::{random_chunk, RandomDist};
 use crate::scalar::Scalar;
-use std::path::PathBuf;
+use crate::storage::{ReaderRef, StoreRef};
 use std::sync::Arc;
 
 /// A value exchanged between chunk kernels.
@@ -89,19 +84,14 @@ pub struct RandomSpec {
     pub shape: Vec<usize>,
 }
 
-/// A `.npy` file being loaded, shared by its chunks.
+/// A store being loaded, shared by its chunks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadSpec {
-    pub path: PathBuf,
-    /// Read at compile time.
-    pub header: NpyHeader,
-    /// `mmap_mode='r'`: the file's mapping (shared by every load of the file),
-    /// which chunks read or copy from instead of reading the file.
-    pub mapped: Option<Arc<MappedNpy>>,
-    /// Otherwise the file, opened once per run, which chunks read from.
-    pub opened: OpenedNpy,
-    /// The caller's tag for the `load` call (reported with an error opening it).
-    pub label: u32,
+    /// The store, opened at compile time (its metadata).
+    pub store: StoreRef,
+    /// This run's reader of it, which chunks read their regions from (a mapped
+    /// file's is shared by every load of the file).
+    pub reader: ReaderRef,
 }
 
 /// The step-wide parameters of a reduction's map chunks.
@@ -156,7 +146,7 @@ pub enum Kernel {
         offset: Vec<usize>,
         shape: Vec<usize>,
     },
-    /// The chunk of `shape` at `offset` of a `.npy` file.
+    /// The chunk of `shape` at `offset` of a loaded store.
     Load {
         spec: Arc<LoadSpec>,
         offset: Vec<usize>,

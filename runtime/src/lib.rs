@@ -9,13 +9,12 @@ pub mod huge_alloc;
 pub mod jit;
 pub mod kernel;
 pub mod kernels;
-pub mod npy;
-pub mod npy_header;
 pub mod ops;
 pub mod paths;
 pub mod plan;
 pub mod random;
 pub mod scalar;
+pub mod storage;
 
 pub use array::ArrayData;
 pub use dtype::DType;

@@ -3,7 +3,7 @@
 //! `str()`/`repr()`, and scalars given by their bit patterns).
 
 use marsc_runtime::format::{format_array, format_scalar, repr_array, repr_scalar};
-use marsc_runtime::npy::read_array;
+use marsc_runtime::storage::npy::codec::read_array;
 use marsc_runtime::{ArrayData, Scalar};
 use ndarray::{ArrayD, IxDyn};
 use std::path::{Path, PathBuf};

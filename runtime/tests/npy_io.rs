@@ -2,8 +2,10 @@
 //! (tests/fixtures/npy, made by gen_format.py), region-by-region writing, files NumPy
 //! reads back (checked with python3 and NumPy, required unless `MARSC_SKIP_NUMPY=1`), and error messages.
 
-use marsc_runtime::npy::{create_npy, read_array, read_region, write_array, write_region};
-use marsc_runtime::npy_header::{read_header, NpyError};
+use marsc_runtime::storage::npy::codec::{
+    create_npy, read_array, read_region, write_array, write_region,
+};
+use marsc_runtime::storage::npy::header::{read_header, NpyError};
 use marsc_runtime::{ArrayData, DType};
 use ndarray::{ArrayD, IxDyn};
 use std::path::{Path, PathBuf};
@@ -294,7 +296,7 @@ fn errors_name_the_file_and_the_cause() {
     let error = read_region(&path, &header, &[0, 0], &[1, 1]).unwrap_err();
     assert!(error.to_string().contains("does not fit"), "{error}");
 
-    let hostile = marsc_runtime::npy_header::NpyHeader {
+    let hostile = marsc_runtime::storage::npy::header::NpyHeader {
         shape: vec![1 << 40, 1 << 40],
         ..header
     };

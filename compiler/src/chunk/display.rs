@@ -132,22 +132,7 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
             parameters.push(format!("stream={stream}"));
             parameters
         }
-        ChunkOp::Load {
-            path,
-            data_offset,
-            fortran_order,
-            mmap,
-        } => {
-            let mut parameters = vec![
-                format!("{:?}", path.display().to_string()),
-                format!("offset={data_offset}"),
-                format!("fortran_order={}", python_bool(*fortran_order)),
-            ];
-            if *mmap {
-                parameters.push("mmap_mode='r'".into());
-            }
-            parameters
-        }
+        ChunkOp::Load { source } => source.dump_parameters(),
         ChunkOp::Binary { common, .. } => vec![format!("common={common}")],
         ChunkOp::ReduceMap {
             reduction,

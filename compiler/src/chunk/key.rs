@@ -11,6 +11,7 @@ use super::{ChunkOp, Layout};
 use crate::tileable::IndexItem;
 use marsc_runtime::ops::Reduction;
 use marsc_runtime::random::RandomDist;
+use marsc_runtime::storage::KeySink;
 use marsc_runtime::{DType, Scalar};
 use std::fmt;
 use std::path::Path;
@@ -31,6 +32,22 @@ impl fmt::Display for ChunkKey {
 
 /// Writes values into an xxh3 state in a fixed encoding.
 struct KeyHasher(Xxh3);
+
+/// A store writes its identity (see `marsc_runtime::storage::Store::write_key`)
+/// with the hasher's own encoding.
+impl KeySink for KeyHasher {
+    fn path(&mut self, path: &Path) {
+        KeyHasher::path(self, path);
+    }
+
+    fn u64(&mut self, value: u64) {
+        KeyHasher::u64(self, value);
+    }
+
+    fn tag(&mut self, tag: u8) {
+        KeyHasher::tag(self, tag);
+    }
+}
 
 impl KeyHasher {
     fn u64(&mut self, value: u64) {
@@ -161,17 +178,7 @@ impl KeyHasher {
                 self.u64(*seed);
                 self.u64(*stream);
             }
-            ChunkOp::Load {
-                path,
-                data_offset,
-                fortran_order,
-                mmap,
-            } => {
-                self.path(path);
-                self.u64(*data_offset);
-                self.tag(*fortran_order as u8);
-                self.tag(*mmap as u8);
-            }
+            ChunkOp::Load { source } => source.write_key(self),
             ChunkOp::Binary { common, .. } => self.dtype(*common),
             ChunkOp::ReduceMap {
                 reduction,

@@ -6,6 +6,7 @@
 use crate::tileable::IndexItem;
 use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use marsc_runtime::random::RandomDist;
+use marsc_runtime::storage::StoreRef;
 use marsc_runtime::Scalar;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -40,13 +41,9 @@ pub enum ChunkOp {
         seed: u64,
         stream: u64,
     },
-    /// The chunk's region of a `.npy` file, read at `data_offset`.
+    /// The chunk's region of a store opened at compile time.
     Load {
-        path: PathBuf,
-        data_offset: u64,
-        fortran_order: bool,
-        /// Read through a read-only mapping of the file (`mmap_mode='r'`).
-        mmap: bool,
+        source: StoreRef,
     },
 
     // ---- element-wise: inputs are chunk-aligned; length-1 axes broadcast ----

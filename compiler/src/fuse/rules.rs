@@ -70,7 +70,7 @@ pub fn gathers(op: &ChunkOp) -> bool {
 /// Whether the op can fail on valid input when it runs (`dtype` is its step's).
 pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
     match op {
-        ChunkOp::Load { mmap, .. } => !mmap,
+        ChunkOp::Load { source } => !source.reads_cannot_fail(),
         ChunkOp::SaveInit { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::SaveCommit { .. } => true,
         ChunkOp::Binary {
             op: BinaryOp::Power,

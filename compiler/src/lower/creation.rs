@@ -13,8 +13,8 @@ use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::tileable::TileOp;
 use marsc_grammar::Diagnostic;
-use marsc_runtime::npy_header::read_header;
 use marsc_runtime::ops::UnaryOp;
+use marsc_runtime::storage::{self, OpenOptions};
 use marsc_runtime::{DType, Scalar};
 use std::path::{Path, PathBuf};
 
@@ -271,7 +271,7 @@ impl Lowerer<'_> {
         Ok(Value::Tensor(id))
     }
 
-    /// `load(file, mmap_mode=)`: the header is read now for the shape and dtype. A
+    /// `load(file, mmap_mode=)`: the store is opened now for the shape and dtype. A
     /// file the script saved earlier holds what that save writes when the load runs
     /// (as in Python, file effects follow program order), so the load is that tensor;
     /// its header now may be another array's, or missing.
@@ -287,18 +287,13 @@ impl Lowerer<'_> {
                 None => saved,
             }));
         }
-        let header = read_header(&path)
+        let source = storage::open(&path, &OpenOptions { mmap })
             .map_err(|e| Diagnostic::error(format!("cannot load `{file}`: {e}"), file_arg.span))?;
-        let op = TileOp::Load {
-            path,
-            data_offset: header.data_offset,
-            fortran_order: header.fortran_order,
-            mmap,
-        };
+        let (shape, dtype) = (source.metadata().shape.clone(), source.metadata().dtype);
         let id = self.add_created(
-            op,
-            header.shape,
-            header.dtype,
+            TileOp::Load { source },
+            shape,
+            dtype,
             args.chunks.as_ref(),
             args.call_span,
         )?;

@@ -136,9 +136,9 @@ impl<'o> SessionLowerer<'o> {
             .ids()
             .skip(first)
             .filter_map(|node| match &graph.node(node).op {
-                TileOp::Load { path, .. } => Some(LoadSite {
+                TileOp::Load { source } => Some(LoadSite {
                     node,
-                    path: path.clone(),
+                    path: source.path().to_path_buf(),
                     span: graph.node(node).span,
                 }),
                 _ => None,

@@ -362,7 +362,7 @@ impl Lowerer<'_> {
             | TileOp::Eye { .. }
             | TileOp::Literal(_)
             | TileOp::Random { .. } => true,
-            TileOp::Load { fortran_order, .. } => !fortran_order,
+            TileOp::Load { source } => source.metadata().c_contiguous,
             TileOp::Unary(_)
             | TileOp::Binary { .. }
             | TileOp::Where

@@ -7,15 +7,13 @@
 use crate::chunk::corners::corner_pieces;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use marsc_runtime::kernel::{
-    AssemblePiece, Kernel, LiteralSpec, LoadSpec, MappedNpy, OpenedNpy, RandomSpec, ReduceSpec,
-    SaveFile,
+    AssemblePiece, Kernel, LiteralSpec, LoadSpec, RandomSpec, ReduceSpec, SaveFile,
 };
 use marsc_runtime::kernels::cast_scalar;
 use marsc_runtime::kernels::shape::SliceItem;
-use marsc_runtime::npy_header::NpyHeader;
+use marsc_runtime::storage::{ReaderRef, SharedReaders};
 use marsc_runtime::Scalar;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// What every chunk of one step shares, built on first use.
@@ -35,8 +33,8 @@ pub struct KernelBuilder<'a> {
     shared: Vec<StepShared>,
     /// A chunk's grid position, reused so placing a chunk allocates only its result.
     position: Vec<usize>,
-    /// The mapping of each file loaded with `mmap_mode='r'`: one per file per run.
-    mapped_files: HashMap<PathBuf, Arc<MappedNpy>>,
+    /// The readers every load of a store shares (one mapping per file per run).
+    shared_readers: SharedReaders,
 }
 
 impl<'a> KernelBuilder<'a> {
@@ -47,7 +45,7 @@ impl<'a> KernelBuilder<'a> {
             chunks,
             shared,
             position: Vec::new(),
-            mapped_files: HashMap::new(),
+            shared_readers: SharedReaders::default(),
         }
     }
 
@@ -117,44 +115,19 @@ impl<'a> KernelBuilder<'a> {
                     shape: self.shape(chunk),
                 }
             }
-            ChunkOp::Load {
-                path,
-                data_offset,
-                fortran_order,
-                mmap,
-            } => {
-                let spec = match &self.shared[step_id.index()].load {
-                    Some(spec) => spec.clone(),
-                    None => {
-                        let header = NpyHeader {
-                            dtype: step.dtype,
-                            shape: step.layout.shape().to_vec(),
-                            fortran_order: *fortran_order,
-                            data_offset: *data_offset,
-                        };
-                        let mapped = mmap.then(|| {
-                            self.mapped_files
-                                .entry(path.clone())
-                                .or_insert_with(|| {
-                                    Arc::new(MappedNpy::new(
-                                        path.clone(),
-                                        header.clone(),
-                                        step.tileable.0,
-                                    ))
-                                })
-                                .clone()
-                        });
-                        let spec = Arc::new(LoadSpec {
-                            path: path.clone(),
-                            header,
-                            mapped,
-                            opened: OpenedNpy::default(),
-                            label: step.tileable.0,
-                        });
-                        self.shared[step_id.index()].load = Some(spec.clone());
-                        spec
-                    }
-                };
+            ChunkOp::Load { source } => {
+                let shared = &mut self.shared[step_id.index()];
+                let spec = shared
+                    .load
+                    .get_or_insert_with(|| {
+                        Arc::new(LoadSpec {
+                            store: source.clone(),
+                            reader: ReaderRef(
+                                source.reader(step.tileable.0, &mut self.shared_readers),
+                            ),
+                        })
+                    })
+                    .clone();
                 Kernel::Load {
                     spec,
                     offset: self.offset(chunk),

@@ -1,20 +1,21 @@
-//! Before a run: maps every file the plan loads with `mmap_mode='r'`, so a missing,
-//! changed or truncated file is reported against its `load` call (a mapped load is
-//! fused into its readers, whose subtask would otherwise carry the error), and no
-//! chunk of the run can fail reading it. Every other loaded file is opened here too,
-//! once: its chunks read through that descriptor, so a `save` of the same path later
-//! in the script (which renames a new file over it during the run) cannot change
-//! what the load reads, as in Python, where the load has finished before the save.
+//! Before a run: opens the reader of every store the plan loads, so a missing,
+//! changed or truncated file is reported against its `load` call, and no chunk of
+//! the run fails opening it. A file loaded with `mmap_mode='r'` is mapped here (a
+//! mapped load is fused into its readers, whose subtask would otherwise carry the
+//! error); any other loaded file is opened here, once: its chunks read through that
+//! descriptor, so a `save` of the same path later in the script (which renames a new
+//! file over it during the run) cannot change what the load reads, as in Python,
+//! where the load has finished before the save.
 
 use crate::tileable::{TileableGraph, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::jit::leaves::LeafInstance;
-use marsc_runtime::kernel::{Kernel, LoadSpec, MappedNpy};
+use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
+use marsc_runtime::storage::ReaderRef;
 use std::collections::HashSet;
-use std::sync::Arc;
 
-/// Maps each mapped file of `plan` once; the first failure, pointed at its `load`.
+/// Opens each reader of `plan` once; the first failure, pointed at its `load`.
 pub fn map_loaded_files(
     plan: &Plan<Kernel>,
     tileables: &TileableGraph,
@@ -23,28 +24,20 @@ pub fn map_loaded_files(
     map_files_of(kernels.map(|op| &op.kernel), tileables)
 }
 
-/// Maps each mapped file that `kernels` read once (for a plan of another kernel
-/// type that wraps [`Kernel`]s, such as the REPL's).
+/// Opens each reader that `kernels` read once (for a plan of another kernel type
+/// that wraps [`Kernel`]s, such as the REPL's).
 pub fn map_files_of<'a>(
     kernels: impl Iterator<Item = &'a Kernel>,
     tileables: &TileableGraph,
 ) -> Result<(), Box<Diagnostic>> {
-    let mut seen: HashSet<*const MappedNpy> = HashSet::new();
-    let mut opened: HashSet<*const LoadSpec> = HashSet::new();
+    let mut opened: HashSet<*const ()> = HashSet::new();
     for kernel in kernels {
-        if let Kernel::Load { spec, .. } = kernel {
-            if spec.mapped.is_none() && opened.insert(Arc::as_ptr(spec)) {
-                if let Err(message) = spec.opened.file(&spec.path, &spec.header) {
-                    return Err(load_error(message, spec.label, tileables));
-                }
-            }
-        }
-        for file in mapped_files(kernel) {
-            if !seen.insert(Arc::as_ptr(file)) {
+        for reader in readers(kernel) {
+            if !opened.insert(reader.as_ptr()) {
                 continue;
             }
-            if let Err(message) = file.data() {
-                return Err(load_error(message, file.label, tileables));
+            if let Err(message) = reader.open() {
+                return Err(load_error(message, reader.label(), tileables));
             }
         }
     }
@@ -62,10 +55,10 @@ fn load_error(message: String, label: u32, tileables: &TileableGraph) -> Box<Dia
     Box::new(Diagnostic::error(message, span).with_label("while loading this"))
 }
 
-/// The mapped files one kernel reads.
-fn mapped_files(kernel: &Kernel) -> Vec<&Arc<MappedNpy>> {
+/// The readers one kernel reads through.
+fn readers(kernel: &Kernel) -> Vec<&ReaderRef> {
     match kernel {
-        Kernel::Load { spec, .. } => spec.mapped.iter().collect(),
+        Kernel::Load { spec, .. } => vec![&spec.reader],
         Kernel::Jit(jit) => jit
             .leaves
             .iter()

@@ -46,16 +46,8 @@ fn creation_op(op: &TileOp) -> Option<ChunkOp> {
             seed: *seed,
             stream: *stream,
         },
-        TileOp::Load {
-            path,
-            data_offset,
-            fortran_order,
-            mmap,
-        } => ChunkOp::Load {
-            path: path.clone(),
-            data_offset: *data_offset,
-            fortran_order: *fortran_order,
-            mmap: *mmap,
+        TileOp::Load { source } => ChunkOp::Load {
+            source: source.clone(),
         },
         _ => return None,
     })

@@ -8,7 +8,12 @@ use crate::tileable::{
 };
 use marsc_grammar::Span;
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction, ScanOp, UnaryOp};
+use marsc_runtime::storage::npy::header::NpyHeader;
+use marsc_runtime::storage::npy::NpyStore;
+use marsc_runtime::storage::StoreRef;
 use marsc_runtime::{DType, Scalar};
+use std::path::Path;
+use std::sync::Arc;
 
 /// A program under construction.
 struct Program(TileableGraph);
@@ -509,11 +514,15 @@ fn too_many_chunks_is_an_error_not_a_panic() {
 #[test]
 fn loads_read_their_own_regions() {
     let mut program = Program::new();
-    let load = TileOp::Load {
-        path: "data.npy".into(),
-        data_offset: 128,
+    let header = NpyHeader {
+        dtype: DType::Float64,
+        shape: vec![2, 3],
         fortran_order: true,
-        mmap: false,
+        data_offset: 128,
+    };
+    let store = NpyStore::with_header(Path::new("data.npy"), header, false);
+    let load = TileOp::Load {
+        source: StoreRef::new(Arc::new(store)),
     };
     let x = program.add(load, &[], &[&[1, 1], &[2, 1]]);
     let (graph, step) = program.tile(x);

@@ -173,22 +173,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
             parameters.push(format!("stream={stream}"));
             parameters
         }
-        TileOp::Load {
-            path,
-            data_offset,
-            fortran_order,
-            mmap,
-        } => {
-            let mut parameters = vec![
-                format!("{:?}", path.display().to_string()),
-                format!("offset={data_offset}"),
-                format!("fortran_order={}", python_bool(*fortran_order)),
-            ];
-            if *mmap {
-                parameters.push("mmap_mode='r'".into());
-            }
-            parameters
-        }
+        TileOp::Load { source } => source.dump_parameters(),
         TileOp::Binary { common, .. } => vec![format!("common={common}")],
         TileOp::Reduce {
             reduction,

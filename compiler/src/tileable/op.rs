@@ -4,8 +4,8 @@
 
 use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use marsc_runtime::random::RandomDist;
+use marsc_runtime::storage::StoreRef;
 use marsc_runtime::{DType, Scalar};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// One tensor operation. Inputs are the node's `inputs`, in the order documented here.
@@ -36,15 +36,9 @@ pub enum TileOp {
         seed: u64,
         stream: u64,
     },
-    /// `load(path)`: data from a `.npy` file whose header was read at compile time.
-    Load {
-        path: PathBuf,
-        /// Byte offset of the data in the file.
-        data_offset: u64,
-        fortran_order: bool,
-        /// `mmap_mode='r'`: chunks read the file through a read-only mapping.
-        mmap: bool,
-    },
+    /// `load(path)`: data from a store opened at compile time (its metadata is the
+    /// node's shape and dtype; how it is read is the store's own).
+    Load { source: StoreRef },
 
     // ---- element-wise (inputs are broadcast against each other) ----
     /// One input; computes in `op.result_dtype(input)`.

@@ -349,18 +349,18 @@ impl Builder<'_> {
                 spec,
                 offset,
                 shape,
-            } if spec.mapped.is_some()
-                && !spec.header.fortran_order
-                && spec.header.dtype != DType::Bool
-                && chunk_inside(&spec.header.shape, offset, shape) =>
+            } if spec.reader.reads_in_place()
+                && spec.store.metadata().dtype != DType::Bool
+                && chunk_inside(&spec.store.metadata().shape, offset, shape) =>
             {
-                let file = spec.mapped.clone()?;
+                let metadata = spec.store.metadata();
                 (
                     LeafKind::Buffer,
-                    spec.header.dtype,
+                    metadata.dtype,
                     LeafInstance::Mapped {
-                        file,
-                        global_shape: spec.header.shape.clone(),
+                        file: spec.reader.clone(),
+                        dtype: metadata.dtype,
+                        global_shape: metadata.shape.clone(),
                         offset: offset.clone(),
                         shape: shape.clone(),
                     },

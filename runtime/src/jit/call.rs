@@ -14,7 +14,7 @@ use super::codegen::{uses_pairwise, Mode};
 use super::graph::SLOTS_PER_LEAF;
 use super::leaves::{LeafBlock, LeafInstance};
 use crate::dtype::DType;
-use crate::kernel::WritableNpy;
+use crate::storage::WritableNpy;
 use std::cell::RefCell;
 use std::marker::PhantomData;
 
@@ -90,7 +90,7 @@ impl<'a> OutTarget<'a> {
     }
 
     /// The element data of a save's mapping, of which the kernel writes only the
-    /// region of its own chunk (see `kernel/writable.rs`).
+    /// region of its own chunk (see `storage/npy/writable.rs`).
     pub fn file(mapping: &'a WritableNpy) -> OutTarget<'a> {
         OutTarget {
             start: mapping.data_ptr(),
@@ -386,7 +386,7 @@ fn call(kernel: &CompiledKernel, slots: &[u64], out: *mut u8, n: usize) {
     // borrowed buffer, or bytes of a save's mapping that belong to this chunk's
     // region alone (regions are disjoint and each is written by one kernel run at a
     // time; the caller reserved their pages, so a store cannot fault for lack of
-    // space; see `kernel/writable.rs`), so no other access races with the writes.
+    // space; see `storage/npy/writable.rs`), so no other access races with the writes.
     unsafe {
         let function: extern "C" fn(*const u64, *mut u8, u64) =
             std::mem::transmute::<usize, extern "C" fn(*const u64, *mut u8, u64)>(kernel.address);

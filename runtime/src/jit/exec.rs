@@ -11,12 +11,13 @@ use super::leaves::LeafInstance;
 use super::{JitOp, SaveSink, SecondPass};
 use crate::array::{try_filled, ArrayData};
 use crate::dtype::DType;
-use crate::kernel::{ChunkValue, Reserved};
+use crate::kernel::ChunkValue;
 use crate::kernels::reduce::{Partial, ReduceState};
 use crate::kernels::FromScalar;
-use crate::npy::checked_region_byte_runs;
 use crate::ops::ReduceOp;
 use crate::scalar::Scalar;
+use crate::storage::npy::codec::checked_region_byte_runs;
+use crate::storage::npy::Reserved;
 use ndarray::{ArrayD, IxDyn};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -87,7 +88,7 @@ fn run_into_file(op: &JitOp, sink: &SaveSink, args: &[&ChunkValue]) -> Result<Ch
     let region =
         checked_region_byte_runs(&file.path, &file.shape, file.dtype, &sink.offset, &shape)
             .map_err(|e| file.error(e.to_string()))?;
-    let mapping = match file.mapping.get() {
+    let mapping = match file.mapping() {
         Some(mapping) => {
             let reserved = mapping
                 .reserve(&region)
@@ -235,14 +236,17 @@ fn run_rows(
                 }
                 Some(buffer_bytes(data))
             }
-            LeafInstance::Mapped { file, .. } => {
-                if file.header().dtype != dtype {
+            LeafInstance::Mapped {
+                file,
+                dtype: stored,
+                ..
+            } => {
+                if *stored != dtype {
                     return Err(format!(
-                        "internal error: a JIT kernel expected {dtype} data, got {}",
-                        file.header().dtype
+                        "internal error: a JIT kernel expected {dtype} data, got {stored}"
                     ));
                 }
-                Some(file.data()?)
+                Some(file.in_place_bytes()?)
             }
             _ => None,
         });

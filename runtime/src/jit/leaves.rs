@@ -7,7 +7,7 @@
 //! at a time ([`IndexedSource::fill`]).
 
 use crate::dtype::DType;
-use crate::kernel::{LiteralSpec, MappedNpy, RandomSpec};
+use crate::kernel::{LiteralSpec, RandomSpec};
 use crate::kernels::{
     cast_scalar, float_arange_at, int_arange_at, linspace_at, CastFrom, FromScalar,
 };
@@ -16,6 +16,7 @@ use crate::random::{
     RandomKey,
 };
 use crate::scalar::Scalar;
+use crate::storage::ReaderRef;
 use std::sync::Arc;
 
 /// A creation op whose element is a function of its global flat index.
@@ -421,12 +422,14 @@ pub enum LeafInstance {
         offset: Vec<usize>,
         shape: Vec<usize>,
     },
-    /// The chunk's region of a C-order `.npy` file loaded with `mmap_mode='r'`, read
-    /// in place from the file's mapping (compiled as a buffer leaf whose strides are
-    /// the file's).
+    /// The chunk's region of a loaded store read in place (a C-order `.npy` file
+    /// loaded with `mmap_mode='r'`: its mapping), compiled as a buffer leaf whose
+    /// strides are the store's.
     Mapped {
-        file: Arc<MappedNpy>,
-        /// The file's array shape.
+        file: ReaderRef,
+        /// The store's element dtype.
+        dtype: DType,
+        /// The store's array shape.
         global_shape: Vec<usize>,
         offset: Vec<usize>,
         shape: Vec<usize>,

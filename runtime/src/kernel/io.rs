@@ -1,73 +1,23 @@
-//! The kernels that touch files: reading a chunk's region of a `.npy` file (or copying
-//! it out of the file's mapping, for `mmap_mode='r'`), and the three parts of a save
-//! (create a temporary file, write each chunk's region into it, rename it into place
-//! once complete, so a failed run never leaves a half-written file under the real
-//! name). Errors name the user's file.
-//!
-//! The init maps the temporary file (see [`super::writable`]); regions copy into the
-//! mapping, or JIT kernels compute into it ([`crate::jit::SaveSink`]). Where the file
-//! cannot be mapped or its pages cannot be reserved, regions `pwrite` as before.
-//!
-//! A save does what `np.save` does to the file system, atomically: it writes through
-//! a symlink (the temporary file goes beside the link's target), fails where opening
-//! the file for writing fails (a read-only file is left alone), and keeps the
-//! permissions of a file it replaces. Temporary names are created exclusively
-//! (`O_EXCL`) with a random part, and fit in `NAME_MAX` for any file name.
-//!
-//! A load opens its file once per run ([`OpenedNpy`]), so a later save of the same
-//! path, which renames a new file over it, never changes what the load reads.
+//! The kernels that touch stores: reading a chunk's region of a loaded store, and
+//! the three parts of a save (create the store's temporary form, write each chunk's
+//! region into it, commit it under the user's name once complete). What a format
+//! does at each step is its own ([`crate::storage`]); this is the dispatch.
 
-use super::run_slot::RunSlot;
-use super::writable::{MappingSlot, Reserved, WritableNpy};
 use super::{ChunkValue, Kernel};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::npy::{init_npy, read_region_of, write_region, write_region_mapped};
-use crate::npy_header::{encode_header, parse_header, NpyError, NpyHeader};
-use crate::paths::{directory_of, resolve_symlinks};
-use std::ffi::OsStr;
-use std::fs::{File, OpenOptions, Permissions};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{FileExt, OpenOptionsExt, PermissionsExt};
+use crate::storage::{self, StoreWriter, WritableNpy};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-/// The longest file name Linux file systems take (`NAME_MAX`).
-const NAME_MAX: usize = 255;
-
-/// The random part of a temporary name: 12 alphanumerics, about 71 bits.
-const RANDOM_CHARS: usize = 12;
-
-/// What every temporary save name starts after the dot and the user's file name, and
-/// ends with, so that a left-over one can be found (`.*.marsc-*.partial`).
-const TEMPORARY_TAG: &str = ".marsc-";
-const TEMPORARY_SUFFIX: &str = ".partial";
-
-/// One `save(path, x)`: where it goes and what the file holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One `save(path, x)`: where it goes, what it holds, and the format's writer,
+/// shared by the save's init, regions and commit.
 pub struct SaveFile {
     /// The file the user named.
     pub path: PathBuf,
     pub dtype: DType,
     pub shape: Vec<usize>,
-    /// Byte offset of the data, the length of the header `create_npy` writes.
-    pub data_offset: u64,
-    /// The temporary file's writable mapping, once the init has made it.
-    pub mapping: MappingSlot,
-    /// The temporary file and where it goes, once the init has created it.
-    staged: RunSlot<Staged>,
-}
-
-/// A save's temporary file, created by its init and renamed by its commit.
-#[derive(Clone, Debug)]
-struct Staged {
-    /// Hidden, with a random name, beside `target`, so the final rename is atomic.
-    temporary: PathBuf,
-    /// The user's path with its symlinks followed: `np.save` writes through a link.
-    target: PathBuf,
-    /// The permissions of the file the save replaces, which it keeps (`np.save`
-    /// truncates and rewrites the file in place); `None` for a new file.
-    keep_permissions: Option<Permissions>,
+    writer: Box<dyn StoreWriter>,
 }
 
 impl SaveFile {
@@ -77,231 +27,59 @@ impl SaveFile {
             path: path.to_path_buf(),
             dtype,
             shape: shape.to_vec(),
-            data_offset: encode_header(dtype, shape).len() as u64,
-            mapping: MappingSlot::default(),
-            staged: RunSlot::default(),
+            writer: storage::writer(path, dtype, shape),
         }
-    }
-
-    /// The bytes of element data.
-    pub fn data_bytes(&self) -> u64 {
-        self.shape
-            .iter()
-            .fold(self.dtype.itemsize() as u64, |acc, &d| {
-                acc.saturating_mul(d as u64)
-            })
     }
 
     /// The temporary file, once the init has created it and until the commit.
     pub fn temporary(&self) -> Option<PathBuf> {
-        self.staged.get().map(|staged| staged.temporary)
+        self.writer.temporary()
     }
 
     /// Removes the temporary file, if there is one (a run that failed or stopped).
     pub fn remove_temporary(&self) {
-        if let Some(staged) = self.staged.take() {
-            // Absent is fine: it may never have been fully created.
-            let _ = std::fs::remove_file(staged.temporary);
-        }
+        self.writer.abort();
     }
 
-    /// Checks that the file can be written as `np.save` would write it, then creates
-    /// the temporary file (exclusively, under an unpredictable name) and maps it. An
-    /// init that runs again (its result was lost with a worker) keeps the file and
-    /// its mapping: recreating it would drop the regions already written and
-    /// truncate pages other writers map.
+    /// Creates the save's temporary file (see [`StoreWriter::create`]).
     pub fn create(&self) -> Result<(), String> {
-        if self.staged.get().is_some() {
-            return Ok(());
-        }
-        let target = resolve_symlinks(&self.path).map_err(|e| self.error(e.to_string()))?;
-        let keep_permissions = self.check_writable(&target)?;
-        let (file, temporary) = create_temporary(&target).map_err(|e| self.error(e.to_string()))?;
-        let initialised = match init_npy(&file, &temporary, self.dtype, &self.shape) {
-            Ok(offset) if offset == self.data_offset => Ok(()),
-            Ok(offset) => Err(format!(
-                "internal error: the header of '{}' is {offset} bytes, not {}",
-                self.path.display(),
-                self.data_offset
-            )),
-            Err(error) => Err(saving(self, &temporary, error)),
-        };
-        if let Err(error) = initialised {
-            let _ = std::fs::remove_file(&temporary);
-            return Err(error);
-        }
-        self.staged.set(Staged {
-            temporary,
-            target,
-            keep_permissions,
-        });
-        // Without a mapping the regions write with `pwrite`, so failing to map is
-        // not an error.
-        if let Ok(mapping) = WritableNpy::map(file, self.data_offset, self.data_bytes()) {
-            self.mapping.set(Arc::new(mapping));
-        }
-        Ok(())
+        self.writer.create()
     }
 
-    /// What `np.save` finds when it opens `target` for writing: an error where it
-    /// would fail (a read-only file, a directory), the permissions to keep where a
-    /// file is replaced. The file is opened without truncating it (and without
-    /// blocking, for a FIFO), so the check changes nothing.
-    fn check_writable(&self, target: &Path) -> Result<Option<Permissions>, String> {
-        let metadata = match std::fs::metadata(target) {
-            Ok(metadata) => metadata,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(self.error(error.to_string())),
-        };
-        if metadata.is_dir() {
-            return Err(self.error("Is a directory (os error 21)".to_string()));
-        }
-        OpenOptions::new()
-            .write(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(target)
-            .map_err(|e| self.error(e.to_string()))?;
-        if !metadata.is_file() {
-            return Err(format!(
-                "not supported yet: saving to '{}', which is not a regular file",
-                self.path.display()
-            ));
-        }
-        Ok(Some(Permissions::from_mode(
-            metadata.permissions().mode() & 0o777,
-        )))
-    }
-
-    /// Writes `data` as the region at `offset`: into the mapping when there is one
-    /// that can reserve its pages, else with `pwrite`.
+    /// Writes `data` as the region at `offset`.
     pub fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), String> {
-        let temporary = self
-            .temporary()
-            .ok_or_else(|| self.error("internal error: a region before the init".into()))?;
-        if let Some(mapping) = self.mapping.get() {
-            let written = write_region_mapped(&temporary, &mapping, &self.shape, offset, data)
-                .map_err(|e| saving(self, &temporary, e))?;
-            if written == Reserved::Yes {
-                return Ok(());
-            }
-        }
-        write_region(&temporary, self.data_offset, &self.shape, offset, data)
-            .map_err(|e| saving(self, &temporary, e))
+        self.writer.write_region(offset, data)
     }
 
-    /// Moves the complete temporary file over the target, keeping the permissions
-    /// of a file it replaces.
+    /// Moves the complete temporary file over the target.
     pub fn commit(&self) -> Result<(), String> {
-        let staged = self
-            .staged
-            .get()
-            .ok_or_else(|| self.error("internal error: a commit before the init".into()))?;
-        if let Some(permissions) = &staged.keep_permissions {
-            std::fs::set_permissions(&staged.temporary, permissions.clone())
-                .map_err(|e| self.error(e.to_string()))?;
-        }
-        std::fs::rename(&staged.temporary, &staged.target)
-            .map_err(|e| format!("cannot save '{}': {e}", self.path.display()))?;
-        self.staged.take();
-        Ok(())
+        self.writer.commit()
+    }
+
+    /// The temporary file's element bytes, mapped writable in C order, once the
+    /// init has made them (JIT kernels compute saved chunks straight into them).
+    pub fn mapping(&self) -> Option<Arc<WritableNpy>> {
+        self.writer.mapping()
     }
 
     /// An error about this save, naming the user's file.
     pub fn error(&self, message: String) -> String {
-        naming(&self.path, "cannot save", NpyError::Io(message))
+        self.writer.error(message)
     }
 }
 
-/// Creates the hidden temporary file beside `target`, exclusively (`O_EXCL`) under
-/// a random name that fits in `NAME_MAX` however long the target's name is:
-/// `.NAME.marsc-RANDOM.partial`, with NAME cut short where needed.
-fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)> {
-    let name = target.file_name().map_or(&[][..], OsStr::as_bytes);
-    let room = NAME_MAX - 1 - TEMPORARY_TAG.len() - RANDOM_CHARS - TEMPORARY_SUFFIX.len();
-    let mut prefix = b".".to_vec();
-    prefix.extend_from_slice(&name[..name.len().min(room)]);
-    prefix.extend_from_slice(TEMPORARY_TAG.as_bytes());
-    tempfile::Builder::new()
-        .prefix(OsStr::from_bytes(&prefix))
-        .suffix(TEMPORARY_SUFFIX)
-        .rand_bytes(RANDOM_CHARS)
-        // Like `np.save`, a new file gets the user's default permissions.
-        .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(directory_of(target))
-        .and_then(|file| file.keep().map_err(|e| e.error))
-        // tempfile's errors name the temporary file; the user's is named instead.
-        // (tempfile wraps an OS error with " at path ..."; that suffix is cut off).
-        .map_err(|e| match e.raw_os_error() {
-            Some(code) => std::io::Error::from_raw_os_error(code),
-            None => {
-                let text = e.to_string();
-                let cause = text.split(" at path ").next().unwrap_or(&text);
-                std::io::Error::new(e.kind(), cause.to_string())
-            }
-        })
-}
-
-/// A loaded file, opened once per run (before it starts, see the compiler's
-/// `plan/mapped.rs`) and read through that descriptor: a save that replaces the
-/// path during the run, as `save` of the file the script loads does, then cannot
-/// change what the load reads. Opening checks the header against the one the script
-/// was compiled against, and the file's length.
-#[derive(Default)]
-pub struct OpenedNpy(OnceLock<Result<File, String>>);
-
-impl OpenedNpy {
-    /// The open file, opening and checking it on the first call.
-    pub fn file(&self, path: &Path, header: &NpyHeader) -> Result<&File, String> {
-        self.0
-            .get_or_init(|| open_checked(path, header))
-            .as_ref()
-            .map_err(Clone::clone)
+impl PartialEq for SaveFile {
+    fn eq(&self, other: &SaveFile) -> bool {
+        self.path == other.path
+            && self.dtype == other.dtype
+            && self.shape == other.shape
+            && self.writer.same_as(&*other.writer)
     }
 }
 
-fn open_checked(path: &Path, expected: &NpyHeader) -> Result<File, String> {
-    let shown = path.display();
-    let file = File::open(path).map_err(|e| format!("cannot read '{shown}': {e}"))?;
-    let changed = || format!("'{shown}' changed since the script was compiled");
-    let len = file
-        .metadata()
-        .map_err(|e| format!("cannot read '{shown}': {e}"))?
-        .len();
-    let header_len = usize::try_from(expected.data_offset).map_err(|_| changed())?;
-    let mut bytes = vec![0; header_len];
-    file.read_exact_at(&mut bytes, 0).map_err(|_| changed())?;
-    match parse_header(&bytes) {
-        Ok(found) if &found == expected => {}
-        _ => return Err(changed()),
-    }
-    let needed = expected.data_offset.saturating_add(expected.data_bytes());
-    if len < needed {
-        return Err(format!(
-            "'{shown}': the file is truncated: the header announces {} bytes of data but the file has {}",
-            expected.data_bytes(),
-            len.saturating_sub(expected.data_offset)
-        ));
-    }
-    Ok(file)
-}
-
-// A plan compares and clones kernels by their parameters; the open file is run state.
-impl Clone for OpenedNpy {
-    fn clone(&self) -> OpenedNpy {
-        OpenedNpy::default()
-    }
-}
-
-impl PartialEq for OpenedNpy {
-    fn eq(&self, _: &OpenedNpy) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for OpenedNpy {
+impl std::fmt::Debug for SaveFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let open = self.0.get().is_some_and(Result::is_ok);
-        write!(f, "OpenedNpy(open: {open})")
+        std::fmt::Debug::fmt(&*self.writer, f)
     }
 }
 
@@ -312,15 +90,10 @@ pub(super) fn run_file_kernel(kernel: &Kernel, args: &[&ChunkValue]) -> Result<C
             spec,
             offset,
             shape,
-        } => match &spec.mapped {
-            Some(mapped) => mapped.read_region(offset, shape).map(ChunkValue::Array),
-            None => {
-                let file = spec.opened.file(&spec.path, &spec.header)?;
-                read_region_of(file, &spec.path, &spec.header, offset, shape)
-                    .map(ChunkValue::Array)
-                    .map_err(|e| naming(&spec.path, "cannot read", e))
-            }
-        },
+        } => spec
+            .reader
+            .read_region(offset, shape)
+            .map(ChunkValue::Array),
         Kernel::SaveInit(file) => {
             file.create()?;
             Ok(ChunkValue::Done)
@@ -341,81 +114,5 @@ pub(super) fn run_file_kernel(kernel: &Kernel, args: &[&ChunkValue]) -> Result<C
             "internal error: {} is not a file kernel",
             other.name()
         )),
-    }
-}
-
-/// An I/O error's message, naming the user's file (not the temporary one).
-fn naming(path: &Path, doing: &str, error: NpyError) -> String {
-    let shown = path.display().to_string();
-    let message = error.to_string();
-    if message.contains(&shown) {
-        message
-    } else {
-        format!("{doing} '{shown}': {message}")
-    }
-}
-
-/// A save's I/O error, speaking of the user's file rather than the temporary one.
-fn saving(file: &SaveFile, temporary: &Path, error: NpyError) -> String {
-    let temporary = temporary.display().to_string();
-    let message = error
-        .to_string()
-        .replace(&temporary, &file.path.display().to_string());
-    naming(&file.path, "cannot save", NpyError::Io(message))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn temporary_names_are_hidden_random_exclusive_and_fit_name_max() {
-        let dir = tempfile::tempdir().unwrap();
-        for len in [1, 200, 227, 228, 251, 255] {
-            let target = dir.path().join("x".repeat(len));
-            let (_, first) = create_temporary(&target).unwrap();
-            let (_, second) = create_temporary(&target).unwrap();
-            assert_ne!(first, second, "two saves of one file get two names");
-            for temporary in [&first, &second] {
-                let name = temporary.file_name().unwrap().to_str().unwrap();
-                assert!(name.len() <= NAME_MAX, "{len}: {name}");
-                assert!(
-                    name.starts_with(".x") && name.ends_with(".partial"),
-                    "{name}"
-                );
-                assert!(name.contains(".marsc-"), "{name}");
-                assert_eq!(temporary.parent(), Some(dir.path()));
-            }
-        }
-        // The random part is not the process id.
-        let (_, temporary) = create_temporary(&dir.path().join("y.npy")).unwrap();
-        let name = temporary.file_name().unwrap().to_str().unwrap();
-        assert!(!name.contains(&std::process::id().to_string()), "{name}");
-    }
-
-    #[test]
-    fn a_save_through_a_symlink_replaces_the_target_and_keeps_the_link() {
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("target.npy");
-        std::fs::write(&target, b"old").unwrap();
-        let link = dir.path().join("link.npy");
-        std::os::unix::fs::symlink("target.npy", &link).unwrap();
-        let save = SaveFile::new(&link, DType::Int64, &[2]);
-        save.create().unwrap();
-        let temporary = save.temporary().unwrap();
-        assert_eq!(temporary.parent(), Some(dir.path()));
-        save.create().unwrap();
-        assert_eq!(
-            save.temporary(),
-            Some(temporary),
-            "an init run again keeps its file"
-        );
-        save.commit().unwrap();
-        assert!(std::fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink());
-        assert_eq!(std::fs::read(&target).unwrap().len(), 128 + 16);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 }

@@ -163,7 +163,7 @@ fn save_writes_a_file_numpy_can_read_back() {
     region(2, vec![3, 6]);
     assert!(!path.exists(), "the file appears only on commit");
     run(&Kernel::SaveCommit(file.clone()), &[]);
-    let back = crate::npy::read_array(&path).unwrap();
+    let back = crate::storage::npy::codec::read_array(&path).unwrap();
     assert_eq!(
         back,
         ArrayData::Int64(arr2(&[[1, 2, 3], [4, 5, 6]]).into_dyn())

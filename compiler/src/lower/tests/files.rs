@@ -4,7 +4,7 @@
 use super::support::lower_with;
 use crate::lower::LowerOptions;
 use crate::tileable::{Output, TileOp, TileableId};
-use marsc_runtime::npy_header::encode_header;
+use marsc_runtime::storage::npy::header::encode_header;
 use marsc_runtime::DType;
 
 fn options(dir: &tempfile::TempDir) -> LowerOptions {
@@ -37,16 +37,14 @@ fn load_reads_shape_and_dtype_from_the_header() {
     );
     assert_eq!(node.nsplits, [vec![3, 3], vec![2, 2]]);
     match &node.op {
-        TileOp::Load {
-            path,
-            data_offset,
-            fortran_order,
-            mmap,
-        } => {
-            assert_eq!(path, &dir.path().join("data.npy"));
-            assert_eq!(*data_offset, 128);
-            assert!(!fortran_order);
-            assert!(!mmap);
+        TileOp::Load { source } => {
+            assert_eq!(source.path(), dir.path().join("data.npy"));
+            assert_eq!(
+                source.dump_parameters()[1..],
+                ["offset=128", "fortran_order=False"]
+            );
+            assert!(source.metadata().c_contiguous);
+            assert!(!source.reads_cannot_fail());
         }
         other => panic!("{other:?}"),
     }

@@ -9,9 +9,10 @@
 //! the header announces, when the file is mapped.
 #![allow(unsafe_code)]
 
+use super::codec::copy_region;
+use super::header::{parse_header, read_header, NpyHeader};
 use crate::array::ArrayData;
-use crate::npy::copy_region;
-use crate::npy_header::{parse_header, read_header, NpyHeader};
+use crate::storage::StoreReader;
 use memmap2::{Mmap, MmapOptions};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -148,6 +149,34 @@ fn fortran_text(fortran_order: bool) -> &'static str {
     }
 }
 
+impl StoreReader for MappedNpy {
+    fn open(&self) -> Result<(), String> {
+        self.data().map(drop)
+    }
+
+    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String> {
+        MappedNpy::read_region(self, offset, shape)
+    }
+
+    fn label(&self) -> u32 {
+        self.label
+    }
+
+    /// A C-order file's bytes are the array's in C order; a Fortran-order file is
+    /// copied out instead.
+    fn reads_in_place(&self) -> bool {
+        !self.header.fortran_order
+    }
+
+    fn in_place_bytes(&self) -> Result<&[u8], String> {
+        self.data()
+    }
+
+    fn same_as(&self, other: &dyn StoreReader) -> bool {
+        (other as &dyn std::any::Any).downcast_ref::<MappedNpy>() == Some(self)
+    }
+}
+
 impl PartialEq for MappedNpy {
     fn eq(&self, other: &MappedNpy) -> bool {
         self.path == other.path && self.header == other.header && self.label == other.label
@@ -168,7 +197,7 @@ impl fmt::Debug for MappedNpy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::npy::{read_region, write_array};
+    use crate::storage::npy::codec::{read_region, write_array};
     use ndarray::{ArrayD, IxDyn};
 
     #[test]
@@ -211,7 +240,7 @@ mod tests {
         };
         let missing = MappedNpy::new(path.clone(), header.clone(), 0);
         assert!(missing.data().unwrap_err().starts_with("cannot map '"));
-        let mut bytes = crate::npy_header::encode_header(header.dtype, &header.shape);
+        let mut bytes = crate::storage::npy::header::encode_header(header.dtype, &header.shape);
         bytes.extend_from_slice(&[0; 24]);
         std::fs::write(&path, bytes).unwrap();
         let short = MappedNpy::new(path, header, 0);

@@ -14,7 +14,8 @@
 //!   mapping, so no reference to its bytes is ever aliased.
 //! - **A mapping that outlives every writer.** It is created by the save's init
 //!   chunk, which every region depends on, and is held in an `Arc` by the save's
-//!   [`crate::kernel::SaveFile`], which every region kernel holds; a writer clones
+//!   [`super::NpyWriter`], which every region kernel holds (through its
+//!   [`crate::kernel::SaveFile`]); a writer clones
 //!   the `Arc` for the duration of its writes. The file is never truncated while
 //!   mapped: an init that runs again finds the mapping and keeps it.
 //!
@@ -26,7 +27,7 @@
 //! (before Linux 5.14) gets no reservation: the save then falls back to `pwrite`.
 #![allow(unsafe_code)]
 
-use super::run_slot::RunSlot;
+use crate::kernel::RunSlot;
 use memmap2::{Advice, MmapOptions, MmapRaw};
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -235,7 +236,9 @@ pub type MappingSlot = RunSlot<Arc<WritableNpy>>;
 mod tests {
     use super::*;
     use crate::array::ArrayData;
-    use crate::npy::{create_npy, read_array, region_byte_runs, write_region_mapped};
+    use crate::storage::npy::codec::{
+        create_npy, read_array, region_byte_runs, write_region_mapped,
+    };
     use crate::DType;
     use ndarray::{ArrayD, IxDyn};
 

@@ -5,10 +5,10 @@
 //! elements, so workers never share a file cursor. `write_array` goes through a
 //! temporary file and a rename so a failure never leaves a truncated file behind.
 
+use super::header::{encode_header, read_header, NpyError, NpyHeader};
+use super::writable::{Reserved, WritableNpy};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::kernel::{Reserved, WritableNpy};
-use crate::npy_header::{encode_header, read_header, NpyError, NpyHeader};
 use ndarray::{ArrayD, IxDyn};
 use std::fs::{OpenOptions, Permissions};
 use std::io::{BufWriter, Write};

@@ -1,7 +1,7 @@
 //! Reading and writing the header of `.npy` files (format versions 1.0, 2.0, 3.0).
 //!
-//! The compiler reads headers at compile time (shape and dtype of `load`), and the
-//! runtime reads and writes chunk regions after them.
+//! A store reads its header when it is opened at compile time (the shape and dtype
+//! of `load`); [`super::codec`] reads and writes chunk regions after it.
 
 use crate::dtype::DType;
 use std::fmt;

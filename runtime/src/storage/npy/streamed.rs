@@ -1,0 +1,119 @@
+//! A load without `mmap_mode`: the file is opened once per run, before the run (see
+//! the compiler's `plan/mapped.rs`), and every chunk reads its region through that
+//! descriptor with positioned reads, so a save that replaces the path during the
+//! run, as `save` of the file the script loads does, cannot change what the load
+//! reads.
+
+use super::codec::read_region_of;
+use super::header::{parse_header, NpyHeader};
+use super::naming;
+use crate::array::ArrayData;
+use crate::storage::StoreReader;
+use std::any::Any;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// One load of a `.npy` file, read through a descriptor opened once per run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamedNpy {
+    path: PathBuf,
+    /// The header the script was compiled against.
+    header: NpyHeader,
+    /// The caller's tag for the `load` call (reported with an error opening it).
+    label: u32,
+    opened: OpenedNpy,
+}
+
+impl StreamedNpy {
+    pub fn new(path: &Path, header: NpyHeader, label: u32) -> StreamedNpy {
+        StreamedNpy {
+            path: path.to_path_buf(),
+            header,
+            label,
+            opened: OpenedNpy::default(),
+        }
+    }
+}
+
+impl StoreReader for StreamedNpy {
+    fn open(&self) -> Result<(), String> {
+        self.opened.file(&self.path, &self.header).map(drop)
+    }
+
+    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String> {
+        let file = self.opened.file(&self.path, &self.header)?;
+        read_region_of(file, &self.path, &self.header, offset, shape)
+            .map_err(|e| naming(&self.path, "cannot read", e))
+    }
+
+    fn label(&self) -> u32 {
+        self.label
+    }
+
+    fn same_as(&self, other: &dyn StoreReader) -> bool {
+        (other as &dyn Any).downcast_ref::<StreamedNpy>() == Some(self)
+    }
+}
+
+/// A loaded file, opened on first use and checked: the header against the one the
+/// script was compiled against, and the file's length.
+#[derive(Default)]
+pub struct OpenedNpy(OnceLock<Result<File, String>>);
+
+impl OpenedNpy {
+    /// The open file, opening and checking it on the first call.
+    pub fn file(&self, path: &Path, header: &NpyHeader) -> Result<&File, String> {
+        self.0
+            .get_or_init(|| open_checked(path, header))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+fn open_checked(path: &Path, expected: &NpyHeader) -> Result<File, String> {
+    let shown = path.display();
+    let file = File::open(path).map_err(|e| format!("cannot read '{shown}': {e}"))?;
+    let changed = || format!("'{shown}' changed since the script was compiled");
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read '{shown}': {e}"))?
+        .len();
+    let header_len = usize::try_from(expected.data_offset).map_err(|_| changed())?;
+    let mut bytes = vec![0; header_len];
+    file.read_exact_at(&mut bytes, 0).map_err(|_| changed())?;
+    match parse_header(&bytes) {
+        Ok(found) if &found == expected => {}
+        _ => return Err(changed()),
+    }
+    let needed = expected.data_offset.saturating_add(expected.data_bytes());
+    if len < needed {
+        return Err(format!(
+            "'{shown}': the file is truncated: the header announces {} bytes of data but the file has {}",
+            expected.data_bytes(),
+            len.saturating_sub(expected.data_offset)
+        ));
+    }
+    Ok(file)
+}
+
+// A plan compares and clones kernels by their parameters; the open file is run state.
+impl Clone for OpenedNpy {
+    fn clone(&self) -> OpenedNpy {
+        OpenedNpy::default()
+    }
+}
+
+impl PartialEq for OpenedNpy {
+    fn eq(&self, _: &OpenedNpy) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for OpenedNpy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let open = self.0.get().is_some_and(Result::is_ok);
+        write!(f, "OpenedNpy(open: {open})")
+    }
+}
