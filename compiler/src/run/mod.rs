@@ -22,12 +22,10 @@ use crate::driver::Compiled;
 use crate::error::JobError;
 use crate::subtask::{SubtaskGraph, SubtaskId};
 use execute::{execute_plan, PlanFailure};
-use marsc_runtime::exec::{ChunkKernel, ExecError, ExecObserver, ExecOptions, ExecStats};
+use marsc_runtime::exec::{ChunkKernel, ExecError, ExecStats};
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 use output::PrintSink;
-use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Runs `program`, handing what it prints to `out`; returns the executor's figures.
 pub fn run_program(
