@@ -9,7 +9,7 @@ use crate::progress::ProgressObserver;
 use clap::{Args, Parser, Subcommand};
 use marsc::diagnostics::{emit_to_stderr, SourceFile};
 use marsc::driver::{self, Options};
-use marsc::error::JobError;
+use marsc::error::{could_not_compile, JobError};
 use marsc::fuse::Fusion;
 use marsc::job;
 use marsc::run::{CancelToken, ProgressFactory, RunOptions, RunStats};
@@ -272,11 +272,7 @@ fn report(name: &str, text: &str, error: JobError) -> ExitCode {
     match error {
         JobError::Diagnostics(diagnostics) => {
             emit_to_stderr(&SourceFile { name, text }, &diagnostics);
-            let count = diagnostics.len();
-            eprintln!(
-                "error: could not compile `{name}` due to {count} previous error{}",
-                if count == 1 { "" } else { "s" }
-            );
+            eprintln!("{}", could_not_compile(name, diagnostics.len()));
             ExitCode::from(1)
         }
         JobError::RunFailed(diagnostic) => {

@@ -54,15 +54,11 @@ impl JobError {
     /// script the spans point into.
     pub fn render(&self, source: &SourceFile<'_>) -> String {
         match self {
-            JobError::Diagnostics(diagnostics) => {
-                let count = diagnostics.len();
-                format!(
-                    "{}error: could not compile `{}` due to {count} previous error{}\n",
-                    render_plain(source, diagnostics),
-                    source.name,
-                    if count == 1 { "" } else { "s" }
-                )
-            }
+            JobError::Diagnostics(diagnostics) => format!(
+                "{}{}\n",
+                render_plain(source, diagnostics),
+                could_not_compile(source.name, diagnostics.len())
+            ),
             JobError::RunFailed(diagnostic) => {
                 render_plain(source, std::slice::from_ref(diagnostic))
             }
@@ -122,6 +118,14 @@ impl JobError {
             JobError::Internal { .. } => "internal",
         }
     }
+}
+
+/// The line that closes a report of `count` compile errors in the script `name`.
+pub fn could_not_compile(name: &str, count: usize) -> String {
+    format!(
+        "error: could not compile `{name}` due to {count} previous error{}",
+        if count == 1 { "" } else { "s" }
+    )
 }
 
 /// One line for the kinds without a source location; the diagnostics' headlines

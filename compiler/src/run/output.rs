@@ -104,15 +104,17 @@ impl Printed {
 
 /// Where a run's prints go, one [`Printed`] per `print`, in program order.
 pub trait PrintSink {
-    /// Takes one print; returns the bytes the sink now holds (for the run's peak).
+    /// Takes one print; returns the bytes the sink holds for it (its share of the
+    /// run's peak).
     fn print(&mut self, printed: Printed) -> Result<u64, JobError>;
 }
 
 /// Keeps the prints as data (a server, tests).
 impl PrintSink for Vec<Printed> {
     fn print(&mut self, printed: Printed) -> Result<u64, JobError> {
+        let bytes = printed.nbytes() as u64;
         self.push(printed);
-        Ok(self.iter().map(|printed| printed.nbytes() as u64).sum())
+        Ok(bytes)
     }
 }
 
@@ -143,8 +145,9 @@ impl<'w> TextSink<'w> {
 
 impl PrintSink for TextSink<'_> {
     fn print(&mut self, printed: Printed) -> Result<u64, JobError> {
-        self.text.push_str(&printed.text());
-        Ok(self.text.len() as u64)
+        let text = printed.text();
+        self.text.push_str(&text);
+        Ok(text.len() as u64)
     }
 }
 
@@ -179,7 +182,7 @@ pub fn write_prints(
                 }
             });
         }
-        in_sink = sink.print(printed)?;
+        in_sink += sink.print(printed)?;
     }
     Ok(held + in_sink)
 }
