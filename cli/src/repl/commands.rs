@@ -80,11 +80,14 @@ fn emit(session: &mut Session, rest: &str) -> Result<String, String> {
         let (module, diagnostics) = marsc_grammar::parse(&text);
         if !diagnostics.is_empty() {
             // The full pipeline renders them.
-            session.lower_trial(expr)?;
+            session.lower_trial(expr).map_err(|error| error.render())?;
         }
         return Ok(marsc_grammar::dump_ast(&module, &text));
     }
-    let (text, lowered) = session.lower_trial(expr)?.ok_or_else(usage)?;
+    let (text, lowered) = session
+        .lower_trial(expr)
+        .map_err(|error| error.render())?
+        .ok_or_else(usage)?;
     let mut graph = lowered.lowering.graph;
     // Drop the session's tensor handles: the dump shows what EXPR alone needs.
     graph.outputs.truncate(lowered.lowering.program_outputs);

@@ -15,6 +15,7 @@ use crate::interrupt;
 use commands::{command, Next};
 use complete::ReplHelper;
 use marsc::driver::Options;
+use marsc::run::output::Printed;
 use marsc::run::{CancelToken, RunOptions};
 use marsc::session::{self, Session};
 use marsc_grammar::lexer::needs_more_input;
@@ -59,7 +60,13 @@ fn handle(session: &mut Session, input: &str) -> Next {
             // before it (while nothing ran) cancelled only an earlier one.
             let cancel = CancelToken::new();
             let _watch = interrupt::watch(&cancel);
-            (Next::Continue, session.statements_with(input, cancel))
+            let shown = session.statements_with(input, cancel);
+            (
+                Next::Continue,
+                shown
+                    .map(|shown| shown.iter().map(Printed::text).collect())
+                    .map_err(|error| error.render()),
+            )
         }
     }));
     let (next, result) = outcome.unwrap_or_else(|_| {

@@ -13,6 +13,7 @@
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
 use crate::driver::{plan_needed, Options};
 use crate::error::JobError;
+use crate::run::execute::PlannedKernel;
 use crate::subtask::form::{needed_chunks, result_chunks};
 use crate::subtask::{SubtaskGraph, SubtaskId};
 use crate::tileable::{Output, TileableGraph, TileableId};
@@ -23,9 +24,9 @@ use marsc_runtime::plan::Plan;
 
 /// The error of a failed run: a diagnostic at the failing expression, or the
 /// executor's error when no span fits.
-pub fn failure_error(
+pub fn failure_error<K: PlannedKernel>(
     error: &ExecError,
-    plan: &Plan<Kernel>,
+    plan: &Plan<K>,
     tileables: &TileableGraph,
 ) -> JobError {
     let ExecError::SubtaskFailed {
@@ -68,8 +69,8 @@ pub fn exec_error(error: &ExecError) -> JobError {
     }
 }
 
-fn saved_path(op: &marsc_runtime::plan::PlanOp<Kernel>) -> Option<&std::path::Path> {
-    match &op.kernel {
+fn saved_path<K: PlannedKernel>(op: &marsc_runtime::plan::PlanOp<K>) -> Option<&std::path::Path> {
+    match op.kernel.kernel()? {
         Kernel::SaveInit(file) | Kernel::SaveCommit(file) | Kernel::SaveRegion { file, .. } => {
             Some(&file.path)
         }

@@ -71,6 +71,9 @@ pub enum PrintedItem {
     Text(String),
     /// A tensor's values (only the corners of a summarized one) and shape.
     Tensor(Shown),
+    /// A tensor the REPL echoes (an expression statement's value): shown as NumPy's
+    /// `repr()`, as Python's REPL does.
+    Echo(Shown),
 }
 
 impl Printed {
@@ -84,6 +87,7 @@ impl Printed {
             match item {
                 PrintedItem::Text(value) => text.push_str(value),
                 PrintedItem::Tensor(shown) => text.push_str(&shown.str()),
+                PrintedItem::Echo(shown) => text.push_str(&shown.repr()),
             }
         }
         text.push_str(&self.end);
@@ -96,7 +100,7 @@ impl Printed {
             .iter()
             .map(|item| match item {
                 PrintedItem::Text(text) => text.len(),
-                PrintedItem::Tensor(shown) => shown.nbytes(),
+                PrintedItem::Tensor(shown) | PrintedItem::Echo(shown) => shown.nbytes(),
             })
             .sum()
     }
@@ -160,9 +164,21 @@ pub fn write_prints(
     count: usize,
     sink: &mut dyn PrintSink,
 ) -> Result<u64, JobError> {
+    write_outputs(chunks, results, count, |_| false, sink)
+}
+
+/// [`write_prints`], with the outputs for which `is_echo` holds (by index) shown
+/// as the REPL echoes a value ([`PrintedItem::Echo`]).
+pub fn write_outputs(
+    chunks: &ChunkGraph,
+    results: &Results,
+    count: usize,
+    is_echo: impl Fn(usize) -> bool,
+    sink: &mut dyn PrintSink,
+) -> Result<u64, JobError> {
     let mut held = 0;
     let mut in_sink = 0;
-    for output in chunks.outputs.iter().take(count) {
+    for (index, output) in chunks.outputs.iter().take(count).enumerate() {
         let ChunkOutput::Print { items, sep, end } = output else {
             continue;
         };
@@ -178,7 +194,11 @@ pub fn write_prints(
                     let value =
                         shown(chunks, results, item).map_err(|e| JobError::internal("print", e))?;
                     held = held.max(value.nbytes() as u64);
-                    PrintedItem::Tensor(value)
+                    if is_echo(index) {
+                        PrintedItem::Echo(value)
+                    } else {
+                        PrintedItem::Tensor(value)
+                    }
                 }
             });
         }

@@ -17,8 +17,10 @@ pub use super::session_kernel::SessionKernel;
 use super::session_kernel::hand_in_cached;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkKey, ChunkOutput, StepId};
 use crate::driver::{plan_needed, Options};
+use crate::error::JobError;
 use crate::plan::runtime_id;
 use crate::run::execute::{execute_plan, PlanFailure};
+use crate::run::failure::failure_error;
 use crate::run::memory::projected_chunk_bytes;
 use crate::run::RunOptions;
 use crate::tileable::TileableGraph;
@@ -237,21 +239,27 @@ fn select(
 pub type Values = HashMap<plan::ChunkId, Arc<ChunkValue>>;
 
 /// Runs the plan (nothing at all when it is empty) and gathers every output chunk's
-/// value; new results go into the cache.
+/// value; new results go into the cache. A failure is told as a script's is
+/// ([`failure_error`]: at the failing expression, or the `save` that failed).
 pub fn run_with_cache(
     chunks: &ChunkGraph,
     tileables: &TileableGraph,
     planned: SessionPlan,
     options: &RunOptions,
     cache: &mut ChunkCache,
-) -> Result<(Values, ExecStats), PlanFailure> {
+) -> Result<(Values, ExecStats), JobError> {
     let mut values = Values::new();
     let mut stats = ExecStats {
         workers: options.workers,
         ..ExecStats::default()
     };
     if !planned.plan.subtasks.is_empty() {
-        let output = execute_plan(&planned.plan, chunks, tileables, options)?;
+        let output = execute_plan(&planned.plan, chunks, tileables, options).map_err(
+            |failure| match failure {
+                PlanFailure::Refused(error) => error,
+                PlanFailure::Failed(error) => failure_error(&error, &planned.plan, tileables),
+            },
+        )?;
         stats = output.stats;
         for (chunk, value) in output.results {
             let value = Arc::unwrap_or_clone(value);

@@ -15,25 +15,24 @@
 //! changed since fails alone ([`files`]).
 
 pub mod compute;
+pub mod error;
 pub mod files;
 pub mod session_kernel;
 pub mod spans;
 
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
-use crate::diagnostics::{render_plain, SourceFile};
 use crate::driver::{tile_graph, Options};
 use crate::error::JobError;
 use crate::lower::incremental::{Members, SessionLowerer, SessionLowering};
 use crate::lower::LowerOptions;
-use crate::run::execute::PlanFailure;
-use crate::run::output::shown;
+use crate::run::output::{write_outputs, Printed};
 use crate::run::{CancelToken, RunOptions, RunStats};
-use crate::tileable::{Output, TileableId};
-use compute::{plan_with_cache, run_with_cache, ChunkCache, Values};
+use crate::tileable::Output;
+use compute::{plan_with_cache, run_with_cache, ChunkCache};
+pub use error::InputError;
 use files::{LoadedFiles, Staleness};
 use marsc_grammar::ast::Module;
-use marsc_grammar::{Diagnostic, Span};
-use marsc_runtime::exec::ExecError;
+use marsc_grammar::Diagnostic;
 use spans::shift_module;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -121,11 +120,14 @@ impl<'o> Session<'o> {
 
     /// Parses `input` on its own, with spans into the session's text as it would be
     /// with the input appended; `Ok(None)` for an input with no statements.
-    fn parse_input(&self, input: &str) -> Result<Option<(String, Module)>, String> {
+    fn parse_input(&self, input: &str) -> Result<Option<(String, Module)>, InputError> {
         let input = with_newline(input);
         let (mut module, diagnostics) = marsc_grammar::parse(&input);
         if !diagnostics.is_empty() {
-            return Err(render(&input, &diagnostics));
+            return Err(InputError {
+                error: JobError::Diagnostics(diagnostics),
+                text: input,
+            });
         }
         if module.stmts.is_empty() {
             return Ok(None);
@@ -133,27 +135,27 @@ impl<'o> Session<'o> {
         let offset = u32::try_from(self.accepted.len() + input.len())
             .map(|_| self.accepted.len() as u32)
             .map_err(|_| {
-                "error: the session's statements exceed 4 GiB of text; `:reset` starts a new one\n"
-                    .to_string()
+                InputError::unlocated(JobError::Limit(
+                    "the session's statements exceed 4 GiB of text; `:reset` starts a new one"
+                        .to_string(),
+                ))
             })?;
         shift_module(&mut module, offset);
         Ok(Some((input, module)))
     }
 
     /// Lowers `input` after the accepted program without keeping it (`:emit`): the
-    /// session's text with the input, and the lowering; `Err` is the rendered
-    /// diagnostics.
-    pub fn lower_trial(&mut self, input: &str) -> Result<Option<(String, Lowered)>, String> {
+    /// session's text with the input, and the lowering.
+    pub fn lower_trial(&mut self, input: &str) -> Result<Option<(String, Lowered)>, InputError> {
         let compile_started = Instant::now();
         let Some((input, module)) = self.parse_input(input)? else {
             return Ok(None);
         };
         let offset = self.accepted.len();
         let text = format!("{}{input}", self.accepted);
-        let lowering = self
-            .lowerer
-            .trial(&module)
-            .map_err(|diagnostics| render_in_input(&text, offset, &diagnostics))?;
+        let lowering = self.lowerer.trial(&module).map_err(|diagnostics| {
+            InputError::in_input(&text, offset, JobError::Diagnostics(diagnostics))
+        })?;
         verify(&lowering)?;
         Ok(Some((
             text,
@@ -165,30 +167,41 @@ impl<'o> Session<'o> {
         )))
     }
 
-    /// Runs one input of statements, writing what it shows to `out`; an error is the
-    /// text to show on stderr.
-    pub fn statements(&mut self, input: &str) -> Result<String, String> {
+    /// Runs one input of statements: what it shows (its prints, and the values of
+    /// its expression statements as [`crate::run::output::PrintedItem::Echo`]), in
+    /// order.
+    pub fn statements(&mut self, input: &str) -> Result<Vec<Printed>, InputError> {
         self.statements_with(input, CancelToken::new())
+    }
+
+    /// [`statements`](Self::statements), rendered as the REPL shows it.
+    pub fn statements_text(&mut self, input: &str) -> Result<String, InputError> {
+        let shown = self.statements(input)?;
+        Ok(shown.iter().map(Printed::text).collect())
     }
 
     /// [`statements`](Self::statements) with the input's own cancel token: whoever
     /// holds a clone (the terminal's Ctrl-C) cancels the input while it runs. A token
     /// of an earlier input (one a Ctrl-C cancelled) cancels nothing here.
-    pub fn statements_with(&mut self, input: &str, cancel: CancelToken) -> Result<String, String> {
+    pub fn statements_with(
+        &mut self,
+        input: &str,
+        cancel: CancelToken,
+    ) -> Result<Vec<Printed>, InputError> {
         self.run_options.cancel = cancel;
         let compile_started = Instant::now();
         let Some((input, module)) = self.parse_input(input)? else {
-            return Ok(String::new());
+            return Ok(Vec::new());
         };
         let offset = self.accepted.len();
         let first_node = self.lowerer.node_count();
         let lowering = match self.lowerer.accept(&module) {
             Ok(lowering) => lowering,
             Err(diagnostics) => {
-                return Err(render_in_input(
+                return Err(InputError::in_input(
                     &format!("{}{input}", self.accepted),
                     offset,
-                    &diagnostics,
+                    JobError::Diagnostics(diagnostics),
                 ))
             }
         };
@@ -200,7 +213,7 @@ impl<'o> Session<'o> {
         }
         verify(&lowering)?;
         if lowering.program_outputs == 0 {
-            return Ok(String::new());
+            return Ok(Vec::new());
         }
         let lowered = Lowered {
             offset,
@@ -211,16 +224,16 @@ impl<'o> Session<'o> {
         let shown = self.run(&lowered);
         // A file that changed while the run read it may have given it mixed data.
         let saved = saved_paths(&lowered.lowering);
-        if let Err(message) = self.check_files(&lowered, &saved) {
+        if let Err(error) = self.check_files(&lowered, &saved) {
             self.cache.clear();
-            return Err(message);
+            return Err(error);
         }
         shown
     }
 
     /// Fails when a load the input needs no longer has the file it loaded (files in
     /// `saved`, which the input itself writes, are expected to change).
-    fn check_files(&mut self, lowered: &Lowered, saved: &[PathBuf]) -> Result<(), String> {
+    fn check_files(&mut self, lowered: &Lowered, saved: &[PathBuf]) -> Result<(), InputError> {
         let Some(staleness) = self.files.check(&lowered.lowering.loads, saved) else {
             return Ok(());
         };
@@ -249,16 +262,17 @@ impl<'o> Session<'o> {
             None => diagnostic
                 .with_help("statements that do not use this load still work".to_string()),
         };
-        Err(render_in_input(
+        Err(InputError::in_input(
             &self.accepted,
             lowered.offset,
-            &[diagnostic],
+            JobError::RunFailed(Box::new(diagnostic)),
         ))
     }
 
-    fn run(&mut self, lowered: &Lowered) -> Result<String, String> {
+    fn run(&mut self, lowered: &Lowered) -> Result<Vec<Printed>, InputError> {
+        let in_input = |error| InputError::in_input(&self.accepted, lowered.offset, error);
         let lowering = &lowered.lowering;
-        let chunks = tile_graph(&lowering.graph).map_err(tile_error)?;
+        let chunks = tile_graph(&lowering.graph).map_err(in_input)?;
         let keep_steps = handle_steps(&chunks, lowering.program_outputs);
         // Subtasks are placed for this session's workers, as a script's are for its run.
         let options = Options {
@@ -272,7 +286,7 @@ impl<'o> Session<'o> {
             &self.cache,
             &options,
         )
-        .map_err(|message| format!("internal compiler error: {message}\n"))?;
+        .map_err(|message| InputError::unlocated(JobError::internal("plan", message)))?;
         let subtasks = planned.plan.subtasks.len() as u64;
         let jit = planned.jit.clone();
         let compile_seconds = lowered.compile_started.elapsed().as_secs_f64();
@@ -283,13 +297,7 @@ impl<'o> Session<'o> {
             &self.run_options,
             &mut self.cache,
         )
-        .map_err(|failure| match failure {
-            PlanFailure::Failed(error) => run_error(&self.accepted, lowered, &error),
-            PlanFailure::Refused(JobError::RunFailed(diagnostic)) => {
-                render_in_input(&self.accepted, lowered.offset, &[*diagnostic])
-            }
-            PlanFailure::Refused(error) => format!("{error}\n"),
-        })?;
+        .map_err(|error| InputError::in_input(&self.accepted, lowered.offset, error))?;
         self.last_stats = Some(RunStats {
             tileables: lowering.graph.len() as u64,
             chunks: chunks.num_chunks() as u64,
@@ -299,15 +307,25 @@ impl<'o> Session<'o> {
             compile_seconds,
             exec,
         });
-        show_outputs(&chunks, lowering, &values)
+        let mut shown: Vec<Printed> = Vec::new();
+        write_outputs(
+            &chunks,
+            &values,
+            lowering.program_outputs,
+            |index| lowering.tensor_echoes.contains(&index),
+            &mut shown,
+        )
+        .map_err(InputError::unlocated)?;
+        Ok(shown)
     }
 }
 
 /// Checks the lowered graph's invariants (debug builds and tests).
-fn verify(lowering: &SessionLowering) -> Result<(), String> {
+fn verify(lowering: &SessionLowering) -> Result<(), InputError> {
     if cfg!(debug_assertions) {
-        crate::tileable::verify::verify(&lowering.graph)
-            .map_err(|message| format!("internal compiler error: {message}\n"))?;
+        crate::tileable::verify::verify(&lowering.graph).map_err(|message| {
+            InputError::unlocated(JobError::internal("verify tileable graph", message))
+        })?;
     }
     Ok(())
 }
@@ -333,25 +351,6 @@ pub fn tile_error(error: JobError) -> String {
     }
 }
 
-/// A failed run told in terms of the source: the failing subtask's label is the
-/// tileable it computes.
-fn run_error(text: &str, lowered: &Lowered, error: &ExecError) -> String {
-    match error {
-        ExecError::Cancelled => "interrupted\n".to_string(),
-        ExecError::SubtaskFailed { label, message, .. } => {
-            let graph = &lowered.lowering.graph;
-            let tileable = TileableId(*label);
-            if tileable.index() >= graph.len() {
-                return format!("error: {message}\n");
-            }
-            let diagnostic = Diagnostic::error(message.clone(), graph.node(tileable).span)
-                .with_label("while computing this");
-            render_in_input(text, lowered.offset, &[diagnostic])
-        }
-        other => format!("error: {other}\n"),
-    }
-}
-
 /// The steps of the print handles after the program's outputs.
 fn handle_steps(chunks: &ChunkGraph, program_outputs: usize) -> Vec<StepId> {
     chunks.outputs[program_outputs..]
@@ -365,82 +364,12 @@ fn handle_steps(chunks: &ChunkGraph, program_outputs: usize) -> Vec<StepId> {
         .collect()
 }
 
-/// The text of the program's outputs: prints as `str`, echoes as `repr`.
-fn show_outputs(
-    chunks: &ChunkGraph,
-    lowering: &SessionLowering,
-    values: &Values,
-) -> Result<String, String> {
-    let mut text = String::new();
-    for (index, output) in chunks.outputs[..lowering.program_outputs]
-        .iter()
-        .enumerate()
-    {
-        let ChunkOutput::Print { items, sep, end } = output else {
-            continue;
-        };
-        let echo = lowering.tensor_echoes.contains(&index);
-        for (position, item) in items.iter().enumerate() {
-            if position > 0 {
-                text.push_str(sep);
-            }
-            match item {
-                PrintItem::Text(value) => text.push_str(value),
-                PrintItem::Tensor(_) | PrintItem::Summary { .. } => {
-                    let value = shown(chunks, values, item).map_err(|e| format!("{e}\n"))?;
-                    text.push_str(&if echo { value.repr() } else { value.str() });
-                }
-            }
-        }
-        text.push_str(end);
-    }
-    Ok(text)
-}
-
 fn with_newline(input: &str) -> String {
     if input.ends_with('\n') {
         input.to_string()
     } else {
         format!("{input}\n")
     }
-}
-
-fn render(text: &str, diagnostics: &[Diagnostic]) -> String {
-    render_plain(
-        &SourceFile {
-            name: SOURCE_NAME,
-            text,
-        },
-        diagnostics,
-    )
-}
-
-/// Renders diagnostics against the input's own text when they point into it (the
-/// usual case), else against the whole session's text.
-fn render_in_input(text: &str, offset: usize, diagnostics: &[Diagnostic]) -> String {
-    if diagnostics
-        .iter()
-        .any(|diagnostic| (diagnostic.span.start as usize) < offset)
-    {
-        return render(text, diagnostics);
-    }
-    let shift = |span: Span| Span::new(span.start as usize - offset, span.end as usize - offset);
-    let shifted: Vec<Diagnostic> = diagnostics
-        .iter()
-        .map(|diagnostic| {
-            let mut shifted = diagnostic.clone();
-            shifted.span = shift(diagnostic.span);
-            // A label pointing at an earlier input has no place in this one.
-            shifted.secondary = diagnostic
-                .secondary
-                .iter()
-                .filter(|(span, _)| span.start as usize >= offset)
-                .map(|(span, label)| (shift(*span), label.clone()))
-                .collect();
-            shifted
-        })
-        .collect();
-    render(&text[offset..], &shifted)
 }
 
 #[cfg(test)]

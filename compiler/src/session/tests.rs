@@ -20,14 +20,14 @@ fn session_in(dir: &std::path::Path, check: impl FnOnce(&mut Session<'_>)) {
 
 fn ok(session: &mut Session<'_>, input: &str) -> String {
     session
-        .statements(input)
+        .statements_text(input)
         .unwrap_or_else(|error| panic!("`{input}` failed:\n{error}"))
 }
 
 fn err(session: &mut Session<'_>, input: &str) -> String {
-    match session.statements(input) {
+    match session.statements_text(input) {
         Ok(shown) => panic!("`{input}` showed {shown:?} instead of failing"),
-        Err(error) => error,
+        Err(error) => error.render(),
     }
 }
 
@@ -187,6 +187,31 @@ fn an_input_runs_under_the_memory_limit_and_its_own_cancel_token() {
         .statements_with("ones(2000000000, chunks=1000000).sum()", token)
         .expect_err("cancelled");
     canceller.join().expect("no panic");
-    assert_eq!(error, "interrupted\n");
+    assert!(matches!(error.error, JobError::Cancelled), "{error:?}");
+    assert_eq!(error.render(), "interrupted\n");
     assert_eq!(ok(&mut session, "arange(5).sum()"), "np.int64(10)\n");
+}
+
+#[test]
+fn a_failed_save_points_at_the_save_as_a_scripts_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        ok(session, "x = ones((4, 4), chunks=2)");
+        let error = err(session, "save('no/such/dir/x.npy', x)");
+        assert!(error.contains("cannot save"), "{error}");
+        assert!(error.contains("while saving this"), "{error}");
+        assert!(
+            error.contains("1 | save('no/such/dir/x.npy', x)"),
+            "{error}"
+        );
+        // The same failure as JSON, located in the input as typed.
+        let failure = session
+            .statements("save('no/such/dir/y.npy', x)")
+            .expect_err("fails");
+        let json = failure.to_json();
+        assert_eq!(json["kind"], "run_failed");
+        assert_eq!(json["errors"][0]["line"], 1);
+        assert_eq!(json["errors"][0]["column"], 1);
+        assert_eq!(ok(session, "x.sum()"), "np.float64(16.0)\n");
+    });
 }
