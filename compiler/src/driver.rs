@@ -18,6 +18,7 @@ use marsc_runtime::jit::JitSummary;
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Everything that shapes a compilation.
@@ -90,7 +91,7 @@ pub struct Compiled {
     pub tileables: TileableGraph,
     pub chunks: ChunkGraph,
     pub subtasks: SubtaskGraph,
-    pub plan: Plan<Kernel>,
+    pub plan: Arc<Plan<Kernel>>,
     /// Wall time of compiling, in seconds.
     pub compile_seconds: f64,
     /// What the JIT compiled (all zero with `--no-jit`).
@@ -243,7 +244,7 @@ pub(crate) fn compile_checked(
         tileables,
         chunks,
         subtasks,
-        plan,
+        plan: Arc::new(plan),
         compile_seconds: started.elapsed().as_secs_f64(),
         jit,
         options: options.clone(),

@@ -23,7 +23,7 @@ fn options(workers: u32) -> ExecOptions {
 }
 
 fn run(plan: &Plan<Toy>, workers: u32) -> Result<ExecOutput<Vec<i64>>, ExecError> {
-    execute(plan, &options(workers), &mut NoObserver)
+    execute(&Arc::new(plan.clone()), &options(workers), &mut NoObserver)
 }
 
 fn values(output: &ExecOutput<Vec<i64>>) -> Vec<(ChunkId, Vec<i64>)> {
@@ -41,7 +41,7 @@ fn run_with_deadline(
 ) -> Result<ExecOutput<Vec<i64>>, ExecError> {
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = sender.send(execute(&plan, &options, &mut NoObserver));
+        let _ = sender.send(execute(&Arc::new(plan), &options, &mut NoObserver));
     });
     receiver
         .recv_timeout(Duration::from_secs(30))
@@ -59,7 +59,7 @@ proptest! {
         result_picks in prop::collection::vec(any::<usize>(), 1..6),
         queue_depth in prop::option::of(1u32..5),
     ) {
-        let plan = build_plan(&specs, &result_picks);
+        let plan = Arc::new(build_plan(&specs, &result_picks));
         let expected = run_sequential(&plan).expect("toy plans never fail");
         for workers in 1..=4 {
             let options = ExecOptions { workers, queue_depth, ..ExecOptions::default() };
@@ -99,7 +99,7 @@ fn two_worker_run_has_hand_checked_figures() {
     let c4 = b.single(Toy::Sum, &[c2, c3], Some(0));
     b.result(c4);
     b.result(c2);
-    let plan = b.finish();
+    let plan = Arc::new(b.finish());
     for queue_depth in [None, Some(1), Some(4)] {
         let options = ExecOptions {
             workers: 2,
@@ -373,7 +373,11 @@ fn a_panicking_observer_becomes_an_error_without_hanging() {
     let plan = b.finish();
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = sender.send(execute(&plan, &options(2), &mut PanickingObserver));
+        let _ = sender.send(execute(
+            &Arc::new(plan),
+            &options(2),
+            &mut PanickingObserver,
+        ));
     });
     let outcome = receiver
         .recv_timeout(Duration::from_secs(30))
@@ -407,7 +411,12 @@ fn progress_and_chrome_trace() {
     let plan = b.finish();
     let mut progress = Progress::default();
     let mut trace = TraceRecorder::new();
-    let output = execute(&plan, &options(3), &mut (&mut progress, &mut trace)).unwrap();
+    let output = execute(
+        &Arc::new(plan),
+        &options(3),
+        &mut (&mut progress, &mut trace),
+    )
+    .unwrap();
     assert_eq!(values(&output), [(total, vec![1225])]);
     assert_eq!(progress.calls.last(), Some(&(51, 51)));
     assert!(progress.calls.windows(2).all(|w| w[0].0 <= w[1].0));

@@ -60,7 +60,7 @@ fn cancelling_a_spilling_job_stops_it_within_a_second_and_cleans_up() {
     };
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
-        let outcome = execute(&plan, &options, &mut NoObserver);
+        let outcome = execute(&Arc::new(plan), &options, &mut NoObserver);
         let _ = sender.send((outcome.map(|_| ()), Instant::now()));
     });
     // Wait until the job has spilled, so there is something to clean up.
@@ -103,7 +103,7 @@ fn a_job_cancelled_before_it_starts_does_nothing() {
         ..ExecOptions::default()
     };
     let started = Instant::now();
-    let error = execute(&plan, &options, &mut NoObserver).unwrap_err();
+    let error = execute(&Arc::new(plan), &options, &mut NoObserver).unwrap_err();
     assert_eq!(error, ExecError::Cancelled);
     assert!(started.elapsed() < Duration::from_millis(500));
     assert_eq!(std::fs::read_dir(spill_dir.path()).unwrap().count(), 0);
@@ -124,7 +124,7 @@ fn cancelling_while_recovering_stops_too() {
     };
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
-        let outcome = execute(&plan, &options, &mut NoObserver);
+        let outcome = execute(&Arc::new(plan), &options, &mut NoObserver);
         let _ = sender.send((outcome.map(|_| ()), Instant::now()));
     });
     std::thread::sleep(Duration::from_millis(700));

@@ -127,7 +127,7 @@ fn a_retry_goes_to_another_worker() {
         ..faulty(2, 1.0, 0)
     };
     let mut trace = TraceRecorder::new();
-    let output = execute(&plan, &options, &mut trace).unwrap();
+    let output = execute(&Arc::new(plan), &options, &mut trace).unwrap();
     assert_eq!(values(&output), [(c, vec![4])]);
     assert_eq!(output.stats.retries, 1);
     assert_eq!(output.stats.subtasks_per_worker, [0, 1]);
@@ -189,7 +189,7 @@ fn flaky_plan(fail_first: u32) -> (Plan<Flaky>, Arc<AtomicU32>) {
 fn a_transient_kernel_failure_is_retried() {
     let (plan, calls) = flaky_plan(2);
     let output = execute(
-        &plan,
+        &Arc::new(plan),
         &ExecOptions {
             workers: 2,
             ..ExecOptions::default()
@@ -211,7 +211,7 @@ fn a_kernel_that_keeps_failing_stops_the_job_after_the_last_retry() {
             max_retries,
             ..ExecOptions::default()
         };
-        let error = execute(&plan, &options, &mut NoObserver).unwrap_err();
+        let error = execute(&Arc::new(plan), &options, &mut NoObserver).unwrap_err();
         let ExecError::SubtaskFailed {
             subtask,
             label,
@@ -321,7 +321,7 @@ fn a_chain_survives_its_worker_dying() {
 
 #[test]
 fn nonsensical_fault_options_are_rejected() {
-    let plan = tree(2, None);
+    let plan = Arc::new(tree(2, None));
     let cases = [
         killing(1, 0, 0.5),
         killing(2, 2, 0.5),

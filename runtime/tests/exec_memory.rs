@@ -13,6 +13,7 @@ use marsc_runtime::exec::{check_memory, execute, ChunkKernel, ExecError, ExecOpt
 use marsc_runtime::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask, SubtaskId};
 use proptest::prelude::*;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Elements per chunk in the large plans: 4 KiB chunks.
 const LEN: usize = 512;
@@ -285,7 +286,7 @@ fn bytes_plan() -> Plan<Bytes> {
 
 #[test]
 fn a_value_type_that_cannot_spill_is_a_clear_error() {
-    let plan = bytes_plan();
+    let plan = Arc::new(bytes_plan());
     let spill_dir = tempfile::tempdir().unwrap();
     let options = ExecOptions {
         workers: 1,
@@ -316,7 +317,7 @@ fn projections_of_the_wrong_length_are_an_invalid_option() {
         projected_chunk_bytes: Some(vec![8u64; 2].into()),
         ..ExecOptions::default()
     };
-    let error = execute(&plan, &options, &mut NoObserver).unwrap_err();
+    let error = execute(&Arc::new(plan), &options, &mut NoObserver).unwrap_err();
     assert_eq!(
         error,
         ExecError::InvalidOptions("projected_chunk_bytes has 2 entries for 3 chunks".into())
@@ -331,6 +332,6 @@ fn a_spill_directory_that_cannot_be_made_is_an_invalid_option() {
         spill_dir: Some("/nonexistent/marsc/spill".into()),
         ..ExecOptions::default()
     };
-    let error = execute(&plan, &options, &mut NoObserver).unwrap_err();
+    let error = execute(&Arc::new(plan), &options, &mut NoObserver).unwrap_err();
     assert!(matches!(error, ExecError::InvalidOptions(_)), "{error:?}");
 }

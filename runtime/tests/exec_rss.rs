@@ -6,6 +6,7 @@
 use marsc_runtime::exec::{execute, ChunkKernel, ExecOptions, NoObserver};
 use marsc_runtime::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
 use std::io::{self, Read, Write};
+use std::sync::Arc;
 
 const CHUNK_ELEMENTS: usize = 256 * 1024; // 2 MiB of i64
 const LEAVES: u32 = 64;
@@ -105,7 +106,7 @@ fn peak_rss() -> u64 {
 #[test]
 #[ignore = "measurement; run with --release --ignored --nocapture"]
 fn peak_resident_set_with_and_without_a_limit() {
-    let plan = tree_sum();
+    let plan = Arc::new(tree_sum());
     let expected = (0..i64::from(LEAVES)).sum::<i64>();
     let data = u64::from(LEAVES) * CHUNK_ELEMENTS as u64 * 8;
     let limit = data / 10;

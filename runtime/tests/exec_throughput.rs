@@ -7,6 +7,7 @@ mod exec_support;
 use exec_support::{PlanBuilder, Toy};
 use marsc_runtime::exec::{execute, ExecOptions, NoObserver};
 use marsc_runtime::plan::{ChunkId, Plan};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A binary tree of `Add`s over `2^depth` one-element leaves.
@@ -81,7 +82,8 @@ fn measure(name: &str, plan: &Plan<Toy>, expected: i64) {
         };
         let started = Instant::now();
         let cpu_before = process_cpu_seconds();
-        let output = execute(plan, &options, &mut NoObserver).expect("run succeeds");
+        let output =
+            execute(&Arc::new(plan.clone()), &options, &mut NoObserver).expect("run succeeds");
         let seconds = started.elapsed().as_secs_f64();
         let cpu_seconds = process_cpu_seconds() - cpu_before;
         assert_eq!(output.results[0].1[0], expected);

@@ -4,6 +4,7 @@
 use super::*;
 use crate::driver::{self, Options};
 use marsc_runtime::plan::OpArg;
+use std::sync::Arc;
 
 /// The plan without fusion or the JIT, so each subtask is the one op these tests
 /// look at.
@@ -14,7 +15,7 @@ fn plan_of(script: &str) -> Plan<Kernel> {
         ..Options::default()
     };
     match driver::compile(script, &options) {
-        Ok(compiled) => compiled.plan,
+        Ok(compiled) => Arc::unwrap_or_clone(compiled.plan),
         Err(error) => panic!("the script does not compile: {error:?}"),
     }
 }

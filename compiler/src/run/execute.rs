@@ -18,6 +18,7 @@ use marsc_runtime::exec::{
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A kernel of a plan the compiler built: a runtime [`Kernel`], or something that
 /// stands for one (the REPL's cached values).
@@ -51,7 +52,7 @@ impl From<JobError> for PlanFailure {
 /// Runs `plan` (over the chunks of `chunks`, whose tileables explain failures) as
 /// `options` say.
 pub fn execute_plan<K: PlannedKernel>(
-    plan: &Plan<K>,
+    plan: &Arc<Plan<K>>,
     chunks: &ChunkGraph,
     tileables: &TileableGraph,
     options: &RunOptions,

@@ -26,6 +26,7 @@ use marsc_runtime::exec::{ChunkKernel, ExecError, ExecStats};
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 use output::PrintSink;
+use std::sync::Arc;
 
 /// Runs `program`, handing what it prints to `out`; returns the executor's figures.
 pub fn run_program(
@@ -71,7 +72,7 @@ fn failed_run(
     let mut before = program.chunks.outputs.len();
     // The subtasks and plan of the run that failed last (a prefix's), when not the
     // program's own.
-    let mut prefix: Option<(SubtaskGraph, Plan<Kernel>)> = None;
+    let mut prefix: Option<(SubtaskGraph, Arc<Plan<Kernel>>)> = None;
     while let ExecError::SubtaskFailed { subtask, .. } = &error {
         let failed = SubtaskId(subtask.0);
         let subtasks = prefix.as_ref().map_or(&program.subtasks, |(s, _)| s);
@@ -85,6 +86,7 @@ fn failed_run(
         else {
             break;
         };
+        let prefix_plan = Arc::new(prefix_plan);
         match execute_plan(&prefix_plan, &program.chunks, &program.tileables, &quiet) {
             Ok(executed) => {
                 let results: output::Results = executed.results.into_iter().collect();

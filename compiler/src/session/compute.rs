@@ -100,7 +100,7 @@ impl ChunkCache {
 
 /// What a run needs: the plan, and which of the output chunks were already cached.
 pub struct SessionPlan {
-    pub plan: Plan<SessionKernel>,
+    pub plan: Arc<Plan<SessionKernel>>,
     /// Output chunks whose values come from the cache instead of the plan.
     pub cached: Vec<ChunkId>,
     /// What the JIT compiled for the plan (all zero with `--no-jit`).
@@ -162,7 +162,7 @@ pub fn plan_with_cache(
             .map(Arc::clone)
     });
     Ok(SessionPlan {
-        plan,
+        plan: Arc::new(plan),
         cached: selection.cached,
         jit,
     })

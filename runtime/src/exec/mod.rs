@@ -12,8 +12,9 @@
 //! [`ChunkKernel::nbytes`] (and [`ChunkKernel::spill`] / [`ChunkKernel::unspill`]
 //! under a memory limit); it is tested with toy kernels and runs real ones unchanged.
 //!
-//! **Threads and channels, not rayon's pool.** Each worker is a thread with its own
-//! chunk store and a single inbox, and workers share nothing but messages (see
+//! **Threads and channels, not rayon's pool.** Each worker is a loop on a thread of
+//! its own (taken from the process's [`pool::WorkerPool`], which keeps threads from
+//! run to run), with its own chunk store and a single inbox, and workers share nothing but messages (see
 //! [`message`] and [`transport`]). That is exactly the shape of a worker in another
 //! process or an MPI rank, so the same worker loop can later run behind another
 //! [`transport::Transport`]; `transfer_bytes` then counts real traffic rather than a
@@ -69,6 +70,7 @@ mod kernel_call;
 mod locations;
 pub mod memory;
 pub mod message;
+pub mod pool;
 mod results;
 pub mod spill_format;
 mod stats;
@@ -92,12 +94,12 @@ use message::WorkerMessage;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 use tempfile::TempDir;
-use transport::{thread_transport, Transport};
+use transport::Transport;
 use worker::{run_worker, WorkerContext};
 
 /// The chunk operations a plan is made of, as the executor sees them.
@@ -235,9 +237,22 @@ impl fmt::Display for ExecError {
 
 impl std::error::Error for ExecError {}
 
-/// Runs `plan` on `options.workers` worker threads and returns the result chunks.
+/// Runs `plan` on `options.workers` workers (loops on threads of the process's
+/// [`pool::WorkerPool`]) and returns the result chunks.
 pub fn execute<K: ChunkKernel>(
-    plan: &Plan<K>,
+    plan: &Arc<Plan<K>>,
+    options: &ExecOptions,
+    observer: &mut dyn ExecObserver,
+) -> Result<ExecOutput<K::Value>, ExecError> {
+    execute_on(&transport::Threads, plan, options, observer)
+}
+
+/// [`execute`] with the run's participants connected by `cluster`: the workers it
+/// hands back run here (on the worker pool), and every message goes through its
+/// transport.
+pub fn execute_on<K: ChunkKernel, C: transport::Cluster<K::Value>>(
+    cluster: &C,
+    plan: &Arc<Plan<K>>,
     options: &ExecOptions,
     observer: &mut dyn ExecObserver,
 ) -> Result<ExecOutput<K::Value>, ExecError> {
@@ -265,58 +280,69 @@ pub fn execute<K: ChunkKernel>(
         .map(|_| create_spill_dir(options))
         .transpose()?;
     let spill_dir = spill_area.as_ref().map(TempDir::path);
-    let index = PlanIndex::new(plan);
-    let (transport, worker_inboxes, coordinator_inbox) = thread_transport(options.workers);
+    let index = Arc::new(PlanIndex::new(plan));
+    let (transport, worker_inboxes, coordinator_inbox) = cluster.connect(options.workers);
+    if transport.num_workers() != options.workers {
+        return Err(ExecError::InvalidOptions(format!(
+            "the cluster connected {} workers for a run of {}",
+            transport.num_workers(),
+            options.workers
+        )));
+    }
+    let transport = Arc::new(transport);
     let record_spans = observer.wants_spans();
     let faults = FaultInjection::new(options);
     observer.on_start(plan.subtasks.len() as u64, options.workers);
-    let outcome = std::thread::scope(|scope| {
-        let mut spawn_error = None;
-        for (me, inbox) in (0u32..).zip(worker_inboxes) {
-            let context = WorkerContext {
-                plan,
-                index: &index,
-                transport: &transport,
-                me,
-                epoch: started,
-                record_spans,
-                spill_dir,
-                faults,
-            };
-            let spawned = std::thread::Builder::new()
-                .name(format!("marsc-worker-{me}"))
-                .spawn_scoped(scope, move || run_worker(context, inbox));
-            if let Err(error) = spawned {
+    let pool = pool::WorkerPool::global();
+    let mut workers = Vec::with_capacity(worker_inboxes.len());
+    let mut spawn_error = None;
+    for (me, inbox) in worker_inboxes {
+        let context = WorkerContext {
+            plan: Arc::clone(plan),
+            index: Arc::clone(&index),
+            transport: Arc::clone(&transport),
+            me,
+            epoch: started,
+            record_spans,
+            spill_dir: spill_dir.map(Path::to_path_buf),
+            faults,
+        };
+        match pool.spawn(move || run_worker(context, inbox)) {
+            Ok(handle) => workers.push(handle),
+            Err(error) => {
                 spawn_error = Some(ExecError::Internal(format!(
                     "cannot start worker thread {me}: {error}"
                 )));
                 break;
             }
         }
-        let outcome = match spawn_error {
-            Some(error) => Err(error),
-            None => {
-                let coordinator = Coordinator::new(plan, &index, &transport, options, spill_dir);
-                // A panic here (a runtime bug, or in the caller's observer) must still
-                // reach the shutdown below, or the scope would wait for the workers
-                // forever.
-                catch_unwind(AssertUnwindSafe(|| {
-                    coordinator.run(coordinator_inbox, observer)
-                }))
-                .unwrap_or_else(|payload| {
-                    Err(ExecError::Internal(format!(
-                        "the coordinator crashed: {}",
-                        kernel_call::panic_text(&*payload)
-                    )))
-                })
-            }
-        };
-        // Workers that already stopped have dropped their inbox; that is fine.
-        for worker in 0..transport.num_workers() {
-            let _ = transport.to_worker(worker, WorkerMessage::Shutdown);
+    }
+    let outcome = match spawn_error {
+        Some(error) => Err(error),
+        None => {
+            let coordinator = Coordinator::new(plan, &index, &*transport, options, spill_dir);
+            // A panic here (a runtime bug, or in the caller's observer) must still
+            // reach the shutdown below, or the workers would wait for work forever.
+            catch_unwind(AssertUnwindSafe(|| {
+                coordinator.run(coordinator_inbox, observer)
+            }))
+            .unwrap_or_else(|payload| {
+                Err(ExecError::Internal(format!(
+                    "the coordinator crashed: {}",
+                    kernel_call::panic_text(&*payload)
+                )))
+            })
         }
-        outcome
-    });
+    };
+    // Workers that already stopped have dropped their inbox; that is fine.
+    for worker in 0..transport.num_workers() {
+        let _ = transport.to_worker(worker, WorkerMessage::Shutdown);
+    }
+    // Every worker loop ends before the spill directory goes (and before the plan's
+    // borrowers return): a worker's own panic was reported to the coordinator.
+    for worker in workers {
+        worker.join();
+    }
     let (results, mut stats) = outcome?;
     stats.run_seconds = started.elapsed().as_secs_f64();
     Ok(ExecOutput { results, stats })

@@ -2,6 +2,11 @@
 //! the [`Transport`] and [`Inbox`] traits only, so a worker could live in another
 //! process or be an MPI rank; [`thread_transport`] is the in-process implementation
 //! on std's channels (unbounded, so a send never blocks and never deadlocks).
+//!
+//! A run is handed its participants by a [`Cluster`] ([`super::execute_on`]):
+//! [`Threads`] connects every worker in this process; a cluster of processes (MPI
+//! ranks) would hand back only the workers this process runs, the others being
+//! reached through its transport.
 
 use super::message::{CoordinatorMessage, WorkerMessage};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -33,6 +38,47 @@ pub trait Inbox<M>: Send {
     fn recv(&mut self, timeout: Option<Duration>) -> Received<M>;
     /// A message if one is waiting.
     fn try_recv(&mut self) -> Option<M>;
+}
+
+/// Where a run's workers live: it connects the participants of one run of
+/// `workers` workers, giving the transport every participant sends with, the inboxes
+/// of the workers this process runs (with their ids), and the coordinator's inbox.
+pub trait Cluster<V> {
+    type Transport: Transport<V> + Send + Sync + 'static;
+    type WorkerInbox: Inbox<WorkerMessage<V>> + 'static;
+    type CoordinatorInbox: Inbox<CoordinatorMessage<V>>;
+
+    #[allow(clippy::type_complexity)] // reason: the triple is what a connection is
+    fn connect(
+        &self,
+        workers: u32,
+    ) -> (
+        Self::Transport,
+        Vec<(u32, Self::WorkerInbox)>,
+        Self::CoordinatorInbox,
+    );
+}
+
+/// Every worker a thread of this process, on channels ([`thread_transport`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Threads;
+
+impl<V: Send + Sync + 'static> Cluster<V> for Threads {
+    type Transport = ThreadTransport<V>;
+    type WorkerInbox = ThreadInbox<WorkerMessage<V>>;
+    type CoordinatorInbox = ThreadInbox<CoordinatorMessage<V>>;
+
+    fn connect(
+        &self,
+        workers: u32,
+    ) -> (
+        ThreadTransport<V>,
+        Vec<(u32, ThreadInbox<WorkerMessage<V>>)>,
+        ThreadInbox<CoordinatorMessage<V>>,
+    ) {
+        let (transport, inboxes, coordinator) = thread_transport(workers);
+        (transport, (0u32..).zip(inboxes).collect(), coordinator)
+    }
 }
 
 /// The in-process transport: one channel per participant.

@@ -25,21 +25,22 @@ use crate::plan::{ChunkId, Plan, SubtaskId};
 use std::collections::hash_map::Entry;
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// What a worker needs besides its inbox; all of it is read-only and shared.
-pub struct WorkerContext<'a, K, T> {
-    pub plan: &'a Plan<K>,
-    pub index: &'a PlanIndex,
-    pub transport: &'a T,
+/// What a worker needs besides its inbox; all of it is read-only and shared (owned,
+/// so the worker loop can run on a thread of the [`super::pool::WorkerPool`]).
+pub struct WorkerContext<K, T> {
+    pub plan: Arc<Plan<K>>,
+    pub index: Arc<PlanIndex>,
+    pub transport: Arc<T>,
     pub me: u32,
     /// The run's start; spans are measured from it.
     pub epoch: Instant,
     pub record_spans: bool,
     /// Where spill files go; `None` without a memory limit.
-    pub spill_dir: Option<&'a Path>,
+    pub spill_dir: Option<PathBuf>,
     pub faults: Option<FaultInjection>,
 }
 
@@ -48,13 +49,13 @@ pub struct WorkerContext<'a, K, T> {
 struct Stop;
 
 /// Runs a worker until it is told to stop or fails.
-pub fn run_worker<K, T, I>(context: WorkerContext<'_, K, T>, inbox: I)
+pub fn run_worker<K, T, I>(context: WorkerContext<K, T>, inbox: I)
 where
     K: ChunkKernel,
     T: Transport<K::Value>,
     I: Inbox<WorkerMessage<K::Value>>,
 {
-    let transport = context.transport;
+    let transport = Arc::clone(&context.transport);
     let me = context.me;
     let outcome = catch_unwind(AssertUnwindSafe(|| Worker::new(context).run(inbox)));
     if let Err(payload) = outcome {
@@ -77,8 +78,8 @@ struct Queued {
     attempt: u32,
 }
 
-struct Worker<'a, K: ChunkKernel, T> {
-    context: WorkerContext<'a, K, T>,
+struct Worker<K: ChunkKernel, T> {
+    context: WorkerContext<K, T>,
     store: ChunkStore<K>,
     runnable: VecDeque<Queued>,
     /// Subtasks waiting for chunks from peers, with the number still missing.
@@ -94,14 +95,14 @@ struct Worker<'a, K: ChunkKernel, T> {
     killed: bool,
 }
 
-impl<'a, K, T> Worker<'a, K, T>
+impl<K, T> Worker<K, T>
 where
     K: ChunkKernel,
     T: Transport<K::Value>,
 {
-    fn new(context: WorkerContext<'a, K, T>) -> Self {
+    fn new(context: WorkerContext<K, T>) -> Self {
         let me = context.me;
-        let store = ChunkStore::new(me, context.spill_dir);
+        let store = ChunkStore::new(me, context.spill_dir.as_deref());
         Worker {
             context,
             store,
@@ -306,8 +307,7 @@ where
             self.report.failed.push((id, message));
             return Ok(());
         }
-        let plan = self.context.plan;
-        let subtask = &plan.subtasks[id.index()];
+        let subtask = &self.context.plan.subtasks[id.index()];
         let start = self.context.record_spans.then(Instant::now);
         let mut values = std::mem::take(&mut self.op_values);
         if let Err(message) = run_ops(subtask, &self.store, &mut values) {

@@ -10,7 +10,7 @@ use marsc_runtime::exec::{execute, ChunkKernel, ExecError, ExecOptions, ExecOutp
 use marsc_runtime::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 /// Toy chunk operations. `Add` adds its arguments element-wise, cycling shorter ones
@@ -224,7 +224,7 @@ pub fn execute_within(
     let (sender, receiver) = mpsc::channel();
     let (plan, options) = (plan.clone(), options.clone());
     std::thread::spawn(move || {
-        let _ = sender.send(execute(&plan, &options, &mut NoObserver));
+        let _ = sender.send(execute(&Arc::new(plan), &options, &mut NoObserver));
     });
     receiver
         .recv_timeout(Duration::from_secs(seconds))
