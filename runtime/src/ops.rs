@@ -4,6 +4,8 @@
 
 use crate::dtype::DType;
 
+pub mod semantics;
+
 /// Why an operation has no result dtype for an input dtype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DTypeRuleError {

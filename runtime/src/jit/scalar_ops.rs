@@ -6,6 +6,7 @@
 
 use super::externs::{binary_extern, float_to_int_extern, unary_extern, Extern};
 use crate::dtype::DType;
+use crate::ops::semantics::{binary_scalar, BinaryScalar, Comparison, Logic};
 use crate::ops::{BinaryOp, UnaryOp};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, FuncRef, InstBuilder, Type, Value};
@@ -222,7 +223,8 @@ impl OpEmitter<'_> {
         })
     }
 
-    /// `np.<op>(x, y)` where both were promoted to `common`.
+    /// `np.<op>(x, y)` where both were promoted to `common`, with the semantics
+    /// `ops::semantics` gives it (the interpreter's table).
     #[allow(clippy::too_many_arguments)]
     pub fn binary(
         &mut self,
@@ -232,150 +234,99 @@ impl OpEmitter<'_> {
         (x, x_dtype): (Value, DType),
         (y, y_dtype): (Value, DType),
     ) -> Result<Value, String> {
-        let loop_dtype = op
-            .loop_dtype(common)
-            .map_err(|_| format!("{} has no {common} loop", op.name()))?;
+        use BinaryScalar as S;
+        let no_loop = |dtype: DType| format!("{} has no {dtype} loop", op.name());
+        let loop_dtype = op.loop_dtype(common).map_err(|_| no_loop(common))?;
+        let scalar = binary_scalar(op, loop_dtype).ok_or_else(|| no_loop(loop_dtype))?;
         let x = self.cast(b, x, x_dtype, loop_dtype)?;
         let y = self.cast(b, y, y_dtype, loop_dtype)?;
-        if let Some(value) = self.comparison(b, op, x, y, loop_dtype) {
-            return Ok(value);
-        }
-        match loop_dtype {
-            DType::Float32 | DType::Float64 => self.float_binary(b, op, x, y, loop_dtype),
-            DType::Int32 | DType::Int64 => self.int_binary(b, op, x, y, loop_dtype),
-            DType::Bool => bool_binary(b, op, x, y),
-        }
-    }
-
-    fn comparison(
-        &mut self,
-        b: &mut FunctionBuilder<'_>,
-        op: BinaryOp,
-        x: Value,
-        y: Value,
-        dtype: DType,
-    ) -> Option<Value> {
-        use BinaryOp::*;
-        let (float_cc, int_cc, unsigned_cc) = match op {
-            Equal => (FloatCC::Equal, IntCC::Equal, IntCC::Equal),
-            NotEqual => (FloatCC::NotEqual, IntCC::NotEqual, IntCC::NotEqual),
-            Less => (
-                FloatCC::LessThan,
-                IntCC::SignedLessThan,
-                IntCC::UnsignedLessThan,
-            ),
-            LessEqual => (
-                FloatCC::LessThanOrEqual,
-                IntCC::SignedLessThanOrEqual,
-                IntCC::UnsignedLessThanOrEqual,
-            ),
-            Greater => (
-                FloatCC::GreaterThan,
-                IntCC::SignedGreaterThan,
-                IntCC::UnsignedGreaterThan,
-            ),
-            GreaterEqual => (
-                FloatCC::GreaterThanOrEqual,
-                IntCC::SignedGreaterThanOrEqual,
-                IntCC::UnsignedGreaterThanOrEqual,
-            ),
-            LogicalAnd | LogicalOr | LogicalXor => {
-                let x = self.truthy(b, x, dtype);
-                let y = self.truthy(b, y, dtype);
-                return Some(match op {
-                    LogicalAnd => b.ins().band(x, y),
-                    LogicalOr => b.ins().bor(x, y),
-                    _ => b.ins().bxor(x, y),
-                });
+        let float = loop_dtype.is_float();
+        Ok(match scalar {
+            S::Compare(comparison) => compare(b, comparison, x, y, loop_dtype),
+            S::Logical(logic) => {
+                let x = self.truthy(b, x, loop_dtype);
+                let y = self.truthy(b, y, loop_dtype);
+                bits(b, logic, x, y)
             }
-            _ => return None,
-        };
-        Some(match dtype {
-            DType::Float32 | DType::Float64 => b.ins().fcmp(float_cc, x, y),
-            DType::Bool => b.ins().icmp(unsigned_cc, x, y),
-            _ => b.ins().icmp(int_cc, x, y),
-        })
-    }
-
-    fn float_binary(
-        &mut self,
-        b: &mut FunctionBuilder<'_>,
-        op: BinaryOp,
-        x: Value,
-        y: Value,
-        dtype: DType,
-    ) -> Result<Value, String> {
-        use BinaryOp::*;
-        Ok(match op {
-            Add => b.ins().fadd(x, y),
-            Subtract => b.ins().fsub(x, y),
-            Multiply => b.ins().fmul(x, y),
-            Divide => b.ins().fdiv(x, y),
-            Maximum | Minimum | Fmax | Fmin => {
-                let cc = if matches!(op, Maximum | Fmax) {
+            S::Bits(logic) => bits(b, logic, x, y),
+            S::Add if float => b.ins().fadd(x, y),
+            S::Add => b.ins().iadd(x, y),
+            S::Subtract if float => b.ins().fsub(x, y),
+            S::Subtract => b.ins().isub(x, y),
+            S::Multiply if float => b.ins().fmul(x, y),
+            S::Multiply => b.ins().imul(x, y),
+            S::Divide => b.ins().fdiv(x, y),
+            S::Extremum { max, nan_wins } if float => {
+                let cc = if max {
                     FloatCC::GreaterThan
                 } else {
                     FloatCC::LessThan
                 };
-                // maximum keeps x when x is NaN; fmax keeps x when y is NaN.
-                let nan_side = if matches!(op, Maximum | Minimum) {
-                    x
-                } else {
-                    y
-                };
+                // x is kept when it wins, or when the NaN that decides is x's
+                // (maximum: x is NaN; fmax: y is NaN).
+                let nan_side = if nan_wins { x } else { y };
                 let is_nan = b.ins().fcmp(FloatCC::Unordered, nan_side, nan_side);
                 let wins = b.ins().fcmp(cc, x, y);
                 let keep_x = b.ins().bor(is_nan, wins);
                 b.ins().select(keep_x, x, y)
             }
-            _ => {
-                let ext = binary_extern(op, dtype)
-                    .ok_or_else(|| format!("{} has no {dtype} loop", op.name()))?;
-                self.call(b, ext, &[x, y])?
-            }
-        })
-    }
-
-    fn int_binary(
-        &mut self,
-        b: &mut FunctionBuilder<'_>,
-        op: BinaryOp,
-        x: Value,
-        y: Value,
-        dtype: DType,
-    ) -> Result<Value, String> {
-        use BinaryOp::*;
-        Ok(match op {
-            Add => b.ins().iadd(x, y),
-            Subtract => b.ins().isub(x, y),
-            Multiply => b.ins().imul(x, y),
-            Maximum | Fmax => b.ins().smax(x, y),
-            Minimum | Fmin => b.ins().smin(x, y),
-            BitwiseAnd => b.ins().band(x, y),
-            BitwiseOr => b.ins().bor(x, y),
-            BitwiseXor => b.ins().bxor(x, y),
-            _ => {
-                let ext = binary_extern(op, dtype)
-                    .ok_or_else(|| format!("{} has no {dtype} loop", op.name()))?;
+            S::Extremum { max: true, .. } => b.ins().smax(x, y),
+            S::Extremum { max: false, .. } => b.ins().smin(x, y),
+            S::Function(function) => {
+                let ext = binary_extern(function, loop_dtype).ok_or_else(|| no_loop(loop_dtype))?;
                 self.call(b, ext, &[x, y])?
             }
         })
     }
 }
 
-fn bool_binary(
+/// A comparison of two values of `dtype`, as a 0/1 byte (bool compares unsigned).
+fn compare(
     b: &mut FunctionBuilder<'_>,
-    op: BinaryOp,
+    comparison: Comparison,
     x: Value,
     y: Value,
-) -> Result<Value, String> {
-    use BinaryOp::*;
-    Ok(match op {
-        Add | Maximum | Fmax | BitwiseOr => b.ins().bor(x, y),
-        Multiply | Minimum | Fmin | BitwiseAnd => b.ins().band(x, y),
-        BitwiseXor => b.ins().bxor(x, y),
-        _ => return Err(format!("{} has no bool loop", op.name())),
-    })
+    dtype: DType,
+) -> Value {
+    use Comparison::*;
+    let (float_cc, int_cc, unsigned_cc) = match comparison {
+        Equal => (FloatCC::Equal, IntCC::Equal, IntCC::Equal),
+        NotEqual => (FloatCC::NotEqual, IntCC::NotEqual, IntCC::NotEqual),
+        Less => (
+            FloatCC::LessThan,
+            IntCC::SignedLessThan,
+            IntCC::UnsignedLessThan,
+        ),
+        LessEqual => (
+            FloatCC::LessThanOrEqual,
+            IntCC::SignedLessThanOrEqual,
+            IntCC::UnsignedLessThanOrEqual,
+        ),
+        Greater => (
+            FloatCC::GreaterThan,
+            IntCC::SignedGreaterThan,
+            IntCC::UnsignedGreaterThan,
+        ),
+        GreaterEqual => (
+            FloatCC::GreaterThanOrEqual,
+            IntCC::SignedGreaterThanOrEqual,
+            IntCC::UnsignedGreaterThanOrEqual,
+        ),
+    };
+    match dtype {
+        DType::Float32 | DType::Float64 => b.ins().fcmp(float_cc, x, y),
+        DType::Bool => b.ins().icmp(unsigned_cc, x, y),
+        _ => b.ins().icmp(int_cc, x, y),
+    }
+}
+
+/// A bitwise logic function of two integers (or 0/1 bytes).
+fn bits(b: &mut FunctionBuilder<'_>, logic: Logic, x: Value, y: Value) -> Value {
+    match logic {
+        Logic::And => b.ins().band(x, y),
+        Logic::Or => b.ins().bor(x, y),
+        Logic::Xor => b.ins().bxor(x, y),
+    }
 }
 
 /// The float and integer unary ops that SIMD lanes support directly.

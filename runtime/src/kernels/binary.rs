@@ -1,5 +1,6 @@
-//! `binary`: element-wise functions of two broadcast arrays with NumPy's semantics
-//! (see `scalar_semantics` for the ones that are more than an operator).
+//! `binary`: element-wise functions of two broadcast arrays with NumPy's semantics,
+//! as the table of `ops::semantics` names them (which the JIT reads too); see
+//! `scalar_semantics` for the functions that are more than an operator.
 
 use crate::array::{try_array_filled, ArrayData};
 use crate::dtype::DType;
@@ -12,6 +13,7 @@ use crate::kernels::scalar_semantics::{
     int_floor_divide, int_power, int_remainder, Float, Int,
 };
 use crate::kernels::KernelError;
+use crate::ops::semantics::{binary_scalar, BinaryScalar, Comparison, Logic};
 use crate::ops::BinaryOp;
 use ndarray::{ArrayD, Zip};
 
@@ -35,31 +37,34 @@ pub fn binary(
             b.shape()
         ))
     })?;
+    let scalar = binary_scalar(op, loop_dtype).ok_or_else(|| no_loop(op, loop_dtype))?;
     let a = cast_to(a, loop_dtype);
     let b = cast_to(b, loop_dtype);
-    let result = if let Some(predicate) = Predicate::of(op) {
-        with_same_dtype!(&*a, &*b, (x, y) => {
-            apply_predicate(predicate, x, y, &shape).map(ArrayData::Bool)
-        })
-    } else {
-        arithmetic(op, loop_dtype, &a, &b, &shape)
+    let result = match scalar {
+        BinaryScalar::Compare(_) | BinaryScalar::Logical(_) => {
+            with_same_dtype!(&*a, &*b, (x, y) => {
+                apply_predicate(op, scalar, x, y, &shape).map(ArrayData::Bool)
+            })
+        }
+        _ => arithmetic(op, scalar, loop_dtype, &a, &b, &shape),
     };
     result.map(into_c_order)
 }
 
 fn arithmetic(
     op: BinaryOp,
+    scalar: BinaryScalar,
     loop_dtype: DType,
     a: &ArrayData,
     b: &ArrayData,
     shape: &[usize],
 ) -> Result<ArrayData, KernelError> {
     match (a, b) {
-        (ArrayData::Bool(x), ArrayData::Bool(y)) => bool_binary(op, x, y, shape),
-        (ArrayData::Int32(x), ArrayData::Int32(y)) => int_binary(op, x, y, shape),
-        (ArrayData::Int64(x), ArrayData::Int64(y)) => int_binary(op, x, y, shape),
-        (ArrayData::Float32(x), ArrayData::Float32(y)) => float_binary(op, x, y, shape),
-        (ArrayData::Float64(x), ArrayData::Float64(y)) => float_binary(op, x, y, shape),
+        (ArrayData::Bool(x), ArrayData::Bool(y)) => bool_binary(op, scalar, x, y, shape),
+        (ArrayData::Int32(x), ArrayData::Int32(y)) => int_binary(op, scalar, x, y, shape),
+        (ArrayData::Int64(x), ArrayData::Int64(y)) => int_binary(op, scalar, x, y, shape),
+        (ArrayData::Float32(x), ArrayData::Float32(y)) => float_binary(op, scalar, x, y, shape),
+        (ArrayData::Float64(x), ArrayData::Float64(y)) => float_binary(op, scalar, x, y, shape),
         _ => Err(no_loop(op, loop_dtype)),
     }
 }
@@ -89,79 +94,54 @@ fn zip_with<T: Copy, R: ZeroIsValid>(
     Ok(out)
 }
 
-/// The operations that give bool whatever dtype they compare in.
-#[derive(Clone, Copy)]
-enum Predicate {
-    Equal,
-    NotEqual,
-    Less,
-    LessEqual,
-    Greater,
-    GreaterEqual,
-    LogicalAnd,
-    LogicalOr,
-    LogicalXor,
-}
-
-impl Predicate {
-    fn of(op: BinaryOp) -> Option<Predicate> {
-        Some(match op {
-            BinaryOp::Equal => Predicate::Equal,
-            BinaryOp::NotEqual => Predicate::NotEqual,
-            BinaryOp::Less => Predicate::Less,
-            BinaryOp::LessEqual => Predicate::LessEqual,
-            BinaryOp::Greater => Predicate::Greater,
-            BinaryOp::GreaterEqual => Predicate::GreaterEqual,
-            BinaryOp::LogicalAnd => Predicate::LogicalAnd,
-            BinaryOp::LogicalOr => Predicate::LogicalOr,
-            BinaryOp::LogicalXor => Predicate::LogicalXor,
-            _ => return None,
-        })
-    }
-}
-
 /// Comparisons follow IEEE (every comparison with NaN is false except `!=`); logical
 /// operations read nonzero (and NaN) as true.
 fn apply_predicate<T: Element>(
-    predicate: Predicate,
+    op: BinaryOp,
+    scalar: BinaryScalar,
     x: &ArrayD<T>,
     y: &ArrayD<T>,
     shape: &[usize],
 ) -> Result<ArrayD<bool>, KernelError> {
-    match predicate {
-        Predicate::Equal => zip_with(x, y, shape, |a, b| a == b),
-        Predicate::NotEqual => zip_with(x, y, shape, |a, b| a != b),
-        Predicate::Less => zip_with(x, y, shape, |a, b| a < b),
-        Predicate::LessEqual => zip_with(x, y, shape, |a, b| a <= b),
-        Predicate::Greater => zip_with(x, y, shape, |a, b| a > b),
-        Predicate::GreaterEqual => zip_with(x, y, shape, |a, b| a >= b),
-        Predicate::LogicalAnd => zip_with(x, y, shape, |a, b| a.is_truthy() && b.is_truthy()),
-        Predicate::LogicalOr => zip_with(x, y, shape, |a, b| a.is_truthy() || b.is_truthy()),
-        Predicate::LogicalXor => zip_with(x, y, shape, |a, b| a.is_truthy() != b.is_truthy()),
+    use BinaryScalar::{Compare, Logical};
+    match scalar {
+        Compare(Comparison::Equal) => zip_with(x, y, shape, |a, b| a == b),
+        Compare(Comparison::NotEqual) => zip_with(x, y, shape, |a, b| a != b),
+        Compare(Comparison::Less) => zip_with(x, y, shape, |a, b| a < b),
+        Compare(Comparison::LessEqual) => zip_with(x, y, shape, |a, b| a <= b),
+        Compare(Comparison::Greater) => zip_with(x, y, shape, |a, b| a > b),
+        Compare(Comparison::GreaterEqual) => zip_with(x, y, shape, |a, b| a >= b),
+        Logical(Logic::And) => zip_with(x, y, shape, |a, b| a.is_truthy() && b.is_truthy()),
+        Logical(Logic::Or) => zip_with(x, y, shape, |a, b| a.is_truthy() || b.is_truthy()),
+        Logical(Logic::Xor) => zip_with(x, y, shape, |a, b| a.is_truthy() != b.is_truthy()),
+        _ => Err(no_loop(op, T::DTYPE)),
     }
 }
 
 fn float_binary<F: Float>(
     op: BinaryOp,
+    scalar: BinaryScalar,
     x: &ArrayD<F>,
     y: &ArrayD<F>,
     shape: &[usize],
 ) -> Result<ArrayData, KernelError> {
-    use BinaryOp::*;
-    let result = match op {
-        Add => zip_with(x, y, shape, |a, b| a + b),
-        Subtract => zip_with(x, y, shape, |a, b| a - b),
-        Multiply => zip_with(x, y, shape, |a, b| a * b),
-        Divide => zip_with(x, y, shape, |a, b| a / b),
-        FloorDivide => zip_with(x, y, shape, float_floor_divide),
-        Remainder => zip_with(x, y, shape, float_remainder),
-        Power => zip_with(x, y, shape, F::powf),
-        Maximum => zip_with(x, y, shape, float_maximum),
-        Minimum => zip_with(x, y, shape, float_minimum),
-        Fmax => zip_with(x, y, shape, float_fmax),
-        Fmin => zip_with(x, y, shape, float_fmin),
-        Arctan2 => zip_with(x, y, shape, F::atan2),
-        Hypot => zip_with(x, y, shape, F::hypot),
+    use BinaryScalar as S;
+    let result = match scalar {
+        S::Add => zip_with(x, y, shape, |a, b| a + b),
+        S::Subtract => zip_with(x, y, shape, |a, b| a - b),
+        S::Multiply => zip_with(x, y, shape, |a, b| a * b),
+        S::Divide => zip_with(x, y, shape, |a, b| a / b),
+        S::Extremum { max, nan_wins } => match (max, nan_wins) {
+            (true, true) => zip_with(x, y, shape, float_maximum),
+            (false, true) => zip_with(x, y, shape, float_minimum),
+            (true, false) => zip_with(x, y, shape, float_fmax),
+            (false, false) => zip_with(x, y, shape, float_fmin),
+        },
+        S::Function(BinaryOp::FloorDivide) => zip_with(x, y, shape, float_floor_divide),
+        S::Function(BinaryOp::Remainder) => zip_with(x, y, shape, float_remainder),
+        S::Function(BinaryOp::Power) => zip_with(x, y, shape, F::powf),
+        S::Function(BinaryOp::Arctan2) => zip_with(x, y, shape, F::atan2),
+        S::Function(BinaryOp::Hypot) => zip_with(x, y, shape, F::hypot),
         _ => Err(no_loop(op, F::DTYPE)),
     }?;
     Ok(F::into_data(result))
@@ -169,26 +149,27 @@ fn float_binary<F: Float>(
 
 fn int_binary<I: Int>(
     op: BinaryOp,
+    scalar: BinaryScalar,
     x: &ArrayD<I>,
     y: &ArrayD<I>,
     shape: &[usize],
 ) -> Result<ArrayData, KernelError> {
-    use BinaryOp::*;
-    let result = match op {
-        Add => zip_with(x, y, shape, I::wrapping_add),
-        Subtract => zip_with(x, y, shape, I::wrapping_sub),
-        Multiply => zip_with(x, y, shape, I::wrapping_mul),
-        FloorDivide => zip_with(x, y, shape, int_floor_divide),
-        Remainder => zip_with(x, y, shape, int_remainder),
-        Power => {
+    use BinaryScalar as S;
+    let result = match scalar {
+        S::Add => zip_with(x, y, shape, I::wrapping_add),
+        S::Subtract => zip_with(x, y, shape, I::wrapping_sub),
+        S::Multiply => zip_with(x, y, shape, I::wrapping_mul),
+        S::Extremum { max: true, .. } => zip_with(x, y, shape, Ord::max),
+        S::Extremum { max: false, .. } => zip_with(x, y, shape, Ord::min),
+        S::Bits(Logic::And) => zip_with(x, y, shape, |a, b| a & b),
+        S::Bits(Logic::Or) => zip_with(x, y, shape, |a, b| a | b),
+        S::Bits(Logic::Xor) => zip_with(x, y, shape, |a, b| a ^ b),
+        S::Function(BinaryOp::FloorDivide) => zip_with(x, y, shape, int_floor_divide),
+        S::Function(BinaryOp::Remainder) => zip_with(x, y, shape, int_remainder),
+        S::Function(BinaryOp::Power) => {
             reject_negative_exponents(y, shape)?;
             zip_with(x, y, shape, int_power)
         }
-        Maximum | Fmax => zip_with(x, y, shape, Ord::max),
-        Minimum | Fmin => zip_with(x, y, shape, Ord::min),
-        BitwiseAnd => zip_with(x, y, shape, |a, b| a & b),
-        BitwiseOr => zip_with(x, y, shape, |a, b| a | b),
-        BitwiseXor => zip_with(x, y, shape, |a, b| a ^ b),
         _ => Err(no_loop(op, I::DTYPE)),
     }?;
     Ok(I::into_data(result))
@@ -209,18 +190,18 @@ fn reject_negative_exponents<I: Int>(
     Ok(())
 }
 
-/// Bool arithmetic is logical: `+` and `maximum` are "or", `*` and `minimum` "and".
+/// Bool arithmetic is bitwise (the table maps `+`, `maximum`, ... to it).
 fn bool_binary(
     op: BinaryOp,
+    scalar: BinaryScalar,
     x: &ArrayD<bool>,
     y: &ArrayD<bool>,
     shape: &[usize],
 ) -> Result<ArrayData, KernelError> {
-    use BinaryOp::*;
-    let result = match op {
-        Add | Maximum | Fmax | BitwiseOr => zip_with(x, y, shape, |a, b| a | b),
-        Multiply | Minimum | Fmin | BitwiseAnd => zip_with(x, y, shape, |a, b| a & b),
-        BitwiseXor => zip_with(x, y, shape, |a, b| a ^ b),
+    let result = match scalar {
+        BinaryScalar::Bits(Logic::Or) => zip_with(x, y, shape, |a, b| a | b),
+        BinaryScalar::Bits(Logic::And) => zip_with(x, y, shape, |a, b| a & b),
+        BinaryScalar::Bits(Logic::Xor) => zip_with(x, y, shape, |a, b| a ^ b),
         _ => Err(no_loop(op, DType::Bool)),
     }?;
     Ok(ArrayData::Bool(result))
