@@ -56,3 +56,14 @@ fn examples_compile() {
         insta::assert_snapshot!(run_ok(path, Stage::Tileable));
     });
 }
+
+/// `--emit kernels`: the CLIF of each JIT kernel (golden: a change in instruction
+/// selection, vector loops or the call ABI shows here). The IR is built before the
+/// target's code generator runs, with fixed 128-bit vector types, so it is the same
+/// on every x86-64 machine.
+#[test]
+fn kernels_ok() {
+    insta::glob!("cases/kernels/ok/*.mt", |path| {
+        insta::assert_snapshot!(run_ok(path, Stage::Kernels));
+    });
+}
