@@ -10,6 +10,8 @@ let detail = null;           // its detail (ops, workers)
 let spans = [];              // its task-stream rows [worker, start, end, op]
 window.marscErrors = [];
 window.addEventListener("error", (e) => window.marscErrors.push(String(e.message)));
+window.addEventListener("unhandledrejection", (e) => window.marscErrors.push(String(e.reason)));
+document.addEventListener("securitypolicyviolation", (e) => window.marscErrors.push("CSP: " + e.violatedDirective));
 
 async function api(path, options = {}) {
   const init = { credentials: "same-origin", ...options };
@@ -22,7 +24,11 @@ async function api(path, options = {}) {
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v; else if (k.startsWith("on")) node.addEventListener(k.slice(2), v); else node.setAttribute(k, v);
+    // Styles through the CSSOM: the page's CSP forbids style attributes.
+    if (k === "class") node.className = v;
+    else if (k === "style") node.style.cssText = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
   }
   for (const child of children) node.append(child);
   return node;
@@ -73,6 +79,7 @@ function connect() {
     const job = jobs.get(p.id);
     if (job) { job.progress = { done: p.done, total: p.total, workers: p.workers }; }
     renderJobs();
+    if (p.id === selected && job) showMeta(job);
     if (p.id === selected && detail) {
       p.ops.forEach(([done, total], i) => { if (detail.progress.ops[i]) { detail.progress.ops[i].done = done; detail.progress.ops[i].total = total; } });
       detail.progress.workers = p.workers;
@@ -92,6 +99,7 @@ function showMeta(job) {
 }
 
 async function select(id) {
+  if (selected !== id) $("graph").replaceChildren();
   selected = id;
   renderJobs();
   const response = await api(`/jobs/${id}`);
@@ -179,7 +187,9 @@ async function submit() {
   const response = await api("/jobs", { method: "POST", body: JSON.stringify(body) });
   const job = await response.json();
   if (!response.ok) { $("diagnostics").replaceChildren(el("li", { class: "diagnostic" }, job.error.message)); return; }
-  jobs.set(job.id, job); renderJobs(); select(job.id);
+  // Its events may have come before this answer: keep the newer state.
+  if (!jobs.has(job.id)) jobs.set(job.id, job);
+  renderJobs(); select(job.id);
 }
 
 async function cancelJob(id) { await api(`/jobs/${id}/cancel`, { method: "POST", body: "{}" }); }
