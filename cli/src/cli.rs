@@ -82,6 +82,18 @@ enum Command {
         /// A DAG file: one `name: dep1 dep2 ...` line per node.
         graph: PathBuf,
     },
+    /// Start the job service: a REST API and a web dashboard that run submitted
+    /// scripts (on 127.0.0.1 with a random token by default; see docs/api.md).
+    Serve(crate::serve::ServeArgs),
+    /// Run a script on a `marsc serve` server; prints what a local run prints and
+    /// exits with its status; Ctrl-C cancels the job.
+    Submit(crate::client::SubmitArgs),
+    /// List a server's jobs.
+    Jobs(crate::client::JobsArgs),
+    /// Show a job's state and its progress by op.
+    Status(crate::client::JobArgs),
+    /// Cancel a job.
+    Cancel(crate::client::JobArgs),
 }
 
 /// Options that shape compilation.
@@ -209,6 +221,11 @@ pub fn main() -> ExitCode {
             },
         ),
         Some(Command::Order { graph }) => order(&graph),
+        Some(Command::Serve(args)) => crate::serve::main(args),
+        Some(Command::Submit(args)) => crate::client::submit(args),
+        Some(Command::Jobs(args)) => crate::client::jobs(args),
+        Some(Command::Status(args)) => crate::client::status(args),
+        Some(Command::Cancel(args)) => crate::client::cancel(args),
         None => match cli.run.script.clone() {
             Some(script) => run(&script, &cli.run),
             None => crate::repl::main(

@@ -1,14 +1,18 @@
 //! The `marsc` binary: the front-ends over the library's job API — the command line
 //! ([`cli`]), the REPL's terminal loop ([`repl`]), the signal handling that cancels
-//! the running job ([`interrupt`]) and the progress bar ([`progress`]). Compiling,
+//! the running job ([`interrupt`]) and the progress bar ([`progress`]); `marsc
+//! serve` ([`serve`], over the `marsc-server` crate) and its client commands
+//! `submit`, `jobs`, `status`, `cancel` ([`client`]). Compiling,
 //! running and sessions live in the `marsc` library (`compiler/`), which depends on
 //! none of clap, rustyline, nix or indicatif.
 
 mod choices;
 mod cli;
+mod client;
 mod interrupt;
 mod progress;
 mod repl;
+mod serve;
 
 /// Large buffers get transparent huge pages, as NumPy's arrays do (see the module).
 #[global_allocator]

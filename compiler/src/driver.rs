@@ -28,6 +28,10 @@ pub struct Options {
     pub chunk_bytes: u64,
     /// Directory that relative `load`/`save` paths are resolved against.
     pub base_dir: PathBuf,
+    /// The directory `load`/`save` paths must stay inside after resolving symlinks
+    /// (`marsc serve --root`); a path escaping it is a compile-time error. `None`
+    /// (the CLI, the REPL) allows any path.
+    pub root: Option<PathBuf>,
     /// How subtasks are placed on workers (the scheduling pass by default).
     pub placement: Placement,
     /// Compile eligible subtasks to native code (`--no-jit` turns it off).
@@ -48,6 +52,7 @@ impl Default for Options {
         Options {
             chunk_bytes: 128 << 20,
             base_dir: PathBuf::from("."),
+            root: None,
             placement: Placement::default(),
             jit: true,
             fusion: Fusion::default(),
@@ -121,6 +126,7 @@ pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph)
     let lower_options = LowerOptions {
         chunk_bytes: options.chunk_bytes,
         base_dir: options.base_dir.clone(),
+        root: options.root.clone(),
     };
     let lowered = lower(&module, &lower_options);
     if !syntax_errors.is_empty() {

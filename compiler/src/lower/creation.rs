@@ -280,6 +280,7 @@ impl Lowerer<'_> {
         let file = str_arg(&file_arg, "file")?;
         let mmap = read_only_mmap_mode(&args.get("mmap_mode"))?;
         let path = self.resolve_path(Path::new(file));
+        super::root::check(self.options.root.as_deref(), file, &path, file_arg.span)?;
         self.graph.files.push(path.clone());
         if let Some(saved) = self.saved_tensor(&path) {
             return Ok(Value::Tensor(match args.chunks.as_ref() {

@@ -46,6 +46,7 @@ mod output;
 mod pyfmt;
 mod random;
 mod reduction;
+mod root;
 mod shape_ops;
 mod value;
 mod views;
@@ -71,6 +72,9 @@ pub struct LowerOptions {
     /// What relative `load()`/`save()` paths are relative to. NumPy resolves them
     /// against the working directory, which is the default `"."`.
     pub base_dir: PathBuf,
+    /// The directory `load()`/`save()` paths must stay inside (`marsc serve
+    /// --root`); `None` allows any path.
+    pub root: Option<PathBuf>,
 }
 
 impl std::default::Default for LowerOptions {
@@ -78,6 +82,7 @@ impl std::default::Default for LowerOptions {
         LowerOptions {
             chunk_bytes: 128 << 20,
             base_dir: PathBuf::from("."),
+            root: None,
         }
     }
 }

@@ -67,6 +67,7 @@ impl Lowerer<'_> {
         if !file.ends_with(".npy") {
             path.as_mut_os_string().push(".npy");
         }
+        super::root::check(self.options.root.as_deref(), file, &path, file_arg.span)?;
         let arr = args.get("arr");
         let tensor = self.tensor_of(&arr, None, "`arr`")?;
         super::nodes::check_ndim(self.shape(tensor).len(), arr.span)?;

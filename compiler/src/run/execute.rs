@@ -135,10 +135,19 @@ impl ExecObserver for Observers {
     }
     fn wants_spans(&self) -> bool {
         self.trace.is_some()
+            || self
+                .progress
+                .as_ref()
+                .is_some_and(|progress| progress.wants_spans())
     }
     fn on_subtask_span(&mut self, span: &SubtaskSpan) {
         if let Some(trace) = &mut self.trace {
             trace.on_subtask_span(span);
+        }
+        if let Some(progress) = &mut self.progress {
+            if progress.wants_spans() {
+                progress.on_subtask_span(span);
+            }
         }
     }
 }

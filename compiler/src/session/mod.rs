@@ -67,6 +67,7 @@ pub fn lower_options(options: &Options) -> LowerOptions {
     LowerOptions {
         chunk_bytes: options.chunk_bytes,
         base_dir: options.base_dir.clone(),
+        root: options.root.clone(),
     }
 }
 

@@ -1,0 +1,113 @@
+//! Result arrays as a client fetches them: a `.npy` file (format 1.0, C order,
+//! little-endian, as `np.save` writes) or a JSON preview (dtype, shape and the
+//! first values in C order).
+
+use marsc::run::output::Shown;
+use marsc_runtime::storage::npy::header::encode_header;
+use marsc_runtime::{with_array, ArrayData};
+use serde_json::{json, Value};
+
+/// The `.npy` bytes of a whole array.
+pub fn npy_bytes(data: &ArrayData) -> Vec<u8> {
+    let mut bytes = encode_header(data.dtype(), data.shape());
+    bytes.reserve(data.nbytes());
+    match data {
+        ArrayData::Bool(a) => bytes.extend(a.iter().map(|&v| u8::from(v))),
+        ArrayData::Int32(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::Int64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::Float32(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::Float64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+    }
+    bytes
+}
+
+/// Up to `limit` values of an array in C order, as JSON numbers (booleans as
+/// `true`/`false`; NaN and infinities, which JSON lacks, as strings).
+pub fn values(data: &ArrayData, limit: usize) -> Vec<Value> {
+    with_array!(data, a => a.iter().take(limit).map(|v| scalar_json(f64_or_bool(*v))).collect())
+}
+
+/// A JSON preview of a printed tensor.
+pub fn preview(shown: &Shown, limit: usize) -> Value {
+    let whole = shown.data.shape() == shown.shape.as_slice();
+    json!({
+        "dtype": shown.data.dtype().to_string(),
+        "shape": shown.shape,
+        "summarized": !whole,
+        "kept_shape": shown.data.shape(),
+        "values": values(&shown.data, limit),
+        "truncated": shown.data.len() > limit,
+        "text": shown.str(),
+    })
+}
+
+/// A value as JSON: the numeric kinds through f64 or i64 without loss.
+#[derive(Clone, Copy)]
+pub enum Num {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+}
+
+fn scalar_json(value: Num) -> Value {
+    match value {
+        Num::Bool(b) => Value::Bool(b),
+        Num::Int(i) => json!(i),
+        Num::Float(f) if f.is_finite() => json!(f),
+        Num::Float(f) if f.is_nan() => json!("nan"),
+        Num::Float(f) if f > 0.0 => json!("inf"),
+        Num::Float(_) => json!("-inf"),
+    }
+}
+
+/// Converts an element to [`Num`].
+pub trait ToNum {
+    fn to_num(self) -> Num;
+}
+
+impl ToNum for bool {
+    fn to_num(self) -> Num {
+        Num::Bool(self)
+    }
+}
+impl ToNum for i32 {
+    fn to_num(self) -> Num {
+        Num::Int(i64::from(self))
+    }
+}
+impl ToNum for i64 {
+    fn to_num(self) -> Num {
+        Num::Int(self)
+    }
+}
+impl ToNum for f32 {
+    fn to_num(self) -> Num {
+        Num::Float(f64::from(self))
+    }
+}
+impl ToNum for f64 {
+    fn to_num(self) -> Num {
+        Num::Float(self)
+    }
+}
+
+fn f64_or_bool<T: ToNum>(value: T) -> Num {
+    value.to_num()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::ArrayD;
+
+    #[test]
+    fn npy_has_numpy_header_and_little_endian_data() {
+        let data =
+            ArrayData::Int32(ArrayD::from_shape_vec(vec![2, 2], vec![1, 2, 3, 4]).expect("shape"));
+        let bytes = npy_bytes(&data);
+        assert_eq!(&bytes[..6], b"\x93NUMPY");
+        assert_eq!(bytes.len() % 16, 0);
+        assert_eq!(&bytes[bytes.len() - 4..], &4i32.to_le_bytes());
+        assert_eq!(values(&data, 3), vec![json!(1), json!(2), json!(3)]);
+    }
+}
