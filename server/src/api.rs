@@ -384,7 +384,8 @@ async fn output(State(manager): Shared, Path(id): Path<String>, query: Params) -
                         .enumerate()
                         .map(|(item, value)| match value {
                             marsc::job::PrintedItem::Text(text) => json!({ "kind": "text", "text": text }),
-                            marsc::job::PrintedItem::Tensor(shown) => {
+                            marsc::job::PrintedItem::Tensor(shown)
+                            | marsc::job::PrintedItem::Echo(shown) => {
                                 let name = format!("p{print}-{item}");
                                 json!({
                                     "kind": "tensor",
@@ -392,7 +393,10 @@ async fn output(State(manager): Shared, Path(id): Path<String>, query: Params) -
                                     "dtype": shown.data.dtype().to_string(),
                                     "shape": shown.shape,
                                     "summarized": shown.data.shape() != shown.shape.as_slice(),
-                                    "text": shown.str(),
+                                    "text": match value {
+                                        marsc::job::PrintedItem::Echo(_) => shown.repr(),
+                                        _ => shown.str(),
+                                    },
                                 })
                             }
                         })
