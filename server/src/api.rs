@@ -393,10 +393,7 @@ async fn output(State(manager): Shared, Path(id): Path<String>, query: Params) -
                                     "dtype": shown.data.dtype().to_string(),
                                     "shape": shown.shape,
                                     "summarized": shown.data.shape() != shown.shape.as_slice(),
-                                    "text": match value {
-                                        marsc::job::PrintedItem::Echo(_) => shown.repr(),
-                                        _ => shown.str(),
-                                    },
+                                    "text": value.text(),
                                 })
                             }
                         })

@@ -45,34 +45,24 @@ pub(super) fn check(
     }
 }
 
-/// The path with every symlink resolved: the file itself when it exists, else its
-/// nearest existing ancestor followed by the rest (which has no symlinks, since it
-/// does not exist).
+/// The path with every symlink resolved: its nearest existing ancestor (the file
+/// itself when it exists) canonicalized, followed by the rest (which has no
+/// symlinks, since it does not exist).
 fn canonical_target(path: &Path) -> std::io::Result<PathBuf> {
-    if path.symlink_metadata().is_ok() {
-        return path.canonicalize();
-    }
-    let mut rest = Vec::new();
-    let mut ancestor = path;
-    loop {
-        match ancestor.parent() {
-            Some(parent) => {
-                if let Some(name) = ancestor.file_name() {
-                    rest.push(name.to_os_string());
-                }
-                ancestor = parent;
-                let probe = if ancestor.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    ancestor
-                };
-                if probe.symlink_metadata().is_ok() {
-                    let mut target = probe.canonicalize()?;
-                    target.extend(rest.iter().rev());
-                    return Ok(target);
-                }
+    for ancestor in path.ancestors() {
+        let probe = if ancestor.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            ancestor
+        };
+        if probe.symlink_metadata().is_ok() {
+            let mut target = probe.canonicalize()?;
+            let rest = path.strip_prefix(ancestor).unwrap_or(Path::new(""));
+            if !rest.as_os_str().is_empty() {
+                target.push(rest);
             }
-            None => return path.canonicalize(),
+            return Ok(target);
         }
     }
+    path.canonicalize()
 }

@@ -76,6 +76,17 @@ pub enum PrintedItem {
     Echo(Shown),
 }
 
+impl PrintedItem {
+    /// The item as `print` shows it (an echo as the REPL does, with `repr`).
+    pub fn text(&self) -> String {
+        match self {
+            PrintedItem::Text(value) => value.clone(),
+            PrintedItem::Tensor(shown) => shown.str(),
+            PrintedItem::Echo(shown) => shown.repr(),
+        }
+    }
+}
+
 impl Printed {
     /// The text `print` writes: the items' `str()` joined by `sep`, then `end`.
     pub fn text(&self) -> String {
@@ -84,11 +95,7 @@ impl Printed {
             if position > 0 {
                 text.push_str(&self.sep);
             }
-            match item {
-                PrintedItem::Text(value) => text.push_str(value),
-                PrintedItem::Tensor(shown) => text.push_str(&shown.str()),
-                PrintedItem::Echo(shown) => text.push_str(&shown.repr()),
-            }
+            text.push_str(&item.text());
         }
         text.push_str(&self.end);
         text

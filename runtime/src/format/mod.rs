@@ -102,8 +102,8 @@ fn python_bool(b: bool) -> &'static str {
     }
 }
 
-/// Python's tuple repr: `(3,)`, `(2, 0)`.
-fn python_tuple(shape: &[usize]) -> String {
+/// Python's tuple repr: `()`, `(3,)`, `(2, 0)` (also the `shape` of a `.npy` header).
+pub fn python_tuple(shape: &[usize]) -> String {
     match shape {
         [single] => format!("({single},)"),
         dims => format!(

@@ -284,17 +284,7 @@ impl Cursor<'_> {
 /// The bytes of a version 1.0 header for an array of this dtype and shape (C order),
 /// padded with spaces so that the data starts at a multiple of 64 bytes, as NumPy does.
 pub fn encode_header(dtype: DType, shape: &[usize]) -> Vec<u8> {
-    let shape_text = match shape {
-        [] => "()".to_string(),
-        [n] => format!("({n},)"),
-        dims => format!(
-            "({})",
-            dims.iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
+    let shape_text = crate::format::python_tuple(shape);
     let mut dict = format!(
         "{{'descr': '{}', 'fortran_order': False, 'shape': {shape_text}, }}",
         dtype.npy_descr()
