@@ -138,6 +138,16 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     };
     let server = Server::bind(config)?;
     let url = server.url();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start the runtime: {error}"))?;
+    // The handlers are in place before the address is announced: a client that
+    // signals as soon as it reads the address stops the server cleanly.
+    let stop = {
+        let _context = runtime.enter();
+        stop_signal()?
+    };
     {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
@@ -145,29 +155,23 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         let _ = writeln!(out, "    open {url}");
         let _ = out.flush();
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| format!("cannot start the runtime: {error}"))?;
-    runtime.block_on(server.run(stop_signal(), Duration::from_secs(30)))?;
+    runtime.block_on(server.run(stop, Duration::from_secs(30)))?;
     eprintln!("marsc serve: stopped");
     Ok(())
 }
 
-/// Completes on SIGINT or SIGTERM.
-async fn stop_signal() {
+/// A future that completes on SIGINT or SIGTERM; the handlers are registered now
+/// (inside the runtime's context), not when the future is first polled.
+fn stop_signal() -> Result<impl std::future::Future<Output = ()>, String> {
     use tokio::signal::unix::{signal, SignalKind};
-    let terminate = async {
-        match signal(SignalKind::terminate()) {
-            Ok(mut stream) => {
-                stream.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
+    let cannot = |error: std::io::Error| format!("cannot handle signals: {error}");
+    let mut terminate = signal(SignalKind::terminate()).map_err(cannot)?;
+    let mut interrupt = signal(SignalKind::interrupt()).map_err(cannot)?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
         }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = terminate => {}
-    }
-    eprintln!("marsc serve: stopping (cancelling running jobs)");
+        eprintln!("marsc serve: stopping (cancelling running jobs)");
+    })
 }
