@@ -1,5 +1,6 @@
-//! The abstract syntax tree of a `.mt` script: straight-line statements over
-//! Python-style expressions. Every node carries the span of its source text.
+//! The abstract syntax tree of a `.mt` script: Python-style statements (assignments,
+//! `if`/`for`/`while` blocks, `def` functions) over Python-style expressions. Every
+//! node carries the span of its source text.
 
 use crate::span::Span;
 
@@ -28,7 +29,10 @@ pub enum StmtKind {
         alias: Option<Ident>,
     },
     /// `name = value`.
-    Assign { target: Ident, value: Expr },
+    Assign {
+        target: Ident,
+        value: Expr,
+    },
     /// `name OP= value`, meaning `name = name OP value`.
     AugAssign {
         target: Ident,
@@ -38,6 +42,103 @@ pub enum StmtKind {
     },
     /// Any other expression statement (`print(...)`, `mt.save(...)`, `x`).
     Expr(Expr),
+    /// `a, b = value`, `(a, b), c = value`: unpacking into several targets.
+    Unpack {
+        target: Target,
+        value: Expr,
+    },
+    /// `if test: ... elif test: ... else: ...`; `branches` has the `if` and each `elif`.
+    If {
+        branches: Vec<Branch>,
+        orelse: Option<Vec<Stmt>>,
+    },
+    /// `for target in iter: body else: orelse`.
+    For {
+        target: Target,
+        iter: Expr,
+        body: Vec<Stmt>,
+        orelse: Option<Vec<Stmt>>,
+    },
+    /// `while test: body else: orelse`.
+    While {
+        test: Expr,
+        body: Vec<Stmt>,
+        orelse: Option<Vec<Stmt>>,
+    },
+    /// `def name(params): body`.
+    Def(Box<FunctionDef>),
+    /// `return` or `return value`.
+    Return(Option<Expr>),
+    Break,
+    Continue,
+    Pass,
+    /// `assert test` or `assert test, message`.
+    Assert {
+        test: Expr,
+        message: Option<Expr>,
+    },
+}
+
+/// One `if` or `elif` clause: its condition and its body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Branch {
+    pub test: Expr,
+    pub body: Vec<Stmt>,
+}
+
+/// A `def` statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDef {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    /// `def name(params)`, for messages about the function.
+    pub header: Span,
+}
+
+/// A parameter of a `def`, with its default value if it has one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: Ident,
+    pub default: Option<Expr>,
+}
+
+/// What an assignment or a `for` loop binds: a name, or several to unpack into.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    Name(Ident),
+    /// `a, b`, `(a, b)` or `[a, b]`.
+    Unpack {
+        items: Vec<Target>,
+        span: Span,
+    },
+}
+
+impl Target {
+    pub fn span(&self) -> Span {
+        match self {
+            Target::Name(ident) => ident.span,
+            Target::Unpack { span, .. } => *span,
+        }
+    }
+
+    /// Every name the target binds, in source order.
+    pub fn names(&self) -> Vec<&Ident> {
+        let mut names = Vec::new();
+        self.collect_names(&mut names);
+        names
+    }
+
+    fn collect_names<'a>(&'a self, names: &mut Vec<&'a Ident>) {
+        match self {
+            Target::Name(ident) => names.push(ident),
+            Target::Unpack { items, .. } => {
+                for item in items {
+                    item.collect_names(names);
+                }
+            }
+        }
+    }
 }
 
 /// A name with the span it was written at.
@@ -114,8 +215,28 @@ pub enum ExprKind {
         op_span: Span,
         operand: Box<Expr>,
     },
+    /// `[element for target in iter if cond ...]`; a generator expression
+    /// `(element for ...)` is one too (its items are made at once).
+    ListComp {
+        element: Box<Expr>,
+        generators: Vec<Comprehension>,
+    },
+    /// `body if test else orelse`.
+    IfExp {
+        test: Box<Expr>,
+        body: Box<Expr>,
+        orelse: Box<Expr>,
+    },
     /// Placeholder the parser leaves where it recovered from a syntax error.
     Error,
+}
+
+/// One `for target in iter if cond ...` clause of a comprehension.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comprehension {
+    pub target: Target,
+    pub iter: Expr,
+    pub ifs: Vec<Expr>,
 }
 
 /// A call argument, positional (`name` is `None`) or keyword.
@@ -171,6 +292,10 @@ pub enum CmpOp {
     Ge,
     Eq,
     Ne,
+    In,
+    NotIn,
+    Is,
+    IsNot,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -207,6 +332,10 @@ impl CmpOp {
             CmpOp::Ge => ">=",
             CmpOp::Eq => "==",
             CmpOp::Ne => "!=",
+            CmpOp::In => "in",
+            CmpOp::NotIn => "not in",
+            CmpOp::Is => "is",
+            CmpOp::IsNot => "is not",
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::ast::{Arg, Expr, ExprKind, Ident, Module, Stmt, StmtKind, SubscriptItem};
+use crate::ast::{Arg, Expr, ExprKind, Ident, Module, Stmt, StmtKind, SubscriptItem, Target};
 use crate::source_map::LineIndex;
 use crate::span::Span;
 
@@ -153,6 +153,94 @@ impl Walk {
                 self.push(depth, "", "ExprStmt", String::new(), stmt.span);
                 self.expr(depth + 1, "value", value);
             }
+            StmtKind::Unpack { target, value } => {
+                self.push(depth, "", "Unpack", String::new(), stmt.span);
+                self.target(depth + 1, "target", target);
+                self.expr(depth + 1, "value", value);
+            }
+            StmtKind::If { branches, orelse } => {
+                self.push(depth, "", "If", String::new(), stmt.span);
+                for branch in branches {
+                    self.expr(depth + 1, "test", &branch.test);
+                    self.block(depth + 1, "body", &branch.body, branch.test.span);
+                }
+                if let Some(orelse) = orelse {
+                    self.block(depth + 1, "else", orelse, stmt.span);
+                }
+            }
+            StmtKind::For {
+                target,
+                iter,
+                body,
+                orelse,
+            } => {
+                self.push(depth, "", "For", String::new(), stmt.span);
+                self.target(depth + 1, "target", target);
+                self.expr(depth + 1, "iter", iter);
+                self.block(depth + 1, "body", body, iter.span);
+                if let Some(orelse) = orelse {
+                    self.block(depth + 1, "else", orelse, stmt.span);
+                }
+            }
+            StmtKind::While { test, body, orelse } => {
+                self.push(depth, "", "While", String::new(), stmt.span);
+                self.expr(depth + 1, "test", test);
+                self.block(depth + 1, "body", body, test.span);
+                if let Some(orelse) = orelse {
+                    self.block(depth + 1, "else", orelse, stmt.span);
+                }
+            }
+            StmtKind::Def(def) => {
+                self.push(depth, "", "Def", def.name.name.clone(), stmt.span);
+                for param in &def.params {
+                    self.ident(depth + 1, "param", &param.name);
+                    if let Some(default) = &param.default {
+                        self.expr(depth + 2, "default", default);
+                    }
+                }
+                self.block(depth + 1, "body", &def.body, def.header);
+            }
+            StmtKind::Return(value) => {
+                self.push(depth, "", "Return", String::new(), stmt.span);
+                if let Some(value) = value {
+                    self.expr(depth + 1, "value", value);
+                }
+            }
+            StmtKind::Break => self.push(depth, "", "Break", String::new(), stmt.span),
+            StmtKind::Continue => self.push(depth, "", "Continue", String::new(), stmt.span),
+            StmtKind::Pass => self.push(depth, "", "Pass", String::new(), stmt.span),
+            StmtKind::Assert { test, message } => {
+                self.push(depth, "", "Assert", String::new(), stmt.span);
+                self.expr(depth + 1, "test", test);
+                if let Some(message) = message {
+                    self.expr(depth + 1, "message", message);
+                }
+            }
+        }
+    }
+
+    /// A block's statements under one `Block` line spanning them (`fallback` when
+    /// the block is empty because its statements failed to parse).
+    fn block(&mut self, depth: usize, role: &'static str, body: &[Stmt], fallback: Span) {
+        let span = match (body.first(), body.last()) {
+            (Some(first), Some(last)) => first.span.to(last.span),
+            _ => fallback,
+        };
+        self.push(depth, role, "Block", String::new(), span);
+        for stmt in body {
+            self.stmt(depth + 1, stmt);
+        }
+    }
+
+    fn target(&mut self, depth: usize, role: &'static str, target: &Target) {
+        match target {
+            Target::Name(ident) => self.ident(depth, role, ident),
+            Target::Unpack { items, span } => {
+                self.push(depth, role, "Unpack", String::new(), *span);
+                for item in items {
+                    self.target(depth + 1, "item", item);
+                }
+            }
         }
     }
 
@@ -226,6 +314,26 @@ impl Walk {
             ExprKind::Not { operand, .. } => {
                 self.push(depth, role, "Not", String::new(), span);
                 self.expr(child, "operand", operand);
+            }
+            ExprKind::ListComp {
+                element,
+                generators,
+            } => {
+                self.push(depth, role, "ListComp", String::new(), span);
+                self.expr(child, "element", element);
+                for generator in generators {
+                    self.target(child, "for", &generator.target);
+                    self.expr(child, "in", &generator.iter);
+                    for condition in &generator.ifs {
+                        self.expr(child, "if", condition);
+                    }
+                }
+            }
+            ExprKind::IfExp { test, body, orelse } => {
+                self.push(depth, role, "IfExp", String::new(), span);
+                self.expr(child, "test", test);
+                self.expr(child, "body", body);
+                self.expr(child, "else", orelse);
             }
         }
     }

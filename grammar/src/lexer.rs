@@ -2,8 +2,10 @@
 //!
 //! logos (in `raw.rs`) recognises the raw tokens; the [`Lexer`] wrapper adds what
 //! needs context: newlines are significant only outside brackets, blank lines yield
-//! nothing, indented lines are rejected, literals get their values, and lexical
-//! errors become diagnostics.
+//! nothing, indentation becomes [`Token::Indent`] / [`Token::Dedent`] tokens as in
+//! Python (a body is indented after a line that ends with `:`; any other indented
+//! line is an error), literals get their values, and lexical errors become
+//! diagnostics.
 //!
 //! A lexical error never stops the token stream: the offending text becomes one
 //! [`Token::Invalid`] (already reported), so the parser can recover at the next
@@ -14,6 +16,7 @@ mod raw;
 mod token;
 mod unsupported;
 
+use std::collections::VecDeque;
 use std::ops::Range;
 
 use logos::Logos;
@@ -58,10 +61,30 @@ pub fn tokenize(source: &str) -> Lexed<'_> {
 
 /// True when `source` ends inside an open bracket, a triple-quoted string or after a
 /// line continuation, so that an interactive reader should ask for another line.
+///
+/// A block asks for more lines after its header (`for i in range(3):`) and while its
+/// body's lines are indented; a blank line (or a line back at the block's level)
+/// ends it, as at Python's interactive prompt.
 pub fn needs_more_input(source: &str) -> bool {
     let mut lexer = Lexer::new(source);
     lexer.by_ref().for_each(drop);
-    lexer.ended_inside_bracket || lexer.ended_inside_triple_quote || lexer.ends_in_continuation()
+    lexer.ended_inside_bracket
+        || lexer.ended_inside_triple_quote
+        || lexer.ends_in_continuation()
+        || lexer.block_expected
+        || last_line_indented(source)
+}
+
+/// Whether the text's last line (before a final line break) is indented and not blank.
+fn last_line_indented(source: &str) -> bool {
+    let body = source
+        .strip_suffix("\r\n")
+        .or_else(|| source.strip_suffix('\n'))
+        .or_else(|| source.strip_suffix('\r'))
+        .unwrap_or(source);
+    let last_line_start = body.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let last_line = &body[last_line_start..];
+    last_line.starts_with([' ', '\t']) && !last_line.trim().is_empty()
 }
 
 /// An opening bracket that has not been closed yet.
@@ -105,6 +128,14 @@ pub struct Lexer<'src> {
     /// The span of the last token read from the source (the final newline made up
     /// at the end of the file does not count).
     last_token: Range<usize>,
+    /// The indentation widths of the open blocks, innermost last; `[0]` at top level.
+    indents: Vec<usize>,
+    /// The last logical line ended with `:`: the next line must be indented deeper.
+    block_expected: bool,
+    /// The last token given to the parser was `:`.
+    after_colon: bool,
+    /// Tokens made up before the next one from the source (indents and dedents).
+    pending: VecDeque<SpannedToken<'src>>,
 }
 
 impl<'src> Lexer<'src> {
@@ -134,6 +165,10 @@ impl<'src> Lexer<'src> {
             ended_inside_bracket: false,
             ended_inside_triple_quote: false,
             last_token: 0..0,
+            indents: vec![0],
+            block_expected: false,
+            after_colon: false,
+            pending: VecDeque::new(),
         }
     }
 
@@ -172,6 +207,7 @@ impl<'src> Lexer<'src> {
         if std::mem::take(&mut self.skipping_body_line) {
             return None;
         }
+        self.block_expected = std::mem::take(&mut self.after_colon);
         Some((span.start, Token::Newline, span.end))
     }
 
@@ -181,17 +217,55 @@ impl<'src> Lexer<'src> {
         }
         self.at_logical_line_start = false;
         self.line_first_token = token_start;
-        let indented = token_start > self.line_start;
-        let explained = self.unsupported_blocks.line_started(indented);
+        let width = indentation_width(&self.source[self.line_start..token_start]);
+        let explained = self.unsupported_blocks.line_started(width);
         self.skipping_body_line = explained;
-        if indented && !explained {
+        if explained {
+            self.block_expected = false;
+            return;
+        }
+        let block_expected = std::mem::take(&mut self.block_expected);
+        let indentation = Span::new(self.line_start, token_start);
+        let top = self.indents.last().copied().unwrap_or(0);
+        if width > top {
+            if block_expected {
+                self.indents.push(width);
+                self.pending
+                    .push_back((self.line_start, Token::Indent, token_start));
+            } else {
+                self.diagnostics.push(
+                    Diagnostic::error("unexpected indentation", indentation)
+                        .with_label("this line is indented")
+                        .with_help(
+                            "only the body of a block (after a line that ends with `:`) is indented",
+                        ),
+                );
+            }
+            return;
+        }
+        if block_expected {
             self.diagnostics.push(
                 Diagnostic::error(
-                    "unexpected indentation",
-                    Span::new(self.line_start, token_start),
+                    "expected an indented block",
+                    Span::new(token_start, token_start),
                 )
-                .with_label("this line is indented")
-                .with_help("version 1 has no blocks (def, if, for); statements start at column 1"),
+                .with_label("this line should be indented")
+                .with_help("indent the body of the block under the line that ends with `:`"),
+            );
+        }
+        while width < self.indents.last().copied().unwrap_or(0) {
+            self.indents.pop();
+            self.pending
+                .push_back((token_start, Token::Dedent, token_start));
+        }
+        if width != self.indents.last().copied().unwrap_or(0) {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    "unindent does not match any outer indentation level",
+                    indentation,
+                )
+                .with_label("this line's indentation")
+                .with_help("indent it as far as the block it belongs to"),
             );
         }
     }
@@ -213,12 +287,18 @@ impl<'src> Lexer<'src> {
                 Some(self.newline_inside_brackets.unwrap_or(self.source.len()));
             self.brackets.clear();
         }
-        if self.at_logical_line_start || std::mem::take(&mut self.skipping_body_line) {
-            return None;
-        }
-        self.at_logical_line_start = true;
         let end = self.source.len();
-        Some((end, Token::Newline, end))
+        let newline = !(self.at_logical_line_start || std::mem::take(&mut self.skipping_body_line));
+        if newline {
+            self.at_logical_line_start = true;
+            self.block_expected = std::mem::take(&mut self.after_colon);
+            self.pending.push_back((end, Token::Newline, end));
+        }
+        while self.indents.len() > 1 {
+            self.indents.pop();
+            self.pending.push_back((end, Token::Dedent, end));
+        }
+        self.pending.pop_front()
     }
 
     fn token(&mut self, raw: Result<RawToken, ()>, span: Range<usize>) -> Token<'src> {
@@ -457,6 +537,16 @@ impl Lexer<'_> {
     }
 }
 
+/// The width of a line's indentation as Python measures it: a tab advances to the
+/// next multiple of 8, a form feed resets the count.
+fn indentation_width(indentation: &str) -> usize {
+    indentation.chars().fold(0, |width, c| match c {
+        '\t' => (width / 8 + 1) * 8,
+        '\x0c' => 0,
+        _ => width + 1,
+    })
+}
+
 /// Characters that show as nothing or as a plain space: Python calls them
 /// non-printable and names their code point.
 fn is_invisible(c: char) -> bool {
@@ -484,6 +574,9 @@ impl<'src> Iterator for Lexer<'src> {
     type Item = SpannedToken<'src>;
 
     fn next(&mut self) -> Option<SpannedToken<'src>> {
+        if let Some(token) = self.pending.pop_front() {
+            return Some(token);
+        }
         loop {
             let Some(raw) = self.raw.next() else {
                 return self.end_of_file();
@@ -508,7 +601,12 @@ impl<'src> Iterator for Lexer<'src> {
                 continue;
             }
             self.bindings.header_token(&token, ident);
-            return Some((span.start, token, span.end));
+            self.after_colon = token == Token::Colon && self.brackets.is_empty();
+            if self.pending.is_empty() {
+                return Some((span.start, token, span.end));
+            }
+            self.pending.push_back((span.start, token, span.end));
+            return self.pending.pop_front();
         }
     }
 }

@@ -38,7 +38,15 @@ pub fn parse(source: &str) -> (Module, Vec<Diagnostic>) {
     let mut diagnostics = lexed.diagnostics;
     diagnostics.append(&mut sink.diagnostics);
     let syntax_errors = sink.recovered.into_iter().chain(unrecovered);
-    diagnostics.extend(syntax_errors.filter_map(|error| context.diagnose(error)));
+    // Where the lexer already explained the input (a missing indented block), the
+    // parser's complaint at the same place is noise.
+    let lexed_at: std::collections::HashSet<u32> =
+        diagnostics.iter().map(|d| d.span.start).collect();
+    diagnostics.extend(
+        syntax_errors
+            .filter_map(|error| context.diagnose(error))
+            .filter(|d| !lexed_at.contains(&d.span.start)),
+    );
     diagnostics.sort_by_key(|diagnostic| diagnostic.span.start);
     diagnostics.dedup();
     let mut unsupported_bindings = lexed.unsupported_bindings;

@@ -121,6 +121,10 @@ impl Lowerer<'_> {
             Builtin::PyRound => self.round_builtin(&args),
             Builtin::PyPow => self.pow_builtin(&args),
             Builtin::PyDivmod => self.divmod_builtin(&args),
+            Builtin::PyRange => self.range_builtin(&args),
+            Builtin::PyEnumerate => self.enumerate_builtin(&args),
+            Builtin::PyZip => self.zip_builtin(&args),
+            Builtin::PySequence(is_list) => self.sequence_builtin(is_list, &args),
         }
     }
 

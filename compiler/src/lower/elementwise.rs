@@ -51,6 +51,9 @@ fn compare_op_of(op: CmpOp) -> BinaryOp {
         CmpOp::Ge => BinaryOp::GreaterEqual,
         CmpOp::Eq => BinaryOp::Equal,
         CmpOp::Ne => BinaryOp::NotEqual,
+        CmpOp::In | CmpOp::NotIn | CmpOp::Is | CmpOp::IsNot => {
+            unreachable!("`Lowerer::compare_operator` decides `in` and `is` itself")
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! Python values, graph nodes on tensors), `and`/`or`/`not`, calls, attributes and
 //! subscripts. Statements and imports are here too, being only name binding.
 
+use super::control::Found;
 use super::fold::{fold_binary, fold_compare, fold_unary, truthy};
 use super::names::{builtin_names, builtin_value, closest, module_value};
 use super::not_yet::{not_yet_builtin, not_yet_in_library};
@@ -17,7 +18,9 @@ impl Lowerer<'_> {
             ExprKind::Name(_)
             | ExprKind::Attribute { .. }
             | ExprKind::Call { .. }
-            | ExprKind::Subscript { .. } => self.eval_origin(expr).0,
+            | ExprKind::Subscript { .. }
+            | ExprKind::IfExp { .. }
+            | ExprKind::ListComp { .. } => self.eval_origin(expr).0,
             ExprKind::Int(v) => Value::Int(*v),
             ExprKind::Float(v) => Value::Float(*v),
             ExprKind::Bool(b) => Value::Bool(*b),
@@ -81,8 +84,19 @@ impl Lowerer<'_> {
     /// The value bound to `name`: the script's own names first, then builtins and
     /// the library.
     pub(super) fn lookup(&mut self, name: &str, span: Span) -> Value {
-        if let Some(binding) = self.scope.get(name).cloned() {
-            return self.resolve(&binding, span);
+        match self.find_name(name) {
+            Found::Bound(binding) => return self.resolve(&binding, span),
+            Found::UnboundLocal => return self.report(
+                Diagnostic::error(
+                    format!("local variable `{name}` referenced before assignment"),
+                    span,
+                )
+                .with_label("no value yet")
+                .with_note(format!(
+                    "the function assigns `{name}`, which makes it local throughout the function"
+                )),
+            ),
+            Found::Missing => {}
         }
         if let Some(value) = builtin_value(name) {
             return value;
@@ -185,6 +199,24 @@ impl Lowerer<'_> {
     ) -> Value {
         if lhs.0.is_poison() || rhs.0.is_poison() {
             return Value::Poison;
+        }
+        if matches!(op, CmpOp::Is | CmpOp::IsNot) {
+            return match fold_compare(op, &lhs.0, &rhs.0) {
+                Ok(value) => value,
+                Err(message) => self.report(Diagnostic::error(message, op_span)),
+            };
+        }
+        if matches!(op, CmpOp::In | CmpOp::NotIn)
+            && (matches!(lhs.0, Value::Tensor(_)) || matches!(rhs.0, Value::Tensor(_)))
+        {
+            return self.report(
+                Diagnostic::error(
+                    format!("not supported yet: `{}` with a tensor", op.symbol()),
+                    op_span,
+                )
+                .with_label("its truth is a tensor's value, known only when the program runs")
+                .with_help("`v in t` is `(t == v).any()` in NumPy; deciding on it needs staged execution, not built yet"),
+            );
         }
         if self.is_tensor_operand(&lhs.0, &rhs.0) {
             let result = self.tensor_compare_operator(op, op_span, lhs, rhs);

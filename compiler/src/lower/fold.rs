@@ -269,6 +269,8 @@ pub(crate) fn fold_compare(op: CmpOp, a: &Value, b: &Value) -> FoldResult {
     let result = match op {
         CmpOp::Eq => python_eq(a, b),
         CmpOp::Ne => !python_eq(a, b),
+        CmpOp::In | CmpOp::NotIn => python_contains(b, a)? == (op == CmpOp::In),
+        CmpOp::Is | CmpOp::IsNot => python_is(a, b)? == (op == CmpOp::Is),
         _ => {
             let Some(ordering) = python_order(a, b)? else {
                 // NaN compares false with everything.
@@ -283,6 +285,68 @@ pub(crate) fn fold_compare(op: CmpOp, a: &Value, b: &Value) -> FoldResult {
         }
     };
     Ok(Value::Bool(result))
+}
+
+/// `item in container` for a container whose items are known.
+fn python_contains(container: &Value, item: &Value) -> Result<bool, String> {
+    match container {
+        Value::Tuple(items) | Value::List(items) => Ok(items.iter().any(|x| python_eq(x, item))),
+        Value::Str(text) => match item {
+            Value::Str(part) => Ok(text.contains(part.as_ref())),
+            other => Err(format!(
+                "`in <str>` requires a str as its left operand, not {}",
+                other.a_type_name()
+            )),
+        },
+        Value::Range(range) => Ok(match item {
+            Value::Int(_) | Value::Bool(_) | Value::Float(_) => {
+                let value = item.as_f64().unwrap_or(f64::NAN);
+                value.fract() == 0.0 && {
+                    let v = value as i64;
+                    let offset = i128::from(v) - i128::from(range.start);
+                    let step = i128::from(range.step);
+                    offset % step == 0 && {
+                        let index = offset / step;
+                        index >= 0 && (index as u64) < range.len()
+                    }
+                }
+            }
+            _ => false,
+        }),
+        other => Err(format!(
+            "{} is not a container: `in` needs a tuple, list, str or range",
+            other.a_type_name()
+        )),
+    }
+}
+
+/// `a is b` where Python's answer does not depend on how objects are stored:
+/// against `None`, `True`, `False`, `...` and types.
+fn python_is(a: &Value, b: &Value) -> Result<bool, String> {
+    let singleton = |v: &Value| {
+        matches!(
+            v,
+            Value::None
+                | Value::Bool(_)
+                | Value::Ellipsis
+                | Value::PyType(_)
+                | Value::ScalarType(_)
+        )
+    };
+    if singleton(a) || singleton(b) {
+        return Ok(match (a, b) {
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::PyType(x), Value::PyType(y)) => x == y,
+            (Value::ScalarType(x), Value::ScalarType(y)) => x == y,
+            (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
+            _ => false,
+        });
+    }
+    Err(format!(
+        "not supported yet: `is` between {} and {}; compare with `==`",
+        a.a_type_name(),
+        b.a_type_name()
+    ))
 }
 
 /// Python's `==`, extended as NumPy does so that a dtype equals its names and types

@@ -248,7 +248,9 @@ impl<'o> SessionLowerer<'o> {
                         span: stmt.span,
                     });
                 }
-                _ => lowerer.statement(stmt),
+                _ => {
+                    lowerer.statement(stmt);
+                }
             }
         }
         if !lowerer.diagnostics.is_empty() {
@@ -312,17 +314,12 @@ impl<'o> SessionLowerer<'o> {
 }
 
 /// The names the statements of `module` bind.
-fn bound_names(module: &Module) -> impl Iterator<Item = String> + '_ {
-    module.stmts.iter().filter_map(|stmt| match &stmt.kind {
-        StmtKind::Assign { target, .. } | StmtKind::AugAssign { target, .. } => {
-            Some(target.name.clone())
-        }
-        StmtKind::Import { module, alias } => alias
-            .as_ref()
-            .or(module.first())
-            .map(|ident| ident.name.clone()),
-        StmtKind::Expr(_) => None,
-    })
+fn bound_names(module: &Module) -> impl Iterator<Item = String> {
+    let mut names = std::collections::HashSet::new();
+    super::control::assigned_names(&module.stmts, &mut names);
+    let mut names: Vec<String> = names.into_iter().collect();
+    names.sort();
+    names.into_iter()
 }
 
 /// Marks the nodes the graph's outputs need. Inputs have smaller ids than their

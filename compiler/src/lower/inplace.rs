@@ -35,8 +35,7 @@ impl Lowerer<'_> {
                 is_list: true,
             }) if matches!(op, BinOp::Add | BinOp::Mul) => {
                 let references: usize = self
-                    .scope
-                    .values()
+                    .all_bindings()
                     .map(|binding| super::objects::refers_to_list(binding, &items))
                     .sum();
                 if references > 1 {

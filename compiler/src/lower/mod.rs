@@ -22,6 +22,7 @@ mod attributes;
 mod bind;
 mod builtins;
 mod call;
+mod control;
 mod convert;
 mod creation;
 mod dtype_args;
@@ -33,6 +34,7 @@ pub mod graph_size;
 pub mod incremental;
 mod indexing;
 mod inplace;
+mod iteration;
 mod joining;
 mod library;
 mod linalg;
@@ -56,7 +58,7 @@ mod tests;
 
 use crate::tileable::prune::prune;
 use crate::tileable::TileableGraph;
-use marsc_grammar::ast::{Module, Stmt, StmtKind};
+use marsc_grammar::ast::Module;
 use marsc_grammar::Diagnostic;
 use marsc_runtime::paths::FileIdentity;
 use objects::{Binding, Object};
@@ -128,6 +130,12 @@ pub(crate) struct Lowerer<'o> {
     random_calls: u64,
     /// The files saved so far, by identity (see `output.rs`).
     saved: HashMap<FileIdentity, output::SavedFile>,
+    /// The calls of `def` functions in progress, outermost first.
+    frames: Vec<control::Frame>,
+    /// How many loops are open in the running function (or the script).
+    loops: u32,
+    /// Loop iterations unrolled so far, against [`control::MAX_ITERATIONS`].
+    iterations: u64,
 }
 
 impl<'o> Lowerer<'o> {
@@ -141,25 +149,9 @@ impl<'o> Lowerer<'o> {
             seed: 0,
             random_calls: 0,
             saved: HashMap::new(),
-        }
-    }
-
-    fn statement(&mut self, stmt: &Stmt) {
-        match &stmt.kind {
-            StmtKind::Import { module, alias } => self.import(module, alias.as_ref()),
-            StmtKind::Assign { target, value } => {
-                let binding = self.bind_expr(value);
-                self.scope.insert(target.name.clone(), binding);
-            }
-            StmtKind::AugAssign {
-                target,
-                op,
-                op_span,
-                value,
-            } => self.augmented_assignment(target, *op, *op_span, value),
-            StmtKind::Expr(expr) => {
-                self.eval(expr);
-            }
+            frames: Vec::new(),
+            loops: 0,
+            iterations: 0,
         }
     }
 
@@ -183,8 +175,12 @@ impl<'o> Lowerer<'o> {
             };
         }
         // Statements are lowered in order, but within one statement an inner error
-        // can be found after an outer one; a stable sort restores source order.
+        // can be found after an outer one; a stable sort restores source order. A
+        // function called twice reports its body's error once.
         self.diagnostics.sort_by_key(|d| d.span.start);
+        let mut seen = std::collections::HashSet::new();
+        self.diagnostics
+            .retain(|d| seen.insert((d.span, d.message.clone())));
         Err(self.diagnostics)
     }
 }

@@ -210,13 +210,8 @@ const NOT_YET_TENSOR_MEMBERS: &[&str] = &[
 /// Python builtins that are not part of the language (no loops, no containers
 /// beyond tuples and lists, no I/O besides `print`).
 const NOT_YET_BUILTIN: &[&str] = &[
-    "range",
-    "list",
-    "tuple",
     "dict",
     "set",
-    "zip",
-    "enumerate",
     "map",
     "filter",
     "sorted",

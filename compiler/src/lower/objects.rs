@@ -336,8 +336,7 @@ impl Lowerer<'_> {
                 }
         });
         let references: usize = self
-            .scope
-            .values()
+            .all_bindings()
             .map(|binding| count_references(binding, id))
             .sum();
         dependents || root != id || references > 1

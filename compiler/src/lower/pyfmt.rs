@@ -40,6 +40,10 @@ pub(crate) fn python_repr(value: &Value) -> Option<String> {
         Value::Namespace(namespace) => format!("<module '{}'>", namespace.module_name()),
         Value::Function(id) => format!("<function {}>", id.signature().name),
         Value::Method(_, id) => format!("<bound method {}>", id.signature().name),
+        Value::Range(range) if range.step == 1 => format!("range({}, {})", range.start, range.stop),
+        Value::Range(range) => format!("range({}, {}, {})", range.start, range.stop, range.step),
+        // Python shows the function's address, which no two runs share.
+        Value::UserFunction(function) => format!("<function {}>", function.def.name.name),
     })
 }
 

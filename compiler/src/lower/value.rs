@@ -3,6 +3,7 @@
 //! and `Poison`, the value of an expression that already reported an error (any use
 //! of it quietly yields `Poison` again, so one mistake gives one diagnostic).
 
+use super::control::UserFunction;
 use super::library::FuncId;
 use crate::tileable::TileableId;
 use marsc_runtime::DType;
@@ -32,8 +33,43 @@ pub(crate) enum Value {
     Function(FuncId),
     /// `x.sum` before it is called.
     Method(TileableId, FuncId),
+    /// `range(start, stop, step)`.
+    Range(PyRange),
+    /// A function the script defined with `def`.
+    UserFunction(Rc<UserFunction>),
     /// The result of an expression that has already been reported as an error.
     Poison,
+}
+
+/// Python's `range`: its items are computed, never stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PyRange {
+    pub start: i64,
+    pub stop: i64,
+    /// Never 0.
+    pub step: i64,
+}
+
+impl PyRange {
+    /// How many items it has.
+    pub fn len(&self) -> u64 {
+        let (start, stop, step) = (
+            i128::from(self.start),
+            i128::from(self.stop),
+            i128::from(self.step),
+        );
+        let count = if step > 0 {
+            (stop - start + step - 1) / step
+        } else {
+            (start - stop - step - 1) / -step
+        };
+        count.max(0) as u64
+    }
+
+    /// Item `i` (below [`len`](Self::len)).
+    pub fn item(&self, i: u64) -> i64 {
+        (i128::from(self.start) + i128::from(self.step) * i128::from(i)) as i64
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +173,8 @@ impl Value {
             Value::Namespace(_) => "module",
             Value::Function(_) => "function",
             Value::Method(..) => "method",
+            Value::Range(_) => "range",
+            Value::UserFunction(_) => "function",
             Value::Poison => "error",
         }
     }
@@ -158,6 +196,8 @@ impl Value {
             Value::Namespace(_) => "a module",
             Value::Function(_) => "a function",
             Value::Method(..) => "a method",
+            Value::Range(_) => "a range",
+            Value::UserFunction(_) => "a function",
             Value::Poison => "an error",
         }
     }

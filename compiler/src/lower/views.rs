@@ -17,6 +17,7 @@
 //! join and creation function.
 
 use super::bind::CallArg;
+use super::control::Found;
 use super::indexing::slice_positions;
 use super::library::{Builtin, FuncId};
 use super::objects::{Binding, Object, ObjectId, ObjectKind, Opaque, View, ViewStep};
@@ -60,7 +61,7 @@ impl Origin {
         scalar: Some(false),
     };
     const NEW_SCALAR: Origin = Origin::Fresh { scalar: Some(true) };
-    const NEW: Origin = Origin::Fresh { scalar: None };
+    pub(super) const NEW: Origin = Origin::Fresh { scalar: None };
 }
 
 impl Lowerer<'_> {
@@ -107,10 +108,15 @@ impl Lowerer<'_> {
     /// calls and subscripts are evaluated here ([`Lowerer::eval`] comes here for them).
     pub(super) fn eval_origin(&mut self, expr: &Expr) -> (Value, Origin) {
         match &expr.kind {
-            ExprKind::Name(name) => match self.scope.get(name).cloned() {
-                Some(binding) => (self.resolve(&binding, expr.span), Origin::Same(binding)),
-                None => (self.lookup(name, expr.span), Origin::NEW),
+            ExprKind::Name(name) => match self.find_name(name) {
+                Found::Bound(binding) => (self.resolve(&binding, expr.span), Origin::Same(binding)),
+                _ => (self.lookup(name, expr.span), Origin::NEW),
             },
+            ExprKind::IfExp { test, body, orelse } => self.if_expression(test, body, orelse),
+            ExprKind::ListComp {
+                element,
+                generators,
+            } => self.list_comprehension(element, generators, expr.span),
             ExprKind::Attribute { value, attr } => {
                 let (object, origin) = self.eval_origin(value);
                 let result = self.attribute(object.clone(), value.span, attr);
@@ -131,20 +137,7 @@ impl Lowerer<'_> {
             ExprKind::Call { func, args } => self.eval_call_origin(func, args, expr.span),
             ExprKind::Subscript { value, items } => {
                 let (object, origin) = self.eval_origin(value);
-                let result = self.subscript(object.clone(), value.span, items, expr.span);
-                let origin = match (&object, &result) {
-                    (_, Value::Poison) => Origin::NEW,
-                    (Value::Tensor(base), Value::Tensor(element)) => {
-                        if self.shape(*element).is_empty() && !has_ellipsis(items) {
-                            Origin::NEW_SCALAR
-                        } else {
-                            self.view_origin(origin, *base, ViewKind::Always, "a slice", expr.span)
-                        }
-                    }
-                    (Value::Tuple(_) | Value::List(_), _) => sequence_item(origin, items),
-                    _ => Origin::NEW,
-                };
-                (result, origin)
+                self.subscript_origin(object, origin, value.span, items, expr.span)
             }
             ExprKind::Binary { .. } | ExprKind::Unary { .. } | ExprKind::Compare { .. } => {
                 (self.eval(expr), Origin::NEW_SCALAR)
@@ -153,6 +146,37 @@ impl Lowerer<'_> {
                 (self.eval(expr), Origin::Unknown)
             }
             _ => (self.eval(expr), Origin::NEW),
+        }
+    }
+
+    /// `object[items]`, with the result's origin: a view of a tensor (or, for a
+    /// scalar element, a new value), or the item of a tuple or list.
+    pub(super) fn subscript_origin(
+        &mut self,
+        object: Value,
+        origin: Origin,
+        value_span: Span,
+        items: &[SubscriptItem],
+        span: Span,
+    ) -> (Value, Origin) {
+        {
+            {
+                let expr_span = span;
+                let result = self.subscript(object.clone(), value_span, items, expr_span);
+                let origin = match (&object, &result) {
+                    (_, Value::Poison) => Origin::NEW,
+                    (Value::Tensor(base), Value::Tensor(element)) => {
+                        if self.shape(*element).is_empty() && !has_ellipsis(items) {
+                            Origin::NEW_SCALAR
+                        } else {
+                            self.view_origin(origin, *base, ViewKind::Always, "a slice", expr_span)
+                        }
+                    }
+                    (Value::Tuple(_) | Value::List(_), _) => sequence_item(origin, items),
+                    _ => Origin::NEW,
+                };
+                (result, origin)
+            }
         }
     }
 
@@ -171,6 +195,9 @@ impl Lowerer<'_> {
             }
             _ => (self.eval(func), None),
         };
+        if let Value::UserFunction(function) = callee {
+            return self.call_user_function(function, args, span);
+        }
         let receiver_span = match &func.kind {
             ExprKind::Attribute { value, .. } => value.span,
             _ => func.span,

@@ -4,12 +4,18 @@
 //! (every accepted input, then this one), so the spans are shifted by where the
 //! input starts.
 
-use marsc_grammar::ast::{Arg, Expr, ExprKind, Ident, Module, StmtKind, SubscriptItem};
+use marsc_grammar::ast::{
+    Arg, Expr, ExprKind, Ident, Module, Stmt, StmtKind, SubscriptItem, Target,
+};
 use marsc_grammar::Span;
 
 /// Adds `by` to every span of `module`.
 pub fn shift_module(module: &mut Module, by: u32) {
-    for stmt in &mut module.stmts {
+    shift_block(&mut module.stmts, by);
+}
+
+fn shift_block(stmts: &mut [Stmt], by: u32) {
+    for stmt in stmts {
         shift(&mut stmt.span, by);
         match &mut stmt.kind {
             StmtKind::Import { module, alias } => {
@@ -33,6 +39,74 @@ pub fn shift_module(module: &mut Module, by: u32) {
                 shift_expr(value, by);
             }
             StmtKind::Expr(expr) => shift_expr(expr, by),
+            StmtKind::Unpack { target, value } => {
+                shift_target(target, by);
+                shift_expr(value, by);
+            }
+            StmtKind::If { branches, orelse } => {
+                for branch in branches {
+                    shift_expr(&mut branch.test, by);
+                    shift_block(&mut branch.body, by);
+                }
+                if let Some(orelse) = orelse {
+                    shift_block(orelse, by);
+                }
+            }
+            StmtKind::For {
+                target,
+                iter,
+                body,
+                orelse,
+            } => {
+                shift_target(target, by);
+                shift_expr(iter, by);
+                shift_block(body, by);
+                if let Some(orelse) = orelse {
+                    shift_block(orelse, by);
+                }
+            }
+            StmtKind::While { test, body, orelse } => {
+                shift_expr(test, by);
+                shift_block(body, by);
+                if let Some(orelse) = orelse {
+                    shift_block(orelse, by);
+                }
+            }
+            StmtKind::Def(def) => {
+                shift_ident(&mut def.name, by);
+                shift(&mut def.header, by);
+                for param in &mut def.params {
+                    shift_ident(&mut param.name, by);
+                    if let Some(default) = &mut param.default {
+                        shift_expr(default, by);
+                    }
+                }
+                shift_block(&mut def.body, by);
+            }
+            StmtKind::Return(value) => {
+                if let Some(value) = value {
+                    shift_expr(value, by);
+                }
+            }
+            StmtKind::Assert { test, message } => {
+                shift_expr(test, by);
+                if let Some(message) = message {
+                    shift_expr(message, by);
+                }
+            }
+            StmtKind::Break | StmtKind::Continue | StmtKind::Pass => {}
+        }
+    }
+}
+
+fn shift_target(target: &mut Target, by: u32) {
+    match target {
+        Target::Name(ident) => shift_ident(ident, by),
+        Target::Unpack { items, span } => {
+            shift(span, by);
+            for item in items {
+                shift_target(item, by);
+            }
         }
     }
 }
@@ -95,6 +169,22 @@ fn shift_expr(expr: &mut Expr, by: u32) {
         | ExprKind::Not { op_span, operand } => {
             shift(op_span, by);
             shift_expr(operand, by);
+        }
+        ExprKind::ListComp {
+            element,
+            generators,
+        } => {
+            shift_expr(element, by);
+            for generator in generators {
+                shift_target(&mut generator.target, by);
+                shift_expr(&mut generator.iter, by);
+                generator.ifs.iter_mut().for_each(|c| shift_expr(c, by));
+            }
+        }
+        ExprKind::IfExp { test, body, orelse } => {
+            shift_expr(test, by);
+            shift_expr(body, by);
+            shift_expr(orelse, by);
         }
         ExprKind::Binary {
             op_span, lhs, rhs, ..

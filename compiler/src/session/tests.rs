@@ -215,3 +215,19 @@ fn a_failed_save_points_at_the_save_as_a_scripts_does() {
         assert_eq!(ok(session, "x.sum()"), "np.float64(16.0)\n");
     });
 }
+
+#[test]
+fn a_def_persists_across_inputs_and_blocks_run_as_one_input() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        ok(session, "def double(x, k=2):\n    return x * k\n\n");
+        ok(session, "total = 0\nfor i in range(4):\n    total += i\n\n");
+        assert_eq!(ok(session, "total"), "6\n");
+        assert_eq!(ok(session, "double(arange(3)).sum()"), "np.int64(6)\n");
+        // A failed input leaves the names its block would have bound as they were.
+        let error = err(session, "for j in range(2):\n    total = undefined\n\n");
+        assert!(error.contains("undefined"), "{error}");
+        assert_eq!(ok(session, "total"), "6\n");
+        assert_eq!(ok(session, "double(1.5, k=4)"), "6.0\n");
+    });
+}

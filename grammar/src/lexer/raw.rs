@@ -67,15 +67,34 @@ pub(crate) enum RawToken {
     Or,
     #[token("not")]
     Not,
-
-    /// Python keywords and operators that version 1 does not have.
     #[token("def")]
-    #[token("if")]
-    #[token("elif")]
-    #[token("else")]
-    #[token("for")]
-    #[token("while")]
+    Def,
     #[token("return")]
+    Return,
+    #[token("if")]
+    If,
+    #[token("elif")]
+    Elif,
+    #[token("else")]
+    Else,
+    #[token("for")]
+    For,
+    #[token("in")]
+    In,
+    #[token("is")]
+    Is,
+    #[token("while")]
+    While,
+    #[token("break")]
+    Break,
+    #[token("continue")]
+    Continue,
+    #[token("pass")]
+    Pass,
+    #[token("assert")]
+    Assert,
+
+    /// Python keywords and operators that the language does not have.
     #[token("lambda")]
     #[token("class")]
     #[token("with")]
@@ -83,15 +102,9 @@ pub(crate) enum RawToken {
     #[token("except")]
     #[token("finally")]
     #[token("raise")]
-    #[token("assert")]
-    #[token("in")]
-    #[token("is")]
     #[token("del")]
     #[token("global")]
     #[token("nonlocal")]
-    #[token("pass")]
-    #[token("break")]
-    #[token("continue")]
     #[token("yield")]
     #[token("from")]
     #[token("async")]

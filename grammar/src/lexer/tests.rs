@@ -241,7 +241,7 @@ fn spans_are_byte_offsets() {
 }
 
 #[test]
-fn indentation_is_an_error_with_help() {
+fn indentation_outside_a_block_is_an_error_with_help() {
     let lexed = tokenize("x = 1\n    y = 2\n");
     assert_eq!(lexed.diagnostics.len(), 1);
     let diagnostic = &lexed.diagnostics[0];
@@ -249,7 +249,7 @@ fn indentation_is_an_error_with_help() {
     assert_eq!(diagnostic.span, Span::new(6, 10));
     assert_eq!(
         diagnostic.help.as_deref(),
-        Some("version 1 has no blocks (def, if, for); statements start at column 1")
+        Some("only the body of a block (after a line that ends with `:`) is indented")
     );
     // Indentation inside brackets or after a continuation is fine.
     assert!(tokenize("f(1,\n    2)\nx = 1 + \\\n    2\n")
@@ -258,24 +258,82 @@ fn indentation_is_an_error_with_help() {
 }
 
 #[test]
+fn blocks_become_indent_and_dedent_tokens() {
+    use Token::*;
+    let source = "for i in r:\n    if i:\n\n        x = 1\n    # c\n    y = 2\nz\n";
+    assert_eq!(
+        tokens(source),
+        vec![
+            For,
+            Name("i"),
+            In,
+            Name("r"),
+            Colon,
+            Newline,
+            Indent,
+            If,
+            Name("i"),
+            Colon,
+            Newline,
+            Indent,
+            Name("x"),
+            Assign,
+            Int(1),
+            Newline,
+            Dedent,
+            Name("y"),
+            Assign,
+            Int(2),
+            Newline,
+            Dedent,
+            Name("z"),
+            Newline,
+        ]
+    );
+    // Open blocks close at the end of the file; a tab indents to the next multiple of 8.
+    assert_eq!(
+        tokens("def f():\n\treturn 1"),
+        vec![
+            Def,
+            Name("f"),
+            LParen,
+            RParen,
+            Colon,
+            Newline,
+            Indent,
+            Return,
+            Int(1),
+            Newline,
+            Dedent
+        ]
+    );
+    // Indentation inside brackets is not a block.
+    assert_eq!(
+        tokens("if x:\n    f(1,\n  2)\n")
+            .iter()
+            .filter(|t| **t == Indent)
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn block_indentation_errors() {
+    assert_eq!(messages("if x:\ny = 1\n"), ["expected an indented block"]);
+    assert_eq!(
+        messages("if x:\n    if y:\n        a\n  b\n"),
+        ["unindent does not match any outer indentation level"]
+    );
+}
+
+#[test]
 fn unsupported_keywords_and_shifts() {
-    for source in [
-        "def f",
-        "if x",
-        "x in y",
-        "a << 2",
-        "a >> 2",
-        "from a import b",
-    ] {
+    for source in ["lambda: 1", "a << 2", "a >> 2", "from a import b", "del x"] {
         let found = messages(source);
         assert_eq!(found.len(), 1, "{source}");
-        assert!(
-            found[0].ends_with("not supported in version 1"),
-            "{}",
-            found[0]
-        );
+        assert!(found[0].ends_with("not supported"), "{}", found[0]);
     }
-    let lexed = tokenize("for x");
+    let lexed = tokenize("with x");
     assert_eq!(lexed.tokens[0].1, Token::Invalid);
 }
 
@@ -335,13 +393,20 @@ fn interactive_continuation() {
     assert!(!needs_more_input("x = 1 \\ 2"));
     assert!(needs_more_input("s = '''abc"));
     assert!(!needs_more_input("x = 1"));
+    // A block: after its header, while its body is indented, until a blank line.
+    assert!(needs_more_input("for i in range(3):\n"));
+    assert!(needs_more_input("for i in range(3):\n    print(i)\n"));
+    assert!(!needs_more_input("for i in range(3):\n    print(i)\n\n"));
+    assert!(needs_more_input("if x:\n    a = 1\nelse:\n"));
+    assert!(!needs_more_input("if x: a = 1\n"));
+    assert!(!needs_more_input("x = d[1:\n2]\n"));
     assert!(!needs_more_input("x = (1)\n"));
 }
 
 #[test]
-fn every_python_keyword_outside_version_1_is_named() {
-    let keywords = "def if elif else for while return lambda class with try except in is del \
-                    global pass break continue yield from << >>";
+fn every_python_keyword_outside_the_language_is_named() {
+    let keywords = "lambda class with try except finally raise del global nonlocal yield \
+                    from async await << >>";
     for keyword in keywords.split_whitespace() {
         let source = format!("x = a {keyword} b\n");
         let lexed = tokenize(&source);
@@ -349,7 +414,7 @@ fn every_python_keyword_outside_version_1_is_named() {
         let diagnostic = &lexed.diagnostics[0];
         assert!(
             diagnostic.message.contains(&format!("`{keyword}`"))
-                && diagnostic.message.ends_with("not supported in version 1"),
+                && diagnostic.message.ends_with("not supported"),
             "{keyword}: {}",
             diagnostic.message
         );

@@ -20,6 +20,19 @@ pub enum Token<'src> {
     And,
     Or,
     Not,
+    Def,
+    Return,
+    If,
+    Elif,
+    Else,
+    For,
+    In,
+    Is,
+    While,
+    Break,
+    Continue,
+    Pass,
+    Assert,
     Plus,
     Minus,
     Star,
@@ -60,6 +73,11 @@ pub enum Token<'src> {
     Ellipsis,
     /// The end of a logical line (also produced once at the end of the file).
     Newline,
+    /// A line indented deeper than the block header before it: a block's body begins.
+    Indent,
+    /// A line indented less than the one before it: a block's body ends (one token
+    /// per block closed; also at the end of the file).
+    Dedent,
     /// Text the lexer rejected; its diagnostic has already been recorded.
     Invalid,
 }
@@ -74,6 +92,8 @@ impl Token<'_> {
             Token::Str(_) => "a string".to_string(),
             Token::Newline if text.is_empty() => "end of file".to_string(),
             Token::Newline => "end of line".to_string(),
+            Token::Indent => "indentation".to_string(),
+            Token::Dedent => "the end of the indented block".to_string(),
             _ => format!("`{}`", text.trim()),
         }
     }
@@ -111,6 +131,19 @@ pub(super) fn plain_token<'src>(raw: RawToken) -> Token<'src> {
         RawToken::And => Token::And,
         RawToken::Or => Token::Or,
         RawToken::Not => Token::Not,
+        RawToken::Def => Token::Def,
+        RawToken::Return => Token::Return,
+        RawToken::If => Token::If,
+        RawToken::Elif => Token::Elif,
+        RawToken::Else => Token::Else,
+        RawToken::For => Token::For,
+        RawToken::In => Token::In,
+        RawToken::Is => Token::Is,
+        RawToken::While => Token::While,
+        RawToken::Break => Token::Break,
+        RawToken::Continue => Token::Continue,
+        RawToken::Pass => Token::Pass,
+        RawToken::Assert => Token::Assert,
         RawToken::Plus => Token::Plus,
         RawToken::Minus => Token::Minus,
         RawToken::Star => Token::Star,

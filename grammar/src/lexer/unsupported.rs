@@ -1,7 +1,7 @@
-//! Targeted errors for Python keywords and operators that version 1 leaves out.
+//! Targeted errors for Python keywords and operators that the language leaves out.
 //!
-//! A user who writes `for` or `<<` knows Python; telling them the construct is not
-//! in version 1 (and what to write instead) beats a generic "unexpected token".
+//! A user who writes `with` or `<<` knows Python; telling them the construct is not
+//! in the language (and what to write instead) beats a generic "unexpected token".
 
 use crate::ast::Ident;
 use crate::diagnostic::Diagnostic;
@@ -10,9 +10,8 @@ use crate::span::Span;
 
 /// Collects the names an unsupported block would bind, so that the compiler does
 /// not report their later uses as unknown names (one error per construct): the name
-/// after `def`/`class`, the targets between `for` and `in`, the name after `as`
-/// (`with ... as f`), and `NAME = ...` / `NAME += ...` lines of a skipped body
-/// (except in a `def` or `class`, whose names are local).
+/// after `class`, the name after `as` (`with ... as f`), and `NAME = ...` /
+/// `NAME += ...` lines of a skipped body (except in a `class`, whose names are local).
 #[derive(Debug, Default)]
 pub(crate) struct BlockBindings {
     pub found: Vec<Ident>,
@@ -28,10 +27,8 @@ pub(crate) struct BlockBindings {
 enum Watch {
     #[default]
     Nothing,
-    /// The next name is bound (`def f`, `as f`).
+    /// The next name is bound (`class C`, `as f`).
     NextName,
-    /// Every name up to `in` is bound (`for i, j in`).
-    UntilIn,
     /// A header whose `as` binds the name after it (`with`, `except`).
     As,
 }
@@ -39,17 +36,12 @@ enum Watch {
 impl BlockBindings {
     /// An unsupported keyword outside a skipped body line.
     pub fn keyword(&mut self, text: &str, first_on_line: bool) {
-        if text == "in" && self.watch == Watch::UntilIn {
-            self.watch = Watch::Nothing;
-            return;
-        }
         if !first_on_line {
             return;
         }
-        self.body_binds = !matches!(text, "def" | "class");
+        self.body_binds = text != "class";
         self.watch = match text {
-            "def" | "class" => Watch::NextName,
-            "for" => Watch::UntilIn,
+            "class" => Watch::NextName,
             _ => Watch::As,
         };
     }
@@ -61,7 +53,6 @@ impl BlockBindings {
                 self.found.push(ident());
                 self.watch = Watch::Nothing;
             }
-            (Token::Name(_), Watch::UntilIn) => self.found.push(ident()),
             (Token::As, Watch::As) => self.watch = Watch::NextName,
             _ => {}
         }
@@ -102,14 +93,18 @@ fn is_assignment(token: &Token<'_>) -> bool {
 }
 
 /// Decides which unsupported keywords deserve a diagnostic, so that a Python block
-/// gets one error at its header instead of one per line: `for x in y:` is reported
-/// once, its indented body and its `else:` clause not at all.
+/// gets one error at its header instead of one per line: `with f() as g:` is reported
+/// once, its indented body and its `except:` clauses not at all.
 #[derive(Debug, Default)]
 pub(crate) struct UnsupportedBlocks {
-    /// This statement already has its unsupported-keyword error (`for x in y`).
+    /// This statement already has its unsupported-keyword error (`with a as b`).
     reported_in_statement: bool,
-    /// A header such as `for` was seen; indented lines after it are its body.
+    /// A header such as `with` was seen; lines indented deeper after it are its body.
     block_open: bool,
+    /// The indentation width of that header's line.
+    header_width: usize,
+    /// The indentation width of the current line.
+    line_width: usize,
     /// The current line is an indented body line of such a block.
     line_is_body: bool,
     /// The current line starts at column 1 right after a block, where Python
@@ -118,11 +113,14 @@ pub(crate) struct UnsupportedBlocks {
 }
 
 impl UnsupportedBlocks {
-    /// Called at the first token of each logical line; returns whether the line's
-    /// indentation is a block body whose header has already been reported.
-    pub fn line_started(&mut self, indented: bool) -> bool {
+    /// Called at the first token of each logical line with its indentation width;
+    /// returns whether the line is the body of a block whose header has already been
+    /// reported.
+    pub fn line_started(&mut self, width: usize) -> bool {
+        let indented = width > self.header_width;
+        self.line_width = width;
         self.line_is_body = indented && self.block_open;
-        self.clause_may_follow = !indented && self.block_open;
+        self.clause_may_follow = width == self.header_width && self.block_open;
         if !indented {
             self.block_open = false;
         }
@@ -139,19 +137,22 @@ impl UnsupportedBlocks {
             && self.clause_may_follow
             && matches!(text, "else" | "elif" | "except" | "finally");
         let report = !(self.line_is_body || continues_block || self.reported_in_statement);
+        if !self.line_is_body {
+            self.header_width = self.line_width;
+        }
         self.block_open = true;
         self.reported_in_statement = true;
         report
     }
 }
 
-const NO_BLOCKS: &str = "version 1 has no blocks (def, if, for); statements start at column 1";
+const NO_BLOCKS: &str = "docs/language.md lists the statements the language has";
 
 /// The diagnostic for the unsupported keyword or operator `text` written at `span`.
 pub(crate) fn unsupported_syntax(text: &str, span: Span) -> Diagnostic {
     let (what, help) = describe(text);
-    Diagnostic::error(format!("{what} not supported in version 1"), span)
-        .with_label("not supported in version 1")
+    Diagnostic::error(format!("{what} not supported"), span)
+        .with_label("not part of the language")
         .with_help(help)
 }
 
@@ -159,25 +160,18 @@ pub(crate) fn unsupported_syntax(text: &str, span: Span) -> Diagnostic {
 fn describe(text: &str) -> (String, String) {
     let keyword = format!("`{text}` is");
     match text {
-        "def" | "lambda" | "return" | "yield" | "class" | "->" => (
+        "lambda" | "yield" | "->" => (
             keyword,
-            "version 1 scripts are straight-line code without functions; write the computation out directly".into(),
+            "define a function with `def name(params):` and an indented body".into(),
         ),
-        "if" | "elif" | "else" => (
+        "class" => (keyword, "write functions with `def` instead".into()),
+        "with" => (
             keyword,
-            "to choose between values elementwise, use `mt.where(condition, x, y)`".into(),
+            "read and write files with `load` and `save`; there is no context manager".into(),
         ),
-        "for" | "while" | "break" | "continue" => (
+        "try" | "except" | "finally" | "raise" => (
             keyword,
-            "version 1 has no loops; use whole-tensor operations such as `x.sum(axis=0)`".into(),
-        ),
-        "in" => (
-            "the `in` operator is".into(),
-            "compare values with `==` and combine the results with `|`".into(),
-        ),
-        "is" => (
-            "the `is` operator is".into(),
-            "compare values with `==` or `!=`".into(),
+            "errors are reported by marsc before anything runs; there is nothing to catch".into(),
         ),
         "from" => (
             "`from` imports are".into(),
@@ -193,10 +187,7 @@ fn describe(text: &str) -> (String, String) {
         ),
         "&=" | "|=" | "^=" => {
             let op = &text[..1];
-            (
-                keyword,
-                format!("write the operation out: `x = x {op} y`"),
-            )
+            (keyword, format!("write the operation out: `x = x {op} y`"))
         }
         ":=" => (
             "the assignment expression `:=` is".into(),
@@ -213,33 +204,33 @@ mod tests {
     #[test]
     fn a_block_is_reported_once_at_its_header() {
         let mut blocks = UnsupportedBlocks::default();
-        assert!(!blocks.line_started(false));
-        assert!(blocks.should_report("for", true));
-        assert!(!blocks.should_report("in", false));
+        assert!(!blocks.line_started(0));
+        assert!(blocks.should_report("with", true));
+        assert!(!blocks.should_report("as", false));
         blocks.statement_ended();
         // The indented body, including its own keywords.
-        assert!(blocks.line_started(true));
-        assert!(!blocks.should_report("return", true));
+        assert!(blocks.line_started(4));
+        assert!(!blocks.should_report("yield", true));
         blocks.statement_ended();
-        // `else:` at column 1 continues the block.
-        assert!(!blocks.line_started(false));
-        assert!(!blocks.should_report("else", true));
+        // `except:` at the header's indentation continues the block.
+        assert!(!blocks.line_started(0));
+        assert!(!blocks.should_report("except", true));
         blocks.statement_ended();
         // A new statement at column 1 ends it.
-        assert!(!blocks.line_started(false));
+        assert!(!blocks.line_started(0));
         blocks.statement_ended();
-        assert!(!blocks.line_started(false));
-        assert!(blocks.should_report("else", true));
+        assert!(!blocks.line_started(0));
+        assert!(blocks.should_report("except", true));
     }
 
     #[test]
     fn every_message_names_the_construct_and_helps() {
         for text in [
-            "def", "if", "for", "in", "is", "from", "del", "<<", "&=", ":=", "try",
+            "lambda", "class", "with", "from", "del", "<<", "&=", ":=", "try",
         ] {
             let diagnostic = unsupported_syntax(text, Span::new(0, text.len()));
             assert!(diagnostic.message.contains(text), "{}", diagnostic.message);
-            assert!(diagnostic.message.ends_with("not supported in version 1"));
+            assert!(diagnostic.message.ends_with("not supported"));
             assert!(diagnostic.help.is_some());
         }
     }

@@ -1,12 +1,15 @@
 //! Where the grammar's actions put their results ([`Sink`]), and the statement
-//! actions, which reject what Python accepts but version 1 does not: assignment to
-//! anything but a plain name, and chained assignment.
+//! actions: assignment targets (names, and tuples or lists of targets to unpack
+//! into; chained assignment and assignment to an element are rejected), and the
+//! compound statements, which take their bodies back out of the sink.
 
 use std::convert::Infallible;
 
 use lalrpop_util::{ErrorRecovery, ParseError};
 
-use crate::ast::{BinOp, Expr, ExprKind, Ident, Stmt, StmtKind};
+use crate::ast::{
+    BinOp, Branch, Expr, ExprKind, FunctionDef, Ident, Param, Stmt, StmtKind, Target,
+};
 use crate::diagnostic::Diagnostic;
 use crate::lexer::Token;
 use crate::parser::expressions::{Node, MAX_DEPTH};
@@ -22,7 +25,7 @@ pub(crate) struct Sink<'src> {
     /// Diagnostics raised by actions, for input that parsed but is not allowed.
     pub diagnostics: Vec<Diagnostic>,
     pub recovered: Vec<SyntaxError<'src>>,
-    /// Names of unpacking targets (`a, b = ...`), rejected but bound in Python.
+    /// Names that rejected statements would have bound in Python.
     pub unsupported_bindings: Vec<Ident>,
     /// The last expression cut off for depth, so that its enclosing expressions,
     /// also too deep, are not reported again.
@@ -70,7 +73,8 @@ impl<'src> Sink<'src> {
     }
 }
 
-/// An expression statement, `name = value`, or a rejected chained assignment.
+/// An expression statement, `name = value`, `a, b = value`, or a rejected chained
+/// assignment.
 pub(crate) fn expression_or_assignment(
     sink: &mut Sink<'_>,
     first: Node,
@@ -83,12 +87,13 @@ pub(crate) fn expression_or_assignment(
             span,
         }),
         1 => {
-            let target = assignment_target(sink, first.expr, "=")?;
+            let target = target(sink, first.expr, "=")?;
             let value = values.remove(0).expr;
-            Some(Stmt {
-                kind: StmtKind::Assign { target, value },
-                span,
-            })
+            let kind = match target {
+                Target::Name(target) => StmtKind::Assign { target, value },
+                target => StmtKind::Unpack { target, value },
+            };
+            Some(Stmt { kind, span })
         }
         _ => {
             sink.report(
@@ -98,6 +103,36 @@ pub(crate) fn expression_or_assignment(
             );
             None
         }
+    }
+}
+
+/// The target of a comprehension's `for`.
+pub(crate) fn comprehension_target(sink: &mut Sink<'_>, expr: Expr) -> Option<Target> {
+    target(sink, expr, "for")
+}
+
+/// An assignment or `for` target: a name, or a tuple or list of targets.
+fn target(sink: &mut Sink<'_>, expr: Expr, operator: &str) -> Option<Target> {
+    match expr.kind {
+        ExprKind::Tuple(items) | ExprKind::List(items) => {
+            let span = expr.span;
+            let mut targets = Vec::with_capacity(items.len());
+            let mut failed = false;
+            for item in items {
+                match target(sink, item, operator) {
+                    Some(target) => targets.push(target),
+                    None => failed = true,
+                }
+            }
+            if failed {
+                return None;
+            }
+            Some(Target::Unpack {
+                items: targets,
+                span,
+            })
+        }
+        _ => assignment_target(sink, expr, operator).map(Target::Name),
     }
 }
 
@@ -129,9 +164,9 @@ fn assignment_target(sink: &mut Sink<'_>, target: Expr, operator: &str) -> Optio
         // Already reported where the placeholder was made.
         ExprKind::Error => return None,
         ExprKind::Subscript { .. } => (
-            "assignment to an element or slice is not supported".to_string(),
+            "not supported yet: assignment to an element or slice".to_string(),
             "cannot assign to a subscript",
-            "tensors cannot be changed in place; build a new one, e.g. `a = mt.where(mask, value, a)`",
+            "build a new tensor instead, e.g. `a = mt.where(mask, value, a)`, or update all of it in place with `a += ...`",
         ),
         ExprKind::Attribute { .. } => (
             "assignment to an attribute is not supported".to_string(),
@@ -141,9 +176,9 @@ fn assignment_target(sink: &mut Sink<'_>, target: Expr, operator: &str) -> Optio
         ExprKind::Tuple(items) | ExprKind::List(items) => {
             collect_target_names(&items, &mut sink.unsupported_bindings);
             (
-            "unpacking assignment is not supported".to_string(),
-            "cannot assign to several names at once",
-            "assign each name on its own line: `a = ...` then `b = ...`",
+            "unpacking is not supported with an augmented assignment".to_string(),
+            "cannot update several names at once",
+            "update each name on its own line: `a += ...` then `b += ...`",
             )
         }
         ExprKind::Call { .. } => (
@@ -192,4 +227,176 @@ fn collect_target_names(items: &[Expr], names: &mut Vec<Ident>) {
             _ => {}
         }
     }
+}
+
+/// A `def` parameter as parsed: a plain one (with its default), or `*args`,
+/// `**kwargs` or a bare `*`, which are rejected.
+pub(crate) enum ParamDraft {
+    Plain(Ident, Option<Expr>),
+    Star(Span),
+}
+
+impl Sink<'_> {
+    /// The statements pushed since `start`: a block's body.
+    fn take_block(&mut self, start: usize) -> Vec<Stmt> {
+        self.statements.split_off(start.min(self.statements.len()))
+    }
+}
+
+/// Where a compound statement ends: after its last body statement, or after its header.
+fn block_end(header_end: u32, bodies: &[&[Stmt]]) -> u32 {
+    bodies
+        .iter()
+        .filter_map(|body| body.last())
+        .map(|stmt| stmt.span.end)
+        .max()
+        .unwrap_or(header_end)
+        .max(header_end)
+}
+
+pub(crate) fn if_statement(
+    sink: &mut Sink<'_>,
+    start_of_if: usize,
+    test: Node,
+    start: usize,
+    elifs: Vec<(Node, usize)>,
+    orelse: Option<usize>,
+) {
+    let orelse = orelse.map(|start| sink.take_block(start));
+    let mut branches = Vec::with_capacity(elifs.len() + 1);
+    for (elif_test, elif_start) in elifs.into_iter().rev() {
+        let body = sink.take_block(elif_start);
+        branches.push(Branch {
+            test: elif_test.expr,
+            body,
+        });
+    }
+    let body = sink.take_block(start);
+    let header_end = test.expr.span.end;
+    branches.push(Branch {
+        test: test.expr,
+        body,
+    });
+    branches.reverse();
+    let mut bodies: Vec<&[Stmt]> = branches.iter().map(|b| b.body.as_slice()).collect();
+    bodies.extend(orelse.as_deref());
+    let end = block_end(header_end, &bodies);
+    sink.push_statement(Some(Stmt {
+        kind: StmtKind::If { branches, orelse },
+        span: Span::new(start_of_if, end as usize),
+    }));
+}
+
+pub(crate) fn for_statement(
+    sink: &mut Sink<'_>,
+    start_of_for: usize,
+    target_node: Node,
+    iter: Node,
+    start: usize,
+    orelse: Option<usize>,
+) {
+    let orelse = orelse.map(|start| sink.take_block(start));
+    let body = sink.take_block(start);
+    let Some(target) = target(sink, target_node.expr, "for") else {
+        return;
+    };
+    let end = block_end(
+        iter.expr.span.end,
+        &[&body, orelse.as_deref().unwrap_or(&[])],
+    );
+    sink.push_statement(Some(Stmt {
+        kind: StmtKind::For {
+            target,
+            iter: iter.expr,
+            body,
+            orelse,
+        },
+        span: Span::new(start_of_for, end as usize),
+    }));
+}
+
+pub(crate) fn while_statement(
+    sink: &mut Sink<'_>,
+    start_of_while: usize,
+    test: Node,
+    start: usize,
+    orelse: Option<usize>,
+) {
+    let orelse = orelse.map(|start| sink.take_block(start));
+    let body = sink.take_block(start);
+    let end = block_end(
+        test.expr.span.end,
+        &[&body, orelse.as_deref().unwrap_or(&[])],
+    );
+    sink.push_statement(Some(Stmt {
+        kind: StmtKind::While {
+            test: test.expr,
+            body,
+            orelse,
+        },
+        span: Span::new(start_of_while, end as usize),
+    }));
+}
+
+pub(crate) fn def_statement(
+    sink: &mut Sink<'_>,
+    name: Ident,
+    drafts: Vec<ParamDraft>,
+    header: Span,
+    start: usize,
+) {
+    let body = sink.take_block(start);
+    let mut params: Vec<Param> = Vec::with_capacity(drafts.len());
+    let mut ok = true;
+    for draft in drafts {
+        match draft {
+            ParamDraft::Plain(name, default) => {
+                if params.iter().any(|p| p.name.name == name.name) {
+                    sink.report(
+                        Diagnostic::error(
+                            format!("duplicate parameter `{}` in function definition", name.name),
+                            name.span,
+                        )
+                        .with_label("already a parameter"),
+                    );
+                    ok = false;
+                } else if default.is_none() && params.iter().any(|p| p.default.is_some()) {
+                    sink.report(
+                        Diagnostic::error(
+                            "parameter without a default follows parameter with a default",
+                            name.span,
+                        )
+                        .with_label("needs a default, as the parameters before it have"),
+                    );
+                    ok = false;
+                }
+                params.push(Param { name, default });
+            }
+            ParamDraft::Star(span) => {
+                sink.report(
+                    Diagnostic::error(
+                        "not supported yet: `*args`, `**kwargs` and keyword-only parameters",
+                        span,
+                    )
+                    .with_label("not supported yet")
+                    .with_help("list each parameter by name, with a default if it is optional"),
+                );
+                ok = false;
+            }
+        }
+    }
+    if !ok {
+        sink.unsupported_bindings.push(name);
+        return;
+    }
+    let end = block_end(header.end, &[&body]);
+    sink.push_statement(Some(Stmt {
+        kind: StmtKind::Def(Box::new(FunctionDef {
+            name,
+            params,
+            body,
+            header,
+        })),
+        span: Span::new(header.start as usize, end as usize),
+    }));
 }

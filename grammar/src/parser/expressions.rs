@@ -9,7 +9,9 @@
 
 use std::borrow::Cow;
 
-use crate::ast::{Arg, BinOp, BoolOp, CmpOp, Expr, ExprKind, Ident, SubscriptItem, UnaryOp};
+use crate::ast::{
+    Arg, BinOp, BoolOp, CmpOp, Comprehension, Expr, ExprKind, Ident, SubscriptItem, UnaryOp,
+};
 use crate::diagnostic::Diagnostic;
 use crate::parser::actions::Sink;
 use crate::span::Span;
@@ -113,6 +115,54 @@ pub(crate) fn bool_op(
         op_span,
         lhs: Box::new(lhs.expr),
         rhs: Box::new(rhs.expr),
+    };
+    branch(sink, kind, span, depth)
+}
+
+pub(crate) fn list_comprehension(
+    sink: &mut Sink<'_>,
+    element: Node,
+    generators: Vec<(Node, Node, Vec<Node>)>,
+    span: Span,
+) -> Node {
+    let mut depth = element.depth;
+    let mut clauses = Vec::with_capacity(generators.len());
+    for (target, iter, ifs) in generators {
+        depth = depth.max(target.depth).max(iter.depth);
+        let Some(target) = super::actions::comprehension_target(sink, target.expr) else {
+            return Node::error(span);
+        };
+        clauses.push(Comprehension {
+            target,
+            iter: iter.expr,
+            ifs: ifs
+                .into_iter()
+                .map(|node| {
+                    depth = depth.max(node.depth);
+                    node.expr
+                })
+                .collect(),
+        });
+    }
+    let kind = ExprKind::ListComp {
+        element: Box::new(element.expr),
+        generators: clauses,
+    };
+    branch(sink, kind, span, depth)
+}
+
+pub(crate) fn if_exp(
+    sink: &mut Sink<'_>,
+    test: Node,
+    body: Node,
+    orelse: Node,
+    span: Span,
+) -> Node {
+    let depth = test.depth.max(body.depth).max(orelse.depth);
+    let kind = ExprKind::IfExp {
+        test: Box::new(test.expr),
+        body: Box::new(body.expr),
+        orelse: Box::new(orelse.expr),
     };
     branch(sink, kind, span, depth)
 }

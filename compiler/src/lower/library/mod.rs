@@ -126,6 +126,11 @@ pub(crate) enum Builtin {
     PyRound,
     PyPow,
     PyDivmod,
+    PyRange,
+    PyEnumerate,
+    PyZip,
+    /// Python's `list`/`tuple`; `true` for `list`.
+    PySequence(bool),
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

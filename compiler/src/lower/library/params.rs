@@ -318,3 +318,7 @@ pub(super) const ONE_ITERABLE: &[Param] = &[pos("iterable")];
 pub(super) const ROUND_BUILTIN: &[Param] = &[req("number"), opt("ndigits", Default::None)];
 pub(super) const POW_BUILTIN: &[Param] = &[req("base"), req("exp"), opt("mod", Default::None)];
 pub(super) const DIVMOD_BUILTIN: &[Param] = &[pos("x"), pos("y")];
+pub(super) const RANGE_BUILTIN: &[Param] = &[var_positional("args")];
+pub(super) const ENUMERATE_BUILTIN: &[Param] = &[req("iterable"), opt("start", Default::Int(0))];
+pub(super) const ZIP_BUILTIN: &[Param] = &[var_positional("iterables")];
+pub(super) const SEQUENCE_BUILTIN: &[Param] = &[pos_opt("iterable", Default::None)];

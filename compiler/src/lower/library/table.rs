@@ -222,4 +222,9 @@ pub(crate) static LIBRARY: &[Signature] = &[
     builtin("round", ROUND_BUILTIN, F::PyRound),
     builtin("pow", POW_BUILTIN, F::PyPow),
     builtin("divmod", DIVMOD_BUILTIN, F::PyDivmod),
+    builtin("range", RANGE_BUILTIN, F::PyRange),
+    builtin("enumerate", ENUMERATE_BUILTIN, F::PyEnumerate),
+    builtin("zip", ZIP_BUILTIN, F::PyZip),
+    builtin("list", SEQUENCE_BUILTIN, F::PySequence(true)),
+    builtin("tuple", SEQUENCE_BUILTIN, F::PySequence(false)),
 ];

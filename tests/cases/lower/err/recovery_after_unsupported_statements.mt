@@ -1,11 +1,9 @@
-# unsupported statements (a def block, a for block, unpacking) are reported and skipped; the errors after them are still found, and names they bind are not reported again -> three errors and one unknown name
+# unsupported statements (a class block, a with block) are reported and skipped; the errors after them are still found, and names they bind are not reported again -> two unsupported statements, a shape error and one unknown name
 import mars.tensor as mt
-def scale(x, k):
-    y = x * k
-    return y
-a, b = 1, 2
-for i in range(3):
-    total = i * 2
-print(scale(a, b), total, i)
+class Scale:
+    k = 2
+with open("f") as fh:
+    total = 3
+print(Scale, fh, total)
 print(mt.ones(3) + mt.ones(4))
 print(undefined_name)

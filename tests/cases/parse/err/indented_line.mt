@@ -1,4 +1,4 @@
-# a line that starts with indentation is an error: version 1 has no blocks
+# an indented line that is not a block's body -> error: unexpected indentation
 import mars.tensor as mt
 x = mt.ones(3)
     y = x + 1

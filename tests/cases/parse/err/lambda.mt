@@ -1,2 +1,2 @@
-# lambda is not in version 1
+# lambda is not in the language -> error: `lambda` is not supported; help: def
 f = lambda x: x + 1

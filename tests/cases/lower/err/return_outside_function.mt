@@ -1,0 +1,2 @@
+# return outside a function -> error: `return` outside a function
+return 1
