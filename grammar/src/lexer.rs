@@ -323,11 +323,11 @@ impl<'src> Lexer<'src> {
             RawToken::RadixPrefixWithoutDigits => self.error(radix_without_digits(text, &span)),
             RawToken::Imaginary => self.error(
                 Diagnostic::error(
-                    "complex numbers are not supported in version 1",
+                    "complex numbers are not supported yet",
                     Span::new(span.start, span.end),
                 )
                 .with_label("imaginary literal")
-                .with_help("version 1 has only bool, int and float dtypes"),
+                .with_help("marsc has only bool, int and float dtypes so far"),
             ),
             RawToken::Str(end) => self.string(text, span, end),
             RawToken::Unsupported => {

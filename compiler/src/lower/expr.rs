@@ -86,16 +86,18 @@ impl Lowerer<'_> {
     pub(super) fn lookup(&mut self, name: &str, span: Span) -> Value {
         match self.find_name(name) {
             Found::Bound(binding) => return self.resolve(&binding, span),
-            Found::UnboundLocal => return self.report(
-                Diagnostic::error(
-                    format!("local variable `{name}` referenced before assignment"),
-                    span,
-                )
-                .with_label("no value yet")
-                .with_note(format!(
+            Found::UnboundLocal => {
+                return self.report(
+                    Diagnostic::error(
+                        format!("local variable `{name}` referenced before assignment"),
+                        span,
+                    )
+                    .with_label("no value yet")
+                    .with_note(format!(
                     "the function assigns `{name}`, which makes it local throughout the function"
                 )),
-            ),
+                )
+            }
             Found::Missing => {}
         }
         if let Some(value) = builtin_value(name) {

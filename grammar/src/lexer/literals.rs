@@ -121,24 +121,20 @@ fn string_kind(prefix: &str, span: Span) -> Result<StringKind, Box<Diagnostic>> 
     match prefix.to_ascii_lowercase().as_str() {
         "" | "u" => Ok(StringKind::Plain),
         "r" => Ok(StringKind::Raw),
-        "f" | "fr" | "rf" => Err(Diagnostic::error(
-            "f-strings are not supported in version 1",
-            span,
-        )
-        .with_label("f-string prefix")
-        .with_help("pass the values to print separately: `print(\"x =\", x)`")
-        .into()),
-        "b" | "br" | "rb" => Err(Diagnostic::error(
-            "bytes literals are not supported in version 1",
-            span,
-        )
-        .with_label("bytes prefix")
-        .with_help("drop the `b`: strings are enough for paths and dtype names")
-        .into()),
+        "f" | "fr" | "rf" => Err(Diagnostic::error("f-strings are not supported yet", span)
+            .with_label("f-string prefix")
+            .with_help("pass the values to print separately: `print(\"x =\", x)`")
+            .into()),
+        "b" | "br" | "rb" => Err(
+            Diagnostic::error("bytes literals are not supported yet", span)
+                .with_label("bytes prefix")
+                .with_help("drop the `b`: strings are enough for paths and dtype names")
+                .into(),
+        ),
         _ => Err(
             Diagnostic::error(format!("unknown string prefix `{prefix}`"), span)
                 .with_label("not a string prefix")
-                .with_help("the only prefixes version 1 accepts are `r` (raw) and `u`")
+                .with_help("the only prefixes marsc accepts are `r` (raw) and `u`")
                 .into(),
         ),
     }

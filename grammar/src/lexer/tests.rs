@@ -349,10 +349,7 @@ fn literal_errors() {
         messages("x = '''abc\ny = 2"),
         ["unterminated string literal"]
     );
-    assert_eq!(
-        messages("1j"),
-        ["complex numbers are not supported in version 1"]
-    );
+    assert_eq!(messages("1j"), ["complex numbers are not supported yet"]);
     assert_eq!(messages("x = $"), ["unexpected character `$`"]);
     assert_eq!(messages("x = 1 \\ 2"), ["unexpected character `\\`"]);
 }

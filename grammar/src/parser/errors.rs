@@ -83,7 +83,7 @@ impl<'a, 'src> ErrorContext<'a, 'src> {
         }
         if *token == Token::LBrace {
             return Some(
-                Diagnostic::error("dict and set literals are not supported in version 1", span)
+                Diagnostic::error("dict and set literals are not supported yet", span)
                     .with_label("`{` starts a dict or a set")
                     .with_help("use a list `[...]` or a tuple `(...)`"),
             );
@@ -91,7 +91,7 @@ impl<'a, 'src> ErrorContext<'a, 'src> {
         if expected.name && !token.starts_expression() {
             let diagnostic = missing_operand(expected, &found, span);
             return Some(if matches!(token, Token::Star | Token::DoubleStar) {
-                diagnostic.with_help("unpacking with `*` and `**` is not supported in version 1")
+                diagnostic.with_help("unpacking with `*` and `**` is not supported yet")
             } else {
                 diagnostic
             });
@@ -149,7 +149,7 @@ impl<'a, 'src> ErrorContext<'a, 'src> {
             return None;
         }
         Some(
-            Diagnostic::error("variable annotations are not supported in version 1", span)
+            Diagnostic::error("variable annotations are not supported yet", span)
                 .with_label("a type annotation")
                 .with_help(format!("drop the type: write `{name} = value`")),
         )

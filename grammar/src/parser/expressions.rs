@@ -1,5 +1,5 @@
 //! Builds expression nodes for the grammar, tracking each node's depth, and rejects
-//! the expressions Python accepts but version 1 does not (chained comparisons,
+//! the expressions Python accepts but the language does not (chained comparisons,
 //! misplaced or repeated keyword arguments, empty subscripts).
 //!
 //! Why depth: every later stage walks expressions recursively (and dropping a

@@ -447,7 +447,7 @@ fn other_targeted_syntax_errors() {
     let diagnostic = single_error("x = {1: 2}\n");
     assert_eq!(
         diagnostic.message,
-        "dict and set literals are not supported in version 1"
+        "dict and set literals are not supported yet"
     );
     assert_eq!(single_error("a[]\n").message, "empty subscript");
     let diagnostic = single_error("f(*args)\n");
