@@ -91,6 +91,7 @@ impl Lowerer<'_> {
         match &stmt.kind {
             StmtKind::Import { module, alias } => self.import(module, alias.as_ref()),
             StmtKind::Assign { target, value } => {
+                self.whole_statement_call = matches!(value.kind, ExprKind::Call { .. });
                 let binding = self.bind_expr(value);
                 self.scope.insert(target.name.clone(), binding);
             }
@@ -101,9 +102,10 @@ impl Lowerer<'_> {
                 value,
             } => self.augmented_assignment(target, *op, *op_span, value),
             StmtKind::Expr(expr) => {
-                self.eval(expr);
+                self.eval_statement_expression(expr);
             }
             StmtKind::Unpack { target, value } => {
+                self.whole_statement_call = matches!(value.kind, ExprKind::Call { .. });
                 let binding = self.bind_expr(value);
                 self.assign_target(target, binding, value.span);
             }
@@ -138,7 +140,10 @@ impl Lowerer<'_> {
                     return Flow::Next;
                 }
                 let binding = match value {
-                    Some(value) => self.bind_expr(value),
+                    Some(value) => {
+                        self.whole_statement_call = matches!(value.kind, ExprKind::Call { .. });
+                        self.bind_expr(value)
+                    }
                     None => Binding::Plain(Value::None),
                 };
                 return Flow::Return(binding);
@@ -166,6 +171,13 @@ impl Lowerer<'_> {
             StmtKind::Assert { test, message } => self.assert(test, message.as_ref(), stmt.span),
         }
         Flow::Next
+    }
+
+    /// An expression statement's value; a call that is the whole statement may update
+    /// its caller's tensors in place.
+    pub(super) fn eval_statement_expression(&mut self, expr: &Expr) -> Value {
+        self.whole_statement_call = matches!(expr.kind, ExprKind::Call { .. });
+        self.eval(expr)
     }
 
     /// Runs a block's statements until one leaves it.
@@ -608,8 +620,11 @@ impl Lowerer<'_> {
         function: Rc<UserFunction>,
         args: &[AstArg],
         span: Span,
+        whole_statement: bool,
     ) -> (Value, Origin) {
         let name = function.def.name.name.clone();
+        let objects_before = self.objects.len();
+        let updates_before = self.updates_in_calls.len();
         let mut bindings: Vec<CallBinding> = Vec::new();
         for arg in args {
             let binding = self.bind_expr(&arg.value);
@@ -675,6 +690,31 @@ impl Lowerer<'_> {
             diagnostic
                 .secondary
                 .push((span, format!("in this call of `{name}`")));
+        }
+        let outer_update = self.updates_in_calls[updates_before..]
+            .iter()
+            .find(|(root, _)| *root < objects_before)
+            .map(|(_, at)| *at);
+        if self.frames.is_empty() {
+            self.updates_in_calls.clear();
+        }
+        if let (Some(updated), false) = (outer_update, whole_statement) {
+            // The rest of the expression may already hold, or later read, a value
+            // of the updated tensor: Python would see the update through it.
+            self.report(
+                Diagnostic::error(
+                    format!(
+                        "not supported yet: a call that updates a tensor in place inside a larger expression (`{name}` does)"
+                    ),
+                    span,
+                )
+                .with_label("updates one of its caller's tensors")
+                .with_secondary(updated, "the update")
+                .with_help(format!(
+                    "call it as a statement of its own (`{name}(...)` or `y = {name}(...)`), then use the results"
+                )),
+            );
+            return (Value::Poison, Origin::NEW);
         }
         let value = self.resolve(&result, span);
         (value, Origin::Same(result))

@@ -219,7 +219,7 @@ impl<'o> SessionLowerer<'o> {
         for stmt in &module.stmts {
             match &stmt.kind {
                 StmtKind::Expr(expr) => {
-                    let value = lowerer.eval(expr);
+                    let value = lowerer.eval_statement_expression(expr);
                     let item = match &value {
                         Value::Tensor(id) => {
                             tensor_echoes.push(lowerer.graph.outputs.len());

@@ -59,7 +59,7 @@ mod tests;
 use crate::tileable::prune::prune;
 use crate::tileable::TileableGraph;
 use marsc_grammar::ast::Module;
-use marsc_grammar::Diagnostic;
+use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::paths::FileIdentity;
 use objects::{Binding, Object};
 use std::collections::HashMap;
@@ -136,6 +136,13 @@ pub(crate) struct Lowerer<'o> {
     loops: u32,
     /// Loop iterations unrolled so far, against [`control::MAX_ITERATIONS`].
     iterations: u64,
+    /// In-place updates made inside function calls (root object index, where), while
+    /// a call is running: how a call is seen to change its caller's tensors.
+    updates_in_calls: Vec<(usize, Span)>,
+    /// The expression being evaluated is a whole statement's call (`f(x)`,
+    /// `y = f(x)`, `return f(x)`), after which nothing of the statement is left to
+    /// read: a call there may update its caller's tensors in place.
+    whole_statement_call: bool,
 }
 
 impl<'o> Lowerer<'o> {
@@ -152,6 +159,8 @@ impl<'o> Lowerer<'o> {
             frames: Vec::new(),
             loops: 0,
             iterations: 0,
+            updates_in_calls: Vec::new(),
+            whole_statement_call: false,
         }
     }
 

@@ -415,6 +415,9 @@ impl Lowerer<'_> {
             base.version += 1;
             base.updated = Some(span);
         }
+        if !self.frames.is_empty() {
+            self.updates_in_calls.push((root.0 as usize, span));
+        }
     }
 }
 

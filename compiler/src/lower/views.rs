@@ -187,6 +187,7 @@ impl Lowerer<'_> {
         args: &[marsc_grammar::ast::Arg],
         span: Span,
     ) -> (Value, Origin) {
+        let whole_statement = std::mem::take(&mut self.whole_statement_call);
         let (callee, receiver) = match &func.kind {
             ExprKind::Attribute { value, attr } => {
                 let (object, origin) = self.eval_origin(value);
@@ -196,7 +197,7 @@ impl Lowerer<'_> {
             _ => (self.eval(func), None),
         };
         if let Value::UserFunction(function) = callee {
-            return self.call_user_function(function, args, span);
+            return self.call_user_function(function, args, span, whole_statement);
         }
         let receiver_span = match &func.kind {
             ExprKind::Attribute { value, .. } => value.span,

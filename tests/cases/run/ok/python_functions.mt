@@ -46,3 +46,28 @@ print(nothing())
 print(p, q, r)
 first, second = mt.arange(6).reshape(2, 3)
 print(first, second)
+
+# a default is evaluated once: its tensor is shared by every call that uses it
+def accumulate(x, total=mt.zeros(3)):
+    total += x
+    return total
+
+s1 = accumulate(mt.ones(3))
+s2 = accumulate(mt.ones(3))
+print(s1, s2)
+
+# early return from inside a loop; a returned slice is a view of the argument
+def first_big(values, limit):
+    for i, v in enumerate(values):
+        if v > limit:
+            return i, v
+    return None
+
+def head(x):
+    return x[:2]
+
+print(first_big([1, 5, 9], 4), first_big((1, 2), 10))
+c = mt.arange(5.0, chunk_size=2)
+h = head(c)
+h += 100
+print(c)
