@@ -36,6 +36,7 @@ SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oracle_shim
 BARE_LIBRARY_NAMES = """
     tensor array asarray ones zeros full empty ones_like zeros_like empty_like
     full_like arange linspace eye identity load save
+    fromzarr from_zarr tozarr to_zarr
     negative positive absolute sqrt square exp expm1 log log1p log2 log10
     sin cos tan arcsin arccos arctan sinh cosh tanh floor ceil trunc rint sign
     reciprocal isnan isinf isfinite logical_not invert bitwise_not

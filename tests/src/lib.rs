@@ -13,6 +13,8 @@ use marsc::fuse::Fusion;
 use marsc::job::JobError;
 use std::path::{Path, PathBuf};
 
+pub mod python_env;
+
 /// The repository root: scripts name data files relative to it (`load("tests/...")`),
 /// as they would when run with `marsc` from the root.
 pub fn repo_root() -> PathBuf {

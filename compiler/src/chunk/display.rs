@@ -186,10 +186,18 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
             let items: Vec<String> = items.iter().map(index_item_text).collect();
             vec![format!("[{}]", items.join(", "))]
         }
-        ChunkOp::SaveInit { path, shape } => vec![
-            format!("{:?}", path.display().to_string()),
-            format!("shape={}", shape_text(shape)),
-        ],
+        ChunkOp::SaveInit {
+            path,
+            shape,
+            format,
+        } => {
+            let mut parameters = vec![
+                format!("{:?}", path.display().to_string()),
+                format!("shape={}", shape_text(shape)),
+            ];
+            parameters.extend(format.dump_parameters());
+            parameters
+        }
         ChunkOp::SaveRegion { path } | ChunkOp::SaveCommit { path } => {
             vec![format!("{:?}", path.display().to_string())]
         }

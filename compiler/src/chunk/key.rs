@@ -212,9 +212,14 @@ impl KeyHasher {
             | ChunkOp::ExpandDims { axes }
             | ChunkOp::Squeeze { axes } => self.usizes(axes),
             ChunkOp::Slice { items } => self.index_items(items),
-            ChunkOp::SaveInit { path, shape } => {
+            ChunkOp::SaveInit {
+                path,
+                shape,
+                format,
+            } => {
                 self.path(path);
                 self.usizes(shape);
+                format.write_key(self);
             }
             ChunkOp::SaveRegion { path } | ChunkOp::SaveCommit { path } => self.path(path),
             ChunkOp::Unary(_)

@@ -6,7 +6,7 @@
 use crate::tileable::IndexItem;
 use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use marsc_runtime::random::RandomDist;
-use marsc_runtime::storage::StoreRef;
+use marsc_runtime::storage::{SaveFormat, StoreRef};
 use marsc_runtime::Scalar;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -148,6 +148,8 @@ pub enum ChunkOp {
     SaveInit {
         path: PathBuf,
         shape: Vec<usize>,
+        /// The file's format and its options.
+        format: SaveFormat,
     },
     /// Writes the input data chunk into its region; inputs `[data, init]`.
     SaveRegion {

@@ -267,6 +267,34 @@ pub fn auto_chunks(
     nsplits.into_iter().flatten().collect()
 }
 
+/// The chunks of a tensor read from a store chunked `store_chunks`: whole store
+/// chunks, as many along each axis as automatic chunking's edge allows (at least
+/// one), so no tensor chunk cuts a store chunk and reads decode each store chunk
+/// once.
+pub fn store_grid_chunks(
+    shape: &[usize],
+    store_chunks: &[usize],
+    itemsize: usize,
+    budget_bytes: u64,
+) -> Vec<Vec<usize>> {
+    let auto = auto_chunks(shape, itemsize, budget_bytes, &vec![None; shape.len()]);
+    shape
+        .iter()
+        .zip(store_chunks)
+        .zip(&auto)
+        .map(|((&len, &store), auto)| {
+            let edge = auto.iter().copied().max().unwrap_or(len);
+            let store = store.max(1);
+            let size = if edge >= len {
+                len
+            } else {
+                (edge / store).max(1) * store
+            };
+            regular_splits(len, size)
+        })
+        .collect()
+}
+
 /// How many chunks a big tensor is cut into at least, for load balance: enough for
 /// every worker of a machine of up to 8 cores to get two.
 pub const PARALLEL_CHUNKS: u64 = 16;
@@ -291,6 +319,34 @@ mod tests {
     use proptest::prelude::*;
 
     const MIB: u64 = 1 << 20;
+
+    #[test]
+    fn store_grids_are_kept_or_multiplied() {
+        // Small store chunks are joined up to the automatic edge, whole multiples.
+        assert_eq!(
+            store_grid_chunks(&[4000, 4000], &[300, 300], 8, 128 * MIB),
+            vec![vec![900, 900, 900, 900, 400], vec![900, 900, 900, 900, 400]]
+        );
+        // A small array is one chunk, however it is stored.
+        assert_eq!(
+            store_grid_chunks(&[10, 7], &[3, 2], 8, 128 * MIB),
+            vec![vec![10], vec![7]]
+        );
+        // A store chunk over the budget is still read whole.
+        assert_eq!(
+            store_grid_chunks(&[1 << 20], &[1 << 19], 8, MIB),
+            vec![vec![1 << 19, 1 << 19]]
+        );
+        // Empty and 0-d arrays.
+        assert_eq!(
+            store_grid_chunks(&[0, 5], &[1, 5], 8, MIB),
+            vec![vec![0], vec![5]]
+        );
+        assert_eq!(
+            store_grid_chunks(&[], &[], 8, MIB),
+            Vec::<Vec<usize>>::new()
+        );
+    }
 
     #[test]
     fn regular() {

@@ -81,6 +81,8 @@ impl Lowerer<'_> {
             Builtin::Identity => self.eye(&args, true),
             Builtin::Load => self.load(&args),
             Builtin::Save => self.save(&args),
+            Builtin::FromZarr => self.zarr_load(&args),
+            Builtin::ToZarr => self.zarr_save(&args),
             Builtin::Seed => self.seed(&args),
             Builtin::Random(kind) => self.random(kind, &args),
             Builtin::Where => self.where_function(&args),

@@ -131,8 +131,8 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "ExecutableTuple",
     "from_hdf5",
     "to_hdf5",
-    "from_zarr",
-    "to_zarr",
+    "fromhdf5",
+    "tohdf5",
     "fromtiledb",
     "totiledb",
 ];

@@ -8,6 +8,9 @@
 //! tensor itself (`creation.rs`) and a later save of it, under whatever name, uses
 //! the first save's path, which the tiler orders saves by. A load *before* a save of its file reads the file as
 //! it was: loads open their files before the run starts (`plan/mapped.rs`).
+//! Zarr arrays (`fromzarr`/`tozarr`) follow the same rules ([`zarr`]).
+
+mod zarr;
 
 use super::bind::{Arg, BoundArgs};
 use super::convert::{bool_arg, str_arg};
@@ -17,6 +20,7 @@ use super::{LowerResult, Lowerer};
 use crate::tileable::{Output, PrintItem, TileableId};
 use marsc_grammar::Diagnostic;
 use marsc_runtime::paths::file_identity;
+use marsc_runtime::storage::SaveFormat;
 use std::path::{Path, PathBuf};
 
 /// A file the script saves (keyed by its identity).
@@ -26,6 +30,8 @@ pub(super) struct SavedFile {
     path: PathBuf,
     /// What its latest save so far writes.
     tensor: TileableId,
+    /// Whether that save is a Zarr array's (`tozarr`), not a `.npy` file's.
+    zarr: bool,
 }
 
 impl Lowerer<'_> {
@@ -75,13 +81,21 @@ impl Lowerer<'_> {
         let saved = self
             .saved
             .entry(file_identity(&path))
-            .and_modify(|saved| saved.tensor = tensor)
-            .or_insert(SavedFile { path, tensor });
+            .and_modify(|saved| {
+                saved.tensor = tensor;
+                saved.zarr = false;
+            })
+            .or_insert(SavedFile {
+                path,
+                tensor,
+                zarr: false,
+            });
         let path = saved.path.clone();
         self.graph.outputs.push(Output::Save {
             path,
             tensor,
             span: args.call_span,
+            format: SaveFormat::Npy,
         });
         Ok(Value::None)
     }
@@ -91,7 +105,10 @@ impl Lowerer<'_> {
         if self.saved.is_empty() {
             return None;
         }
-        self.saved.get(&file_identity(path)).map(|s| s.tensor)
+        self.saved
+            .get(&file_identity(path))
+            .filter(|s| !s.zarr)
+            .map(|s| s.tensor)
     }
 }
 

@@ -332,6 +332,7 @@ impl Lowerer<'_> {
             | Builtin::Clip
             | Builtin::Print
             | Builtin::Save
+            | Builtin::ToZarr
             | Builtin::Seed
             | Builtin::Len => Origin::NEW,
             _ => Origin::NEW_ARRAY,

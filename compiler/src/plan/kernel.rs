@@ -11,7 +11,7 @@ use marsc_runtime::kernel::{
 };
 use marsc_runtime::kernels::cast_scalar;
 use marsc_runtime::kernels::shape::SliceItem;
-use marsc_runtime::storage::{ReaderRef, SharedReaders};
+use marsc_runtime::storage::{ReaderRef, SaveFormat, SharedReaders};
 use marsc_runtime::Scalar;
 use std::path::Path;
 use std::sync::Arc;
@@ -191,9 +191,11 @@ impl<'a> KernelBuilder<'a> {
             ChunkOp::Alias => Kernel::Alias,
             ChunkOp::Assemble => assemble(graph, chunk),
             ChunkOp::Corners => corners(graph, chunk)?,
-            ChunkOp::SaveInit { path, shape } => {
-                Kernel::SaveInit(self.save_file(step_id, path, shape))
-            }
+            ChunkOp::SaveInit {
+                path,
+                shape,
+                format,
+            } => Kernel::SaveInit(self.save_file(step_id, path, shape, format)),
             ChunkOp::SaveRegion { .. } => {
                 let init = self.save_init_of(chunk)?;
                 Kernel::SaveRegion {
@@ -278,11 +280,17 @@ impl<'a> KernelBuilder<'a> {
         }
     }
 
-    fn save_file(&mut self, step: StepId, path: &Path, shape: &[usize]) -> Arc<SaveFile> {
+    fn save_file(
+        &mut self,
+        step: StepId,
+        path: &Path,
+        shape: &[usize],
+        format: &SaveFormat,
+    ) -> Arc<SaveFile> {
         let dtype = self.chunks.step(step).dtype;
         self.shared[step.index()]
             .save
-            .get_or_insert_with(|| Arc::new(SaveFile::new(path, dtype, shape)))
+            .get_or_insert_with(|| Arc::new(SaveFile::with_format(path, format, dtype, shape)))
             .clone()
     }
 
@@ -297,10 +305,15 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn existing_save(&mut self, init: StepId) -> Result<Arc<SaveFile>, String> {
-        let ChunkOp::SaveInit { path, shape } = &self.chunks.step(init).op else {
+        let ChunkOp::SaveInit {
+            path,
+            shape,
+            format,
+        } = &self.chunks.step(init).op
+        else {
             return Err(format!("internal error: {init} is not a save init"));
         };
-        Ok(self.save_file(init, path, shape))
+        Ok(self.save_file(init, path, shape, format))
     }
 }
 

@@ -89,6 +89,7 @@ fn save_span(
             path: saved,
             tensor: saved_tensor,
             span,
+            ..
         } if saved == path && *saved_tensor == tensor => Some(*span),
         _ => None,
     })

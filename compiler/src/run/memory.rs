@@ -88,7 +88,10 @@ pub fn check_fits<K>(
 pub fn check_saves(tileables: &TileableGraph) -> Result<(), JobError> {
     let mut per_file_system: HashMap<u64, u64> = HashMap::new();
     for output in &tileables.outputs {
-        let Output::Save { path, tensor, span } = output else {
+        let Output::Save {
+            path, tensor, span, ..
+        } = output
+        else {
             continue;
         };
         let node = tileables.node(*tensor);

@@ -241,9 +241,14 @@ impl Tiler<'_> {
                     sep: sep.clone(),
                     end: end.clone(),
                 },
-                Output::Save { path, tensor, .. } => {
+                Output::Save {
+                    path,
+                    tensor,
+                    format,
+                    ..
+                } => {
                     let previous = last_commit.get(path).copied();
-                    let commit = self.tile_save(*tensor, path, previous)?;
+                    let commit = self.tile_save(*tensor, path, format, previous)?;
                     last_commit.insert(path.clone(), commit);
                     ChunkOutput::Save {
                         path: path.clone(),

@@ -8,6 +8,7 @@ use super::grid_map::GridMap;
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
 use crate::tileable::TileableId;
+use marsc_runtime::storage::SaveFormat;
 use std::path::Path;
 
 impl Tiler<'_> {
@@ -16,6 +17,7 @@ impl Tiler<'_> {
         &mut self,
         tensor: TileableId,
         path: &Path,
+        format: &SaveFormat,
         previous: Option<StepId>,
     ) -> TileResult<StepId> {
         let data = self.steps_of[tensor.index()];
@@ -24,6 +26,7 @@ impl Tiler<'_> {
         let init_op = ChunkOp::SaveInit {
             path: path.to_path_buf(),
             shape: layout.shape().to_vec(),
+            format: format.clone(),
         };
         let previous_chunk = previous.map(|s| self.out.step(s).first_chunk);
         let init = self.add_listed(

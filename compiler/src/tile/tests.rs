@@ -404,6 +404,7 @@ fn saves_write_regions_between_init_and_commit() {
             path: "out.npy".into(),
             tensor: y,
             span: Span::new(0, 0),
+            format: Default::default(),
         });
     }
     let (graph, _) = program.tile(y);

@@ -296,10 +296,22 @@ fn output_text(output: &Output) -> (String, Span) {
             parts.push(format!("end={end:?}"));
             (format!("print({})", parts.join(", ")), *span)
         }
-        Output::Save { path, tensor, span } => (
-            format!("save({:?}, {tensor})", path.display().to_string()),
-            *span,
-        ),
+        Output::Save {
+            path,
+            tensor,
+            span,
+            format,
+        } => {
+            let options: String = format
+                .dump_parameters()
+                .iter()
+                .map(|p| format!(", {p}"))
+                .collect();
+            (
+                format!("save({:?}, {tensor}{options})", path.display().to_string()),
+                *span,
+            )
+        }
     }
 }
 

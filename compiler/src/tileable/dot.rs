@@ -89,6 +89,7 @@ mod tests {
             path: "a \"b\".npy".into(),
             tensor: a,
             span: Span::default(),
+            format: Default::default(),
         });
         let dot = to_dot(&graph);
         assert!(dot.starts_with("digraph tileable {"));

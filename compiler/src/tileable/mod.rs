@@ -11,6 +11,7 @@ pub mod verify;
 pub use op::{IndexItem, TileOp};
 
 use marsc_grammar::Span;
+use marsc_runtime::storage::SaveFormat;
 use marsc_runtime::DType;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::path::PathBuf;
@@ -51,11 +52,13 @@ pub enum Output {
         end: String,
         span: Span,
     },
-    /// `save(path, tensor)`.
+    /// `save(path, tensor)`, `tozarr(path, tensor, ...)`.
     Save {
         path: PathBuf,
         tensor: TileableId,
         span: Span,
+        /// The file's format and its options.
+        format: SaveFormat,
     },
 }
 

@@ -43,10 +43,16 @@ pub fn prune(graph: &TileableGraph) -> TileableGraph {
                 end: end.clone(),
                 span: *span,
             },
-            Output::Save { path, tensor, span } => Output::Save {
+            Output::Save {
+                path,
+                tensor,
+                span,
+                format,
+            } => Output::Save {
                 path: path.clone(),
                 tensor: map(*tensor),
                 span: *span,
+                format: format.clone(),
             },
         })
         .collect();
@@ -118,6 +124,7 @@ mod tests {
             path: "x.npy".into(),
             tensor: result,
             span: Span::default(),
+            format: Default::default(),
         });
         graph.outputs.push(Output::Print {
             items: vec![PrintItem::Text("a".into()), PrintItem::Tensor(used)],

@@ -424,6 +424,7 @@ mod tests {
             path: "x.npy".into(),
             tensor: TileableId(3),
             span: Span::default(),
+            format: Default::default(),
         });
         assert!(verify(&graph).is_err());
     }

@@ -6,7 +6,7 @@
 use super::{ChunkValue, Kernel};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::storage::{self, StoreWriter, WritableNpy};
+use crate::storage::{self, SaveFormat, StoreWriter, WritableNpy};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -21,13 +21,23 @@ pub struct SaveFile {
 }
 
 impl SaveFile {
-    /// The save of an array of `dtype` and `shape` to `path`.
+    /// The save of an array of `dtype` and `shape` to `path` (a `.npy` file).
     pub fn new(path: &Path, dtype: DType, shape: &[usize]) -> SaveFile {
+        SaveFile::with_format(path, &SaveFormat::Npy, dtype, shape)
+    }
+
+    /// The save of an array of `dtype` and `shape` to `path` in `format`.
+    pub fn with_format(
+        path: &Path,
+        format: &SaveFormat,
+        dtype: DType,
+        shape: &[usize],
+    ) -> SaveFile {
         SaveFile {
             path: path.to_path_buf(),
             dtype,
             shape: shape.to_vec(),
-            writer: storage::writer(path, dtype, shape),
+            writer: storage::writer(path, format, dtype, shape),
         }
     }
 

@@ -16,11 +16,15 @@
 //!   workers at once) → commit, or abort. Nothing appears under the user's name
 //!   before the commit, and an abort removes whatever the create made.
 //!
-//! `.npy` ([`npy`]) is the only format: a single-file array with any chunk grid,
-//! read streamed (positioned reads of an open descriptor) or mapped
-//! (`mmap_mode='r'`), and written in place into a mapped temporary file.
+//! Two formats implement them:
+//! - `.npy` ([`npy`]): a single-file array with any chunk grid, read streamed
+//!   (positioned reads of an open descriptor) or mapped (`mmap_mode='r'`), and
+//!   written in place into a mapped temporary file.
+//! - Zarr v2 and v3 ([`zarr`]): a directory of encoded chunks on a regular grid,
+//!   read and written through the `zarrs` crate (`fromzarr`/`tozarr`).
 
 pub mod npy;
+pub mod zarr;
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
@@ -72,16 +76,61 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// Opens the store at `path` as `options` ask: reads its metadata now, at compile
-/// time. Every path is a `.npy` file, the one format there is.
+/// Opens the `.npy` file at `path` as `options` ask: reads its metadata now, at
+/// compile time (`load`).
 pub fn open(path: &Path, options: &OpenOptions) -> Result<StoreRef, StoreError> {
     let store = npy::NpyStore::open(path, options).map_err(|e| StoreError(e.to_string()))?;
     Ok(StoreRef(Arc::new(store)))
 }
 
-/// The writer of a save of an array of `dtype` and `shape` to `path` (a `.npy` file).
-pub fn writer(path: &Path, dtype: DType, shape: &[usize]) -> Box<dyn StoreWriter> {
-    Box::new(npy::NpyWriter::new(path, dtype, shape))
+/// Opens the Zarr array in the directory `path` (`fromzarr`): reads its metadata
+/// now, at compile time.
+pub fn open_zarr(path: &Path) -> Result<StoreRef, StoreError> {
+    Ok(StoreRef(Arc::new(zarr::ZarrStore::open(path)?)))
+}
+
+/// The format a save writes, with its options: plain data the IR carries.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SaveFormat {
+    /// A `.npy` file (`save`).
+    #[default]
+    Npy,
+    /// A Zarr array (`tozarr`).
+    Zarr(zarr::ZarrSave),
+}
+
+impl SaveFormat {
+    /// What the dumps show after the save's path and shape (nothing for `.npy`).
+    pub fn dump_parameters(&self) -> Vec<String> {
+        match self {
+            SaveFormat::Npy => Vec::new(),
+            SaveFormat::Zarr(save) => save.dump_parameters(),
+        }
+    }
+
+    /// Writes what identifies the format and its options into a chunk key.
+    pub fn write_key(&self, key: &mut dyn KeySink) {
+        match self {
+            SaveFormat::Npy => {}
+            SaveFormat::Zarr(save) => {
+                key.tag(b'z');
+                save.write_key(key);
+            }
+        }
+    }
+}
+
+/// The writer of a save of an array of `dtype` and `shape` to `path` in `format`.
+pub fn writer(
+    path: &Path,
+    format: &SaveFormat,
+    dtype: DType,
+    shape: &[usize],
+) -> Box<dyn StoreWriter> {
+    match format {
+        SaveFormat::Npy => Box::new(npy::NpyWriter::new(path, dtype, shape)),
+        SaveFormat::Zarr(save) => Box::new(zarr::ZarrWriter::new(path, save, dtype, shape)),
+    }
 }
 
 /// Where a store writes what identifies its data in a chunk key (the compiler's

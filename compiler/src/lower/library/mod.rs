@@ -91,6 +91,10 @@ pub(crate) enum Builtin {
     Identity,
     Load,
     Save,
+    /// `fromzarr`/`from_zarr`.
+    FromZarr,
+    /// `tozarr`/`to_zarr`.
+    ToZarr,
     Seed,
     Random(RandomKind),
     Where,

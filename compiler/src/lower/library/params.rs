@@ -216,6 +216,30 @@ pub(super) const SAVE: &[Param] = &[
     req("arr"),
     opt("allow_pickle", Default::Bool(true)),
 ];
+/// Mars's `fromzarr(path, group=None, dataset=None, chunk_size=None)`.
+pub(super) const FROMZARR: &[Param] = &[req("path"), opt("group", NONE), opt("dataset", NONE)];
+/// Mars's `tozarr(path, x, group=None, dataset=None, **zarr_options)`: the options
+/// marsc knows by name (`chunks=` is the store's chunk shape).
+pub(super) const TOZARR: &[Param] = &[
+    req("path"),
+    req("x"),
+    opt("group", NONE),
+    opt("dataset", NONE),
+    kw("mode", Default::Str("w")),
+    kw("zarr_format", NONE),
+    kw("compressor", Default::Str("default")),
+    kw("shards", NONE),
+    kw("fill_value", NONE),
+    kw_unsupported("compressors"),
+    kw_unsupported("filters"),
+    kw_unsupported("serializer"),
+    kw_unsupported("order"),
+    kw_unsupported("dimension_separator"),
+    kw_unsupported("chunk_key_encoding"),
+    kw_unsupported("dimension_names"),
+    kw_unsupported("attributes"),
+    kw_unsupported("storage_options"),
+];
 pub(super) const SIZE_ONLY: &[Param] = &[opt("size", NONE)];
 pub(super) const DIMS: &[Param] = &[var_positional("dims")];
 pub(super) const UNIFORM: &[Param] = &[

@@ -86,6 +86,11 @@ pub(crate) static LIBRARY: &[Signature] = &[
     creation("identity", IDENTITY, F::Identity),
     creation("load", LOAD, F::Load),
     entry("save", SAVE, F::Save),
+    creation("fromzarr", FROMZARR, F::FromZarr),
+    creation("from_zarr", FROMZARR, F::FromZarr),
+    // `chunks=` of `tozarr` is the store's chunk shape.
+    creation("tozarr", TOZARR, F::ToZarr),
+    creation("to_zarr", TOZARR, F::ToZarr),
     // ---- random ----
     Signature {
         home: Home::Random,

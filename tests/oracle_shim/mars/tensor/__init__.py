@@ -60,3 +60,44 @@ def __getattr__(name):
         return getattr(_np, name)
     except AttributeError:
         raise AttributeError(f"module 'mars.tensor' has no attribute '{name}'") from None
+
+
+def _zarr_path(path, group, dataset):
+    """Mars's array location: `path/group/dataset`, parts that are `None` left out."""
+    parts = [str(path).rstrip("/")] + [
+        part.strip("/") for part in (group, dataset) if part is not None
+    ]
+    return "/".join(parts)
+
+
+def fromzarr(path, group=None, dataset=None, chunk_size=None):
+    """Mars's `fromzarr`: the whole array, read with zarr-python (which the oracle
+    needs only for scripts that use Zarr)."""
+    import zarr
+
+    return zarr.open_array(_zarr_path(path, group, dataset), mode="r")[...]
+
+
+def tozarr(path, x, group=None, dataset=None, mode="w", chunks=None, **options):
+    """Mars's `tozarr` through zarr-python: what marsc writes (its options are
+    marsc's; see docs/language.md), for scripts that read the array back."""
+    import zarr
+
+    x = _np.asarray(x)
+    if chunks is None:
+        chunks = x.shape
+    compressor = options.pop("compressor", "default")
+    if compressor is None or compressor == "none":
+        options["compressors"] = None
+    options.pop("shards", None)
+    zarr.create_array(
+        _zarr_path(path, group, dataset),
+        data=x,
+        chunks=chunks,
+        overwrite=mode == "w",
+        **options,
+    )
+
+
+from_zarr = fromzarr
+to_zarr = tozarr
