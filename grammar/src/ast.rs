@@ -115,13 +115,6 @@ pub enum Target {
 }
 
 impl Target {
-    pub fn span(&self) -> Span {
-        match self {
-            Target::Name(ident) => ident.span,
-            Target::Unpack { span, .. } => *span,
-        }
-    }
-
     /// Every name the target binds, in source order.
     pub fn names(&self) -> Vec<&Ident> {
         let mut names = Vec::new();

@@ -45,7 +45,7 @@ fn truth_error(size: usize, span: Span) -> Option<Diagnostic> {
     }
 }
 
-fn not_iterable(value: &Value, span: Span) -> Diagnostic {
+pub(super) fn not_iterable(value: &Value, span: Span) -> Diagnostic {
     Diagnostic::error(
         format!("'{}' object is not iterable", value.type_name()),
         span,

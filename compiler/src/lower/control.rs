@@ -20,6 +20,7 @@
 //! nested calls), so a loop that never ends is an error, not a hang; recursion is
 //! an error at the recursive call.
 
+use super::iteration::{python_values, PythonItems};
 use super::objects::Binding;
 use super::value::Value;
 use super::views::Origin;
@@ -91,8 +92,7 @@ impl Lowerer<'_> {
         match &stmt.kind {
             StmtKind::Import { module, alias } => self.import(module, alias.as_ref()),
             StmtKind::Assign { target, value } => {
-                self.whole_statement_call = matches!(value.kind, ExprKind::Call { .. });
-                let binding = self.bind_expr(value);
+                let binding = self.bind_statement_expression(value);
                 self.scope.insert(target.name.clone(), binding);
             }
             StmtKind::AugAssign {
@@ -105,8 +105,7 @@ impl Lowerer<'_> {
                 self.eval_statement_expression(expr);
             }
             StmtKind::Unpack { target, value } => {
-                self.whole_statement_call = matches!(value.kind, ExprKind::Call { .. });
-                let binding = self.bind_expr(value);
+                let binding = self.bind_statement_expression(value);
                 self.assign_target(target, binding, value.span);
             }
             StmtKind::If { branches, orelse } => {
@@ -140,10 +139,7 @@ impl Lowerer<'_> {
                     return Flow::Next;
                 }
                 let binding = match value {
-                    Some(value) => {
-                        self.whole_statement_call = matches!(value.kind, ExprKind::Call { .. });
-                        self.bind_expr(value)
-                    }
+                    Some(value) => self.bind_statement_expression(value),
                     None => Binding::Plain(Value::None),
                 };
                 return Flow::Return(binding);
@@ -178,6 +174,13 @@ impl Lowerer<'_> {
     pub(super) fn eval_statement_expression(&mut self, expr: &Expr) -> Value {
         self.whole_statement_call = matches!(expr.kind, ExprKind::Call { .. });
         self.eval(expr)
+    }
+
+    /// The binding of a statement's whole value (`y = ...`, `a, b = ...`, `return ...`),
+    /// which, as an expression statement's, may be a call that updates in place.
+    fn bind_statement_expression(&mut self, expr: &Expr) -> Binding {
+        self.whole_statement_call = matches!(expr.kind, ExprKind::Call { .. });
+        self.bind_expr(expr)
     }
 
     /// Runs a block's statements until one leaves it.
@@ -248,64 +251,59 @@ impl Lowerer<'_> {
             return Flow::Next;
         };
         self.loops += 1;
-        let mut flow = Flow::Next;
-        let mut broke = false;
+        let mut exit = None;
         for item in items {
             if !self.count_iteration(iter.span) {
-                broke = true;
+                exit = Some(Flow::Next);
                 break;
             }
             let item = self.item_binding(item, iter.span);
             self.assign_target(target, item, iter.span);
-            match self.block(body) {
-                Flow::Next | Flow::Continue => {}
-                Flow::Break => {
-                    broke = true;
-                    break;
-                }
-                ret @ Flow::Return(_) => {
-                    flow = ret;
-                    broke = true;
-                    break;
-                }
+            exit = self.iteration(body);
+            if exit.is_some() {
+                break;
             }
         }
         self.loops -= 1;
-        match (broke, orelse) {
-            (false, Some(orelse)) => self.block(orelse),
-            _ => flow,
-        }
+        self.after_loop(exit, orelse)
     }
 
     fn while_loop(&mut self, test: &Expr, body: &[Stmt], orelse: Option<&[Stmt]>) -> Flow {
         self.loops += 1;
-        let mut flow = Flow::Next;
-        let mut completed = false;
-        loop {
+        let exit = loop {
             match self.condition(test, "while") {
                 Some(true) => {}
-                Some(false) => {
-                    completed = true;
-                    break;
-                }
-                None => break,
+                Some(false) => break None,
+                None => break Some(Flow::Next),
             }
             if !self.count_iteration(test.span) {
-                break;
+                break Some(Flow::Next);
             }
-            match self.block(body) {
-                Flow::Next | Flow::Continue => {}
-                Flow::Break => break,
-                ret @ Flow::Return(_) => {
-                    flow = ret;
-                    break;
-                }
+            if let Some(exit) = self.iteration(body) {
+                break Some(exit);
             }
-        }
+        };
         self.loops -= 1;
-        match (completed, orelse) {
-            (true, Some(orelse)) => self.block(orelse),
-            _ => flow,
+        self.after_loop(exit, orelse)
+    }
+
+    /// One run of a loop's body: `None` to go on, or how the statement ends when
+    /// the loop stops here (`break`: normally; `return`: returning).
+    fn iteration(&mut self, body: &[Stmt]) -> Option<Flow> {
+        match self.block(body) {
+            Flow::Next | Flow::Continue => None,
+            Flow::Break => Some(Flow::Next),
+            ret @ Flow::Return(_) => Some(ret),
+        }
+    }
+
+    /// A loop's `else` runs only when the loop ran out (`exit` is `None`), not when it
+    /// was left by `break`, `return` or an error.
+    fn after_loop(&mut self, exit: Option<Flow>, orelse: Option<&[Stmt]>) -> Flow {
+        match (exit, orelse) {
+            (Some(flow), _) => flow,
+            (None, Some(orelse)) => self.block(orelse),
+            (None, None) => Flow::Next,
         }
     }
 
@@ -421,40 +419,27 @@ impl Lowerer<'_> {
                         .collect(),
                 )
             }
-            Binding::Plain(value) => {
-                let values: Vec<Value> = match value {
-                    Value::Poison => return None,
-                    Value::Tuple(items) | Value::List(items) => items.to_vec(),
-                    Value::Str(text) => text.chars().map(|c| Value::str(&c.to_string())).collect(),
-                    Value::Range(range) => {
-                        let length = range.len();
-                        if length > MAX_ITERATIONS {
-                            self.report(
-                                Diagnostic::error(
-                                    format!(
-                                        "cannot {doing} a range of {length} items while compiling"
-                                    ),
-                                    span,
-                                )
-                                .with_label(format!("more than {MAX_ITERATIONS} items")),
-                            );
-                            return None;
-                        }
-                        (0..length).map(|i| Value::Int(range.item(i))).collect()
-                    }
-                    other => {
-                        self.report(
-                            Diagnostic::error(
-                                format!("cannot {doing} {}", other.a_type_name()),
-                                span,
-                            )
-                            .with_label(format!("{} is not iterable", other.a_type_name())),
-                        );
-                        return None;
-                    }
-                };
-                Some(values.into_iter().map(Item::Value).collect())
-            }
+            Binding::Plain(Value::Poison) => None,
+            Binding::Plain(value) => match python_values(value) {
+                PythonItems::Items(values) => Some(values.into_iter().map(Item::Value).collect()),
+                PythonItems::TooMany(length) => {
+                    self.report(
+                        Diagnostic::error(
+                            format!("cannot {doing} a range of {length} items while compiling"),
+                            span,
+                        )
+                        .with_label(format!("more than {MAX_ITERATIONS} items")),
+                    );
+                    None
+                }
+                PythonItems::NotIterable => {
+                    self.report(
+                        Diagnostic::error(format!("cannot {doing} {}", value.a_type_name()), span)
+                            .with_label(format!("{} is not iterable", value.a_type_name())),
+                    );
+                    None
+                }
+            },
             Binding::Method(..) => {
                 self.report(
                     Diagnostic::error(format!("cannot {doing} a method"), span)

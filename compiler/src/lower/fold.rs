@@ -298,18 +298,11 @@ fn python_contains(container: &Value, item: &Value) -> Result<bool, String> {
                 other.a_type_name()
             )),
         },
-        Value::Range(range) => Ok(match item {
-            Value::Int(_) | Value::Bool(_) | Value::Float(_) => {
-                let value = item.as_f64().unwrap_or(f64::NAN);
-                value.fract() == 0.0 && {
-                    let v = value as i64;
-                    let offset = i128::from(v) - i128::from(range.start);
-                    let step = i128::from(range.step);
-                    offset % step == 0 && {
-                        let index = offset / step;
-                        index >= 0 && (index as u64) < range.len()
-                    }
-                }
+        Value::Range(range) => Ok(match *item {
+            Value::Int(v) => range.contains(v),
+            Value::Bool(b) => range.contains(i64::from(b)),
+            Value::Float(v) => {
+                v.fract() == 0.0 && v.abs() < 2f64.powi(63) && range.contains(v as i64)
             }
             _ => false,
         }),

@@ -8,6 +8,7 @@
 //! yet" rather than a list whose in-place updates NumPy would see and marsc not.
 
 use super::bind::{Arg, BoundArgs};
+use super::builtins::not_iterable;
 use super::value::{PyRange, Value};
 use super::{LowerResult, Lowerer};
 use marsc_grammar::{Diagnostic, Span};
@@ -125,26 +126,45 @@ fn range_int(arg: &Arg) -> LowerResult<i64> {
     }
 }
 
-/// The items of a Python iterable value.
-pub(super) fn python_items(arg: &Arg, function: &str) -> LowerResult<Vec<Value>> {
-    match &arg.value {
-        Value::Tuple(items) | Value::List(items) => Ok(items.to_vec()),
-        Value::Str(text) => Ok(text.chars().map(|c| Value::str(&c.to_string())).collect()),
-        Value::Range(range) => {
-            let length = range.len();
-            if length > super::control::MAX_ITERATIONS {
-                return Err(Diagnostic::error(
-                    format!("not supported: `{function}()` of a range of {length} items"),
-                    arg.span,
-                ));
-            }
-            Ok((0..length).map(|i| Value::Int(range.item(i))).collect())
+/// The items of a Python value, if it is an iterable whose items are known now.
+pub(super) enum PythonItems {
+    Items(Vec<Value>),
+    /// A range longer than [`MAX_ITERATIONS`](super::control::MAX_ITERATIONS).
+    TooMany(u64),
+    NotIterable,
+}
+
+/// The items of a tuple, list, string or range (not of a tensor: see `control.rs`).
+pub(super) fn python_values(value: &Value) -> PythonItems {
+    match value {
+        Value::Tuple(items) | Value::List(items) => PythonItems::Items(items.to_vec()),
+        Value::Str(text) => {
+            PythonItems::Items(text.chars().map(|c| Value::str(&c.to_string())).collect())
         }
-        Value::Tensor(_) => Err(tensor_items(function, arg.span)),
-        other => Err(Diagnostic::error(
-            format!("'{}' object is not iterable", other.type_name()),
+        Value::Range(range) if range.len() > super::control::MAX_ITERATIONS => {
+            PythonItems::TooMany(range.len())
+        }
+        Value::Range(range) => PythonItems::Items(
+            (0..range.len())
+                .map(|i| Value::Int(range.item(i)))
+                .collect(),
+        ),
+        _ => PythonItems::NotIterable,
+    }
+}
+
+/// The items of an argument of `enumerate`, `zip`, `list` or `tuple`.
+fn python_items(arg: &Arg, function: &str) -> LowerResult<Vec<Value>> {
+    if let Value::Tensor(_) = arg.value {
+        return Err(tensor_items(function, arg.span));
+    }
+    match python_values(&arg.value) {
+        PythonItems::Items(values) => Ok(values),
+        PythonItems::TooMany(length) => Err(Diagnostic::error(
+            format!("not supported: `{function}()` of a range of {length} items"),
             arg.span,
         )),
+        PythonItems::NotIterable => Err(not_iterable(&arg.value, arg.span)),
     }
 }
 

@@ -18,7 +18,7 @@ use super::pyfmt::python_str;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::tileable::{Output, PrintItem, TileableId};
-use marsc_grammar::Diagnostic;
+use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::paths::file_identity;
 use marsc_runtime::storage::SaveFormat;
 use std::path::{Path, PathBuf};
@@ -77,27 +77,37 @@ impl Lowerer<'_> {
         let arr = args.get("arr");
         let tensor = self.tensor_of(&arr, None, "`arr`")?;
         super::nodes::check_ndim(self.shape(tensor).len(), arr.span)?;
+        self.record_save(path, tensor, args.call_span, SaveFormat::Npy);
+        Ok(Value::None)
+    }
+
+    /// Adds the save of `tensor` to `path` as the program's next output, and
+    /// remembers it: a later load of the same file is that tensor (file effects
+    /// follow program order).
+    pub(super) fn record_save(
+        &mut self,
+        path: PathBuf,
+        tensor: TileableId,
+        span: Span,
+        format: SaveFormat,
+    ) {
+        let zarr = matches!(format, SaveFormat::Zarr(_));
         self.graph.files.push(path.clone());
         let saved = self
             .saved
             .entry(file_identity(&path))
             .and_modify(|saved| {
                 saved.tensor = tensor;
-                saved.zarr = false;
+                saved.zarr = zarr;
             })
-            .or_insert(SavedFile {
-                path,
-                tensor,
-                zarr: false,
-            });
+            .or_insert(SavedFile { path, tensor, zarr });
         let path = saved.path.clone();
         self.graph.outputs.push(Output::Save {
             path,
             tensor,
-            span: args.call_span,
-            format: SaveFormat::Npy,
+            span,
+            format,
         });
-        Ok(Value::None)
     }
 
     /// What the script's latest save of the file `path` names writes, if it saves it.

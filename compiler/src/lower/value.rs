@@ -66,6 +66,13 @@ impl PyRange {
         count.max(0) as u64
     }
 
+    /// Whether `v` is one of its items.
+    pub fn contains(&self, v: i64) -> bool {
+        let offset = i128::from(v) - i128::from(self.start);
+        let step = i128::from(self.step);
+        offset % step == 0 && (0..i128::from(self.len())).contains(&(offset / step))
+    }
+
     /// Item `i` (below [`len`](Self::len)).
     pub fn item(&self, i: u64) -> i64 {
         (i128::from(self.start) + i128::from(self.step) * i128::from(i)) as i64

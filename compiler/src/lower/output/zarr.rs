@@ -10,12 +10,11 @@
 //! follow program order as for `.npy` files: a `fromzarr` of an array the script
 //! wrote is the written tensor.
 
-use super::SavedFile;
 use crate::lower::bind::{Arg, BoundArgs};
 use crate::lower::convert::{int_arg, str_arg};
 use crate::lower::value::Value;
 use crate::lower::{LowerResult, Lowerer};
-use crate::tileable::{Output, TileOp, TileableId};
+use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::paths::file_identity;
 use marsc_runtime::storage::zarr::{
@@ -91,26 +90,7 @@ impl Lowerer<'_> {
         if let Some(aligned) = aligned_splits(&nsplits, &shape, &unit) {
             tensor = self.rechunk_to_splits(tensor, aligned, args.call_span);
         }
-        self.graph.files.push(path.clone());
-        let saved = self
-            .saved
-            .entry(file_identity(&path))
-            .and_modify(|saved| {
-                saved.tensor = tensor;
-                saved.zarr = true;
-            })
-            .or_insert(SavedFile {
-                path,
-                tensor,
-                zarr: true,
-            });
-        let path = saved.path.clone();
-        self.graph.outputs.push(Output::Save {
-            path,
-            tensor,
-            span: args.call_span,
-            format: SaveFormat::Zarr(save),
-        });
+        self.record_save(path, tensor, args.call_span, SaveFormat::Zarr(save));
         Ok(Value::None)
     }
 
