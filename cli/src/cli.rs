@@ -292,7 +292,7 @@ fn report(name: &str, text: &str, error: JobError) -> ExitCode {
             eprintln!("{}", could_not_compile(name, diagnostics.len()));
             ExitCode::from(1)
         }
-        JobError::RunFailed(diagnostic) => {
+        JobError::RunFailed(diagnostic) | JobError::NeedsStages(diagnostic) => {
             emit_to_stderr(&SourceFile { name, text }, &[*diagnostic]);
             ExitCode::from(1)
         }
@@ -370,8 +370,18 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let outcome =
-        compiled.and_then(|compiled| job::run_compiled(&compiled, &run_options, &mut out));
+    let outcome = match compiled {
+        // The script needs tensor values to go on: it runs in stages.
+        Err(JobError::NeedsStages(_)) => {
+            let mut sink = job::TextSink::new(&mut out);
+            let outcome = job::run_staged_to(&text, &options, &run_options, &mut sink);
+            let written = sink.finish();
+            outcome.and_then(|stats| written.map(|()| stats))
+        }
+        compiled => {
+            compiled.and_then(|compiled| job::run_compiled(&compiled, &run_options, &mut out))
+        }
+    };
     if interrupt::is_set() {
         eprintln!("interrupted");
         return ExitCode::from(interrupt::exit_status());

@@ -207,6 +207,7 @@ fn stats_json_has_every_field_and_stats_goes_to_stderr() {
         "tileables",
         "chunks",
         "subtasks",
+        "stages",
         "kernels",
         "workers",
         "compile_seconds",
@@ -224,6 +225,7 @@ fn stats_json_has_every_field_and_stats_goes_to_stderr() {
         );
     }
     assert_eq!(json["workers"], 2);
+    assert_eq!(json["stages"], 1);
     let per_worker: u64 = json["subtasks_per_worker"]
         .as_array()
         .expect("an array")
@@ -363,4 +365,39 @@ fn faults_and_a_lost_worker_do_not_change_the_output() {
         assert_eq!(code, Some(0), "{stderr}");
         assert_eq!(killed, plain, "{name} with a lost worker");
     }
+}
+
+#[test]
+fn a_script_that_needs_tensor_values_runs_in_stages() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let json_path = dir.path().join("stats.json");
+    let file = script(
+        "import mars.tensor as mt\nx = mt.arange(4.0, chunks=2)\nprint('start')\n\
+         while x.sum() < 50:\n    x = x * 2\nprint(float(x.sum()), x)\n",
+    );
+    let out = marsc(&[
+        "--stats-json",
+        json_path.to_str().expect("utf-8 path"),
+        path(&file),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "start\n96.0 [ 0. 16. 32. 48.]\n"
+    );
+    let text = std::fs::read_to_string(&json_path).expect("stats file");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    // Five loop conditions (four true), `float(...)`, then the last print.
+    assert_eq!(json["stages"], 7, "{text}");
+    // `check` checks it up to the first value it needs; `--emit` cannot show it.
+    let checked = marsc(&["check", path(&file)]);
+    assert_eq!(checked.status.code(), Some(0), "{}", stderr_of(&checked));
+    let emitted = marsc(&["--emit", "tileable", path(&file)]);
+    assert_eq!(emitted.status.code(), Some(1));
+    let error = stderr_of(&emitted);
+    assert!(
+        error.contains("not supported yet: showing a script that runs in stages"),
+        "{error}"
+    );
+    assert!(error.contains("while x.sum() < 50:"), "{error}");
 }

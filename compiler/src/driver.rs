@@ -7,7 +7,7 @@
 use crate::chunk::{ChunkGraph, ChunkId};
 pub use crate::error::JobError;
 use crate::fuse::{fuse, fuse_needed, Fusion};
-use crate::lower::{lower, LowerOptions};
+use crate::lower::{lower_script, needs_stages_error, LowerFailure, LowerOptions};
 use crate::subtask::{
     assign_workers, schedule_subtasks, AssignPolicy, OrderPolicy, Placement, SubtaskGraph,
 };
@@ -128,16 +128,21 @@ pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph)
         base_dir: options.base_dir.clone(),
         root: options.root.clone(),
     };
-    let lowered = lower(&module, &lower_options);
+    let lowered = lower_script(&module, &lower_options);
     if !syntax_errors.is_empty() {
         let mut all = syntax_errors;
-        if let Err(more) = lowered {
+        if let Err(LowerFailure::Diagnostics(more)) = lowered {
             all.extend(more);
         }
         all.sort_by_key(|diagnostic| diagnostic.span.start);
         return Err(JobError::Diagnostics(all));
     }
-    let graph = lowered.map_err(JobError::Diagnostics)?;
+    let graph = lowered.map_err(|failure| match failure {
+        LowerFailure::Diagnostics(diagnostics) => JobError::Diagnostics(diagnostics),
+        LowerFailure::NeedsStages(span) => {
+            JobError::NeedsStages(Box::new(needs_stages_error(span)))
+        }
+    })?;
     verify_ir("tileable", crate::tileable::verify::verify(&graph));
     Ok((module, graph))
 }
@@ -268,8 +273,14 @@ fn verify_ir(stage: &str, result: Result<(), String>) {
 }
 
 /// Compiles the script as far as the compiler goes, reporting every static error.
+///
+/// A script that runs in stages is checked up to the first tensor value it needs
+/// (what follows depends on that value).
 pub fn check(text: &str, options: &Options) -> Result<(), JobError> {
-    chunk(text, options).map(|_| ())
+    match chunk(text, options) {
+        Ok(_) | Err(JobError::NeedsStages(_)) => Ok(()),
+        Err(error) => Err(error),
+    }
 }
 
 /// Compiles up to `stage` and renders its IR.

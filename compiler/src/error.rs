@@ -19,6 +19,10 @@ pub enum JobError {
     /// raised to a negative power, a step that cannot fit the memory limit, ...);
     /// the diagnostic points at its expression.
     RunFailed(Box<Diagnostic>),
+    /// The script needs a tensor's value to go on (where the diagnostic points):
+    /// it runs in stages ([`crate::job::run_staged`]). What cannot run it (`--emit`)
+    /// reports this as its error.
+    NeedsStages(Box<Diagnostic>),
     /// A stage or feature that does not exist yet.
     NotSupported(String),
     /// A limit the job would pass that no source location explains (too many
@@ -59,7 +63,7 @@ impl JobError {
                 render_plain(source, diagnostics),
                 could_not_compile(source.name, diagnostics.len())
             ),
-            JobError::RunFailed(diagnostic) => {
+            JobError::RunFailed(diagnostic) | JobError::NeedsStages(diagnostic) => {
                 render_plain(source, std::slice::from_ref(diagnostic))
             }
             other => format!("{other}\n"),
@@ -95,7 +99,9 @@ impl JobError {
         };
         let errors: Vec<Value> = match self {
             JobError::Diagnostics(diagnostics) => diagnostics.iter().map(located).collect(),
-            JobError::RunFailed(diagnostic) => vec![located(diagnostic)],
+            JobError::RunFailed(diagnostic) | JobError::NeedsStages(diagnostic) => {
+                vec![located(diagnostic)]
+            }
             JobError::NotSupported(what) => vec![unlocated(format!("not supported yet: {what}"))],
             JobError::Limit(message) | JobError::Io(message) => vec![unlocated(message.clone())],
             JobError::Cancelled => vec![unlocated("interrupted".to_string())],
@@ -111,6 +117,7 @@ impl JobError {
         match self {
             JobError::Diagnostics(_) => "diagnostics",
             JobError::RunFailed(_) => "run_failed",
+            JobError::NeedsStages(_) => "needs_stages",
             JobError::NotSupported(_) => "not_supported",
             JobError::Limit(_) => "limit",
             JobError::Io(_) => "io",
@@ -137,7 +144,9 @@ impl fmt::Display for JobError {
                 let headlines: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
                 write!(f, "error: {}", headlines.join("; "))
             }
-            JobError::RunFailed(diagnostic) => write!(f, "error: {}", diagnostic.message),
+            JobError::RunFailed(diagnostic) | JobError::NeedsStages(diagnostic) => {
+                write!(f, "error: {}", diagnostic.message)
+            }
             JobError::NotSupported(what) => write!(f, "error: not supported yet: {what}"),
             JobError::Limit(message) | JobError::Io(message) => write!(f, "error: {message}"),
             JobError::Cancelled => write!(f, "interrupted"),

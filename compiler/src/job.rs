@@ -14,6 +14,7 @@ pub use crate::run::{CancelToken, RunOptions, RunStats};
 
 use crate::driver::compile_checked;
 use crate::run::run_program;
+use crate::session::Session;
 use std::io::Write;
 
 /// Compiles and runs a script, writing what it prints to `out`.
@@ -23,8 +24,11 @@ pub fn run(
     run_options: &RunOptions,
     out: &mut dyn Write,
 ) -> Result<RunStats, JobError> {
-    let compiled = compile_for_run(text, options, run_options)?;
-    run_compiled(&compiled, run_options, out)
+    let mut sink = TextSink::new(out);
+    let outcome = run_to(text, options, run_options, &mut sink);
+    let written = sink.finish();
+    let stats = outcome?;
+    written.map(|()| stats)
 }
 
 /// Compiles and runs a script, handing each print to `sink` as data.
@@ -34,8 +38,43 @@ pub fn run_to(
     run_options: &RunOptions,
     sink: &mut dyn PrintSink,
 ) -> Result<RunStats, JobError> {
-    let compiled = compile_for_run(text, options, run_options)?;
-    run_compiled_to(&compiled, run_options, sink)
+    match compile_for_run(text, options, run_options) {
+        Ok(compiled) => run_compiled_to(&compiled, run_options, sink),
+        Err(JobError::NeedsStages(_)) => run_staged_to(text, options, run_options, sink),
+        Err(error) => Err(error),
+    }
+}
+
+/// Runs a script that needs tensor values to go on ([`compile_for_run`] said
+/// [`JobError::NeedsStages`]) in stages, as a REPL session runs an input: each
+/// value is computed when lowering reaches it, with everything printed before it,
+/// and chunks computed by one stage are reused by the next. What it printed goes to
+/// `sink` in program order, also when a later stage fails.
+pub fn run_staged_to(
+    text: &str,
+    options: &Options,
+    run_options: &RunOptions,
+    sink: &mut dyn PrintSink,
+) -> Result<RunStats, JobError> {
+    let started = std::time::Instant::now();
+    let lower_options = crate::session::lower_options(options);
+    let mut session = Session::for_script(options.clone(), &lower_options, run_options.clone());
+    let outcome = session.statements_with(text, run_options.cancel.clone());
+    let shown = match outcome {
+        Ok(shown) => shown,
+        Err(failure) => {
+            for printed in failure.shown {
+                sink.print(printed)?;
+            }
+            return Err(failure.error);
+        }
+    };
+    for printed in shown {
+        sink.print(printed)?;
+    }
+    let mut stats = session.last_stats().cloned().unwrap_or_default();
+    stats.compile_seconds = started.elapsed().as_secs_f64() - stats.exec.run_seconds;
+    Ok(stats)
 }
 
 /// Compiles a script for a run with `run_options` (the scheduling passes place
@@ -80,6 +119,7 @@ pub fn run_compiled_to(
         kernels: compiled.jit.kernels,
         jit_seconds: compiled.jit.jit_seconds,
         compile_seconds: compiled.compile_seconds,
+        stages: 1,
         exec,
     })
 }

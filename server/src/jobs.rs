@@ -552,6 +552,7 @@ impl Manager {
         }
         let compiled = match compiled {
             Ok(compiled) => compiled,
+            Err(JobError::NeedsStages(_)) => return self.run_staged(job, &options, &run_options),
             Err(error) => return self.fail(job, error),
         };
         let chunks = compiled.chunks.num_chunks() as u64;
@@ -586,6 +587,26 @@ impl Manager {
                     status.saved = saved_files(&compiled);
                     status.done = status.total;
                 }
+                self.bus
+                    .send(job.id, "progress", progress_json(job, Vec::new()));
+                job.set_state(&self.bus, State::Succeeded);
+            }
+            Err(_) if job.cancel.is_cancelled() => self.end_cancelled(job),
+            Err(error) => self.fail(job, error),
+        }
+    }
+
+    /// Runs a script that needs tensor values to go on, stage by stage (its
+    /// operations are not known in advance, so its progress counts subtasks only).
+    fn run_staged(self: &Arc<Self>, job: &Arc<Job>, options: &Options, run_options: &RunOptions) {
+        job.set_state(&self.bus, State::Running);
+        let mut sink = JobSink {
+            job,
+            limit: self.config.max_output,
+        };
+        match job::run_staged_to(&job.script, options, run_options, &mut sink) {
+            Ok(stats) => {
+                job.status().stats = Some(stats.to_json());
                 self.bus
                     .send(job.id, "progress", progress_json(job, Vec::new()));
                 job.set_state(&self.bus, State::Succeeded);

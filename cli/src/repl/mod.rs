@@ -65,7 +65,13 @@ fn handle(session: &mut Session, input: &str) -> Next {
                 Next::Continue,
                 shown
                     .map(|shown| shown.iter().map(Printed::text).collect())
-                    .map_err(|error| error.render()),
+                    .map_err(|error| {
+                        // What its stages printed before it failed comes first.
+                        let before: String = error.shown.iter().map(Printed::text).collect();
+                        let mut out = std::io::stdout().lock();
+                        let _ = out.write_all(before.as_bytes()).and_then(|()| out.flush());
+                        error.render()
+                    }),
             )
         }
     }));

@@ -133,6 +133,7 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
             parameters
         }
         ChunkOp::Load { source } => source.dump_parameters(),
+        ChunkOp::Cached { key } => vec![format!("key={key:016x}")],
         ChunkOp::Binary { common, .. } => vec![format!("common={common}")],
         ChunkOp::ReduceMap {
             reduction,

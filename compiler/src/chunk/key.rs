@@ -179,6 +179,7 @@ impl KeyHasher {
                 self.u64(*stream);
             }
             ChunkOp::Load { source } => source.write_key(self),
+            ChunkOp::Cached { key } => self.u64(*key),
             ChunkOp::Binary { common, .. } => self.dtype(*common),
             ChunkOp::ReduceMap {
                 reduction,

@@ -45,6 +45,11 @@ pub enum ChunkOp {
     Load {
         source: StoreRef,
     },
+    /// A chunk the session's cache holds (the step's key is `key`, the cached
+    /// tensor's original step key); it is never computed, only handed in.
+    Cached {
+        key: u64,
+    },
 
     // ---- element-wise: inputs are chunk-aligned; length-1 axes broadcast ----
     Unary(UnaryOp),
@@ -172,6 +177,7 @@ impl ChunkOp {
             ChunkOp::Literal(_) => "literal".into(),
             ChunkOp::Random { .. } => "random".into(),
             ChunkOp::Load { .. } => "load".into(),
+            ChunkOp::Cached { .. } => "cached".into(),
             ChunkOp::Unary(op) => op.name().into(),
             ChunkOp::Binary { op, .. } => op.name().into(),
             ChunkOp::Where => "where".into(),
@@ -210,7 +216,8 @@ impl ChunkOp {
             | ChunkOp::Eye { .. }
             | ChunkOp::Literal(_)
             | ChunkOp::Random { .. }
-            | ChunkOp::Load { .. } => (0, 0),
+            | ChunkOp::Load { .. }
+            | ChunkOp::Cached { .. } => (0, 0),
             ChunkOp::Unary(_)
             | ChunkOp::Cast
             | ChunkOp::ReduceMap { .. }

@@ -73,7 +73,12 @@ fn verify_step(graph: &ChunkGraph, id: StepId, expected_first: u32) -> Result<()
         return Err(format!("{id}: input step {input} does not precede it"));
     }
     let input_keys: Vec<u64> = step.inputs.iter().map(|&s| graph.step(s).key).collect();
-    if key::step_key(&step.op, step.dtype, &step.layout, &input_keys) != step.key {
+    let expected = match step.op {
+        // A cached tensor's key is the one its chunks were computed under.
+        ChunkOp::Cached { key } => key,
+        _ => key::step_key(&step.op, step.dtype, &step.layout, &input_keys),
+    };
+    if expected != step.key {
         return Err(format!("{id}: key does not match its contents"));
     }
     Ok(())
@@ -232,7 +237,8 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
         | ChunkOp::Eye { .. }
         | ChunkOp::Literal(_)
         | ChunkOp::Random { .. }
-        | ChunkOp::Load { .. } => Ok(()),
+        | ChunkOp::Load { .. }
+        | ChunkOp::Cached { .. } => Ok(()),
     }
 }
 

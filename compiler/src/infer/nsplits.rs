@@ -114,6 +114,8 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
         | TileOp::Random { .. }
         | TileOp::Load { .. }
         | TileOp::Rechunk => one_chunk_each(out_shape),
+        // Never lowered from source: made with the cached tensor's own splits.
+        TileOp::Cached { .. } => one_chunk_each(out_shape),
     };
     checked(nsplits, out_shape)
 }

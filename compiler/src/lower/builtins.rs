@@ -37,7 +37,7 @@ fn needs_staging(what: &str, span: Span) -> Diagnostic {
 
 /// The error Python raises when it needs the truth of a tensor of this size, or
 /// `None` when the size is one (the truth is then the tensor's value).
-fn truth_error(size: usize, span: Span) -> Option<Diagnostic> {
+pub(super) fn truth_error(size: usize, span: Span) -> Option<Diagnostic> {
     match size {
         1 => None,
         0 => Some(Diagnostic::error(AMBIGUOUS_EMPTY, span)),
@@ -54,7 +54,12 @@ pub(super) fn not_iterable(value: &Value, span: Span) -> Diagnostic {
 
 impl Lowerer<'_> {
     /// Calls the library function `name` (`mt.name`) with positional arguments.
-    fn library_call(&mut self, name: &str, args: Vec<Value>, span: Span) -> LowerResult<Value> {
+    pub(super) fn library_call(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        span: Span,
+    ) -> LowerResult<Value> {
         self.library_call_with(name, args, Vec::new(), span)
     }
 
@@ -83,7 +88,7 @@ impl Lowerer<'_> {
         self.dispatch(bound)
     }
 
-    fn size(&self, id: TileableId) -> usize {
+    pub(super) fn size(&self, id: TileableId) -> usize {
         self.shape(id).iter().product()
     }
 
@@ -511,20 +516,63 @@ impl Lowerer<'_> {
     }
 
     /// `int(t)`, `float(t)`, `bool(t)` of a tensor: NumPy's errors where the shape
-    /// decides, else "not supported yet" (the value is known only at run time).
-    pub(super) fn convert_tensor(&self, py_type: PyType, id: TileableId, span: Span) -> Diagnostic {
+    /// decides, else Python's conversion of its value, computed in a stage.
+    pub(super) fn convert_tensor(
+        &mut self,
+        py_type: PyType,
+        id: TileableId,
+        span: Span,
+    ) -> LowerResult<Value> {
         let (ndim, size) = (self.shape(id).len(), self.size(id));
         if py_type == PyType::Bool {
             if let Some(error) = truth_error(size, span) {
-                return error;
+                return Err(error);
             }
         } else if ndim > 0 {
-            return Diagnostic::error(
+            return Err(Diagnostic::error(
                 "only 0-dimensional arrays can be converted to Python scalars",
                 span,
-            );
+            ));
         }
-        needs_staging(&format!("`{}()` of a tensor", py_type.name()), span)
+        self.convert_staged(py_type, id, span)
+    }
+
+    /// `t.item()`: the Python scalar of a one-element tensor.
+    pub(super) fn item_method(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let receiver = args.receiver();
+        let Value::Tensor(id) = receiver.value else {
+            return Ok(receiver.value);
+        };
+        if self.size(id) != 1 {
+            return Err(Diagnostic::error(
+                "can only convert an array of size 1 to a Python scalar",
+                args.call_span,
+            ));
+        }
+        Ok(self
+            .staged_scalar(id, args.call_span)
+            .unwrap_or(Value::Poison))
+    }
+
+    /// `t.tolist()`: nested Python lists of the tensor's values.
+    pub(super) fn tolist_method(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let receiver = args.receiver();
+        let Value::Tensor(id) = receiver.value else {
+            return Ok(receiver.value);
+        };
+        if self.size(id) > super::stage::MAX_STAGED_ELEMENTS {
+            return Err(Diagnostic::error(
+                format!(
+                    "not supported yet: `tolist()` of a tensor of over {} elements",
+                    super::stage::MAX_STAGED_ELEMENTS
+                ),
+                args.call_span,
+            )
+            .with_help("a Python list that long is best kept as a tensor"));
+        }
+        Ok(self
+            .staged_list(id, args.call_span)
+            .unwrap_or(Value::Poison))
     }
 }
 

@@ -44,7 +44,7 @@ impl Lowerer<'_> {
                     span,
                 }) = arg
                 {
-                    return Err(self.convert_tensor(py_type, id, span));
+                    return self.convert_tensor(py_type, id, span);
                 }
                 convert_python(py_type, arg)
             }
@@ -109,6 +109,8 @@ impl Lowerer<'_> {
             Builtin::BroadcastTo => self.broadcast_to(&args),
             Builtin::Rechunk => self.rechunk(&args),
             Builtin::Execute => Ok(args.receiver().value),
+            Builtin::Item => self.item_method(&args),
+            Builtin::ToList => self.tolist_method(&args),
             // Tensors are never changed in place, so a copy is the tensor itself.
             Builtin::Copy => {
                 layout_order_arg(&args.get("order"))?;
@@ -221,7 +223,7 @@ fn single_positional(name: &str, args: Vec<CallArg>) -> LowerResult<Option<Arg>>
 }
 
 /// `int(x)`, `float(x)`, `bool(x)` of a Python value.
-fn convert_python(py_type: PyType, arg: Option<Arg>) -> LowerResult<Value> {
+pub(super) fn convert_python(py_type: PyType, arg: Option<Arg>) -> LowerResult<Value> {
     let Some(arg) = arg else {
         return Ok(match py_type {
             PyType::Int => Value::Int(0),
@@ -230,6 +232,9 @@ fn convert_python(py_type: PyType, arg: Option<Arg>) -> LowerResult<Value> {
         });
     };
     let fail = |message: String| Diagnostic::error(message, arg.span);
+    if arg.value.is_poison() {
+        return Ok(Value::Poison);
+    }
     if let Value::Tensor(_) = arg.value {
         return Err(fail(format!(
             "not supported yet: `{}()` of a tensor (its value is known only at run time)",

@@ -110,7 +110,7 @@ impl Lowerer<'_> {
             }
             StmtKind::If { branches, orelse } => {
                 for branch in branches {
-                    match self.condition(&branch.test, "if") {
+                    match self.condition(&branch.test) {
                         Some(true) => return self.block(&branch.body),
                         Some(false) => {}
                         None => return Flow::Next,
@@ -186,6 +186,9 @@ impl Lowerer<'_> {
     /// Runs a block's statements until one leaves it.
     pub(super) fn block(&mut self, body: &[Stmt]) -> Flow {
         for stmt in body {
+            if self.halted {
+                break;
+            }
             match self.statement(stmt) {
                 Flow::Next => {}
                 other => return other,
@@ -196,17 +199,22 @@ impl Lowerer<'_> {
 
     /// The truth of a condition, decided now; `None` when it cannot be (reported,
     /// or already poisoned).
-    pub(super) fn condition(&mut self, test: &Expr, keyword: &str) -> Option<bool> {
+    pub(super) fn condition(&mut self, test: &Expr) -> Option<bool> {
         let value = self.eval(test);
-        self.truth_of(&value, test.span, keyword)
+        self.truth_of(&value, test.span)
     }
 
-    fn truth_of(&mut self, value: &Value, span: Span, keyword: &str) -> Option<bool> {
+    fn truth_of(&mut self, value: &Value, span: Span) -> Option<bool> {
         match value {
             Value::Poison => None,
-            Value::Tensor(_) => {
-                self.report(tensor_condition(span, keyword));
-                None
+            Value::Tensor(id) => {
+                if let Some(error) = super::builtins::truth_error(self.size(*id), span) {
+                    self.report(error);
+                    return None;
+                }
+                // The decision needs the tensor's value: a stage computes it.
+                let value = self.staged_scalar(*id, span)?;
+                super::fold::truthy(&value)
             }
             other => super::fold::truthy(other),
         }
@@ -214,6 +222,9 @@ impl Lowerer<'_> {
 
     /// One more loop iteration; `false` (reported) past the program's budget.
     fn count_iteration(&mut self, span: Span) -> bool {
+        if self.halted {
+            return false;
+        }
         self.iterations += 1;
         if self.iterations <= MAX_ITERATIONS {
             return true;
@@ -224,10 +235,7 @@ impl Lowerer<'_> {
                 span,
             )
             .with_label("this loop was still running")
-            .with_note(
-                "marsc unrolls loops while compiling; a loop whose end depends on a tensor's \
-                 value is not supported yet",
-            )
+            .with_note("marsc unrolls loops while compiling, stage by stage")
             .with_help("write the computation with whole-tensor operations"),
         );
         false
@@ -271,7 +279,7 @@ impl Lowerer<'_> {
     fn while_loop(&mut self, test: &Expr, body: &[Stmt], orelse: Option<&[Stmt]>) -> Flow {
         self.loops += 1;
         let exit = loop {
-            match self.condition(test, "while") {
+            match self.condition(test) {
                 Some(true) => {}
                 Some(false) => break None,
                 None => break Some(Flow::Next),
@@ -308,7 +316,7 @@ impl Lowerer<'_> {
     }
 
     fn assert(&mut self, test: &Expr, message: Option<&Expr>, span: Span) {
-        if self.condition(test, "assert") != Some(false) {
+        if self.condition(test) != Some(false) {
             return;
         }
         let mut diagnostic = Diagnostic::error("assertion failed", test.span)
@@ -794,7 +802,7 @@ impl Lowerer<'_> {
             let value = self.item_binding(value, first.iter.span);
             self.assign_target(&first.target, value, first.iter.span);
             for condition in &first.ifs {
-                match self.condition(condition, "if") {
+                match self.condition(condition) {
                     Some(true) => {}
                     Some(false) => continue 'items,
                     None => return false,
@@ -814,7 +822,7 @@ impl Lowerer<'_> {
         body: &Expr,
         orelse: &Expr,
     ) -> (Value, Origin) {
-        match self.condition(test, "if") {
+        match self.condition(test) {
             Some(true) => self.eval_origin(body),
             Some(false) => self.eval_origin(orelse),
             None => (Value::Poison, Origin::NEW),
@@ -979,22 +987,4 @@ pub(crate) fn assigned_names(body: &[Stmt], names: &mut HashSet<String>) {
             | StmtKind::Assert { .. } => {}
         }
     }
-}
-
-/// The error for a condition on a tensor's value.
-fn tensor_condition(span: Span, keyword: &str) -> Diagnostic {
-    let help = match keyword {
-        "if" => "to choose between values elementwise, use `mt.where(condition, x, y)`",
-        _ => "decide with Python values (numbers, shapes, dtypes) or whole-tensor operations",
-    };
-    Diagnostic::error(
-        format!("not supported yet: `{keyword}` on a tensor's value"),
-        span,
-    )
-    .with_label("a tensor: its value is known only when the program runs")
-    .with_note(
-        "marsc decides conditions while compiling; running the program in stages to \
-         decide on computed values is not built yet",
-    )
-    .with_help(help)
 }

@@ -63,9 +63,9 @@ impl Lowerer<'_> {
                 lhs,
                 rhs,
             } => self.bool_operator(*op, *op_span, lhs, rhs),
-            ExprKind::Not { op_span, operand } => {
+            ExprKind::Not { operand, .. } => {
                 let value = self.eval(operand);
-                match self.truth(&value, "not", *op_span) {
+                match self.truth(&value, operand.span) {
                     Ok(Some(t)) => Value::Bool(!t),
                     Ok(None) => Value::Poison,
                     Err(diagnostic) => self.report(diagnostic),
@@ -208,16 +208,30 @@ impl Lowerer<'_> {
                 Err(message) => self.report(Diagnostic::error(message, op_span)),
             };
         }
-        if matches!(op, CmpOp::In | CmpOp::NotIn)
-            && (matches!(lhs.0, Value::Tensor(_)) || matches!(rhs.0, Value::Tensor(_)))
-        {
+        if matches!(op, CmpOp::In | CmpOp::NotIn) && matches!(rhs.0, Value::Tensor(_)) {
+            // `v in t` is `(t == v).any()`, as NumPy defines it: its truth in a stage.
+            let span = lhs.1.to(rhs.1);
+            let contains = self
+                .tensor_compare_operator(CmpOp::Eq, op_span, rhs, lhs)
+                .and_then(|equal| self.library_call("any", vec![equal], span));
+            let found = match contains {
+                Ok(Value::Tensor(id)) => self.staged_scalar(id, span).and_then(|v| truthy(&v)),
+                Ok(_) => None,
+                Err(diagnostic) => return self.report(diagnostic),
+            };
+            return match found {
+                Some(found) => Value::Bool(found == (op == CmpOp::In)),
+                None => Value::Poison,
+            };
+        }
+        if matches!(op, CmpOp::In | CmpOp::NotIn) && matches!(lhs.0, Value::Tensor(_)) {
             return self.report(
                 Diagnostic::error(
                     format!("not supported yet: `{}` with a tensor", op.symbol()),
                     op_span,
                 )
-                .with_label("its truth is a tensor's value, known only when the program runs")
-                .with_help("`v in t` is `(t == v).any()` in NumPy; deciding on it needs staged execution, not built yet"),
+                .with_label("a tensor on the left of `in`")
+                .with_help("compare explicitly: `(t == v).all()` for each item `v`"),
             );
         }
         if self.is_tensor_operand(&lhs.0, &rhs.0) {
@@ -244,40 +258,37 @@ impl Lowerer<'_> {
             BoolOp::Or => "or",
         };
         let left = self.eval(lhs);
-        let decided = match self.truth(&left, keyword, op_span) {
+        let decided = match self.truth(&left, lhs.span) {
             Ok(Some(t)) => t == (op == BoolOp::Or),
             Ok(None) => return Value::Poison,
-            Err(diagnostic) => return self.report(diagnostic),
+            Err(diagnostic) => {
+                let diagnostic =
+                    diagnostic.with_secondary(op_span, format!("`{keyword}` needs its truth"));
+                return self.report(diagnostic);
+            }
         };
         if decided {
             return left;
         }
-        let right = self.eval(rhs);
-        if let Value::Tensor(_) = right {
-            return self.report(tensor_truth_error(keyword, op_span));
-        }
-        right
+        // Python returns the right operand itself, a tensor too.
+        self.eval(rhs)
     }
 
-    /// The truth of a Python value; an error for a tensor; `None` for poison.
-    fn truth(
-        &self,
-        value: &Value,
-        keyword: &str,
-        op_span: Span,
-    ) -> Result<Option<bool>, Diagnostic> {
+    /// The truth of a value, as Python's `bool()`: a one-element tensor's is its
+    /// value's (computed in a stage); NumPy's error for a tensor of another size;
+    /// `None` for poison (or when no stage could run).
+    fn truth(&mut self, value: &Value, span: Span) -> Result<Option<bool>, Diagnostic> {
         match value {
             Value::Poison => Ok(None),
-            Value::Tensor(_) => Err(tensor_truth_error(keyword, op_span)),
+            Value::Tensor(id) => {
+                if let Some(error) = super::builtins::truth_error(self.size(*id), span) {
+                    return Err(error.with_help(
+                        "use `&`, `|`, `~` for element-wise logic, `.any()` or `.all()` for one truth",
+                    ));
+                }
+                Ok(self.staged_scalar(*id, span).and_then(|v| truthy(&v)))
+            }
             other => Ok(truthy(other)),
         }
     }
-}
-
-fn tensor_truth_error(keyword: &str, op_span: Span) -> Diagnostic {
-    Diagnostic::error(
-        format!("`{keyword}` cannot be used on tensors: their truth value is ambiguous"),
-        op_span,
-    )
-    .with_help("use `&`, `|`, `~` for element-wise logic")
 }

@@ -135,7 +135,8 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
         | TileOp::Eye { .. }
         | TileOp::Literal(_)
         | TileOp::Random { .. }
-        | TileOp::Load { .. } => Cost {
+        | TileOp::Load { .. }
+        | TileOp::Cached { .. } => Cost {
             chunks: out,
             edges: 0,
         },

@@ -18,9 +18,10 @@ use super::library::{self, Home};
 use super::names::{builtin_names, builtin_value, library_member_names};
 use super::objects::Binding;
 use super::pyfmt::python_repr;
+use super::stage::SharedStager;
 use super::value::{Namespace, Value};
 use super::{LowerOptions, Lowerer};
-use crate::tileable::prune::prune;
+use crate::tileable::prune::prune_cut;
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId};
 use marsc_grammar::ast::{Module, StmtKind};
 use marsc_grammar::{Diagnostic, Span};
@@ -41,6 +42,9 @@ pub struct SessionLowering {
     /// The `load`s the outputs need, as the session's own node ids (those of
     /// [`SessionLowerer::loads_since`], not the pruned graph's).
     pub loads: Vec<TileableId>,
+    /// The session node of each print handle (the outputs after the program's),
+    /// for [`SessionLowerer::materialize`].
+    pub handles: Vec<TileableId>,
 }
 
 /// A `load(...)` the session lowered: which file, and where in the session's text.
@@ -72,6 +76,9 @@ pub enum Members {
 /// The lowering state of one REPL session.
 pub struct SessionLowerer<'o> {
     lowerer: Lowerer<'o>,
+    /// Expression statements show their value (the REPL); `false` for a script run
+    /// as a session, where they show nothing.
+    pub echo: bool,
 }
 
 /// The state before an input: the graph's size (it only grows, and is truncated
@@ -89,6 +96,17 @@ impl<'o> SessionLowerer<'o> {
     pub fn new(options: &'o LowerOptions) -> SessionLowerer<'o> {
         SessionLowerer {
             lowerer: Lowerer::new(options),
+            echo: true,
+        }
+    }
+
+    /// A session's lowering whose need of a tensor's value runs a stage on `stager`.
+    pub fn with_stager(options: &'o LowerOptions, stager: SharedStager<'o>) -> SessionLowerer<'o> {
+        let mut lowerer = Lowerer::new(options);
+        lowerer.stager = Some(stager);
+        SessionLowerer {
+            lowerer,
+            echo: true,
         }
     }
 
@@ -119,9 +137,23 @@ impl<'o> SessionLowerer<'o> {
         outcome.unwrap_or_else(|panic| resume_unwind(panic))
     }
 
+    /// Records which handles of a run's lowering the cache now holds whole
+    /// (see [`Lowerer::materialize`]).
+    pub fn materialize(&mut self, handles: &[TileableId], keys: &[Option<u64>]) {
+        self.lowerer.materialize(handles, keys);
+    }
+
+    /// Forgets what the cache held (it was cleared): later runs compute from the
+    /// program again.
+    pub fn forget_materialized(&mut self) {
+        self.lowerer.materialized.clear();
+    }
+
     /// Forgets every statement.
     pub fn reset(&mut self) {
+        let stager = self.lowerer.stager.take();
         self.lowerer = Lowerer::new(self.lowerer.options);
+        self.lowerer.stager = stager;
     }
 
     /// How many nodes the session's graph holds (node ids below it are taken).
@@ -211,18 +243,22 @@ impl<'o> SessionLowerer<'o> {
     }
 
     fn lower_input(&mut self, module: &Module) -> Result<SessionLowering, Vec<Diagnostic>> {
+        let echo = self.echo;
         let lowerer = &mut self.lowerer;
         // The earlier inputs' prints and saves ran when they were entered.
         lowerer.graph.outputs.clear();
         lowerer.diagnostics.clear();
-        let mut tensor_echoes = Vec::new();
+        lowerer.echoes.clear();
         for stmt in &module.stmts {
+            if lowerer.halted {
+                break;
+            }
             match &stmt.kind {
-                StmtKind::Expr(expr) => {
+                StmtKind::Expr(expr) if echo => {
                     let value = lowerer.eval_statement_expression(expr);
                     let item = match &value {
                         Value::Tensor(id) => {
-                            tensor_echoes.push(lowerer.graph.outputs.len());
+                            lowerer.echoes.push(lowerer.graph.outputs.len());
                             PrintItem::Tensor(*id)
                         }
                         // Python's REPL shows nothing for None.
@@ -253,12 +289,30 @@ impl<'o> SessionLowerer<'o> {
                 }
             }
         }
+        if lowerer.halted && lowerer.diagnostics.is_empty() {
+            return Err(match lowerer.needs_stages {
+                Some(span) => vec![super::needs_stages_error(span)],
+                // A stage failed; the stager holds its error.
+                None => Vec::new(),
+            });
+        }
         if !lowerer.diagnostics.is_empty() {
             let mut diagnostics = std::mem::take(&mut lowerer.diagnostics);
             diagnostics.sort_by_key(|d| d.span.start);
+            diagnostics.dedup_by(|a, b| a.span == b.span && a.message == b.message);
             return Err(diagnostics);
         }
-        let program_outputs = lowerer.graph.outputs.len();
+        lowerer.take_lowering()
+    }
+}
+
+impl Lowerer<'_> {
+    /// The outputs lowered since the last run (the input's, or a stage's), as a
+    /// graph pruned to what they need, with a print handle for each session
+    /// variable among those nodes; the outputs are then cleared.
+    pub(super) fn take_lowering(&mut self) -> Result<SessionLowering, Vec<Diagnostic>> {
+        let program_outputs = self.graph.outputs.len();
+        let tensor_echoes = std::mem::take(&mut self.echoes);
         if program_outputs == 0 {
             // Nothing to compute: nothing of the session is looked at again.
             return Ok(SessionLowering {
@@ -266,16 +320,18 @@ impl<'o> SessionLowerer<'o> {
                 program_outputs,
                 tensor_echoes,
                 loads: Vec::new(),
+                handles: Vec::new(),
             });
         }
         // Handles only for the variables the outputs reach: the rest of the session
         // is neither tiled nor planned for this input.
-        let needed = needed_nodes(&lowerer.graph);
-        let mut handles: Vec<(&String, TileableId)> = lowerer
+        let materialized = &self.materialized;
+        let needed = needed_nodes(&self.graph, |id| materialized.contains_key(&id));
+        let mut handles: Vec<(&String, TileableId)> = self
             .scope
             .iter()
             .filter_map(|(name, binding)| match binding {
-                Binding::Object(object) => lowerer
+                Binding::Object(object) => self
                     .current_value(*object)
                     .filter(|id| needed.get(id.index()).copied().unwrap_or(false))
                     .map(|id| (name, id)),
@@ -284,24 +340,25 @@ impl<'o> SessionLowerer<'o> {
             .collect();
         handles.sort();
         let handles: Vec<TileableId> = handles.into_iter().map(|(_, id)| id).collect();
-        for id in handles {
-            lowerer.graph.outputs.push(Output::Print {
+        for &id in &handles {
+            self.graph.outputs.push(Output::Print {
                 items: vec![PrintItem::Tensor(id)],
                 sep: String::new(),
                 end: String::new(),
                 span: Span::default(),
             });
         }
-        let loads = lowerer
+        let loads = self
             .graph
             .ids()
             .filter(|id| {
                 needed.get(id.index()).copied().unwrap_or(false)
-                    && matches!(lowerer.graph.node(*id).op, TileOp::Load { .. })
+                    && matches!(self.graph.node(*id).op, TileOp::Load { .. })
             })
             .collect();
-        let graph = prune(&lowerer.graph);
-        lowerer.graph.outputs.clear();
+        let materialized = &self.materialized;
+        let graph = prune_cut(&self.graph, |id| materialized.get(&id).copied());
+        self.graph.outputs.clear();
         // A graph too big to tile is refused as a script's is, before anything runs.
         graph_size::check_graph_size(&graph).map_err(|diagnostic| vec![diagnostic])?;
         Ok(SessionLowering {
@@ -309,7 +366,18 @@ impl<'o> SessionLowerer<'o> {
             program_outputs,
             tensor_echoes,
             loads,
+            handles,
         })
+    }
+
+    /// Records the handles whose chunks a run left all in the session's cache
+    /// (`keys[i]`: the step key of `handles[i]`, if so): later runs cut there.
+    pub(super) fn materialize(&mut self, handles: &[TileableId], keys: &[Option<u64>]) {
+        for (&id, key) in handles.iter().zip(keys) {
+            if let Some(key) = key {
+                self.materialized.insert(id, *key);
+            }
+        }
     }
 }
 
@@ -324,7 +392,7 @@ fn bound_names(module: &Module) -> impl Iterator<Item = String> {
 
 /// Marks the nodes the graph's outputs need. Inputs have smaller ids than their
 /// users, so one backward sweep from the newest output finds them all.
-fn needed_nodes(graph: &TileableGraph) -> Vec<bool> {
+fn needed_nodes(graph: &TileableGraph, cut: impl Fn(TileableId) -> bool) -> Vec<bool> {
     let mut needed = vec![false; graph.len()];
     let mut mark = |id: TileableId| needed[id.index()] = true;
     for output in &graph.outputs {
@@ -341,8 +409,9 @@ fn needed_nodes(graph: &TileableGraph) -> Vec<bool> {
         return needed;
     };
     for index in (0..=newest).rev() {
-        if needed[index] {
-            for input in &graph.node(TileableId(index as u32)).inputs {
+        let id = TileableId(index as u32);
+        if needed[index] && !cut(id) {
+            for input in &graph.node(id).inputs {
                 needed[input.index()] = true;
             }
         }

@@ -50,6 +50,7 @@ mod random;
 mod reduction;
 mod root;
 mod shape_ops;
+pub mod stage;
 mod value;
 mod views;
 
@@ -57,7 +58,7 @@ mod views;
 mod tests;
 
 use crate::tileable::prune::prune;
-use crate::tileable::TileableGraph;
+use crate::tileable::{TileableGraph, TileableId};
 use marsc_grammar::ast::Module;
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::paths::FileIdentity;
@@ -95,6 +96,38 @@ impl std::default::Default for LowerOptions {
 /// seed of the last `random.seed(n)` before them, **0 when the script never calls
 /// `seed`**, so a script's random values are always reproducible.
 pub fn lower(module: &Module, options: &LowerOptions) -> Result<TileableGraph, Vec<Diagnostic>> {
+    lower_script(module, options).map_err(|failure| match failure {
+        LowerFailure::Diagnostics(diagnostics) => diagnostics,
+        LowerFailure::NeedsStages(span) => vec![needs_stages_error(span)],
+    })
+}
+
+/// Why a script did not lower to one graph.
+#[derive(Debug)]
+pub enum LowerFailure {
+    /// Its static errors, in source order.
+    Diagnostics(Vec<Diagnostic>),
+    /// No error up to here, where it needs a tensor's value: it runs in stages
+    /// ([`stage`]).
+    NeedsStages(Span),
+}
+
+/// The error for a script that needs a tensor's value where it cannot run in stages
+/// (`--emit`, a caller of [`lower`]).
+pub fn needs_stages_error(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "not supported yet: showing a script that runs in stages",
+        span,
+    )
+    .with_label("the script needs this tensor's value to go on")
+    .with_note("a run computes it first, then compiles the rest of the script")
+}
+
+/// [`lower`], telling a script that must run in stages apart from a wrong one.
+pub fn lower_script(
+    module: &Module,
+    options: &LowerOptions,
+) -> Result<TileableGraph, LowerFailure> {
     let mut lowerer = Lowerer::new(options);
     let mut unsupported = module.unsupported_bindings.iter().peekable();
     for stmt in &module.stmts {
@@ -105,9 +138,15 @@ pub fn lower(module: &Module, options: &LowerOptions) -> Result<TileableGraph, V
                 .scope
                 .insert(name.name.clone(), objects::Binding::Plain(Value::Poison));
         }
+        if lowerer.halted {
+            break;
+        }
         lowerer.statement(stmt);
     }
-    lowerer.finish()
+    match lowerer.needs_stages {
+        Some(span) if lowerer.diagnostics.is_empty() => Err(LowerFailure::NeedsStages(span)),
+        _ => lowerer.finish().map_err(LowerFailure::Diagnostics),
+    }
 }
 
 /// A result whose error is one diagnostic (the expression then becomes `Poison`).
@@ -143,6 +182,20 @@ pub(crate) struct Lowerer<'o> {
     /// `y = f(x)`, `return f(x)`), after which nothing of the statement is left to
     /// read: a call there may update its caller's tensors in place.
     whole_statement_call: bool,
+    /// Runs a stage when the program needs a tensor's value (see [`stage`]);
+    /// `None` for a script lowered as a whole.
+    stager: Option<stage::SharedStager<'o>>,
+    /// Where a script lowered as a whole first needed a tensor's value: it must run
+    /// in stages.
+    needs_stages: Option<Span>,
+    /// Lowering stopped (a stage failed, or a value was needed after an error):
+    /// every later statement is skipped.
+    halted: bool,
+    /// Indexes of the outputs that echo a tensor (REPL expression statements).
+    echoes: Vec<usize>,
+    /// Tensors whose chunks the session has cached, with their step keys: a run
+    /// reads them from the cache, and tiles and plans nothing behind them.
+    materialized: HashMap<TileableId, u64>,
 }
 
 impl<'o> Lowerer<'o> {
@@ -161,6 +214,11 @@ impl<'o> Lowerer<'o> {
             iterations: 0,
             updates_in_calls: Vec::new(),
             whole_statement_call: false,
+            stager: None,
+            needs_stages: None,
+            halted: false,
+            echoes: Vec::new(),
+            materialized: HashMap::new(),
         }
     }
 

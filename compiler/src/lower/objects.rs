@@ -362,6 +362,7 @@ impl Lowerer<'_> {
             | TileOp::Literal(_)
             | TileOp::Random { .. } => true,
             TileOp::Load { source } => source.metadata().c_contiguous,
+            TileOp::Cached { .. } => true,
             TileOp::Unary(_)
             | TileOp::Binary { .. }
             | TileOp::Where

@@ -134,6 +134,12 @@ impl<'a> KernelBuilder<'a> {
                     shape: self.shape(chunk),
                 }
             }
+            ChunkOp::Cached { .. } => {
+                return Err(format!(
+                    "chunk {} of a cached tensor is not in the session's cache",
+                    chunk.0
+                ))
+            }
             ChunkOp::Unary(op) => Kernel::Unary(*op),
             ChunkOp::Binary { op, common } => Kernel::Binary {
                 op: *op,

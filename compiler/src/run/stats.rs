@@ -16,6 +16,9 @@ pub struct RunStats {
     /// Time spent compiling them (0 when every kernel was already cached).
     pub jit_seconds: f64,
     pub compile_seconds: f64,
+    /// Runs the job made: 1, or one per stage of a script that needs tensor values
+    /// to go on (the figures are then added up over the stages, peaks are maxima).
+    pub stages: u64,
     /// The executor's figures (workers, run time, transfers, liveness, ...).
     pub exec: ExecStats,
 }
@@ -27,6 +30,7 @@ impl RunStats {
             "tileables": self.tileables,
             "chunks": self.chunks,
             "subtasks": self.subtasks,
+            "stages": self.stages,
             "kernels": self.kernels,
             "workers": self.exec.workers,
             "compile_seconds": self.compile_seconds,
@@ -49,6 +53,9 @@ impl fmt::Display for RunStats {
             "compiled {} tileables into {} chunks and {} subtasks ({} JIT kernels) in {:.3}s",
             self.tileables, self.chunks, self.subtasks, self.kernels, self.compile_seconds
         )?;
+        if self.stages > 1 {
+            writeln!(f, "ran in {} stages", self.stages)?;
+        }
         write!(f, "{}", self.exec)
     }
 }

@@ -8,6 +8,7 @@
 use super::SOURCE_NAME;
 use crate::diagnostics::{render_plain, SourceFile};
 use crate::error::JobError;
+use crate::run::output::Printed;
 use marsc_grammar::{Diagnostic, Span};
 use serde_json::Value;
 use std::fmt;
@@ -18,6 +19,9 @@ pub struct InputError {
     pub error: JobError,
     /// The input's own text, or the session's when a span points before the input.
     pub text: String,
+    /// What the input printed before it failed (the stages that ran, in order):
+    /// shown before the error, as a script's earlier prints are.
+    pub shown: Vec<Printed>,
 }
 
 impl InputError {
@@ -26,6 +30,7 @@ impl InputError {
         InputError {
             error,
             text: String::new(),
+            shown: Vec::new(),
         }
     }
 
@@ -46,6 +51,7 @@ impl InputError {
             return InputError {
                 error,
                 text: session_text.to_string(),
+                shown: Vec::new(),
             };
         }
         let shift = |diagnostic: &Diagnostic| shifted(diagnostic, offset);
@@ -59,7 +65,20 @@ impl InputError {
         InputError {
             error,
             text: session_text[offset..].to_string(),
+            shown: Vec::new(),
         }
+    }
+
+    /// The error, after `shown`: what the input printed before it failed.
+    pub fn with_shown(mut self, shown: Vec<Printed>) -> InputError {
+        self.shown = shown;
+        self
+    }
+
+    /// The error, with `earlier` printed before what it already shows.
+    pub fn after(mut self, earlier: Vec<Printed>) -> InputError {
+        self.shown.splice(0..0, earlier);
+        self
     }
 
     fn source(&self) -> SourceFile<'_> {

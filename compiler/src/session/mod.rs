@@ -19,22 +19,25 @@ pub mod error;
 pub mod files;
 pub mod session_kernel;
 pub mod spans;
+pub mod stages;
 
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
-use crate::driver::{tile_graph, Options};
+use crate::driver::Options;
 use crate::error::JobError;
 use crate::lower::incremental::{Members, SessionLowerer, SessionLowering};
 use crate::lower::LowerOptions;
-use crate::run::output::{write_outputs, Printed};
+use crate::run::output::Printed;
 use crate::run::{CancelToken, RunOptions, RunStats};
 use crate::tileable::Output;
-use compute::{plan_with_cache, run_with_cache, ChunkCache};
 pub use error::InputError;
 use files::{LoadedFiles, Staleness};
 use marsc_grammar::ast::Module;
 use marsc_grammar::Diagnostic;
 use spans::shift_module;
+use stages::Runner;
+use std::cell::RefCell;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::Instant;
 
 /// The file name diagnostics show for REPL input.
@@ -57,7 +60,9 @@ pub struct Session<'o> {
     /// input gets a cancel token of its own.
     pub run_options: RunOptions,
     lowerer: SessionLowerer<'o>,
-    cache: ChunkCache,
+    /// Runs inputs and stages, with the cache of computed chunks; shared with the
+    /// lowering state, which starts a stage from inside an input.
+    runner: Rc<RefCell<Runner>>,
     files: LoadedFiles,
     last_stats: Option<RunStats>,
 }
@@ -79,15 +84,37 @@ impl<'o> Session<'o> {
         lower_options: &'o LowerOptions,
         run_options: RunOptions,
     ) -> Session<'o> {
+        let runner = Rc::new(RefCell::new(Runner::new(
+            options.clone(),
+            run_options.clone(),
+        )));
         Session {
             accepted: String::new(),
             options,
             run_options,
-            lowerer: SessionLowerer::new(lower_options),
-            cache: ChunkCache::default(),
+            lowerer: SessionLowerer::with_stager(lower_options, runner.clone()),
+            runner,
             files: LoadedFiles::default(),
             last_stats: None,
         }
+    }
+
+    /// A session that runs a whole script as one input (a script that needs tensor
+    /// values runs in stages this way): expression statements show nothing, as in
+    /// a script.
+    pub fn for_script(
+        options: Options,
+        lower_options: &'o LowerOptions,
+        run_options: RunOptions,
+    ) -> Session<'o> {
+        let mut session = Session::new(options, lower_options, run_options);
+        session.lowerer.echo = false;
+        session
+    }
+
+    /// The figures of the last input's runs (its stages added up).
+    pub fn last_stats(&self) -> Option<&RunStats> {
+        self.last_stats.as_ref()
     }
 
     /// The session's variables and what `NAME.` completes to, sorted (built when
@@ -98,13 +125,14 @@ impl<'o> Session<'o> {
 
     /// The figures of the last run, with the size of the cache.
     pub fn stats_text(&self) -> String {
+        let runner = self.runner.borrow();
         match &self.last_stats {
             Some(stats) => format!(
                 "{stats}\njit: {} kernels compiled in {:.3}s\ncached: {} chunks, {} bytes",
                 stats.kernels,
                 stats.jit_seconds,
-                self.cache.len(),
-                self.cache.bytes()
+                runner.cache.len(),
+                runner.cache.bytes()
             ),
             None => "no run yet".to_string(),
         }
@@ -114,7 +142,7 @@ impl<'o> Session<'o> {
     pub fn reset(&mut self) {
         self.accepted.clear();
         self.lowerer.reset();
-        self.cache.clear();
+        self.clear_cache();
         self.files.clear();
         self.last_stats = None;
     }
@@ -128,6 +156,7 @@ impl<'o> Session<'o> {
             return Err(InputError {
                 error: JobError::Diagnostics(diagnostics),
                 text: input,
+                shown: Vec::new(),
             });
         }
         if module.stmts.is_empty() {
@@ -196,40 +225,49 @@ impl<'o> Session<'o> {
         };
         let offset = self.accepted.len();
         let first_node = self.lowerer.node_count();
-        let lowering = match self.lowerer.accept(&module) {
+        self.runner
+            .borrow_mut()
+            .begin_input(&self.options, &self.run_options);
+        let accepted = self.lowerer.accept(&module);
+        let (staged, stage_failure) = self.runner.borrow_mut().take_stage_outcome();
+        self.settle_stats();
+        let lowering = match accepted {
             Ok(lowering) => lowering,
             Err(diagnostics) => {
-                return Err(InputError::in_input(
-                    &format!("{}{input}", self.accepted),
-                    offset,
-                    JobError::Diagnostics(diagnostics),
-                ))
+                // A stage's failure, or the errors found (after the stages that ran).
+                let error = stage_failure.unwrap_or(JobError::Diagnostics(diagnostics));
+                let text = format!("{}{input}", self.accepted);
+                return Err(InputError::in_input(&text, offset, error).with_shown(staged));
             }
         };
         // It compiled: it is part of the program now, even if running it fails.
         self.accepted.push_str(&input);
         if self.files.record(self.lowerer.loads_since(first_node)) {
             // Chunk keys name a load by path: another version's chunks must go.
-            self.cache.clear();
+            self.clear_cache();
         }
-        verify(&lowering)?;
+        verify(&lowering).map_err(|error| error.with_shown(staged.clone()))?;
         if lowering.program_outputs == 0 {
-            return Ok(Vec::new());
+            return Ok(staged);
         }
         let lowered = Lowered {
             offset,
             lowering,
             compile_started,
         };
-        self.check_files(&lowered, &[])?;
+        self.check_files(&lowered, &[])
+            .map_err(|error| error.with_shown(staged.clone()))?;
         let shown = self.run(&lowered);
         // A file that changed while the run read it may have given it mixed data.
         let saved = saved_paths(&lowered.lowering);
         if let Err(error) = self.check_files(&lowered, &saved) {
-            self.cache.clear();
-            return Err(error);
+            self.clear_cache();
+            return Err(error.with_shown(staged));
         }
-        shown
+        match shown {
+            Ok(shown) => Ok(staged.into_iter().chain(shown).collect()),
+            Err(error) => Err(error.after(staged)),
+        }
     }
 
     /// Fails when a load the input needs no longer has the file it loaded (files in
@@ -271,53 +309,31 @@ impl<'o> Session<'o> {
     }
 
     fn run(&mut self, lowered: &Lowered) -> Result<Vec<Printed>, InputError> {
-        let in_input = |error| InputError::in_input(&self.accepted, lowered.offset, error);
-        let lowering = &lowered.lowering;
-        let chunks = tile_graph(&lowering.graph).map_err(in_input)?;
-        let keep_steps = handle_steps(&chunks, lowering.program_outputs);
-        // Subtasks are placed for this session's workers, as a script's are for its run.
-        let options = Options {
-            workers: self.options.workers.or(Some(self.run_options.workers)),
-            ..self.options.clone()
-        };
-        let planned = plan_with_cache(
-            &chunks,
-            lowering.program_outputs,
-            &keep_steps,
-            &self.cache,
-            &options,
-        )
-        .map_err(|message| InputError::unlocated(JobError::internal("plan", message)))?;
-        let subtasks = planned.plan.subtasks.len() as u64;
-        let jit = planned.jit.clone();
-        let compile_seconds = lowered.compile_started.elapsed().as_secs_f64();
-        let (values, exec) = run_with_cache(
-            &chunks,
-            &lowering.graph,
-            planned,
-            &self.run_options,
-            &mut self.cache,
-        )
-        .map_err(|error| InputError::in_input(&self.accepted, lowered.offset, error))?;
-        self.last_stats = Some(RunStats {
-            tileables: lowering.graph.len() as u64,
-            chunks: chunks.num_chunks() as u64,
-            subtasks,
-            kernels: jit.kernels,
-            jit_seconds: jit.jit_seconds,
-            compile_seconds,
-            exec,
-        });
-        let mut shown: Vec<Printed> = Vec::new();
-        write_outputs(
-            &chunks,
-            &values,
-            lowering.program_outputs,
-            |index| lowering.tensor_echoes.contains(&index),
-            &mut shown,
-        )
-        .map_err(InputError::unlocated)?;
-        Ok(shown)
+        let outcome =
+            self.runner
+                .borrow_mut()
+                .run_or_salvage(&lowered.lowering, lowered.compile_started, 0);
+        self.settle_stats();
+        let ran = outcome.map_err(|(error, printed)| {
+            InputError::in_input(&self.accepted, lowered.offset, error).with_shown(printed)
+        })?;
+        self.lowerer
+            .materialize(&lowered.lowering.handles, &ran.cached);
+        Ok(ran.printed)
+    }
+
+    /// Empties the chunk cache; nothing is read from it any more.
+    fn clear_cache(&mut self) {
+        self.runner.borrow_mut().cache.clear();
+        self.lowerer.forget_materialized();
+    }
+
+    /// The figures of what the input has run so far (its stages, then its outputs)
+    /// are the last run's.
+    fn settle_stats(&mut self) {
+        if let Some(stats) = self.runner.borrow().input_stats() {
+            self.last_stats = Some(stats.clone());
+        }
     }
 }
 
@@ -353,7 +369,7 @@ pub fn tile_error(error: JobError) -> String {
 }
 
 /// The steps of the print handles after the program's outputs.
-fn handle_steps(chunks: &ChunkGraph, program_outputs: usize) -> Vec<StepId> {
+pub(crate) fn handle_steps(chunks: &ChunkGraph, program_outputs: usize) -> Vec<StepId> {
     chunks.outputs[program_outputs..]
         .iter()
         .flat_map(|output| match output {

@@ -231,3 +231,47 @@ fn a_def_persists_across_inputs_and_blocks_run_as_one_input() {
         assert_eq!(ok(session, "double(1.5, k=4)"), "6.0\n");
     });
 }
+
+#[test]
+fn a_while_on_a_tensor_runs_in_stages_within_an_input() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        ok(session, "x = arange(4.0, chunks=2)");
+        let shown = ok(
+            session,
+            "while x.sum() < 50:\n    x = x * 2\n    print(x.sum())\n\n",
+        );
+        assert_eq!(shown, "12.0\n24.0\n48.0\n96.0\n");
+        let stats = session.last_stats().expect("ran").clone();
+        assert_eq!(stats.stages, 5, "{stats:?}");
+        // The loop's tensors are cached whole: a stage tiles only its own step,
+        // not the history of the loop.
+        assert!(stats.tileables < 40, "{stats:?}");
+        assert_eq!(ok(session, "x"), "array([ 0., 16., 32., 48.])\n");
+        assert_eq!(ok(session, "float(x[1]) + 1"), "17.0\n");
+        assert_eq!(ok(session, "x[1:3].tolist()"), "[16.0, 32.0]\n");
+        assert_eq!(ok(session, "16 in x, 17 in x"), "(True, False)\n");
+    });
+}
+
+#[test]
+fn a_failing_stage_shows_what_ran_before_it_and_leaves_the_session_as_it_was() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        ok(session, "n = arange(3)");
+        let failure = session
+            .statements("print('a', n.sum())\nk = n ** (n - 5)\nif k.sum() > 0:\n    m = 1\n\n")
+            .expect_err("fails in its stage");
+        let printed: String = failure.shown.iter().map(Printed::text).collect();
+        assert_eq!(printed, "a 3\n");
+        let error = failure.render();
+        assert!(
+            error.contains("Integers to negative integer powers"),
+            "{error}"
+        );
+        assert!(error.contains("2 | k = n ** (n - 5)"), "{error}");
+        // The failed input bound nothing.
+        assert!(err(session, "k").contains("cannot find `k`"));
+        assert_eq!(ok(session, "n.sum() > 2 and 'yes'"), "'yes'\n");
+    });
+}

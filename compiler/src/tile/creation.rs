@@ -49,6 +49,7 @@ fn creation_op(op: &TileOp) -> Option<ChunkOp> {
         TileOp::Load { source } => ChunkOp::Load {
             source: source.clone(),
         },
+        TileOp::Cached { key } => ChunkOp::Cached { key: *key },
         _ => return None,
     })
 }

@@ -118,7 +118,8 @@ impl Tiler<'_> {
             | TileOp::Eye { .. }
             | TileOp::Literal(_)
             | TileOp::Random { .. }
-            | TileOp::Load { .. } => self.tile_creation(id, node)?,
+            | TileOp::Load { .. }
+            | TileOp::Cached { .. } => self.tile_creation(id, node)?,
             TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
                 self.tile_elementwise(id, node)?
             }

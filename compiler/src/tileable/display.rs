@@ -97,6 +97,7 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::Literal(_) => "literal".into(),
         TileOp::Random { dist, .. } => format!("random.{}", random_name(dist)),
         TileOp::Load { .. } => "load".into(),
+        TileOp::Cached { .. } => "cached".into(),
         TileOp::Unary(op) => op.name().into(),
         TileOp::Binary { op, .. } => op.name().into(),
         TileOp::Where => "where".into(),
@@ -174,6 +175,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
             parameters
         }
         TileOp::Load { source } => source.dump_parameters(),
+        TileOp::Cached { key } => vec![format!("key={key:016x}")],
         TileOp::Binary { common, .. } => vec![format!("common={common}")],
         TileOp::Reduce {
             reduction,

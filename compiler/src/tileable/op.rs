@@ -39,6 +39,10 @@ pub enum TileOp {
     /// `load(path)`: data from a store opened at compile time (its metadata is the
     /// node's shape and dtype; how it is read is the store's own).
     Load { source: StoreRef },
+    /// A tensor an earlier stage or REPL input computed, whose chunks are all in the
+    /// session's cache under the step key `key` (staged execution cuts the history
+    /// behind it: nothing before it is tiled or planned again).
+    Cached { key: u64 },
 
     // ---- element-wise (inputs are broadcast against each other) ----
     /// One input; computes in `op.result_dtype(input)`.

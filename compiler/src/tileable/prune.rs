@@ -8,7 +8,14 @@ use super::{Output, PrintItem, TileableGraph, TileableId};
 
 /// Returns a graph with only the nodes reachable backwards from the outputs.
 pub fn prune(graph: &TileableGraph) -> TileableGraph {
-    let live = live_nodes(graph);
+    prune_cut(graph, |_| None)
+}
+
+/// [`prune`], with the nodes `cut` gives a key for replaced by leaves
+/// (`TileOp::Cached` with that key): what only they needed is dropped. A session
+/// cuts the tensors whose chunks it has cached (staged execution).
+pub fn prune_cut(graph: &TileableGraph, cut: impl Fn(TileableId) -> Option<u64>) -> TileableGraph {
+    let live = live_nodes(graph, &cut);
     let mut renumbered: Vec<Option<TileableId>> = vec![None; graph.len()];
     let mut pruned = TileableGraph::new();
     for id in graph.ids() {
@@ -16,6 +23,10 @@ pub fn prune(graph: &TileableGraph) -> TileableGraph {
             continue;
         }
         let mut node = graph.node(id).clone();
+        if let Some(key) = cut(id) {
+            node.op = super::TileOp::Cached { key };
+            node.inputs.clear();
+        }
         for input in &mut node.inputs {
             *input = renumbered[input.index()].expect("inputs of a live node are live");
         }
@@ -62,7 +73,7 @@ pub fn prune(graph: &TileableGraph) -> TileableGraph {
 
 /// Marks every node an output depends on. Inputs always have smaller ids than their
 /// users, so one backwards sweep suffices.
-fn live_nodes(graph: &TileableGraph) -> Vec<bool> {
+fn live_nodes(graph: &TileableGraph, cut: impl Fn(TileableId) -> Option<u64>) -> Vec<bool> {
     let mut live = vec![false; graph.len()];
     for output in &graph.outputs {
         match output {
@@ -77,8 +88,9 @@ fn live_nodes(graph: &TileableGraph) -> Vec<bool> {
         }
     }
     for index in (0..graph.len()).rev() {
-        if live[index] {
-            for input in &graph.node(TileableId(index as u32)).inputs {
+        let id = TileableId(index as u32);
+        if live[index] && cut(id).is_none() {
+            for input in &graph.node(id).inputs {
                 live[input.index()] = true;
             }
         }

@@ -83,7 +83,8 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
         | TileOp::Eye { .. }
         | TileOp::Literal(_)
         | TileOp::Random { .. }
-        | TileOp::Load { .. } => Some(0),
+        | TileOp::Load { .. }
+        | TileOp::Cached { .. } => Some(0),
         TileOp::Binary { .. } | TileOp::MatMul => Some(2),
         TileOp::Where => Some(3),
         TileOp::Concatenate { .. } => None,
@@ -138,7 +139,9 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
     let size: usize = shape.iter().product();
     let first = inputs.first().map(|n| n.shape.as_slice()).unwrap_or(&[]);
     match &node.op {
-        TileOp::Full(_) | TileOp::Random { .. } | TileOp::Load { .. } => Ok(()),
+        TileOp::Full(_) | TileOp::Random { .. } | TileOp::Load { .. } | TileOp::Cached { .. } => {
+            Ok(())
+        }
         TileOp::Arange { .. } => (shape.len() == 1)
             .then_some(())
             .ok_or("arange is not 1-D".into()),
@@ -292,7 +295,7 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         TileOp::Arange { start, step } => scalar(start).and(scalar(step)),
         TileOp::Literal(values) => values.iter().try_for_each(scalar),
         TileOp::Linspace { .. } => expect_dtype("linspace", dtype, DType::Float64),
-        TileOp::Eye { .. } | TileOp::Load { .. } => Ok(()),
+        TileOp::Eye { .. } | TileOp::Load { .. } | TileOp::Cached { .. } => Ok(()),
         TileOp::Random { dist, .. } => {
             let expected = match dist {
                 RandomDist::Randint { .. } => DType::Int64,

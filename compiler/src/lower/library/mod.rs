@@ -118,6 +118,10 @@ pub(crate) enum Builtin {
     BroadcastTo,
     Rechunk,
     Execute,
+    /// `t.item()`: the Python scalar of a one-element tensor (staged).
+    Item,
+    /// `t.tolist()`: the tensor's values as nested Python lists (staged).
+    ToList,
     Copy,
     Print,
     Abs,

@@ -293,6 +293,7 @@ pub(super) const RESHAPE_METHOD: &[Param] = &[
     kw("copy", NONE),
 ];
 pub(super) const RAVEL: &[Param] = &[req("a"), opt("order", Default::Str("C"))];
+pub(super) const NO_PARAMS: &[Param] = &[];
 pub(super) const ORDER_ONLY: &[Param] = &[opt("order", Default::Str("C"))];
 pub(super) const EXPAND_DIMS: &[Param] = &[req("a"), req("axis")];
 pub(super) const SQUEEZE: &[Param] = &[req("a"), opt("axis", NONE)];

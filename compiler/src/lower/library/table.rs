@@ -215,6 +215,8 @@ pub(crate) static LIBRARY: &[Signature] = &[
     method("execute", EXECUTE, F::Execute),
     method("fetch", EXECUTE, F::Execute),
     method("copy", ORDER_ONLY, F::Copy),
+    method("item", NO_PARAMS, F::Item),
+    method("tolist", NO_PARAMS, F::ToList),
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),

@@ -358,30 +358,22 @@ fn chunk_specs() {
 
 #[test]
 fn boolean_operators_on_tensors() {
+    const AMBIGUOUS: &str =
+        "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()";
     let d = diagnostic("x = mt.ones(3)\ny = x and x\n");
-    assert_eq!(
-        d.message,
-        "`and` cannot be used on tensors: their truth value is ambiguous"
-    );
+    assert_eq!(d.message, AMBIGUOUS);
     assert_eq!(
         d.help.as_deref(),
-        Some("use `&`, `|`, `~` for element-wise logic")
+        Some("use `&`, `|`, `~` for element-wise logic, `.any()` or `.all()` for one truth")
     );
-    assert_eq!(d.span.range(), 21..24);
+    assert_eq!(d.span.range(), 19..20);
+    assert_eq!(d.secondary[0].0.range(), 21..24);
+    check("x = mt.ones(3)\ny = x or 1\n", AMBIGUOUS, "x");
+    check("x = mt.ones(3)\ny = not x\n", AMBIGUOUS, "x");
     check(
-        "x = mt.ones(3)\ny = x or 1\n",
-        "`or` cannot be used on tensors: their truth value is ambiguous",
-        "or",
-    );
-    check(
-        "x = mt.ones(3)\ny = not x\n",
-        "`not` cannot be used on tensors: their truth value is ambiguous",
-        "not",
-    );
-    check(
-        "x = mt.ones(3)\ny = True and x\n",
-        "`and` cannot be used on tensors: their truth value is ambiguous",
-        "and",
+        "x = mt.ones(0)\ny = not x\n",
+        "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.",
+        "x",
     );
 }
 

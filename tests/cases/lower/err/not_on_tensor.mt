@@ -1,4 +1,4 @@
-# `not` on a tensor -> error: `not` cannot be used on a tensor; help: use `~` or logical_not
+# `not` on a 5-element tensor -> error: The truth value of an array with more than one element is ambiguous; help: use `~`
 import mars.tensor as mt
 x = mt.arange(5)
 print(not (x > 2))

@@ -1,4 +1,4 @@
-# `or` between tensors -> error: `or` cannot be used on tensors; help: use `|`
+# `or` between tensors needs the truth of a 5-element tensor -> error: The truth value of an array with more than one element is ambiguous; help: use `|`
 import mars.tensor as mt
 x = mt.arange(5)
 print((x < 1) or (x > 3))
