@@ -322,3 +322,45 @@ proptest! {
         }
     }
 }
+
+/// A script of updates through an index and a loop steered by a tensor's value
+/// (staged execution), over a vector of `len` chunked as `chunks`: what it prints
+/// must not depend on the chunking or the workers.
+fn staged_updates_script(len: usize, chunks: &[usize], cut: usize, limit: i64) -> String {
+    let cut = cut % len;
+    format!(
+        "import mars.tensor as mt\n\
+         x = (mt.arange({len}) * 7 % 11 - 5).astype(mt.float64).rechunk({chunks})\n\
+         y = x\n\
+         x[x < 0] = 0\n\
+         x[{cut}:] += 1\n\
+         x[x > 3] *= 2\n\
+         x[0] = 1\n\
+         k = 0\n\
+         while x.sum() < {limit}:\n    x *= 2\n    k += 1\n\
+         if x.max() > 100:\n    x[-1] = 100\n\
+         print(k, float(x.sum()), y.sum() == x.sum(), x)\n",
+        chunks = chunks_text(std::slice::from_ref(&chunks.to_vec())),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn updates_through_an_index_and_staged_loops_do_not_depend_on_chunking(
+        (len, chunks) in (2usize..=24).prop_flat_map(|len| (Just(len), splits(len))),
+        cut in 0usize..24,
+        limit in 1i64..2000,
+        workers in 1u32..=3,
+    ) {
+        let text = staged_updates_script(len, &chunks, cut, limit);
+        let whole = staged_updates_script(len, &[len], cut, limit);
+        let expected = output_of(&whole, &options(), 1);
+        prop_assert_eq!(output_of(&text, &options(), workers), expected, "script:\n{}", text);
+    }
+}

@@ -40,6 +40,13 @@ pub enum StmtKind {
         op_span: Span,
         value: Expr,
     },
+    /// `x[index] = value`, or `x[index] OP= value` with `op`: an update of `x`
+    /// through an index (`target` is the subscript expression).
+    SetItem {
+        target: Expr,
+        op: Option<(BinOp, Span)>,
+        value: Expr,
+    },
     /// Any other expression statement (`print(...)`, `mt.save(...)`, `x`).
     Expr(Expr),
     /// `a, b = value`, `(a, b), c = value`: unpacking into several targets.

@@ -149,6 +149,12 @@ impl Walk {
                 self.ident(depth + 1, "target", target);
                 self.expr(depth + 1, "value", value);
             }
+            StmtKind::SetItem { target, op, value } => {
+                let op = op.map_or("=".to_string(), |(op, _)| format!("{}=", op.symbol()));
+                self.push(depth, "", "SetItem", op, stmt.span);
+                self.expr(depth + 1, "target", target);
+                self.expr(depth + 1, "value", value);
+            }
             StmtKind::Expr(value) => {
                 self.push(depth, "", "ExprStmt", String::new(), stmt.span);
                 self.expr(depth + 1, "value", value);

@@ -101,6 +101,7 @@ impl Lowerer<'_> {
                 op_span,
                 value,
             } => self.augmented_assignment(target, *op, *op_span, value),
+            StmtKind::SetItem { target, op, value } => self.set_item(target, *op, value),
             StmtKind::Expr(expr) => {
                 self.eval_statement_expression(expr);
             }
@@ -979,7 +980,9 @@ pub(crate) fn assigned_names(body: &[Stmt], names: &mut HashSet<String>) {
                     names.insert(name.name.clone());
                 }
             }
-            StmtKind::Expr(_)
+            // Updates an object; binds no name (`x[0] = 1` does not make `x` local).
+            StmtKind::SetItem { .. }
+            | StmtKind::Expr(_)
             | StmtKind::Return(_)
             | StmtKind::Break
             | StmtKind::Continue

@@ -13,7 +13,7 @@ use marsc_grammar::ast::SubscriptItem;
 use marsc_grammar::{Diagnostic, Span};
 
 /// An evaluated subscript item with its span.
-enum Item {
+pub(super) enum Item {
     Value(Value, Span),
     Slice {
         parts: [Option<(Value, Span)>; 3],
@@ -37,8 +37,18 @@ impl Lowerer<'_> {
         items: &[SubscriptItem],
         span: Span,
     ) -> Value {
+        match self.subscript_items(items) {
+            Some(evaluated) if !object.is_poison() => {
+                self.subscript_evaluated(object, object_span, evaluated, span)
+            }
+            _ => Value::Poison,
+        }
+    }
+
+    /// The subscript's items, evaluated in order; `None` when one is poison.
+    pub(super) fn subscript_items(&mut self, items: &[SubscriptItem]) -> Option<Vec<Item>> {
         let mut evaluated = Vec::with_capacity(items.len());
-        let mut poisoned = object.is_poison();
+        let mut poisoned = false;
         for item in items {
             let item = self.subscript_item(item);
             poisoned |= match &item {
@@ -47,9 +57,17 @@ impl Lowerer<'_> {
             };
             evaluated.push(item);
         }
-        if poisoned {
-            return Value::Poison;
-        }
+        (!poisoned).then_some(evaluated)
+    }
+
+    /// `object[items]` of evaluated items.
+    pub(super) fn subscript_evaluated(
+        &mut self,
+        object: Value,
+        object_span: Span,
+        mut evaluated: Vec<Item>,
+        span: Span,
+    ) -> Value {
         // `a[(i, j)]` is `a[i, j]`, as in NumPy.
         if let [Item::Value(Value::Tuple(inner), tuple_span)] = evaluated.as_slice() {
             if matches!(object, Value::Tensor(_)) {

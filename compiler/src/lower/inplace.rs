@@ -118,7 +118,7 @@ impl Lowerer<'_> {
     }
 
     /// `OP(current, rhs)` checked as NumPy checks `out=current`, cast to its dtype.
-    fn in_place_result(
+    pub(super) fn in_place_result(
         &mut self,
         object: ObjectId,
         current: TileableId,
@@ -507,7 +507,7 @@ fn cast_error(
 }
 
 /// A shape as NumPy's messages print it: `(2,3)`, `(3,)`, `()`.
-fn numpy_shape(shape: &[usize]) -> String {
+pub(super) fn numpy_shape(shape: &[usize]) -> String {
     match shape {
         [one] => format!("({one},)"),
         _ => format!(

@@ -49,6 +49,7 @@ mod pyfmt;
 mod random;
 mod reduction;
 mod root;
+mod setitem;
 mod shape_ops;
 pub mod stage;
 mod value;

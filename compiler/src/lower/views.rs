@@ -339,6 +339,30 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The object `base[...]` is when it is assigned into (`result` is its value):
+    /// a view of `base`'s object even for a single element, which reading makes a
+    /// new NumPy scalar. `None` when `base` is no object a name can reach.
+    pub(super) fn indexed_object(
+        &mut self,
+        base_origin: Origin,
+        base: TileableId,
+        result: TileableId,
+        span: Span,
+    ) -> Option<ObjectId> {
+        let origin = self.view_origin(base_origin, base, ViewKind::Always, "a slice", span);
+        self.object_of(origin, result, span)
+    }
+
+    /// The object a tensor value with this origin is, if a name can reach it.
+    pub(super) fn origin_object(
+        &mut self,
+        origin: Origin,
+        value: TileableId,
+        span: Span,
+    ) -> Option<ObjectId> {
+        self.object_of(origin, value, span)
+    }
+
     /// The origin of a view of `base` (an evaluated value with its origin).
     fn view_origin(
         &mut self,

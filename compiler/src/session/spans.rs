@@ -38,6 +38,13 @@ fn shift_block(stmts: &mut [Stmt], by: u32) {
                 shift(op_span, by);
                 shift_expr(value, by);
             }
+            StmtKind::SetItem { target, op, value } => {
+                shift_expr(target, by);
+                if let Some((_, op_span)) = op {
+                    shift(op_span, by);
+                }
+                shift_expr(value, by);
+            }
             StmtKind::Expr(expr) => shift_expr(expr, by),
             StmtKind::Unpack { target, value } => {
                 shift_target(target, by);

@@ -86,6 +86,14 @@ pub(crate) fn expression_or_assignment(
             kind: StmtKind::Expr(first.expr),
             span,
         }),
+        1 if matches!(first.expr.kind, ExprKind::Subscript { .. }) => Some(Stmt {
+            kind: StmtKind::SetItem {
+                target: first.expr,
+                op: None,
+                value: values.remove(0).expr,
+            },
+            span,
+        }),
         1 => {
             let target = target(sink, first.expr, "=")?;
             let value = values.remove(0).expr;
@@ -143,6 +151,16 @@ pub(crate) fn augmented_assignment(
     value: Node,
     span: Span,
 ) -> Option<Stmt> {
+    if matches!(target.expr.kind, ExprKind::Subscript { .. }) {
+        return Some(Stmt {
+            kind: StmtKind::SetItem {
+                target: target.expr,
+                op: Some(op),
+                value: value.expr,
+            },
+            span,
+        });
+    }
     let operator = format!("{}=", op.0.symbol());
     let target = assignment_target(sink, target.expr, &operator)?;
     Some(Stmt {
@@ -163,10 +181,12 @@ fn assignment_target(sink: &mut Sink<'_>, target: Expr, operator: &str) -> Optio
         ExprKind::Name(name) => return Some(Ident { name, span }),
         // Already reported where the placeholder was made.
         ExprKind::Error => return None,
+        // A whole assignment's subscript target is a `SetItem`; this is one inside
+        // an unpacking or a `for` target.
         ExprKind::Subscript { .. } => (
-            "not supported yet: assignment to an element or slice".to_string(),
-            "cannot assign to a subscript",
-            "build a new tensor instead, e.g. `a = mt.where(mask, value, a)`, or update all of it in place with `a += ...`",
+            "not supported yet: assignment to an element or slice inside an unpacking".to_string(),
+            "cannot assign to a subscript here",
+            "assign each item on its own line: `a[0] = ...`",
         ),
         ExprKind::Attribute { .. } => (
             "assignment to an attribute is not supported".to_string(),
@@ -176,9 +196,9 @@ fn assignment_target(sink: &mut Sink<'_>, target: Expr, operator: &str) -> Optio
         ExprKind::Tuple(items) | ExprKind::List(items) => {
             collect_target_names(&items, &mut sink.unsupported_bindings);
             (
-            "unpacking is not supported with an augmented assignment".to_string(),
-            "cannot update several names at once",
-            "update each name on its own line: `a += ...` then `b += ...`",
+                "unpacking is not supported with an augmented assignment".to_string(),
+                "cannot update several names at once",
+                "update each name on its own line: `a += ...` then `b += ...`",
             )
         }
         ExprKind::Call { .. } => (

@@ -1,7 +1,7 @@
 //! Unit tests of the parser: precedence (checked against Python's `ast`), literals,
 //! statement separation, every targeted error, and recovery.
 
-use crate::ast::{Expr, ExprKind, Stmt, StmtKind, SubscriptItem};
+use crate::ast::{BinOp, Expr, ExprKind, Stmt, StmtKind, SubscriptItem};
 use crate::diagnostic::Diagnostic;
 use crate::parse;
 use crate::span::Span;
@@ -319,21 +319,40 @@ fn chained_comparison_is_rejected_with_a_rewrite() {
 }
 
 #[test]
+fn assignment_through_an_index_is_a_set_item() {
+    for (source, op) in [
+        ("a[0] = 1\n", None),
+        ("a[1:3, None] += b\n", Some(BinOp::Add)),
+        ("a[m] *= 2\n", Some(BinOp::Mul)),
+    ] {
+        let stmts = parse_clean(source);
+        match &stmts[0].kind {
+            StmtKind::SetItem {
+                target, op: got, ..
+            } => {
+                assert!(
+                    matches!(target.kind, ExprKind::Subscript { .. }),
+                    "{source:?}"
+                );
+                assert_eq!(got.map(|(op, _)| op), op, "{source:?}");
+            }
+            other => panic!("{source:?} parsed as {other:?}"),
+        }
+    }
+}
+
+#[test]
 fn assignment_targets_must_be_names() {
     let cases = [
         (
-            "a[0] = 1\n",
-            "not supported yet: assignment to an element or slice",
+            "a[0], b = 1, 2\n",
+            "not supported yet: assignment to an element or slice inside an unpacking",
         ),
         ("a.b = 1\n", "assignment to an attribute is not supported"),
         ("a, f(x) = 1, 2\n", "cannot assign to a function call"),
         ("f(x) = 1\n", "cannot assign to a function call"),
         ("1 = x\n", "cannot assign to a literal"),
         ("a + b = c\n", "cannot assign to an expression"),
-        (
-            "a[0] += 1\n",
-            "not supported yet: assignment to an element or slice (with `+=`)",
-        ),
         (
             "a, b += 1\n",
             "unpacking is not supported with an augmented assignment (with `+=`)",

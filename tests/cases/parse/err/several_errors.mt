@@ -3,6 +3,6 @@ import mars.tensor as mt
 a = mt.ones(3) +
 b = 1 < a < 2
 c = mt.zeros(3)
-c[0] = 5
+c.shape = 5
 d = mt.ones((2 2))
 print(a, b, c, d)
