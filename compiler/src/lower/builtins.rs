@@ -28,11 +28,8 @@ const ITERATE_0D: &str = "iteration over a 0-d array";
 
 /// "not supported yet" for a Python value that depends on a tensor's values.
 fn needs_staging(what: &str, span: Span) -> Diagnostic {
-    Diagnostic::error(
-        format!("not supported yet: {what} needs staged execution (language v2)"),
-        span,
-    )
-    .with_help("its result is a Python value computed from the tensor's values; use the tensor methods (`t.max()`, `mt.maximum(a, b)`, `t.all()`) for a tensor result")
+    Diagnostic::error(format!("not supported yet: {what}"), span)
+        .with_help("`round(float(t), n)` rounds the Python float")
 }
 
 /// The error Python raises when it needs the truth of a tensor of this size, or
@@ -156,10 +153,9 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Python's loop `cur = items[0]; for v in items[1:]: if v > cur: cur = v` over
-    /// values known at compile time (tensors among them only to find the error).
+    /// Python's loop `cur = items[0]; for v in items[1:]: if v > cur: cur = v`; a
+    /// comparison with a tensor is decided on its value, in a stage.
     fn max_min_of_values(&mut self, is_max: bool, items: &[Arg], span: Span) -> LowerResult<Value> {
-        let name = if is_max { "max" } else { "min" };
         if let [only] = items {
             // One item is the answer without any comparison.
             return Ok(only.value.clone());
@@ -171,22 +167,34 @@ impl Lowerer<'_> {
                 }
             }
         }
-        if items.iter().any(|i| matches!(i.value, Value::Tensor(_))) {
-            return Err(needs_staging(
-                &format!("comparing a tensor's value with {name}()"),
-                span,
-            ));
-        }
         let op = if is_max { CmpOp::Gt } else { CmpOp::Lt };
-        let mut current = items[0].value.clone();
+        let mut current = items[0].clone();
         for item in &items[1..] {
-            let better = fold_compare(op, &item.value, &current)
-                .map_err(|message| Diagnostic::error(message, item.span))?;
+            let better = if matches!(item.value, Value::Tensor(_))
+                || matches!(current.value, Value::Tensor(_))
+            {
+                let compared = self.tensor_compare_operator(
+                    op,
+                    span,
+                    (item.value.clone(), item.span),
+                    (current.value.clone(), current.span),
+                )?;
+                match compared {
+                    Value::Tensor(id) => match self.staged_scalar(id, span) {
+                        Some(value) => value,
+                        None => return Ok(Value::Poison),
+                    },
+                    other => other,
+                }
+            } else {
+                fold_compare(op, &item.value, &current.value)
+                    .map_err(|message| Diagnostic::error(message, item.span))?
+            };
             if truthy(&better) == Some(true) {
-                current = item.value.clone();
+                current = item.clone();
             }
         }
-        Ok(current)
+        Ok(current.value)
     }
 
     /// `max(t)` / `min(t)`: Python iterates the first axis and compares rows.
@@ -370,10 +378,16 @@ impl Lowerer<'_> {
                 if let Some(error) = truth_error(row_size, iterable.span) {
                     return Err(error);
                 }
-                return Err(needs_staging(
-                    &format!("the Python bool {name}() of a tensor"),
-                    args.call_span,
-                ));
+                // The truth of each row (one element each) is the element's: Python's
+                // bool `all(t)` is `t.all()`'s value, computed in a stage.
+                let whole =
+                    self.library_call(name, vec![iterable.value.clone()], args.call_span)?;
+                let Value::Tensor(whole) = whole else {
+                    return Ok(whole);
+                };
+                return Ok(self
+                    .staged_scalar(whole, args.call_span)
+                    .map_or(Value::Poison, |v| Value::Bool(truthy(&v) == Some(true))));
             }
             Value::Tuple(items) | Value::List(items) => items.to_vec(),
             Value::Str(text) => return Ok(Value::Bool(is_all || !text.is_empty())),
@@ -386,10 +400,10 @@ impl Lowerer<'_> {
                     if let Some(error) = truth_error(self.size(id), iterable.span) {
                         return Err(error);
                     }
-                    return Err(needs_staging(
-                        &format!("the truth of a tensor in {name}()"),
-                        args.call_span,
-                    ));
+                    match self.staged_scalar(id, args.call_span) {
+                        Some(value) => truthy(&value) == Some(true),
+                        None => return Ok(Value::Poison),
+                    }
                 }
                 other => truthy(&other).unwrap_or(true),
             };
@@ -420,8 +434,17 @@ impl Lowerer<'_> {
         };
         let fail = |message: &str| Diagnostic::error(message.to_string(), number.span);
         match (&number.value, digits) {
-            (Value::Tensor(id), _) if self.shape(*id).is_empty() => Err(needs_staging(
-                "`round()` of a 0-d tensor (NumPy scalars round to a Python int)",
+            // A NumPy scalar rounds to a Python int, half to even, as a float does.
+            (Value::Tensor(id), None) if self.shape(*id).is_empty() => {
+                match self.staged_scalar(*id, args.call_span) {
+                    Some(Value::Float(v)) => round_float_to_int(v).map_err(|m| fail(&m)),
+                    Some(Value::Int(v)) => Ok(Value::Int(v)),
+                    Some(Value::Bool(b)) => Ok(Value::Int(b as i64)),
+                    _ => Ok(Value::Poison),
+                }
+            }
+            (Value::Tensor(id), Some(_)) if self.shape(*id).is_empty() => Err(needs_staging(
+                "`round(t, ndigits)` of a 0-d tensor (a NumPy scalar, rounded as `np.round` does)",
                 args.call_span,
             )),
             (Value::Tensor(_), _) => {
