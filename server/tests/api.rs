@@ -700,3 +700,26 @@ fn the_multiplexed_stream_starts_with_every_job() {
     }
     assert!(seen_second);
 }
+
+#[test]
+fn a_script_steered_by_tensor_values_runs_in_stages_as_a_job() {
+    const STAGED: &str = "import mars.tensor as mt\n\
+x = mt.arange(4.0, chunks=2)\n\
+print('start')\n\
+while x.sum() < 50:\n    x = x * 2\n\
+print(int(x.sum()), x)\n";
+    let server = start(default_config());
+    let client = Client::new(&server, Some(TOKEN));
+    let id = client.submit(STAGED, json!({}));
+    let state = client.wait(id);
+    assert_eq!(state["state"], "SUCCEEDED", "{state}");
+    let output = client.get(&format!("/api/jobs/{id}/output"));
+    assert_eq!(output.text(), local_output(STAGED));
+    assert_eq!(output.text(), "start\n96 [ 0. 16. 32. 48.]\n");
+    let stats = client.get(&format!("/api/jobs/{id}/stats")).json();
+    assert_eq!(stats["stages"], 7, "{stats}");
+    // Its graphs cannot be shown whole: the error says where it needs a value.
+    let dump = client.get(&format!("/api/jobs/{id}/graph/tileable"));
+    assert_ne!(dump.status, 200);
+    assert!(dump.text().contains("runs in stages"), "{}", dump.text());
+}
