@@ -373,7 +373,7 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
     let outcome = match compiled {
         // The script needs tensor values to go on: it runs in stages.
         Err(JobError::NeedsStages(_)) => {
-            let mut sink = job::TextSink::new(&mut out);
+            let mut sink = job::TextSink::streaming(&mut out);
             let outcome = job::run_staged_to(&text, &options, &run_options, &mut sink);
             let written = sink.finish();
             outcome.and_then(|stats| written.map(|()| stats))

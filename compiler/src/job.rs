@@ -58,8 +58,15 @@ pub fn run_staged_to(
 ) -> Result<RunStats, JobError> {
     let started = std::time::Instant::now();
     let lower_options = crate::session::lower_options(options);
-    let mut session = Session::for_script(options.clone(), &lower_options, run_options.clone());
+    let mut session = Session::for_script(
+        options.clone(),
+        &lower_options,
+        run_options.clone(),
+        &mut *sink,
+    );
     let outcome = session.statements_with(text, run_options.cancel.clone());
+    let mut stats = session.last_stats().cloned().unwrap_or_default();
+    drop(session);
     let shown = match outcome {
         Ok(shown) => shown,
         Err(failure) => {
@@ -72,7 +79,6 @@ pub fn run_staged_to(
     for printed in shown {
         sink.print(printed)?;
     }
-    let mut stats = session.last_stats().cloned().unwrap_or_default();
     stats.compile_seconds = started.elapsed().as_secs_f64() - stats.exec.run_seconds;
     Ok(stats)
 }

@@ -135,6 +135,8 @@ impl PrintSink for Vec<Printed> {
 pub struct TextSink<'w> {
     out: &'w mut dyn Write,
     text: String,
+    /// Each print is written (and flushed) at once, not at `finish`.
+    streaming: bool,
 }
 
 impl<'w> TextSink<'w> {
@@ -142,6 +144,16 @@ impl<'w> TextSink<'w> {
         TextSink {
             out,
             text: String::new(),
+            streaming: false,
+        }
+    }
+
+    /// A sink that writes each print as it comes (a script run in stages shows
+    /// each stage's prints when the stage ends).
+    pub fn streaming(out: &'w mut dyn Write) -> TextSink<'w> {
+        TextSink {
+            streaming: true,
+            ..TextSink::new(out)
         }
     }
 
@@ -157,6 +169,13 @@ impl<'w> TextSink<'w> {
 impl PrintSink for TextSink<'_> {
     fn print(&mut self, printed: Printed) -> Result<u64, JobError> {
         let text = printed.text();
+        if self.streaming {
+            self.out
+                .write_all(text.as_bytes())
+                .and_then(|()| self.out.flush())
+                .map_err(|error| JobError::Io(format!("cannot write the output: {error}")))?;
+            return Ok(0);
+        }
         self.text.push_str(&text);
         Ok(text.len() as u64)
     }

@@ -26,7 +26,7 @@ use crate::driver::Options;
 use crate::error::JobError;
 use crate::lower::incremental::{Members, SessionLowerer, SessionLowering};
 use crate::lower::LowerOptions;
-use crate::run::output::Printed;
+use crate::run::output::{PrintSink, Printed};
 use crate::run::{CancelToken, RunOptions, RunStats};
 use crate::tileable::Output;
 pub use error::InputError;
@@ -62,7 +62,7 @@ pub struct Session<'o> {
     lowerer: SessionLowerer<'o>,
     /// Runs inputs and stages, with the cache of computed chunks; shared with the
     /// lowering state, which starts a stage from inside an input.
-    runner: Rc<RefCell<Runner>>,
+    runner: Rc<RefCell<Runner<'o>>>,
     files: LoadedFiles,
     last_stats: Option<RunStats>,
 }
@@ -84,10 +84,17 @@ impl<'o> Session<'o> {
         lower_options: &'o LowerOptions,
         run_options: RunOptions,
     ) -> Session<'o> {
-        let runner = Rc::new(RefCell::new(Runner::new(
-            options.clone(),
-            run_options.clone(),
-        )));
+        let runner = Runner::new(options.clone(), run_options.clone());
+        Session::with_runner(options, lower_options, run_options, runner)
+    }
+
+    fn with_runner(
+        options: Options,
+        lower_options: &'o LowerOptions,
+        run_options: RunOptions,
+        runner: Runner<'o>,
+    ) -> Session<'o> {
+        let runner = Rc::new(RefCell::new(runner));
         Session {
             accepted: String::new(),
             options,
@@ -102,12 +109,16 @@ impl<'o> Session<'o> {
     /// A session that runs a whole script as one input (a script that needs tensor
     /// values runs in stages this way): expression statements show nothing, as in
     /// a script.
+    /// What its stages print goes to `sink` as each stage ends; what its last run
+    /// prints is returned, as an input's is.
     pub fn for_script(
         options: Options,
         lower_options: &'o LowerOptions,
         run_options: RunOptions,
+        sink: &'o mut dyn PrintSink,
     ) -> Session<'o> {
-        let mut session = Session::new(options, lower_options, run_options);
+        let runner = Runner::printing_to(options.clone(), run_options.clone(), sink);
+        let mut session = Session::with_runner(options, lower_options, run_options, runner);
         session.lowerer.echo = false;
         session
     }

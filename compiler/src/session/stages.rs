@@ -17,7 +17,7 @@ use crate::driver::{tile_graph, Options};
 use crate::error::JobError;
 use crate::lower::incremental::SessionLowering;
 use crate::lower::stage::{Staged, Stager};
-use crate::run::output::{shown, write_outputs, Printed};
+use crate::run::output::{shown, write_outputs, PrintSink, Printed};
 use crate::run::{RunOptions, RunStats};
 use crate::tileable::prune::prune;
 use marsc_runtime::ArrayData;
@@ -34,7 +34,7 @@ pub struct Ran {
 }
 
 /// Runs a session's inputs and stages.
-pub struct Runner {
+pub struct Runner<'s> {
     pub cache: ChunkCache,
     /// The session's compile options, with the worker count placement is for.
     pub options: Options,
@@ -46,10 +46,13 @@ pub struct Runner {
     failure: Option<JobError>,
     /// The figures of the running input's runs, added up.
     stats: Option<RunStats>,
+    /// Where a stage's prints go as soon as it has run (a script's output, so a
+    /// long loop shows its progress); `None` keeps them for the input's end.
+    sink: Option<&'s mut dyn PrintSink>,
 }
 
-impl Runner {
-    pub fn new(options: Options, run_options: RunOptions) -> Runner {
+impl<'s> Runner<'s> {
+    pub fn new(options: Options, run_options: RunOptions) -> Runner<'s> {
         Runner {
             cache: ChunkCache::default(),
             options,
@@ -57,6 +60,36 @@ impl Runner {
             shown: Vec::new(),
             failure: None,
             stats: None,
+            sink: None,
+        }
+    }
+
+    /// A runner whose stages print to `sink` as soon as each has run.
+    pub fn printing_to(
+        options: Options,
+        run_options: RunOptions,
+        sink: &'s mut dyn PrintSink,
+    ) -> Runner<'s> {
+        Runner {
+            sink: Some(sink),
+            ..Runner::new(options, run_options)
+        }
+    }
+
+    /// Shows what a stage printed: to the sink at once, else kept for the input's
+    /// end. A sink that fails (a closed pipe) fails the input.
+    fn show(&mut self, printed: Vec<Printed>) -> Result<(), JobError> {
+        match &mut self.sink {
+            Some(sink) => {
+                for one in printed {
+                    sink.print(one)?;
+                }
+                Ok(())
+            }
+            None => {
+                self.shown.extend(printed);
+                Ok(())
+            }
         }
     }
 
@@ -249,19 +282,22 @@ fn add_per_worker(sum: &mut Vec<u64>, one: &[u64], combine: impl Fn(&mut u64, u6
     }
 }
 
-impl Stager for Runner {
+impl Stager for Runner<'_> {
     fn run_stage(&mut self, lowering: SessionLowering) -> Option<Staged> {
         match self.run_or_salvage(&lowering, Instant::now(), 1) {
             Ok(ran) => {
-                self.shown.extend(ran.printed);
+                if let Err(error) = self.show(ran.printed) {
+                    self.failure = Some(error);
+                    return None;
+                }
                 ran.value.map(|value| Staged {
                     value,
                     cached: ran.cached,
                 })
             }
             Err((error, printed)) => {
-                self.shown.extend(printed);
-                self.failure = Some(error);
+                let shown = self.show(printed);
+                self.failure = Some(shown.err().unwrap_or(error));
                 None
             }
         }
