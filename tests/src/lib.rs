@@ -74,6 +74,13 @@ pub fn run_ok(path: &Path, stage: Stage) -> String {
     let options = case_options(&text);
     match driver::emit(&text, stage, EmitFormat::Text, &options) {
         Ok(dump) => dump,
+        // A script steered by tensor values has no one graph to show; it must
+        // check (everything up to the first value it needs).
+        Err(JobError::NeedsStages(diagnostic)) => {
+            driver::check(&text, &options).expect("a staged script checks");
+            let line = text[..diagnostic.span.start as usize].matches('\n').count() + 1;
+            format!("runs in stages: the first tensor value it needs is on line {line}\n")
+        }
         Err(error) => panic!(
             "{} should compile but failed:\n{}",
             path.display(),
