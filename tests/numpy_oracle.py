@@ -6,7 +6,7 @@ semantics). The script runs unchanged as Python, against a small `mars.tensor` s
 (`tests/oracle_shim/mars/tensor/`, first on `sys.path`): NumPy with the creation
 functions' `chunks=` / `chunk_size=` ignored, `tensor` meaning `array` and `empty`
 filling with zeros. `import numpy` gets the same module. Two rewrites remain, at the
-syntax-tree level: `x.execute(...)`, `x.fetch(...)` and `x.rechunk(...)` become `x`
+syntax-tree level: `x.execute(...)`, `x.fetch(...)`, `x.to_numpy()` and `x.rechunk(...)` become `x`
 (so arrays stay plain `ndarray`s and print byte-for-byte as NumPy prints them).
 
 Python's own semantics are kept: builtins such as `sum`, `max`, `abs`, `round` and
@@ -55,7 +55,7 @@ BARE_LIBRARY_NAMES = """
 """.split()
 
 # Method calls that are identities under NumPy.
-IDENTITY_METHODS = ("execute", "fetch", "rechunk")
+IDENTITY_METHODS = ("execute", "fetch", "to_numpy", "rechunk")
 
 # Refusal reasons for names NumPy cannot reproduce.
 UNCHECKABLE_NAMES = {

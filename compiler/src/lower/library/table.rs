@@ -214,6 +214,9 @@ pub(crate) static LIBRARY: &[Signature] = &[
     method("rechunk", RECHUNK, F::Rechunk),
     method("execute", EXECUTE, F::Execute),
     method("fetch", EXECUTE, F::Execute),
+    // Mars's `to_numpy()` computes the tensor; marsc keeps it a tensor (it prints
+    // as the ndarray would).
+    method("to_numpy", EXECUTE, F::Execute),
     method("copy", ORDER_ONLY, F::Copy),
     method("item", NO_PARAMS, F::Item),
     method("tolist", NO_PARAMS, F::ToList),

@@ -8,3 +8,4 @@ print(max(x[3], 2.5), min(2, x[1]))
 total = mt.arange(5).sum() - 20
 print(max(total, 0), min(total, 0))
 print(all(mt.arange(3) > 0), any(mt.arange(3) > 0), all(mt.ones((3, 1))))
+print(mt.arange(3).to_numpy(), float(mt.arange(3).to_numpy().sum()))
