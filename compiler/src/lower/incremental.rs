@@ -130,10 +130,13 @@ impl<'o> SessionLowerer<'o> {
     }
 
     /// Lowers one input as [`accept`](Self::accept) does, then forgets it (`:emit`).
+    /// Nothing runs: an input that needs a tensor's value is an error here.
     pub fn trial(&mut self, module: &Module) -> Result<SessionLowering, Vec<Diagnostic>> {
+        let stager = self.lowerer.stager.take();
         let checkpoint = self.checkpoint(module);
         let outcome = catch_unwind(AssertUnwindSafe(|| self.lower_input(module)));
         self.restore(checkpoint);
+        self.lowerer.stager = stager;
         outcome.unwrap_or_else(|panic| resume_unwind(panic))
     }
 

@@ -275,3 +275,24 @@ fn a_failing_stage_shows_what_ran_before_it_and_leaves_the_session_as_it_was() {
         assert_eq!(ok(session, "n.sum() > 2 and 'yes'"), "'yes'\n");
     });
 }
+
+#[test]
+fn emit_never_runs_a_stage() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        ok(session, "x = arange(3.0)");
+        let error = session
+            .lower_trial("if x.sum() > 1: print(1)")
+            .err()
+            .expect("a trial cannot run stages");
+        assert!(
+            error
+                .render()
+                .contains("showing a script that runs in stages"),
+            "{}",
+            error.render()
+        );
+        // The session goes on, and a real input runs the stage.
+        assert_eq!(ok(session, "if x.sum() > 1: print('big')"), "big\n");
+    });
+}
