@@ -51,6 +51,8 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Compile a script without running it; print every diagnostic; exit 0 if none.
+    /// A script that needs a tensor's value to go on (it runs in stages) is checked
+    /// up to there.
     Check {
         /// The .mt script to check.
         script: PathBuf,
@@ -111,7 +113,9 @@ struct RunArgs {
     /// The .mt script to compile and run.
     script: Option<PathBuf>,
 
-    /// Compile up to STAGE, print its dump to stdout, and run nothing.
+    /// Compile up to STAGE, print its dump to stdout, and run nothing. A script
+    /// that runs in stages (it needs a tensor's value to go on) cannot be shown
+    /// whole: the error says where it first needs one.
     #[arg(long, value_name = "STAGE", value_enum)]
     emit: Option<StageArg>,
 
