@@ -50,6 +50,7 @@ mod random;
 mod reduction;
 mod root;
 mod shape_ops;
+mod statistics;
 mod value;
 mod views;
 

@@ -8,6 +8,7 @@
 mod params;
 mod table;
 
+pub(crate) use super::statistics::Statistic;
 pub(crate) use table::LIBRARY;
 
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
@@ -135,6 +136,8 @@ pub(crate) enum Builtin {
     PyZip,
     /// Python's `list`/`tuple`; `true` for `list`.
     PySequence(bool),
+    /// Statistics and linear algebra of issue 20 (`statistics.rs`).
+    Statistic(Statistic),
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

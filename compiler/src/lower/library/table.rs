@@ -1,7 +1,7 @@
 //! The table itself: one entry per function, method and builtin.
 
 use super::params::*;
-use super::{Builtin, FillKind, Home, Param, RandomKind, Signature};
+use super::{Builtin, FillKind, Home, Param, RandomKind, Signature, Statistic};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
 const fn entry(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
@@ -215,6 +215,18 @@ pub(crate) static LIBRARY: &[Signature] = &[
     method("execute", EXECUTE, F::Execute),
     method("fetch", EXECUTE, F::Execute),
     method("copy", ORDER_ONLY, F::Copy),
+    // ---- statistics and linalg (issue 20) ----
+    entry("nansum", SUM, F::Statistic(Statistic::NanSum)),
+    entry("nanprod", SUM, F::Statistic(Statistic::NanProd)),
+    entry("nanmean", MEAN, F::Statistic(Statistic::NanMean)),
+    entry("nanvar", VAR, F::Statistic(Statistic::NanVar)),
+    entry("nanstd", VAR, F::Statistic(Statistic::NanStd)),
+    entry("nanmax", MAX, F::Reduce(ReduceOp::NanMax)),
+    entry("nanmin", MAX, F::Reduce(ReduceOp::NanMin)),
+    entry("nanargmax", ARGMAX, F::Reduce(ReduceOp::NanArgMax)),
+    entry("nanargmin", ARGMAX, F::Reduce(ReduceOp::NanArgMin)),
+    entry("nancumsum", CUMSUM, F::Statistic(Statistic::NanCumSum)),
+    entry("nancumprod", CUMSUM, F::Statistic(Statistic::NanCumProd)),
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),

@@ -19,7 +19,9 @@ pub(super) enum Direction {
 impl Direction {
     pub fn of(op: ReduceOp) -> Direction {
         match op {
-            ReduceOp::Min | ReduceOp::ArgMin => Direction::Smallest,
+            ReduceOp::Min | ReduceOp::ArgMin | ReduceOp::NanMin | ReduceOp::NanArgMin => {
+                Direction::Smallest
+            }
             _ => Direction::Largest,
         }
     }
@@ -48,6 +50,51 @@ impl Direction {
                 Direction::Smallest => current < candidate,
             };
         !keeps
+    }
+
+    /// Whether `candidate`, met after `current`, replaces it in a `nanmax`/`nanmin`
+    /// fold, as in NumPy's `fmax`/`fmin` loops (`acc = (acc >= v || isnan(v)) ? acc :
+    /// v`): a NaN never replaces, a number replaces a NaN, and of equal values the
+    /// first stays (`np.nanmax([0.0, -0.0])` is `0.0`). An all-NaN run stays NaN.
+    pub fn replaces_skipping_nan<E: Element>(self, candidate: E, current: E) -> bool {
+        if candidate.is_nan() {
+            return false;
+        }
+        current.is_nan()
+            || match self {
+                Direction::Largest => candidate > current,
+                Direction::Smallest => candidate < current,
+            }
+    }
+
+    /// Merges two `nanargmax`/`nanargmin` states (value, index) as NumPy's
+    /// `nanargmax` ranks elements: a NaN counts as the worst value (`-inf` for max,
+    /// `inf` for min), the better value wins, equal values go to the smaller index.
+    /// The merged value is NaN only when both are (every element seen was NaN),
+    /// otherwise a number ranking as the winner does (a NaN winner ties with the
+    /// other's infinity, which is kept), so the all-NaN test at the root is exact
+    /// whatever the order and grouping of merges.
+    pub fn merge_skipping_nan<E: Element>(self, a: (E, i64), b: (E, i64)) -> (E, i64) {
+        let worst = match self {
+            Direction::Largest => f64::NEG_INFINITY,
+            Direction::Smallest => f64::INFINITY,
+        };
+        let rank = |v: E| if v.is_nan() { worst } else { v.to_f64() };
+        let (ra, rb) = (rank(a.0), rank(b.0));
+        let b_better = match self {
+            Direction::Largest => rb > ra,
+            Direction::Smallest => rb < ra,
+        };
+        let (winner, loser) = if b_better || (rb == ra && b.1 < a.1) {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        if winner.0.is_nan() {
+            (loser.0, winner.1)
+        } else {
+            winner
+        }
     }
 
     /// Whether (`candidate`, `candidate_index`) beats (`current`, `current_index`) for
@@ -94,6 +141,25 @@ pub(super) fn map_partial<E: Element>(
             Partial::Extreme(E::into_data(per_row(layout, &rows, |row| {
                 extreme(direction, row)
             })?))
+        }
+        ReduceOp::NanMax | ReduceOp::NanMin => {
+            let direction = Direction::of(op);
+            Partial::Extreme(E::into_data(per_row(layout, &rows, |row| {
+                extreme_skipping_nan(direction, row)
+            })?))
+        }
+        ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
+            let Some(indexer) = indexer else {
+                return Err(KernelError(
+                    "nanargmax/nanargmin need the chunk's offset".into(),
+                ));
+            };
+            let direction = Direction::of(op);
+            let winners = per_row(layout, &rows, |row| arg_skipping_nan(direction, row))?;
+            Partial::Arg {
+                value: E::into_data(winners.mapv(|(value, _)| value)),
+                index: winners.mapv(|(_, local)| indexer.global_index(local as usize)),
+            }
         }
         ReduceOp::All => Partial::Truth(per_row(layout, &rows, |row| {
             row.iter().all(|v| v.is_nonzero())
@@ -152,6 +218,33 @@ fn extreme<E: Element>(direction: Direction, row: &[E]) -> E {
             }
         },
     )
+}
+
+/// The `nanmax`/`nanmin` of a run (NaN only if every element is NaN); the default
+/// for an empty run.
+fn extreme_skipping_nan<E: Element>(direction: Direction, row: &[E]) -> E {
+    let Some((&first, rest)) = row.split_first() else {
+        return E::default();
+    };
+    rest.iter().fold(first, |best, &v| {
+        if direction.replaces_skipping_nan(v, best) {
+            v
+        } else {
+            best
+        }
+    })
+}
+
+/// The `nanargmax`/`nanargmin` state of a run: see [`Direction::merge_skipping_nan`].
+fn arg_skipping_nan<E: Element>(direction: Direction, row: &[E]) -> (E, i64) {
+    let Some((&first, rest)) = row.split_first() else {
+        return (E::default(), 0);
+    };
+    rest.iter()
+        .enumerate()
+        .fold((first, 0), |best, (position, &v)| {
+            direction.merge_skipping_nan(best, (v, position as i64 + 1))
+        })
 }
 
 /// The extreme of a run and its position in the run: the first occurrence, or the

@@ -38,6 +38,12 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
         ReduceOp::Max | ReduceOp::Min => merge_extremes::<E>(Direction::of(op), parts)?,
         ReduceOp::Var | ReduceOp::Std => return Err(super::two_pass_moments(op)),
         ReduceOp::ArgMax | ReduceOp::ArgMin => merge_args::<E>(Direction::of(op), parts)?,
+        ReduceOp::NanMax | ReduceOp::NanMin => {
+            merge_extremes_skipping_nan::<E>(Direction::of(op), parts)?
+        }
+        ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
+            merge_args_skipping_nan::<E>(Direction::of(op), parts)?
+        }
     })
 }
 
@@ -154,6 +160,53 @@ fn merge_args<E: Element>(
                     *best = v;
                     *best_index = i;
                 }
+            });
+    }
+    Ok(Partial::Arg {
+        value: E::into_data(values),
+        index: indices,
+    })
+}
+
+fn merge_extremes_skipping_nan<E: Element>(
+    direction: Direction,
+    parts: &[&ReduceState],
+) -> Result<Partial, KernelError> {
+    let extremes = pick(&non_empty(parts), |partial| match partial {
+        Partial::Extreme(data) => E::from_data(data),
+        _ => None,
+    })?;
+    // In chunk order, so of equal values the earlier part's stays, as within a chunk.
+    let merged = fold(extremes, |best, v| {
+        if direction.replaces_skipping_nan(v, best) {
+            v
+        } else {
+            best
+        }
+    })?;
+    Ok(Partial::Extreme(E::into_data(merged)))
+}
+
+fn merge_args_skipping_nan<E: Element>(
+    direction: Direction,
+    parts: &[&ReduceState],
+) -> Result<Partial, KernelError> {
+    let args = pick(&non_empty(parts), |partial| match partial {
+        Partial::Arg { value, index } => E::from_data(value).map(|value| (value, index)),
+        _ => None,
+    })?;
+    let Some(((first_value, first_index), rest)) = args.split_first() else {
+        return Err(no_parts());
+    };
+    let mut values = (*first_value).clone();
+    let mut indices = (*first_index).clone();
+    for (value, index) in rest {
+        Zip::from(&mut values)
+            .and(&mut indices)
+            .and(*value)
+            .and(*index)
+            .for_each(|best, best_index, &v, &i| {
+                (*best, *best_index) = direction.merge_skipping_nan((*best, *best_index), (v, i));
             });
     }
     Ok(Partial::Arg {

@@ -180,6 +180,34 @@ pub(super) fn map_rows<E: Element>(
             );
             Partial::Extreme(E::into_data(keepdims_array(keepdims_shape, values)?))
         }
+        ReduceOp::NanMax | ReduceOp::NanMin => {
+            let direction = Direction::of(op);
+            let values = walk.fold(
+                data,
+                E::default(),
+                |v| v,
+                |best, v| {
+                    if direction.replaces_skipping_nan(v, best) {
+                        v
+                    } else {
+                        best
+                    }
+                },
+            );
+            Partial::Extreme(E::into_data(keepdims_array(keepdims_shape, values)?))
+        }
+        ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
+            let Some(indexer) = indexer else {
+                return Err(KernelError(
+                    "nanargmax/nanargmin need the chunk's offset".into(),
+                ));
+            };
+            let (value, index) = nan_arg_rows(Direction::of(op), walk, data, indexer);
+            Partial::Arg {
+                value: E::into_data(keepdims_array(keepdims_shape, value)?),
+                index: keepdims_array(keepdims_shape, index)?,
+            }
+        }
         ReduceOp::All => Partial::Truth(keepdims_array(
             keepdims_shape,
             walk.fold(
@@ -246,6 +274,32 @@ fn arg_rows<E: Element>(
                 *best = v;
                 *index = global;
             }
+        }
+    });
+    (values, indices)
+}
+
+/// [`arg_rows`] for `nanargmax`/`nanargmin`: each later row merges into the state
+/// as [`Direction::merge_skipping_nan`] says.
+fn nan_arg_rows<E: Element>(
+    direction: Direction,
+    walk: &RowWalk,
+    data: &[E],
+    indexer: &GlobalIndexer,
+) -> (Vec<E>, Vec<i64>) {
+    let mut values = vec![E::default(); walk.outputs];
+    let mut indices = vec![0i64; walk.outputs];
+    walk.each_row(data, |offset, row, position| {
+        let global = indexer.global_index(position);
+        let span = offset..offset + row.len();
+        if position == 0 {
+            values[span.clone()].copy_from_slice(row);
+            indices[span].fill(global);
+            return;
+        }
+        let bests = values[span.clone()].iter_mut().zip(&mut indices[span]);
+        for ((best, index), &v) in bests.zip(row) {
+            (*best, *index) = direction.merge_skipping_nan((*best, *index), (v, global));
         }
     });
     (values, indices)
