@@ -71,12 +71,15 @@ named_enum!(
     /// raveled in C order (the flat index when every axis is reduced). The `Nan*`
     /// ops skip NaNs as NumPy's `nanmax` (`fmax.reduce`: an all-NaN slice gives NaN)
     /// and `nanargmax` (NaN read as the worst value; an all-NaN slice is an error).
+    /// `WeightsCheck` is `all` that fails at its root where it is false (NumPy's
+    /// `average` raising "Weights sum to zero").
     ReduceOp {
         Sum => "sum", Prod => "prod", Mean => "mean", Max => "max", Min => "min",
         Var => "var", Std => "std", ArgMax => "argmax", ArgMin => "argmin",
         All => "all", Any => "any", CountNonzero => "count_nonzero",
         NanMax => "nanmax", NanMin => "nanmin", NanArgMax => "nanargmax",
         NanArgMin => "nanargmin",
+        WeightsCheck => "weights_check",
     }
 );
 
@@ -194,7 +197,7 @@ impl ReduceOp {
             }
             Max | Min | NanMax | NanMin => input,
             ArgMax | ArgMin | NanArgMax | NanArgMin | CountNonzero => DType::Int64,
-            All | Any => DType::Bool,
+            All | Any | WeightsCheck => DType::Bool,
         }
     }
 }

@@ -77,9 +77,12 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
             common,
         } => common.is_int(),
         ChunkOp::Arange { .. } => dtype.is_bool(),
-        // An all-NaN slice (NumPy's ValueError).
+        // An all-NaN slice (NumPy's ValueError), weights summing to zero.
         ChunkOp::ReduceFinish { reduction, .. } => {
-            matches!(reduction.op, ReduceOp::NanArgMax | ReduceOp::NanArgMin)
+            matches!(
+                reduction.op,
+                ReduceOp::NanArgMax | ReduceOp::NanArgMin | ReduceOp::WeightsCheck
+            )
         }
         _ => false,
     }

@@ -27,11 +27,43 @@ pub(crate) enum Statistic {
     NanStd,
     NanCumSum,
     NanCumProd,
+    Ptp,
+    Average,
+    Diff,
+    Ediff1d,
+    IsClose,
+    AllClose,
+    ArrayEqual,
+    Trace,
+    Diag,
+    Diagonal,
+    Tril,
+    Triu,
+    Norm,
 }
 
 impl Lowerer<'_> {
     pub(super) fn statistic(&mut self, stat: Statistic, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
+        let composed = match stat {
+            Statistic::Ptp => Some(self.ptp(args)),
+            Statistic::Average => Some(self.average(args)),
+            Statistic::Diff => Some(self.diff(args)),
+            Statistic::Ediff1d => Some(self.ediff1d(args)),
+            Statistic::IsClose => Some(self.isclose(args)),
+            Statistic::AllClose => Some(self.allclose(args)),
+            Statistic::ArrayEqual => Some(self.array_equal(args)),
+            Statistic::Trace => Some(self.trace(args)),
+            Statistic::Diag => Some(self.diag(args)),
+            Statistic::Diagonal => Some(self.diagonal_call(args)),
+            Statistic::Tril => Some(self.triangle(args, false)),
+            Statistic::Triu => Some(self.triangle(args, true)),
+            Statistic::Norm => Some(self.norm(args)),
+            _ => None,
+        };
+        if let Some(result) = composed {
+            return result;
+        }
         let a = self.tensor_of(&args.get("a"), None, "`a`")?;
         match stat {
             Statistic::NanSum => {
@@ -53,6 +85,10 @@ impl Lowerer<'_> {
             Statistic::NanMean => self.nanmean(a, args),
             Statistic::NanVar => self.nanvar(a, args, false),
             Statistic::NanStd => self.nanvar(a, args, true),
+            _ => Err(internal(
+                format!("{stat:?} is not a NaN-aware reduction"),
+                span,
+            )),
         }
     }
 

@@ -72,6 +72,8 @@ pub(crate) enum Home {
     Builtin,
     /// Only as a tensor method `x.NAME(...)`; the receiver is not among `params`.
     MethodOnly,
+    /// `mt.linalg.NAME`.
+    Linalg,
 }
 
 /// Which lowering builds a call.

@@ -227,6 +227,26 @@ pub(crate) static LIBRARY: &[Signature] = &[
     entry("nanargmin", ARGMAX, F::Reduce(ReduceOp::NanArgMin)),
     entry("nancumsum", CUMSUM, F::Statistic(Statistic::NanCumSum)),
     entry("nancumprod", CUMSUM, F::Statistic(Statistic::NanCumProd)),
+    entry("ptp", PTP, F::Statistic(Statistic::Ptp)),
+    entry("average", AVERAGE, F::Statistic(Statistic::Average)),
+    entry("diff", DIFF, F::Statistic(Statistic::Diff)),
+    entry("ediff1d", EDIFF1D, F::Statistic(Statistic::Ediff1d)),
+    entry("isclose", ISCLOSE, F::Statistic(Statistic::IsClose)),
+    entry("allclose", ISCLOSE, F::Statistic(Statistic::AllClose)),
+    entry(
+        "array_equal",
+        ARRAY_EQUAL,
+        F::Statistic(Statistic::ArrayEqual),
+    ),
+    with_method("trace", TRACE, F::Statistic(Statistic::Trace)),
+    entry("diag", DIAG, F::Statistic(Statistic::Diag)),
+    with_method("diagonal", DIAGONAL, F::Statistic(Statistic::Diagonal)),
+    entry("tril", TRIANGLE, F::Statistic(Statistic::Tril)),
+    entry("triu", TRIANGLE, F::Statistic(Statistic::Triu)),
+    Signature {
+        home: Home::Linalg,
+        ..entry("norm", NORM, F::Statistic(Statistic::Norm))
+    },
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),

@@ -46,6 +46,14 @@ pub(super) fn finish_partial<E: Element>(
             reject_empty(state, red.op)?;
             Ok(extreme.clone())
         }
+        (Partial::Truth(truth), ReduceOp::WeightsCheck) => {
+            if truth.iter().any(|ok| !ok) {
+                return Err(KernelError(
+                    "Weights sum to zero, can't be normalized".into(),
+                ));
+            }
+            Ok(ArrayData::Bool(truth.clone()))
+        }
         (Partial::Truth(truth), ReduceOp::All | ReduceOp::Any) => {
             Ok(ArrayData::Bool(truth.clone()))
         }

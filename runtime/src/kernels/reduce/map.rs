@@ -161,7 +161,7 @@ pub(super) fn map_partial<E: Element>(
                 index: winners.mapv(|(_, local)| indexer.global_index(local as usize)),
             }
         }
-        ReduceOp::All => Partial::Truth(per_row(layout, &rows, |row| {
+        ReduceOp::All | ReduceOp::WeightsCheck => Partial::Truth(per_row(layout, &rows, |row| {
             row.iter().all(|v| v.is_nonzero())
         })?),
         ReduceOp::Any => Partial::Truth(per_row(layout, &rows, |row| {

@@ -26,7 +26,9 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
             parts,
             Accumulator::add,
         )?)),
-        ReduceOp::All => Partial::Truth(fold(truths(parts)?, |a, b| a && b)?),
+        ReduceOp::All | ReduceOp::WeightsCheck => {
+            Partial::Truth(fold(truths(parts)?, |a, b| a && b)?)
+        }
         ReduceOp::Any => Partial::Truth(fold(truths(parts)?, |a, b| a || b)?),
         ReduceOp::CountNonzero => {
             let counts = pick(parts, |partial| match partial {

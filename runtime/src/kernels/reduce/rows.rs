@@ -208,7 +208,7 @@ pub(super) fn map_rows<E: Element>(
                 index: keepdims_array(keepdims_shape, index)?,
             }
         }
-        ReduceOp::All => Partial::Truth(keepdims_array(
+        ReduceOp::All | ReduceOp::WeightsCheck => Partial::Truth(keepdims_array(
             keepdims_shape,
             walk.fold(
                 data,
