@@ -221,6 +221,11 @@ impl Lowerer<'_> {
         };
         for _ in 0..n {
             let len = self.shape(a)[axis];
+            if len == 0 {
+                // Differences of an empty axis are that same empty tensor: stop
+                // (NumPy would loop `n` times, `n` as large as 2**62).
+                break;
+            }
             let later = self.slice_axis(a, axis, 1, len.saturating_sub(1), span)?;
             let earlier = self.slice_axis(a, axis, 0, len.saturating_sub(1), span)?;
             a = self.apply(op, vec![Value::Tensor(later), Value::Tensor(earlier)], span)?;
@@ -469,5 +474,183 @@ impl Lowerer<'_> {
             ],
             span,
         )
+    }
+}
+
+impl Lowerer<'_> {
+    /// `cov(m, y=None, rowvar=True, bias=False, ddof=None, *, dtype=None)` as NumPy
+    /// computes it: variables as rows (`ndmin=2`), the row means subtracted, then
+    /// `X @ X.T * (1 / (n - ddof))` (an infinite factor when `n <= ddof`, as NumPy's
+    /// `true_divide(1, 0.0)`), squeezed.
+    pub(super) fn cov(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        Ok(Value::Tensor(self.covariance(args, "m", "`m`")?))
+    }
+
+    fn covariance(&mut self, args: &BoundArgs, first: &str, what: &str) -> LowerResult<TileableId> {
+        let span = args.call_span;
+        let rowvar = bool_arg(&args.get("rowvar"), "rowvar")?;
+        let (bias, ddof_arg) = if first == "m" {
+            (bool_arg(&args.get("bias"), "bias")?, args.get("ddof"))
+        } else {
+            (false, self.arg_at(Value::None, span))
+        };
+        let ddof = match &ddof_arg.value {
+            Value::None => i64::from(!bias),
+            Value::Int(v) => *v,
+            Value::Float(v) if v.fract() == 0.0 => *v as i64,
+            _ => return Err(Diagnostic::error("ddof must be integer", ddof_arg.span)),
+        };
+        let m_arg = args.get(first);
+        let m = self.tensor_of(&m_arg, None, what)?;
+        let y_arg = args.get("y");
+        let y = match y_arg.value {
+            Value::None => None,
+            _ => Some(self.tensor_of(&y_arg, None, "`y`")?),
+        };
+        for (tensor, arg, name) in [(Some(m), &m_arg, "m"), (y, &y_arg, "y")] {
+            if let Some(tensor) = tensor {
+                if self.shape(tensor).len() > 2 {
+                    return Err(Diagnostic::error(
+                        format!("{name} has more than 2 dimensions"),
+                        arg.span,
+                    ));
+                }
+            }
+        }
+        let mut dtype = promote_types(self.dtype(m), DType::Float64);
+        if let Some(y) = y {
+            dtype = promote_types(dtype, self.dtype(y));
+        }
+        if let Some(requested) = super::dtype_args::dtype_arg(&args.get("dtype"))? {
+            dtype = requested;
+        }
+        let mut x = self.as_rows(m, rowvar, dtype, span)?;
+        if let Some(y) = y {
+            let y = self.as_rows(y, rowvar, dtype, span)?;
+            if self.shape(y)[1] != self.shape(x)[1] {
+                return Err(Diagnostic::error(
+                    format!(
+                        "all the input array dimensions except for the concatenation axis must \
+                         match exactly, but along dimension 1, the array at index 0 has size {} \
+                         and the array at index 1 has size {}",
+                        self.shape(x)[1],
+                        self.shape(y)[1]
+                    ),
+                    y_arg.span,
+                ));
+            }
+            x = self.apply(
+                "concatenate",
+                vec![
+                    Value::tuple(vec![Value::Tensor(x), Value::Tensor(y)]),
+                    Value::Int(0),
+                ],
+                span,
+            )?;
+        }
+        let (rows, observations) = (self.shape(x)[0], self.shape(x)[1]);
+        if rows == 0 {
+            return Err(Diagnostic::error(
+                "not supported yet: `cov` of zero variables (NumPy returns an empty 0 x 0 array)",
+                m_arg.span,
+            ));
+        }
+        let mean = self.apply_args(
+            "mean",
+            vec![
+                (None, self.arg_at(Value::Tensor(x), span)),
+                (Some("axis"), self.arg_at(Value::Int(1), span)),
+                (Some("keepdims"), self.arg_at(Value::Bool(true), span)),
+            ],
+            span,
+        )?;
+        let centered = self.apply(
+            "subtract",
+            vec![Value::Tensor(x), Value::Tensor(mean)],
+            span,
+        )?;
+        let transposed = self.transpose_tensor(centered, None, span, span)?;
+        let product = self.apply(
+            "matmul",
+            vec![Value::Tensor(centered), Value::Tensor(transposed)],
+            span,
+        )?;
+        let fact = observations as f64 - ddof as f64;
+        let factor = if fact <= 0.0 {
+            f64::INFINITY
+        } else {
+            1.0 / fact
+        };
+        let scaled = self.apply(
+            "multiply",
+            vec![Value::Tensor(product), Value::Float(factor)],
+            span,
+        )?;
+        self.apply("squeeze", vec![Value::Tensor(scaled)], span)
+    }
+
+    /// `array(t, ndmin=2, dtype=dtype)`, transposed when variables are columns.
+    fn as_rows(
+        &mut self,
+        t: TileableId,
+        rowvar: bool,
+        dtype: DType,
+        span: Span,
+    ) -> LowerResult<TileableId> {
+        let t = self.cast(t, dtype, span)?;
+        let shape = self.shape(t).to_vec();
+        let two_d = match shape.as_slice() {
+            [] => self.apply(
+                "reshape",
+                vec![Value::Tensor(t), Value::int_tuple(&[1, 1])],
+                span,
+            )?,
+            [n] => self.apply(
+                "reshape",
+                vec![Value::Tensor(t), Value::int_tuple(&[1, *n])],
+                span,
+            )?,
+            _ => t,
+        };
+        if !rowvar && self.shape(two_d)[0] != 1 {
+            return self.transpose_tensor(two_d, None, span, span);
+        }
+        Ok(two_d)
+    }
+
+    /// `corrcoef(x, y=None, rowvar=True, *, dtype=None)`: the covariance divided by
+    /// the outer product of the standard deviations, clipped to [-1, 1]; `c / c` for a
+    /// single variable, as NumPy.
+    pub(super) fn corrcoef(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let span = args.call_span;
+        let c = self.covariance(args, "x", "`x`")?;
+        if self.shape(c).is_empty() {
+            let one = self.apply("divide", vec![Value::Tensor(c), Value::Tensor(c)], span)?;
+            return Ok(Value::Tensor(one));
+        }
+        let d = self.apply("diagonal", vec![Value::Tensor(c)], span)?;
+        let stddev = self.apply("sqrt", vec![Value::Tensor(d)], span)?;
+        let n = self.shape(stddev)[0];
+        let column = self.apply(
+            "reshape",
+            vec![Value::Tensor(stddev), Value::int_tuple(&[n, 1])],
+            span,
+        )?;
+        let c = self.apply(
+            "divide",
+            vec![Value::Tensor(c), Value::Tensor(column)],
+            span,
+        )?;
+        let c = self.apply(
+            "divide",
+            vec![Value::Tensor(c), Value::Tensor(stddev)],
+            span,
+        )?;
+        let clipped = self.apply(
+            "clip",
+            vec![Value::Tensor(c), Value::Int(-1), Value::Int(1)],
+            span,
+        )?;
+        Ok(Value::Tensor(clipped))
     }
 }

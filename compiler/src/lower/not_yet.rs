@@ -31,8 +31,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "kron",
     "nonzero",
     "argwhere",
-    "cov",
-    "corrcoef",
     "histogram",
     "meshgrid",
     "roll",

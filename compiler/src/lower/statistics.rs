@@ -40,6 +40,8 @@ pub(crate) enum Statistic {
     Tril,
     Triu,
     Norm,
+    Cov,
+    Corrcoef,
 }
 
 impl Lowerer<'_> {
@@ -59,6 +61,8 @@ impl Lowerer<'_> {
             Statistic::Tril => Some(self.triangle(args, false)),
             Statistic::Triu => Some(self.triangle(args, true)),
             Statistic::Norm => Some(self.norm(args)),
+            Statistic::Cov => Some(self.cov(args)),
+            Statistic::Corrcoef => Some(self.corrcoef(args)),
             _ => None,
         };
         if let Some(result) = composed {

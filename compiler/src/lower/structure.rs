@@ -102,13 +102,19 @@ impl Lowerer<'_> {
             vec![Value::Tensor(moved), Value::int_tuple(&merged_shape)],
             span,
         )?;
-        let (n, m) = (n as i64, m as i64);
+        // In i128: `offset` is any Python int that fits in i64.
+        let (n, m, offset) = (n as i128, m as i128, i128::from(offset));
         let (start, len) = if offset >= 0 {
             (offset, n.min(m - offset).max(0))
         } else {
             (-offset * m, (n + offset).min(m).max(0))
         };
-        let start = if len == 0 { 0 } else { start };
+        let (start, len) = if len == 0 {
+            (0, 0)
+        } else {
+            (start as i64, len as i64)
+        };
+        let m = m as i64;
         let mut items: Vec<IndexItem> = merged_shape[..ndim - 2]
             .iter()
             .map(|&len| IndexItem::Slice {

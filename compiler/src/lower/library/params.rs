@@ -393,6 +393,24 @@ pub(super) const DIAGONAL: &[Param] = &[
 ];
 pub(super) const DIAG: &[Param] = &[req("v"), opt("k", Default::Int(0))];
 pub(super) const TRIANGLE: &[Param] = &[req("m"), opt("k", Default::Int(0))];
+pub(super) const COV: &[Param] = &[
+    req("m"),
+    opt("y", NONE),
+    opt("rowvar", Default::Bool(true)),
+    opt("bias", Default::Bool(false)),
+    opt("ddof", NONE),
+    unsupported("fweights"),
+    unsupported("aweights"),
+    kw("dtype", NONE),
+];
+pub(super) const CORRCOEF: &[Param] = &[
+    req("x"),
+    opt("y", NONE),
+    opt("rowvar", Default::Bool(true)),
+    unsupported("bias"),
+    unsupported("ddof"),
+    kw("dtype", NONE),
+];
 pub(super) const NORM: &[Param] = &[
     req("x"),
     opt("ord", NONE),

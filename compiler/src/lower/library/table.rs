@@ -238,6 +238,8 @@ pub(crate) static LIBRARY: &[Signature] = &[
         ARRAY_EQUAL,
         F::Statistic(Statistic::ArrayEqual),
     ),
+    entry("cov", COV, F::Statistic(Statistic::Cov)),
+    entry("corrcoef", CORRCOEF, F::Statistic(Statistic::Corrcoef)),
     with_method("trace", TRACE, F::Statistic(Statistic::Trace)),
     entry("diag", DIAG, F::Statistic(Statistic::Diag)),
     with_method("diagonal", DIAGONAL, F::Statistic(Statistic::Diagonal)),
