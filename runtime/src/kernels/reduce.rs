@@ -143,9 +143,17 @@ pub fn reduce_map(
 ) -> Result<ReduceState, KernelError> {
     let layout = ReduceLayout::new(x.shape(), axes)?;
     let indexer = match red.op {
-        ReduceOp::ArgMax | ReduceOp::ArgMin | ReduceOp::NanArgMax | ReduceOp::NanArgMin => Some(
-            GlobalIndexer::new(&layout, x.shape(), global_shape, chunk_offset)?,
-        ),
+        ReduceOp::ArgMax
+        | ReduceOp::ArgMin
+        | ReduceOp::NanMax
+        | ReduceOp::NanMin
+        | ReduceOp::NanArgMax
+        | ReduceOp::NanArgMin => Some(GlobalIndexer::new(
+            &layout,
+            x.shape(),
+            global_shape,
+            chunk_offset,
+        )?),
         _ => None,
     };
     let walk = rows::RowWalk::new(x.shape(), &layout.axes);

@@ -39,10 +39,11 @@ pub(super) fn finish_partial<E: Element>(
                 squares,
             )))
         }
-        (
-            Partial::Extreme(extreme),
-            ReduceOp::Max | ReduceOp::Min | ReduceOp::NanMax | ReduceOp::NanMin,
-        ) => {
+        (Partial::Arg { value, .. }, ReduceOp::NanMax | ReduceOp::NanMin) => {
+            reject_empty(state, red.op)?;
+            Ok(value.clone())
+        }
+        (Partial::Extreme(extreme), ReduceOp::Max | ReduceOp::Min) => {
             reject_empty(state, red.op)?;
             Ok(extreme.clone())
         }

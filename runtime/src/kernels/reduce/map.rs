@@ -67,6 +67,21 @@ impl Direction {
             }
     }
 
+    /// Merges two `nanmax`/`nanmin` states (value, global index): the value
+    /// [`Direction::replaces_skipping_nan`] prefers, and of equal values (`0.0` and
+    /// `-0.0`, or NaNs) the one at the smaller index, the first in C order as NumPy's
+    /// `fmax.reduce` keeps it, whatever the chunking.
+    pub fn merge_extremes_skipping_nan<E: Element>(self, a: (E, i64), b: (E, i64)) -> (E, i64) {
+        if self.replaces_skipping_nan(b.0, a.0) {
+            return b;
+        }
+        if self.replaces_skipping_nan(a.0, b.0) || a.1 <= b.1 {
+            a
+        } else {
+            b
+        }
+    }
+
     /// Merges two `nanargmax`/`nanargmin` states (value, index) as NumPy's
     /// `nanargmax` ranks elements: a NaN counts as the worst value (`-inf` for max,
     /// `inf` for min), the better value wins, equal values go to the smaller index.
@@ -143,10 +158,17 @@ pub(super) fn map_partial<E: Element>(
             })?))
         }
         ReduceOp::NanMax | ReduceOp::NanMin => {
+            let Some(indexer) = indexer else {
+                return Err(KernelError("nanmax/nanmin need the chunk's offset".into()));
+            };
             let direction = Direction::of(op);
-            Partial::Extreme(E::into_data(per_row(layout, &rows, |row| {
-                extreme_skipping_nan(direction, row)
-            })?))
+            let winners = per_row(layout, &rows, |row| {
+                fold_at(row, |a, b| direction.merge_extremes_skipping_nan(a, b))
+            })?;
+            Partial::Arg {
+                value: E::into_data(winners.mapv(|(value, _)| value)),
+                index: winners.mapv(|(_, local)| indexer.global_index(local as usize)),
+            }
         }
         ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
             let Some(indexer) = indexer else {
@@ -220,31 +242,22 @@ fn extreme<E: Element>(direction: Direction, row: &[E]) -> E {
     )
 }
 
-/// The `nanmax`/`nanmin` of a run (NaN only if every element is NaN); the default
-/// for an empty run.
-fn extreme_skipping_nan<E: Element>(direction: Direction, row: &[E]) -> E {
-    let Some((&first, rest)) = row.split_first() else {
-        return E::default();
-    };
-    rest.iter().fold(first, |best, &v| {
-        if direction.replaces_skipping_nan(v, best) {
-            v
-        } else {
-            best
-        }
-    })
-}
-
-/// The `nanargmax`/`nanargmin` state of a run: see [`Direction::merge_skipping_nan`].
-fn arg_skipping_nan<E: Element>(direction: Direction, row: &[E]) -> (E, i64) {
+/// A run folded by `merge` over (value, position in the run) states; the default
+/// for an empty run, which the state's zero count marks as meaningless.
+fn fold_at<E: Element>(row: &[E], merge: impl Fn((E, i64), (E, i64)) -> (E, i64)) -> (E, i64) {
     let Some((&first, rest)) = row.split_first() else {
         return (E::default(), 0);
     };
     rest.iter()
         .enumerate()
         .fold((first, 0), |best, (position, &v)| {
-            direction.merge_skipping_nan(best, (v, position as i64 + 1))
+            merge(best, (v, position as i64 + 1))
         })
+}
+
+/// The `nanargmax`/`nanargmin` state of a run: see [`Direction::merge_skipping_nan`].
+fn arg_skipping_nan<E: Element>(direction: Direction, row: &[E]) -> (E, i64) {
+    fold_at(row, |a, b| direction.merge_skipping_nan(a, b))
 }
 
 /// The extreme of a run and its position in the run: the first occurrence, or the

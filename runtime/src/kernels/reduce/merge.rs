@@ -41,10 +41,12 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
         ReduceOp::Var | ReduceOp::Std => return Err(super::two_pass_moments(op)),
         ReduceOp::ArgMax | ReduceOp::ArgMin => merge_args::<E>(Direction::of(op), parts)?,
         ReduceOp::NanMax | ReduceOp::NanMin => {
-            merge_extremes_skipping_nan::<E>(Direction::of(op), parts)?
+            let direction = Direction::of(op);
+            merge_args_skipping_nan::<E>(parts, |a, b| direction.merge_extremes_skipping_nan(a, b))?
         }
         ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
-            merge_args_skipping_nan::<E>(Direction::of(op), parts)?
+            let direction = Direction::of(op);
+            merge_args_skipping_nan::<E>(parts, |a, b| direction.merge_skipping_nan(a, b))?
         }
     })
 }
@@ -170,28 +172,11 @@ fn merge_args<E: Element>(
     })
 }
 
-fn merge_extremes_skipping_nan<E: Element>(
-    direction: Direction,
-    parts: &[&ReduceState],
-) -> Result<Partial, KernelError> {
-    let extremes = pick(&non_empty(parts), |partial| match partial {
-        Partial::Extreme(data) => E::from_data(data),
-        _ => None,
-    })?;
-    // In chunk order, so of equal values the earlier part's stays, as within a chunk.
-    let merged = fold(extremes, |best, v| {
-        if direction.replaces_skipping_nan(v, best) {
-            v
-        } else {
-            best
-        }
-    })?;
-    Ok(Partial::Extreme(E::into_data(merged)))
-}
-
+/// Merges (value, global index) states of `nanmax`/`nanmin`/`nanargmax`/`nanargmin`
+/// with `merge`.
 fn merge_args_skipping_nan<E: Element>(
-    direction: Direction,
     parts: &[&ReduceState],
+    merge: impl Fn((E, i64), (E, i64)) -> (E, i64),
 ) -> Result<Partial, KernelError> {
     let args = pick(&non_empty(parts), |partial| match partial {
         Partial::Arg { value, index } => E::from_data(value).map(|value| (value, index)),
@@ -208,7 +193,7 @@ fn merge_args_skipping_nan<E: Element>(
             .and(*value)
             .and(*index)
             .for_each(|best, best_index, &v, &i| {
-                (*best, *best_index) = direction.merge_skipping_nan((*best, *best_index), (v, i));
+                (*best, *best_index) = merge((*best, *best_index), (v, i));
             });
     }
     Ok(Partial::Arg {

@@ -180,29 +180,22 @@ pub(super) fn map_rows<E: Element>(
             );
             Partial::Extreme(E::into_data(keepdims_array(keepdims_shape, values)?))
         }
-        ReduceOp::NanMax | ReduceOp::NanMin => {
-            let direction = Direction::of(op);
-            let values = walk.fold(
-                data,
-                E::default(),
-                |v| v,
-                |best, v| {
-                    if direction.replaces_skipping_nan(v, best) {
-                        v
-                    } else {
-                        best
-                    }
-                },
-            );
-            Partial::Extreme(E::into_data(keepdims_array(keepdims_shape, values)?))
-        }
-        ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
+        ReduceOp::NanMax | ReduceOp::NanMin | ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
             let Some(indexer) = indexer else {
-                return Err(KernelError(
-                    "nanargmax/nanargmin need the chunk's offset".into(),
-                ));
+                return Err(KernelError(format!(
+                    "{} needs the chunk's offset",
+                    op.name()
+                )));
             };
-            let (value, index) = nan_arg_rows(Direction::of(op), walk, data, indexer);
+            let direction = Direction::of(op);
+            let extreme = matches!(op, ReduceOp::NanMax | ReduceOp::NanMin);
+            let (value, index) = nan_arg_rows(walk, data, indexer, |a, b| {
+                if extreme {
+                    direction.merge_extremes_skipping_nan(a, b)
+                } else {
+                    direction.merge_skipping_nan(a, b)
+                }
+            });
             Partial::Arg {
                 value: E::into_data(keepdims_array(keepdims_shape, value)?),
                 index: keepdims_array(keepdims_shape, index)?,
@@ -279,13 +272,13 @@ fn arg_rows<E: Element>(
     (values, indices)
 }
 
-/// [`arg_rows`] for `nanargmax`/`nanargmin`: each later row merges into the state
-/// as [`Direction::merge_skipping_nan`] says.
+/// [`arg_rows`] for `nanmax`/`nanmin`/`nanargmax`/`nanargmin`: each later row
+/// merges into the (value, global index) state with `merge`.
 fn nan_arg_rows<E: Element>(
-    direction: Direction,
     walk: &RowWalk,
     data: &[E],
     indexer: &GlobalIndexer,
+    merge: impl Fn((E, i64), (E, i64)) -> (E, i64),
 ) -> (Vec<E>, Vec<i64>) {
     let mut values = vec![E::default(); walk.outputs];
     let mut indices = vec![0i64; walk.outputs];
@@ -299,7 +292,7 @@ fn nan_arg_rows<E: Element>(
         }
         let bests = values[span.clone()].iter_mut().zip(&mut indices[span]);
         for ((best, index), &v) in bests.zip(row) {
-            (*best, *index) = direction.merge_skipping_nan((*best, *index), (v, global));
+            (*best, *index) = merge((*best, *index), (v, global));
         }
     });
     (values, indices)
