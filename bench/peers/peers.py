@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """marsc against the tools its users would otherwise pick, in one run.
 
-Runs workloads W1-W7 (issue 6) in marsc (the CLI, `run_seconds` from --stats-json),
+Runs workloads W1-W8 (issue 6) in marsc (the CLI, `run_seconds` from --stats-json),
 NumPy, numexpr and dask.array (in this process, inputs already in memory), prints
 the median of each and marsc's ratio to each peer, and measures the machine's memory
 read bandwidth in the same run so that bandwidth-bound workloads can be reported as
@@ -116,12 +116,16 @@ def write_inputs(input_dir, n, side, matmul_side):
     """The W1-W5 inputs as .npy files in `input_dir`; returns their paths."""
     rng = np.random.default_rng(0)
     paths = {name: os.path.join(input_dir, f"marsc_peers_{name}.npy")
-             for name in ("a", "b", "x", "ma", "mb")}
+             for name in ("a", "b", "x", "ma", "mb", "c")}
     np.save(paths["a"], rng.random(n))
     np.save(paths["b"], rng.random(n))
     np.save(paths["x"], rng.random((side, side)))
     np.save(paths["ma"], rng.random((matmul_side, matmul_side)))
     np.save(paths["mb"], rng.random((matmul_side, matmul_side)))
+    # W8's input: a tenth of it NaN.
+    c = rng.random(n)
+    c[rng.random(n) < 0.1] = np.nan
+    np.save(paths["c"], c)
     return paths
 
 
@@ -210,6 +214,19 @@ def workloads(n, side, matmul_side, paths, w3_output):
          load("ma", "mb"), w5, None, True),
         ("W5 (rand inputs)", HEADER + mm_rand + w5_body, mm, {"numpy": w5["numpy"]}, None,
          False),
+        (
+            "W8 nanmean(c), 10% NaN",
+            HEADER + mapped["c"] + "print(mt.nanmean(c))\n",
+            load("c"),
+            {
+                "numpy": lambda c: np.nanmean(c),
+                "numexpr": lambda c: ne.evaluate("sum(where(c == c, c, 0.0))")
+                / ne.evaluate("sum(where(c == c, 1, 0))"),
+                "dask": lambda c: da.nanmean(c).compute(),
+            },
+            n * 8,
+            True,
+        ),
         (
             "W7 (rand(n) + rand(n)).sum()",
             HEADER + f"print((mt.random.rand({n}) + mt.random.rand({n})).sum())\n",

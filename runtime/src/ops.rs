@@ -68,11 +68,18 @@ named_enum!(
 named_enum!(
     /// Reductions over a set of axes. `Var`/`Std` carry `ddof` separately (see
     /// [`Reduction`]); `ArgMax`/`ArgMin` return the index into the reduced axes
-    /// raveled in C order (the flat index when every axis is reduced).
+    /// raveled in C order (the flat index when every axis is reduced). The `Nan*`
+    /// ops skip NaNs as NumPy's `nanmax` (`fmax.reduce`: an all-NaN slice gives NaN)
+    /// and `nanargmax` (NaN read as the worst value; an all-NaN slice is an error).
+    /// `WeightsCheck` is `all` that fails at its root where it is false (NumPy's
+    /// `average` raising "Weights sum to zero").
     ReduceOp {
         Sum => "sum", Prod => "prod", Mean => "mean", Max => "max", Min => "min",
         Var => "var", Std => "std", ArgMax => "argmax", ArgMin => "argmin",
         All => "all", Any => "any", CountNonzero => "count_nonzero",
+        NanMax => "nanmax", NanMin => "nanmin", NanArgMax => "nanargmax",
+        NanArgMin => "nanargmin",
+        WeightsCheck => "weights_check",
     }
 );
 
@@ -188,9 +195,9 @@ impl ReduceOp {
                     DType::Float64
                 }
             }
-            Max | Min => input,
-            ArgMax | ArgMin | CountNonzero => DType::Int64,
-            All | Any => DType::Bool,
+            Max | Min | NanMax | NanMin => input,
+            ArgMax | ArgMin | NanArgMax | NanArgMin | CountNonzero => DType::Int64,
+            All | Any | WeightsCheck => DType::Bool,
         }
     }
 }

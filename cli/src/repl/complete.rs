@@ -54,6 +54,7 @@ fn members_of_path(path: &str, scope: &[(String, Members)]) -> Members {
     for part in parts {
         members = match (members, part) {
             (Members::Library, "random") => Members::Random,
+            (Members::Library, "linalg") => Members::Linalg,
             (Members::Mars, "tensor") => Members::Library,
             (Members::Tensor, "T") => Members::Tensor,
             _ => Members::Nothing,

@@ -19,7 +19,7 @@
 //!   once mapped, reading it cannot fail.
 
 use crate::chunk::ChunkOp;
-use marsc_runtime::ops::BinaryOp;
+use marsc_runtime::ops::{BinaryOp, ReduceOp};
 use marsc_runtime::DType;
 
 use super::Fusion;
@@ -77,6 +77,13 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
             common,
         } => common.is_int(),
         ChunkOp::Arange { .. } => dtype.is_bool(),
+        // An all-NaN slice (NumPy's ValueError), weights summing to zero.
+        ChunkOp::ReduceFinish { reduction, .. } => {
+            matches!(
+                reduction.op,
+                ReduceOp::NanArgMax | ReduceOp::NanArgMin | ReduceOp::WeightsCheck
+            )
+        }
         _ => false,
     }
 }

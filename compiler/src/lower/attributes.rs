@@ -6,7 +6,7 @@
 use super::library::{self, Home};
 use super::names::{closest, library_member, library_member_names};
 use super::not_yet::{
-    not_yet_in_library, not_yet_in_mars, not_yet_in_random, not_yet_str_member,
+    not_yet_in_library, not_yet_in_linalg, not_yet_in_mars, not_yet_in_random, not_yet_str_member,
     not_yet_tensor_member,
 };
 use super::value::{LibraryModule, Namespace, Value};
@@ -39,6 +39,7 @@ impl Lowerer<'_> {
                 Namespace::Library(_) => not_yet_in_library(name, &prefix),
                 Namespace::Random(_) => not_yet_in_random(name, &prefix),
                 Namespace::Mars => not_yet_in_mars(name),
+                Namespace::Linalg(_) => not_yet_in_linalg(name, &prefix),
             };
             if let Some(message) = not_yet {
                 return self.report(Diagnostic::error(message, attr.span));
@@ -111,6 +112,7 @@ fn namespace_member(namespace: Namespace, name: &str) -> Option<Value> {
     match namespace {
         Namespace::Library(module) => library_member(name, module),
         Namespace::Random(_) => library::find(name, Home::Random).map(Value::Function),
+        Namespace::Linalg(_) => library::find(name, Home::Linalg).map(Value::Function),
         Namespace::Mars => (name == "tensor").then_some(Value::Namespace(Namespace::Library(
             LibraryModule::MarsTensor,
         ))),
@@ -121,6 +123,7 @@ fn namespace_member_names(namespace: Namespace) -> Vec<&'static str> {
     match namespace {
         Namespace::Library(_) => library_member_names().collect(),
         Namespace::Random(_) => library::names(Home::Random).collect(),
+        Namespace::Linalg(_) => library::names(Home::Linalg).collect(),
         Namespace::Mars => vec!["tensor"],
     }
 }

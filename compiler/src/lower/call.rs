@@ -129,6 +129,7 @@ impl Lowerer<'_> {
             Builtin::PyEnumerate => self.enumerate_builtin(&args),
             Builtin::PyZip => self.zip_builtin(&args),
             Builtin::PySequence(is_list) => self.sequence_builtin(is_list, &args),
+            Builtin::Statistic(stat) => self.statistic(stat, &args),
         }
     }
 

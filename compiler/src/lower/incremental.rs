@@ -69,6 +69,8 @@ pub enum Members {
     Random,
     /// `mars.`: only `tensor`.
     Mars,
+    /// `mt.linalg.`.
+    Linalg,
     /// Nothing marsc knows of.
     Nothing,
 }
@@ -436,6 +438,7 @@ fn members_of(value: &Value) -> Members {
         Value::Namespace(Namespace::Library(_)) => Members::Library,
         Value::Namespace(Namespace::Random(_)) => Members::Random,
         Value::Namespace(Namespace::Mars) => Members::Mars,
+        Value::Namespace(Namespace::Linalg(_)) => Members::Linalg,
         _ => Members::Nothing,
     }
 }
@@ -454,6 +457,7 @@ pub fn member_names(members: Members) -> Vec<&'static str> {
         Members::Library => library_member_names().collect(),
         Members::Random => library::names(Home::Random).collect(),
         Members::Mars => vec!["tensor"],
+        Members::Linalg => library::names(Home::Linalg).collect(),
         Members::Nothing => Vec::new(),
     };
     names.sort_unstable();

@@ -40,6 +40,7 @@ pub(crate) fn library_member(name: &str, module: LibraryModule) -> Option<Value>
     }
     Some(match name {
         "random" => Value::Namespace(Namespace::Random(module)),
+        "linalg" => Value::Namespace(Namespace::Linalg(module)),
         "newaxis" => Value::None,
         "pi" => Value::Float(std::f64::consts::PI),
         "e" => Value::Float(std::f64::consts::E),
@@ -64,8 +65,8 @@ fn scalar_type(name: &str) -> Option<DType> {
 /// Every name a library namespace has, for suggestions.
 pub(crate) fn library_member_names() -> impl Iterator<Item = &'static str> {
     library::names(Home::Library).chain([
-        "random", "newaxis", "pi", "e", "inf", "nan", "bool", "bool_", "int32", "int64", "float32",
-        "float64", "double", "single",
+        "random", "linalg", "newaxis", "pi", "e", "inf", "nan", "bool", "bool_", "int32", "int64",
+        "float32", "float64", "double", "single",
     ])
 }
 
@@ -84,6 +85,8 @@ pub(crate) fn module_value(path: &[&str]) -> Option<Namespace> {
         ["numpy"] => Namespace::Library(LibraryModule::Numpy),
         ["mars", "tensor", "random"] => Namespace::Random(LibraryModule::MarsTensor),
         ["numpy", "random"] => Namespace::Random(LibraryModule::Numpy),
+        ["mars", "tensor", "linalg"] => Namespace::Linalg(LibraryModule::MarsTensor),
+        ["numpy", "linalg"] => Namespace::Linalg(LibraryModule::Numpy),
         _ => return None,
     })
 }

@@ -15,28 +15,14 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "sort",
     "argsort",
     "unique",
-    "nansum",
-    "nanmean",
-    "nanmax",
-    "nanmin",
-    "nanstd",
-    "nanvar",
-    "nanprod",
-    "nanargmax",
-    "nanargmin",
     "tensordot",
     "einsum",
-    "linalg",
     "fft",
     "round",
     "around",
     "median",
     "percentile",
     "quantile",
-    "average",
-    "diag",
-    "diagonal",
-    "trace",
     "tile",
     "repeat",
     "split",
@@ -45,11 +31,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "kron",
     "nonzero",
     "argwhere",
-    "isclose",
-    "allclose",
-    "array_equal",
-    "cov",
-    "corrcoef",
     "histogram",
     "meshgrid",
     "roll",
@@ -61,13 +42,8 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "atleast_2d",
     "atleast_3d",
     "pad",
-    "triu",
-    "tril",
     "inner",
     "vdot",
-    "ptp",
-    "diff",
-    "ediff1d",
     "gradient",
     "interp",
     "searchsorted",
@@ -284,6 +260,49 @@ pub(crate) fn not_yet_str_member(name: &str) -> Option<String> {
     STR.contains(&name).then(|| {
         format!("not supported yet: the string method `str.{name}` (print several values with `print(a, b)` instead)")
     })
+}
+
+/// `numpy.linalg`'s public names (NumPy 2.4) beside `norm`.
+const NUMPY_LINALG: &[&str] = &[
+    "LinAlgError",
+    "cholesky",
+    "cond",
+    "cross",
+    "det",
+    "diagonal",
+    "eig",
+    "eigh",
+    "eigvals",
+    "eigvalsh",
+    "inv",
+    "lstsq",
+    "matmul",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "matrix_transpose",
+    "multi_dot",
+    "outer",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "tensordot",
+    "tensorinv",
+    "tensorsolve",
+    "trace",
+    "vecdot",
+    "vector_norm",
+    "svd_compressed",
+];
+
+/// The same for `linalg.NAME`.
+pub(crate) fn not_yet_in_linalg(name: &str, prefix: &str) -> Option<String> {
+    NUMPY_LINALG
+        .contains(&name)
+        .then(|| not_in_version_1(prefix, name))
 }
 
 /// The same for `random.NAME`.

@@ -29,7 +29,10 @@ fn takes_dtype(op: ReduceOp) -> bool {
 fn reduction_axes(op: ReduceOp, axis_arg: &Arg, ndim: usize) -> LowerResult<Vec<usize>> {
     let in_range =
         |axis: i64, ndim: usize| normalize_axis(axis, ndim).map_err(|e| at(e, axis_arg.span));
-    if matches!(op, ReduceOp::ArgMax | ReduceOp::ArgMin) {
+    if matches!(
+        op,
+        ReduceOp::ArgMax | ReduceOp::ArgMin | ReduceOp::NanArgMax | ReduceOp::NanArgMin
+    ) {
         return match optional_strict_int_arg(axis_arg, "axis")? {
             None => Ok((0..ndim).collect()),
             // NumPy reads a 0-d tensor as 1-d here, so axis 0 and -1 reduce over nothing.
@@ -50,8 +53,31 @@ fn reduction_axes(op: ReduceOp, axis_arg: &Arg, ndim: usize) -> LowerResult<Vec<
 
 impl Lowerer<'_> {
     pub(super) fn reduce(&mut self, op: ReduceOp, args: &BoundArgs) -> LowerResult<Value> {
+        let input = self.tensor_of(&args.get("a"), None, "`a`")?;
+        self.reduce_input(op, input, args)
+    }
+
+    /// The reduction `op` of `input` (the call's `a`, or a tensor derived from it)
+    /// with the call's other arguments. The NaN-skipping ops of a tensor without NaNs
+    /// (bool, ints) are the plain ones, as in NumPy.
+    pub(super) fn reduce_input(
+        &mut self,
+        op: ReduceOp,
+        mut input: TileableId,
+        args: &BoundArgs,
+    ) -> LowerResult<Value> {
         let span = args.call_span;
-        let mut input = self.tensor_of(&args.get("a"), None, "`a`")?;
+        let op = if self.dtype(input).is_float() {
+            op
+        } else {
+            match op {
+                ReduceOp::NanMax => ReduceOp::Max,
+                ReduceOp::NanMin => ReduceOp::Min,
+                ReduceOp::NanArgMax => ReduceOp::ArgMax,
+                ReduceOp::NanArgMin => ReduceOp::ArgMin,
+                op => op,
+            }
+        };
         let ndim = self.shape(input).len();
         let axis_arg = args.get("axis");
         let axes = reduction_axes(op, &axis_arg, ndim)?;
@@ -100,16 +126,29 @@ impl Lowerer<'_> {
         let message = match op {
             ReduceOp::Max => "zero-size array to reduction operation maximum which has no identity",
             ReduceOp::Min => "zero-size array to reduction operation minimum which has no identity",
-            ReduceOp::ArgMax => "attempt to get argmax of an empty sequence",
-            ReduceOp::ArgMin => "attempt to get argmin of an empty sequence",
+            ReduceOp::NanMax => "zero-size array to reduction operation fmax which has no identity",
+            ReduceOp::NanMin => "zero-size array to reduction operation fmin which has no identity",
+            ReduceOp::ArgMax | ReduceOp::NanArgMax => "attempt to get argmax of an empty sequence",
+            ReduceOp::ArgMin | ReduceOp::NanArgMin => "attempt to get argmin of an empty sequence",
             _ => return Ok(()),
         };
         Err(Diagnostic::error(message, span))
     }
 
     pub(super) fn scan(&mut self, op: ScanOp, args: &BoundArgs) -> LowerResult<Value> {
+        let input = self.tensor_of(&args.get("a"), None, "`a`")?;
+        self.scan_input(op, input, args)
+    }
+
+    /// The scan `op` of `input` (the call's `a`, or a tensor derived from it) with the
+    /// call's other arguments.
+    pub(super) fn scan_input(
+        &mut self,
+        op: ScanOp,
+        mut input: TileableId,
+        args: &BoundArgs,
+    ) -> LowerResult<Value> {
         let span = args.call_span;
-        let mut input = self.tensor_of(&args.get("a"), None, "`a`")?;
         let axis_arg = args.get("axis");
         let requested = dtype_arg(&args.get("dtype"))?;
         if let Some(dtype) = requested {

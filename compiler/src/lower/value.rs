@@ -114,6 +114,8 @@ pub(crate) enum Namespace {
     Random(LibraryModule),
     /// The top-level `mars` package, whose only member is `tensor`.
     Mars,
+    /// `mt.linalg` / `np.linalg`.
+    Linalg(LibraryModule),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,6 +133,8 @@ impl Namespace {
             Namespace::Random(LibraryModule::MarsTensor) => "mars.tensor.random",
             Namespace::Random(LibraryModule::Numpy) => "numpy.random",
             Namespace::Mars => "mars",
+            Namespace::Linalg(LibraryModule::MarsTensor) => "mars.tensor.linalg",
+            Namespace::Linalg(LibraryModule::Numpy) => "numpy.linalg",
         }
     }
 }

@@ -143,7 +143,12 @@ pub fn reduce_map(
 ) -> Result<ReduceState, KernelError> {
     let layout = ReduceLayout::new(x.shape(), axes)?;
     let indexer = match red.op {
-        ReduceOp::ArgMax | ReduceOp::ArgMin => Some(GlobalIndexer::new(
+        ReduceOp::ArgMax
+        | ReduceOp::ArgMin
+        | ReduceOp::NanMax
+        | ReduceOp::NanMin
+        | ReduceOp::NanArgMax
+        | ReduceOp::NanArgMin => Some(GlobalIndexer::new(
             &layout,
             x.shape(),
             global_shape,

@@ -8,6 +8,7 @@
 mod params;
 mod table;
 
+pub(crate) use super::statistics::Statistic;
 pub(crate) use table::LIBRARY;
 
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
@@ -71,6 +72,8 @@ pub(crate) enum Home {
     Builtin,
     /// Only as a tensor method `x.NAME(...)`; the receiver is not among `params`.
     MethodOnly,
+    /// `mt.linalg.NAME`.
+    Linalg,
 }
 
 /// Which lowering builds a call.
@@ -139,6 +142,8 @@ pub(crate) enum Builtin {
     PyZip,
     /// Python's `list`/`tuple`; `true` for `list`.
     PySequence(bool),
+    /// Statistics and linear algebra of issue 20 (`statistics.rs`).
+    Statistic(Statistic),
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

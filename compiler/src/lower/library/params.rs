@@ -347,3 +347,74 @@ pub(super) const RANGE_BUILTIN: &[Param] = &[var_positional("args")];
 pub(super) const ENUMERATE_BUILTIN: &[Param] = &[req("iterable"), opt("start", Default::Int(0))];
 pub(super) const ZIP_BUILTIN: &[Param] = &[var_positional("iterables")];
 pub(super) const SEQUENCE_BUILTIN: &[Param] = &[pos_opt("iterable", Default::None)];
+// ---- statistics and linalg (issue 20) ----
+pub(super) const PTP: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    unsupported("out"),
+    opt("keepdims", Default::Bool(false)),
+];
+pub(super) const AVERAGE: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    opt("weights", NONE),
+    opt("returned", Default::Bool(false)),
+    kw("keepdims", Default::Bool(false)),
+];
+pub(super) const DIFF: &[Param] = &[
+    req("a"),
+    opt("n", Default::Int(1)),
+    opt("axis", Default::Int(-1)),
+    unsupported("prepend"),
+    unsupported("append"),
+];
+pub(super) const EDIFF1D: &[Param] = &[req("ary"), opt("to_end", NONE), opt("to_begin", NONE)];
+pub(super) const ISCLOSE: &[Param] = &[
+    req("a"),
+    req("b"),
+    opt("rtol", Default::Float(1e-5)),
+    opt("atol", Default::Float(1e-8)),
+    opt("equal_nan", Default::Bool(false)),
+];
+pub(super) const ARRAY_EQUAL: &[Param] =
+    &[req("a1"), req("a2"), opt("equal_nan", Default::Bool(false))];
+pub(super) const TRACE: &[Param] = &[
+    req("a"),
+    opt("offset", Default::Int(0)),
+    opt("axis1", Default::Int(0)),
+    opt("axis2", Default::Int(1)),
+    opt("dtype", NONE),
+    unsupported("out"),
+];
+pub(super) const DIAGONAL: &[Param] = &[
+    req("a"),
+    opt("offset", Default::Int(0)),
+    opt("axis1", Default::Int(0)),
+    opt("axis2", Default::Int(1)),
+];
+pub(super) const DIAG: &[Param] = &[req("v"), opt("k", Default::Int(0))];
+pub(super) const TRIANGLE: &[Param] = &[req("m"), opt("k", Default::Int(0))];
+pub(super) const COV: &[Param] = &[
+    req("m"),
+    opt("y", NONE),
+    opt("rowvar", Default::Bool(true)),
+    opt("bias", Default::Bool(false)),
+    opt("ddof", NONE),
+    unsupported("fweights"),
+    unsupported("aweights"),
+    kw("dtype", NONE),
+];
+pub(super) const CORRCOEF: &[Param] = &[
+    req("x"),
+    opt("y", NONE),
+    opt("rowvar", Default::Bool(true)),
+    unsupported("bias"),
+    unsupported("ddof"),
+    kw("dtype", NONE),
+];
+pub(super) const NORM: &[Param] = &[
+    req("x"),
+    opt("ord", NONE),
+    opt("axis", NONE),
+    opt("keepdims", Default::Bool(false)),
+];

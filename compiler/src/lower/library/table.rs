@@ -1,7 +1,7 @@
 //! The table itself: one entry per function, method and builtin.
 
 use super::params::*;
-use super::{Builtin, FillKind, Home, Param, RandomKind, Signature};
+use super::{Builtin, FillKind, Home, Param, RandomKind, Signature, Statistic};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
 const fn entry(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
@@ -220,6 +220,40 @@ pub(crate) static LIBRARY: &[Signature] = &[
     method("copy", ORDER_ONLY, F::Copy),
     method("item", NO_PARAMS, F::Item),
     method("tolist", NO_PARAMS, F::ToList),
+    // ---- statistics and linalg (issue 20) ----
+    entry("nansum", SUM, F::Statistic(Statistic::NanSum)),
+    entry("nanprod", SUM, F::Statistic(Statistic::NanProd)),
+    entry("nanmean", MEAN, F::Statistic(Statistic::NanMean)),
+    entry("nanvar", VAR, F::Statistic(Statistic::NanVar)),
+    entry("nanstd", VAR, F::Statistic(Statistic::NanStd)),
+    entry("nanmax", MAX, F::Reduce(ReduceOp::NanMax)),
+    entry("nanmin", MAX, F::Reduce(ReduceOp::NanMin)),
+    entry("nanargmax", ARGMAX, F::Reduce(ReduceOp::NanArgMax)),
+    entry("nanargmin", ARGMAX, F::Reduce(ReduceOp::NanArgMin)),
+    entry("nancumsum", CUMSUM, F::Statistic(Statistic::NanCumSum)),
+    entry("nancumprod", CUMSUM, F::Statistic(Statistic::NanCumProd)),
+    entry("ptp", PTP, F::Statistic(Statistic::Ptp)),
+    entry("average", AVERAGE, F::Statistic(Statistic::Average)),
+    entry("diff", DIFF, F::Statistic(Statistic::Diff)),
+    entry("ediff1d", EDIFF1D, F::Statistic(Statistic::Ediff1d)),
+    entry("isclose", ISCLOSE, F::Statistic(Statistic::IsClose)),
+    entry("allclose", ISCLOSE, F::Statistic(Statistic::AllClose)),
+    entry(
+        "array_equal",
+        ARRAY_EQUAL,
+        F::Statistic(Statistic::ArrayEqual),
+    ),
+    entry("cov", COV, F::Statistic(Statistic::Cov)),
+    entry("corrcoef", CORRCOEF, F::Statistic(Statistic::Corrcoef)),
+    with_method("trace", TRACE, F::Statistic(Statistic::Trace)),
+    entry("diag", DIAG, F::Statistic(Statistic::Diag)),
+    with_method("diagonal", DIAGONAL, F::Statistic(Statistic::Diagonal)),
+    entry("tril", TRIANGLE, F::Statistic(Statistic::Tril)),
+    entry("triu", TRIANGLE, F::Statistic(Statistic::Triu)),
+    Signature {
+        home: Home::Linalg,
+        ..entry("norm", NORM, F::Statistic(Statistic::Norm))
+    },
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),

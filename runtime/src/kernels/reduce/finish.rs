@@ -39,9 +39,21 @@ pub(super) fn finish_partial<E: Element>(
                 squares,
             )))
         }
+        (Partial::Arg { value, .. }, ReduceOp::NanMax | ReduceOp::NanMin) => {
+            reject_empty(state, red.op)?;
+            Ok(value.clone())
+        }
         (Partial::Extreme(extreme), ReduceOp::Max | ReduceOp::Min) => {
             reject_empty(state, red.op)?;
             Ok(extreme.clone())
+        }
+        (Partial::Truth(truth), ReduceOp::WeightsCheck) => {
+            if truth.iter().any(|ok| !ok) {
+                return Err(KernelError(
+                    "Weights sum to zero, can't be normalized".into(),
+                ));
+            }
+            Ok(ArrayData::Bool(truth.clone()))
         }
         (Partial::Truth(truth), ReduceOp::All | ReduceOp::Any) => {
             Ok(ArrayData::Bool(truth.clone()))
@@ -49,6 +61,16 @@ pub(super) fn finish_partial<E: Element>(
         (Partial::Count(count), ReduceOp::CountNonzero) => Ok(ArrayData::Int64(count.clone())),
         (Partial::Arg { index, .. }, ReduceOp::ArgMax | ReduceOp::ArgMin) => {
             reject_empty(state, red.op)?;
+            Ok(ArrayData::Int64(index.clone()))
+        }
+        (Partial::Arg { value, index }, ReduceOp::NanArgMax | ReduceOp::NanArgMin) => {
+            reject_empty(state, red.op)?;
+            // The state's value is NaN only where every element was (see
+            // `Direction::merge_skipping_nan`): NumPy's ValueError.
+            let value = E::from_data(value).ok_or_else(wrong_kind)?;
+            if value.iter().any(|v| v.is_nan()) {
+                return Err(KernelError("All-NaN slice encountered".into()));
+            }
             Ok(ArrayData::Int64(index.clone()))
         }
         _ => Err(wrong_kind()),
@@ -86,7 +108,17 @@ fn reject_empty(state: &ReduceState, op: ReduceOp) -> Result<(), KernelError> {
         ReduceOp::Min => {
             "zero-size array to reduction operation minimum which has no identity".into()
         }
-        _ => format!("attempt to get {} of an empty sequence", op.name()),
+        ReduceOp::NanMax => {
+            "zero-size array to reduction operation fmax which has no identity".into()
+        }
+        ReduceOp::NanMin => {
+            "zero-size array to reduction operation fmin which has no identity".into()
+        }
+        // `nanargmax` says `argmax` here, as NumPy's does.
+        _ => format!(
+            "attempt to get {} of an empty sequence",
+            op.name().trim_start_matches("nan")
+        ),
     }))
 }
 

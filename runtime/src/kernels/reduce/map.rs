@@ -19,7 +19,9 @@ pub(super) enum Direction {
 impl Direction {
     pub fn of(op: ReduceOp) -> Direction {
         match op {
-            ReduceOp::Min | ReduceOp::ArgMin => Direction::Smallest,
+            ReduceOp::Min | ReduceOp::ArgMin | ReduceOp::NanMin | ReduceOp::NanArgMin => {
+                Direction::Smallest
+            }
             _ => Direction::Largest,
         }
     }
@@ -48,6 +50,66 @@ impl Direction {
                 Direction::Smallest => current < candidate,
             };
         !keeps
+    }
+
+    /// Whether `candidate`, met after `current`, replaces it in a `nanmax`/`nanmin`
+    /// fold, as in NumPy's `fmax`/`fmin` loops (`acc = (acc >= v || isnan(v)) ? acc :
+    /// v`): a NaN never replaces, a number replaces a NaN, and of equal values the
+    /// first stays (`np.nanmax([0.0, -0.0])` is `0.0`). An all-NaN run stays NaN.
+    pub fn replaces_skipping_nan<E: Element>(self, candidate: E, current: E) -> bool {
+        if candidate.is_nan() {
+            return false;
+        }
+        current.is_nan()
+            || match self {
+                Direction::Largest => candidate > current,
+                Direction::Smallest => candidate < current,
+            }
+    }
+
+    /// Merges two `nanmax`/`nanmin` states (value, global index): the value
+    /// [`Direction::replaces_skipping_nan`] prefers, and of equal values (`0.0` and
+    /// `-0.0`, or NaNs) the one at the smaller index, the first in C order as NumPy's
+    /// `fmax.reduce` keeps it, whatever the chunking.
+    pub fn merge_extremes_skipping_nan<E: Element>(self, a: (E, i64), b: (E, i64)) -> (E, i64) {
+        if self.replaces_skipping_nan(b.0, a.0) {
+            return b;
+        }
+        if self.replaces_skipping_nan(a.0, b.0) || a.1 <= b.1 {
+            a
+        } else {
+            b
+        }
+    }
+
+    /// Merges two `nanargmax`/`nanargmin` states (value, index) as NumPy's
+    /// `nanargmax` ranks elements: a NaN counts as the worst value (`-inf` for max,
+    /// `inf` for min), the better value wins, equal values go to the smaller index.
+    /// The merged value is NaN only when both are (every element seen was NaN),
+    /// otherwise a number ranking as the winner does (a NaN winner ties with the
+    /// other's infinity, which is kept), so the all-NaN test at the root is exact
+    /// whatever the order and grouping of merges.
+    pub fn merge_skipping_nan<E: Element>(self, a: (E, i64), b: (E, i64)) -> (E, i64) {
+        let worst = match self {
+            Direction::Largest => f64::NEG_INFINITY,
+            Direction::Smallest => f64::INFINITY,
+        };
+        let rank = |v: E| if v.is_nan() { worst } else { v.to_f64() };
+        let (ra, rb) = (rank(a.0), rank(b.0));
+        let b_better = match self {
+            Direction::Largest => rb > ra,
+            Direction::Smallest => rb < ra,
+        };
+        let (winner, loser) = if b_better || (rb == ra && b.1 < a.1) {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        if winner.0.is_nan() {
+            (loser.0, winner.1)
+        } else {
+            winner
+        }
     }
 
     /// Whether (`candidate`, `candidate_index`) beats (`current`, `current_index`) for
@@ -95,7 +157,33 @@ pub(super) fn map_partial<E: Element>(
                 extreme(direction, row)
             })?))
         }
-        ReduceOp::All => Partial::Truth(per_row(layout, &rows, |row| {
+        ReduceOp::NanMax | ReduceOp::NanMin => {
+            let Some(indexer) = indexer else {
+                return Err(KernelError("nanmax/nanmin need the chunk's offset".into()));
+            };
+            let direction = Direction::of(op);
+            let winners = per_row(layout, &rows, |row| {
+                fold_at(row, |a, b| direction.merge_extremes_skipping_nan(a, b))
+            })?;
+            Partial::Arg {
+                value: E::into_data(winners.mapv(|(value, _)| value)),
+                index: winners.mapv(|(_, local)| indexer.global_index(local as usize)),
+            }
+        }
+        ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
+            let Some(indexer) = indexer else {
+                return Err(KernelError(
+                    "nanargmax/nanargmin need the chunk's offset".into(),
+                ));
+            };
+            let direction = Direction::of(op);
+            let winners = per_row(layout, &rows, |row| arg_skipping_nan(direction, row))?;
+            Partial::Arg {
+                value: E::into_data(winners.mapv(|(value, _)| value)),
+                index: winners.mapv(|(_, local)| indexer.global_index(local as usize)),
+            }
+        }
+        ReduceOp::All | ReduceOp::WeightsCheck => Partial::Truth(per_row(layout, &rows, |row| {
             row.iter().all(|v| v.is_nonzero())
         })?),
         ReduceOp::Any => Partial::Truth(per_row(layout, &rows, |row| {
@@ -152,6 +240,24 @@ fn extreme<E: Element>(direction: Direction, row: &[E]) -> E {
             }
         },
     )
+}
+
+/// A run folded by `merge` over (value, position in the run) states; the default
+/// for an empty run, which the state's zero count marks as meaningless.
+fn fold_at<E: Element>(row: &[E], merge: impl Fn((E, i64), (E, i64)) -> (E, i64)) -> (E, i64) {
+    let Some((&first, rest)) = row.split_first() else {
+        return (E::default(), 0);
+    };
+    rest.iter()
+        .enumerate()
+        .fold((first, 0), |best, (position, &v)| {
+            merge(best, (v, position as i64 + 1))
+        })
+}
+
+/// The `nanargmax`/`nanargmin` state of a run: see [`Direction::merge_skipping_nan`].
+fn arg_skipping_nan<E: Element>(direction: Direction, row: &[E]) -> (E, i64) {
+    fold_at(row, |a, b| direction.merge_skipping_nan(a, b))
 }
 
 /// The extreme of a run and its position in the run: the first occurrence, or the

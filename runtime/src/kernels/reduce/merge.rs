@@ -26,7 +26,9 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
             parts,
             Accumulator::add,
         )?)),
-        ReduceOp::All => Partial::Truth(fold(truths(parts)?, |a, b| a && b)?),
+        ReduceOp::All | ReduceOp::WeightsCheck => {
+            Partial::Truth(fold(truths(parts)?, |a, b| a && b)?)
+        }
         ReduceOp::Any => Partial::Truth(fold(truths(parts)?, |a, b| a || b)?),
         ReduceOp::CountNonzero => {
             let counts = pick(parts, |partial| match partial {
@@ -38,6 +40,14 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
         ReduceOp::Max | ReduceOp::Min => merge_extremes::<E>(Direction::of(op), parts)?,
         ReduceOp::Var | ReduceOp::Std => return Err(super::two_pass_moments(op)),
         ReduceOp::ArgMax | ReduceOp::ArgMin => merge_args::<E>(Direction::of(op), parts)?,
+        ReduceOp::NanMax | ReduceOp::NanMin => {
+            let direction = Direction::of(op);
+            merge_args_skipping_nan::<E>(parts, |a, b| direction.merge_extremes_skipping_nan(a, b))?
+        }
+        ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
+            let direction = Direction::of(op);
+            merge_args_skipping_nan::<E>(parts, |a, b| direction.merge_skipping_nan(a, b))?
+        }
     })
 }
 
@@ -154,6 +164,36 @@ fn merge_args<E: Element>(
                     *best = v;
                     *best_index = i;
                 }
+            });
+    }
+    Ok(Partial::Arg {
+        value: E::into_data(values),
+        index: indices,
+    })
+}
+
+/// Merges (value, global index) states of `nanmax`/`nanmin`/`nanargmax`/`nanargmin`
+/// with `merge`.
+fn merge_args_skipping_nan<E: Element>(
+    parts: &[&ReduceState],
+    merge: impl Fn((E, i64), (E, i64)) -> (E, i64),
+) -> Result<Partial, KernelError> {
+    let args = pick(&non_empty(parts), |partial| match partial {
+        Partial::Arg { value, index } => E::from_data(value).map(|value| (value, index)),
+        _ => None,
+    })?;
+    let Some(((first_value, first_index), rest)) = args.split_first() else {
+        return Err(no_parts());
+    };
+    let mut values = (*first_value).clone();
+    let mut indices = (*first_index).clone();
+    for (value, index) in rest {
+        Zip::from(&mut values)
+            .and(&mut indices)
+            .and(*value)
+            .and(*index)
+            .for_each(|best, best_index, &v, &i| {
+                (*best, *best_index) = merge((*best, *best_index), (v, i));
             });
     }
     Ok(Partial::Arg {

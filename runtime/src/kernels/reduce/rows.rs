@@ -180,7 +180,28 @@ pub(super) fn map_rows<E: Element>(
             );
             Partial::Extreme(E::into_data(keepdims_array(keepdims_shape, values)?))
         }
-        ReduceOp::All => Partial::Truth(keepdims_array(
+        ReduceOp::NanMax | ReduceOp::NanMin | ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
+            let Some(indexer) = indexer else {
+                return Err(KernelError(format!(
+                    "{} needs the chunk's offset",
+                    op.name()
+                )));
+            };
+            let direction = Direction::of(op);
+            let extreme = matches!(op, ReduceOp::NanMax | ReduceOp::NanMin);
+            let (value, index) = nan_arg_rows(walk, data, indexer, |a, b| {
+                if extreme {
+                    direction.merge_extremes_skipping_nan(a, b)
+                } else {
+                    direction.merge_skipping_nan(a, b)
+                }
+            });
+            Partial::Arg {
+                value: E::into_data(keepdims_array(keepdims_shape, value)?),
+                index: keepdims_array(keepdims_shape, index)?,
+            }
+        }
+        ReduceOp::All | ReduceOp::WeightsCheck => Partial::Truth(keepdims_array(
             keepdims_shape,
             walk.fold(
                 data,
@@ -246,6 +267,32 @@ fn arg_rows<E: Element>(
                 *best = v;
                 *index = global;
             }
+        }
+    });
+    (values, indices)
+}
+
+/// [`arg_rows`] for `nanmax`/`nanmin`/`nanargmax`/`nanargmin`: each later row
+/// merges into the (value, global index) state with `merge`.
+fn nan_arg_rows<E: Element>(
+    walk: &RowWalk,
+    data: &[E],
+    indexer: &GlobalIndexer,
+    merge: impl Fn((E, i64), (E, i64)) -> (E, i64),
+) -> (Vec<E>, Vec<i64>) {
+    let mut values = vec![E::default(); walk.outputs];
+    let mut indices = vec![0i64; walk.outputs];
+    walk.each_row(data, |offset, row, position| {
+        let global = indexer.global_index(position);
+        let span = offset..offset + row.len();
+        if position == 0 {
+            values[span.clone()].copy_from_slice(row);
+            indices[span].fill(global);
+            return;
+        }
+        let bests = values[span.clone()].iter_mut().zip(&mut indices[span]);
+        for ((best, index), &v) in bests.zip(row) {
+            (*best, *index) = merge((*best, *index), (v, global));
         }
     });
     (values, indices)
