@@ -443,8 +443,20 @@ impl Lowerer<'_> {
                     _ => Ok(Value::Poison),
                 }
             }
+            // A NumPy scalar with `ndigits` rounds as `np.round` does, in its dtype.
+            (Value::Tensor(id), Some(digits))
+                if self.shape(*id).is_empty()
+                    && self.dtype(*id) != marsc_runtime::DType::Float32 =>
+            {
+                match self.staged_scalar(*id, args.call_span) {
+                    Some(Value::Float(v)) => Ok(Value::Float(numpy_round(v, digits))),
+                    Some(Value::Int(v)) => round_int(v, Some(digits)).map_err(|m| fail(&m)),
+                    Some(Value::Bool(b)) => Ok(Value::Int(b as i64)),
+                    _ => Ok(Value::Poison),
+                }
+            }
             (Value::Tensor(id), Some(_)) if self.shape(*id).is_empty() => Err(needs_staging(
-                "`round(t, ndigits)` of a 0-d tensor (a NumPy scalar, rounded as `np.round` does)",
+                "`round(t, ndigits)` of a float32 scalar (NumPy rounds it in float32)",
                 args.call_span,
             )),
             (Value::Tensor(_), _) => {
@@ -660,6 +672,18 @@ fn round_float(value: f64, digits: i64) -> Result<Value, String> {
     } else {
         rounded
     }))
+}
+
+/// NumPy's `round(x, digits)` of a float64: `rint(x * 10**d) / 10**d` (for a
+/// negative `d`, `rint(x / 10**-d) * 10**-d`), in float64 as NumPy computes it
+/// (so `round(np.float64(2.675), 2)` is 2.68 where Python's float gives 2.67).
+fn numpy_round(value: f64, digits: i64) -> f64 {
+    let scale = 10f64.powi(digits.unsigned_abs().min(400) as i32);
+    if digits >= 0 {
+        (value * scale).round_ties_even() / scale
+    } else {
+        (value / scale).round_ties_even() * scale
+    }
 }
 
 /// `base ** exp % modulus` with Python's sign rule (the result has the modulus's sign).

@@ -9,3 +9,6 @@ total = mt.arange(5).sum() - 20
 print(max(total, 0), min(total, 0))
 print(all(mt.arange(3) > 0), any(mt.arange(3) > 0), all(mt.ones((3, 1))))
 print(mt.arange(3).to_numpy(), float(mt.arange(3).to_numpy().sum()))
+x = mt.array([2.675, 1234.5678, -0.4, 1e300])
+print(round(x[0], 2), round(x[1], -2), round(x[2], 0), round(x[3], 10), round(x[0], 400))
+print(round(mt.int64(1250), -2), round(mt.int64(7), 2), round(x.sum() * 0 + 0.125, 2))
