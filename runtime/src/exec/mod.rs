@@ -161,12 +161,22 @@ pub struct ExecOptions {
     pub kill_worker: Option<(u32, f64)>,
 }
 
+/// The machine's cores, asked once per process: `available_parallelism` reads the
+/// cgroup files on Linux, which cost more than a small run (every stage of a
+/// staged script, every REPL input) takes.
+fn cores() -> u32 {
+    static CORES: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        u32::try_from(cores).unwrap_or(1)
+    })
+}
+
 impl Default for ExecOptions {
     /// One worker per core.
     fn default() -> Self {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         ExecOptions {
-            workers: u32::try_from(cores).unwrap_or(1),
+            workers: cores(),
             queue_depth: None,
             cancel: None,
             memory_limit: None,
