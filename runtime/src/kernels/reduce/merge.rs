@@ -39,14 +39,23 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
         }
         ReduceOp::Max | ReduceOp::Min => merge_extremes::<E>(Direction::of(op), parts)?,
         ReduceOp::Var | ReduceOp::Std => return Err(super::two_pass_moments(op)),
-        ReduceOp::ArgMax | ReduceOp::ArgMin => merge_args::<E>(Direction::of(op), parts)?,
+        ReduceOp::ArgMax | ReduceOp::ArgMin => {
+            let direction = Direction::of(op);
+            merge_args::<E>(parts, |best, next| {
+                if direction.beats_at(next, best) {
+                    next
+                } else {
+                    best
+                }
+            })?
+        }
         ReduceOp::NanMax | ReduceOp::NanMin => {
             let direction = Direction::of(op);
-            merge_args_skipping_nan::<E>(parts, |a, b| direction.merge_extremes_skipping_nan(a, b))?
+            merge_args::<E>(parts, |a, b| direction.merge_extremes_skipping_nan(a, b))?
         }
         ReduceOp::NanArgMax | ReduceOp::NanArgMin => {
             let direction = Direction::of(op);
-            merge_args_skipping_nan::<E>(parts, |a, b| direction.merge_skipping_nan(a, b))?
+            merge_args::<E>(parts, |a, b| direction.merge_skipping_nan(a, b))?
         }
     })
 }
@@ -141,40 +150,9 @@ fn merge_extremes<E: Element>(
     Ok(Partial::Extreme(E::into_data(merged)))
 }
 
+/// Merges (value, global index) states with `merge` (the winner of two): those of
+/// `argmax`/`argmin` and of `nanmax`/`nanmin`/`nanargmax`/`nanargmin`.
 fn merge_args<E: Element>(
-    direction: Direction,
-    parts: &[&ReduceState],
-) -> Result<Partial, KernelError> {
-    let args = pick(&non_empty(parts), |partial| match partial {
-        Partial::Arg { value, index } => E::from_data(value).map(|value| (value, index)),
-        _ => None,
-    })?;
-    let Some(((first_value, first_index), rest)) = args.split_first() else {
-        return Err(no_parts());
-    };
-    let mut values = (*first_value).clone();
-    let mut indices = (*first_index).clone();
-    for (value, index) in rest {
-        Zip::from(&mut values)
-            .and(&mut indices)
-            .and(*value)
-            .and(*index)
-            .for_each(|best, best_index, &v, &i| {
-                if direction.beats_at((v, i), (*best, *best_index)) {
-                    *best = v;
-                    *best_index = i;
-                }
-            });
-    }
-    Ok(Partial::Arg {
-        value: E::into_data(values),
-        index: indices,
-    })
-}
-
-/// Merges (value, global index) states of `nanmax`/`nanmin`/`nanargmax`/`nanargmin`
-/// with `merge`.
-fn merge_args_skipping_nan<E: Element>(
     parts: &[&ReduceState],
     merge: impl Fn((E, i64), (E, i64)) -> (E, i64),
 ) -> Result<Partial, KernelError> {
