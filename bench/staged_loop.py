@@ -21,13 +21,15 @@ per iteration (above 1: marsc is faster).
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from peers import median_time  # noqa: E402  (the peers table's own timing)
 
 try:
     import dask.array as da
@@ -79,15 +81,6 @@ def dask_loop(n, iterations):
     return it, err, float(x.sum().compute())
 
 
-def median_of(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--marsc", default="target/release/marsc")
@@ -116,11 +109,11 @@ def main():
                 sys.exit(f"marsc ran {shown[0]} iterations, NumPy {expected[0]}")
             if not np.isclose(float(shown[2]), expected[2], rtol=1e-9):
                 sys.exit(f"marsc's sum {shown[2]} differs from NumPy's {expected[2]}")
-            t_whole = median_of(
+            t_whole = median_time(
                 lambda: subprocess.run([args.marsc, path], capture_output=True, check=True),
                 args.repeat,
             )
-            t_start = median_of(
+            t_start = median_time(
                 lambda: subprocess.run([args.marsc, empty], capture_output=True, check=True),
                 args.repeat,
             )
@@ -128,8 +121,8 @@ def main():
         finally:
             os.unlink(path)
             os.unlink(empty)
-        t_numpy = median_of(lambda: numpy_loop(n, args.iterations), args.repeat)
-        t_dask = median_of(lambda: dask_loop(n, args.iterations), args.repeat) if da else None
+        t_numpy = median_time(lambda: numpy_loop(n, args.iterations), args.repeat)
+        t_dask = median_time(lambda: dask_loop(n, args.iterations), args.repeat) if da else None
         per = lambda t: f"{t / args.iterations * 1e6:10.1f}us"
         dask_cells = (per(t_dask), f"{t_dask / t_marsc:11.2f}") if t_dask else ("n/a", "n/a")
         print(f"{n:>10} {per(t_marsc):>12} {per(t_whole):>12} {per(t_numpy):>12} "

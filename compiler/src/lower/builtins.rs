@@ -173,24 +173,21 @@ impl Lowerer<'_> {
             let better = if matches!(item.value, Value::Tensor(_))
                 || matches!(current.value, Value::Tensor(_))
             {
-                let compared = self.tensor_compare_operator(
+                self.tensor_compare_operator(
                     op,
                     span,
                     (item.value.clone(), item.span),
                     (current.value.clone(), current.span),
-                )?;
-                match compared {
-                    Value::Tensor(id) => match self.staged_scalar(id, span) {
-                        Some(value) => value,
-                        None => return Ok(Value::Poison),
-                    },
-                    other => other,
-                }
+                )?
             } else {
                 fold_compare(op, &item.value, &current.value)
                     .map_err(|message| Diagnostic::error(message, item.span))?
             };
-            if truthy(&better) == Some(true) {
+            // A comparison of tensors is decided on its value, in a stage.
+            let Some(better) = self.truth(&better, span)? else {
+                return Ok(Value::Poison);
+            };
+            if better {
                 current = item.clone();
             }
         }
@@ -395,17 +392,8 @@ impl Lowerer<'_> {
         };
         // Python stops at the first item that decides.
         for item in items {
-            let truth = match item {
-                Value::Tensor(id) => {
-                    if let Some(error) = truth_error(self.size(id), iterable.span) {
-                        return Err(error);
-                    }
-                    match self.staged_scalar(id, args.call_span) {
-                        Some(value) => truthy(&value) == Some(true),
-                        None => return Ok(Value::Poison),
-                    }
-                }
-                other => truthy(&other).unwrap_or(true),
+            let Some(truth) = self.truth(&item, iterable.span)? else {
+                return Ok(Value::Poison);
             };
             if truth != is_all {
                 return Ok(Value::Bool(!is_all));

@@ -206,19 +206,10 @@ impl Lowerer<'_> {
     }
 
     fn truth_of(&mut self, value: &Value, span: Span) -> Option<bool> {
-        match value {
-            Value::Poison => None,
-            Value::Tensor(id) => {
-                if let Some(error) = super::builtins::truth_error(self.size(*id), span) {
-                    self.report(error);
-                    return None;
-                }
-                // The decision needs the tensor's value: a stage computes it.
-                let value = self.staged_scalar(*id, span)?;
-                super::fold::truthy(&value)
-            }
-            other => super::fold::truthy(other),
-        }
+        self.truth(value, span).unwrap_or_else(|error| {
+            self.report(error);
+            None
+        })
     }
 
     /// One more loop iteration; `false` (reported) past the program's budget.

@@ -65,7 +65,7 @@ impl Lowerer<'_> {
             } => self.bool_operator(*op, *op_span, lhs, rhs),
             ExprKind::Not { operand, .. } => {
                 let value = self.eval(operand);
-                match self.truth(&value, operand.span) {
+                match self.truth(&value, operand.span).map_err(logic_help) {
                     Ok(Some(t)) => Value::Bool(!t),
                     Ok(None) => Value::Poison,
                     Err(diagnostic) => self.report(diagnostic),
@@ -258,7 +258,7 @@ impl Lowerer<'_> {
             BoolOp::Or => "or",
         };
         let left = self.eval(lhs);
-        let decided = match self.truth(&left, lhs.span) {
+        let decided = match self.truth(&left, lhs.span).map_err(logic_help) {
             Ok(Some(t)) => t == (op == BoolOp::Or),
             Ok(None) => return Value::Poison,
             Err(diagnostic) => {
@@ -273,22 +273,9 @@ impl Lowerer<'_> {
         // Python returns the right operand itself, a tensor too.
         self.eval(rhs)
     }
+}
 
-    /// The truth of a value, as Python's `bool()`: a one-element tensor's is its
-    /// value's (computed in a stage); NumPy's error for a tensor of another size;
-    /// `None` for poison (or when no stage could run).
-    fn truth(&mut self, value: &Value, span: Span) -> Result<Option<bool>, Diagnostic> {
-        match value {
-            Value::Poison => Ok(None),
-            Value::Tensor(id) => {
-                if let Some(error) = super::builtins::truth_error(self.size(*id), span) {
-                    return Err(error.with_help(
-                        "use `&`, `|`, `~` for element-wise logic, `.any()` or `.all()` for one truth",
-                    ));
-                }
-                Ok(self.staged_scalar(*id, span).and_then(|v| truthy(&v)))
-            }
-            other => Ok(truthy(other)),
-        }
-    }
+/// NumPy's truth error, with what to write instead for element-wise logic.
+fn logic_help(error: Diagnostic) -> Diagnostic {
+    error.with_help("use `&`, `|`, `~` for element-wise logic, `.any()` or `.all()` for one truth")
 }

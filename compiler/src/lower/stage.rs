@@ -97,6 +97,24 @@ impl Lowerer<'_> {
         value
     }
 
+    /// Python's `bool(value)`: a one-element tensor's truth is its value's, computed
+    /// in a stage; NumPy's error for a tensor of another size (known from its
+    /// shape); `None` for poison, or when no stage could run.
+    pub(super) fn truth(&mut self, value: &Value, span: Span) -> super::LowerResult<Option<bool>> {
+        match value {
+            Value::Poison => Ok(None),
+            Value::Tensor(id) => {
+                if let Some(error) = super::builtins::truth_error(self.size(*id), span) {
+                    return Err(error);
+                }
+                Ok(self
+                    .staged_scalar(*id, span)
+                    .and_then(|v| super::fold::truthy(&v)))
+            }
+            other => Ok(super::fold::truthy(other)),
+        }
+    }
+
     /// The Python scalar a size-1 tensor's value is (`t.item()`): a `bool`, an
     /// `int` or a `float` by its dtype. `None` as [`stage_value`](Self::stage_value).
     pub(super) fn staged_scalar(&mut self, id: TileableId, span: Span) -> Option<Value> {

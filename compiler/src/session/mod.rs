@@ -108,9 +108,8 @@ impl<'o> Session<'o> {
 
     /// A session that runs a whole script as one input (a script that needs tensor
     /// values runs in stages this way): expression statements show nothing, as in
-    /// a script.
-    /// What its stages print goes to `sink` as each stage ends; what its last run
-    /// prints is returned, as an input's is.
+    /// a script. What its stages print goes to `sink` as each stage ends; what its
+    /// last run prints is returned, as an input's is.
     pub fn for_script(
         options: Options,
         lower_options: &'o LowerOptions,
@@ -257,28 +256,33 @@ impl<'o> Session<'o> {
             // Chunk keys name a load by path: another version's chunks must go.
             self.clear_cache();
         }
-        verify(&lowering).map_err(|error| error.with_shown(staged.clone()))?;
-        if lowering.program_outputs == 0 {
-            return Ok(staged);
-        }
         let lowered = Lowered {
             offset,
             lowering,
             compile_started,
         };
-        self.check_files(&lowered, &[])
-            .map_err(|error| error.with_shown(staged.clone()))?;
-        let shown = self.run(&lowered);
-        // A file that changed while the run read it may have given it mixed data.
-        let saved = saved_paths(&lowered.lowering);
-        if let Err(error) = self.check_files(&lowered, &saved) {
-            self.clear_cache();
-            return Err(error.with_shown(staged));
-        }
-        match shown {
+        // What the input's stages printed comes first, whatever happens next.
+        match self.run_accepted(&lowered) {
             Ok(shown) => Ok(staged.into_iter().chain(shown).collect()),
             Err(error) => Err(error.after(staged)),
         }
+    }
+
+    /// Runs the outputs of an accepted input (after its stages).
+    fn run_accepted(&mut self, lowered: &Lowered) -> Result<Vec<Printed>, InputError> {
+        verify(&lowered.lowering)?;
+        if lowered.lowering.program_outputs == 0 {
+            return Ok(Vec::new());
+        }
+        self.check_files(lowered, &[])?;
+        let shown = self.run(lowered);
+        // A file that changed while the run read it may have given it mixed data.
+        let saved = saved_paths(&lowered.lowering);
+        if let Err(error) = self.check_files(lowered, &saved) {
+            self.clear_cache();
+            return Err(error);
+        }
+        shown
     }
 
     /// Fails when a load the input needs no longer has the file it loaded (files in

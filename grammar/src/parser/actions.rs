@@ -86,14 +86,9 @@ pub(crate) fn expression_or_assignment(
             kind: StmtKind::Expr(first.expr),
             span,
         }),
-        1 if matches!(first.expr.kind, ExprKind::Subscript { .. }) => Some(Stmt {
-            kind: StmtKind::SetItem {
-                target: first.expr,
-                op: None,
-                value: values.remove(0).expr,
-            },
-            span,
-        }),
+        1 if matches!(first.expr.kind, ExprKind::Subscript { .. }) => {
+            Some(set_item(first.expr, None, values.remove(0).expr, span))
+        }
         1 => {
             let target = target(sink, first.expr, "=")?;
             let value = values.remove(0).expr;
@@ -152,14 +147,7 @@ pub(crate) fn augmented_assignment(
     span: Span,
 ) -> Option<Stmt> {
     if matches!(target.expr.kind, ExprKind::Subscript { .. }) {
-        return Some(Stmt {
-            kind: StmtKind::SetItem {
-                target: target.expr,
-                op: Some(op),
-                value: value.expr,
-            },
-            span,
-        });
+        return Some(set_item(target.expr, Some(op), value.expr, span));
     }
     let operator = format!("{}=", op.0.symbol());
     let target = assignment_target(sink, target.expr, &operator)?;
@@ -172,6 +160,14 @@ pub(crate) fn augmented_assignment(
         },
         span,
     })
+}
+
+/// `target = value` or `target OP= value` through a subscript `target`.
+fn set_item(target: Expr, op: Option<(BinOp, Span)>, value: Expr, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::SetItem { target, op, value },
+        span,
+    }
 }
 
 /// The name assigned to, or a diagnostic saying why `target` cannot be assigned to.
