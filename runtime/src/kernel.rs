@@ -23,7 +23,7 @@ use crate::kernels::reduce::{
     read_state, reduce_combine, reduce_finish, reduce_map, write_state, ReduceState,
 };
 use crate::kernels::shape::SliceItem;
-use crate::kernels::{self, matmul, scan, shape, KernelError};
+use crate::kernels::{self, matmul, scan, select, shape, KernelError};
 use crate::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use crate::random::{random_chunk, RandomDist};
 use crate::scalar::Scalar;
@@ -212,6 +212,16 @@ pub enum Kernel {
         pieces: Vec<AssemblePiece>,
     },
 
+    // ---- selection by a boolean mask ----
+    /// The number of true elements of the mask argument (a one-element int64 array).
+    CountTrue,
+    /// Arguments `[x, mask]`: the slabs of `x` where the mask (over axes
+    /// `axis..axis + mask.ndim`) is true, `len` of them.
+    Compress {
+        axis: usize,
+        len: usize,
+    },
+
     // ---- saving ----
     /// Creates the temporary file of a save (arguments: an earlier save to the same
     /// path, only for ordering).
@@ -260,6 +270,8 @@ impl Kernel {
             Kernel::Reshape(_) => "reshape",
             Kernel::Alias => "alias",
             Kernel::Assemble { .. } => "assemble",
+            Kernel::CountTrue => "count_true",
+            Kernel::Compress { .. } => "compress",
             Kernel::SaveInit(_) => "save.init",
             Kernel::SaveRegion { .. } => "save.region",
             Kernel::SaveCommit(_) => "save.commit",
@@ -329,6 +341,10 @@ impl Kernel {
             Kernel::Slice(items) => shape::slice(arg(args, 0)?, items).map_err(text),
             Kernel::Reshape(to) => shape::reshape(arg(args, 0)?, to).map_err(text),
             Kernel::Alias => one(args)?.array().cloned(),
+            Kernel::CountTrue => select::count_true(arg(args, 0)?).map_err(text),
+            Kernel::Compress { axis, len } => {
+                select::compress(arg(args, 0)?, arg(args, 1)?, *axis, *len).map_err(text)
+            }
             _ => self.combining(args),
         }
     }

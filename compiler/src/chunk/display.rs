@@ -209,7 +209,9 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         | ChunkOp::Reshape
         | ChunkOp::Alias
         | ChunkOp::Assemble
-        | ChunkOp::Corners => vec![],
+        | ChunkOp::Corners
+        | ChunkOp::CountTrue => vec![],
+        ChunkOp::Compress { axis } => vec![format!("axis={axis}")],
     }
 }
 

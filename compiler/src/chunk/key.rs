@@ -230,7 +230,9 @@ impl KeyHasher {
             | ChunkOp::Reshape
             | ChunkOp::Alias
             | ChunkOp::Assemble
-            | ChunkOp::Corners => {}
+            | ChunkOp::Corners
+            | ChunkOp::CountTrue => {}
+            ChunkOp::Compress { axis } => self.usize(*axis),
         }
     }
 }

@@ -147,6 +147,15 @@ pub enum ChunkOp {
     /// chunk once per piece).
     Corners,
 
+    // ---- selection by a boolean mask ----
+    /// The number of true elements of the input mask chunk (one int64).
+    CountTrue,
+    /// Inputs `[x, mask]`: the slabs of `x` where the mask (over axes `axis..axis +
+    /// mask.ndim` of `x`) is true; their number is the chunk's length along `axis`.
+    Compress {
+        axis: usize,
+    },
+
     // ---- saving one tensor into one `.npy` file ----
     /// Writes the header and sizes a temporary file; input: the previous commit to
     /// the same path, if any, so saves happen in program order.
@@ -201,6 +210,8 @@ impl ChunkOp {
             ChunkOp::Alias => "alias".into(),
             ChunkOp::Assemble => "assemble".into(),
             ChunkOp::Corners => "corners".into(),
+            ChunkOp::CountTrue => "count_true".into(),
+            ChunkOp::Compress { .. } => "compress".into(),
             ChunkOp::SaveInit { .. } => "save.init".into(),
             ChunkOp::SaveRegion { .. } => "save.region".into(),
             ChunkOp::SaveCommit { .. } => "save.commit".into(),
@@ -229,8 +240,11 @@ impl ChunkOp {
             | ChunkOp::BroadcastTo
             | ChunkOp::Slice { .. }
             | ChunkOp::Reshape
-            | ChunkOp::Alias => (1, 1),
-            ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } => (2, 2),
+            | ChunkOp::Alias
+            | ChunkOp::CountTrue => (1, 1),
+            ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => {
+                (2, 2)
+            }
             ChunkOp::MatMulBlock { .. } => (2, usize::MAX),
             ChunkOp::Where => (3, 3),
             ChunkOp::ScanCarry { .. } | ChunkOp::ScanChunk { .. } => (1, 2),

@@ -203,6 +203,19 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
         ChunkOp::Alias => expect_shape(&shape(0), &out, "alias"),
         ChunkOp::Assemble => exact_cover(graph, chunk),
         ChunkOp::Corners => super::corners::verify_corners(graph, chunk),
+        ChunkOp::CountTrue => expect_shape(&out, &[1], "count"),
+        ChunkOp::Compress { axis } => {
+            let (x, mask) = (shape(0), shape(1));
+            let k = mask.len();
+            let mut expected = x.clone();
+            if k == 0 || axis + k > x.len() || x[*axis..axis + k] != mask[..] {
+                return Err(format!(
+                    "mask {mask:?} does not cover axes {axis}.. of {x:?}"
+                ));
+            }
+            expected.splice(axis..&(axis + k), [out.get(*axis).copied().unwrap_or(0)]);
+            expect_shape(&expected, &out, "selection")
+        }
         ChunkOp::SaveInit { .. } => match inputs {
             [previous] if matches!(graph.step_of(*previous).op, ChunkOp::SaveCommit { .. }) => {
                 Ok(())

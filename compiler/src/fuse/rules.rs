@@ -4,8 +4,9 @@
 //! one edge from a producer to a consumer.
 //!
 //! - An operation that **contracts an axis** (a reduction's map and combine, a scan's
-//!   total and carry, a matmul block and its sums) ends a group unless its consumer
-//!   reads nothing else: these are where a tree of partial results begins, and
+//!   total and carry, a matmul block and its sums, a mask block's count) ends a
+//!   group unless its consumer reads nothing else: these are where a tree of
+//!   partial results begins, and
 //!   absorbing every branch of the tree into its combine would serialise it on one
 //!   worker.
 //! - A consumer that **gathers** many chunks (a combine, a sum of blocks, a rechunk's
@@ -52,6 +53,7 @@ pub fn contracts(op: &ChunkOp) -> bool {
             | ChunkOp::ScanCarry { .. }
             | ChunkOp::MatMulBlock { .. }
             | ChunkOp::SumBlocks { .. }
+            | ChunkOp::CountTrue
     )
 }
 

@@ -116,6 +116,19 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
         | TileOp::Rechunk => one_chunk_each(out_shape),
         // Never lowered from source: made with the cached tensor's own splits.
         TileOp::Cached { .. } => one_chunk_each(out_shape),
+        // One chunk per mask block along axis 0.
+        TileOp::BlockCounts => vec![vec![1; first.nsplits.first().map_or(1, Vec::len)]],
+        TileOp::Compress { axis, counts } => {
+            let mut nsplits: Vec<Vec<usize>> = first.nsplits[..*axis].to_vec();
+            let mut selected: Vec<usize> = counts.iter().copied().filter(|&c| c > 0).collect();
+            if selected.is_empty() {
+                selected.push(0);
+            }
+            nsplits.push(selected);
+            let mask_ndim = inputs.get(1).map_or(1, |mask| mask.shape.len());
+            nsplits.extend_from_slice(&first.nsplits[axis + mask_ndim..]);
+            nsplits
+        }
     };
     checked(nsplits, out_shape)
 }

@@ -280,11 +280,8 @@ impl Lowerer<'_> {
         match (args.given("x"), args.given("y")) {
             (Some(_), Some(_)) => {}
             (None, None) => {
-                return Err(Diagnostic::error(
-                    "not supported yet: `where(condition)` with one argument (the indices of the nonzero elements, whose count is known only at run time)",
-                    span,
-                )
-                .with_help("to choose between values, write `where(condition, x, y)`"))
+                // `where(condition)` is `nonzero(condition)`.
+                return self.selection(super::select::Selection::Nonzero, args);
             }
             _ => {
                 return Err(Diagnostic::error(

@@ -177,6 +177,11 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             }
         }
         TileOp::MatMul => matmul_cost(graph, node, combine),
+        // One chunk per selecting block, reading its blocks of x and of the mask.
+        TileOp::Compress { .. } => Cost {
+            chunks: out,
+            edges: out.saturating_mul(2),
+        },
         TileOp::Rechunk => match node.inputs.first() {
             Some(&input) => unify_cost(&graph.node(input).nsplits, &node.nsplits),
             None => Cost::default(),
@@ -189,7 +194,8 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
         | TileOp::ExpandDims { .. }
         | TileOp::Squeeze { .. }
         | TileOp::Index { .. }
-        | TileOp::Concatenate { .. } => Cost {
+        | TileOp::Concatenate { .. }
+        | TileOp::BlockCounts => Cost {
             chunks: out,
             edges: out.saturating_add(input_chunks(0)),
         },

@@ -114,7 +114,28 @@ impl Lowerer<'_> {
         self.index_tensor(id, &[Item::Value(Value::Int(i), span)], span)
     }
 
-    fn index_tensor(&mut self, id: TileableId, items: &[Item], span: Span) -> LowerResult<Value> {
+    pub(super) fn index_tensor(
+        &mut self,
+        id: TileableId,
+        items: &[Item],
+        span: Span,
+    ) -> LowerResult<Value> {
+        // A 0-d integer tensor indexes as its value does (`x[x.argmax()]`,
+        // `x[:n.sum()]`): a stage computes it.
+        let mut staged: Vec<Item> = Vec::new();
+        let mut items = items;
+        if items.iter().any(|item| self.has_scalar_int_tensor(item)) {
+            for item in items {
+                let Some(item) = self.staged_item(item) else {
+                    return Ok(Value::Poison);
+                };
+                staged.push(item);
+            }
+            items = &staged;
+        }
+        if let Some(position) = self.mask_position(items)? {
+            return self.index_with_mask(id, items, position, span);
+        }
         let raw = items
             .iter()
             .map(raw_index_item)
@@ -142,6 +163,70 @@ impl Lowerer<'_> {
     }
 }
 
+impl Lowerer<'_> {
+    /// Whether `value` is a 0-d integer tensor.
+    fn is_scalar_int(&self, value: &Value) -> bool {
+        matches!(value, Value::Tensor(id) if self.shape(*id).is_empty() && self.dtype(*id).is_int())
+    }
+
+    /// Whether the item is, or a slice bound of it is, a 0-d integer tensor.
+    fn has_scalar_int_tensor(&self, item: &Item) -> bool {
+        match item {
+            Item::Value(value, _) => self.is_scalar_int(value),
+            Item::Slice { parts, .. } => parts.iter().flatten().any(|(v, _)| self.is_scalar_int(v)),
+        }
+    }
+
+    /// The item with its 0-d integer tensors replaced by their staged values;
+    /// `None` when no stage could run.
+    fn staged_item(&mut self, item: &Item) -> Option<Item> {
+        let stage = |this: &mut Self, value: &Value, span: Span| match value {
+            Value::Tensor(id) if this.is_scalar_int(value) => this.staged_scalar(*id, span),
+            other => Some(other.clone()),
+        };
+        Some(match item {
+            Item::Value(value, span) => Item::Value(stage(self, value, *span)?, *span),
+            Item::Slice { parts, span } => {
+                let mut staged = [None, None, None];
+                for (slot, part) in staged.iter_mut().zip(parts) {
+                    if let Some((value, span)) = part {
+                        *slot = Some((stage(self, value, *span)?, *span));
+                    }
+                }
+                Item::Slice {
+                    parts: staged,
+                    span: *span,
+                }
+            }
+        })
+    }
+
+    /// The position of the one boolean tensor among the items, if there is one;
+    /// other tensor indices (integer arrays, several masks) are not supported yet.
+    fn mask_position(&self, items: &[Item]) -> LowerResult<Option<usize>> {
+        let mut found = None;
+        for (position, item) in items.iter().enumerate() {
+            let Item::Value(Value::Tensor(index), span) = item else {
+                continue;
+            };
+            if !self.dtype(*index).is_bool() {
+                return Err(Diagnostic::error(
+                    "not supported yet: indexing with an integer tensor (fancy indexing)",
+                    *span,
+                ));
+            }
+            if found.is_some() {
+                return Err(Diagnostic::error(
+                    "not supported yet: indexing with more than one boolean tensor",
+                    *span,
+                ));
+            }
+            found = Some(position);
+        }
+        Ok(found)
+    }
+}
+
 /// Points an index error at the first item whose prefix of the index fails.
 fn index_error(
     error: InferError,
@@ -163,8 +248,8 @@ fn raw_index_item(item: &Item) -> LowerResult<RawIndexItem> {
             Value::None => Ok(RawIndexItem::NewAxis),
             Value::Ellipsis => Ok(RawIndexItem::Ellipsis),
             Value::Tensor(_) | Value::List(_) | Value::Bool(_) => Err(Diagnostic::error(
-                "not supported yet: indexing with a tensor, a list or a bool \
-                 (boolean masks and integer arrays come in a later version)",
+                "not supported yet: indexing with a list or a bool \
+                 (integer arrays come in a later version)",
                 *span,
             )),
             other => Err(Diagnostic::error(

@@ -51,6 +51,7 @@ mod pyfmt;
 mod random;
 mod reduction;
 mod root;
+mod select;
 mod setitem;
 mod shape_ops;
 pub mod stage;

@@ -362,7 +362,7 @@ impl Lowerer<'_> {
             | TileOp::Literal(_)
             | TileOp::Random { .. } => true,
             TileOp::Load { source } => source.metadata().c_contiguous,
-            TileOp::Cached { .. } => true,
+            TileOp::Cached { .. } | TileOp::BlockCounts | TileOp::Compress { .. } => true,
             TileOp::Unary(_)
             | TileOp::Binary { .. }
             | TileOp::Where

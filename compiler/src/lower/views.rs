@@ -168,6 +168,9 @@ impl Lowerer<'_> {
                     (Value::Tensor(base), Value::Tensor(element)) => {
                         if self.shape(*element).is_empty() && !has_ellipsis(items) {
                             Origin::NEW_SCALAR
+                        } else if self.is_selection(*element) {
+                            // Boolean indexing copies, as NumPy's advanced indexing does.
+                            Origin::NEW
                         } else {
                             self.view_origin(origin, *base, ViewKind::Always, "a slice", expr_span)
                         }

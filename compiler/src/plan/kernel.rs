@@ -197,6 +197,11 @@ impl<'a> KernelBuilder<'a> {
             ChunkOp::Alias => Kernel::Alias,
             ChunkOp::Assemble => assemble(graph, chunk),
             ChunkOp::Corners => corners(graph, chunk)?,
+            ChunkOp::CountTrue => Kernel::CountTrue,
+            ChunkOp::Compress { axis } => Kernel::Compress {
+                axis: *axis,
+                len: self.shape(chunk)[*axis],
+            },
             ChunkOp::SaveInit {
                 path,
                 shape,

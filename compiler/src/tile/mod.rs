@@ -17,6 +17,7 @@ mod relabel;
 mod reshape;
 mod save;
 mod scan;
+mod select;
 
 pub use index::{select_slice, SlicePiece};
 pub(crate) use rechunk::chunk_count;
@@ -138,6 +139,8 @@ impl Tiler<'_> {
             TileOp::Concatenate { axis } => self.tile_concatenate(id, node, *axis)?,
             TileOp::Reshape => self.tile_reshape(id, node)?,
             TileOp::Rechunk => self.input(node, 0),
+            TileOp::BlockCounts => self.tile_block_counts(id, node)?,
+            TileOp::Compress { axis, counts } => self.tile_compress(id, node, *axis, counts)?,
         };
         self.ensure_nsplits(step, &node.nsplits, id)
     }

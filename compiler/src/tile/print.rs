@@ -21,7 +21,12 @@ impl Tiler<'_> {
     ) -> TileResult<PrintItem> {
         let whole = self.steps_of[id.index()];
         let layout = self.layout(whole).clone();
-        let Some(shape) = summary_shape(layout.shape()) else {
+        // A stage fetches block counts whole, however many blocks there are.
+        let fetched_whole = matches!(
+            self.source.node(id).op,
+            crate::tileable::TileOp::BlockCounts
+        );
+        let Some(shape) = summary_shape(layout.shape()).filter(|_| !fetched_whole) else {
             return Ok(PrintItem::Tensor(whole));
         };
         if let Some(&step) = corners.get(&whole) {

@@ -113,6 +113,8 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::Index { .. } => "index".into(),
         TileOp::Concatenate { .. } => "concatenate".into(),
         TileOp::Rechunk => "rechunk".into(),
+        TileOp::BlockCounts => "block_counts".into(),
+        TileOp::Compress { .. } => "compress".into(),
     }
 }
 
@@ -176,6 +178,20 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         }
         TileOp::Load { source } => source.dump_parameters(),
         TileOp::Cached { key } => vec![format!("key={key:016x}")],
+        TileOp::Compress { axis, counts } => {
+            let mut shown: Vec<String> = counts
+                .iter()
+                .take(LITERAL_SHOWN)
+                .map(|c| c.to_string())
+                .collect();
+            if counts.len() > LITERAL_SHOWN {
+                shown.push(format!("... {} blocks", counts.len()));
+            }
+            vec![
+                format!("axis={axis}"),
+                format!("counts=[{}]", shown.join(", ")),
+            ]
+        }
         TileOp::Binary { common, .. } => vec![format!("common={common}")],
         TileOp::Reduce {
             reduction,
@@ -206,7 +222,8 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         | TileOp::MatMul
         | TileOp::Reshape
         | TileOp::BroadcastTo
-        | TileOp::Rechunk => vec![],
+        | TileOp::Rechunk
+        | TileOp::BlockCounts => vec![],
     }
 }
 

@@ -88,6 +88,20 @@ pub enum TileOp {
     Concatenate { axis: usize },
     /// Same values, the node's `nsplits` as the new chunking.
     Rechunk,
+
+    // ---- selection by a boolean mask (lengths known from an earlier stage) ----
+    /// The number of true elements of each block of a boolean mask, as int64: input
+    /// `[mask]`, chunked along axis 0 only (one chunk on every other axis); one
+    /// element per block, each its own chunk. Only a stage fetches it (`x[mask]` asks
+    /// how much each block selects), so a print of it is never summarized.
+    BlockCounts,
+    /// `x[..., mask, ...]` for one boolean index: inputs `[x, mask]`; the mask covers
+    /// x's axes `axis..axis + mask.ndim`, is chunked along its axis 0 as x is along
+    /// `axis`, and is one chunk on its other axes (as x is on those). `counts[b]` is
+    /// how many elements block `b` selects (a stage fetched them from
+    /// [`TileOp::BlockCounts`]); the output replaces the mask's axes with one axis of
+    /// their sum, one chunk per block that selects something.
+    Compress { axis: usize, counts: Arc<[usize]> },
 }
 
 /// One item of a normalized basic index.

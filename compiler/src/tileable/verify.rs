@@ -87,6 +87,7 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
         | TileOp::Cached { .. } => Some(0),
         TileOp::Binary { .. } | TileOp::MatMul => Some(2),
         TileOp::Where => Some(3),
+        TileOp::Compress { .. } => Some(2),
         TileOp::Concatenate { .. } => None,
         _ => Some(1),
     };
@@ -218,7 +219,40 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         TileOp::BroadcastTo => broadcast_to_check(first, shape).map_err(|e| e.message),
         TileOp::Index { items } => expect_shape(shape, &index_shape(first, items)?),
         TileOp::Concatenate { axis } => check_concatenate(shape, inputs, *axis),
+        TileOp::BlockCounts => match inputs[0].nsplits.first() {
+            Some(blocks) => expect_shape(shape, &[blocks.len()]),
+            None => Err("counts the blocks of a 0-d mask".into()),
+        },
+        TileOp::Compress { axis, counts } => check_compress(node, inputs, *axis, counts),
     }
+}
+
+/// `x[..., mask, ...]`: the mask's axes sit at `axis` of x, blocked alike, one chunk
+/// on every mask axis but the first; the output replaces them by the counts' sum.
+fn check_compress(
+    node: &TileableNode,
+    inputs: &[&TileableNode],
+    axis: usize,
+    counts: &[usize],
+) -> Result<(), String> {
+    let (x, mask) = (inputs[0], inputs[1]);
+    let k = mask.shape.len();
+    if k == 0 || axis + k > x.shape.len() || x.shape[axis..axis + k] != mask.shape[..] {
+        return Err(format!(
+            "a mask of shape {:?} does not cover axes {axis}.. of {:?}",
+            mask.shape, x.shape
+        ));
+    }
+    if x.nsplits[axis] != mask.nsplits[0] || mask.nsplits[0].len() != counts.len() {
+        return Err("the mask's blocks differ from x's or from the counts".into());
+    }
+    if (1..k).any(|i| mask.nsplits[i].len() != 1 || x.nsplits[axis + i].len() != 1) {
+        return Err("a mask axis after the first is split".into());
+    }
+    let mut expected = x.shape[..axis].to_vec();
+    expected.push(counts.iter().sum());
+    expected.extend_from_slice(&x.shape[axis + k..]);
+    expect_shape(&node.shape, &expected)
 }
 
 fn index_shape(input: &[usize], items: &[IndexItem]) -> Result<Vec<usize>, String> {
@@ -296,6 +330,14 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         TileOp::Literal(values) => values.iter().try_for_each(scalar),
         TileOp::Linspace { .. } => expect_dtype("linspace", dtype, DType::Float64),
         TileOp::Eye { .. } | TileOp::Load { .. } | TileOp::Cached { .. } => Ok(()),
+        TileOp::BlockCounts => {
+            expect_dtype("the mask", inputs[0].dtype, DType::Bool)?;
+            expect_dtype("the counts", dtype, DType::Int64)
+        }
+        TileOp::Compress { .. } => {
+            expect_dtype("the mask", inputs[1].dtype, DType::Bool)?;
+            expect_dtype("x", inputs[0].dtype, dtype)
+        }
         TileOp::Random { dist, .. } => {
             let expected = match dist {
                 RandomDist::Randint { .. } => DType::Int64,

@@ -14,6 +14,7 @@ pub mod matmul;
 pub mod reduce;
 pub mod scalar_semantics;
 pub mod scan;
+pub mod select;
 pub mod shape;
 
 use std::fmt;

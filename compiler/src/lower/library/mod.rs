@@ -8,6 +8,7 @@
 mod params;
 mod table;
 
+pub(crate) use super::select::Selection;
 pub(crate) use super::statistics::Statistic;
 pub(crate) use table::LIBRARY;
 
@@ -144,6 +145,8 @@ pub(crate) enum Builtin {
     PySequence(bool),
     /// Statistics and linear algebra of issue 20 (`statistics.rs`).
     Statistic(Statistic),
+    /// Selection by a mask (`select.rs`).
+    Selection(Selection),
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

@@ -418,3 +418,15 @@ pub(super) const NORM: &[Param] = &[
     opt("axis", NONE),
     opt("keepdims", Default::Bool(false)),
 ];
+
+// ---- selection by a mask (issue 19) ----
+pub(super) const ONE_ARRAY: &[Param] = &[req("a")];
+pub(super) const COMPRESS: &[Param] = &[
+    req("condition"),
+    req("a"),
+    opt("axis", NONE),
+    unsupported("out"),
+];
+pub(super) const COMPRESS_METHOD: &[Param] =
+    &[req("condition"), opt("axis", NONE), unsupported("out")];
+pub(super) const EXTRACT: &[Param] = &[req("condition"), req("arr")];

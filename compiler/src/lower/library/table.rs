@@ -1,7 +1,7 @@
 //! The table itself: one entry per function, method and builtin.
 
 use super::params::*;
-use super::{Builtin, FillKind, Home, Param, RandomKind, Signature, Statistic};
+use super::{Builtin, FillKind, Home, Param, RandomKind, Selection, Signature, Statistic};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
 const fn entry(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
@@ -254,6 +254,21 @@ pub(crate) static LIBRARY: &[Signature] = &[
         home: Home::Linalg,
         ..entry("norm", NORM, F::Statistic(Statistic::Norm))
     },
+    // ---- selection by a mask (issue 19) ----
+    with_method("nonzero", ONE_ARRAY, F::Selection(Selection::Nonzero)),
+    entry(
+        "flatnonzero",
+        ONE_ARRAY,
+        F::Selection(Selection::FlatNonzero),
+    ),
+    entry("argwhere", ONE_ARRAY, F::Selection(Selection::ArgWhere)),
+    entry("compress", COMPRESS, F::Selection(Selection::Compress)),
+    method(
+        "compress",
+        COMPRESS_METHOD,
+        F::Selection(Selection::CompressMethod),
+    ),
+    entry("extract", EXTRACT, F::Selection(Selection::Extract)),
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),

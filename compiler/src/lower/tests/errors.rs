@@ -314,9 +314,14 @@ fn axes_and_indices() {
     );
     check(
         "x = mt.ones(3)\nx[x]\n",
-        "not supported yet: indexing with a tensor, a list or a bool (boolean masks \
-         and integer arrays come in a later version)",
+        "not supported yet: indexing with an integer tensor (fancy indexing)",
         "x",
+    );
+    check(
+        "x = mt.ones(3)\nx[[0, 1]]\n",
+        "not supported yet: indexing with a list or a bool (integer arrays come in a \
+         later version)",
+        "[0, 1]",
     );
     check(
         "x = mt.ones(3)\nx[1.5]\n",

@@ -1,4 +1,4 @@
-# integer-array indexing with a tensor is a later-version feature -> error: indexing with a tensor is not supported yet
+# integer-array (fancy) indexing is a later feature -> error: not supported yet: indexing with an integer tensor
 import mars.tensor as mt
 x = mt.arange(5) * 2
-print(x[x.argmax()])
+print(x[mt.arange(3)])

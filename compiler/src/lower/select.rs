@@ -1,0 +1,491 @@
+//! Selection by a boolean mask — `x[mask]`, `x[1:, mask]`, and the functions built on
+//! it (`nonzero`, `flatnonzero`, `argwhere`, one-argument `where`, `compress`,
+//! `extract`) — whose result length is data.
+//!
+//! A selection runs in two stages, as Mars's iterative tiling does: x and the mask are
+//! chunked into *blocks* along the mask's first axis (one chunk on the mask's other
+//! axes), a stage counts the true elements of each block (`BlockCounts`, one int64
+//! per block, fetched whole), and with those counts known the selection
+//! (`Compress`) is an ordinary node whose shape and chunks are exact: each block that
+//! selects anything becomes one chunk of the result, so everything after it tiles,
+//! fuses and runs as usual. `.shape` of a selection is therefore NumPy's, never
+//! unknown.
+
+use super::bind::BoundArgs;
+use super::convert::int_arg;
+use super::elementwise::at;
+use super::indexing::Item;
+use super::value::Value;
+use super::{LowerResult, Lowerer};
+use crate::infer::shapes::normalize_axis;
+use crate::tileable::{TileOp, TileableId};
+use marsc_grammar::{Diagnostic, Span};
+use marsc_runtime::{ArrayData, DType, Scalar};
+use std::sync::Arc;
+
+/// The library's functions that select by a mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Selection {
+    /// `nonzero(a)`, `a.nonzero()`, `where(condition)`.
+    Nonzero,
+    /// `flatnonzero(a)`.
+    FlatNonzero,
+    /// `argwhere(a)`.
+    ArgWhere,
+    /// `compress(condition, a, axis=None)`.
+    Compress,
+    /// `a.compress(condition, axis=None)`.
+    CompressMethod,
+    /// `extract(condition, arr)`.
+    Extract,
+}
+
+impl Lowerer<'_> {
+    /// `x[items]` where one item is a boolean tensor: the other items index x as
+    /// basic indexing does, with the mask's axes kept whole, then the mask selects
+    /// along them. As in NumPy, integer items count as advanced indices with the
+    /// mask: when they are not next to it, the selected axis comes first.
+    pub(super) fn index_with_mask(
+        &mut self,
+        id: TileableId,
+        items: &[Item],
+        mask_position: usize,
+        span: Span,
+    ) -> LowerResult<Value> {
+        let Item::Value(Value::Tensor(mask), mask_span) = &items[mask_position] else {
+            return Err(Diagnostic::error(
+                "internal error: no mask to index with",
+                span,
+            ));
+        };
+        let (mask, mask_span) = (*mask, *mask_span);
+        let k = self.shape(mask).len();
+        if k == 0 {
+            return Err(Diagnostic::error(
+                "not supported yet: a 0-d boolean index",
+                mask_span,
+            ));
+        }
+        // The mask stands for k whole axes while the other items are applied.
+        let whole = || Item::Slice {
+            parts: [None, None, None],
+            span: mask_span,
+        };
+        let mut basic: Vec<Item> = Vec::with_capacity(items.len() + k);
+        for (position, item) in items.iter().enumerate() {
+            if position == mask_position {
+                basic.extend((0..k).map(|_| whole()));
+            } else {
+                basic.push(match item {
+                    Item::Value(value, span) => Item::Value(value.clone(), *span),
+                    Item::Slice { parts, span } => Item::Slice {
+                        parts: parts.clone(),
+                        span: *span,
+                    },
+                });
+            }
+        }
+        let Value::Tensor(indexed) = self.index_tensor(id, &basic, span)? else {
+            return Ok(Value::Poison);
+        };
+        // Where the mask's axes are, in x and in the basic-indexed result.
+        let ndim = self.shape(id).len();
+        let consumed = items
+            .iter()
+            .enumerate()
+            .map(|(p, item)| match item {
+                _ if p == mask_position => k,
+                Item::Value(Value::Int(_), _) | Item::Slice { .. } => 1,
+                _ => 0,
+            })
+            .sum::<usize>();
+        let (mut x_axis, mut out_axis) = (0, 0);
+        for item in &items[..mask_position] {
+            match item {
+                Item::Value(Value::Int(_), _) => x_axis += 1,
+                Item::Slice { .. } => {
+                    x_axis += 1;
+                    out_axis += 1
+                }
+                Item::Value(Value::None, _) => out_axis += 1,
+                Item::Value(Value::Ellipsis, _) => {
+                    let expanded = ndim.saturating_sub(consumed);
+                    x_axis += expanded;
+                    out_axis += expanded;
+                }
+                _ => {}
+            }
+        }
+        let indexed_shape = self.shape(indexed).to_vec();
+        let mask_shape = self.shape(mask).to_vec();
+        for (i, (&len, &mask_len)) in indexed_shape[out_axis..out_axis + k]
+            .iter()
+            .zip(&mask_shape)
+            .enumerate()
+        {
+            if len != mask_len {
+                return Err(Diagnostic::error(
+                    format!(
+                        "boolean index did not match indexed array along axis {}; size of axis \
+                         is {len} but size of corresponding boolean axis is {mask_len}",
+                        x_axis + i
+                    ),
+                    mask_span,
+                ));
+            }
+        }
+        let Some(selected) = self.select(indexed, mask, out_axis, span)? else {
+            return Ok(Value::Poison);
+        };
+        // NumPy puts the selected axis first when integer indices are apart from it.
+        let advanced: Vec<usize> = items
+            .iter()
+            .enumerate()
+            .filter(|(p, item)| {
+                *p == mask_position || matches!(item, Item::Value(Value::Int(_), _))
+            })
+            .map(|(p, _)| p)
+            .collect();
+        let adjacent = advanced.last().map_or(0, |last| last + 1) - advanced[0] == advanced.len();
+        if adjacent || out_axis == 0 {
+            return Ok(Value::Tensor(selected));
+        }
+        let ndim = self.shape(selected).len();
+        let axes: Vec<i64> = std::iter::once(out_axis)
+            .chain((0..ndim).filter(|&a| a != out_axis))
+            .map(|a| a as i64)
+            .collect();
+        Ok(Value::Tensor(self.transpose_tensor(
+            selected,
+            Some(&axes),
+            span,
+            span,
+        )?))
+    }
+
+    /// `x` with its axes `axis..axis + mask.ndim` replaced by the positions where
+    /// `mask` (a boolean tensor of those axes' shape) is true, in C order. Runs the
+    /// stage that counts each block's selection; `None` when no stage could run.
+    pub(super) fn select(
+        &mut self,
+        x: TileableId,
+        mask: TileableId,
+        axis: usize,
+        span: Span,
+    ) -> LowerResult<Option<TileableId>> {
+        Ok(self
+            .select_all(&[x], mask, axis, span)?
+            .and_then(|selected| selected.first().copied()))
+    }
+
+    /// [`select`](Self::select) of several tensors of one shape by one mask, with
+    /// one stage counting the mask's blocks for all of them.
+    pub(super) fn select_all(
+        &mut self,
+        xs: &[TileableId],
+        mask: TileableId,
+        axis: usize,
+        span: Span,
+    ) -> LowerResult<Option<Vec<TileableId>>> {
+        let Some(&first) = xs.first() else {
+            return Ok(Some(Vec::new()));
+        };
+        let k = self.shape(mask).len();
+        let x_shape = self.shape(first).to_vec();
+        let blocks = self.block_splits(first, axis, k);
+        let mut mask_splits = vec![blocks.clone()];
+        mask_splits.extend(x_shape[axis + 1..axis + k].iter().map(|&len| vec![len]));
+        let mask = self.rechunk_to_splits(mask, mask_splits, span);
+        let counts_node = self.add_with_splits(
+            TileOp::BlockCounts,
+            vec![mask],
+            vec![blocks.len()],
+            DType::Int64,
+            vec![vec![1; blocks.len()]],
+            span,
+        );
+        let Some(data) = self.stage_value(counts_node, span) else {
+            return Ok(None);
+        };
+        let width: usize = x_shape[axis + 1..axis + k].iter().product();
+        let counts: Option<Vec<usize>> = match data {
+            ArrayData::Int64(values) => values
+                .iter()
+                .zip(&blocks)
+                .map(|(&c, &rows)| usize::try_from(c).ok().filter(|&c| c <= rows * width))
+                .collect(),
+            _ => None,
+        };
+        let Some(counts) = counts.filter(|counts| counts.len() == blocks.len()) else {
+            return Err(Diagnostic::error(
+                "internal error: a stage gave block counts that do not fit the mask",
+                span,
+            ));
+        };
+        let counts: Arc<[usize]> = Arc::from(counts);
+        let mut shape = x_shape[..axis].to_vec();
+        shape.push(counts.iter().sum());
+        shape.extend_from_slice(&x_shape[axis + k..]);
+        xs.iter()
+            .map(|&x| {
+                let mut x_splits = self.node(x).nsplits.clone();
+                x_splits[axis] = blocks.clone();
+                for a in axis + 1..axis + k {
+                    x_splits[a] = vec![x_shape[a]];
+                }
+                let x = self.rechunk_to_splits(x, x_splits, span);
+                let op = TileOp::Compress {
+                    axis,
+                    counts: counts.clone(),
+                };
+                let dtype = self.dtype(x);
+                self.add_derived(op, vec![x, mask], shape.clone(), dtype, span)
+            })
+            .collect::<LowerResult<Vec<_>>>()
+            .map(Some)
+    }
+
+    /// A call of one of the selection functions.
+    pub(super) fn selection(&mut self, kind: Selection, args: &BoundArgs) -> LowerResult<Value> {
+        let span = args.call_span;
+        let selected = match kind {
+            Selection::Nonzero => {
+                // `where(condition)` names its argument `condition`.
+                let arg = match args.signature().name {
+                    "where" => args.get("condition"),
+                    _ => args.get("a"),
+                };
+                let a = self.tensor_of(&arg, None, "`a`")?;
+                self.nonzero(a, span)?
+                    .map(|ids| Value::tuple(ids.into_iter().map(Value::Tensor).collect()))
+            }
+            Selection::FlatNonzero => {
+                let a = self.tensor_of(&args.get("a"), None, "`a`")?;
+                let flat = self.ravel_tensor(a, span)?;
+                self.nonzero(flat, span)?
+                    .and_then(|mut coordinates| coordinates.pop())
+                    .map(Value::Tensor)
+            }
+            Selection::ArgWhere => {
+                let a = self.tensor_of(&args.get("a"), None, "`a`")?;
+                self.argwhere(a, span)?.map(Value::Tensor)
+            }
+            Selection::Compress | Selection::CompressMethod => {
+                let condition = self.tensor_of(&args.get("condition"), None, "`condition`")?;
+                let a = match kind {
+                    Selection::CompressMethod => args.receiver(),
+                    _ => args.get("a"),
+                };
+                let a = self.tensor_of(&a, None, "`a`")?;
+                let axis = args.get("axis");
+                let axis = match axis.value {
+                    Value::None => None,
+                    _ => Some((int_arg(&axis, "axis")?, axis.span)),
+                };
+                self.compress(condition, a, axis, span)?.map(Value::Tensor)
+            }
+            Selection::Extract => {
+                let condition = self.tensor_of(&args.get("condition"), None, "`condition`")?;
+                let arr = self.tensor_of(&args.get("arr"), None, "`arr`")?;
+                let (size, condition_size) = (self.size(arr), self.size(condition));
+                if size != condition_size {
+                    return Err(Diagnostic::error(
+                        format!(
+                            "not supported yet: `extract` with a condition of {condition_size} \
+                             elements for an array of {size}"
+                        ),
+                        args.get("condition").span,
+                    ));
+                }
+                let flat = self.ravel_tensor(condition, span)?;
+                let arr = self.ravel_tensor(arr, span)?;
+                self.compress(flat, arr, Some((0, span)), span)?
+                    .map(Value::Tensor)
+            }
+        };
+        Ok(selected.unwrap_or(Value::Poison))
+    }
+
+    /// NumPy's truth of each element (`a != 0`; a boolean tensor is its own).
+    fn truth_mask(&mut self, a: TileableId, span: Span) -> LowerResult<TileableId> {
+        if self.dtype(a).is_bool() {
+            return Ok(a);
+        }
+        self.apply("not_equal", vec![Value::Tensor(a), Value::Int(0)], span)
+    }
+
+    /// `nonzero(a)`: per axis, the coordinates of a's nonzero elements in C order.
+    fn nonzero(&mut self, a: TileableId, span: Span) -> LowerResult<Option<Vec<TileableId>>> {
+        if self.shape(a).is_empty() {
+            return Err(Diagnostic::error(
+                "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.",
+                span,
+            ));
+        }
+        let mask = self.truth_mask(a, span)?;
+        let coordinates = self.coordinates(mask, span)?;
+        self.select_all(&coordinates, mask, 0, span)
+    }
+
+    /// `argwhere(a)`: the coordinates of a's nonzero elements as the rows of an
+    /// `(N, a.ndim)` tensor.
+    fn argwhere(&mut self, a: TileableId, span: Span) -> LowerResult<Option<TileableId>> {
+        let ndim = self.shape(a).len();
+        if ndim == 0 {
+            return Err(Diagnostic::error(
+                "not supported yet: `argwhere` of a 0-d tensor",
+                span,
+            ));
+        }
+        let mask = self.truth_mask(a, span)?;
+        let coordinates = self.coordinates(mask, span)?;
+        // Each coordinate with a trailing axis, joined along it: (..., ndim).
+        let columns = coordinates
+            .into_iter()
+            .map(|c| self.expand_dims_tensor(c, &[-1], span, span))
+            .collect::<LowerResult<Vec<_>>>()?;
+        let stacked = self.apply(
+            "concatenate",
+            vec![
+                Value::tuple(columns.into_iter().map(Value::Tensor).collect()),
+                Value::Int(-1),
+            ],
+            span,
+        )?;
+        self.select(stacked, mask, 0, span)
+    }
+
+    /// `compress(condition, a, axis)`: the positions of `a` along `axis` (of the
+    /// flattened `a` without one) where the 1-D condition is true; a shorter
+    /// condition selects among the first positions only, as NumPy's does.
+    fn compress(
+        &mut self,
+        condition: TileableId,
+        a: TileableId,
+        axis: Option<(i64, Span)>,
+        span: Span,
+    ) -> LowerResult<Option<TileableId>> {
+        if self.shape(condition).len() != 1 {
+            return Err(Diagnostic::error("condition must be a 1-d array", span));
+        }
+        let (a, axis) = match axis {
+            None => (self.ravel_tensor(a, span)?, 0),
+            Some((axis, axis_span)) => {
+                let ndim = self.shape(a).len();
+                (a, normalize_axis(axis, ndim).map_err(|e| at(e, axis_span))?)
+            }
+        };
+        let (len, n) = (self.shape(a)[axis], self.shape(condition)[0]);
+        if n > len {
+            return Err(Diagnostic::error(
+                format!(
+                    "not supported yet: `compress` with a condition of length {n} along an axis of length {len}"
+                ),
+                span,
+            ));
+        }
+        let a = if n < len {
+            self.slice_axis(a, axis, 0, n, span)?
+        } else {
+            a
+        };
+        let mask = self.truth_mask(condition, span)?;
+        self.select(a, mask, axis, span)
+    }
+
+    /// Per axis of `mask`, a tensor of its shape and chunks holding each element's
+    /// coordinate along that axis (int64), made of a broadcast `arange`.
+    fn coordinates(&mut self, mask: TileableId, span: Span) -> LowerResult<Vec<TileableId>> {
+        let shape = self.shape(mask).to_vec();
+        let nsplits = self.node(mask).nsplits.clone();
+        let zeros = (shape.len() > 1).then(|| {
+            self.add_with_splits(
+                TileOp::Full(Scalar::Int64(0)),
+                vec![],
+                shape.clone(),
+                DType::Int64,
+                nsplits.clone(),
+                span,
+            )
+        });
+        (0..shape.len())
+            .map(|axis| {
+                let arange = self.add_with_splits(
+                    TileOp::Arange {
+                        start: Scalar::Int64(0),
+                        step: Scalar::Int64(1),
+                    },
+                    vec![],
+                    vec![shape[axis]],
+                    DType::Int64,
+                    vec![nsplits[axis].clone()],
+                    span,
+                );
+                let Some(zeros) = zeros else {
+                    return Ok(arange);
+                };
+                let others: Vec<i64> = (0..shape.len())
+                    .filter(|&a| a != axis)
+                    .map(|a| a as i64)
+                    .collect();
+                let placed = self.expand_dims_tensor(arange, &others, span, span)?;
+                self.apply(
+                    "add",
+                    vec![Value::Tensor(placed), Value::Tensor(zeros)],
+                    span,
+                )
+            })
+            .collect()
+    }
+
+    /// Whether `id` is the result of a boolean selection (a copy, never a view).
+    pub(super) fn is_selection(&self, id: TileableId) -> bool {
+        match &self.node(id).op {
+            TileOp::Compress { .. } => true,
+            TileOp::Transpose { .. } => {
+                matches!(
+                    self.node(self.node(id).inputs[0]).op,
+                    TileOp::Compress { .. }
+                )
+            }
+            _ => false,
+        }
+    }
+
+    /// How x is blocked along `axis` for a selection by a k-D mask: its own splits,
+    /// cut finer where merging the mask's other axes into one chunk would make a
+    /// block much bigger than a chunk may be.
+    fn block_splits(&self, x: TileableId, axis: usize, k: usize) -> Vec<usize> {
+        let node = self.node(x);
+        let splits = node.nsplits[axis].clone();
+        if k == 1 {
+            return splits;
+        }
+        let widest_rest: usize = node
+            .nsplits
+            .iter()
+            .enumerate()
+            .filter(|&(a, _)| a != axis)
+            .map(|(a, s)| {
+                if a > axis && a < axis + k {
+                    node.shape[a]
+                } else {
+                    s.iter().copied().max().unwrap_or(1)
+                }
+            })
+            .product::<usize>()
+            .max(1);
+        let row_bytes = (widest_rest * node.dtype.itemsize()) as u64;
+        let rows = (self.options.chunk_bytes / row_bytes.max(1)).max(1) as usize;
+        splits
+            .iter()
+            .flat_map(|&len| {
+                let pieces = len.div_ceil(rows).max(1);
+                (0..pieces).map(move |p| {
+                    let start = p * len / pieces;
+                    (p + 1) * len / pieces - start
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,138 @@
+//! Selection by a boolean mask (`x[mask]`, masks of the leading axes, `nonzero`,
+//! `argwhere`, `flatnonzero`, `compress` along every axis) gives the same answer
+//! whatever the chunking and the worker count: random small integer tensors, masks
+//! that are often empty in whole chunks (or everywhere), run with a random chunking
+//! and a random worker count, must print exactly what the single-chunk,
+//! single-worker run prints.
+
+mod run_support;
+
+use proptest::prelude::*;
+use run_support::{options, run_script_printing};
+
+#[derive(Clone, Debug)]
+struct Case {
+    shape: Vec<usize>,
+    values: Vec<i64>,
+    threshold: i64,
+    chunks: Vec<Vec<usize>>,
+    workers: u32,
+}
+
+fn splits(len: usize) -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(any::<bool>(), len.saturating_sub(1)).prop_map(move |cuts| {
+        let mut out = vec![];
+        let mut size = 1;
+        for cut in cuts {
+            if cut {
+                out.push(size);
+                size = 1;
+            } else {
+                size += 1;
+            }
+        }
+        out.push(size);
+        out
+    })
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    prop::collection::vec(1usize..=5, 1..=3).prop_flat_map(|shape| {
+        let size: usize = shape.iter().product();
+        let chunking: Vec<_> = shape.iter().map(|&len| splits(len)).collect();
+        (
+            prop::collection::vec(0i64..10, size),
+            0i64..=10,
+            chunking,
+            1u32..=4,
+        )
+            .prop_map(move |(values, threshold, chunks, workers)| Case {
+                shape: shape.clone(),
+                values,
+                threshold,
+                chunks,
+                workers,
+            })
+    })
+}
+
+fn tuple(values: &[String]) -> String {
+    match values {
+        [one] => format!("({one},)"),
+        _ => format!("({})", values.join(", ")),
+    }
+}
+
+/// The script over `x` chunked as `chunks` (`None`: one chunk).
+fn script(case: &Case, chunks: Option<&[Vec<usize>]>) -> String {
+    let shape: Vec<String> = case.shape.iter().map(usize::to_string).collect();
+    let values: Vec<String> = case.values.iter().map(i64::to_string).collect();
+    let mut text = String::from("import mars.tensor as mt\n");
+    text.push_str(&format!(
+        "x0 = mt.tensor([{}]).reshape({})\n",
+        values.join(", "),
+        tuple(&shape)
+    ));
+    match chunks {
+        None => text.push_str("x = x0\n"),
+        Some(chunks) => {
+            let axes: Vec<String> = chunks
+                .iter()
+                .map(|c| tuple(&c.iter().map(usize::to_string).collect::<Vec<_>>()))
+                .collect();
+            text.push_str(&format!("x = x0.rechunk({})\n", tuple(&axes)));
+        }
+    }
+    let t = case.threshold;
+    text.push_str(&format!("m = x > {t}\n"));
+    text.push_str("s = x[m]\nprint(s, s.shape, s.sum())\n");
+    text.push_str("c = mt.nonzero(m)\nfor axis in c:\n    print(axis)\n");
+    text.push_str("print(mt.argwhere(m))\nprint(mt.flatnonzero(x % 3 == 0))\n");
+    let ndim = case.shape.len();
+    // A mask of the leading axis: rows whose first element passes.
+    let first_column = std::iter::repeat_n(", 0", ndim - 1).collect::<String>();
+    text.push_str(&format!(
+        "rows = x[:{first_column}] >= {t}\nprint(x[rows], x[rows].shape)\n"
+    ));
+    for axis in 0..ndim {
+        let len = case.shape[axis];
+        let keep: Vec<&str> = (0..len)
+            .map(|i| {
+                if (i + t as usize).is_multiple_of(2) {
+                    "True"
+                } else {
+                    "False"
+                }
+            })
+            .collect();
+        text.push_str(&format!(
+            "print(mt.compress([{}], x, axis={axis}))\n",
+            keep.join(", ")
+        ));
+    }
+    text
+}
+
+fn outcome(text: &str, workers: u32) -> String {
+    let (output, result) = run_script_printing(text, &options(), workers);
+    match result {
+        Ok(_) => output,
+        Err(error) => format!("{output}--- error\n{error}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 32,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn selections_do_not_depend_on_chunking_or_workers(case in case()) {
+        let reference = outcome(&script(&case, None), 1);
+        prop_assert!(!reference.contains("--- error"), "the reference failed:\n{}", reference);
+        let chunked = script(&case, Some(&case.chunks));
+        prop_assert_eq!(outcome(&chunked, case.workers), reference, "script:\n{}", chunked);
+    }
+}
