@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """marsc against the tools its users would otherwise pick, in one run.
 
-Runs workloads W1-W8 (issue 6) in marsc (the CLI, `run_seconds` from --stats-json),
+Runs workloads W1-W9 (issue 6) in marsc (the CLI, `run_seconds` from --stats-json),
 NumPy, numexpr and dask.array (in this process, inputs already in memory), prints
 the median of each and marsc's ratio to each peer, and measures the machine's memory
 read bandwidth in the same run so that bandwidth-bound workloads can be reported as
@@ -223,6 +223,19 @@ def workloads(n, side, matmul_side, paths, w3_output):
                 "numexpr": lambda c: ne.evaluate("sum(where(c == c, c, 0.0))")
                 / ne.evaluate("sum(where(c == c, 1, 0))"),
                 "dask": lambda c: da.nanmean(c).compute(),
+            },
+            n * 8,
+            True,
+        ),
+        (
+            "W9 a[a > 0.5].sum() (boolean filter)",
+            HEADER + mapped["a"] + "print(a[a > 0.5].sum())\n",
+            load("a"),
+            {
+                "numpy": lambda a: a[a > 0.5].sum(),
+                # numexpr cannot select; the same sum without materializing the selection.
+                "numexpr": lambda a: ne.evaluate("sum(where(a > 0.5, a, 0.0))"),
+                "dask": lambda a: a[a > 0.5].sum().compute(),
             },
             n * 8,
             True,

@@ -17,7 +17,7 @@ use super::graph_size;
 use super::library::{self, Home};
 use super::names::{builtin_names, builtin_value, library_member_names};
 use super::objects::Binding;
-use super::pyfmt::python_repr;
+use super::pyfmt::python_repr_with;
 use super::stage::SharedStager;
 use super::value::{Namespace, Value};
 use super::{LowerOptions, Lowerer};
@@ -268,19 +268,18 @@ impl<'o> SessionLowerer<'o> {
                         }
                         // Python's REPL shows nothing for None.
                         Value::None | Value::Poison => continue,
-                        other => match python_repr(other) {
-                            Some(text) => PrintItem::Text(text),
-                            None => {
-                                lowerer.report(
-                                    Diagnostic::error(
-                                        "not supported yet: showing a tuple or list that contains a tensor",
-                                        expr.span,
-                                    )
-                                    .with_help("show each tensor on its own"),
-                                );
-                                continue;
+                        // A tuple or list holding tensors shows their `repr()`,
+                        // which a stage computes.
+                        other if other.contains_poison() => continue,
+                        other => {
+                            let span = expr.span;
+                            let shown =
+                                python_repr_with(other, &mut |id| lowerer.staged_repr(id, span));
+                            match shown {
+                                Some(text) => PrintItem::Text(text),
+                                None => continue,
                             }
-                        },
+                        }
                     };
                     lowerer.graph.outputs.push(Output::Print {
                         items: vec![item],

@@ -14,7 +14,7 @@ mod zarr;
 
 use super::bind::{Arg, BoundArgs};
 use super::convert::{bool_arg, str_arg};
-use super::pyfmt::python_str;
+use super::pyfmt::{python_str, python_str_with};
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::tileable::{Output, PrintItem, TileableId};
@@ -39,20 +39,26 @@ impl Lowerer<'_> {
         let sep = separator(&args.get("sep"), "sep", " ")?;
         let end = separator(&args.get("end"), "end", "\n")?;
         bool_arg(&args.get("flush"), "flush")?;
-        let items = args
-            .rest()
-            .iter()
-            .map(|arg| match &arg.value {
-                Value::Tensor(id) => Ok(PrintItem::Tensor(*id)),
-                other => python_str(other).map(PrintItem::Text).ok_or_else(|| {
-                    Diagnostic::error(
-                        "not supported yet: printing a tuple or list that contains a tensor",
-                        arg.span,
-                    )
-                    .with_help("print the tensor on its own: `print(x)`")
-                }),
-            })
-            .collect::<LowerResult<Vec<_>>>()?;
+        let mut items = Vec::with_capacity(args.rest().len());
+        for arg in args.rest() {
+            items.push(match &arg.value {
+                Value::Tensor(id) => PrintItem::Tensor(*id),
+                other => match python_str(other) {
+                    Some(text) => PrintItem::Text(text),
+                    // A tuple or list holding tensors shows their `repr()`, which a
+                    // stage computes (`print(mt.nonzero(x))`).
+                    None if !other.contains_poison() => {
+                        let span = arg.span;
+                        let shown = python_str_with(other, &mut |id| self.staged_repr(id, span));
+                        match shown {
+                            Some(text) => PrintItem::Text(text),
+                            None => return Ok(Value::Poison),
+                        }
+                    }
+                    None => return Ok(Value::Poison),
+                },
+            });
+        }
         self.graph.outputs.push(Output::Print {
             items,
             sep,

@@ -2,20 +2,40 @@
 //! `(3,)` and `print(0.1)` shows `0.1` exactly as Python would.
 
 use super::value::Value;
+use crate::tileable::TileableId;
 
 /// `str(value)`; `None` for a tensor, which only the runtime can format.
 pub(crate) fn python_str(value: &Value) -> Option<String> {
+    python_str_with(value, &mut |_| None)
+}
+
+/// `str(value)` with `tensor_repr` giving the `repr()` of each tensor it holds (a
+/// tuple's items are shown by their `repr()`); `None` where that gives `None`.
+pub(crate) fn python_str_with(
+    value: &Value,
+    tensor_repr: &mut dyn FnMut(TileableId) -> Option<String>,
+) -> Option<String> {
     match value {
         Value::Str(text) => Some(text.to_string()),
         Value::DType(dtype) => Some(dtype.name().to_string()),
-        _ => python_repr(value),
+        _ => python_repr_with(value, tensor_repr),
     }
 }
 
-/// `repr(value)`; `None` for a tensor or anything containing one.
-pub(crate) fn python_repr(value: &Value) -> Option<String> {
+/// `repr(value)` with `tensor_repr` giving the `repr()` of each tensor it holds.
+pub(crate) fn python_repr_with(
+    value: &Value,
+    tensor_repr: &mut dyn FnMut(TileableId) -> Option<String>,
+) -> Option<String> {
+    let mut items_repr = |items: &[Value]| {
+        items
+            .iter()
+            .map(|item| python_repr_with(item, tensor_repr))
+            .collect::<Option<Vec<_>>>()
+    };
     Some(match value {
-        Value::Tensor(_) | Value::Poison => return None,
+        Value::Tensor(id) => return tensor_repr(*id),
+        Value::Poison => return None,
         Value::Int(v) => v.to_string(),
         Value::Float(v) => float_repr(*v),
         Value::Bool(b) => bool_repr(*b).to_string(),
@@ -23,14 +43,14 @@ pub(crate) fn python_repr(value: &Value) -> Option<String> {
         Value::None => "None".to_string(),
         Value::Ellipsis => "Ellipsis".to_string(),
         Value::Tuple(items) => {
-            let parts = items.iter().map(python_repr).collect::<Option<Vec<_>>>()?;
+            let parts = items_repr(items)?;
             match parts.len() {
                 1 => format!("({},)", parts[0]),
                 _ => format!("({})", parts.join(", ")),
             }
         }
         Value::List(items) => {
-            let parts = items.iter().map(python_repr).collect::<Option<Vec<_>>>()?;
+            let parts = items_repr(items)?;
             format!("[{}]", parts.join(", "))
         }
         Value::DType(dtype) => format!("dtype('{}')", dtype.name()),

@@ -136,6 +136,21 @@ impl Lowerer<'_> {
         }
     }
 
+    /// NumPy's `repr()` of tensor `id` (as the REPL echoes it: a 0-d tensor as a
+    /// NumPy scalar), computed in a stage; `None` as [`stage_value`](Self::stage_value).
+    pub(super) fn staged_repr(&mut self, id: TileableId, span: Span) -> Option<String> {
+        use marsc_runtime::format::{repr_array, repr_corners, repr_scalar};
+        let shape = self.shape(id).to_vec();
+        let data = self.stage_value(id, span)?;
+        Some(if data.shape() != shape.as_slice() {
+            repr_corners(&data, &shape)
+        } else if shape.is_empty() {
+            repr_scalar(data.get_flat(0)?)
+        } else {
+            repr_array(&data)
+        })
+    }
+
     /// `t.tolist()`: nested Python lists of the tensor's scalars (a 0-d tensor's
     /// is its scalar), as NumPy gives.
     pub(super) fn staged_list(&mut self, id: TileableId, span: Span) -> Option<Value> {

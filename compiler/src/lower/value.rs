@@ -167,6 +167,15 @@ impl Value {
         matches!(self, Value::Poison)
     }
 
+    /// Whether the value is, or a tuple or list in it holds, poison.
+    pub fn contains_poison(&self) -> bool {
+        match self {
+            Value::Poison => true,
+            Value::Tuple(items) | Value::List(items) => items.iter().any(Value::contains_poison),
+            _ => false,
+        }
+    }
+
     /// The Python type name used in messages (`int`, `str`, `tensor`).
     pub fn type_name(&self) -> &'static str {
         match self {

@@ -296,3 +296,24 @@ fn emit_never_runs_a_stage() {
         assert_eq!(ok(session, "if x.sum() > 1: print('big')"), "big\n");
     });
 }
+
+#[test]
+fn selections_and_tuples_of_tensors_echo_as_numpy_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        ok(session, "x = arange(10, chunks=3)");
+        assert_eq!(ok(session, "x[x % 4 == 1]"), "array([1, 5, 9])\n");
+        assert_eq!(ok(session, "nonzero(x > 7)"), "(array([8, 9]),)\n");
+        assert_eq!(
+            ok(session, "(x.sum(), [x[:2]])"),
+            "(np.int64(45), [array([0, 1])])\n"
+        );
+        // A selection is a copy: updating it leaves x as it was.
+        ok(session, "y = x[x > 5]");
+        ok(session, "y += 100");
+        assert_eq!(
+            ok(session, "x[6:].sum(), y.sum()"),
+            "(np.int64(30), np.int64(430))\n"
+        );
+    });
+}

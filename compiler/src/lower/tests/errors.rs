@@ -412,11 +412,6 @@ fn python_value_errors() {
 
 #[test]
 fn outputs_and_files() {
-    check(
-        "x = mt.ones(3)\nprint((x, 1))\n",
-        "not supported yet: printing a tuple or list that contains a tensor",
-        "(x, 1)",
-    );
     let (message, text) = error("x = mt.load('no_such_file.npy')\n");
     assert!(
         message.starts_with("cannot load `no_such_file.npy`: "),
