@@ -1,9 +1,10 @@
 //! Selection by a boolean mask (`x[mask]`, masks of the leading axes, `nonzero`,
-//! `argwhere`, `flatnonzero`, `compress` along every axis) gives the same answer
-//! whatever the chunking and the worker count: random small integer tensors, masks
-//! that are often empty in whole chunks (or everywhere), run with a random chunking
-//! and a random worker count, must print exactly what the single-chunk,
-//! single-worker run prints.
+//! `argwhere`, `flatnonzero`, `compress` along every axis) and by integer indices
+//! (`x[idx]` along every axis, with repeats and negative indices, the index itself
+//! chunked at random) gives the same answer whatever the chunking and the worker
+//! count: random small integer tensors, masks that are often empty in whole chunks
+//! (or everywhere), run with a random chunking and a random worker count, must
+//! print exactly what the single-chunk, single-worker run prints.
 
 mod run_support;
 
@@ -15,6 +16,10 @@ struct Case {
     shape: Vec<usize>,
     values: Vec<i64>,
     threshold: i64,
+    /// Per axis: positions (from `-len` to `len - 1`) to index it with.
+    picks: Vec<Vec<i64>>,
+    /// How the index of each axis is chunked (its chunk length).
+    pick_chunks: Vec<usize>,
     chunks: Vec<Vec<usize>>,
     workers: u32,
 }
@@ -40,19 +45,30 @@ fn case() -> impl Strategy<Value = Case> {
     prop::collection::vec(1usize..=5, 1..=3).prop_flat_map(|shape| {
         let size: usize = shape.iter().product();
         let chunking: Vec<_> = shape.iter().map(|&len| splits(len)).collect();
+        let picks: Vec<_> = shape
+            .iter()
+            .map(|&len| prop::collection::vec(-(len as i64)..len as i64, 0..=7))
+            .collect();
+        let pick_chunks = prop::collection::vec(1usize..=4, shape.len());
         (
             prop::collection::vec(0i64..10, size),
             0i64..=10,
+            picks,
+            pick_chunks,
             chunking,
             1u32..=4,
         )
-            .prop_map(move |(values, threshold, chunks, workers)| Case {
-                shape: shape.clone(),
-                values,
-                threshold,
-                chunks,
-                workers,
-            })
+            .prop_map(
+                move |(values, threshold, picks, pick_chunks, chunks, workers)| Case {
+                    shape: shape.clone(),
+                    values,
+                    threshold,
+                    picks,
+                    pick_chunks,
+                    chunks,
+                    workers,
+                },
+            )
     })
 }
 
@@ -108,6 +124,18 @@ fn script(case: &Case, chunks: Option<&[Vec<usize>]>) -> String {
         text.push_str(&format!(
             "print(mt.compress([{}], x, axis={axis}))\n",
             keep.join(", ")
+        ));
+    }
+    for axis in 0..ndim {
+        let picks: Vec<String> = case.picks[axis].iter().map(i64::to_string).collect();
+        let leading = ":, ".repeat(axis);
+        let rechunk = match chunks {
+            Some(_) => format!(".rechunk({})", case.pick_chunks[axis]),
+            None => String::new(),
+        };
+        text.push_str(&format!(
+            "i = mt.array([{}], dtype=mt.int64){rechunk}\nprint(x[{leading}i], x[{leading}i].shape)\n",
+            picks.join(", "),
         ));
     }
     text

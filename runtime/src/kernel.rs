@@ -221,6 +221,19 @@ pub enum Kernel {
         axis: usize,
         len: usize,
     },
+    /// Per block of an axis of length `len` starting at `starts`: how many of the
+    /// argument's indices fall in it, then the out-of-bounds count and first value.
+    IndexBlocks {
+        starts: Arc<[usize]>,
+        len: usize,
+    },
+    /// Arguments `[idx, block...]`: the slabs of the blocks (chunks along `axis`,
+    /// starting at `starts`, of an axis of length `len`) that the indices name.
+    Gather {
+        axis: usize,
+        starts: Vec<usize>,
+        len: usize,
+    },
 
     // ---- saving ----
     /// Creates the temporary file of a save (arguments: an earlier save to the same
@@ -272,6 +285,8 @@ impl Kernel {
             Kernel::Assemble { .. } => "assemble",
             Kernel::CountTrue => "count_true",
             Kernel::Compress { .. } => "compress",
+            Kernel::IndexBlocks { .. } => "index_blocks",
+            Kernel::Gather { .. } => "gather",
             Kernel::SaveInit(_) => "save.init",
             Kernel::SaveRegion { .. } => "save.region",
             Kernel::SaveCommit(_) => "save.commit",
@@ -344,6 +359,13 @@ impl Kernel {
             Kernel::CountTrue => select::count_true(arg(args, 0)?).map_err(text),
             Kernel::Compress { axis, len } => {
                 select::compress(arg(args, 0)?, arg(args, 1)?, *axis, *len).map_err(text)
+            }
+            Kernel::IndexBlocks { starts, len } => {
+                select::index_blocks(arg(args, 0)?, starts, *len).map_err(text)
+            }
+            Kernel::Gather { axis, starts, len } => {
+                let blocks = arrays(args.get(1..).unwrap_or_default())?;
+                select::gather(arg(args, 0)?, &blocks, starts, *axis, *len).map_err(text)
             }
             _ => self.combining(args),
         }

@@ -211,7 +211,8 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         | ChunkOp::Assemble
         | ChunkOp::Corners
         | ChunkOp::CountTrue => vec![],
-        ChunkOp::Compress { axis } => vec![format!("axis={axis}")],
+        ChunkOp::Compress { axis } | ChunkOp::Gather { axis } => vec![format!("axis={axis}")],
+        ChunkOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
     }
 }
 

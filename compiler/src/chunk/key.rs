@@ -232,7 +232,8 @@ impl KeyHasher {
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::CountTrue => {}
-            ChunkOp::Compress { axis } => self.usize(*axis),
+            ChunkOp::Compress { axis } | ChunkOp::Gather { axis } => self.usize(*axis),
+            ChunkOp::IndexBlocks { splits } => self.usizes(splits),
         }
     }
 }

@@ -155,6 +155,16 @@ pub enum ChunkOp {
     Compress {
         axis: usize,
     },
+    /// Per block (`splits`) of an axis, how many of the input index chunk's indices
+    /// fall in it, then the out-of-bounds count and the first out of bounds.
+    IndexBlocks {
+        splits: Arc<[usize]>,
+    },
+    /// Inputs `[idx, block...]`: the slabs along `axis` of the blocks (chunks of x)
+    /// that the 1-D index chunk names.
+    Gather {
+        axis: usize,
+    },
 
     // ---- saving one tensor into one `.npy` file ----
     /// Writes the header and sizes a temporary file; input: the previous commit to
@@ -212,6 +222,8 @@ impl ChunkOp {
             ChunkOp::Corners => "corners".into(),
             ChunkOp::CountTrue => "count_true".into(),
             ChunkOp::Compress { .. } => "compress".into(),
+            ChunkOp::IndexBlocks { .. } => "index_blocks".into(),
+            ChunkOp::Gather { .. } => "gather".into(),
             ChunkOp::SaveInit { .. } => "save.init".into(),
             ChunkOp::SaveRegion { .. } => "save.region".into(),
             ChunkOp::SaveCommit { .. } => "save.commit".into(),
@@ -241,7 +253,9 @@ impl ChunkOp {
             | ChunkOp::Slice { .. }
             | ChunkOp::Reshape
             | ChunkOp::Alias
-            | ChunkOp::CountTrue => (1, 1),
+            | ChunkOp::CountTrue
+            | ChunkOp::IndexBlocks { .. } => (1, 1),
+            ChunkOp::Gather { .. } => (2, usize::MAX),
             ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => {
                 (2, 2)
             }

@@ -204,6 +204,18 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
         ChunkOp::Assemble => exact_cover(graph, chunk),
         ChunkOp::Corners => super::corners::verify_corners(graph, chunk),
         ChunkOp::CountTrue => expect_shape(&out, &[1], "count"),
+        ChunkOp::IndexBlocks { splits } => expect_shape(&out, &[1, splits.len() + 2], "counts"),
+        ChunkOp::Gather { axis } => {
+            let idx = shape(0);
+            let mut expected = shape(1);
+            if idx.len() != 1 || expected.len() <= *axis {
+                return Err(format!(
+                    "gather of {expected:?} by an index of shape {idx:?}"
+                ));
+            }
+            expected[*axis] = idx[0];
+            expect_shape(&expected, &out, "gathered")
+        }
         ChunkOp::Compress { axis } => {
             let (x, mask) = (shape(0), shape(1));
             let k = mask.len();

@@ -54,6 +54,7 @@ pub fn contracts(op: &ChunkOp) -> bool {
             | ChunkOp::MatMulBlock { .. }
             | ChunkOp::SumBlocks { .. }
             | ChunkOp::CountTrue
+            | ChunkOp::IndexBlocks { .. }
     )
 }
 

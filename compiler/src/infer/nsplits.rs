@@ -118,6 +118,17 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
         TileOp::Cached { .. } => one_chunk_each(out_shape),
         // One chunk per mask block along axis 0.
         TileOp::BlockCounts => vec![vec![1; first.nsplits.first().map_or(1, Vec::len)]],
+        TileOp::IndexBlocks { splits } => vec![
+            vec![1; first.nsplits.first().map_or(1, Vec::len)],
+            vec![splits.len() + 2],
+        ],
+        TileOp::Gather { axis, .. } => {
+            let mut nsplits = first.nsplits.to_vec();
+            nsplits[*axis] = inputs
+                .get(1)
+                .map_or_else(|| vec![out_shape[*axis]], |idx| idx.splits(0));
+            nsplits
+        }
         TileOp::Compress { axis, counts } => {
             let mut nsplits: Vec<Vec<usize>> = first.nsplits[..*axis].to_vec();
             let mut selected: Vec<usize> = counts.iter().copied().filter(|&c| c > 0).collect();

@@ -177,6 +177,15 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             }
         }
         TileOp::MatMul => matmul_cost(graph, node, combine),
+        // One chunk per index chunk and x chunk off the axis, reading the blocks it names.
+        TileOp::Gather { touched, .. } => {
+            let reads: u128 = touched.iter().map(|t| t.len() as u128 + 1).sum();
+            let per_row = out / (touched.len().max(1) as u128);
+            Cost {
+                chunks: out,
+                edges: reads.saturating_mul(per_row.max(1)),
+            }
+        }
         // One chunk per selecting block, reading its blocks of x and of the mask.
         TileOp::Compress { .. } => Cost {
             chunks: out,
@@ -195,7 +204,8 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
         | TileOp::Squeeze { .. }
         | TileOp::Index { .. }
         | TileOp::Concatenate { .. }
-        | TileOp::BlockCounts => Cost {
+        | TileOp::BlockCounts
+        | TileOp::IndexBlocks { .. } => Cost {
             chunks: out,
             edges: out.saturating_add(input_chunks(0)),
         },

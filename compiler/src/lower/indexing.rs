@@ -124,17 +124,30 @@ impl Lowerer<'_> {
         // `x[:n.sum()]`): a stage computes it.
         let mut staged: Vec<Item> = Vec::new();
         let mut items = items;
-        if items.iter().any(|item| self.has_scalar_int_tensor(item)) {
+        // A list index is the tensor NumPy makes of it (`x[[0, 2]]`, `x[[True, False]]`).
+        if items.iter().any(|item| {
+            self.has_scalar_int_tensor(item) || matches!(item, Item::Value(Value::List(_), _))
+        }) {
             for item in items {
-                let Some(item) = self.staged_item(item) else {
-                    return Ok(Value::Poison);
+                let item = match item {
+                    Item::Value(list @ Value::List(_), span) => {
+                        let arg = super::bind::Arg {
+                            value: list.clone(),
+                            span: *span,
+                        };
+                        Item::Value(Value::Tensor(self.literal_tensor(&arg, None, None)?), *span)
+                    }
+                    other => match self.staged_item(other) {
+                        Some(item) => item,
+                        None => return Ok(Value::Poison),
+                    },
                 };
                 staged.push(item);
             }
             items = &staged;
         }
-        if let Some(position) = self.mask_position(items)? {
-            return self.index_with_mask(id, items, position, span);
+        if let Some(position) = self.array_position(items)? {
+            return self.index_with_array(id, items, position, span);
         }
         let raw = items
             .iter()
@@ -201,23 +214,26 @@ impl Lowerer<'_> {
         })
     }
 
-    /// The position of the one boolean tensor among the items, if there is one;
-    /// other tensor indices (integer arrays, several masks) are not supported yet.
-    fn mask_position(&self, items: &[Item]) -> LowerResult<Option<usize>> {
+    /// The position of the one array index (a boolean or integer tensor) among the
+    /// items, if there is one; several are not supported yet.
+    fn array_position(&self, items: &[Item]) -> LowerResult<Option<usize>> {
         let mut found = None;
         for (position, item) in items.iter().enumerate() {
             let Item::Value(Value::Tensor(index), span) = item else {
                 continue;
             };
-            if !self.dtype(*index).is_bool() {
+            let dtype = self.dtype(*index);
+            if !dtype.is_bool() && !dtype.is_int() {
                 return Err(Diagnostic::error(
-                    "not supported yet: indexing with an integer tensor (fancy indexing)",
+                    "arrays used as indices must be of integer (or boolean) type",
                     *span,
-                ));
+                )
+                .with_note(format!("this index is a {dtype} tensor")));
             }
             if found.is_some() {
                 return Err(Diagnostic::error(
-                    "not supported yet: indexing with more than one boolean tensor",
+                    "not supported yet: indexing with more than one array (a boolean or \
+                     integer tensor)",
                     *span,
                 ));
             }
@@ -248,8 +264,7 @@ fn raw_index_item(item: &Item) -> LowerResult<RawIndexItem> {
             Value::None => Ok(RawIndexItem::NewAxis),
             Value::Ellipsis => Ok(RawIndexItem::Ellipsis),
             Value::Tensor(_) | Value::List(_) | Value::Bool(_) => Err(Diagnostic::error(
-                "not supported yet: indexing with a list or a bool \
-                 (integer arrays come in a later version)",
+                "not supported yet: indexing with a Python bool",
                 *span,
             )),
             other => Err(Diagnostic::error(

@@ -362,7 +362,11 @@ impl Lowerer<'_> {
             | TileOp::Literal(_)
             | TileOp::Random { .. } => true,
             TileOp::Load { source } => source.metadata().c_contiguous,
-            TileOp::Cached { .. } | TileOp::BlockCounts | TileOp::Compress { .. } => true,
+            TileOp::Cached { .. }
+            | TileOp::BlockCounts
+            | TileOp::Compress { .. }
+            | TileOp::IndexBlocks { .. }
+            | TileOp::Gather { .. } => true,
             TileOp::Unary(_)
             | TileOp::Binary { .. }
             | TileOp::Where

@@ -38,14 +38,19 @@ pub(crate) enum Selection {
     CompressMethod,
     /// `extract(condition, arr)`.
     Extract,
+    /// `take(a, indices, axis=None)`, `a.take(indices, axis=None)`.
+    Take,
+    /// `a.take(indices, axis=None)`.
+    TakeMethod,
 }
 
 impl Lowerer<'_> {
-    /// `x[items]` where one item is a boolean tensor: the other items index x as
-    /// basic indexing does, with the mask's axes kept whole, then the mask selects
-    /// along them. As in NumPy, integer items count as advanced indices with the
-    /// mask: when they are not next to it, the selected axis comes first.
-    pub(super) fn index_with_mask(
+    /// `x[items]` where one item is a boolean or integer tensor (an *array* index):
+    /// the other items index x as basic indexing does, with the array's axes kept
+    /// whole, then a mask selects along them or integer indices gather along it. As
+    /// in NumPy, integer items count as advanced indices with the array: when they
+    /// are not next to it, the array's result axes come first.
+    pub(super) fn index_with_array(
         &mut self,
         id: TileableId,
         items: &[Item],
@@ -54,12 +59,18 @@ impl Lowerer<'_> {
     ) -> LowerResult<Value> {
         let Item::Value(Value::Tensor(mask), mask_span) = &items[mask_position] else {
             return Err(Diagnostic::error(
-                "internal error: no mask to index with",
+                "internal error: no array to index with",
                 span,
             ));
         };
         let (mask, mask_span) = (*mask, *mask_span);
-        let k = self.shape(mask).len();
+        let is_mask = self.dtype(mask).is_bool();
+        // The axes of x the array stands for, and the axes of the result it makes.
+        let (k, result_axes) = if is_mask {
+            (self.shape(mask).len(), 1)
+        } else {
+            (1, self.shape(mask).len())
+        };
         if k == 0 {
             return Err(Diagnostic::error(
                 "not supported yet: a 0-d boolean index",
@@ -117,6 +128,10 @@ impl Lowerer<'_> {
             }
         }
         let indexed_shape = self.shape(indexed).to_vec();
+        if !is_mask {
+            let taken = self.take_along(indexed, mask, out_axis, x_axis, mask_span)?;
+            return self.advanced_first(taken, items, mask_position, out_axis, result_axes, span);
+        }
         let mask_shape = self.shape(mask).to_vec();
         for (i, (&len, &mask_len)) in indexed_shape[out_axis..out_axis + k]
             .iter()
@@ -134,10 +149,26 @@ impl Lowerer<'_> {
                 ));
             }
         }
-        let Some(selected) = self.select(indexed, mask, out_axis, span)? else {
+        let selected = self.select(indexed, mask, out_axis, span)?;
+        self.advanced_first(selected, items, mask_position, out_axis, 1, span)
+    }
+
+    /// `result` (of an array index at `array_position` whose `result_axes` axes sit
+    /// at `out_axis`) with those axes moved first when integer items are apart from
+    /// the array, as NumPy places advanced indices.
+    fn advanced_first(
+        &mut self,
+        result: Option<TileableId>,
+        items: &[Item],
+        array_position: usize,
+        out_axis: usize,
+        result_axes: usize,
+        span: Span,
+    ) -> LowerResult<Value> {
+        let Some(selected) = result else {
             return Ok(Value::Poison);
         };
-        // NumPy puts the selected axis first when integer indices are apart from it.
+        let mask_position = array_position;
         let advanced: Vec<usize> = items
             .iter()
             .enumerate()
@@ -151,8 +182,10 @@ impl Lowerer<'_> {
             return Ok(Value::Tensor(selected));
         }
         let ndim = self.shape(selected).len();
-        let axes: Vec<i64> = std::iter::once(out_axis)
-            .chain((0..ndim).filter(|&a| a != out_axis))
+        let moved = out_axis..out_axis + result_axes;
+        let axes: Vec<i64> = moved
+            .clone()
+            .chain((0..ndim).filter(|a| !moved.contains(a)))
             .map(|a| a as i64)
             .collect();
         Ok(Value::Tensor(self.transpose_tensor(
@@ -283,6 +316,41 @@ impl Lowerer<'_> {
                     _ => Some((int_arg(&axis, "axis")?, axis.span)),
                 };
                 self.compress(condition, a, axis, span)?.map(Value::Tensor)
+            }
+            Selection::Take | Selection::TakeMethod => {
+                let a = match kind {
+                    Selection::TakeMethod => args.receiver(),
+                    _ => args.get("a"),
+                };
+                let a = self.tensor_of(&a, None, "`a`")?;
+                let indices = args.get("indices");
+                let axis = args.get("axis");
+                let (a, axis) = match axis.value {
+                    Value::None => (self.ravel_tensor(a, span)?, 0),
+                    _ => {
+                        let ndim = self.shape(a).len();
+                        let axis = normalize_axis(int_arg(&axis, "axis")?, ndim)
+                            .map_err(|e| at(e, axis.span))?;
+                        (a, axis)
+                    }
+                };
+                // `take` is indexing along one axis: `a[:, ..., indices]`.
+                let mut items: Vec<Item> = (0..axis)
+                    .map(|_| Item::Slice {
+                        parts: [None, None, None],
+                        span,
+                    })
+                    .collect();
+                items.push(Item::Value(indices.value.clone(), indices.span));
+                if let Value::Tensor(t) = indices.value {
+                    if self.dtype(t).is_bool() {
+                        return Err(Diagnostic::error(
+                            "not supported yet: `take` with boolean indices",
+                            indices.span,
+                        ));
+                    }
+                }
+                Some(self.index_tensor(a, &items, span)?)
             }
             Selection::Extract => {
                 let condition = self.tensor_of(&args.get("condition"), None, "`condition`")?;
@@ -438,16 +506,94 @@ impl Lowerer<'_> {
             .collect()
     }
 
-    /// Whether `id` is the result of a boolean selection (a copy, never a view).
+    /// `x` with its axis `axis` replaced by the axes of `idx` (integer indices into
+    /// it; negative ones count from the end): a stage finds which chunks of x along
+    /// the axis each index chunk needs (and any index out of bounds, NumPy's
+    /// `IndexError` against `x_axis` of the indexed tensor, at `span`), then a gather
+    /// reads only those. `None` when no stage could run.
+    pub(super) fn take_along(
+        &mut self,
+        x: TileableId,
+        idx: TileableId,
+        axis: usize,
+        x_axis: usize,
+        span: Span,
+    ) -> LowerResult<Option<TileableId>> {
+        let idx_shape = self.shape(idx).to_vec();
+        let flat = self.ravel_tensor(idx, span)?;
+        let blocks = self.node(x).nsplits[axis].clone();
+        let len = self.shape(x)[axis];
+        let index_chunks = self.node(flat).nsplits[0].len();
+        let counts_node = self.add_with_splits(
+            TileOp::IndexBlocks {
+                splits: Arc::from(blocks.as_slice()),
+            },
+            vec![flat],
+            vec![index_chunks, blocks.len() + 2],
+            DType::Int64,
+            vec![vec![1; index_chunks], vec![blocks.len() + 2]],
+            span,
+        );
+        let Some(data) = self.stage_value(counts_node, span) else {
+            return Ok(None);
+        };
+        let ArrayData::Int64(rows) = data else {
+            return Err(Diagnostic::error(
+                "internal error: index counts are not int64",
+                span,
+            ));
+        };
+        let width = blocks.len() + 2;
+        let rows = rows.as_standard_layout();
+        let Some(values) = rows.as_slice().filter(|v| v.len() == index_chunks * width) else {
+            return Err(Diagnostic::error(
+                "internal error: a stage gave index counts that do not fit the index",
+                span,
+            ));
+        };
+        let mut touched: Vec<Vec<u32>> = Vec::with_capacity(index_chunks);
+        for row in values.chunks_exact(width) {
+            if row[blocks.len()] > 0 {
+                let bad = row[blocks.len() + 1];
+                return Err(Diagnostic::error(
+                    format!("index {bad} is out of bounds for axis {x_axis} with size {len}"),
+                    span,
+                ));
+            }
+            let mut reads: Vec<u32> = (0..blocks.len() as u32)
+                .filter(|&b| row[b as usize] > 0)
+                .collect();
+            if reads.is_empty() {
+                reads.push(0);
+            }
+            touched.push(reads);
+        }
+        let mut shape = self.shape(x).to_vec();
+        shape[axis] = self.shape(flat)[0];
+        let dtype = self.dtype(x);
+        let op = TileOp::Gather {
+            axis,
+            touched: Arc::from(touched),
+        };
+        let gathered = self.add_derived(op, vec![x, flat], shape.clone(), dtype, span)?;
+        if idx_shape.len() == 1 {
+            return Ok(Some(gathered));
+        }
+        // The index's own shape in place of the gathered axis.
+        let mut target: Vec<i64> = shape[..axis].iter().map(|&n| n as i64).collect();
+        target.extend(idx_shape.iter().map(|&n| n as i64));
+        target.extend(shape[axis + 1..].iter().map(|&n| n as i64));
+        Ok(Some(self.reshape_tensor(gathered, &target, span, span)?))
+    }
+
+    /// Whether `id` is the result of an array index (a copy, never a view).
     pub(super) fn is_selection(&self, id: TileableId) -> bool {
         match &self.node(id).op {
-            TileOp::Compress { .. } => true,
-            TileOp::Transpose { .. } => {
-                matches!(
-                    self.node(self.node(id).inputs[0]).op,
-                    TileOp::Compress { .. }
-                )
-            }
+            TileOp::Compress { .. } | TileOp::Gather { .. } => true,
+            TileOp::Transpose { .. } | TileOp::Reshape => matches!(
+                self.node(self.node(id).inputs[0]).op,
+                TileOp::Compress { .. } | TileOp::Gather { .. }
+            ),
             _ => false,
         }
     }

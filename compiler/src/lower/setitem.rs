@@ -88,6 +88,19 @@ impl Lowerer<'_> {
                 };
                 self.set_masked(object, (base_id, &target_ident), (mask, mask_span), op, rhs)
             }
+            None if evaluated.iter().any(|item| match item {
+                Item::Value(Value::List(_), _) => true,
+                Item::Value(Value::Tensor(id), _) => !self.shape(*id).is_empty(),
+                _ => false,
+            }) =>
+            {
+                Err(Diagnostic::error(
+                    "not supported yet: assigning through an integer array, or through a \
+                     boolean mask mixed with other indices",
+                    target.span,
+                )
+                .with_help("write `x = mt.where(mask, v, x)` with a mask of x's shape"))
+            }
             None => {
                 let region = self.subscript_evaluated(
                     Value::Tensor(base_id),

@@ -202,6 +202,34 @@ impl<'a> KernelBuilder<'a> {
                 axis: *axis,
                 len: self.shape(chunk)[*axis],
             },
+            ChunkOp::IndexBlocks { splits } => {
+                let starts: Vec<usize> = splits
+                    .iter()
+                    .scan(0, |at, &len| {
+                        let start = *at;
+                        *at += len;
+                        Some(start)
+                    })
+                    .collect();
+                Kernel::IndexBlocks {
+                    starts: starts.into(),
+                    len: splits.iter().sum(),
+                }
+            }
+            ChunkOp::Gather { axis } => {
+                let blocks = &self.chunks.inputs(chunk)[1..];
+                let first = blocks
+                    .first()
+                    .ok_or_else(|| format!("internal error: gather {chunk} reads no block"))?;
+                Kernel::Gather {
+                    axis: *axis,
+                    starts: blocks
+                        .iter()
+                        .map(|&b| graph.chunk_offset(b)[*axis])
+                        .collect(),
+                    len: graph.step_of(*first).layout.shape()[*axis],
+                }
+            }
             ChunkOp::SaveInit {
                 path,
                 shape,

@@ -141,6 +141,8 @@ impl Tiler<'_> {
             TileOp::Rechunk => self.input(node, 0),
             TileOp::BlockCounts => self.tile_block_counts(id, node)?,
             TileOp::Compress { axis, counts } => self.tile_compress(id, node, *axis, counts)?,
+            TileOp::IndexBlocks { .. } => self.tile_index_blocks(id, node)?,
+            TileOp::Gather { axis, touched } => self.tile_gather(id, node, *axis, touched)?,
         };
         self.ensure_nsplits(step, &node.nsplits, id)
     }

@@ -115,6 +115,8 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::Rechunk => "rechunk".into(),
         TileOp::BlockCounts => "block_counts".into(),
         TileOp::Compress { .. } => "compress".into(),
+        TileOp::IndexBlocks { .. } => "index_blocks".into(),
+        TileOp::Gather { .. } => "gather".into(),
     }
 }
 
@@ -178,6 +180,11 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         }
         TileOp::Load { source } => source.dump_parameters(),
         TileOp::Cached { key } => vec![format!("key={key:016x}")],
+        TileOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
+        TileOp::Gather { axis, touched } => vec![
+            format!("axis={axis}"),
+            format!("reads={}", touched.iter().map(Vec::len).sum::<usize>()),
+        ],
         TileOp::Compress { axis, counts } => {
             let mut shown: Vec<String> = counts
                 .iter()

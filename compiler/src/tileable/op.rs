@@ -102,6 +102,19 @@ pub enum TileOp {
     /// [`TileOp::BlockCounts`]); the output replaces the mask's axes with one axis of
     /// their sum, one chunk per block that selects something.
     Compress { axis: usize, counts: Arc<[usize]> },
+    /// Per chunk of a 1-D integer index: how many of its indices fall in each block
+    /// (`splits`) of an axis of length `splits.sum()`, then how many are out of
+    /// bounds and the first of those — one int64 row of `splits.len() + 2` per index
+    /// chunk. Only a stage fetches it, so a print of it is never summarized.
+    IndexBlocks { splits: Arc<[usize]> },
+    /// `x[..., idx, ...]` along `axis` for a 1-D integer index: inputs `[x, idx]`;
+    /// the output's axis `axis` has idx's length and chunks, its other axes are x's;
+    /// `touched[i]` lists the chunks of x along `axis` that index chunk `i` reads
+    /// (a stage found them with [`TileOp::IndexBlocks`]; never empty).
+    Gather {
+        axis: usize,
+        touched: Arc<[Vec<u32>]>,
+    },
 }
 
 /// One item of a normalized basic index.

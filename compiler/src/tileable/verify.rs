@@ -87,7 +87,7 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
         | TileOp::Cached { .. } => Some(0),
         TileOp::Binary { .. } | TileOp::MatMul => Some(2),
         TileOp::Where => Some(3),
-        TileOp::Compress { .. } => Some(2),
+        TileOp::Compress { .. } | TileOp::Gather { .. } => Some(2),
         TileOp::Concatenate { .. } => None,
         _ => Some(1),
     };
@@ -224,6 +224,28 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             None => Err("counts the blocks of a 0-d mask".into()),
         },
         TileOp::Compress { axis, counts } => check_compress(node, inputs, *axis, counts),
+        TileOp::IndexBlocks { splits } => match inputs[0].nsplits.as_slice() {
+            [chunks] => expect_shape(shape, &[chunks.len(), splits.len() + 2]),
+            _ => Err("counts the blocks of an index that is not 1-D".into()),
+        },
+        TileOp::Gather { axis, touched } => {
+            let (x, idx) = (inputs[0], inputs[1]);
+            let blocks = x.nsplits.get(*axis).map_or(0, Vec::len);
+            if idx.shape.len() != 1 || touched.len() != idx.nsplits[0].len() {
+                return Err(
+                    "a gather's index is not 1-D or its reads differ from its chunks".into(),
+                );
+            }
+            if touched
+                .iter()
+                .any(|t| t.is_empty() || t.iter().any(|&b| b as usize >= blocks))
+            {
+                return Err("a gather reads no block, or a block x does not have".into());
+            }
+            let mut expected = x.shape.clone();
+            expected[*axis] = idx.shape[0];
+            expect_shape(shape, &expected)
+        }
     }
 }
 
@@ -330,6 +352,18 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         TileOp::Literal(values) => values.iter().try_for_each(scalar),
         TileOp::Linspace { .. } => expect_dtype("linspace", dtype, DType::Float64),
         TileOp::Eye { .. } | TileOp::Load { .. } | TileOp::Cached { .. } => Ok(()),
+        TileOp::IndexBlocks { .. } => {
+            if !inputs[0].dtype.is_int() {
+                return Err("an index is not of an integer dtype".into());
+            }
+            expect_dtype("the counts", dtype, DType::Int64)
+        }
+        TileOp::Gather { .. } => {
+            if !inputs[1].dtype.is_int() {
+                return Err("an index is not of an integer dtype".into());
+            }
+            expect_dtype("x", inputs[0].dtype, dtype)
+        }
         TileOp::BlockCounts => {
             expect_dtype("the mask", inputs[0].dtype, DType::Bool)?;
             expect_dtype("the counts", dtype, DType::Int64)

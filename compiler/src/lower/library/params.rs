@@ -430,3 +430,16 @@ pub(super) const COMPRESS: &[Param] = &[
 pub(super) const COMPRESS_METHOD: &[Param] =
     &[req("condition"), opt("axis", NONE), unsupported("out")];
 pub(super) const EXTRACT: &[Param] = &[req("condition"), req("arr")];
+pub(super) const TAKE: &[Param] = &[
+    req("a"),
+    req("indices"),
+    opt("axis", NONE),
+    unsupported("out"),
+    unsupported("mode"),
+];
+pub(super) const TAKE_METHOD: &[Param] = &[
+    req("indices"),
+    opt("axis", NONE),
+    unsupported("out"),
+    unsupported("mode"),
+];

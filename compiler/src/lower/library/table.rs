@@ -269,6 +269,8 @@ pub(crate) static LIBRARY: &[Signature] = &[
         F::Selection(Selection::CompressMethod),
     ),
     entry("extract", EXTRACT, F::Selection(Selection::Extract)),
+    entry("take", TAKE, F::Selection(Selection::Take)),
+    method("take", TAKE_METHOD, F::Selection(Selection::TakeMethod)),
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),

@@ -314,14 +314,14 @@ fn axes_and_indices() {
     );
     check(
         "x = mt.ones(3)\nx[x]\n",
-        "not supported yet: indexing with an integer tensor (fancy indexing)",
+        "arrays used as indices must be of integer (or boolean) type",
         "x",
     );
     check(
-        "x = mt.ones(3)\nx[[0, 1]]\n",
-        "not supported yet: indexing with a list or a bool (integer arrays come in a \
-         later version)",
-        "[0, 1]",
+        "x = mt.ones((3, 3))\nx[[0, 1], [1, 2]]\n",
+        "not supported yet: indexing with more than one array (a boolean or integer \
+         tensor)",
+        "[1, 2]",
     );
     check(
         "x = mt.ones(3)\nx[1.5]\n",
