@@ -13,7 +13,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{options, run_script_printing};
+use run_support::{options, random_splits, run_script_printing};
 
 /// Element choices: NaN weighs three of ten.
 const VALUES: [&str; 10] = [
@@ -28,27 +28,10 @@ struct Case {
     workers: u32,
 }
 
-fn splits(len: usize) -> impl Strategy<Value = Vec<usize>> {
-    prop::collection::vec(any::<bool>(), len.saturating_sub(1)).prop_map(move |cuts| {
-        let mut out = vec![];
-        let mut size = 1;
-        for cut in cuts {
-            if cut {
-                out.push(size);
-                size = 1;
-            } else {
-                size += 1;
-            }
-        }
-        out.push(size);
-        out
-    })
-}
-
 fn case() -> impl Strategy<Value = Case> {
     prop::collection::vec(1usize..=5, 1..=3).prop_flat_map(|shape| {
         let size: usize = shape.iter().product();
-        let chunking: Vec<_> = shape.iter().map(|&len| splits(len)).collect();
+        let chunking: Vec<_> = shape.iter().map(|&len| random_splits(len)).collect();
         (
             prop::collection::vec(0..VALUES.len(), size),
             chunking,

@@ -21,7 +21,7 @@ use marsc::driver::Options;
 use marsc::fuse::Fusion;
 use marsc::subtask::{AssignPolicy, OrderPolicy};
 use proptest::prelude::*;
-use run_support::{options, output_of};
+use run_support::{options, output_of, random_splits};
 
 /// One pipeline step; axes are taken modulo the rank when the script is written,
 /// and a step that does not fit the current shape is skipped.
@@ -56,26 +56,11 @@ struct Case {
     workers: u32,
 }
 
-/// A random split of `len` into chunks.
-fn splits(len: usize) -> impl Strategy<Value = Vec<usize>> {
-    prop::collection::vec(any::<bool>(), len.saturating_sub(1)).prop_map(move |cuts| {
-        let mut out = vec![];
-        let mut size = 1;
-        for cut in cuts {
-            if cut {
-                out.push(size);
-                size = 1;
-            } else {
-                size += 1;
-            }
-        }
-        out.push(size);
-        out
-    })
-}
-
 fn chunking(shape: &[usize]) -> impl Strategy<Value = Vec<Vec<usize>>> {
-    shape.iter().map(|&len| splits(len)).collect::<Vec<_>>()
+    shape
+        .iter()
+        .map(|&len| random_splits(len))
+        .collect::<Vec<_>>()
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -107,7 +92,7 @@ fn case() -> impl Strategy<Value = Case> {
     prop::collection::vec(1usize..=5, 1..=3).prop_flat_map(|shape| {
         (
             (chunking(&shape), chunking(&shape)),
-            (splits(VECTOR_LEN), splits(VECTOR_LEN)),
+            (random_splits(VECTOR_LEN), random_splits(VECTOR_LEN)),
             any::<bool>(),
             prop::collection::vec(step(), 1..=5),
             0usize..3,
@@ -353,7 +338,7 @@ proptest! {
 
     #[test]
     fn updates_through_an_index_and_staged_loops_do_not_depend_on_chunking(
-        (len, chunks) in (2usize..=24).prop_flat_map(|len| (Just(len), splits(len))),
+        (len, chunks) in (2usize..=24).prop_flat_map(|len| (Just(len), random_splits(len))),
         cut in 0usize..24,
         limit in 1i64..2000,
         workers in 1u32..=3,

@@ -236,3 +236,22 @@ pub fn compile(text: &str, options: &Options) -> job::Compiled {
     job::compile_for_run(text, options, &run_options())
         .unwrap_or_else(|error| panic!("{}", render(text, error)))
 }
+
+/// A random split of `len` into chunks, chosen by cut points (for property tests).
+pub fn random_splits(len: usize) -> impl proptest::strategy::Strategy<Value = Vec<usize>> {
+    use proptest::prelude::*;
+    prop::collection::vec(any::<bool>(), len.saturating_sub(1)).prop_map(move |cuts| {
+        let mut out = vec![];
+        let mut size = 1;
+        for cut in cuts {
+            if cut {
+                out.push(size);
+                size = 1;
+            } else {
+                size += 1;
+            }
+        }
+        out.push(size);
+        out
+    })
+}
