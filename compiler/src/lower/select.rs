@@ -12,7 +12,7 @@
 //! unknown.
 
 use super::bind::BoundArgs;
-use super::convert::int_arg;
+use super::convert::{bool_arg, int_arg};
 use super::elementwise::at;
 use super::indexing::Item;
 use super::value::Value;
@@ -42,7 +42,12 @@ pub(crate) enum Selection {
     Take,
     /// `a.take(indices, axis=None)`.
     TakeMethod,
+    /// `isin(element, test_elements, assume_unique=False, invert=False)`.
+    IsIn,
 }
+
+/// The most test elements `isin` compares with one by one.
+const MAX_ISIN_ELEMENTS: usize = 64;
 
 impl Lowerer<'_> {
     /// `x[items]` where one item is a boolean or integer tensor (an *array* index):
@@ -352,6 +357,13 @@ impl Lowerer<'_> {
                 }
                 Some(self.index_tensor(a, &items, span)?)
             }
+            Selection::IsIn => {
+                let element = self.tensor_of(&args.get("element"), None, "`element`")?;
+                let tests = args.get("test_elements");
+                bool_arg(&args.get("assume_unique"), "assume_unique")?;
+                let invert = bool_arg(&args.get("invert"), "invert")?;
+                self.isin(element, &tests, invert, span)?.map(Value::Tensor)
+            }
             Selection::Extract => {
                 let condition = self.tensor_of(&args.get("condition"), None, "`condition`")?;
                 let arr = self.tensor_of(&args.get("arr"), None, "`arr`")?;
@@ -372,6 +384,77 @@ impl Lowerer<'_> {
             }
         };
         Ok(selected.unwrap_or(Value::Poison))
+    }
+
+    /// `isin(element, tests)`: whether each element equals one of the test
+    /// elements (NaN equals none), compared one by one; a tensor of tests is read
+    /// in a stage. More than [`MAX_ISIN_ELEMENTS`] tests is not supported yet.
+    fn isin(
+        &mut self,
+        element: TileableId,
+        tests: &super::bind::Arg,
+        invert: bool,
+        span: Span,
+    ) -> LowerResult<Option<TileableId>> {
+        let too_many = |count: usize| {
+            Diagnostic::error(
+                format!(
+                    "not supported yet: `isin` with {count} test elements (at most \
+                     {MAX_ISIN_ELEMENTS})"
+                ),
+                tests.span,
+            )
+        };
+        let values: Vec<Value> = match &tests.value {
+            Value::Tensor(id) => {
+                if self.size(*id) > MAX_ISIN_ELEMENTS {
+                    return Err(too_many(self.size(*id)));
+                }
+                let flat = self.ravel_tensor(*id, span)?;
+                match self.staged_list(flat, span) {
+                    Some(Value::List(items)) => items.to_vec(),
+                    Some(other) => vec![other],
+                    None => return Ok(None),
+                }
+            }
+            Value::List(items) | Value::Tuple(items) => flatten_python(items),
+            scalar => vec![scalar.clone()],
+        };
+        if values.len() > MAX_ISIN_ELEMENTS {
+            return Err(too_many(values.len()));
+        }
+        let mut found: Option<TileableId> = None;
+        for value in values {
+            let equal = self.apply("equal", vec![Value::Tensor(element), value], span)?;
+            found = Some(match found {
+                None => equal,
+                Some(so_far) => self.apply(
+                    "logical_or",
+                    vec![Value::Tensor(so_far), Value::Tensor(equal)],
+                    span,
+                )?,
+            });
+        }
+        let found = match found {
+            Some(found) => found,
+            None => {
+                // No test elements: nothing is in them.
+                let zeros = self.apply("zeros_like", vec![Value::Tensor(element)], span)?;
+                self.apply(
+                    "not_equal",
+                    vec![Value::Tensor(zeros), Value::Tensor(zeros)],
+                    span,
+                )?
+            }
+        };
+        if invert {
+            return Ok(Some(self.apply(
+                "logical_not",
+                vec![Value::Tensor(found)],
+                span,
+            )?));
+        }
+        Ok(Some(found))
     }
 
     /// NumPy's truth of each element (`a != 0`; a boolean tensor is its own).
@@ -634,4 +717,15 @@ impl Lowerer<'_> {
             })
             .collect()
     }
+}
+
+/// The scalars of nested Python lists and tuples, in order.
+fn flatten_python(items: &[Value]) -> Vec<Value> {
+    items
+        .iter()
+        .flat_map(|item| match item {
+            Value::List(inner) | Value::Tuple(inner) => flatten_python(inner),
+            other => vec![other.clone()],
+        })
+        .collect()
 }

@@ -443,3 +443,10 @@ pub(super) const TAKE_METHOD: &[Param] = &[
     unsupported("out"),
     unsupported("mode"),
 ];
+pub(super) const ISIN: &[Param] = &[
+    req("element"),
+    req("test_elements"),
+    opt("assume_unique", Default::Bool(false)),
+    opt("invert", Default::Bool(false)),
+    kw_unsupported("kind"),
+];

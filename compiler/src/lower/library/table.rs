@@ -271,6 +271,7 @@ pub(crate) static LIBRARY: &[Signature] = &[
     entry("extract", EXTRACT, F::Selection(Selection::Extract)),
     entry("take", TAKE, F::Selection(Selection::Take)),
     method("take", TAKE_METHOD, F::Selection(Selection::TakeMethod)),
+    entry("isin", ISIN, F::Selection(Selection::IsIn)),
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),
