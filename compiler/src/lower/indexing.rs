@@ -13,6 +13,7 @@ use marsc_grammar::ast::SubscriptItem;
 use marsc_grammar::{Diagnostic, Span};
 
 /// An evaluated subscript item with its span.
+#[derive(Clone)]
 pub(super) enum Item {
     Value(Value, Span),
     Slice {

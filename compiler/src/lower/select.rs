@@ -92,13 +92,7 @@ impl Lowerer<'_> {
             if position == mask_position {
                 basic.extend((0..k).map(|_| whole()));
             } else {
-                basic.push(match item {
-                    Item::Value(value, span) => Item::Value(value.clone(), *span),
-                    Item::Slice { parts, span } => Item::Slice {
-                        parts: parts.clone(),
-                        span: *span,
-                    },
-                });
+                basic.push(item.clone());
             }
         }
         let Value::Tensor(indexed) = self.index_tensor(id, &basic, span)? else {
