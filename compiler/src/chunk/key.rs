@@ -230,7 +230,8 @@ impl KeyHasher {
             | ChunkOp::Reshape
             | ChunkOp::Alias
             | ChunkOp::Assemble
-            | ChunkOp::Corners => {}
+            | ChunkOp::Corners
+            | ChunkOp::Linalg(_) => {}
         }
     }
 }

@@ -19,6 +19,7 @@
 //!   once mapped, reading it cannot fail.
 
 use crate::chunk::ChunkOp;
+use marsc_runtime::kernels::linalg::LinalgOp;
 use marsc_runtime::ops::{BinaryOp, ReduceOp};
 use marsc_runtime::DType;
 
@@ -52,6 +53,7 @@ pub fn contracts(op: &ChunkOp) -> bool {
             | ChunkOp::ScanCarry { .. }
             | ChunkOp::MatMulBlock { .. }
             | ChunkOp::SumBlocks { .. }
+            | ChunkOp::Linalg(_)
     )
 }
 
@@ -64,6 +66,7 @@ pub fn gathers(op: &ChunkOp) -> bool {
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. }
+            | ChunkOp::Linalg(LinalgOp::QrStack)
     )
 }
 
@@ -72,6 +75,11 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
     match op {
         ChunkOp::Load { source } => !source.reads_cannot_fail(),
         ChunkOp::SaveInit { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::SaveCommit { .. } => true,
+        // A singular matrix, one without a Cholesky factor, no convergence.
+        ChunkOp::Linalg(op) => matches!(
+            op,
+            LinalgOp::Solve | LinalgOp::Inv | LinalgOp::Cholesky | LinalgOp::Eigh | LinalgOp::Svd
+        ),
         ChunkOp::Binary {
             op: BinaryOp::Power,
             common,

@@ -130,6 +130,7 @@ impl Lowerer<'_> {
             Builtin::PyZip => self.zip_builtin(&args),
             Builtin::PySequence(is_list) => self.sequence_builtin(is_list, &args),
             Builtin::Statistic(stat) => self.statistic(stat, &args),
+            Builtin::Linalg(which) => self.decompose(which, &args),
         }
     }
 

@@ -113,6 +113,7 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::Index { .. } => "index".into(),
         TileOp::Concatenate { .. } => "concatenate".into(),
         TileOp::Rechunk => "rechunk".into(),
+        TileOp::Linalg(op) => format!("linalg.{}", op.name()),
     }
 }
 
@@ -206,7 +207,8 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         | TileOp::MatMul
         | TileOp::Reshape
         | TileOp::BroadcastTo
-        | TileOp::Rechunk => vec![],
+        | TileOp::Rechunk
+        | TileOp::Linalg(_) => vec![],
     }
 }
 

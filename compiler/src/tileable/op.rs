@@ -88,6 +88,13 @@ pub enum TileOp {
     Concatenate { axis: usize },
     /// Same values, the node's `nsplits` as the new chunking.
     Rechunk,
+
+    // ---- dense linear algebra (issue 20) ----
+    /// A solver or factorization (`tile/linalg.rs`): inputs `[a]` or `[a, b]`
+    /// (`solve`), float64, whole matrices gathered to one chunk, except the TSQR
+    /// results `QrQ` (inputs `[a]`, chunked by rows, each chunk at least as tall as
+    /// `a` is wide) and `QrR`.
+    Linalg(marsc_runtime::kernels::linalg::LinalgOp),
 }
 
 /// One item of a normalized basic index.

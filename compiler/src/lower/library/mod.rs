@@ -8,6 +8,7 @@
 mod params;
 mod table;
 
+pub(crate) use super::decompose::Decomposition;
 pub(crate) use super::statistics::Statistic;
 pub(crate) use table::LIBRARY;
 
@@ -144,6 +145,8 @@ pub(crate) enum Builtin {
     PySequence(bool),
     /// Statistics and linear algebra of issue 20 (`statistics.rs`).
     Statistic(Statistic),
+    /// `mt.linalg`'s solvers and decompositions (`decompose.rs`).
+    Linalg(Decomposition),
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified
