@@ -182,6 +182,9 @@ pub fn linalg(op: LinalgOp, index: usize, args: &[&ArrayData]) -> Result<ArrayDa
                 .map(|(i, _)| matrix(args, i))
                 .collect::<Result<Vec<_>, _>>()?;
             let n = blocks.first().map_or(0, |b| b.ncols());
+            if blocks.iter().any(|b| b.ncols() != n || b.nrows() < n) {
+                return Err(KernelError::new("internal error: TSQR blocks disagree"));
+            }
             let stacked = Mat::from_fn(blocks.len() * n, n, |i, j| {
                 let block = &blocks[i / n];
                 block[[block.nrows() - n + i % n, j]]
@@ -203,11 +206,11 @@ pub fn linalg(op: LinalgOp, index: usize, args: &[&ArrayData]) -> Result<ArrayDa
         LinalgOp::QrQ => {
             let (local, second) = (matrix(args, 0)?, matrix(args, 1)?);
             let n = local.ncols();
-            let m = local.nrows() - n;
             let rows = index * n;
-            if second.ncols() != n || second.nrows() < rows + 2 * n {
-                return Err(KernelError::new("internal error: TSQR blocks disagree"));
-            }
+            let m = match local.nrows().checked_sub(n) {
+                Some(m) if second.ncols() == n && second.nrows() >= rows + 2 * n => m,
+                _ => return Err(KernelError::new("internal error: TSQR blocks disagree")),
+            };
             let q1 = local.slice(ndarray::s![..m, ..]);
             let q2 = second.slice(ndarray::s![rows..rows + n, ..]);
             crate::kernels::matmul::float_product(q1, q2, crate::kernels::matmul::Threads::Pool)
@@ -216,7 +219,11 @@ pub fn linalg(op: LinalgOp, index: usize, args: &[&ArrayData]) -> Result<ArrayDa
         LinalgOp::QrR => {
             let second = matrix(args, 0)?;
             let n = second.ncols();
-            let m = second.nrows() - n;
+            let Some(m) = second.nrows().checked_sub(n) else {
+                return Err(KernelError::new(
+                    "internal error: TSQR's R block is missing",
+                ));
+            };
             second.slice(ndarray::s![m.., ..]).to_owned().into_dyn()
         }
     };
