@@ -259,7 +259,13 @@ def linalg_workloads(paths, mapped, load):
     side = np.load(paths["spd"], mmap_mode="r").shape[0]
     tall_label = f"{rows}x{TALL_COLUMNS}"
     one_column_chunk = {1: -1}
-    return [
+    try:
+        import scipy  # noqa: F401  (dask's solve and cholesky need it)
+
+        dask_lu = da is not None
+    except ImportError:
+        dask_lu = False
+    items = [
         (
             f"W9 qr {tall_label}",
             HEADER + mapped["tall"].replace("tall =", "t =")
@@ -309,6 +315,10 @@ def linalg_workloads(paths, mapped, load):
             True,
         ),
     ]
+    if not dask_lu:
+        for item in items[2:]:
+            item[3].pop("dask")
+    return items
 
 
 def tasks_per_second(marsc, workers, repeat, workdir, marsc_chunks, dask_chunks):
