@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """marsc against the tools its users would otherwise pick, in one run.
 
-Runs workloads W1-W9 (issue 6) in marsc (the CLI, `run_seconds` from --stats-json),
+Runs workloads W1-W13 (issues 6, 19 and 20) in marsc (the CLI, `run_seconds` from --stats-json),
 NumPy, numexpr and dask.array (in this process, inputs already in memory), prints
 the median of each and marsc's ratio to each peer, and measures the machine's memory
 read bandwidth in the same run so that bandwidth-bound workloads can be reported as
@@ -106,17 +106,18 @@ def run_marsc(marsc, script_text, workers, repeat, workdir):
 
 
 HEADER = "import mars.tensor as mt\n"
+TALL_COLUMNS = 50
 
 
 def dask_of(*arrays):
     return tuple(da.from_array(x) for x in arrays)
 
 
-def write_inputs(input_dir, n, side, matmul_side):
+def write_inputs(input_dir, n, side, matmul_side, tall_rows=0):
     """The W1-W5 inputs as .npy files in `input_dir`; returns their paths."""
     rng = np.random.default_rng(0)
-    paths = {name: os.path.join(input_dir, f"marsc_peers_{name}.npy")
-             for name in ("a", "b", "x", "ma", "mb", "c")}
+    names = ("a", "b", "x", "ma", "mb", "c") + (("tall", "spd") if tall_rows else ())
+    paths = {name: os.path.join(input_dir, f"marsc_peers_{name}.npy") for name in names}
     np.save(paths["a"], rng.random(n))
     np.save(paths["b"], rng.random(n))
     np.save(paths["x"], rng.random((side, side)))
@@ -126,6 +127,12 @@ def write_inputs(input_dir, n, side, matmul_side):
     c = rng.random(n)
     c[rng.random(n) < 0.1] = np.nan
     np.save(paths["c"], c)
+    if tall_rows:
+        # W9-W12 (issue 20): a tall-and-skinny matrix for qr/svd, and a symmetric
+        # positive definite matrix for cholesky.
+        np.save(paths["tall"], rng.random((tall_rows, TALL_COLUMNS)))
+        s = rng.random((matmul_side, matmul_side))
+        np.save(paths["spd"], s @ s.T + matmul_side * np.eye(matmul_side))
     return paths
 
 
@@ -228,7 +235,7 @@ def workloads(n, side, matmul_side, paths, w3_output):
             True,
         ),
         (
-            "W9 a[a > 0.5].sum() (boolean filter)",
+            "W13 a[a > 0.5].sum() (boolean filter)",
             HEADER + mapped["a"] + "print(a[a > 0.5].sum())\n",
             load("a"),
             {
@@ -252,6 +259,78 @@ def workloads(n, side, matmul_side, paths, w3_output):
             True,
         ),
     ]
+    if "tall" in paths:
+        items += linalg_workloads(paths, mapped, load)
+    return items
+
+
+def linalg_workloads(paths, mapped, load):
+    """W9-W12 (issue 20): TSQR qr and svd of the tall matrix, solve and cholesky of
+    matmul-sized matrices. Each marsc script prints a sum of every result, so all of
+    it is computed; dask's qr/svd need the columns in one chunk (its TSQR too)."""
+    rows = np.load(paths["tall"], mmap_mode="r").shape[0]
+    side = np.load(paths["spd"], mmap_mode="r").shape[0]
+    tall_label = f"{rows}x{TALL_COLUMNS}"
+    one_column_chunk = {1: -1}
+    try:
+        import scipy  # noqa: F401  (dask's solve and cholesky need it)
+
+        dask_lu = da is not None
+    except ImportError:
+        dask_lu = False
+    items = [
+        (
+            f"W9 qr {tall_label}",
+            HEADER + mapped["tall"].replace("tall =", "t =")
+            + "q, r = mt.linalg.qr(t)\nprint(mt.abs(q).sum() + mt.abs(r).sum())\n",
+            load("tall"),
+            {
+                "numpy": lambda t: np.linalg.qr(t),
+                "dask": lambda t: da.compute(*da.linalg.qr(t.rechunk(one_column_chunk))),
+            },
+            None,
+            True,
+        ),
+        (
+            f"W10 svd {tall_label}",
+            HEADER + mapped["tall"].replace("tall =", "t =")
+            + "u, s, vh = mt.linalg.svd(t, full_matrices=False)\n"
+            + "print(mt.abs(u).sum() + s.sum() + mt.abs(vh).sum())\n",
+            load("tall"),
+            {
+                "numpy": lambda t: np.linalg.svd(t, full_matrices=False),
+                "dask": lambda t: da.compute(*da.linalg.svd(t.rechunk(one_column_chunk))),
+            },
+            None,
+            True,
+        ),
+        (
+            f"W11 solve {side}x{side}",
+            HEADER + mapped["ma"] + mapped["mb"]
+            + "print(mt.linalg.solve(ma, mb[:, 0]).sum())\n",
+            load("ma", "mb"),
+            {
+                "numpy": lambda a, b: np.linalg.solve(a, b[:, 0]),
+                "dask": lambda a, b: da.linalg.solve(a, b[:, 0]).compute(),
+            },
+            None,
+            True,
+        ),
+        (
+            f"W12 cholesky {side}x{side}",
+            HEADER + mapped["spd"] + "print(mt.linalg.cholesky(spd).sum())\n",
+            load("spd"),
+            {
+                "numpy": lambda a: np.linalg.cholesky(a),
+                "dask": lambda a: da.linalg.cholesky(a, lower=True).compute(),
+            },
+            None,
+            True,
+        ),
+    ]
+    if not dask_lu:
+        for item in items[2:]:
+            item[3].pop("dask")
     return items
 
 
@@ -277,11 +356,17 @@ def main():
     parser.add_argument("--input-dir", default="/dev/shm",
                         help="where the W1-W5 inputs and W3's output go (default /dev/shm; a "
                              "tmpfs mounted with huge=always gives them huge pages like NumPy's)")
+    parser.add_argument("--no-linalg", action="store_true",
+                        help="skip W9-W12 (qr, svd, solve, cholesky) and their 1.6 GB of inputs")
     args = parser.parse_args()
     if args.quick:
         n, side, mside, m_chunks, d_chunks = 1_000_000, 1000, 500, 20_000, 2_000
+        tall_rows = 20_000
     else:
         n, side, mside, m_chunks, d_chunks = 50_000_000, 8000, 4000, 1_000_000, 20_000
+        tall_rows = 2_000_000
+    if args.no_linalg:
+        tall_rows = 0
     if da is not None:
         dask.config.set(scheduler="threads", num_workers=args.workers)
 
@@ -290,7 +375,7 @@ def main():
     print(f"memory read bandwidth ({args.workers} threads summing): {bandwidth / 1e9:.1f} GB/s "
           "(measured again next to each bandwidth-bound workload: the bw column)")
     huge_before = shmem_huge_pages_kib()
-    paths = write_inputs(args.input_dir, n, side, mside)
+    paths = write_inputs(args.input_dir, n, side, mside, tall_rows)
     w3_output = os.path.join(args.input_dir, "marsc_w3.npy")
     huge_inputs = shmem_huge_pages_kib() - huge_before
     mapped = read_bandwidth(np.load(paths["a"], mmap_mode="r"), args.repeat, args.workers)

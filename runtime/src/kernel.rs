@@ -250,6 +250,13 @@ pub enum Kernel {
     // ---- compiled ----
     /// A fused group compiled by the JIT (arguments: its buffer leaves, in order).
     Jit(Box<crate::jit::JitOp>),
+
+    // ---- dense linear algebra (issue 20) ----
+    /// A solver or factorization kernel; `index` is the chunk's index in its step.
+    Linalg {
+        op: crate::kernels::linalg::LinalgOp,
+        index: usize,
+    },
 }
 
 impl Kernel {
@@ -291,6 +298,7 @@ impl Kernel {
             Kernel::SaveRegion { .. } => "save.region",
             Kernel::SaveCommit(_) => "save.commit",
             Kernel::Jit(_) => "jit",
+            Kernel::Linalg { op, .. } => op.name(),
         }
     }
 
@@ -449,6 +457,9 @@ impl Kernel {
             }
             Kernel::MatMulBlock => matmul::matmul_blocks(&arrays(args)?).map_err(text),
             Kernel::SumBlocks => matmul::add_blocks(&arrays(args)?).map_err(text),
+            Kernel::Linalg { op, index } => {
+                kernels::linalg::linalg(*op, *index, &arrays(args)?).map_err(text)
+            }
             Kernel::Assemble { shape, pieces } => {
                 assemble::assemble(shape, pieces, &arrays(args)?).map_err(text)
             }

@@ -109,6 +109,7 @@ fn runs_text(ids: &[ChunkId], limit: usize) -> String {
 /// The op's parameters as `name=value` texts, in a fixed order.
 fn op_parameters(op: &ChunkOp) -> Vec<String> {
     match op {
+        ChunkOp::Linalg(_) => vec![],
         ChunkOp::Full(value) => vec![format!("value={value}")],
         ChunkOp::Arange { start, step } => {
             vec![format!("start={start}"), format!("step={step}")]

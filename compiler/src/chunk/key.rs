@@ -234,6 +234,7 @@ impl KeyHasher {
             | ChunkOp::CountTrue => {}
             ChunkOp::Compress { axis } | ChunkOp::Gather { axis } => self.usize(*axis),
             ChunkOp::IndexBlocks { splits } => self.usizes(splits),
+            ChunkOp::Linalg(_) => {}
         }
     }
 }

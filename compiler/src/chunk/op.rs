@@ -4,6 +4,7 @@
 //! chunk's index and its step's [`Layout`](super::Layout) on demand.
 
 use crate::tileable::IndexItem;
+use marsc_runtime::kernels::linalg::LinalgOp;
 use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use marsc_runtime::random::RandomDist;
 use marsc_runtime::storage::{SaveFormat, StoreRef};
@@ -183,6 +184,11 @@ pub enum ChunkOp {
     SaveCommit {
         path: PathBuf,
     },
+
+    // ---- dense linear algebra (issue 20) ----
+    /// A solver or factorization of whole matrices, or a TSQR step
+    /// (`marsc_runtime::kernels::linalg` documents each op's inputs and packing).
+    Linalg(LinalgOp),
 }
 
 impl ChunkOp {
@@ -227,6 +233,7 @@ impl ChunkOp {
             ChunkOp::SaveInit { .. } => "save.init".into(),
             ChunkOp::SaveRegion { .. } => "save.region".into(),
             ChunkOp::SaveCommit { .. } => "save.commit".into(),
+            ChunkOp::Linalg(op) => op.name().into(),
         }
     }
 
@@ -268,6 +275,11 @@ impl ChunkOp {
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. } => (1, usize::MAX),
+            ChunkOp::Linalg(op) => match op {
+                LinalgOp::Solve | LinalgOp::QrQ => (2, 2),
+                LinalgOp::QrStack => (1, usize::MAX),
+                _ => (1, 1),
+            },
         }
     }
 

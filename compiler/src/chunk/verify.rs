@@ -201,6 +201,14 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
             }
         }
         ChunkOp::Alias => expect_shape(&shape(0), &out, "alias"),
+        ChunkOp::Linalg(op) => super::super::tile::verify_linalg_chunk(
+            *op,
+            &out,
+            &inputs
+                .iter()
+                .map(|&i| graph.data_shape(i))
+                .collect::<Vec<_>>(),
+        ),
         ChunkOp::Assemble => exact_cover(graph, chunk),
         ChunkOp::Corners => super::corners::verify_corners(graph, chunk),
         ChunkOp::CountTrue => expect_shape(&out, &[1], "count"),

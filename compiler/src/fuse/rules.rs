@@ -20,6 +20,7 @@
 //!   once mapped, reading it cannot fail.
 
 use crate::chunk::ChunkOp;
+use marsc_runtime::kernels::linalg::LinalgOp;
 use marsc_runtime::ops::{BinaryOp, ReduceOp};
 use marsc_runtime::DType;
 
@@ -55,6 +56,7 @@ pub fn contracts(op: &ChunkOp) -> bool {
             | ChunkOp::SumBlocks { .. }
             | ChunkOp::CountTrue
             | ChunkOp::IndexBlocks { .. }
+            | ChunkOp::Linalg(_)
     )
 }
 
@@ -67,6 +69,7 @@ pub fn gathers(op: &ChunkOp) -> bool {
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. }
+            | ChunkOp::Linalg(LinalgOp::QrStack)
     )
 }
 
@@ -75,6 +78,11 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
     match op {
         ChunkOp::Load { source } => !source.reads_cannot_fail(),
         ChunkOp::SaveInit { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::SaveCommit { .. } => true,
+        // A singular matrix, one without a Cholesky factor, no convergence.
+        ChunkOp::Linalg(op) => matches!(
+            op,
+            LinalgOp::Solve | LinalgOp::Inv | LinalgOp::Cholesky | LinalgOp::Eigh | LinalgOp::Svd
+        ),
         ChunkOp::Binary {
             op: BinaryOp::Power,
             common,

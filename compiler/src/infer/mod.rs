@@ -8,6 +8,7 @@ pub mod budget;
 pub mod chunks;
 pub mod dtypes;
 pub mod index;
+pub mod linalg;
 pub mod nsplits;
 mod reshape;
 pub mod shapes;

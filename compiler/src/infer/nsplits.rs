@@ -106,6 +106,11 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
         TileOp::Index { items } => index(first, items),
         TileOp::Concatenate { axis } => concatenate(inputs, *axis, out_shape),
         TileOp::Reshape => reshape_plan_impl(first.shape, first.nsplits, out_shape).1,
+        TileOp::Linalg(marsc_runtime::kernels::linalg::LinalgOp::QrQ) => vec![
+            super::linalg::tsqr_row_splits(&first.splits(0), out_shape[1]),
+            vec![out_shape[1]],
+        ],
+        TileOp::Linalg(_) => one_chunk_each(out_shape),
         TileOp::Full(_)
         | TileOp::Arange { .. }
         | TileOp::Linspace { .. }

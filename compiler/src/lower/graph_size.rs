@@ -191,6 +191,17 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             chunks: out,
             edges: out.saturating_mul(2),
         },
+        // Gathers (rechunks) into one chunk or TSQR's row blocks: a local QR, one
+        // stacked QR and a product per block.
+        TileOp::Linalg(_) => {
+            let inputs = (0..node.inputs.len()).map(input_chunks).sum::<u128>();
+            Cost {
+                chunks: out.saturating_mul(3).saturating_add(inputs),
+                edges: out
+                    .saturating_mul(4)
+                    .saturating_add(inputs.saturating_mul(2)),
+            }
+        }
         TileOp::Rechunk => match node.inputs.first() {
             Some(&input) => unify_cost(&graph.node(input).nsplits, &node.nsplits),
             None => Cost::default(),

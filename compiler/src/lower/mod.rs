@@ -26,6 +26,7 @@ mod composed;
 mod control;
 mod convert;
 mod creation;
+mod decompose;
 mod dtype_args;
 mod elementwise;
 mod expr;

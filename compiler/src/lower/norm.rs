@@ -1,8 +1,8 @@
 //! `mt.linalg.norm(x, ord=None, axis=None, keepdims=False)`, lowered from
 //! reductions as NumPy's `linalg.norm` computes each order: vector norms over one
 //! axis (`None`/2, 1, inf, -inf, 0, any other p), matrix norms over two axes
-//! (`None`/'fro', 1, -1, inf, -inf). The matrix orders 2, -2 and 'nuc' need singular
-//! values and are "not supported yet". An order NumPy rejects is NumPy's error at
+//! (`None`/'fro', 1, -1, inf, -inf); the matrix orders 2, -2 and 'nuc' reduce the
+//! singular values (`decompose.rs`'s SVD), on 2-D tensors only. An order NumPy rejects is NumPy's error at
 //! compile time, pointing at `ord`.
 
 use super::bind::{Arg, BoundArgs};
@@ -222,10 +222,19 @@ impl Lowerer<'_> {
         // The second axis's position once the first is reduced away.
         let after = |kept: usize, removed: usize| if kept > removed { kept - 1 } else { kept };
         if order.is(2.0) || order.is(-2.0) || *order == Order::Text("nuc".into()) {
-            return Err(Diagnostic::error(
-                "not supported yet: matrix norms of order 2, -2 and 'nuc' need the SVD",
-                ord_arg.span,
-            ));
+            if self.shape(x).len() != 2 {
+                return Err(Diagnostic::error(
+                    "not supported yet: matrix norms of order 2, -2 and 'nuc' of stacked \
+                     matrices (more than 2 dimensions)",
+                    ord_arg.span,
+                ));
+            }
+            let reduce = match order {
+                Order::Text(_) => "sum",
+                _ if order.is(2.0) => "max",
+                _ => "min",
+            };
+            return self.singular_value_norm(x, reduce, span);
         }
         match order {
             Order::Number(p) if *p == 1.0 => sum_then(self, row, "max", after(column, row)),

@@ -383,6 +383,8 @@ impl Lowerer<'_> {
                 .iter()
                 .all(|&input| self.known_c_contiguous(input, depth - 1)),
             TileOp::Transpose { .. } | TileOp::Index { .. } | TileOp::BroadcastTo => false,
+            // Kernel results are owned C-order arrays.
+            TileOp::Linalg(_) => true,
         }
     }
 

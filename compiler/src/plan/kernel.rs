@@ -188,6 +188,10 @@ impl<'a> KernelBuilder<'a> {
             },
             ChunkOp::MatMulBlock { .. } => Kernel::MatMulBlock,
             ChunkOp::SumBlocks { .. } => Kernel::SumBlocks,
+            ChunkOp::Linalg(op) => Kernel::Linalg {
+                op: *op,
+                index: graph.chunk(chunk).index as usize,
+            },
             ChunkOp::Transpose { axes } => Kernel::Transpose(self.axes(step_id, axes)),
             ChunkOp::ExpandDims { axes } => Kernel::ExpandDims(self.axes(step_id, axes)),
             ChunkOp::Squeeze { axes } => Kernel::Squeeze(self.axes(step_id, axes)),

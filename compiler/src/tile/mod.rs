@@ -9,6 +9,7 @@ mod creation;
 mod elementwise;
 mod grid_map;
 mod index;
+mod linalg;
 mod matmul;
 mod print;
 mod rechunk;
@@ -20,6 +21,7 @@ mod scan;
 mod select;
 
 pub use index::{select_slice, SlicePiece};
+pub(crate) use linalg::verify_linalg_chunk;
 pub(crate) use rechunk::chunk_count;
 pub use rechunk::{plan_rechunk, rechunk_edges};
 pub use reduce::{combine_groups, reduction_levels};
@@ -87,6 +89,7 @@ pub fn tile(graph: &TileableGraph, options: &TileOptions) -> TileResult<ChunkGra
         out: ChunkGraph::new(),
         steps_of: Vec::with_capacity(graph.len()),
         rechunks: HashMap::new(),
+        tsqr: HashMap::new(),
     };
     for id in graph.ids() {
         let step = tiler.tile_node(id)?;
@@ -107,6 +110,9 @@ pub(crate) struct Tiler<'a> {
     steps_of: Vec<StepId>,
     /// Rechunks already built, so consumers needing the same chunking share one.
     rechunks: HashMap<(StepId, Vec<Vec<usize>>), StepId>,
+    /// TSQR's local and stacked QR steps per row-chunked input, shared by its `Q`
+    /// and its `R` (`linalg.rs`).
+    tsqr: HashMap<StepId, (StepId, StepId)>,
 }
 
 impl Tiler<'_> {
@@ -143,6 +149,7 @@ impl Tiler<'_> {
             TileOp::Compress { axis, counts } => self.tile_compress(id, node, *axis, counts)?,
             TileOp::IndexBlocks { .. } => self.tile_index_blocks(id, node)?,
             TileOp::Gather { axis, touched } => self.tile_gather(id, node, *axis, touched)?,
+            TileOp::Linalg(op) => self.tile_linalg(id, node, *op)?,
         };
         self.ensure_nsplits(step, &node.nsplits, id)
     }

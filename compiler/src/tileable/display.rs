@@ -117,6 +117,7 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::Compress { .. } => "compress".into(),
         TileOp::IndexBlocks { .. } => "index_blocks".into(),
         TileOp::Gather { .. } => "gather".into(),
+        TileOp::Linalg(op) => format!("linalg.{}", op.name()),
     }
 }
 
@@ -231,6 +232,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         | TileOp::BroadcastTo
         | TileOp::Rechunk
         | TileOp::BlockCounts => vec![],
+        TileOp::Linalg(_) => vec![],
     }
 }
 

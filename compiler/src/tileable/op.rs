@@ -115,6 +115,12 @@ pub enum TileOp {
         axis: usize,
         touched: Arc<[Vec<u32>]>,
     },
+    // ---- dense linear algebra (issue 20) ----
+    /// A solver or factorization (`tile/linalg.rs`): inputs `[a]` or `[a, b]`
+    /// (`solve`), float64, whole matrices gathered to one chunk, except the TSQR
+    /// results `QrQ` (inputs `[a]`, chunked by rows, each chunk at least as tall as
+    /// `a` is wide) and `QrR`.
+    Linalg(marsc_runtime::kernels::linalg::LinalgOp),
 }
 
 /// One item of a normalized basic index.

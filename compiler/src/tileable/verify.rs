@@ -86,6 +86,7 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
         | TileOp::Load { .. }
         | TileOp::Cached { .. } => Some(0),
         TileOp::Binary { .. } | TileOp::MatMul => Some(2),
+        TileOp::Linalg(marsc_runtime::kernels::linalg::LinalgOp::Solve) => Some(2),
         TileOp::Where => Some(3),
         TileOp::Compress { .. } | TileOp::Gather { .. } => Some(2),
         TileOp::Concatenate { .. } => None,
@@ -177,6 +178,12 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         }
         TileOp::MatMul => {
             let expected = matmul_shape(first, &inputs[1].shape).map_err(|e| e.message)?;
+            expect_shape(shape, &expected)
+        }
+        TileOp::Linalg(op) => {
+            let shapes: Vec<&[usize]> = inputs.iter().map(|n| n.shape.as_slice()).collect();
+            let expected = crate::infer::linalg::linalg_shape(*op, &shapes)
+                .ok_or(format!("{} of inputs shaped {shapes:?}", op.name()))?;
             expect_shape(shape, &expected)
         }
         TileOp::Transpose { axes } => {
@@ -405,7 +412,7 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         TileOp::Scan { op, .. } => {
             expect_dtype("the result", dtype, op.result_dtype(inputs[0].dtype))
         }
-        TileOp::MatMul | TileOp::Concatenate { .. } => inputs
+        TileOp::MatMul | TileOp::Concatenate { .. } | TileOp::Linalg(_) => inputs
             .iter()
             .try_for_each(|input| expect_dtype("an input", input.dtype, dtype)),
         TileOp::Transpose { .. }

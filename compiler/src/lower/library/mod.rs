@@ -8,6 +8,7 @@
 mod params;
 mod table;
 
+pub(crate) use super::decompose::Decomposition;
 pub(crate) use super::select::Selection;
 pub(crate) use super::statistics::Statistic;
 pub(crate) use table::LIBRARY;
@@ -147,6 +148,8 @@ pub(crate) enum Builtin {
     Statistic(Statistic),
     /// Selection by a mask (`select.rs`).
     Selection(Selection),
+    /// `mt.linalg`'s solvers and decompositions (`decompose.rs`).
+    Linalg(Decomposition),
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

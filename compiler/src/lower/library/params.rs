@@ -450,3 +450,17 @@ pub(super) const ISIN: &[Param] = &[
     opt("invert", Default::Bool(false)),
     kw_unsupported("kind"),
 ];
+// ---- linalg decompositions (issue 20) ----
+pub(super) const LINALG_SOLVE: &[Param] = &[pos("a"), pos("b")];
+pub(super) const LINALG_MATRIX: &[Param] = &[pos("a")];
+pub(super) const LINALG_CHOLESKY: &[Param] = &[pos("a"), kw("upper", Default::Bool(false))];
+pub(super) const LINALG_EIGH: &[Param] = &[req("a"), opt("UPLO", Default::Str("L"))];
+pub(super) const LINALG_MATRIX_POWER: &[Param] = &[req("a"), req("n")];
+pub(super) const LINALG_QR: &[Param] = &[req("a"), opt("mode", Default::Str("reduced"))];
+pub(super) const LINALG_SVD: &[Param] = &[
+    req("a"),
+    opt("full_matrices", Default::Bool(true)),
+    opt("compute_uv", Default::Bool(true)),
+    opt("hermitian", Default::Bool(false)),
+];
+pub(super) const LINALG_LSTSQ: &[Param] = &[req("a"), req("b"), opt("rcond", NONE)];

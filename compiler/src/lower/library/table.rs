@@ -1,6 +1,7 @@
 //! The table itself: one entry per function, method and builtin.
 
 use super::params::*;
+use super::Decomposition as D;
 use super::{Builtin, FillKind, Home, Param, RandomKind, Selection, Signature, Statistic};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
@@ -50,6 +51,14 @@ const fn builtin(name: &'static str, params: &'static [Param], builtin: Builtin)
     Signature {
         home: Home::Builtin,
         ..entry(name, params, builtin)
+    }
+}
+
+/// `mt.linalg.NAME`: a solver or decomposition (`decompose.rs`).
+const fn linalg(name: &'static str, params: &'static [Param], which: D) -> Signature {
+    Signature {
+        home: Home::Linalg,
+        ..entry(name, params, Builtin::Linalg(which))
     }
 }
 
@@ -272,6 +281,17 @@ pub(crate) static LIBRARY: &[Signature] = &[
     entry("take", TAKE, F::Selection(Selection::Take)),
     method("take", TAKE_METHOD, F::Selection(Selection::TakeMethod)),
     entry("isin", ISIN, F::Selection(Selection::IsIn)),
+    // ---- linalg decompositions (issue 20) ----
+    linalg("solve", LINALG_SOLVE, D::Solve),
+    linalg("inv", LINALG_MATRIX, D::Inv),
+    linalg("det", LINALG_MATRIX, D::Det),
+    linalg("slogdet", LINALG_MATRIX, D::SlogDet),
+    linalg("cholesky", LINALG_CHOLESKY, D::Cholesky),
+    linalg("eigh", LINALG_EIGH, D::Eigh),
+    linalg("matrix_power", LINALG_MATRIX_POWER, D::MatrixPower),
+    linalg("qr", LINALG_QR, D::Qr),
+    linalg("svd", LINALG_SVD, D::Svd),
+    linalg("lstsq", LINALG_LSTSQ, D::Lstsq),
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),

@@ -1,4 +1,4 @@
-# a sub-namespace marsc does not have -> error: unknown function `mt.linalg.inv` (no namespace `linalg`)
+# a sub-namespace marsc does not have -> error: not supported yet: `mars.tensor.fft`
 import mars.tensor as mt
 a = mt.eye(3)
-print(mt.linalg.inv(a))
+print(mt.fft.fft(a))

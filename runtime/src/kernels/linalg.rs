@@ -1,0 +1,348 @@
+//! Dense linear algebra kernels (issue 20) through faer: the solvers and
+//! factorizations of `mt.linalg` on one chunk holding a whole matrix (`solve`, `inv`,
+//! `det`, `slogdet`, `cholesky`, `eigh`, the small `svd` of a square `R`), and the
+//! three steps of a tall-and-skinny QR (TSQR) over row chunks: a QR per chunk, a QR
+//! of the stacked `R`s, and each chunk's `Q` block as its local `Q` times its block of
+//! the second `Q`.
+//!
+//! Inputs are float64 (lowering casts ints, bools and float32 first, as NumPy computes
+//! them). A factorization that gives several results packs them into one matrix, which
+//! lowering slices apart:
+//! - `slogdet`: `[sign, logabsdet]`, shape `(2,)`;
+//! - `eigh`: `[w; v]`, shape `(n + 1, n)` (row 0 the ascending eigenvalues);
+//! - `svd` of a square `(n, n)` matrix: `[u; s; vh]`, shape `(2n + 1, n)`;
+//! - a TSQR chunk's local QR of an `(m_i, n)` block (`m_i >= n`): `[q_i; r_i]`, shape
+//!   `(m_i + n, n)`; the QR of the stacked `r_i`s: `[q2; r]`, shape `(k n + n, n)`.
+//!
+//! NumPy's `LinAlgError`s are this module's errors: an exactly zero pivot of the LU
+//! factorization is "Singular matrix" (LAPACK's `gesv` rule: a nearly singular matrix
+//! is solved, with rounding error, as NumPy does), a matrix without a Cholesky factor
+//! is "Matrix is not positive definite".
+
+use crate::array::ArrayData;
+use crate::kernels::KernelError;
+use faer::linalg::solvers::Solve;
+use faer::{Mat, MatRef, Side};
+use ndarray::{Array1, Array2, ArrayD, Ix2};
+
+/// One dense linear algebra kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LinalgOp {
+    /// `[a (n, n), b (n,) or (n, k)]` → `x` of `b`'s shape with `a @ x = b`.
+    Solve,
+    /// `[a (n, n)]` → its inverse.
+    Inv,
+    /// `[a (n, n)]` → its determinant, 0-d.
+    Det,
+    /// `[a (n, n)]` → `[sign, logabsdet]`.
+    SlogDet,
+    /// `[a (n, n)]` → the lower Cholesky factor (reading only the lower triangle).
+    Cholesky,
+    /// `[a (n, n)]` → `[w; v]` from the lower triangle, eigenvalues ascending.
+    Eigh,
+    /// `[a (n, n)]` → `[u; s; vh]`, singular values descending.
+    Svd,
+    /// TSQR, first step: `[a_i (m_i, n)]` with `m_i >= n` → `[q_i; r_i]`.
+    QrLocal,
+    /// TSQR, second step: every chunk's `[q_i; r_i]` → `[q2; r]`, the QR of the
+    /// `r_i`s stacked in order.
+    QrStack,
+    /// TSQR, last step for chunk `index`: `[[q_i; r_i], [q2; r]]` → `q_i @ q2_i`, where
+    /// `q2_i` is rows `index * n..(index + 1) * n` of `q2`.
+    QrQ,
+    /// `[[q2; r]]` → `r`.
+    QrR,
+}
+
+impl LinalgOp {
+    /// The short name used in dumps and traces.
+    pub fn name(self) -> &'static str {
+        match self {
+            LinalgOp::Solve => "solve",
+            LinalgOp::Inv => "inv",
+            LinalgOp::Det => "det",
+            LinalgOp::SlogDet => "slogdet",
+            LinalgOp::Cholesky => "cholesky",
+            LinalgOp::Eigh => "eigh",
+            LinalgOp::Svd => "svd",
+            LinalgOp::QrLocal => "qr.local",
+            LinalgOp::QrStack => "qr.stack",
+            LinalgOp::QrQ => "qr.q",
+            LinalgOp::QrR => "qr.r",
+        }
+    }
+}
+
+/// Runs `op` on its arguments; `index` is the chunk's index in its step (only
+/// [`LinalgOp::QrQ`] reads it).
+pub fn linalg(op: LinalgOp, index: usize, args: &[&ArrayData]) -> Result<ArrayData, KernelError> {
+    let out = match op {
+        LinalgOp::Solve => {
+            let (a, b) = (matrix(args, 0)?, arg(args, 1)?);
+            let lu = nonsingular_lu(a)?;
+            let rhs = match b.ndim() {
+                1 => Mat::from_fn(b.len(), 1, |i, _| b[i]),
+                2 => to_faer(b.view().into_dimensionality::<Ix2>().map_err(shape_error)?),
+                _ => return Err(KernelError::new("internal error: solve of a stacked b")),
+            };
+            if rhs.nrows() != lu.n {
+                return Err(KernelError::new("internal error: solve shapes disagree"));
+            }
+            let x = lu.lu.solve(&rhs);
+            if b.ndim() == 1 {
+                Array1::from_shape_fn(x.nrows(), |i| x[(i, 0)]).into_dyn()
+            } else {
+                from_faer(x.as_ref()).into_dyn()
+            }
+        }
+        LinalgOp::Inv => {
+            let lu = nonsingular_lu(matrix(args, 0)?)?;
+            let x = lu.lu.solve(Mat::<f64>::identity(lu.n, lu.n));
+            from_faer(x.as_ref()).into_dyn()
+        }
+        LinalgOp::Det => {
+            // NumPy's `det` is `sign * exp(logabsdet)` of the same factorization.
+            let (sign, logabs) = lu_determinant(matrix(args, 0)?)?;
+            ArrayD::from_elem(ndarray::IxDyn(&[]), sign * logabs.exp())
+        }
+        LinalgOp::SlogDet => {
+            let (sign, logabs) = lu_determinant(matrix(args, 0)?)?;
+            Array1::from_vec(vec![sign, logabs]).into_dyn()
+        }
+        LinalgOp::Cholesky => {
+            let a = square(matrix(args, 0)?)?;
+            let llt = a
+                .llt(Side::Lower)
+                .map_err(|_| KernelError::new("Matrix is not positive definite"))?;
+            let l = llt.L();
+            Array2::from_shape_fn(
+                (l.nrows(), l.ncols()),
+                |(i, j)| {
+                    if j <= i {
+                        l[(i, j)]
+                    } else {
+                        0.0
+                    }
+                },
+            )
+            .into_dyn()
+        }
+        LinalgOp::Eigh => {
+            let a = square(matrix(args, 0)?)?;
+            let n = a.nrows();
+            let evd = a
+                .self_adjoint_eigen(Side::Lower)
+                .map_err(|_| KernelError::new("Eigenvalues did not converge"))?;
+            let (w, v) = (evd.S().column_vector(), evd.U());
+            Array2::from_shape_fn(
+                (n + 1, n),
+                |(i, j)| if i == 0 { w[j] } else { v[(i - 1, j)] },
+            )
+            .into_dyn()
+        }
+        LinalgOp::Svd => {
+            let a = square(matrix(args, 0)?)?;
+            let n = a.nrows();
+            let svd = a
+                .svd()
+                .map_err(|_| KernelError::new("SVD did not converge"))?;
+            let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
+            Array2::from_shape_fn((2 * n + 1, n), |(i, j)| match i {
+                i if i < n => u[(i, j)],
+                i if i == n => s[j],
+                i => v[(j, i - n - 1)],
+            })
+            .into_dyn()
+        }
+        LinalgOp::QrLocal => {
+            let a = to_faer(matrix(args, 0)?);
+            let (m, n) = a.shape();
+            if m < n {
+                return Err(KernelError::new(format!(
+                    "internal error: a TSQR block of {m} rows has fewer rows than its {n} columns"
+                )));
+            }
+            let qr = a.qr();
+            let (q, r) = (qr.compute_thin_Q(), qr.thin_R());
+            Array2::from_shape_fn((m + n, n), |(i, j)| {
+                if i < m {
+                    q[(i, j)]
+                } else if j >= i - m {
+                    r[(i - m, j)]
+                } else {
+                    0.0
+                }
+            })
+            .into_dyn()
+        }
+        LinalgOp::QrStack => {
+            let blocks = args
+                .iter()
+                .enumerate()
+                .map(|(i, _)| matrix(args, i))
+                .collect::<Result<Vec<_>, _>>()?;
+            let n = blocks.first().map_or(0, |b| b.ncols());
+            if blocks.iter().any(|b| b.ncols() != n || b.nrows() < n) {
+                return Err(KernelError::new("internal error: TSQR blocks disagree"));
+            }
+            let stacked = Mat::from_fn(blocks.len() * n, n, |i, j| {
+                let block = &blocks[i / n];
+                block[[block.nrows() - n + i % n, j]]
+            });
+            let qr = stacked.qr();
+            let (q, r) = (qr.compute_thin_Q(), qr.thin_R());
+            let m = stacked.nrows();
+            Array2::from_shape_fn((m + n, n), |(i, j)| {
+                if i < m {
+                    q[(i, j)]
+                } else if j >= i - m {
+                    r[(i - m, j)]
+                } else {
+                    0.0
+                }
+            })
+            .into_dyn()
+        }
+        LinalgOp::QrQ => {
+            let (local, second) = (matrix(args, 0)?, matrix(args, 1)?);
+            let n = local.ncols();
+            let rows = index * n;
+            let m = match local.nrows().checked_sub(n) {
+                Some(m) if second.ncols() == n && second.nrows() >= rows + 2 * n => m,
+                _ => return Err(KernelError::new("internal error: TSQR blocks disagree")),
+            };
+            let q1 = local.slice(ndarray::s![..m, ..]);
+            let q2 = second.slice(ndarray::s![rows..rows + n, ..]);
+            crate::kernels::matmul::float_product(q1, q2, crate::kernels::matmul::Threads::Pool)
+                .into_dyn()
+        }
+        LinalgOp::QrR => {
+            let second = matrix(args, 0)?;
+            let n = second.ncols();
+            let Some(m) = second.nrows().checked_sub(n) else {
+                return Err(KernelError::new(
+                    "internal error: TSQR's R block is missing",
+                ));
+            };
+            second.slice(ndarray::s![m.., ..]).to_owned().into_dyn()
+        }
+    };
+    Ok(ArrayData::Float64(out))
+}
+
+/// Argument `index`, which must be float64.
+fn arg<'a>(args: &[&'a ArrayData], index: usize) -> Result<&'a ArrayD<f64>, KernelError> {
+    match args.get(index) {
+        Some(ArrayData::Float64(a)) => Ok(a),
+        Some(other) => Err(KernelError::new(format!(
+            "internal error: linalg kernel got {} data",
+            other.dtype()
+        ))),
+        None => Err(KernelError::new(format!(
+            "internal error: linalg kernel is missing argument {index}"
+        ))),
+    }
+}
+
+/// Argument `index` as a 2-D float64 view.
+fn matrix<'a>(
+    args: &[&'a ArrayData],
+    index: usize,
+) -> Result<ndarray::ArrayView2<'a, f64>, KernelError> {
+    arg(args, index)?
+        .view()
+        .into_dimensionality::<Ix2>()
+        .map_err(shape_error)
+}
+
+fn shape_error(error: ndarray::ShapeError) -> KernelError {
+    KernelError::new(format!("internal error: linalg kernel operand: {error}"))
+}
+
+fn to_faer(a: ndarray::ArrayView2<'_, f64>) -> Mat<f64> {
+    Mat::from_fn(a.nrows(), a.ncols(), |i, j| a[[i, j]])
+}
+
+fn from_faer(a: MatRef<'_, f64>) -> Array2<f64> {
+    Array2::from_shape_fn((a.nrows(), a.ncols()), |(i, j)| a[(i, j)])
+}
+
+/// A square matrix as faer's, or an internal error (lowering checks squareness).
+fn square(a: ndarray::ArrayView2<'_, f64>) -> Result<Mat<f64>, KernelError> {
+    if a.nrows() != a.ncols() {
+        return Err(KernelError::new(format!(
+            "internal error: linalg kernel of a {}x{} matrix",
+            a.nrows(),
+            a.ncols()
+        )));
+    }
+    Ok(to_faer(a))
+}
+
+/// An LU factorization with partial pivoting and the matrix's order.
+struct Lu {
+    lu: faer::linalg::solvers::PartialPivLu<f64>,
+    n: usize,
+}
+
+/// The LU factorization of `a`, or NumPy's "Singular matrix" for a zero pivot.
+fn nonsingular_lu(a: ndarray::ArrayView2<'_, f64>) -> Result<Lu, KernelError> {
+    let a = square(a)?;
+    let n = a.nrows();
+    let lu = a.partial_piv_lu();
+    let u = lu.U();
+    if (0..n).any(|i| u[(i, i)] == 0.0) {
+        return Err(KernelError::new("Singular matrix"));
+    }
+    Ok(Lu { lu, n })
+}
+
+/// `(sign, log|det|)` from the LU factorization, as NumPy's `slogdet` computes them:
+/// the signs of `U`'s diagonal and the permutation's, the sum of the logs of the
+/// pivots' magnitudes; a zero pivot gives `(0, -inf)`.
+fn lu_determinant(a: ndarray::ArrayView2<'_, f64>) -> Result<(f64, f64), KernelError> {
+    let a = square(a)?;
+    let n = a.nrows();
+    let lu = a.partial_piv_lu();
+    let u = lu.U();
+    let mut sign = permutation_sign(lu.P().arrays().0);
+    let mut logabs = 0.0;
+    for i in 0..n {
+        let pivot = u[(i, i)];
+        if pivot == 0.0 {
+            sign = 0.0;
+        } else if pivot < 0.0 {
+            sign = -sign;
+        }
+        logabs += pivot.abs().ln();
+    }
+    if sign == 0.0 {
+        return Ok((0.0, f64::NEG_INFINITY));
+    }
+    Ok((sign, logabs))
+}
+
+/// +1 for an even permutation, -1 for an odd one (by its cycles).
+fn permutation_sign(forward: &[usize]) -> f64 {
+    let mut seen = vec![false; forward.len()];
+    let mut sign = 1.0;
+    for start in 0..forward.len() {
+        if seen[start] {
+            continue;
+        }
+        let mut length = 0;
+        let mut at = start;
+        while !seen[at] {
+            seen[at] = true;
+            at = forward[at];
+            length += 1;
+        }
+        if length % 2 == 0 {
+            sign = -sign;
+        }
+    }
+    sign
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,128 @@
+//! The dense kernels against hand-computed results and their defining identities.
+
+use super::*;
+
+fn f64s(shape: &[usize], values: &[f64]) -> ArrayData {
+    ArrayData::Float64(ArrayD::from_shape_vec(shape.to_vec(), values.to_vec()).unwrap())
+}
+
+fn values(a: &ArrayData) -> Vec<f64> {
+    match a {
+        ArrayData::Float64(a) => a.iter().copied().collect(),
+        other => panic!("expected float64, got {other:?}"),
+    }
+}
+
+fn close(a: &[f64], b: &[f64]) {
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(b) {
+        assert!((x - y).abs() <= 1e-12 * (1.0 + y.abs()), "{a:?} vs {b:?}");
+    }
+}
+
+#[test]
+fn solve_inv_det_slogdet() {
+    let a = f64s(&[2, 2], &[1.0, 2.0, 3.0, 4.0]);
+    let b = f64s(&[2], &[5.0, 6.0]);
+    close(
+        &values(&linalg(LinalgOp::Solve, 0, &[&a, &b]).unwrap()),
+        &[-4.0, 4.5],
+    );
+    close(
+        &values(&linalg(LinalgOp::Inv, 0, &[&a]).unwrap()),
+        &[-2.0, 1.0, 1.5, -0.5],
+    );
+    close(&values(&linalg(LinalgOp::Det, 0, &[&a]).unwrap()), &[-2.0]);
+    close(
+        &values(&linalg(LinalgOp::SlogDet, 0, &[&a]).unwrap()),
+        &[-1.0, 2f64.ln()],
+    );
+}
+
+#[test]
+fn singular_matrix_is_numpys_error_and_zero_determinant() {
+    let a = f64s(&[2, 2], &[1.0, 2.0, 2.0, 4.0]);
+    let b = f64s(&[2], &[1.0, 1.0]);
+    let error = linalg(LinalgOp::Solve, 0, &[&a, &b]).unwrap_err();
+    assert_eq!(error.0, "Singular matrix");
+    assert_eq!(
+        linalg(LinalgOp::Inv, 0, &[&a]).unwrap_err().0,
+        "Singular matrix"
+    );
+    assert_eq!(values(&linalg(LinalgOp::Det, 0, &[&a]).unwrap()), [0.0]);
+    assert_eq!(
+        values(&linalg(LinalgOp::SlogDet, 0, &[&a]).unwrap()),
+        [0.0, f64::NEG_INFINITY]
+    );
+}
+
+#[test]
+fn cholesky_reads_the_lower_triangle_and_rejects_indefinite() {
+    // The upper triangle holds garbage NumPy ignores too.
+    let a = f64s(&[2, 2], &[4.0, 99.0, 2.0, 5.0]);
+    close(
+        &values(&linalg(LinalgOp::Cholesky, 0, &[&a]).unwrap()),
+        &[2.0, 0.0, 1.0, 2.0],
+    );
+    let bad = f64s(&[2, 2], &[1.0, 2.0, 2.0, 1.0]);
+    assert_eq!(
+        linalg(LinalgOp::Cholesky, 0, &[&bad]).unwrap_err().0,
+        "Matrix is not positive definite"
+    );
+}
+
+#[test]
+fn eigh_packs_ascending_values_over_vectors() {
+    let a = f64s(&[2, 2], &[2.0, 1.0, 1.0, 2.0]);
+    let packed = values(&linalg(LinalgOp::Eigh, 0, &[&a]).unwrap());
+    close(&packed[..2], &[1.0, 3.0]);
+    // a @ v[:, j] = w[j] v[:, j]
+    for j in 0..2 {
+        let (v0, v1) = (packed[2 + j], packed[4 + j]);
+        close(
+            &[2.0 * v0 + v1, v0 + 2.0 * v1],
+            &[packed[j] * v0, packed[j] * v1],
+        );
+    }
+}
+
+#[test]
+fn tsqr_of_two_blocks_reconstructs_the_matrix() {
+    let rows: Vec<f64> = (0..12)
+        .map(|i| ((i * 7) % 5) as f64 + 0.5 * i as f64)
+        .collect();
+    let top = f64s(&[3, 2], &rows[..6]);
+    let bottom = f64s(&[3, 2], &rows[6..]);
+    let local: Vec<_> = [&top, &bottom]
+        .iter()
+        .map(|block| linalg(LinalgOp::QrLocal, 0, &[block]).unwrap())
+        .collect();
+    let second = linalg(LinalgOp::QrStack, 0, &[&local[0], &local[1]]).unwrap();
+    assert_eq!(second.shape(), &[6, 2]);
+    let r = values(&linalg(LinalgOp::QrR, 0, &[&second]).unwrap());
+    assert_eq!(r[2], 0.0);
+    let mut q = Vec::new();
+    for (index, block) in local.iter().enumerate() {
+        q.extend(values(
+            &linalg(LinalgOp::QrQ, index, &[block, &second]).unwrap(),
+        ));
+    }
+    let product: Vec<f64> = (0..6)
+        .flat_map(|i| (0..2).map(move |j| (i, j)))
+        .map(|(i, j)| (0..2).map(|l| q[i * 2 + l] * r[l * 2 + j]).sum())
+        .collect();
+    close(&product, &rows);
+}
+
+#[test]
+fn svd_of_a_square_matrix_is_descending_and_reconstructs() {
+    let a = f64s(&[2, 2], &[3.0, 0.0, 4.0, 5.0]);
+    let packed = values(&linalg(LinalgOp::Svd, 0, &[&a]).unwrap());
+    let (u, s, vh) = (&packed[..4], &packed[4..6], &packed[6..]);
+    close(s, &[45f64.sqrt(), 5f64.sqrt()]);
+    let rebuilt: Vec<f64> = (0..2)
+        .flat_map(|i| (0..2).map(move |j| (i, j)))
+        .map(|(i, j)| (0..2).map(|l| u[i * 2 + l] * s[l] * vh[l * 2 + j]).sum())
+        .collect();
+    close(&rebuilt, &[3.0, 0.0, 4.0, 5.0]);
+}

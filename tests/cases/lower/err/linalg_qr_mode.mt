@@ -1,0 +1,4 @@
+# qr with a mode NumPy does not know -> error: Unrecognized mode 'full'
+import mars.tensor as mt
+a = mt.ones((5, 2))
+q, r = mt.linalg.qr(a, mode='full')

@@ -1,0 +1,124 @@
+//! `mt.linalg`'s results do not depend on the chunking or the worker count: a random
+//! tall matrix (small integers plus 10 on the leading diagonal, so it has full column
+//! rank and is well conditioned), chunked at random along both axes and run on a
+//! random number of workers, is factored in the same script as its one-chunk copy.
+//! `solve` gathers its operands into one chunk, so its result must be bit for bit
+//! the same; TSQR `qr`, `svd` and `lstsq` split the rows differently, so theirs agree
+//! within 1e-9 (`|r|`, since signs are the factorization's choice, `s`, the
+//! reconstructions and the least-squares solution).
+
+mod run_support;
+
+use proptest::prelude::*;
+use run_support::{options, run_script_printing};
+
+#[derive(Clone, Debug)]
+struct Case {
+    rows: usize,
+    columns: usize,
+    values: Vec<i8>,
+    row_chunks: Vec<usize>,
+    column_chunks: Vec<usize>,
+    workers: u32,
+}
+
+fn splits(len: usize) -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(any::<bool>(), len.saturating_sub(1)).prop_map(move |cuts| {
+        let mut out = vec![];
+        let mut size = 1;
+        for cut in cuts {
+            if cut {
+                out.push(size);
+                size = 1;
+            } else {
+                size += 1;
+            }
+        }
+        out.push(size);
+        out
+    })
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (1usize..=4, 0usize..=9).prop_flat_map(|(columns, extra)| {
+        let rows = columns + extra;
+        (
+            prop::collection::vec(-3i8..=3, rows * columns),
+            splits(rows),
+            splits(columns),
+            1u32..=4,
+        )
+            .prop_map(move |(values, row_chunks, column_chunks, workers)| Case {
+                rows,
+                columns,
+                values,
+                row_chunks,
+                column_chunks,
+                workers,
+            })
+    })
+}
+
+fn tuple(values: &[usize]) -> String {
+    match values {
+        [one] => format!("({one},)"),
+        _ => format!(
+            "({})",
+            values
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn script(case: &Case) -> String {
+    let values = case
+        .values
+        .iter()
+        .map(i8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (m, n) = (case.rows, case.columns);
+    format!(
+        "import mars.tensor as mt\n\
+         a0 = mt.tensor([{values}]).reshape(({m}, {n})) + 10 * mt.eye({m}, {n})\n\
+         a = a0.rechunk(({rows}, {columns}))\n\
+         b0 = mt.arange({m}) * 0.5 - 1\n\
+         b = b0.rechunk(({rows},))\n\
+         s0 = a0[:{n}]\n\
+         s = a[:{n}]\n\
+         print(mt.all(mt.linalg.solve(s, b[:{n}]) == mt.linalg.solve(s0, b0[:{n}])))\n\
+         print(mt.all(mt.linalg.inv(s) == mt.linalg.inv(s0)), mt.linalg.det(s) == mt.linalg.det(s0))\n\
+         q, r = mt.linalg.qr(a)\n\
+         q0, r0 = mt.linalg.qr(a0)\n\
+         print(mt.allclose(mt.abs(r), mt.abs(r0), rtol=1e-9, atol=1e-9), mt.allclose(q @ r, a0, atol=1e-9))\n\
+         print(mt.allclose(q.T @ q, mt.eye({n}), atol=1e-9), mt.all(mt.tril(r, -1) == 0))\n\
+         u, sv, vh = mt.linalg.svd(a, full_matrices=False)\n\
+         sv0 = mt.linalg.svd(a0, compute_uv=False)\n\
+         print(mt.allclose(sv, sv0, rtol=1e-9, atol=1e-9), mt.allclose((u * sv) @ vh, a0, atol=1e-9))\n\
+         x, res, rank, _ = mt.linalg.lstsq(a, b)\n\
+         x0, res0, rank0, _ = mt.linalg.lstsq(a0, b0)\n\
+         print(mt.allclose(x, x0, rtol=1e-9, atol=1e-9), res.shape == res0.shape, rank == rank0)\n",
+        rows = tuple(&case.row_chunks),
+        columns = tuple(&case.column_chunks),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn linalg_results_do_not_depend_on_chunking_or_workers(case in case()) {
+        let text = script(&case);
+        let (output, result) = run_script_printing(&text, &options(), case.workers);
+        prop_assert!(result.is_ok(), "failed: {:?}\nscript:\n{}", result.err(), text);
+        prop_assert!(!output.contains("False"), "output:\n{}script:\n{}", output, text);
+        prop_assert_eq!(output.matches("True").count(), 12, "output:\n{}", output);
+    }
+}
