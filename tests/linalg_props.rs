@@ -10,7 +10,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{options, run_script_printing};
+use run_support::{options, random_splits, run_script_printing};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -22,30 +22,13 @@ struct Case {
     workers: u32,
 }
 
-fn splits(len: usize) -> impl Strategy<Value = Vec<usize>> {
-    prop::collection::vec(any::<bool>(), len.saturating_sub(1)).prop_map(move |cuts| {
-        let mut out = vec![];
-        let mut size = 1;
-        for cut in cuts {
-            if cut {
-                out.push(size);
-                size = 1;
-            } else {
-                size += 1;
-            }
-        }
-        out.push(size);
-        out
-    })
-}
-
 fn case() -> impl Strategy<Value = Case> {
     (1usize..=4, 0usize..=9).prop_flat_map(|(columns, extra)| {
         let rows = columns + extra;
         (
             prop::collection::vec(-3i8..=3, rows * columns),
-            splits(rows),
-            splits(columns),
+            random_splits(rows),
+            random_splits(columns),
             1u32..=4,
         )
             .prop_map(move |(values, row_chunks, column_chunks, workers)| Case {
