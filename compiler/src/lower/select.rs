@@ -44,9 +44,11 @@ pub(crate) enum Selection {
     TakeMethod,
     /// `isin(element, test_elements, assume_unique=False, invert=False)`.
     IsIn,
+    /// `digitize(x, bins, right=False)`.
+    Digitize,
 }
 
-/// The most test elements `isin` compares with one by one.
+/// The most test elements `isin` (or bin edges `digitize`) compares with one by one.
 const MAX_ISIN_ELEMENTS: usize = 64;
 
 impl Lowerer<'_> {
@@ -358,6 +360,12 @@ impl Lowerer<'_> {
                 let invert = bool_arg(&args.get("invert"), "invert")?;
                 self.isin(element, &tests, invert, span)?.map(Value::Tensor)
             }
+            Selection::Digitize => {
+                let x = self.tensor_of(&args.get("x"), None, "`x`")?;
+                let right = bool_arg(&args.get("right"), "right")?;
+                self.digitize(x, &args.get("bins"), right, span)?
+                    .map(Value::Tensor)
+            }
             Selection::Extract => {
                 let condition = self.tensor_of(&args.get("condition"), None, "`condition`")?;
                 let arr = self.tensor_of(&args.get("arr"), None, "`arr`")?;
@@ -390,33 +398,9 @@ impl Lowerer<'_> {
         invert: bool,
         span: Span,
     ) -> LowerResult<Option<TileableId>> {
-        let too_many = |count: usize| {
-            Diagnostic::error(
-                format!(
-                    "not supported yet: `isin` with {count} test elements (at most \
-                     {MAX_ISIN_ELEMENTS})"
-                ),
-                tests.span,
-            )
+        let Some(values) = self.few_values(tests, "`isin` with", "test elements", span)? else {
+            return Ok(None);
         };
-        let values: Vec<Value> = match &tests.value {
-            Value::Tensor(id) => {
-                if self.size(*id) > MAX_ISIN_ELEMENTS {
-                    return Err(too_many(self.size(*id)));
-                }
-                let flat = self.ravel_tensor(*id, span)?;
-                match self.staged_list(flat, span) {
-                    Some(Value::List(items)) => items.to_vec(),
-                    Some(other) => vec![other],
-                    None => return Ok(None),
-                }
-            }
-            Value::List(items) | Value::Tuple(items) => flatten_python(items),
-            scalar => vec![scalar.clone()],
-        };
-        if values.len() > MAX_ISIN_ELEMENTS {
-            return Err(too_many(values.len()));
-        }
         let mut found: Option<TileableId> = None;
         for value in values {
             let equal = self.apply("equal", vec![Value::Tensor(element), value], span)?;
@@ -449,6 +433,117 @@ impl Lowerer<'_> {
             )?));
         }
         Ok(Some(found))
+    }
+
+    /// The values of a Python list (flattened), a scalar, or a small tensor (read in
+    /// a stage; `None` when no stage could run): at most [`MAX_ISIN_ELEMENTS`], else
+    /// "not supported yet: {what} N {things}".
+    fn few_values(
+        &mut self,
+        arg: &super::bind::Arg,
+        what: &str,
+        things: &str,
+        span: Span,
+    ) -> LowerResult<Option<Vec<Value>>> {
+        let too_many = |count: usize| {
+            Diagnostic::error(
+                format!("not supported yet: {what} {count} {things} (at most {MAX_ISIN_ELEMENTS})"),
+                arg.span,
+            )
+        };
+        let values: Vec<Value> = match &arg.value {
+            Value::Tensor(id) => {
+                if self.size(*id) > MAX_ISIN_ELEMENTS {
+                    return Err(too_many(self.size(*id)));
+                }
+                let flat = self.ravel_tensor(*id, span)?;
+                match self.staged_list(flat, span) {
+                    Some(Value::List(items)) => items.to_vec(),
+                    Some(other) => vec![other],
+                    None => return Ok(None),
+                }
+            }
+            Value::List(items) | Value::Tuple(items) => flatten_python(items),
+            scalar => vec![scalar.clone()],
+        };
+        if values.len() > MAX_ISIN_ELEMENTS {
+            return Err(too_many(values.len()));
+        }
+        Ok(Some(values))
+    }
+
+    /// `digitize(x, bins, right)`: the index of each element's bin, as NumPy's
+    /// `searchsorted` gives it (a NaN sorts after every edge), counted edge by edge.
+    fn digitize(
+        &mut self,
+        x: TileableId,
+        bins: &super::bind::Arg,
+        right: bool,
+        span: Span,
+    ) -> LowerResult<Option<TileableId>> {
+        if let Value::Tensor(id) = bins.value {
+            if self.shape(id).len() != 1 {
+                return Err(
+                    Diagnostic::error("object too deep for desired array", bins.span)
+                        .with_note("`bins` must be 1-D"),
+                );
+            }
+        }
+        let Some(edges) = self.few_values(bins, "`digitize` with", "bin edges", span)? else {
+            return Ok(None);
+        };
+        let numbers: Vec<f64> = edges
+            .iter()
+            .map(|value| match value {
+                Value::Int(v) => Ok(*v as f64),
+                Value::Float(v) => Ok(*v),
+                Value::Bool(b) => Ok(f64::from(u8::from(*b))),
+                other => Err(Diagnostic::error(
+                    format!("bin edges must be numbers, got {}", other.type_name()),
+                    bins.span,
+                )),
+            })
+            .collect::<LowerResult<_>>()?;
+        let increasing = numbers.windows(2).all(|w| w[0] <= w[1]);
+        let decreasing = numbers.windows(2).all(|w| w[0] >= w[1]);
+        if !increasing && !decreasing {
+            return Err(Diagnostic::error(
+                "bins must be monotonically increasing or decreasing",
+                bins.span,
+            ));
+        }
+        // Increasing: how many edges lie at or below x (below it with `right`).
+        // Decreasing: that count taken from the end, as NumPy reverses the bins.
+        let compare = if right { "less" } else { "less_equal" };
+        let mut count = self.apply(
+            "zeros_like",
+            vec![Value::Tensor(x), Value::str("int64")],
+            span,
+        )?;
+        for edge in edges {
+            let below = self.apply(compare, vec![edge, Value::Tensor(x)], span)?;
+            let below = self.cast(below, DType::Int64, span)?;
+            count = self.apply(
+                "add",
+                vec![Value::Tensor(count), Value::Tensor(below)],
+                span,
+            )?;
+        }
+        let len = Value::Int(numbers.len() as i64);
+        if !increasing {
+            count = self.apply("subtract", vec![len.clone(), Value::Tensor(count)], span)?;
+        }
+        if !self.dtype(x).is_float() {
+            return Ok(Some(count));
+        }
+        // A NaN sorts after every edge: the last bin when increasing, the first when not.
+        let nan = self.apply("isnan", vec![Value::Tensor(x)], span)?;
+        let at_nan = if increasing { len } else { Value::Int(0) };
+        Ok(Some(self.apply(
+            "where",
+            vec![Value::Tensor(nan), at_nan, Value::Tensor(count)],
+            span,
+        )?))
     }
 
     /// NumPy's truth of each element (`a != 0`; a boolean tensor is its own).

@@ -443,6 +443,7 @@ pub(super) const TAKE_METHOD: &[Param] = &[
     unsupported("out"),
     unsupported("mode"),
 ];
+pub(super) const DIGITIZE: &[Param] = &[req("x"), req("bins"), opt("right", Default::Bool(false))];
 pub(super) const ISIN: &[Param] = &[
     req("element"),
     req("test_elements"),

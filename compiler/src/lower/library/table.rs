@@ -281,6 +281,7 @@ pub(crate) static LIBRARY: &[Signature] = &[
     entry("take", TAKE, F::Selection(Selection::Take)),
     method("take", TAKE_METHOD, F::Selection(Selection::TakeMethod)),
     entry("isin", ISIN, F::Selection(Selection::IsIn)),
+    entry("digitize", DIGITIZE, F::Selection(Selection::Digitize)),
     // ---- linalg decompositions (issue 20) ----
     linalg("solve", LINALG_SOLVE, D::Solve),
     linalg("inv", LINALG_MATRIX, D::Inv),
