@@ -15,10 +15,13 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
-import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from peers import median_time  # noqa: E402  (the peers table's own timing)
 
 try:
     import dask.array as da
@@ -40,15 +43,6 @@ def median_run_seconds(marsc, script_text, repeat):
             with open(stats) as f:
                 times.append(json.load(f)["run_seconds"])
         return statistics.median(times), printed
-
-
-def median_time(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main():

@@ -223,7 +223,7 @@ impl Lowerer<'_> {
         let n = self.shape(a.id)[0];
         let packed = self.linalg_node(LinalgOp::Eigh, vec![input], span)?;
         let w = self.element(packed, 0, span)?;
-        let v = self.rows(packed, 1, n, span)?;
+        let v = self.slice_axis(packed, 0, 1, n, span)?;
         Ok(Value::tuple(vec![
             self.tensor_result(w, a.result, span)?,
             self.tensor_result(v, a.result, span)?,
@@ -415,9 +415,9 @@ impl Lowerer<'_> {
         }
         let (q, r) = self.qr_tensors(a, span)?;
         let packed = self.linalg_node(LinalgOp::Svd, vec![r], span)?;
-        let u_r = self.rows(packed, 0, n, span)?;
+        let u_r = self.slice_axis(packed, 0, 0, n, span)?;
         let s = self.element(packed, n, span)?;
-        let vh = self.rows(packed, n + 1, n, span)?;
+        let vh = self.slice_axis(packed, 0, n + 1, n, span)?;
         let u = self.apply("matmul", vec![Value::Tensor(q), Value::Tensor(u_r)], span)?;
         Ok((u, s, vh))
     }
@@ -510,7 +510,7 @@ impl Lowerer<'_> {
             span,
         )?;
         let x = if vector {
-            self.squeeze_tensor_axes(x2, 1, span)?
+            self.squeeze_tensor(x2, Some(&[1]), span, span)?
         } else {
             x2
         };
@@ -573,35 +573,6 @@ impl Lowerer<'_> {
             vec![packed],
             out_shape,
             DType::Float64,
-            span,
-        )
-    }
-
-    /// Rows `start..start + len` of a 2-D tensor.
-    fn rows(
-        &mut self,
-        packed: TileableId,
-        start: usize,
-        len: usize,
-        span: Span,
-    ) -> LowerResult<TileableId> {
-        self.slice_axis(packed, 0, start, len, span)
-    }
-
-    fn squeeze_tensor_axes(
-        &mut self,
-        x: TileableId,
-        axis: usize,
-        span: Span,
-    ) -> LowerResult<TileableId> {
-        let mut shape = self.shape(x).to_vec();
-        shape.remove(axis);
-        let dtype = self.dtype(x);
-        self.add_derived(
-            TileOp::Squeeze { axes: vec![axis] },
-            vec![x],
-            shape,
-            dtype,
             span,
         )
     }

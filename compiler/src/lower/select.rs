@@ -169,12 +169,11 @@ impl Lowerer<'_> {
         let Some(selected) = result else {
             return Ok(Value::Poison);
         };
-        let mask_position = array_position;
         let advanced: Vec<usize> = items
             .iter()
             .enumerate()
             .filter(|(p, item)| {
-                *p == mask_position || matches!(item, Item::Value(Value::Int(_), _))
+                *p == array_position || matches!(item, Item::Value(Value::Int(_), _))
             })
             .map(|(p, _)| p)
             .collect();
@@ -417,10 +416,9 @@ impl Lowerer<'_> {
             Some(found) => found,
             None => {
                 // No test elements: nothing is in them.
-                let zeros = self.apply("zeros_like", vec![Value::Tensor(element)], span)?;
                 self.apply(
-                    "not_equal",
-                    vec![Value::Tensor(zeros), Value::Tensor(zeros)],
+                    "zeros_like",
+                    vec![Value::Tensor(element), Value::str("bool")],
                     span,
                 )?
             }

@@ -162,18 +162,7 @@ pub fn linalg(op: LinalgOp, index: usize, args: &[&ArrayData]) -> Result<ArrayDa
                     "internal error: a TSQR block of {m} rows has fewer rows than its {n} columns"
                 )));
             }
-            let qr = a.qr();
-            let (q, r) = (qr.compute_thin_Q(), qr.thin_R());
-            Array2::from_shape_fn((m + n, n), |(i, j)| {
-                if i < m {
-                    q[(i, j)]
-                } else if j >= i - m {
-                    r[(i - m, j)]
-                } else {
-                    0.0
-                }
-            })
-            .into_dyn()
+            packed_qr(a.as_ref())
         }
         LinalgOp::QrStack => {
             let blocks = args
@@ -189,19 +178,7 @@ pub fn linalg(op: LinalgOp, index: usize, args: &[&ArrayData]) -> Result<ArrayDa
                 let block = &blocks[i / n];
                 block[[block.nrows() - n + i % n, j]]
             });
-            let qr = stacked.qr();
-            let (q, r) = (qr.compute_thin_Q(), qr.thin_R());
-            let m = stacked.nrows();
-            Array2::from_shape_fn((m + n, n), |(i, j)| {
-                if i < m {
-                    q[(i, j)]
-                } else if j >= i - m {
-                    r[(i - m, j)]
-                } else {
-                    0.0
-                }
-            })
-            .into_dyn()
+            packed_qr(stacked.as_ref())
         }
         LinalgOp::QrQ => {
             let (local, second) = (matrix(args, 0)?, matrix(args, 1)?);
@@ -257,6 +234,24 @@ fn matrix<'a>(
 
 fn shape_error(error: ndarray::ShapeError) -> KernelError {
     KernelError::new(format!("internal error: linalg kernel operand: {error}"))
+}
+
+/// The thin QR of an `(m, n)` matrix, `m >= n`, packed as TSQR passes it on:
+/// `[q (m, n); r (n, n)]`, r's strict lower triangle zero.
+fn packed_qr(a: MatRef<'_, f64>) -> ArrayD<f64> {
+    let qr = a.qr();
+    let (q, r) = (qr.compute_thin_Q(), qr.thin_R());
+    let (m, n) = a.shape();
+    Array2::from_shape_fn((m + n, n), |(i, j)| {
+        if i < m {
+            q[(i, j)]
+        } else if j >= i - m {
+            r[(i - m, j)]
+        } else {
+            0.0
+        }
+    })
+    .into_dyn()
 }
 
 fn to_faer(a: ndarray::ArrayView2<'_, f64>) -> Mat<f64> {

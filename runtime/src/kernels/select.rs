@@ -172,11 +172,6 @@ pub fn gather(
 ) -> Result<ArrayData, KernelError> {
     let values = index_values(idx)?;
     let Some(first) = blocks.first() else {
-        if values.is_empty() {
-            return Err(KernelError::new(
-                "internal error: an empty gather has no block to take its shape from",
-            ));
-        }
         return Err(KernelError::new("internal error: a gather reads no block"));
     };
     if blocks.len() != starts.len() || first.ndim() <= axis {
