@@ -341,7 +341,14 @@ impl Lowerer<'_> {
                         span,
                     })
                     .collect();
-                items.push(Item::Value(indices.value.clone(), indices.span));
+                // NumPy takes a list of bools as the indices 0 and 1, not as a mask.
+                let index = match indices.value {
+                    Value::List(_) | Value::Tuple(_) => {
+                        Value::Tensor(self.tensor_of(&indices, Some(DType::Int64), "`indices`")?)
+                    }
+                    ref other => other.clone(),
+                };
+                items.push(Item::Value(index, indices.span));
                 if let Value::Tensor(t) = indices.value {
                     if self.dtype(t).is_bool() {
                         return Err(Diagnostic::error(

@@ -24,3 +24,4 @@ perm = (mt.arange(1000, chunk_size=77) * 7919) % 5000
 print(big[perm].sum(), big[perm][:5], big[perm[::-1]][-3:], big[-perm - 1][:4])
 m = mt.arange(200, chunk_size=30).reshape(20, 10).rechunk((6, 4))
 print(m[[19, 0, 7], 3:8], m[2:5, [9, 0]], m[[[1], [2]]].shape)
+print(mt.take(mt.arange(5) * 10, [True, False]))
