@@ -23,7 +23,7 @@ use crate::kernels::reduce::{
     read_state, reduce_combine, reduce_finish, reduce_map, write_state, ReduceState,
 };
 use crate::kernels::shape::SliceItem;
-use crate::kernels::{self, matmul, scan, select, shape, KernelError};
+use crate::kernels::{self, matmul, scan, select, shape, sort, KernelError};
 use crate::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use crate::random::{random_chunk, RandomDist};
 use crate::scalar::Scalar;
@@ -235,6 +235,21 @@ pub enum Kernel {
         len: usize,
     },
 
+    // ---- sorting ----
+    /// The argument sorted along `axis` (stably); with `arg`, the positions along
+    /// the whole axis that sort it (the chunk starts at `offset` on that axis).
+    Sort {
+        axis: usize,
+        arg: bool,
+        offset: i64,
+    },
+    /// Arguments `[a, v]`: per element of `v`, NumPy's `searchsorted` of it in the
+    /// sorted 1-D chunk `a`, as int64 of shape `[1, *v.shape]`.
+    SearchSorted { right: bool },
+    /// Arguments: sorted 1-D pieces, then (with `arg`) their positions in the whole
+    /// array: the pieces merged, or their positions in merged order.
+    MergeSorted { arg: bool },
+
     // ---- saving ----
     /// Creates the temporary file of a save (arguments: an earlier save to the same
     /// path, only for ordering).
@@ -294,6 +309,9 @@ impl Kernel {
             Kernel::Compress { .. } => "compress",
             Kernel::IndexBlocks { .. } => "index_blocks",
             Kernel::Gather { .. } => "gather",
+            Kernel::Sort { .. } => "sort",
+            Kernel::SearchSorted { .. } => "searchsorted",
+            Kernel::MergeSorted { .. } => "merge_sorted",
             Kernel::SaveInit(_) => "save.init",
             Kernel::SaveRegion { .. } => "save.region",
             Kernel::SaveCommit(_) => "save.commit",
@@ -374,6 +392,21 @@ impl Kernel {
             Kernel::Gather { axis, starts, len } => {
                 let blocks = arrays(args.get(1..).unwrap_or_default())?;
                 select::gather(arg(args, 0)?, &blocks, starts, *axis, *len).map_err(text)
+            }
+            Kernel::Sort { axis, arg: by_index, offset } => {
+                sort::sort(arg(args, 0)?, *axis, *by_index, *offset).map_err(text)
+            }
+            Kernel::SearchSorted { right } => {
+                sort::search_sorted(arg(args, 0)?, arg(args, 1)?, *right).map_err(text)
+            }
+            Kernel::MergeSorted { arg: by_index } => {
+                let all = arrays(args)?;
+                if *by_index {
+                    let (values, indices) = all.split_at(all.len() / 2);
+                    sort::merge_sorted(values, Some(indices)).map_err(text)
+                } else {
+                    sort::merge_sorted(&all, None).map_err(text)
+                }
             }
             _ => self.combining(args),
         }

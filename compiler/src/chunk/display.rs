@@ -214,6 +214,11 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         | ChunkOp::CountTrue => vec![],
         ChunkOp::Compress { axis } | ChunkOp::Gather { axis } => vec![format!("axis={axis}")],
         ChunkOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
+        ChunkOp::Sort { axis, .. } => vec![format!("axis={axis}")],
+        ChunkOp::SearchBlocks { right } => {
+            vec![format!("side={}", if *right { "right" } else { "left" })]
+        }
+        ChunkOp::MergeSorted { .. } => vec![],
     }
 }
 

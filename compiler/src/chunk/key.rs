@@ -234,6 +234,12 @@ impl KeyHasher {
             | ChunkOp::CountTrue => {}
             ChunkOp::Compress { axis } | ChunkOp::Gather { axis } => self.usize(*axis),
             ChunkOp::IndexBlocks { splits } => self.usizes(splits),
+            ChunkOp::Sort { axis, arg } => {
+                self.usize(*axis);
+                self.usize(usize::from(*arg));
+            }
+            ChunkOp::SearchBlocks { right } => self.usize(usize::from(*right)),
+            ChunkOp::MergeSorted { arg } => self.usize(usize::from(*arg)),
             ChunkOp::Linalg(_) => {}
         }
     }

@@ -167,6 +167,24 @@ pub enum ChunkOp {
         axis: usize,
     },
 
+    // ---- sorting ----
+    /// The input chunk sorted along `axis`; with `arg`, the int64 positions along
+    /// the whole axis that sort it (stably).
+    Sort {
+        axis: usize,
+        arg: bool,
+    },
+    /// Inputs `[a, v]`: per element of `v`, NumPy's `searchsorted` in the sorted 1-D
+    /// chunk `a` alone (`right`: side='right'); shape `[1, *v.shape]`.
+    SearchBlocks {
+        right: bool,
+    },
+    /// Inputs: sorted 1-D pieces, then (with `arg`) their positions in the whole
+    /// array: the pieces merged stably, or their positions in merged order.
+    MergeSorted {
+        arg: bool,
+    },
+
     // ---- saving one tensor into one `.npy` file ----
     /// Writes the header and sizes a temporary file; input: the previous commit to
     /// the same path, if any, so saves happen in program order.
@@ -230,6 +248,11 @@ impl ChunkOp {
             ChunkOp::Compress { .. } => "compress".into(),
             ChunkOp::IndexBlocks { .. } => "index_blocks".into(),
             ChunkOp::Gather { .. } => "gather".into(),
+            ChunkOp::Sort { arg: false, .. } => "sort".into(),
+            ChunkOp::Sort { arg: true, .. } => "argsort".into(),
+            ChunkOp::SearchBlocks { .. } => "search_blocks".into(),
+            ChunkOp::MergeSorted { arg: false } => "merge_sorted".into(),
+            ChunkOp::MergeSorted { arg: true } => "merge_argsorted".into(),
             ChunkOp::SaveInit { .. } => "save.init".into(),
             ChunkOp::SaveRegion { .. } => "save.region".into(),
             ChunkOp::SaveCommit { .. } => "save.commit".into(),
@@ -261,8 +284,11 @@ impl ChunkOp {
             | ChunkOp::Reshape
             | ChunkOp::Alias
             | ChunkOp::CountTrue
-            | ChunkOp::IndexBlocks { .. } => (1, 1),
+            | ChunkOp::IndexBlocks { .. }
+            | ChunkOp::Sort { .. } => (1, 1),
             ChunkOp::Gather { .. } => (2, usize::MAX),
+            ChunkOp::SearchBlocks { .. } => (2, 2),
+            ChunkOp::MergeSorted { .. } => (1, usize::MAX),
             ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => {
                 (2, 2)
             }

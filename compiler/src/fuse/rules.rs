@@ -56,6 +56,7 @@ pub fn contracts(op: &ChunkOp) -> bool {
             | ChunkOp::SumBlocks { .. }
             | ChunkOp::CountTrue
             | ChunkOp::IndexBlocks { .. }
+            | ChunkOp::SearchBlocks { .. }
             | ChunkOp::Linalg(_)
     )
 }
@@ -69,6 +70,7 @@ pub fn gathers(op: &ChunkOp) -> bool {
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. }
+            | ChunkOp::MergeSorted { .. }
             | ChunkOp::Linalg(LinalgOp::QrStack)
     )
 }

@@ -131,6 +131,7 @@ impl Lowerer<'_> {
             Builtin::PySequence(is_list) => self.sequence_builtin(is_list, &args),
             Builtin::Statistic(stat) => self.statistic(stat, &args),
             Builtin::Selection(kind) => self.selection(kind, &args),
+            Builtin::Sorting(kind) => self.sorting(kind, &args),
             Builtin::Linalg(which) => self.decompose(which, &args),
         }
     }

@@ -401,17 +401,26 @@ impl Lowerer<'_> {
         len: usize,
         span: Span,
     ) -> LowerResult<TileableId> {
+        self.slice_axis_step(a, axis, start as i64, 1, len, span)
+    }
+
+    /// `len` elements of `a` along `axis` from `start`, `step` apart (negative: back).
+    pub(super) fn slice_axis_step(
+        &mut self,
+        a: TileableId,
+        axis: usize,
+        start: i64,
+        step: i64,
+        len: usize,
+        span: Span,
+    ) -> LowerResult<TileableId> {
         let shape = self.shape(a).to_vec();
         let items: Vec<IndexItem> = shape
             .iter()
             .enumerate()
             .map(|(i, &n)| {
                 if i == axis {
-                    IndexItem::Slice {
-                        start: start as i64,
-                        step: 1,
-                        len,
-                    }
+                    IndexItem::Slice { start, step, len }
                 } else {
                     IndexItem::Slice {
                         start: 0,

@@ -343,7 +343,12 @@ impl Lowerer<'_> {
             })
             .collect();
         handles.sort();
-        let handles: Vec<TileableId> = handles.into_iter().map(|(_, id)| id).collect();
+        let mut handles: Vec<TileableId> = handles.into_iter().map(|(_, id)| id).collect();
+        for &id in &self.kept {
+            if needed.get(id.index()).copied().unwrap_or(false) && !handles.contains(&id) {
+                handles.push(id);
+            }
+        }
         for &id in &handles {
             self.graph.outputs.push(Output::Print {
                 items: vec![PrintItem::Tensor(id)],
@@ -376,6 +381,14 @@ impl Lowerer<'_> {
 
     /// Records the handles whose chunks a run left all in the session's cache
     /// (`keys[i]`: the step key of `handles[i]`, if so): later runs cut there.
+    /// Keeps `id`'s chunks in the session's cache from the next run on, as a
+    /// variable's are, though no name holds it (a later stage reads it again).
+    pub(super) fn keep_across_stages(&mut self, id: TileableId) {
+        if !self.kept.contains(&id) {
+            self.kept.push(id);
+        }
+    }
+
     pub(super) fn materialize(&mut self, handles: &[TileableId], keys: &[Option<u64>]) {
         for (&id, key) in handles.iter().zip(keys) {
             if let Some(key) = key {

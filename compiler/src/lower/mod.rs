@@ -55,6 +55,7 @@ mod root;
 mod select;
 mod setitem;
 mod shape_ops;
+mod sort;
 pub mod stage;
 mod statistics;
 mod structure;
@@ -203,6 +204,9 @@ pub(crate) struct Lowerer<'o> {
     /// Tensors whose chunks the session has cached, with their step keys: a run
     /// reads them from the cache, and tiles and plans nothing behind them.
     materialized: HashMap<TileableId, u64>,
+    /// Intermediate tensors that later stages read again (a distributed sort's
+    /// sorted chunks): each run keeps their chunks, as it keeps variables'.
+    kept: Vec<TileableId>,
 }
 
 impl<'o> Lowerer<'o> {
@@ -226,6 +230,7 @@ impl<'o> Lowerer<'o> {
             halted: false,
             echoes: Vec::new(),
             materialized: HashMap::new(),
+            kept: Vec::new(),
         }
     }
 

@@ -228,6 +228,24 @@ impl Lowerer<'_> {
         if result.is_poison() {
             return (result, Origin::NEW);
         }
+        if let Value::Method(_, id) = &callee {
+            if matches!(
+                id.signature().builtin,
+                super::library::Builtin::Sorting(super::sort::Sorting::SortMethod)
+            ) {
+                // `a.sort()` sorts `a` in place and gives None.
+                if let (Value::Tensor(sorted), Some((Value::Tensor(base), origin))) =
+                    (&result, &receiver)
+                {
+                    if let Some(object) = self.object_of(origin.clone(), *base, span) {
+                        if let Err(diagnostic) = self.write_object(object, *sorted, span) {
+                            self.report(diagnostic);
+                        }
+                    }
+                }
+                return (Value::None, Origin::NEW);
+            }
+        }
         let (func_id, base) = match callee {
             Value::Method(_, id) => (id, receiver),
             Value::Function(id) => {

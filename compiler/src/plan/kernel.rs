@@ -234,6 +234,13 @@ impl<'a> KernelBuilder<'a> {
                     len: graph.step_of(*first).layout.shape()[*axis],
                 }
             }
+            ChunkOp::Sort { axis, arg } => Kernel::Sort {
+                axis: *axis,
+                arg: *arg,
+                offset: graph.chunk_offset(chunk)[*axis] as i64,
+            },
+            ChunkOp::SearchBlocks { right } => Kernel::SearchSorted { right: *right },
+            ChunkOp::MergeSorted { arg } => Kernel::MergeSorted { arg: *arg },
             ChunkOp::SaveInit {
                 path,
                 shape,

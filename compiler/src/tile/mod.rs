@@ -19,6 +19,7 @@ mod reshape;
 mod save;
 mod scan;
 mod select;
+mod sort;
 
 pub use index::{select_slice, SlicePiece};
 pub(crate) use linalg::verify_linalg_chunk;
@@ -150,6 +151,11 @@ impl Tiler<'_> {
             TileOp::IndexBlocks { .. } => self.tile_index_blocks(id, node)?,
             TileOp::Gather { axis, touched } => self.tile_gather(id, node, *axis, touched)?,
             TileOp::Linalg(op) => self.tile_linalg(id, node, *op)?,
+            TileOp::Sort { axis, arg } => self.tile_sort(id, node, *axis, *arg)?,
+            TileOp::SearchBlocks { right } => self.tile_search_blocks(id, node, *right)?,
+            TileOp::MergeSorted { arg, sources } => {
+                self.tile_merge_sorted(id, node, *arg, sources)?
+            }
         };
         self.ensure_nsplits(step, &node.nsplits, id)
     }

@@ -118,6 +118,11 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::IndexBlocks { .. } => "index_blocks".into(),
         TileOp::Gather { .. } => "gather".into(),
         TileOp::Linalg(op) => format!("linalg.{}", op.name()),
+        TileOp::Sort { arg: false, .. } => "sort".into(),
+        TileOp::Sort { arg: true, .. } => "argsort".into(),
+        TileOp::SearchBlocks { .. } => "search_blocks".into(),
+        TileOp::MergeSorted { arg: false, .. } => "merge_sorted".into(),
+        TileOp::MergeSorted { arg: true, .. } => "merge_argsorted".into(),
     }
 }
 
@@ -233,6 +238,14 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         | TileOp::Rechunk
         | TileOp::BlockCounts => vec![],
         TileOp::Linalg(_) => vec![],
+        TileOp::Sort { axis, .. } => vec![format!("axis={axis}")],
+        TileOp::SearchBlocks { right } => {
+            vec![format!("side={}", if *right { "right" } else { "left" })]
+        }
+        TileOp::MergeSorted { sources, .. } => vec![format!(
+            "pieces={}",
+            sources.iter().map(Vec::len).sum::<usize>()
+        )],
     }
 }
 

@@ -121,6 +121,24 @@ pub enum TileOp {
     /// results `QrQ` (inputs `[a]`, chunked by rows, each chunk at least as tall as
     /// `a` is wide) and `QrR`.
     Linalg(marsc_runtime::kernels::linalg::LinalgOp),
+    // ---- sorting (issue 19) ----
+    /// Each chunk sorted along `axis` on its own (with `arg`, the int64 positions
+    /// along the whole axis that sort it, stably): the whole sort when the axis is
+    /// one chunk, PSRS's first step otherwise. Shape and chunks are the input's.
+    Sort { axis: usize, arg: bool },
+    /// Inputs `[a, v]`, `a` 1-D: per chunk `i` of `a`, NumPy's `searchsorted` of
+    /// each element of `v` in that chunk alone; shape `[chunks of a, *v.shape]`,
+    /// one row of chunks per chunk of `a`. A stage fetches it whole when it places
+    /// a sort's pivots, so a print of it is never summarized.
+    SearchBlocks { right: bool },
+    /// Inputs `[pieces]` (values) or `[pieces, index pieces]` (`arg`), 1-D, chunked
+    /// alike: output chunk `j` merges, stably, the sorted pieces `sources[j]` (chunk
+    /// indices of the inputs, in order) — PSRS's last step. 1-D, of the pieces'
+    /// length.
+    MergeSorted {
+        arg: bool,
+        sources: Arc<[Vec<u32>]>,
+    },
 }
 
 /// One item of a normalized basic index.

@@ -88,7 +88,8 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
         TileOp::Binary { .. } | TileOp::MatMul => Some(2),
         TileOp::Linalg(marsc_runtime::kernels::linalg::LinalgOp::Solve) => Some(2),
         TileOp::Where => Some(3),
-        TileOp::Compress { .. } | TileOp::Gather { .. } => Some(2),
+        TileOp::Compress { .. } | TileOp::Gather { .. } | TileOp::SearchBlocks { .. } => Some(2),
+        TileOp::MergeSorted { arg, .. } => Some(1 + usize::from(*arg)),
         TileOp::Concatenate { .. } => None,
         _ => Some(1),
     };
@@ -253,6 +254,38 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             expected[*axis] = idx.shape[0];
             expect_shape(shape, &expected)
         }
+        TileOp::Sort { axis, .. } => {
+            if *axis >= first.len() {
+                return Err(format!("sorts axis {axis} of a {}-d tensor", first.len()));
+            }
+            expect_shape(shape, first)
+        }
+        TileOp::SearchBlocks { .. } => match inputs[0].nsplits.as_slice() {
+            [chunks] => {
+                let mut expected = vec![chunks.len()];
+                expected.extend_from_slice(&inputs[1].shape);
+                expect_shape(shape, &expected)
+            }
+            _ => Err("searches in a tensor that is not 1-D".into()),
+        },
+        TileOp::MergeSorted { sources, .. } => {
+            let [pieces] = inputs[0].nsplits.as_slice() else {
+                return Err("merges pieces that are not 1-D".into());
+            };
+            if inputs.iter().any(|input| input.nsplits != inputs[0].nsplits) {
+                return Err("merges values and indices chunked differently".into());
+            }
+            let lengths: Option<Vec<usize>> = sources
+                .iter()
+                .map(|s| s.iter().map(|&p| pieces.get(p as usize).copied()).sum())
+                .collect();
+            match (lengths, node.nsplits.as_slice()) {
+                (Some(lengths), [splits]) if &lengths == splits => {
+                    expect_shape(shape, &[pieces.iter().sum::<usize>()])
+                }
+                _ => Err("a merge's sources do not give its chunks".into()),
+            }
+        }
     }
 }
 
@@ -378,6 +411,19 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         TileOp::Compress { .. } => {
             expect_dtype("the mask", inputs[1].dtype, DType::Bool)?;
             expect_dtype("x", inputs[0].dtype, dtype)
+        }
+        TileOp::Sort { arg: true, .. } | TileOp::MergeSorted { arg: true, .. } => {
+            if let Some(idx) = inputs.get(1) {
+                expect_dtype("the indices", idx.dtype, DType::Int64)?;
+            }
+            expect_dtype("the positions", dtype, DType::Int64)
+        }
+        TileOp::Sort { arg: false, .. } | TileOp::MergeSorted { arg: false, .. } => {
+            expect_dtype("the input", inputs[0].dtype, dtype)
+        }
+        TileOp::SearchBlocks { .. } => {
+            expect_dtype("v", inputs[1].dtype, inputs[0].dtype)?;
+            expect_dtype("the counts", dtype, DType::Int64)
         }
         TileOp::Random { dist, .. } => {
             let expected = match dist {

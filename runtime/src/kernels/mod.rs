@@ -16,6 +16,7 @@ pub mod reduce;
 pub mod scalar_semantics;
 pub mod scan;
 pub mod select;
+pub mod sort;
 pub mod shape;
 
 use std::fmt;

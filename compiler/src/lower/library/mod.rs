@@ -10,6 +10,7 @@ mod table;
 
 pub(crate) use super::decompose::Decomposition;
 pub(crate) use super::select::Selection;
+pub(crate) use super::sort::Sorting;
 pub(crate) use super::statistics::Statistic;
 pub(crate) use table::LIBRARY;
 
@@ -150,6 +151,8 @@ pub(crate) enum Builtin {
     Selection(Selection),
     /// `mt.linalg`'s solvers and decompositions (`decompose.rs`).
     Linalg(Decomposition),
+    /// Sorting and what is built on it (`sort.rs`).
+    Sorting(Sorting),
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

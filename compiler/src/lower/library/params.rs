@@ -451,6 +451,63 @@ pub(super) const ISIN: &[Param] = &[
     opt("invert", Default::Bool(false)),
     kw_unsupported("kind"),
 ];
+// ---- sorting (issue 19) ----
+pub(super) const SORT: &[Param] = &[
+    req("a"),
+    opt("axis", Default::Int(-1)),
+    opt("kind", NONE),
+    unsupported("order"),
+    kw("stable", NONE),
+];
+pub(super) const SORT_METHOD: &[Param] = &[
+    opt("axis", Default::Int(-1)),
+    opt("kind", NONE),
+    unsupported("order"),
+    kw("stable", NONE),
+];
+pub(super) const SEARCHSORTED: &[Param] = &[
+    req("a"),
+    req("v"),
+    opt("side", Default::Str("left")),
+    unsupported("sorter"),
+];
+pub(super) const UNIQUE: &[Param] = &[
+    req("ar"),
+    opt("return_index", Default::Bool(false)),
+    opt("return_inverse", Default::Bool(false)),
+    opt("return_counts", Default::Bool(false)),
+    opt("axis", NONE),
+    kw("equal_nan", Default::Bool(true)),
+];
+pub(super) const MEDIAN: &[Param] = &[
+    req("a"),
+    opt("axis", NONE),
+    unsupported("out"),
+    opt("overwrite_input", Default::Bool(false)),
+    opt("keepdims", Default::Bool(false)),
+];
+pub(super) const QUANTILE: &[Param] = &[
+    req("a"),
+    req("q"),
+    opt("axis", NONE),
+    unsupported("out"),
+    opt("overwrite_input", Default::Bool(false)),
+    opt("method", Default::Str("linear")),
+    opt("keepdims", Default::Bool(false)),
+    kw_unsupported("weights"),
+    kw_unsupported("interpolation"),
+];
+pub(super) const TOPK: &[Param] = &[
+    req("a"),
+    req("k"),
+    opt("axis", Default::Int(-1)),
+    opt("largest", Default::Bool(true)),
+    opt("sorted", Default::Bool(true)),
+    unsupported("order"),
+    opt("parallel_kind", Default::Str("auto")),
+    unsupported("psrs_kinds"),
+    opt("return_index", Default::Bool(false)),
+];
 // ---- linalg decompositions (issue 20) ----
 pub(super) const LINALG_SOLVE: &[Param] = &[pos("a"), pos("b")];
 pub(super) const LINALG_MATRIX: &[Param] = &[pos("a")];

@@ -2,7 +2,9 @@
 
 use super::params::*;
 use super::Decomposition as D;
-use super::{Builtin, FillKind, Home, Param, RandomKind, Selection, Signature, Statistic};
+use super::{
+    Builtin, FillKind, Home, Param, RandomKind, Selection, Signature, Sorting, Statistic,
+};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
 const fn entry(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
@@ -282,6 +284,16 @@ pub(crate) static LIBRARY: &[Signature] = &[
     method("take", TAKE_METHOD, F::Selection(Selection::TakeMethod)),
     entry("isin", ISIN, F::Selection(Selection::IsIn)),
     entry("digitize", DIGITIZE, F::Selection(Selection::Digitize)),
+    // ---- sorting (issue 19) ----
+    entry("sort", SORT, F::Sorting(Sorting::Sort)),
+    method("sort", SORT_METHOD, F::Sorting(Sorting::SortMethod)),
+    with_method("argsort", SORT, F::Sorting(Sorting::Argsort)),
+    with_method("searchsorted", SEARCHSORTED, F::Sorting(Sorting::SearchSorted)),
+    entry("unique", UNIQUE, F::Sorting(Sorting::Unique)),
+    entry("median", MEDIAN, F::Sorting(Sorting::Median)),
+    entry("percentile", QUANTILE, F::Sorting(Sorting::Percentile)),
+    entry("quantile", QUANTILE, F::Sorting(Sorting::Quantile)),
+    entry("topk", TOPK, F::Sorting(Sorting::TopK)),
     // ---- linalg decompositions (issue 20) ----
     linalg("solve", LINALG_SOLVE, D::Solve),
     linalg("inv", LINALG_MATRIX, D::Inv),

@@ -101,3 +101,17 @@ def tozarr(path, x, group=None, dataset=None, mode="w", chunks=None, **options):
 
 from_zarr = fromzarr
 to_zarr = tozarr
+
+
+def topk(a, k, axis=-1, largest=True, sorted=True, order=None, parallel_kind="auto",
+         psrs_kinds=None, return_index=False):
+    """Mars's `topk`: the `k` largest (or smallest) elements along `axis`, in
+    order — the last `k` of a stable sort, reversed, for the largest (NaN, which
+    sorts last, counts as the largest) — and with `return_index` their positions."""
+    a = _np.asarray(a)
+    idx = _np.argsort(a, axis=axis, kind="stable")
+    if largest:
+        idx = _np.flip(idx, axis=axis)
+    idx = _np.take(idx, _np.arange(k), axis=axis)
+    values = _np.take_along_axis(a, idx, axis=axis)
+    return (values, idx) if return_index else values

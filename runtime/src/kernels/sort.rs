@@ -1,0 +1,328 @@
+//! Sorting kernels: a chunk sorted along an axis ([`sort`]: its values, or a stable
+//! argsort given as indices along the whole axis), NumPy's `searchsorted` of values
+//! in one sorted chunk ([`search_sorted`]), and the merge of sorted pieces into one
+//! sorted chunk ([`merge_sorted`], the last step of parallel sorting by regular
+//! sampling).
+//!
+//! Every comparison is NumPy's sort order: NaN after every number (all NaNs alike),
+//! `-0.0` equal to `0.0`. Elements are compared through an order-preserving integer
+//! key ([`SortKey`]), and every sort is stable, so results equal NumPy's
+//! `kind='stable'` — ties keep their order, which only shows in an argsort and in
+//! the sign of a zero.
+
+use crate::array::{try_vec, ArrayData};
+use crate::kernels::KernelError;
+use ndarray::{ArrayD, Axis, IxDyn};
+
+/// An element's place in NumPy's sort order as an integer that compares alike.
+pub trait SortKey: Copy {
+    type Key: Ord + Copy;
+    fn key(self) -> Self::Key;
+}
+
+impl SortKey for f64 {
+    type Key = u64;
+    fn key(self) -> u64 {
+        if self.is_nan() {
+            return u64::MAX;
+        }
+        // `+ 0.0` makes -0.0 the key of 0.0; negatives reverse, positives go above.
+        let bits = (self + 0.0).to_bits();
+        if bits >> 63 == 1 {
+            !bits
+        } else {
+            bits | 1 << 63
+        }
+    }
+}
+
+impl SortKey for f32 {
+    type Key = u32;
+    fn key(self) -> u32 {
+        if self.is_nan() {
+            return u32::MAX;
+        }
+        let bits = (self + 0.0).to_bits();
+        if bits >> 31 == 1 {
+            !bits
+        } else {
+            bits | 1 << 31
+        }
+    }
+}
+
+macro_rules! identity_key {
+    ($($t:ty),*) => {$(
+        impl SortKey for $t {
+            type Key = $t;
+            fn key(self) -> $t {
+                self
+            }
+        }
+    )*};
+}
+identity_key!(i64, i32, bool);
+
+fn internal(message: impl std::fmt::Display) -> KernelError {
+    KernelError::new(format!("internal error: {message}"))
+}
+
+/// `x` sorted along `axis` (stably); with `arg`, the int64 positions along the axis
+/// that sort it instead (NumPy's `argsort(kind='stable')`), plus `offset` (where the
+/// chunk starts along the whole axis).
+pub fn sort(x: &ArrayData, axis: usize, arg: bool, offset: i64) -> Result<ArrayData, KernelError> {
+    if axis >= x.ndim() {
+        return Err(internal(format!(
+            "sorting a {}-d chunk along axis {axis}",
+            x.ndim()
+        )));
+    }
+    Ok(match x {
+        ArrayData::Bool(a) => sort_typed(a, axis, arg, offset, ArrayData::Bool)?,
+        ArrayData::Int32(a) => sort_typed(a, axis, arg, offset, ArrayData::Int32)?,
+        ArrayData::Int64(a) => sort_typed(a, axis, arg, offset, ArrayData::Int64)?,
+        ArrayData::Float32(a) => sort_typed(a, axis, arg, offset, ArrayData::Float32)?,
+        ArrayData::Float64(a) => sort_typed(a, axis, arg, offset, ArrayData::Float64)?,
+    })
+}
+
+fn sort_typed<T: SortKey>(
+    a: &ArrayD<T>,
+    axis: usize,
+    arg: bool,
+    offset: i64,
+    wrap: fn(ArrayD<T>) -> ArrayData,
+) -> Result<ArrayData, KernelError> {
+    let len = a.shape()[axis];
+    if arg {
+        let mut out = ArrayD::<i64>::zeros(a.raw_dim());
+        let mut pairs: Vec<(T::Key, i64)> = try_vec(len)?;
+        for (lane, mut out_lane) in a
+            .lanes(Axis(axis))
+            .into_iter()
+            .zip(out.lanes_mut(Axis(axis)))
+        {
+            pairs.clear();
+            pairs.extend(lane.iter().zip(offset..).map(|(v, i)| (v.key(), i)));
+            // Positions are distinct, so ordering by (key, position) is the stable order.
+            pairs.sort_unstable();
+            for (o, &(_, i)) in out_lane.iter_mut().zip(&pairs) {
+                *o = i;
+            }
+        }
+        return Ok(ArrayData::Int64(out));
+    }
+    let mut out = a.as_standard_layout().into_owned();
+    if axis + 1 == out.ndim() && len > 0 {
+        let values = out
+            .as_slice_mut()
+            .ok_or_else(|| internal("a standard-layout chunk is not contiguous"))?;
+        for lane in values.chunks_exact_mut(len) {
+            lane.sort_by_key(|v| v.key());
+        }
+    } else {
+        let mut buffer: Vec<T> = try_vec(len)?;
+        for mut lane in out.lanes_mut(Axis(axis)) {
+            buffer.clear();
+            buffer.extend(lane.iter().copied());
+            buffer.sort_by_key(|v| v.key());
+            for (o, &v) in lane.iter_mut().zip(&buffer) {
+                *o = v;
+            }
+        }
+    }
+    Ok(wrap(out))
+}
+
+/// NumPy's `searchsorted(a, v, side)` for a sorted 1-D chunk `a`: per element of
+/// `v`, how many elements of `a` come before it (`right`: before or equal), as an
+/// int64 array of shape `[1, *v.shape]`. `a` and `v` have one dtype.
+pub fn search_sorted(a: &ArrayData, v: &ArrayData, right: bool) -> Result<ArrayData, KernelError> {
+    if a.ndim() != 1 {
+        return Err(internal(format!("searchsorted in a {}-d chunk", a.ndim())));
+    }
+    macro_rules! search {
+        ($a:expr, $v:expr) => {{
+            let sorted = $a.as_standard_layout();
+            let sorted = sorted
+                .as_slice()
+                .ok_or_else(|| internal("a standard-layout chunk is not contiguous"))?;
+            let mut shape = vec![1];
+            shape.extend_from_slice($v.shape());
+            let out: Vec<i64> = $v
+                .iter()
+                .map(|x| {
+                    let k = x.key();
+                    if right {
+                        sorted.partition_point(|s| s.key() <= k) as i64
+                    } else {
+                        sorted.partition_point(|s| s.key() < k) as i64
+                    }
+                })
+                .collect();
+            ArrayD::from_shape_vec(IxDyn(&shape), out).map_err(internal)?
+        }};
+    }
+    Ok(ArrayData::Int64(match (a, v) {
+        (ArrayData::Bool(a), ArrayData::Bool(v)) => search!(a, v),
+        (ArrayData::Int32(a), ArrayData::Int32(v)) => search!(a, v),
+        (ArrayData::Int64(a), ArrayData::Int64(v)) => search!(a, v),
+        (ArrayData::Float32(a), ArrayData::Float32(v)) => search!(a, v),
+        (ArrayData::Float64(a), ArrayData::Float64(v)) => search!(a, v),
+        _ => {
+            return Err(internal(format!(
+                "searchsorted of {} values in a {} chunk",
+                v.dtype(),
+                a.dtype()
+            )))
+        }
+    }))
+}
+
+/// One sorted 1-D chunk from sorted 1-D `pieces` (in order; equal elements keep it):
+/// their values merged, or — given `indices`, one int64 piece per value piece with
+/// each element's position in the whole array — those positions in merged order.
+pub fn merge_sorted(
+    pieces: &[&ArrayData],
+    indices: Option<&[&ArrayData]>,
+) -> Result<ArrayData, KernelError> {
+    let Some(first) = pieces.first() else {
+        return Err(internal("a merge of no sorted pieces"));
+    };
+    if pieces.iter().any(|p| p.ndim() != 1) {
+        return Err(internal("a merge of sorted pieces that are not 1-d"));
+    }
+    let total: usize = pieces.iter().map(|p| p.len()).sum();
+    macro_rules! merge {
+        ($variant:ident) => {{
+            let parts = pieces
+                .iter()
+                .map(|p| match p {
+                    ArrayData::$variant(a) => Ok(a),
+                    _ => Err(internal("sorted pieces differ in dtype")),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            match indices {
+                None => {
+                    let mut out = try_vec(total)?;
+                    for part in &parts {
+                        out.extend(part.iter().copied());
+                    }
+                    // A stable sort finds the sorted runs and merges them.
+                    out.sort_by_key(|v| v.key());
+                    ArrayData::$variant(
+                        ArrayD::from_shape_vec(IxDyn(&[total]), out).map_err(internal)?,
+                    )
+                }
+                Some(indices) => {
+                    if indices.len() != parts.len() {
+                        return Err(internal("sorted pieces and their indices differ in count"));
+                    }
+                    let mut pairs = try_vec(total)?;
+                    for (part, idx) in parts.iter().zip(indices) {
+                        let ArrayData::Int64(idx) = idx else {
+                            return Err(internal("sort indices are not int64"));
+                        };
+                        if idx.len() != part.len() {
+                            return Err(internal("a sorted piece and its indices differ in length"));
+                        }
+                        pairs.extend(part.iter().zip(idx.iter()).map(|(v, &i)| (v.key(), i)));
+                    }
+                    pairs.sort_by_key(|p| p.0);
+                    let out: Vec<i64> = pairs.into_iter().map(|(_, i)| i).collect();
+                    ArrayData::Int64(
+                        ArrayD::from_shape_vec(IxDyn(&[total]), out).map_err(internal)?,
+                    )
+                }
+            }
+        }};
+    }
+    Ok(match first {
+        ArrayData::Bool(_) => merge!(Bool),
+        ArrayData::Int32(_) => merge!(Int32),
+        ArrayData::Int64(_) => merge!(Int64),
+        ArrayData::Float32(_) => merge!(Float32),
+        ArrayData::Float64(_) => merge!(Float64),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f64s(shape: &[usize], values: &[f64]) -> ArrayData {
+        ArrayData::Float64(ArrayD::from_shape_vec(IxDyn(shape), values.to_vec()).unwrap())
+    }
+
+    fn i64s(data: &ArrayData) -> Vec<i64> {
+        match data {
+            ArrayData::Int64(a) => a.iter().copied().collect(),
+            other => panic!("not int64: {:?}", other.dtype()),
+        }
+    }
+
+    fn values(data: &ArrayData) -> Vec<f64> {
+        match data {
+            ArrayData::Float64(a) => a.iter().copied().collect(),
+            other => panic!("not float64: {:?}", other.dtype()),
+        }
+    }
+
+    #[test]
+    fn keys_order_as_numpy_sorts() {
+        let ordered = [f64::NEG_INFINITY, -2.5, -1e-300, 0.0, 1e-300, 3.0, f64::INFINITY];
+        for pair in ordered.windows(2) {
+            assert!(pair[0].key() < pair[1].key(), "{pair:?}");
+        }
+        assert_eq!((-0.0f64).key(), 0.0f64.key());
+        assert!(f64::INFINITY.key() < f64::NAN.key());
+        assert_eq!(f64::NAN.key(), (-f64::NAN).key());
+        assert!(f32::INFINITY.key() < f32::NAN.key());
+        assert!((-1.0f32).key() < 0.5f32.key());
+    }
+
+    #[test]
+    fn sorts_each_lane_with_nan_last() {
+        let x = f64s(&[2, 3], &[3.0, f64::NAN, 1.0, 0.0, -1.0, 2.0]);
+        let sorted = values(&sort(&x, 1, false, 0).unwrap());
+        assert_eq!(&sorted[..2], &[1.0, 3.0]);
+        assert!(sorted[2].is_nan());
+        assert_eq!(&sorted[3..], &[-1.0, 0.0, 2.0]);
+        let by_rows = values(&sort(&x, 0, false, 0).unwrap());
+        assert_eq!(by_rows[0], 0.0);
+        assert_eq!(by_rows[3], 3.0);
+        assert!(by_rows[1] == -1.0 && by_rows[4].is_nan());
+    }
+
+    #[test]
+    fn argsort_is_stable_and_offset() {
+        let x = f64s(&[5], &[2.0, 1.0, 2.0, f64::NAN, 1.0]);
+        assert_eq!(i64s(&sort(&x, 0, true, 10).unwrap()), vec![11, 14, 10, 12, 13]);
+    }
+
+    #[test]
+    fn searchsorted_left_and_right() {
+        let a = f64s(&[5], &[1.0, 2.0, 2.0, 3.0, f64::NAN]);
+        let v = f64s(&[4], &[2.0, 0.0, 9.0, f64::NAN]);
+        assert_eq!(i64s(&search_sorted(&a, &v, false).unwrap()), vec![1, 0, 4, 4]);
+        assert_eq!(i64s(&search_sorted(&a, &v, true).unwrap()), vec![3, 0, 4, 5]);
+        assert_eq!(search_sorted(&a, &v, true).unwrap().shape(), &[1, 4]);
+    }
+
+    #[test]
+    fn merges_pieces_and_their_indices_stably() {
+        let p = f64s(&[3], &[1.0, 2.0, 5.0]);
+        let q = f64s(&[2], &[2.0, 3.0]);
+        assert_eq!(
+            values(&merge_sorted(&[&p, &q], None).unwrap()),
+            vec![1.0, 2.0, 2.0, 3.0, 5.0]
+        );
+        let pi = ArrayData::Int64(ArrayD::from_shape_vec(IxDyn(&[3]), vec![0, 1, 2]).unwrap());
+        let qi = ArrayData::Int64(ArrayD::from_shape_vec(IxDyn(&[2]), vec![7, 8]).unwrap());
+        assert_eq!(
+            i64s(&merge_sorted(&[&p, &q], Some(&[&pi, &qi])).unwrap()),
+            vec![0, 1, 7, 8, 2]
+        );
+        assert!(merge_sorted(&[], None).is_err());
+    }
+}
