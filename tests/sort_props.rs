@@ -75,7 +75,7 @@ fn script(case: &Case, chunked: bool) -> String {
         grid.join(", ")
     ));
     if chunked {
-        text.push_str(&format!("x = x.rechunk({})\n", tuple(&case.chunks)));
+        text.push_str(&format!("x = x.rechunk(({},))\n", tuple(&case.chunks)));
         text.push_str(&format!(
             "g = g.rechunk(({}, {}))\n",
             tuple(&case.grid_chunks.0),

@@ -245,10 +245,14 @@ pub enum Kernel {
     },
     /// Arguments `[a, v]`: per element of `v`, NumPy's `searchsorted` of it in the
     /// sorted 1-D chunk `a`, as int64 of shape `[1, *v.shape]`.
-    SearchSorted { right: bool },
+    SearchSorted {
+        right: bool,
+    },
     /// Arguments: sorted 1-D pieces, then (with `arg`) their positions in the whole
     /// array: the pieces merged, or their positions in merged order.
-    MergeSorted { arg: bool },
+    MergeSorted {
+        arg: bool,
+    },
 
     // ---- saving ----
     /// Creates the temporary file of a save (arguments: an earlier save to the same
@@ -393,9 +397,11 @@ impl Kernel {
                 let blocks = arrays(args.get(1..).unwrap_or_default())?;
                 select::gather(arg(args, 0)?, &blocks, starts, *axis, *len).map_err(text)
             }
-            Kernel::Sort { axis, arg: by_index, offset } => {
-                sort::sort(arg(args, 0)?, *axis, *by_index, *offset).map_err(text)
-            }
+            Kernel::Sort {
+                axis,
+                arg: by_index,
+                offset,
+            } => sort::sort(arg(args, 0)?, *axis, *by_index, *offset).map_err(text),
             Kernel::SearchSorted { right } => {
                 sort::search_sorted(arg(args, 0)?, arg(args, 1)?, *right).map_err(text)
             }

@@ -232,7 +232,9 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
         }
         ChunkOp::MergeSorted { arg } => {
             let values = if *arg { inputs.len() / 2 } else { inputs.len() };
-            let total: usize = (0..values).map(|i| shape(i).iter().product::<usize>()).sum();
+            let total: usize = (0..values)
+                .map(|i| shape(i).iter().product::<usize>())
+                .sum();
             expect_shape(&[total], &out, "merged")
         }
         ChunkOp::Compress { axis } => {

@@ -38,7 +38,10 @@ impl Tiler<'_> {
         right: bool,
     ) -> TileResult<StepId> {
         let (a, v) = (self.input(node, 0), self.input(node, 1));
-        let (a_first, v_first) = (self.out.step(a).first_chunk.0, self.out.step(v).first_chunk.0);
+        let (a_first, v_first) = (
+            self.out.step(a).first_chunk.0,
+            self.out.step(v).first_chunk.0,
+        );
         let v_strides = self.layout(v).grid_strides();
         self.add_listed(
             ChunkOp::SearchBlocks { right },
@@ -65,8 +68,13 @@ impl Tiler<'_> {
         arg: bool,
         sources: &[Vec<u32>],
     ) -> TileResult<StepId> {
-        let steps: Vec<StepId> = (0..node.inputs.len()).map(|i| self.input(node, i)).collect();
-        let firsts: Vec<u32> = steps.iter().map(|&s| self.out.step(s).first_chunk.0).collect();
+        let steps: Vec<StepId> = (0..node.inputs.len())
+            .map(|i| self.input(node, i))
+            .collect();
+        let firsts: Vec<u32> = steps
+            .iter()
+            .map(|&s| self.out.step(s).first_chunk.0)
+            .collect();
         self.add_listed(
             ChunkOp::MergeSorted { arg },
             id,

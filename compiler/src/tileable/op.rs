@@ -135,10 +135,7 @@ pub enum TileOp {
     /// alike: output chunk `j` merges, stably, the sorted pieces `sources[j]` (chunk
     /// indices of the inputs, in order) — PSRS's last step. 1-D, of the pieces'
     /// length.
-    MergeSorted {
-        arg: bool,
-        sources: Arc<[Vec<u32>]>,
-    },
+    MergeSorted { arg: bool, sources: Arc<[Vec<u32>]> },
 }
 
 /// One item of a normalized basic index.

@@ -272,7 +272,10 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             let [pieces] = inputs[0].nsplits.as_slice() else {
                 return Err("merges pieces that are not 1-D".into());
             };
-            if inputs.iter().any(|input| input.nsplits != inputs[0].nsplits) {
+            if inputs
+                .iter()
+                .any(|input| input.nsplits != inputs[0].nsplits)
+            {
                 return Err("merges values and indices chunked differently".into());
             }
             let lengths: Option<Vec<usize>> = sources

@@ -16,8 +16,8 @@ pub mod reduce;
 pub mod scalar_semantics;
 pub mod scan;
 pub mod select;
-pub mod sort;
 pub mod shape;
+pub mod sort;
 
 use std::fmt;
 

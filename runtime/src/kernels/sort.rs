@@ -224,7 +224,9 @@ pub fn merge_sorted(
                             return Err(internal("sort indices are not int64"));
                         };
                         if idx.len() != part.len() {
-                            return Err(internal("a sorted piece and its indices differ in length"));
+                            return Err(internal(
+                                "a sorted piece and its indices differ in length",
+                            ));
                         }
                         pairs.extend(part.iter().zip(idx.iter()).map(|(v, &i)| (v.key(), i)));
                     }
@@ -270,7 +272,15 @@ mod tests {
 
     #[test]
     fn keys_order_as_numpy_sorts() {
-        let ordered = [f64::NEG_INFINITY, -2.5, -1e-300, 0.0, 1e-300, 3.0, f64::INFINITY];
+        let ordered = [
+            f64::NEG_INFINITY,
+            -2.5,
+            -1e-300,
+            0.0,
+            1e-300,
+            3.0,
+            f64::INFINITY,
+        ];
         for pair in ordered.windows(2) {
             assert!(pair[0].key() < pair[1].key(), "{pair:?}");
         }
@@ -297,15 +307,24 @@ mod tests {
     #[test]
     fn argsort_is_stable_and_offset() {
         let x = f64s(&[5], &[2.0, 1.0, 2.0, f64::NAN, 1.0]);
-        assert_eq!(i64s(&sort(&x, 0, true, 10).unwrap()), vec![11, 14, 10, 12, 13]);
+        assert_eq!(
+            i64s(&sort(&x, 0, true, 10).unwrap()),
+            vec![11, 14, 10, 12, 13]
+        );
     }
 
     #[test]
     fn searchsorted_left_and_right() {
         let a = f64s(&[5], &[1.0, 2.0, 2.0, 3.0, f64::NAN]);
         let v = f64s(&[4], &[2.0, 0.0, 9.0, f64::NAN]);
-        assert_eq!(i64s(&search_sorted(&a, &v, false).unwrap()), vec![1, 0, 4, 4]);
-        assert_eq!(i64s(&search_sorted(&a, &v, true).unwrap()), vec![3, 0, 4, 5]);
+        assert_eq!(
+            i64s(&search_sorted(&a, &v, false).unwrap()),
+            vec![1, 0, 4, 4]
+        );
+        assert_eq!(
+            i64s(&search_sorted(&a, &v, true).unwrap()),
+            vec![3, 0, 4, 5]
+        );
         assert_eq!(search_sorted(&a, &v, true).unwrap().shape(), &[1, 4]);
     }
 

@@ -2,9 +2,7 @@
 
 use super::params::*;
 use super::Decomposition as D;
-use super::{
-    Builtin, FillKind, Home, Param, RandomKind, Selection, Signature, Sorting, Statistic,
-};
+use super::{Builtin, FillKind, Home, Param, RandomKind, Selection, Signature, Sorting, Statistic};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
 const fn entry(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
@@ -288,7 +286,11 @@ pub(crate) static LIBRARY: &[Signature] = &[
     entry("sort", SORT, F::Sorting(Sorting::Sort)),
     method("sort", SORT_METHOD, F::Sorting(Sorting::SortMethod)),
     with_method("argsort", SORT, F::Sorting(Sorting::Argsort)),
-    with_method("searchsorted", SEARCHSORTED, F::Sorting(Sorting::SearchSorted)),
+    with_method(
+        "searchsorted",
+        SEARCHSORTED,
+        F::Sorting(Sorting::SearchSorted),
+    ),
     entry("unique", UNIQUE, F::Sorting(Sorting::Unique)),
     entry("median", MEDIAN, F::Sorting(Sorting::Median)),
     entry("percentile", QUANTILE, F::Sorting(Sorting::Percentile)),

@@ -1,4 +1,4 @@
-# sort is a later-version feature -> error: `sort` is not supported yet (not in version 1)
+# partition is a later-version feature -> error: `partition` is not supported yet
 import mars.tensor as mt
 x = mt.arange(5)
-print(mt.sort(x))
+print(mt.partition(x, 2))

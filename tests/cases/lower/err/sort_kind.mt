@@ -1,0 +1,3 @@
+import mars.tensor as mt
+x = mt.arange(5)
+print(mt.sort(x, kind="bogo"))
