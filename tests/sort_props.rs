@@ -23,11 +23,27 @@ struct Case {
     workers: u32,
 }
 
+/// Chunks of 1 to 12 elements covering `len` (so most 1-D sorts are distributed).
+fn chunk_lengths(len: usize) -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(1usize..=12, len).prop_map(move |sizes| {
+        let mut left = len;
+        let mut out = Vec::new();
+        for size in sizes {
+            if left == 0 {
+                break;
+            }
+            out.push(size.min(left));
+            left -= size.min(left);
+        }
+        out
+    })
+}
+
 fn case() -> impl Strategy<Value = Case> {
-    (1usize..=40, 1usize..=6, 1usize..=6).prop_flat_map(|(len, rows, cols)| {
+    (1usize..=120, 1usize..=6, 1usize..=6).prop_flat_map(|(len, rows, cols)| {
         (
             prop::collection::vec(prop::option::weighted(0.85, -3i8..=3), len),
-            random_splits(len),
+            chunk_lengths(len),
             prop::collection::vec(0i64..5, rows * cols),
             random_splits(rows),
             random_splits(cols),

@@ -3,11 +3,12 @@
 //!
 //! A sort along an axis held in one chunk is one `TileOp::Sort` (each chunk sorted
 //! on its own). A sort of a 1-D tensor of several chunks is a distributed sort —
-//! parallel sorting by regular sampling (PSRS), as Mars does — in two stages: each
-//! chunk is sorted (kept in the session's cache, so no stage sorts it again); a
-//! stage fetches regularly spaced samples of the sorted chunks, from which lowering
-//! picks one pivot per chunk boundary; a second stage fetches where the pivots fall
-//! in each sorted chunk (`TileOp::SearchBlocks`); then the sorted chunks are cut at
+//! parallel sorting by regular sampling (PSRS), as Mars does — in one stage: each
+//! chunk is sorted (kept in the session's cache, so the run after the stage does not
+//! sort it again), regularly spaced samples of the sorted chunks are sorted in one
+//! chunk and give one pivot per part (at most one part per chunk), and the stage
+//! fetches where the pivots fall in each sorted chunk (`TileOp::SearchBlocks`);
+//! then the sorted chunks are cut at
 //! those places (a rechunk) and output chunk `j` merges the pieces between pivots
 //! `j - 1` and `j` of every chunk (`TileOp::MergeSorted`). Its chunking is exact, so
 //! everything after a sort tiles as usual. A tensor of several dimensions whose sort
@@ -23,7 +24,7 @@ use super::{LowerResult, Lowerer};
 use crate::infer::shapes::normalize_axis;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
-use marsc_runtime::{ArrayData, DType, Scalar};
+use marsc_runtime::{ArrayData, DType};
 use std::sync::Arc;
 
 /// The library's sorting functions.
@@ -49,8 +50,12 @@ pub(crate) enum Sorting {
     TopK,
 }
 
-/// The most samples a distributed sort fetches to pick its pivots.
-const MAX_SAMPLES: usize = 1000;
+/// The most parts (output chunks) a distributed sort cuts its tensor into.
+const MAX_PARTS: usize = 1024;
+/// The most pivot places (chunks times pivots) a distributed sort's stage fetches.
+const MAX_PLACES: usize = 1 << 22;
+/// Samples per part the pivots are picked from.
+const OVERSAMPLING: usize = 32;
 
 impl Lowerer<'_> {
     /// A call of one of the sorting functions.
@@ -235,6 +240,17 @@ impl Lowerer<'_> {
         let chunks = self.node(a).nsplits[0].clone();
         let k = chunks.len();
         let dtype = self.dtype(a);
+        if n < 2 * k {
+            // Chunks of about one element: one chunk sorts them at once.
+            let whole = self.rechunk_to_splits(a, vec![vec![n]], span);
+            let values = self.local_sort(whole, 0, false, span)?;
+            let indices = if arg {
+                Some(self.local_sort(whole, 0, true, span)?)
+            } else {
+                None
+            };
+            return Ok(Some((values, indices)));
+        }
         let local = self.local_sort(a, 0, false, span)?;
         self.keep_across_stages(local);
         let local_idx = if arg {
@@ -244,41 +260,32 @@ impl Lowerer<'_> {
         } else {
             None
         };
-        // Regularly spaced samples of the sorted chunks (k per chunk, at most
-        // MAX_SAMPLES in all), sorted here; pivot j is the sample at rank j/k.
-        let wanted = (k * k).clamp(k, MAX_SAMPLES);
-        let step = n.div_ceil(wanted).max(1);
-        let start = step / 2;
-        let count = (n - start).div_ceil(step);
-        let samples = self.slice_axis_step(local, 0, start as i64, step as i64, count, span)?;
-        let Some(samples) = self.stage_value(samples, span) else {
-            return Ok(None);
-        };
-        let samples = marsc_runtime::kernels::sort::sort(&samples, 0, false, 0)
-            .map_err(|e| Diagnostic::error(format!("internal error: {e}"), span))?;
-        let pivots: Vec<Scalar> = (1..k)
-            .filter_map(|j| samples.get_flat(j * samples.len() / k))
-            .collect();
-        if pivots.len() + 1 != k {
+        // Regularly spaced samples of the sorted chunks (OVERSAMPLING per part),
+        // sorted in one chunk; pivot j is the sample at rank j / parts. Only where
+        // the pivots fall in each chunk is fetched (one stage).
+        let parts = k.min(MAX_PARTS).min((MAX_PLACES / k).max(2));
+        let wanted = (parts * OVERSAMPLING).min(n);
+        let step = n / wanted;
+        let count = (n - step / 2).div_ceil(step);
+        let samples = self.slice_axis_step(local, 0, (step / 2) as i64, step as i64, count, span)?;
+        let samples = self.rechunk_to_splits(samples, vec![vec![count]], span);
+        let samples = self.local_sort(samples, 0, false, span)?;
+        let spacing = count / parts;
+        if spacing == 0 {
             return Err(Diagnostic::error(
-                "internal error: a sort's samples gave too few pivots",
+                "internal error: a sort has fewer samples than parts",
                 span,
             ));
         }
-        let pivots = self.add_with_splits(
-            TileOp::Literal(Arc::from(pivots)),
-            vec![],
-            vec![k - 1],
-            dtype,
-            vec![vec![k - 1]],
-            span,
-        );
+        let pivots =
+            self.slice_axis_step(samples, 0, spacing as i64, spacing as i64, parts - 1, span)?;
+        let k_parts = parts;
         let places = self.add_with_splits(
             TileOp::SearchBlocks { right: true },
             vec![local, pivots],
-            vec![k, k - 1],
+            vec![k, k_parts - 1],
             DType::Int64,
-            vec![vec![1; k], vec![k - 1]],
+            vec![vec![1; k], vec![k_parts - 1]],
             span,
         );
         let Some(places) = self.stage_value(places, span) else {
@@ -288,7 +295,7 @@ impl Lowerer<'_> {
             ArrayData::Int64(values) => values.iter().map(|&p| usize::try_from(p).ok()).collect(),
             _ => None,
         };
-        let Some(places) = places.filter(|p| p.len() == k * (k - 1)) else {
+        let Some(places) = places.filter(|p| p.len() == k * (k_parts - 1)) else {
             return Err(Diagnostic::error(
                 "internal error: a stage gave pivot places that do not fit the sort",
                 span,
@@ -296,13 +303,13 @@ impl Lowerer<'_> {
         };
         // Chunk i's piece j lies between pivots j - 1 and j; empty pieces are left out.
         let mut piece_splits = Vec::new();
-        let mut sources: Vec<Vec<u32>> = vec![Vec::new(); k];
-        let mut totals = vec![0usize; k];
+        let mut sources: Vec<Vec<u32>> = vec![Vec::new(); k_parts];
+        let mut totals = vec![0usize; k_parts];
         for (i, &len) in chunks.iter().enumerate() {
-            let row = &places[i * (k - 1)..(i + 1) * (k - 1)];
+            let row = &places[i * (k_parts - 1)..(i + 1) * (k_parts - 1)];
             let mut from = 0;
-            for j in 0..k {
-                let to = if j + 1 < k { row[j].min(len) } else { len };
+            for j in 0..k_parts {
+                let to = if j + 1 < k_parts { row[j].min(len) } else { len };
                 if to > from {
                     sources[j].push(piece_splits.len() as u32);
                     piece_splits.push(to - from);
