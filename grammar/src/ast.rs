@@ -164,6 +164,9 @@ pub enum ExprKind {
     None,
     /// String literal with escapes already processed.
     Str(String),
+    /// An f-string (with any string literals next to it): literal text and
+    /// replacement fields, in order.
+    FString(Vec<FPiece>),
     /// `...`
     Ellipsis,
     /// `(a, b)`, `a, b` or `()`.
@@ -348,4 +351,22 @@ impl UnaryOp {
             UnaryOp::Invert => "~",
         }
     }
+}
+
+/// A piece of an f-string.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FPiece {
+    /// Literal text, escapes and doubled braces processed.
+    Text(String),
+    /// A replacement field `{expr=!c:spec}`.
+    Field {
+        expr: Box<Expr>,
+        /// `{x=}`: the text up to the `=` and the blanks after it, shown before the
+        /// value (which is then its `repr` unless a conversion or spec says otherwise).
+        debug: Option<String>,
+        /// `!r`, `!s` or `!a`.
+        conversion: Option<char>,
+        /// The format spec after the `:` (literal text).
+        spec: String,
+    },
 }

@@ -264,6 +264,33 @@ impl Walk {
             ExprKind::None => self.push(depth, role, "None", String::new(), span),
             ExprKind::Str(value) => self.push(depth, role, "Str", format!("{value:?}"), span),
             ExprKind::Ellipsis => self.push(depth, role, "Ellipsis", String::new(), span),
+            ExprKind::FString(pieces) => {
+                self.push(depth, role, "FString", String::new(), span);
+                for piece in pieces {
+                    match piece {
+                        crate::ast::FPiece::Text(text) => {
+                            self.push(child, "text", "Str", format!("{text:?}"), span)
+                        }
+                        crate::ast::FPiece::Field {
+                            expr,
+                            debug,
+                            conversion,
+                            spec,
+                        } => {
+                            let mut label = String::new();
+                            if let Some(debug) = debug {
+                                label.push_str(&format!("debug={debug:?} "));
+                            }
+                            if let Some(c) = conversion {
+                                label.push_str(&format!("!{c} "));
+                            }
+                            label.push_str(&format!("spec={spec:?}"));
+                            self.expr(child, "field", expr);
+                            self.push(child + 1, "format", "Format", label, expr.span);
+                        }
+                    }
+                }
+            }
             ExprKind::Error => self.push(depth, role, "Error", String::new(), span),
             ExprKind::Tuple(items) | ExprKind::List(items) => {
                 let kind = if matches!(expr.kind, ExprKind::Tuple(_)) {

@@ -365,6 +365,12 @@ impl<'src> Lexer<'src> {
     }
 
     fn string(&mut self, text: &'src str, span: Range<usize>, end: StringEnd) -> Token<'src> {
+        let prefix = &text[..text.find(['\'', '"']).unwrap_or(0)];
+        if end == StringEnd::Closed
+            && matches!(prefix.to_ascii_lowercase().as_str(), "f" | "fr" | "rf")
+        {
+            return self.fstring(text, span);
+        }
         match end {
             StringEnd::Closed => match literals::decode_string(text, span.start) {
                 Ok(value) => Token::Str(value),
@@ -372,6 +378,39 @@ impl<'src> Lexer<'src> {
             },
             StringEnd::Unterminated => self.unterminated_string(text, span),
         }
+    }
+
+    /// An f-string: its text split into literal pieces and fields, each field's
+    /// expression parsed on its own (its spans are the source's).
+    fn fstring(&mut self, text: &'src str, span: Range<usize>) -> Token<'src> {
+        let raw_pieces = match literals::split_fstring(text, span.start) {
+            Ok(pieces) => pieces,
+            Err(diagnostic) => return self.error(*diagnostic),
+        };
+        let mut pieces = Vec::with_capacity(raw_pieces.len());
+        for piece in raw_pieces {
+            match piece {
+                literals::RawPiece::Text(text) => pieces.push(crate::ast::FPiece::Text(text)),
+                literals::RawPiece::Field {
+                    expr,
+                    debug,
+                    conversion,
+                    spec,
+                } => match crate::parser::parse_expression_at(self.source, expr) {
+                    Ok(expr) => pieces.push(crate::ast::FPiece::Field {
+                        expr: Box::new(expr),
+                        debug,
+                        conversion,
+                        spec,
+                    }),
+                    Err(diagnostics) => {
+                        self.diagnostics.extend(diagnostics);
+                        return Token::Invalid;
+                    }
+                },
+            }
+        }
+        Token::FString(pieces)
     }
 
     fn unterminated_string(&mut self, text: &str, span: Range<usize>) -> Token<'src> {

@@ -19,6 +19,44 @@ lalrpop_util::lalrpop_mod!(
     "/grammar.rs"
 );
 
+/// Parses the expression of an f-string's field, at `range` of `source`: the text is
+/// parsed as `(expression)` on a line of its own, preceded by blank lines so that
+/// every span is the source's own.
+pub(crate) fn parse_expression_at(
+    source: &str,
+    range: std::ops::Range<usize>,
+) -> Result<crate::ast::Expr, Vec<Diagnostic>> {
+    let text = source.get(range.clone()).unwrap_or("");
+    let mut padded = "\n".repeat(range.start.saturating_sub(1));
+    padded.push('(');
+    padded.push_str(text);
+    padded.push_str(")\n");
+    let (module, mut diagnostics) = parse(&padded);
+    if !diagnostics.is_empty() {
+        // The `)` parsing added is the field's closing `}` to the reader.
+        for diagnostic in &mut diagnostics {
+            if diagnostic.span.start as usize >= range.end {
+                diagnostic.message = diagnostic.message.replace("`)`", "the end of the field");
+            }
+        }
+        return Err(diagnostics);
+    }
+    match module.stmts.as_slice() {
+        [crate::ast::Stmt {
+            kind: crate::ast::StmtKind::Expr(expr),
+            ..
+        }] => {
+            let mut expr = expr.clone();
+            expr.span = Span::new(range.start, range.end);
+            Ok(expr)
+        }
+        _ => Err(vec![Diagnostic::error(
+            "f-string: expected an expression",
+            Span::new(range.start, range.end),
+        )]),
+    }
+}
+
 /// Parses a whole script. The module holds every statement that parsed; the
 /// diagnostics (lexical and syntax errors) are in source order.
 pub fn parse(source: &str) -> (Module, Vec<Diagnostic>) {

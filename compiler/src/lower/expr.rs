@@ -26,6 +26,7 @@ impl Lowerer<'_> {
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::None => Value::None,
             ExprKind::Str(text) => Value::str(text),
+            ExprKind::FString(pieces) => self.fstring(pieces),
             ExprKind::Ellipsis => Value::Ellipsis,
             ExprKind::Tuple(items) => self.sequence(items, false),
             ExprKind::List(items) => self.sequence(items, true),

@@ -31,6 +31,8 @@ mod dtype_args;
 mod elementwise;
 mod expr;
 mod fold;
+mod format_spec;
+mod fstring;
 mod full_fill;
 pub mod graph_size;
 pub mod incremental;

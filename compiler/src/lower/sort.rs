@@ -267,7 +267,8 @@ impl Lowerer<'_> {
         let wanted = (parts * OVERSAMPLING).min(n);
         let step = n / wanted;
         let count = (n - step / 2).div_ceil(step);
-        let samples = self.slice_axis_step(local, 0, (step / 2) as i64, step as i64, count, span)?;
+        let samples =
+            self.slice_axis_step(local, 0, (step / 2) as i64, step as i64, count, span)?;
         let samples = self.rechunk_to_splits(samples, vec![vec![count]], span);
         let samples = self.local_sort(samples, 0, false, span)?;
         let spacing = count / parts;
@@ -309,7 +310,11 @@ impl Lowerer<'_> {
             let row = &places[i * (k_parts - 1)..(i + 1) * (k_parts - 1)];
             let mut from = 0;
             for j in 0..k_parts {
-                let to = if j + 1 < k_parts { row[j].min(len) } else { len };
+                let to = if j + 1 < k_parts {
+                    row[j].min(len)
+                } else {
+                    len
+                };
                 if to > from {
                     sources[j].push(piece_splits.len() as u32);
                     piece_splits.push(to - from);

@@ -141,6 +141,13 @@ fn shift_expr(expr: &mut Expr, by: u32) {
         ExprKind::Tuple(items) | ExprKind::List(items) => {
             items.iter_mut().for_each(|item| shift_expr(item, by));
         }
+        ExprKind::FString(pieces) => {
+            for piece in pieces {
+                if let marsc_grammar::ast::FPiece::Field { expr, .. } = piece {
+                    shift_expr(expr, by);
+                }
+            }
+        }
         ExprKind::Attribute { value, attr } => {
             shift_expr(value, by);
             shift_ident(attr, by);

@@ -117,6 +117,208 @@ pub(crate) fn decode_string(text: &str, start: usize) -> Result<Cow<'_, str>, Bo
     }
 }
 
+/// A piece of an f-string before its fields are parsed.
+#[derive(Debug, PartialEq)]
+pub(crate) enum RawPiece {
+    Text(String),
+    Field {
+        /// Where the field's expression is in the source.
+        expr: std::ops::Range<usize>,
+        debug: Option<String>,
+        conversion: Option<char>,
+        spec: String,
+    },
+}
+
+/// Splits a closed f-string literal (`text`, at `start` in the source) into literal
+/// text and fields, as Python 3.11 does: `{{` and `}}` are braces, a field runs to the
+/// `}` that closes it (brackets and quoted strings inside it skipped), `!r`/`!s`/`!a`
+/// convert, `:` starts the spec, and a `=` ending the expression shows it (`{x=}`).
+pub(crate) fn split_fstring(text: &str, start: usize) -> Result<Vec<RawPiece>, Box<Diagnostic>> {
+    let prefix_len = text.find(['\'', '"']).unwrap_or(0);
+    let raw = text[..prefix_len].to_ascii_lowercase().contains('r');
+    let quoted = &text[prefix_len..];
+    let quote_len =
+        if quoted.len() >= 6 && (quoted.starts_with("'''") || quoted.starts_with("\"\"\"")) {
+            3
+        } else {
+            1
+        };
+    let body_start = prefix_len + quote_len;
+    let body = text
+        .get(body_start..text.len().saturating_sub(quote_len))
+        .unwrap_or("");
+    let at = |i: usize| start + body_start + i;
+    let error = |message: &str, from: usize, to: usize| -> Box<Diagnostic> {
+        Diagnostic::error(format!("f-string: {message}"), Span::new(at(from), at(to))).into()
+    };
+    let bytes = body.as_bytes();
+    let mut pieces = Vec::new();
+    let mut literal = String::new();
+    let mut literal_start = 0;
+    let mut i = 0;
+    let flush = |literal: &mut String, literal_start: usize, pieces: &mut Vec<RawPiece>| {
+        if literal.is_empty() {
+            return Ok(());
+        }
+        let text = if raw || !literal.contains('\\') {
+            std::mem::take(literal)
+        } else {
+            let decoded = decode_escapes(literal, at(literal_start))?;
+            literal.clear();
+            decoded
+        };
+        pieces.push(RawPiece::Text(text));
+        Ok::<(), Box<Diagnostic>>(())
+    };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' if bytes.get(i + 1) == Some(&b'{') => {
+                literal.push('{');
+                i += 2;
+            }
+            b'}' if bytes.get(i + 1) == Some(&b'}') => {
+                literal.push('}');
+                i += 2;
+            }
+            b'}' => return Err(error("single '}' is not allowed", i, i + 1)),
+            b'{' => {
+                flush(&mut literal, literal_start, &mut pieces)?;
+                let (field, end) = split_field(body, i, &error)?;
+                let RawField {
+                    expr,
+                    debug,
+                    conversion,
+                    spec,
+                } = field;
+                pieces.push(RawPiece::Field {
+                    expr: at(expr.start)..at(expr.end),
+                    debug,
+                    conversion,
+                    spec,
+                });
+                i = end;
+                literal_start = i;
+            }
+            _ => {
+                let c = body[i..].chars().next().unwrap_or(' ');
+                literal.push(c);
+                i += c.len_utf8();
+            }
+        }
+    }
+    flush(&mut literal, literal_start, &mut pieces)?;
+    Ok(pieces)
+}
+
+struct RawField {
+    expr: std::ops::Range<usize>,
+    debug: Option<String>,
+    conversion: Option<char>,
+    spec: String,
+}
+
+/// The field opening at `open` (a `{`) in `body`, and where the text after it starts.
+fn split_field(
+    body: &str,
+    open: usize,
+    error: &dyn Fn(&str, usize, usize) -> Box<Diagnostic>,
+) -> Result<(RawField, usize), Box<Diagnostic>> {
+    let bytes = body.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open + 1;
+    let mut expr_end = None;
+    let mut debug_end = None;
+    while i < bytes.len() {
+        match bytes[i] {
+            quote @ (b'\'' | b'"') => {
+                let close = body[i + 1..]
+                    .find(quote as char)
+                    .ok_or_else(|| error("unterminated string in a field", i, i + 1))?;
+                i += close + 2;
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth > 0 => depth -= 1,
+            b'}' | b':' if depth == 0 => break,
+            b'!' if depth == 0 && bytes.get(i + 1) != Some(&b'=') => break,
+            b'=' if depth == 0
+                && bytes.get(i + 1) != Some(&b'=')
+                && !matches!(
+                    bytes.get(i.wrapping_sub(1)),
+                    Some(b'=' | b'!' | b'<' | b'>')
+                ) =>
+            {
+                // `{x=}`: the expression ends here; blanks after the `=` are shown too.
+                expr_end = Some(i);
+                let mut j = i + 1;
+                while bytes.get(j).is_some_and(|b| b.is_ascii_whitespace()) {
+                    j += 1;
+                }
+                debug_end = Some(j);
+                i = j;
+                break;
+            }
+            b'\\' => return Err(error("a field may not contain a backslash", i, i + 1)),
+            _ => {}
+        }
+        i += 1;
+    }
+    let expr_end = expr_end.unwrap_or(i);
+    let expr = open + 1..expr_end;
+    if body[expr.clone()].trim().is_empty() {
+        return Err(error(
+            "empty expression not allowed",
+            open,
+            expr_end.max(open + 1),
+        ));
+    }
+    let debug = debug_end.map(|end| body[open + 1..end].to_string());
+    let mut conversion = None;
+    if bytes.get(i) == Some(&b'!') {
+        match body[i + 1..].chars().next() {
+            Some(c @ ('r' | 's' | 'a')) => conversion = Some(c),
+            _ => {
+                return Err(error(
+                    "invalid conversion character: expected 's', 'r', or 'a'",
+                    i,
+                    i + 2,
+                ))
+            }
+        }
+        i += 2;
+    }
+    let mut spec = String::new();
+    if bytes.get(i) == Some(&b':') {
+        let spec_start = i + 1;
+        let close = body[spec_start..]
+            .find(['{', '}'])
+            .map(|p| p + spec_start)
+            .ok_or_else(|| error("expecting '}'", open, open + 1))?;
+        if bytes[close] == b'{' {
+            return Err(error(
+                "not supported yet: a replacement field inside a format spec",
+                close,
+                close + 1,
+            ));
+        }
+        spec = body[spec_start..close].to_string();
+        i = close;
+    }
+    if bytes.get(i) != Some(&b'}') {
+        return Err(error("expecting '}'", open, open + 1));
+    }
+    Ok((
+        RawField {
+            expr,
+            debug,
+            conversion,
+            spec,
+        },
+        i + 1,
+    ))
+}
+
 fn string_kind(prefix: &str, span: Span) -> Result<StringKind, Box<Diagnostic>> {
     match prefix.to_ascii_lowercase().as_str() {
         "" | "u" => Ok(StringKind::Plain),

@@ -12,6 +12,8 @@ pub enum Token<'src> {
     Float(f64),
     /// A string literal with its escapes processed.
     Str(Cow<'src, str>),
+    /// An f-string, its fields parsed.
+    FString(Vec<crate::ast::FPiece>),
     True,
     False,
     None,
@@ -90,6 +92,7 @@ impl Token<'_> {
             Token::Name(name) => format!("name `{name}`"),
             Token::Int(_) | Token::Float(_) => format!("number `{text}`"),
             Token::Str(_) => "a string".to_string(),
+            Token::FString(_) => "an f-string".to_string(),
             Token::Newline if text.is_empty() => "end of file".to_string(),
             Token::Newline => "end of line".to_string(),
             Token::Indent => "indentation".to_string(),
@@ -106,6 +109,7 @@ impl Token<'_> {
                 | Token::Int(_)
                 | Token::Float(_)
                 | Token::Str(_)
+                | Token::FString(_)
                 | Token::True
                 | Token::False
                 | Token::None

@@ -201,8 +201,46 @@ pub(crate) fn attribute(sink: &mut Sink<'_>, value: Node, attr: Ident, span: Spa
 }
 
 /// Adjacent string literals are one string, as in Python: `'a' "b"` is `"ab"`.
-pub(crate) fn concatenate(parts: Vec<Cow<'_, str>>) -> String {
-    parts.concat()
+/// A string literal next to others: plain, or an f-string's pieces.
+pub(crate) enum StrPart<'src> {
+    Plain(Cow<'src, str>),
+    F(Vec<crate::ast::FPiece>),
+}
+
+/// Adjacent string literals joined: a plain string, or an f-string when any is one.
+pub(crate) fn string(parts: Vec<StrPart<'_>>) -> ExprKind {
+    use crate::ast::FPiece;
+    if parts.iter().all(|p| matches!(p, StrPart::Plain(_))) {
+        let mut text = String::new();
+        for part in parts {
+            if let StrPart::Plain(s) = part {
+                text.push_str(&s);
+            }
+        }
+        return ExprKind::Str(text);
+    }
+    let mut pieces: Vec<FPiece> = Vec::new();
+    let push_text = |pieces: &mut Vec<FPiece>, text: &str| {
+        if let Some(FPiece::Text(last)) = pieces.last_mut() {
+            last.push_str(text);
+        } else if !text.is_empty() {
+            pieces.push(FPiece::Text(text.to_string()));
+        }
+    };
+    for part in parts {
+        match part {
+            StrPart::Plain(s) => push_text(&mut pieces, &s),
+            StrPart::F(items) => {
+                for item in items {
+                    match item {
+                        FPiece::Text(text) => push_text(&mut pieces, &text),
+                        field => pieces.push(field),
+                    }
+                }
+            }
+        }
+    }
+    ExprKind::FString(pieces)
 }
 
 /// `a OP b`, or a rejected chain `a OP b OP c`.

@@ -15,6 +15,25 @@ fn sexpr(expr: &Expr) -> String {
         ExprKind::Bool(value) => if *value { "True" } else { "False" }.to_string(),
         ExprKind::None => "None".into(),
         ExprKind::Str(value) => format!("{value:?}"),
+        ExprKind::FString(pieces) => {
+            let parts: Vec<String> = pieces
+                .iter()
+                .map(|piece| match piece {
+                    crate::ast::FPiece::Text(text) => format!("{text:?}"),
+                    crate::ast::FPiece::Field {
+                        expr,
+                        conversion,
+                        spec,
+                        ..
+                    } => format!(
+                        "{{{}{}:{spec}}}",
+                        sexpr(expr),
+                        conversion.map(|c| format!("!{c}")).unwrap_or_default()
+                    ),
+                })
+                .collect();
+            format!("(f {})", parts.join(" "))
+        }
         ExprKind::Ellipsis => "...".into(),
         ExprKind::Error => "<error>".into(),
         ExprKind::Tuple(items) => format!("(tuple {})", list(items)),
@@ -632,4 +651,48 @@ fn a_skipped_body_at_the_end_of_the_file_needs_no_newline() {
     let (module, diagnostics) = parse("x = 1\nwith x:\n    y = i");
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
     assert_eq!(module.stmts.len(), 1);
+}
+
+#[test]
+fn fstrings_split_into_text_and_parsed_fields() {
+    let (module, diagnostics) = parse("s = f'a{x + 1:>4}b{{c}}' \"d\" f\"{y!r}{ z[1:2] }\"\n");
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let crate::ast::StmtKind::Assign { value, .. } = &module.stmts[0].kind else {
+        panic!("not an assignment");
+    };
+    assert_eq!(
+        sexpr(value),
+        "(f \"a\" {(+ x 1):>4} \"b{c}d\" {y!r:} {(index z 1:2:):})"
+    );
+    // A field's expression keeps the source's spans.
+    let crate::ast::ExprKind::FString(pieces) = &value.kind else {
+        panic!("not an f-string");
+    };
+    let crate::ast::FPiece::Field { expr, .. } = &pieces[1] else {
+        panic!("not a field");
+    };
+    assert_eq!(expr.span, Span::new(8, 13));
+}
+
+#[test]
+fn fstring_errors_point_into_the_literal() {
+    for (source, message, start) in [
+        ("f'{}'\n", "f-string: empty expression not allowed", 2),
+        ("f'a}'\n", "f-string: single '}' is not allowed", 3),
+        (
+            "f'{x!q}'\n",
+            "f-string: invalid conversion character: expected 's', 'r', or 'a'",
+            4,
+        ),
+        (
+            "f'{x +}'\n",
+            "expected an expression, found the end of the field",
+            6,
+        ),
+    ] {
+        let (_, diagnostics) = parse(source);
+        assert_eq!(diagnostics.len(), 1, "{source}: {diagnostics:?}");
+        assert_eq!(diagnostics[0].message, message, "{source}");
+        assert_eq!(diagnostics[0].span.start as usize, start, "{source}");
+    }
 }

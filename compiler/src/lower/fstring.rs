@@ -1,0 +1,135 @@
+//! f-strings (and `str.format`'s fields): each field's value converted (`!r`, `!s`,
+//! `!a`) and formatted with its spec as Python does (`format_spec.rs`). A Python
+//! value formats at compile time; a tensor's value is computed in a stage (staged
+//! execution): a 0-d tensor formats as the NumPy scalar it is (a Python `int`,
+//! `float` or `bool` to `format`), a larger one shows NumPy's `str()` and takes no
+//! spec (NumPy's `TypeError`).
+
+use super::format_spec::{format_value, Formattable};
+use super::pyfmt::{python_repr_with, python_str_with};
+use super::value::Value;
+use super::{LowerResult, Lowerer};
+use crate::tileable::TileableId;
+use marsc_grammar::ast::FPiece;
+use marsc_grammar::{Diagnostic, Span};
+
+impl Lowerer<'_> {
+    /// The string an f-string makes; poison when a field's value could not be had.
+    pub(super) fn fstring(&mut self, pieces: &[FPiece]) -> Value {
+        let mut out = String::new();
+        for piece in pieces {
+            match piece {
+                FPiece::Text(text) => out.push_str(text),
+                FPiece::Field {
+                    expr,
+                    debug,
+                    conversion,
+                    spec,
+                } => {
+                    let value = self.eval(expr);
+                    if value.is_poison() {
+                        return Value::Poison;
+                    }
+                    if let Some(debug) = debug {
+                        out.push_str(debug);
+                    }
+                    // `{x=}` shows the repr unless a conversion or a spec is given.
+                    let conversion = match (conversion, debug) {
+                        (None, Some(_)) if spec.is_empty() => Some('r'),
+                        (conversion, _) => *conversion,
+                    };
+                    match self.format_field(&value, conversion, spec, expr.span) {
+                        Ok(Some(text)) => out.push_str(&text),
+                        Ok(None) => return Value::Poison,
+                        Err(diagnostic) => return self.report(diagnostic),
+                    }
+                }
+            }
+        }
+        Value::str(&out)
+    }
+
+    /// `format(conversion(value), spec)`; `None` when a stage could not run.
+    pub(super) fn format_field(
+        &mut self,
+        value: &Value,
+        conversion: Option<char>,
+        spec: &str,
+        span: Span,
+    ) -> LowerResult<Option<String>> {
+        let formatted = |result: Result<String, String>| {
+            result
+                .map(Some)
+                .map_err(|message| Diagnostic::error(message, span))
+        };
+        match conversion {
+            Some('r' | 'a') => {
+                let Some(text) = python_repr_with(value, &mut |id| self.staged_repr(id, span))
+                else {
+                    return Ok(None);
+                };
+                return formatted(format_value(Formattable::Str(&text), spec));
+            }
+            Some(_) => {
+                let Some(text) = self.python_str_of(value, span) else {
+                    return Ok(None);
+                };
+                return formatted(format_value(Formattable::Str(&text), spec));
+            }
+            None => {}
+        }
+        let scalar = match value {
+            Value::Tensor(id) if self.shape(*id).is_empty() => {
+                match self.staged_scalar(*id, span) {
+                    Some(scalar) => scalar,
+                    None => return Ok(None),
+                }
+            }
+            other => other.clone(),
+        };
+        match &scalar {
+            Value::Int(v) => formatted(format_value(Formattable::Int(*v), spec)),
+            Value::Float(v) => formatted(format_value(Formattable::Float(*v), spec)),
+            Value::Bool(b) => formatted(format_value(Formattable::Bool(*b), spec)),
+            Value::Str(s) => formatted(format_value(Formattable::Str(s), spec)),
+            other if spec.is_empty() => Ok(self.python_str_of(other, span)),
+            Value::Tensor(_) => Err(Diagnostic::error(
+                "unsupported format string passed to numpy.ndarray.__format__",
+                span,
+            )
+            .with_help(
+                "format one element (`x[0]`) or a 0-d result (`x.sum()`), or drop the spec",
+            )),
+            other => Err(Diagnostic::error(
+                format!(
+                    "unsupported format string passed to {}.__format__",
+                    other.type_name()
+                ),
+                span,
+            )),
+        }
+    }
+
+    /// Python's `str(value)`, a tensor's (and those a tuple holds) computed in a
+    /// stage; `None` when no stage could run.
+    fn python_str_of(&mut self, value: &Value, span: Span) -> Option<String> {
+        match value {
+            Value::Tensor(id) => self.staged_str(*id, span),
+            other => python_str_with(other, &mut |id| self.staged_repr(id, span)),
+        }
+    }
+
+    /// NumPy's `str()` of tensor `id`, computed in a stage.
+    fn staged_str(&mut self, id: TileableId, span: Span) -> Option<String> {
+        use marsc_runtime::format::{format_array, format_corners, format_scalar};
+        let shape = self.shape(id).to_vec();
+        let data = self.stage_value(id, span)?;
+        Some(if shape.is_empty() {
+            format_scalar(data.get_flat(0)?)
+        } else if data.shape() != shape.as_slice() {
+            format_corners(&data, &shape)
+        } else {
+            format_array(&data)
+        })
+    }
+}

@@ -1,0 +1,3 @@
+# format code d for a float -> Python's ValueError
+x = 1.5
+print(f"{x:d}")

@@ -1,0 +1,3 @@
+# an f-string conversion other than !r, !s, !a -> error
+x = 1
+print(f"{x!z}")

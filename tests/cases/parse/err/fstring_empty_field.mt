@@ -1,0 +1,3 @@
+# an empty f-string field -> error
+x = 1
+print(f"a {} b")

@@ -1,0 +1,3 @@
+# a lone } in an f-string -> error
+x = 1
+print(f"a } b")
