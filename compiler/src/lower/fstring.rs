@@ -133,3 +133,129 @@ impl Lowerer<'_> {
         })
     }
 }
+
+impl Lowerer<'_> {
+    /// `template.format(*args, **kwargs)`: Python's `str.format` with the fields
+    /// `{}`, `{0}`, `{name}`, each with its conversion and spec (attribute and index
+    /// lookups in a field, and fields inside a spec, are "not supported yet").
+    pub(super) fn str_format(
+        &mut self,
+        template: &str,
+        args: &[marsc_grammar::ast::Arg],
+        span: Span,
+    ) -> Value {
+        let mut positional = Vec::new();
+        let mut keywords: Vec<(String, Value, Span)> = Vec::new();
+        for arg in args {
+            let value = self.eval(&arg.value);
+            if value.is_poison() {
+                return Value::Poison;
+            }
+            match &arg.name {
+                Some(name) => keywords.push((name.name.clone(), value, arg.value.span)),
+                None => positional.push((value, arg.value.span)),
+            }
+        }
+        match self.fill_template(template, &positional, &keywords, span) {
+            Ok(Some(text)) => Value::str(&text),
+            Ok(None) => Value::Poison,
+            Err(diagnostic) => self.report(diagnostic),
+        }
+    }
+
+    fn fill_template(
+        &mut self,
+        template: &str,
+        positional: &[(Value, Span)],
+        keywords: &[(String, Value, Span)],
+        span: Span,
+    ) -> LowerResult<Option<String>> {
+        let error = |message: String| Diagnostic::error(message, span);
+        let mut out = String::new();
+        let mut auto: Option<usize> = None;
+        let mut manual = false;
+        let mut rest = template;
+        while let Some(at) = rest.find(['{', '}']) {
+            out.push_str(&rest[..at]);
+            let brace = rest.as_bytes()[at];
+            let after = &rest[at + 1..];
+            if after.as_bytes().first() == Some(&brace) {
+                out.push(brace as char);
+                rest = &after[1..];
+                continue;
+            }
+            if brace == b'}' {
+                return Err(error("Single '}' encountered in format string".into()));
+            }
+            let close = after
+                .find('}')
+                .ok_or_else(|| error("expected '}' before end of string".into()))?;
+            let field = &after[..close];
+            if field.contains('{') {
+                return Err(error(
+                    "not supported yet: a replacement field inside a format spec".into(),
+                ));
+            }
+            let (head, spec) = field.split_once(':').unwrap_or((field, ""));
+            let (name, conversion) = match head.split_once('!') {
+                Some((name, c)) => match c {
+                    "r" | "s" | "a" => (name, c.chars().next()),
+                    _ => return Err(error("expected ':' after conversion specifier".into())),
+                },
+                None => (head, None),
+            };
+            if name.contains(['.', '[']) {
+                return Err(error(format!(
+                    "not supported yet: attribute or index lookups in a format field (`{{{name}}}`)"
+                )));
+            }
+            let value = if name.is_empty() {
+                if manual {
+                    return Err(error(
+                        "cannot switch from manual field specification to automatic field numbering"
+                            .into(),
+                    ));
+                }
+                let index = auto.map_or(0, |i| i + 1);
+                auto = Some(index);
+                positional
+                    .get(index)
+                    .map(|(v, s)| (v.clone(), *s))
+                    .ok_or_else(|| {
+                        error(format!(
+                            "Replacement index {index} out of range for positional args tuple"
+                        ))
+                    })?
+            } else if let Ok(index) = name.parse::<usize>() {
+                if auto.is_some() {
+                    return Err(error(
+                        "cannot switch from automatic field numbering to manual field specification"
+                            .into(),
+                    ));
+                }
+                manual = true;
+                positional
+                    .get(index)
+                    .map(|(v, s)| (v.clone(), *s))
+                    .ok_or_else(|| {
+                        error(format!(
+                            "Replacement index {index} out of range for positional args tuple"
+                        ))
+                    })?
+            } else {
+                keywords
+                    .iter()
+                    .find(|(k, ..)| k == name)
+                    .map(|(_, v, s)| (v.clone(), *s))
+                    .ok_or_else(|| error(format!("KeyError: '{name}'")))?
+            };
+            match self.format_field(&value.0, conversion, spec, value.1)? {
+                Some(text) => out.push_str(&text),
+                None => return Ok(None),
+            }
+            rest = &after[close + 1..];
+        }
+        out.push_str(rest);
+        Ok(Some(out))
+    }
+}

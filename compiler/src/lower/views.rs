@@ -194,6 +194,10 @@ impl Lowerer<'_> {
         let (callee, receiver) = match &func.kind {
             ExprKind::Attribute { value, attr } => {
                 let (object, origin) = self.eval_origin(value);
+                if let (Value::Str(template), "format") = (&object, attr.name.as_str()) {
+                    let template = template.clone();
+                    return (self.str_format(&template, args, span), Origin::NEW);
+                }
                 let callee = self.attribute(object.clone(), value.span, attr);
                 (callee, Some((object, origin)))
             }

@@ -1,0 +1,2 @@
+# str.format with an index past its arguments -> Python IndexError
+print("{} {}".format(1))
