@@ -84,12 +84,15 @@ def check_checkable(tree):
 
 
 class DropIdentityMethods(ast.NodeTransformer):
-    """Rewrites `x.execute()`, `x.fetch()` and `x.rechunk(...)` into `x`."""
+    """Rewrites `x.execute()`, `x.fetch()` and `x.rechunk(...)` into `x` (not the
+    module function `mars.execute(...)`, which the shim has)."""
 
     def visit_Call(self, node):
         self.generic_visit(node)
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in IDENTITY_METHODS:
+        module_call = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+            and func.value.id == "mars"
+        if isinstance(func, ast.Attribute) and func.attr in IDENTITY_METHODS and not module_call:
             return func.value
         return node
 

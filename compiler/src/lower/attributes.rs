@@ -113,9 +113,10 @@ fn namespace_member(namespace: Namespace, name: &str) -> Option<Value> {
         Namespace::Library(module) => library_member(name, module),
         Namespace::Random(_) => library::find(name, Home::Random).map(Value::Function),
         Namespace::Linalg(_) => library::find(name, Home::Linalg).map(Value::Function),
-        Namespace::Mars => (name == "tensor").then_some(Value::Namespace(Namespace::Library(
+        Namespace::Mars if name == "tensor" => Some(Value::Namespace(Namespace::Library(
             LibraryModule::MarsTensor,
         ))),
+        Namespace::Mars => library::find(name, Home::Mars).map(Value::Function),
     }
 }
 
@@ -124,7 +125,9 @@ fn namespace_member_names(namespace: Namespace) -> Vec<&'static str> {
         Namespace::Library(_) => library_member_names().collect(),
         Namespace::Random(_) => library::names(Home::Random).collect(),
         Namespace::Linalg(_) => library::names(Home::Linalg).collect(),
-        Namespace::Mars => vec!["tensor"],
+        Namespace::Mars => std::iter::once("tensor")
+            .chain(library::names(Home::Mars))
+            .collect(),
     }
 }
 

@@ -132,6 +132,14 @@ impl Lowerer<'_> {
             Builtin::Statistic(stat) => self.statistic(stat, &args),
             Builtin::Selection(kind) => self.selection(kind, &args),
             Builtin::Sorting(kind) => self.sorting(kind, &args),
+            Builtin::MarsExecute => {
+                // Mars gives the one tileable, or a tuple of them.
+                let values: Vec<Value> = args.rest().iter().map(|a| a.value.clone()).collect();
+                Ok(match values.as_slice() {
+                    [one] => one.clone(),
+                    _ => Value::tuple(values),
+                })
+            }
             Builtin::Linalg(which) => self.decompose(which, &args),
         }
     }

@@ -468,7 +468,9 @@ pub fn member_names(members: Members) -> Vec<&'static str> {
             .collect(),
         Members::Library => library_member_names().collect(),
         Members::Random => library::names(Home::Random).collect(),
-        Members::Mars => vec!["tensor"],
+        Members::Mars => std::iter::once("tensor")
+            .chain(library::names(Home::Mars))
+            .collect(),
         Members::Linalg => library::names(Home::Linalg).collect(),
         Members::Nothing => Vec::new(),
     };

@@ -214,7 +214,6 @@ pub(crate) fn not_yet_in_library(name: &str, prefix: &str) -> Option<String> {
 
 /// Members of the top-level `mars` package besides `tensor`.
 const NOT_YET_IN_MARS: &[&str] = &[
-    "execute",
     "fetch",
     "new_session",
     "get_default_session",

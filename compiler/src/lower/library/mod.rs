@@ -77,6 +77,8 @@ pub(crate) enum Home {
     MethodOnly,
     /// `mt.linalg.NAME`.
     Linalg,
+    /// `mars.NAME` (`mars.execute`).
+    Mars,
 }
 
 /// Which lowering builds a call.
@@ -153,6 +155,8 @@ pub(crate) enum Builtin {
     Linalg(Decomposition),
     /// Sorting and what is built on it (`sort.rs`).
     Sorting(Sorting),
+    /// `mars.execute(*tensors)`: its arguments, computed with the rest of the script.
+    MarsExecute,
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

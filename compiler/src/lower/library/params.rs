@@ -451,6 +451,7 @@ pub(super) const ISIN: &[Param] = &[
     opt("invert", Default::Bool(false)),
     kw_unsupported("kind"),
 ];
+pub(super) const MARS_EXECUTE: &[Param] = &[var_positional("tileables"), kw_unsupported("session")];
 // ---- sorting (issue 19) ----
 pub(super) const SORT: &[Param] = &[
     req("a"),

@@ -296,6 +296,11 @@ pub(crate) static LIBRARY: &[Signature] = &[
     entry("percentile", QUANTILE, F::Sorting(Sorting::Percentile)),
     entry("quantile", QUANTILE, F::Sorting(Sorting::Quantile)),
     entry("topk", TOPK, F::Sorting(Sorting::TopK)),
+    // ---- mars ----
+    Signature {
+        home: Home::Mars,
+        ..entry("execute", MARS_EXECUTE, F::MarsExecute)
+    },
     // ---- linalg decompositions (issue 20) ----
     linalg("solve", LINALG_SOLVE, D::Solve),
     linalg("inv", LINALG_MATRIX, D::Inv),

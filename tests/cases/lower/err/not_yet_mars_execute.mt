@@ -1,5 +1,0 @@
-# a real Mars name marsc lacks is not supported yet rather than an unknown attribute -> error: not supported yet: mars.execute
-import mars
-import mars.tensor as mt
-x = mt.ones(3)
-mars.execute(x)
