@@ -82,12 +82,13 @@ fn assert_no_panic(source: &str) {
 
 #[test]
 fn every_function_with_every_argument_list() {
-    let prelude = "x = mt.ones((2, 3), chunks=1)\nv = mt.arange(3)\ns = mt.tensor(2.5)\nz = mt.ones((0, 3))\n";
+    let prelude = "import mars\nx = mt.ones((2, 3), chunks=1)\nv = mt.arange(3)\ns = mt.tensor(2.5)\nz = mt.ones((0, 3))\n";
     for signature in LIBRARY {
         let callees: Vec<String> = match signature.home {
             Home::Library => vec![format!("mt.{}", signature.name)],
             Home::Random => vec![format!("mt.random.{}", signature.name)],
             Home::Linalg => vec![format!("mt.linalg.{}", signature.name)],
+            Home::Mars => vec![format!("mars.{}", signature.name)],
             Home::Builtin => vec![signature.name.to_string()],
             Home::MethodOnly => vec![],
         }
