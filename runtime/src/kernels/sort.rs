@@ -14,14 +14,15 @@ use crate::array::{try_vec, ArrayData};
 use crate::kernels::KernelError;
 use ndarray::{ArrayD, Axis, IxDyn};
 
-/// An element's place in NumPy's sort order as an integer that compares alike.
+/// An element's place in NumPy's sort order as an unsigned integer of `BITS` bits
+/// that compares alike (and sorts by radix).
 pub trait SortKey: Copy {
-    type Key: Ord + Copy;
-    fn key(self) -> Self::Key;
+    const BITS: u32;
+    fn key(self) -> u64;
 }
 
 impl SortKey for f64 {
-    type Key = u64;
+    const BITS: u32 = 64;
     fn key(self) -> u64 {
         if self.is_nan() {
             return u64::MAX;
@@ -37,31 +38,102 @@ impl SortKey for f64 {
 }
 
 impl SortKey for f32 {
-    type Key = u32;
-    fn key(self) -> u32 {
+    const BITS: u32 = 32;
+    fn key(self) -> u64 {
         if self.is_nan() {
-            return u32::MAX;
+            return u64::from(u32::MAX);
         }
         let bits = (self + 0.0).to_bits();
-        if bits >> 31 == 1 {
+        u64::from(if bits >> 31 == 1 {
             !bits
         } else {
             bits | 1 << 31
-        }
+        })
     }
 }
 
-macro_rules! identity_key {
-    ($($t:ty),*) => {$(
-        impl SortKey for $t {
-            type Key = $t;
-            fn key(self) -> $t {
-                self
-            }
-        }
-    )*};
+impl SortKey for i64 {
+    const BITS: u32 = 64;
+    fn key(self) -> u64 {
+        (self as u64) ^ (1 << 63)
+    }
 }
-identity_key!(i64, i32, bool);
+
+impl SortKey for i32 {
+    const BITS: u32 = 32;
+    fn key(self) -> u64 {
+        u64::from((self as u32) ^ (1 << 31))
+    }
+}
+
+impl SortKey for bool {
+    const BITS: u32 = 1;
+    fn key(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+/// Bits per radix digit: 2,048 buckets, whose counts and write positions stay in cache.
+const RADIX_BITS: u32 = 11;
+const BUCKETS: usize = 1 << RADIX_BITS;
+/// Below this many elements a comparison sort is faster than the radix passes.
+const RADIX_MIN: usize = 1024;
+
+/// Sorts `values` stably by `key` (of at most `bits` bits): a least-significant-digit
+/// radix sort, one counting pass for every digit, then one scatter per digit that
+/// is not the same for all elements.
+fn radix_sort_by<T: Copy>(values: &mut [T], bits: u32, key: impl Fn(&T) -> u64) {
+    let n = values.len();
+    if n < RADIX_MIN {
+        values.sort_by_key(key);
+        return;
+    }
+    let passes = bits.div_ceil(RADIX_BITS) as usize;
+    let mask = (BUCKETS - 1) as u64;
+    let mut counts = vec![[0usize; BUCKETS]; passes];
+    for v in values.iter() {
+        let k = key(v);
+        for (p, count) in counts.iter_mut().enumerate() {
+            count[((k >> (p as u32 * RADIX_BITS)) & mask) as usize] += 1;
+        }
+    }
+    let mut scratch: Vec<T> = values.to_vec();
+    let mut in_scratch = false;
+    for (p, count) in counts.iter().enumerate() {
+        if count.iter().any(|&c| c == n) {
+            continue;
+        }
+        let mut next = [0usize; BUCKETS];
+        let mut at = 0;
+        for (slot, &c) in next.iter_mut().zip(count.iter()) {
+            *slot = at;
+            at += c;
+        }
+        let shift = p as u32 * RADIX_BITS;
+        let (src, dst): (&[T], &mut [T]) = if in_scratch {
+            (&scratch, &mut *values)
+        } else {
+            (&*values, &mut scratch)
+        };
+        for v in src {
+            let d = ((key(v) >> shift) & mask) as usize;
+            dst[next[d]] = *v;
+            next[d] += 1;
+        }
+        in_scratch = !in_scratch;
+    }
+    if in_scratch {
+        values.copy_from_slice(&scratch);
+    }
+}
+
+fn bits_of<T: SortKey>(_: &[T]) -> u32 {
+    T::BITS
+}
+
+fn array_bits<T: SortKey>(_: &ArrayD<T>) -> u32 {
+    T::BITS
+}
 
 fn internal(message: impl std::fmt::Display) -> KernelError {
     KernelError::new(format!("internal error: {message}"))
@@ -96,7 +168,7 @@ fn sort_typed<T: SortKey>(
     let len = a.shape()[axis];
     if arg {
         let mut out = ArrayD::<i64>::zeros(a.raw_dim());
-        let mut pairs: Vec<(T::Key, i64)> = try_vec(len)?;
+        let mut pairs: Vec<(u64, i64)> = try_vec(len)?;
         for (lane, mut out_lane) in a
             .lanes(Axis(axis))
             .into_iter()
@@ -104,8 +176,8 @@ fn sort_typed<T: SortKey>(
         {
             pairs.clear();
             pairs.extend(lane.iter().zip(offset..).map(|(v, i)| (v.key(), i)));
-            // Positions are distinct, so ordering by (key, position) is the stable order.
-            pairs.sort_unstable();
+            // A radix sort is stable: equal keys keep their positions' order.
+            radix_sort_by(&mut pairs, T::BITS, |p| p.0);
             for (o, &(_, i)) in out_lane.iter_mut().zip(&pairs) {
                 *o = i;
             }
@@ -118,14 +190,14 @@ fn sort_typed<T: SortKey>(
             .as_slice_mut()
             .ok_or_else(|| internal("a standard-layout chunk is not contiguous"))?;
         for lane in values.chunks_exact_mut(len) {
-            lane.sort_by_key(|v| v.key());
+            radix_sort_by(lane, T::BITS, |v| v.key());
         }
     } else {
         let mut buffer: Vec<T> = try_vec(len)?;
         for mut lane in out.lanes_mut(Axis(axis)) {
             buffer.clear();
             buffer.extend(lane.iter().copied());
-            buffer.sort_by_key(|v| v.key());
+            radix_sort_by(&mut buffer, T::BITS, |v| v.key());
             for (o, &v) in lane.iter_mut().zip(&buffer) {
                 *o = v;
             }
@@ -208,8 +280,10 @@ pub fn merge_sorted(
                     for part in &parts {
                         out.extend(part.iter().copied());
                     }
-                    // A stable sort finds the sorted runs and merges them.
-                    out.sort_by_key(|v| v.key());
+                    // The pieces in order, sorted stably (a radix sort beats merging
+                    // the runs by comparison).
+                    let bits = bits_of(&out);
+                    radix_sort_by(&mut out, bits, |v| v.key());
                     ArrayData::$variant(
                         ArrayD::from_shape_vec(IxDyn(&[total]), out).map_err(internal)?,
                     )
@@ -230,7 +304,7 @@ pub fn merge_sorted(
                         }
                         pairs.extend(part.iter().zip(idx.iter()).map(|(v, &i)| (v.key(), i)));
                     }
-                    pairs.sort_by_key(|p| p.0);
+                    radix_sort_by(&mut pairs, array_bits(parts[0]), |p| p.0);
                     let out: Vec<i64> = pairs.into_iter().map(|(_, i)| i).collect();
                     ArrayData::Int64(
                         ArrayD::from_shape_vec(IxDyn(&[total]), out).map_err(internal)?,
@@ -263,7 +337,7 @@ mod tests {
         }
     }
 
-    fn values(data: &ArrayData) -> Vec<f64> {
+    fn values_of(data: &ArrayData) -> Vec<f64> {
         match data {
             ArrayData::Float64(a) => a.iter().copied().collect(),
             other => panic!("not float64: {:?}", other.dtype()),
@@ -294,11 +368,11 @@ mod tests {
     #[test]
     fn sorts_each_lane_with_nan_last() {
         let x = f64s(&[2, 3], &[3.0, f64::NAN, 1.0, 0.0, -1.0, 2.0]);
-        let sorted = values(&sort(&x, 1, false, 0).unwrap());
+        let sorted = values_of(&sort(&x, 1, false, 0).unwrap());
         assert_eq!(&sorted[..2], &[1.0, 3.0]);
         assert!(sorted[2].is_nan());
         assert_eq!(&sorted[3..], &[-1.0, 0.0, 2.0]);
-        let by_rows = values(&sort(&x, 0, false, 0).unwrap());
+        let by_rows = values_of(&sort(&x, 0, false, 0).unwrap());
         assert_eq!(by_rows[0], 0.0);
         assert_eq!(by_rows[3], 3.0);
         assert!(by_rows[1] == -1.0 && by_rows[4].is_nan());
@@ -333,7 +407,7 @@ mod tests {
         let p = f64s(&[3], &[1.0, 2.0, 5.0]);
         let q = f64s(&[2], &[2.0, 3.0]);
         assert_eq!(
-            values(&merge_sorted(&[&p, &q], None).unwrap()),
+            values_of(&merge_sorted(&[&p, &q], None).unwrap()),
             vec![1.0, 2.0, 2.0, 3.0, 5.0]
         );
         let pi = ArrayData::Int64(ArrayD::from_shape_vec(IxDyn(&[3]), vec![0, 1, 2]).unwrap());
@@ -343,5 +417,72 @@ mod tests {
             vec![0, 1, 7, 8, 2]
         );
         assert!(merge_sorted(&[], None).is_err());
+    }
+
+    /// Pseudo-random values with many ties, NaNs, zeros of both signs and
+    /// infinities, enough of them to take the radix path.
+    fn awkward(n: usize) -> Vec<f64> {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        (0..n)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                match state % 16 {
+                    0 => f64::NAN,
+                    1 => -0.0,
+                    2 => 0.0,
+                    3 => f64::INFINITY,
+                    4 => f64::NEG_INFINITY,
+                    5 => (state >> 20) as f64 * 1e-300,
+                    _ => ((state >> 40) % 97) as f64 - 48.5,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn radix_sorts_equal_a_stable_comparison_sort() {
+        for n in [RADIX_MIN, 5000, 70_000] {
+            let values = awkward(n);
+            let mut expected = values.clone();
+            expected.sort_by_key(|v| v.key());
+            let sorted = values_of(&sort(&f64s(&[n], &values), 0, false, 0).unwrap());
+            let same = |a: &[f64], b: &[f64]| {
+                a.iter()
+                    .zip(b)
+                    .all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()))
+            };
+            assert!(same(&sorted, &expected), "sort of {n}");
+            let mut order: Vec<i64> = (0..n as i64).collect();
+            order.sort_by_key(|&i| values[i as usize].key());
+            assert_eq!(
+                i64s(&sort(&f64s(&[n], &values), 0, true, 0).unwrap()),
+                order
+            );
+            // Merging the sorted halves gives the same order and the same positions.
+            let half = n / 2;
+            let (left, right) = (&values[..half], &values[half..]);
+            let mut l = left.to_vec();
+            l.sort_by_key(|v| v.key());
+            let mut r = right.to_vec();
+            r.sort_by_key(|v| v.key());
+            let merged = merge_sorted(&[&f64s(&[half], &l), &f64s(&[n - half], &r)], None).unwrap();
+            assert!(same(&values_of(&merged), &expected), "merge of {n}");
+        }
+        let ints: Vec<i64> = awkward(9000)
+            .iter()
+            .map(|v| {
+                if v.is_finite() {
+                    (*v * 3.0) as i64
+                } else {
+                    i64::MIN
+                }
+            })
+            .collect();
+        let mut expected = ints.clone();
+        expected.sort();
+        let data = ArrayData::Int64(ArrayD::from_shape_vec(IxDyn(&[ints.len()]), ints).unwrap());
+        assert_eq!(i64s(&sort(&data, 0, false, 0).unwrap()), expected);
     }
 }
