@@ -100,7 +100,7 @@ fn radix_sort_by<T: Copy>(values: &mut [T], bits: u32, key: impl Fn(&T) -> u64) 
     let mut scratch: Vec<T> = values.to_vec();
     let mut in_scratch = false;
     for (p, count) in counts.iter().enumerate() {
-        if count.iter().any(|&c| c == n) {
+        if count.contains(&n) {
             continue;
         }
         let mut next = [0usize; BUCKETS];
