@@ -50,3 +50,8 @@ print(mt.searchsorted(e, 1.0), mt.topk(e, 0))
 f = mt.ones((3, 0))
 print(mt.sort(f), mt.sort(f, axis=0), mt.argsort(f, axis=None))
 print(mt.sort(mt.tensor([2.0, 1.0], chunks=1)), mt.sort(mt.arange(7, 0, -1, chunks=2)))
+w = mt.tensor([[3, 1, 2], [9, 8, 7]])
+w[1].sort()
+w.T.sort(axis=1)
+r = mt.arange(5, chunks=2)[::-1]
+print(w, r.sort(), r)
