@@ -15,40 +15,73 @@ use crate::kernels::KernelError;
 use ndarray::{ArrayD, Axis, IxDyn};
 
 /// An element's place in NumPy's sort order as an unsigned integer of `BITS` bits
-/// that compares alike (and sorts by radix).
+/// that compares alike (and sorts by radix): [`key`](SortKey::key) makes `-0.0` and
+/// `0.0` equal, as NumPy compares; [`order_key`](SortKey::order_key) tells them apart
+/// (`-0.0` first) so that the value can be got back from it (every NaN becomes the
+/// one NaN, which prints alike).
 pub trait SortKey: Copy {
     const BITS: u32;
+    /// The order keys of `-0.0` and `0.0`, for floats.
+    const ZEROS: Option<(u64, u64)> = None;
     fn key(self) -> u64;
+    fn order_key(self) -> u64 {
+        self.key()
+    }
+    fn from_order_key(key: u64) -> Self;
 }
 
 impl SortKey for f64 {
     const BITS: u32 = 64;
+    const ZEROS: Option<(u64, u64)> = Some((!(1 << 63), 1 << 63));
     fn key(self) -> u64 {
+        // `+ 0.0` makes -0.0 the key of 0.0.
+        (self + 0.0).order_key()
+    }
+    fn order_key(self) -> u64 {
         if self.is_nan() {
             return u64::MAX;
         }
-        // `+ 0.0` makes -0.0 the key of 0.0; negatives reverse, positives go above.
-        let bits = (self + 0.0).to_bits();
+        // Negatives reverse, positives go above.
+        let bits = self.to_bits();
         if bits >> 63 == 1 {
             !bits
         } else {
             bits | 1 << 63
         }
     }
+    fn from_order_key(key: u64) -> f64 {
+        match key {
+            u64::MAX => f64::NAN,
+            k if k >> 63 == 1 => f64::from_bits(k & !(1 << 63)),
+            k => f64::from_bits(!k),
+        }
+    }
 }
 
 impl SortKey for f32 {
     const BITS: u32 = 32;
+    const ZEROS: Option<(u64, u64)> = Some(((!(1u32 << 31)) as u64, 1 << 31));
     fn key(self) -> u64 {
+        (self + 0.0).order_key()
+    }
+    fn order_key(self) -> u64 {
         if self.is_nan() {
             return u64::from(u32::MAX);
         }
-        let bits = (self + 0.0).to_bits();
+        let bits = self.to_bits();
         u64::from(if bits >> 31 == 1 {
             !bits
         } else {
             bits | 1 << 31
         })
+    }
+    fn from_order_key(key: u64) -> f32 {
+        let k = key as u32;
+        match k {
+            u32::MAX => f32::NAN,
+            k if k >> 31 == 1 => f32::from_bits(k & !(1 << 31)),
+            k => f32::from_bits(!k),
+        }
     }
 }
 
@@ -57,12 +90,18 @@ impl SortKey for i64 {
     fn key(self) -> u64 {
         (self as u64) ^ (1 << 63)
     }
+    fn from_order_key(key: u64) -> i64 {
+        (key ^ (1 << 63)) as i64
+    }
 }
 
 impl SortKey for i32 {
     const BITS: u32 = 32;
     fn key(self) -> u64 {
         u64::from((self as u32) ^ (1 << 31))
+    }
+    fn from_order_key(key: u64) -> i32 {
+        ((key as u32) ^ (1 << 31)) as i32
     }
 }
 
@@ -71,10 +110,41 @@ impl SortKey for bool {
     fn key(self) -> u64 {
         u64::from(self)
     }
+    fn from_order_key(key: u64) -> bool {
+        key != 0
+    }
 }
 
-/// Bits per radix digit: 2,048 buckets, whose counts and write positions stay in cache.
-const RADIX_BITS: u32 = 11;
+/// `values` sorted stably in place, as NumPy's `kind='stable'`: their order keys
+/// sorted by radix and turned back into values; zeros of both signs (which compare
+/// equal) then take their places in the order they had.
+fn sort_values<T: SortKey>(values: &mut [T]) {
+    if values.len() < RADIX_MIN {
+        values.sort_by_key(|v| v.key());
+        return;
+    }
+    let mut keys: Vec<u64> = values.iter().map(|v| v.order_key()).collect();
+    radix_sort_by(&mut keys, T::BITS, |k| *k);
+    if let Some((negative, positive)) = T::ZEROS {
+        let start = keys.partition_point(|&k| k < negative);
+        let end = keys.partition_point(|&k| k <= positive);
+        if start < end && keys[start] == negative && keys[end - 1] == positive {
+            let zeros: Vec<u64> = values
+                .iter()
+                .map(|v| v.order_key())
+                .filter(|&k| k == negative || k == positive)
+                .collect();
+            keys[start..end].copy_from_slice(&zeros);
+        }
+    }
+    for (v, &k) in values.iter_mut().zip(&keys) {
+        *v = T::from_order_key(k);
+    }
+}
+
+/// Bits per radix digit: 256 buckets, whose counts and write streams stay in cache
+/// (measured faster here than 11 bits: fewer streams than TLB entries).
+const RADIX_BITS: u32 = 8;
 const BUCKETS: usize = 1 << RADIX_BITS;
 /// Below this many elements a comparison sort is faster than the radix passes.
 const RADIX_MIN: usize = 1024;
@@ -125,10 +195,6 @@ fn radix_sort_by<T: Copy>(values: &mut [T], bits: u32, key: impl Fn(&T) -> u64) 
     if in_scratch {
         values.copy_from_slice(&scratch);
     }
-}
-
-fn bits_of<T: SortKey>(_: &[T]) -> u32 {
-    T::BITS
 }
 
 fn array_bits<T: SortKey>(_: &ArrayD<T>) -> u32 {
@@ -190,14 +256,14 @@ fn sort_typed<T: SortKey>(
             .as_slice_mut()
             .ok_or_else(|| internal("a standard-layout chunk is not contiguous"))?;
         for lane in values.chunks_exact_mut(len) {
-            radix_sort_by(lane, T::BITS, |v| v.key());
+            sort_values(lane);
         }
     } else {
         let mut buffer: Vec<T> = try_vec(len)?;
         for mut lane in out.lanes_mut(Axis(axis)) {
             buffer.clear();
             buffer.extend(lane.iter().copied());
-            radix_sort_by(&mut buffer, T::BITS, |v| v.key());
+            sort_values(&mut buffer);
             for (o, &v) in lane.iter_mut().zip(&buffer) {
                 *o = v;
             }
@@ -280,10 +346,9 @@ pub fn merge_sorted(
                     for part in &parts {
                         out.extend(part.iter().copied());
                     }
-                    // The pieces in order, sorted stably (a radix sort beats merging
-                    // the runs by comparison).
-                    let bits = bits_of(&out);
-                    radix_sort_by(&mut out, bits, |v| v.key());
+                    // The pieces in order, sorted stably: a radix sort measured faster
+                    // here than merging the runs pairwise by comparison.
+                    sort_values(&mut out);
                     ArrayData::$variant(
                         ArrayD::from_shape_vec(IxDyn(&[total]), out).map_err(internal)?,
                     )
