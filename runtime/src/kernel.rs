@@ -257,6 +257,11 @@ pub enum Kernel {
         op: crate::kernels::linalg::LinalgOp,
         index: usize,
     },
+
+    // ---- histograms (issue 19) ----
+    /// Arguments `[values]` or `[values, weights]`: the row of per-bin counts (or
+    /// weight sums) of the chunk.
+    BinCounts(Arc<kernels::histogram::Binning>),
 }
 
 impl Kernel {
@@ -294,6 +299,7 @@ impl Kernel {
             Kernel::Compress { .. } => "compress",
             Kernel::IndexBlocks { .. } => "index_blocks",
             Kernel::Gather { .. } => "gather",
+            Kernel::BinCounts(_) => "bin_counts",
             Kernel::SaveInit(_) => "save.init",
             Kernel::SaveRegion { .. } => "save.region",
             Kernel::SaveCommit(_) => "save.commit",
@@ -374,6 +380,10 @@ impl Kernel {
             Kernel::Gather { axis, starts, len } => {
                 let blocks = arrays(args.get(1..).unwrap_or_default())?;
                 select::gather(arg(args, 0)?, &blocks, starts, *axis, *len).map_err(text)
+            }
+            Kernel::BinCounts(binning) => {
+                let weights = args.get(1).map(|w| w.array()).transpose()?;
+                kernels::histogram::bin_counts(binning, arg(args, 0)?, weights).map_err(text)
             }
             _ => self.combining(args),
         }

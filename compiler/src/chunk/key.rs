@@ -9,6 +9,7 @@
 
 use super::{ChunkOp, Layout};
 use crate::tileable::IndexItem;
+use marsc_runtime::kernels::histogram::{Binning, Edges};
 use marsc_runtime::ops::Reduction;
 use marsc_runtime::random::RandomDist;
 use marsc_runtime::storage::KeySink;
@@ -85,6 +86,37 @@ impl KeyHasher {
 
     fn dtype(&mut self, dtype: DType) {
         self.tag(dtype as u8);
+    }
+
+    fn binning(&mut self, binning: &Binning) {
+        match binning {
+            Binning::Integers { length } => {
+                self.tag(0);
+                self.usize(*length);
+            }
+            Binning::Uniform {
+                first,
+                last,
+                denom,
+                edges,
+            } => {
+                self.tag(1);
+                for value in [*first, *last, *denom].iter().chain(edges.iter()) {
+                    self.f64(*value);
+                }
+                self.usize(edges.len());
+            }
+            Binning::Edges(Edges::Int(edges)) => {
+                self.tag(2);
+                self.usize(edges.len());
+                edges.iter().for_each(|&e| self.i64(e));
+            }
+            Binning::Edges(Edges::Float(edges)) => {
+                self.tag(3);
+                self.usize(edges.len());
+                edges.iter().for_each(|&e| self.f64(e));
+            }
+        }
     }
 
     fn scalar(&mut self, value: Scalar) {
@@ -234,6 +266,7 @@ impl KeyHasher {
             | ChunkOp::CountTrue => {}
             ChunkOp::Compress { axis } | ChunkOp::Gather { axis } => self.usize(*axis),
             ChunkOp::IndexBlocks { splits } => self.usizes(splits),
+            ChunkOp::BinCounts(binning) => self.binning(binning),
             ChunkOp::Linalg(_) => {}
         }
     }

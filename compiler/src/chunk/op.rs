@@ -4,6 +4,7 @@
 //! chunk's index and its step's [`Layout`](super::Layout) on demand.
 
 use crate::tileable::IndexItem;
+use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::kernels::linalg::LinalgOp;
 use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use marsc_runtime::random::RandomDist;
@@ -189,6 +190,11 @@ pub enum ChunkOp {
     /// A solver or factorization of whole matrices, or a TSQR step
     /// (`marsc_runtime::kernels::linalg` documents each op's inputs and packing).
     Linalg(LinalgOp),
+
+    // ---- histograms (issue 19) ----
+    /// Inputs `[x]` or `[x, weights]`: the row of per-bin counts (or weight sums)
+    /// of one chunk of 1-D values.
+    BinCounts(Arc<Binning>),
 }
 
 impl ChunkOp {
@@ -230,6 +236,7 @@ impl ChunkOp {
             ChunkOp::Compress { .. } => "compress".into(),
             ChunkOp::IndexBlocks { .. } => "index_blocks".into(),
             ChunkOp::Gather { .. } => "gather".into(),
+            ChunkOp::BinCounts(_) => "bin_counts".into(),
             ChunkOp::SaveInit { .. } => "save.init".into(),
             ChunkOp::SaveRegion { .. } => "save.region".into(),
             ChunkOp::SaveCommit { .. } => "save.commit".into(),
@@ -263,6 +270,7 @@ impl ChunkOp {
             | ChunkOp::CountTrue
             | ChunkOp::IndexBlocks { .. } => (1, 1),
             ChunkOp::Gather { .. } => (2, usize::MAX),
+            ChunkOp::BinCounts(_) => (1, 2),
             ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => {
                 (2, 2)
             }

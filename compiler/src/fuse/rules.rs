@@ -57,6 +57,7 @@ pub fn contracts(op: &ChunkOp) -> bool {
             | ChunkOp::CountTrue
             | ChunkOp::IndexBlocks { .. }
             | ChunkOp::Linalg(_)
+            | ChunkOp::BinCounts(_)
     )
 }
 

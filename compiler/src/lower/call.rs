@@ -132,6 +132,7 @@ impl Lowerer<'_> {
             Builtin::Statistic(stat) => self.statistic(stat, &args),
             Builtin::Selection(kind) => self.selection(kind, &args),
             Builtin::Linalg(which) => self.decompose(which, &args),
+            Builtin::Histogram(which) => self.histogram_call(which, &args),
         }
     }
 

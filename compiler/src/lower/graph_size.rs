@@ -216,7 +216,8 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
         | TileOp::Index { .. }
         | TileOp::Concatenate { .. }
         | TileOp::BlockCounts
-        | TileOp::IndexBlocks { .. } => Cost {
+        | TileOp::IndexBlocks { .. }
+        | TileOp::BinCounts(_) => Cost {
             chunks: out,
             edges: out.saturating_add(input_chunks(0)),
         },

@@ -33,6 +33,7 @@ mod expr;
 mod fold;
 mod full_fill;
 pub mod graph_size;
+mod histogram;
 pub mod incremental;
 mod indexing;
 mod inplace;

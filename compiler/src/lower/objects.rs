@@ -366,7 +366,8 @@ impl Lowerer<'_> {
             | TileOp::BlockCounts
             | TileOp::Compress { .. }
             | TileOp::IndexBlocks { .. }
-            | TileOp::Gather { .. } => true,
+            | TileOp::Gather { .. }
+            | TileOp::BinCounts(_) => true,
             TileOp::Unary(_)
             | TileOp::Binary { .. }
             | TileOp::Where

@@ -220,6 +220,7 @@ impl<'a> KernelBuilder<'a> {
                     len: splits.iter().sum(),
                 }
             }
+            ChunkOp::BinCounts(binning) => Kernel::BinCounts(binning.clone()),
             ChunkOp::Gather { axis } => {
                 let blocks = &self.chunks.inputs(chunk)[1..];
                 let first = blocks

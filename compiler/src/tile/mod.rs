@@ -8,6 +8,7 @@
 mod creation;
 mod elementwise;
 mod grid_map;
+mod histogram;
 mod index;
 mod linalg;
 mod matmul;
@@ -148,6 +149,7 @@ impl Tiler<'_> {
             TileOp::BlockCounts => self.tile_block_counts(id, node)?,
             TileOp::Compress { axis, counts } => self.tile_compress(id, node, *axis, counts)?,
             TileOp::IndexBlocks { .. } => self.tile_index_blocks(id, node)?,
+            TileOp::BinCounts(binning) => self.tile_bin_counts(id, node, binning)?,
             TileOp::Gather { axis, touched } => self.tile_gather(id, node, *axis, touched)?,
             TileOp::Linalg(op) => self.tile_linalg(id, node, *op)?,
         };

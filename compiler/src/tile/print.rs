@@ -24,7 +24,9 @@ impl Tiler<'_> {
         // A stage fetches block counts whole, however many blocks there are.
         let fetched_whole = matches!(
             self.source.node(id).op,
-            crate::tileable::TileOp::BlockCounts | crate::tileable::TileOp::IndexBlocks { .. }
+            crate::tileable::TileOp::BlockCounts
+                | crate::tileable::TileOp::IndexBlocks { .. }
+                | crate::tileable::TileOp::BinCounts(_)
         );
         let Some(shape) = summary_shape(layout.shape()).filter(|_| !fetched_whole) else {
             return Ok(PrintItem::Tensor(whole));

@@ -121,6 +121,12 @@ pub enum TileOp {
     /// results `QrQ` (inputs `[a]`, chunked by rows, each chunk at least as tall as
     /// `a` is wide) and `QrR`.
     Linalg(marsc_runtime::kernels::linalg::LinalgOp),
+
+    // ---- histograms (issue 19) ----
+    /// `bincount`/`histogram` per chunk: inputs `[x]` or `[x, weights]` (1-D, chunked
+    /// alike); one row of per-bin counts (int64) or weight sums (float64) per chunk
+    /// of x, shape `(x chunks, bins)` — a sum over axis 0 finishes the count.
+    BinCounts(Arc<marsc_runtime::kernels::histogram::Binning>),
 }
 
 /// One item of a normalized basic index.

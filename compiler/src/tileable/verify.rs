@@ -90,6 +90,10 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
         TileOp::Where => Some(3),
         TileOp::Compress { .. } | TileOp::Gather { .. } => Some(2),
         TileOp::Concatenate { .. } => None,
+        TileOp::BinCounts(_) => match node.inputs.len() {
+            2 => Some(2),
+            _ => Some(1),
+        },
         _ => Some(1),
     };
     let have = node.inputs.len();
@@ -235,6 +239,18 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             [chunks] => expect_shape(shape, &[chunks.len(), splits.len() + 2]),
             _ => Err("counts the blocks of an index that is not 1-D".into()),
         },
+        TileOp::BinCounts(binning) => {
+            if inputs
+                .iter()
+                .any(|input| input.nsplits != inputs[0].nsplits)
+            {
+                return Err("counts values and weights chunked differently".into());
+            }
+            match inputs[0].nsplits.as_slice() {
+                [chunks] => expect_shape(shape, &[chunks.len(), binning.bins()]),
+                _ => Err("counts the bins of values that are not 1-D".into()),
+            }
+        }
         TileOp::Gather { axis, touched } => {
             let (x, idx) = (inputs[0], inputs[1]);
             let blocks = x.nsplits.get(*axis).map_or(0, Vec::len);
@@ -370,6 +386,13 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
                 return Err("an index is not of an integer dtype".into());
             }
             expect_dtype("x", inputs[0].dtype, dtype)
+        }
+        TileOp::BinCounts(_) => {
+            let expected = match inputs.len() {
+                2 => DType::Float64,
+                _ => DType::Int64,
+            };
+            expect_dtype("the counts", dtype, expected)
         }
         TileOp::BlockCounts => {
             expect_dtype("the mask", inputs[0].dtype, DType::Bool)?;

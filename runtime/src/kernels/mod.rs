@@ -10,6 +10,7 @@ mod cast;
 mod creation;
 mod element;
 mod elementwise;
+pub mod histogram;
 pub mod linalg;
 pub mod matmul;
 pub mod reduce;

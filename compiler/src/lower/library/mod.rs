@@ -9,6 +9,7 @@ mod params;
 mod table;
 
 pub(crate) use super::decompose::Decomposition;
+pub(crate) use super::histogram::Histogram;
 pub(crate) use super::select::Selection;
 pub(crate) use super::statistics::Statistic;
 pub(crate) use table::LIBRARY;
@@ -150,6 +151,8 @@ pub(crate) enum Builtin {
     Selection(Selection),
     /// `mt.linalg`'s solvers and decompositions (`decompose.rs`).
     Linalg(Decomposition),
+    /// `bincount`, `histogram`, `histogram_bin_edges` (`histogram.rs`).
+    Histogram(Histogram),
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

@@ -2,7 +2,9 @@
 
 use super::params::*;
 use super::Decomposition as D;
-use super::{Builtin, FillKind, Home, Param, RandomKind, Selection, Signature, Statistic};
+use super::{
+    Builtin, FillKind, Histogram, Home, Param, RandomKind, Selection, Signature, Statistic,
+};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
 const fn entry(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
@@ -293,6 +295,14 @@ pub(crate) static LIBRARY: &[Signature] = &[
     linalg("qr", LINALG_QR, D::Qr),
     linalg("svd", LINALG_SVD, D::Svd),
     linalg("lstsq", LINALG_LSTSQ, D::Lstsq),
+    // ---- histograms (issue 19) ----
+    entry("bincount", BINCOUNT, F::Histogram(Histogram::Bincount)),
+    entry("histogram", HISTOGRAM, F::Histogram(Histogram::Histogram)),
+    entry(
+        "histogram_bin_edges",
+        HISTOGRAM_BIN_EDGES,
+        F::Histogram(Histogram::BinEdges),
+    ),
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),
