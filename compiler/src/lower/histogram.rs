@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 /// The histogram functions of the library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Histogram {
+pub(crate) enum Counting {
     /// `bincount(x, weights=None, minlength=0)`.
     Bincount,
     /// `histogram(a, bins=10, range=None, density=None, weights=None)`.
@@ -69,12 +69,12 @@ impl Lowerer<'_> {
     /// A call of one of the histogram functions.
     pub(super) fn histogram_call(
         &mut self,
-        which: Histogram,
+        which: Counting,
         args: &BoundArgs,
     ) -> LowerResult<Value> {
         match which {
-            Histogram::Bincount => self.bincount(args),
-            Histogram::Histogram | Histogram::BinEdges => self.histogram(which, args),
+            Counting::Bincount => self.bincount(args),
+            Counting::Histogram | Counting::BinEdges => self.histogram(which, args),
         }
     }
 
@@ -153,7 +153,7 @@ impl Lowerer<'_> {
     }
 
     /// `histogram(...)` (the tuple `(hist, bin_edges)`) or `histogram_bin_edges(...)`.
-    fn histogram(&mut self, which: Histogram, args: &BoundArgs) -> LowerResult<Value> {
+    fn histogram(&mut self, which: Counting, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let a_arg = args.get("a");
         let a = self.tensor_of(&a_arg, None, "`a`")?;
@@ -186,7 +186,7 @@ impl Lowerer<'_> {
             }
         }
         let density = match which {
-            Histogram::Histogram => {
+            Counting::Histogram => {
                 let density = args.get("density");
                 match density.value {
                     Value::None => false,
@@ -232,7 +232,7 @@ impl Lowerer<'_> {
                 self.uniform_bins(first, last, count, bins_arg.span)?
             }
         };
-        if which == Histogram::BinEdges {
+        if which == Counting::BinEdges {
             return Ok(Value::Tensor(edges));
         }
         let weights_dtype = weights.map(|w| self.dtype(w));

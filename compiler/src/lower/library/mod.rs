@@ -9,7 +9,7 @@ mod params;
 mod table;
 
 pub(crate) use super::decompose::Decomposition;
-pub(crate) use super::histogram::Histogram;
+pub(crate) use super::histogram::Counting;
 pub(crate) use super::select::Selection;
 pub(crate) use super::statistics::Statistic;
 pub(crate) use table::LIBRARY;
@@ -152,7 +152,7 @@ pub(crate) enum Builtin {
     /// `mt.linalg`'s solvers and decompositions (`decompose.rs`).
     Linalg(Decomposition),
     /// `bincount`, `histogram`, `histogram_bin_edges` (`histogram.rs`).
-    Histogram(Histogram),
+    Histogram(Counting),
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

@@ -3,7 +3,7 @@
 use super::params::*;
 use super::Decomposition as D;
 use super::{
-    Builtin, FillKind, Histogram, Home, Param, RandomKind, Selection, Signature, Statistic,
+    Builtin, Counting, FillKind, Home, Param, RandomKind, Selection, Signature, Statistic,
 };
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
@@ -296,12 +296,12 @@ pub(crate) static LIBRARY: &[Signature] = &[
     linalg("svd", LINALG_SVD, D::Svd),
     linalg("lstsq", LINALG_LSTSQ, D::Lstsq),
     // ---- histograms (issue 19) ----
-    entry("bincount", BINCOUNT, F::Histogram(Histogram::Bincount)),
-    entry("histogram", HISTOGRAM, F::Histogram(Histogram::Histogram)),
+    entry("bincount", BINCOUNT, F::Histogram(Counting::Bincount)),
+    entry("histogram", HISTOGRAM, F::Histogram(Counting::Histogram)),
     entry(
         "histogram_bin_edges",
         HISTOGRAM_BIN_EDGES,
-        F::Histogram(Histogram::BinEdges),
+        F::Histogram(Counting::BinEdges),
     ),
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
