@@ -262,6 +262,16 @@ pub enum Kernel {
     /// Arguments `[values]` or `[values, weights]`: the row of per-bin counts (or
     /// weight sums) of the chunk.
     BinCounts(Arc<kernels::histogram::Binning>),
+
+    // ---- assignment through an integer index (issue 19) ----
+    /// Arguments `[x, idx, values, idx, values, ...]`: x's chunk (starting at
+    /// `start` along `axis`, of length `len`) with the positions the indices name
+    /// replaced by the values' slabs.
+    Scatter {
+        axis: usize,
+        start: usize,
+        len: usize,
+    },
 }
 
 impl Kernel {
@@ -300,6 +310,7 @@ impl Kernel {
             Kernel::IndexBlocks { .. } => "index_blocks",
             Kernel::Gather { .. } => "gather",
             Kernel::BinCounts(_) => "bin_counts",
+            Kernel::Scatter { .. } => "scatter",
             Kernel::SaveInit(_) => "save.init",
             Kernel::SaveRegion { .. } => "save.region",
             Kernel::SaveCommit(_) => "save.commit",
@@ -384,6 +395,15 @@ impl Kernel {
             Kernel::BinCounts(binning) => {
                 let weights = args.get(1).map(|w| w.array()).transpose()?;
                 kernels::histogram::bin_counts(binning, arg(args, 0)?, weights).map_err(text)
+            }
+            Kernel::Scatter { axis, start, len } => {
+                let rest = arrays(args.get(1..).unwrap_or_default())?;
+                let pairs: Vec<(&ArrayData, &ArrayData)> =
+                    rest.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+                if rest.len() % 2 != 0 {
+                    return Err("internal error: a scatter's index has no values".into());
+                }
+                kernels::scatter::scatter(arg(args, 0)?, &pairs, *axis, *start, *len).map_err(text)
             }
             _ => self.combining(args),
         }

@@ -213,7 +213,9 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         | ChunkOp::Assemble
         | ChunkOp::Corners
         | ChunkOp::CountTrue => vec![],
-        ChunkOp::Compress { axis } | ChunkOp::Gather { axis } => vec![format!("axis={axis}")],
+        ChunkOp::Compress { axis } | ChunkOp::Gather { axis } | ChunkOp::Scatter { axis } => {
+            vec![format!("axis={axis}")]
+        }
         ChunkOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
         ChunkOp::BinCounts(binning) => binning_parameters(binning),
     }

@@ -264,7 +264,9 @@ impl KeyHasher {
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::CountTrue => {}
-            ChunkOp::Compress { axis } | ChunkOp::Gather { axis } => self.usize(*axis),
+            ChunkOp::Compress { axis } | ChunkOp::Gather { axis } | ChunkOp::Scatter { axis } => {
+                self.usize(*axis)
+            }
             ChunkOp::IndexBlocks { splits } => self.usizes(splits),
             ChunkOp::BinCounts(binning) => self.binning(binning),
             ChunkOp::Linalg(_) => {}

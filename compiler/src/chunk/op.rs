@@ -195,6 +195,13 @@ pub enum ChunkOp {
     /// Inputs `[x]` or `[x, weights]`: the row of per-bin counts (or weight sums)
     /// of one chunk of 1-D values.
     BinCounts(Arc<Binning>),
+
+    // ---- assignment through an integer index (issue 19) ----
+    /// Inputs `[x, idx, values, idx, values, ...]`: x's chunk with the positions
+    /// along `axis` that the index chunks name replaced by the values' slabs.
+    Scatter {
+        axis: usize,
+    },
 }
 
 impl ChunkOp {
@@ -237,6 +244,7 @@ impl ChunkOp {
             ChunkOp::IndexBlocks { .. } => "index_blocks".into(),
             ChunkOp::Gather { .. } => "gather".into(),
             ChunkOp::BinCounts(_) => "bin_counts".into(),
+            ChunkOp::Scatter { .. } => "scatter".into(),
             ChunkOp::SaveInit { .. } => "save.init".into(),
             ChunkOp::SaveRegion { .. } => "save.region".into(),
             ChunkOp::SaveCommit { .. } => "save.commit".into(),
@@ -271,6 +279,7 @@ impl ChunkOp {
             | ChunkOp::IndexBlocks { .. } => (1, 1),
             ChunkOp::Gather { .. } => (2, usize::MAX),
             ChunkOp::BinCounts(_) => (1, 2),
+            ChunkOp::Scatter { .. } => (1, usize::MAX),
             ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => {
                 (2, 2)
             }

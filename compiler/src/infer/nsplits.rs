@@ -131,6 +131,7 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
             vec![1; first.nsplits.first().map_or(1, Vec::len)],
             vec![binning.bins()],
         ],
+        TileOp::Scatter { .. } => first.nsplits.to_vec(),
         TileOp::Gather { axis, .. } => {
             let mut nsplits = first.nsplits.to_vec();
             nsplits[*axis] = inputs

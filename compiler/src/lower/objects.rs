@@ -367,7 +367,8 @@ impl Lowerer<'_> {
             | TileOp::Compress { .. }
             | TileOp::IndexBlocks { .. }
             | TileOp::Gather { .. }
-            | TileOp::BinCounts(_) => true,
+            | TileOp::BinCounts(_)
+            | TileOp::Scatter { .. } => true,
             TileOp::Unary(_)
             | TileOp::Binary { .. }
             | TileOp::Where

@@ -19,6 +19,7 @@ mod relabel;
 mod reshape;
 mod save;
 mod scan;
+mod scatter;
 mod select;
 
 pub use index::{select_slice, SlicePiece};
@@ -150,6 +151,7 @@ impl Tiler<'_> {
             TileOp::Compress { axis, counts } => self.tile_compress(id, node, *axis, counts)?,
             TileOp::IndexBlocks { .. } => self.tile_index_blocks(id, node)?,
             TileOp::BinCounts(binning) => self.tile_bin_counts(id, node, binning)?,
+            TileOp::Scatter { axis, touched } => self.tile_scatter(id, node, *axis, touched)?,
             TileOp::Gather { axis, touched } => self.tile_gather(id, node, *axis, touched)?,
             TileOp::Linalg(op) => self.tile_linalg(id, node, *op)?,
         };

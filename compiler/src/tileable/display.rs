@@ -118,6 +118,7 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::IndexBlocks { .. } => "index_blocks".into(),
         TileOp::Gather { .. } => "gather".into(),
         TileOp::BinCounts(_) => "bin_counts".into(),
+        TileOp::Scatter { .. } => "scatter".into(),
         TileOp::Linalg(op) => format!("linalg.{}", op.name()),
     }
 }
@@ -184,6 +185,10 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         TileOp::Cached { key } => vec![format!("key={key:016x}")],
         TileOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
         TileOp::BinCounts(binning) => crate::chunk::display::binning_parameters(binning),
+        TileOp::Scatter { axis, touched } => vec![
+            format!("axis={axis}"),
+            format!("reads={}", touched.iter().map(Vec::len).sum::<usize>()),
+        ],
         TileOp::Gather { axis, touched } => vec![
             format!("axis={axis}"),
             format!("reads={}", touched.iter().map(Vec::len).sum::<usize>()),

@@ -127,6 +127,19 @@ pub enum TileOp {
     /// alike); one row of per-bin counts (int64) or weight sums (float64) per chunk
     /// of x, shape `(x chunks, bins)` — a sum over axis 0 finishes the count.
     BinCounts(Arc<marsc_runtime::kernels::histogram::Binning>),
+
+    // ---- assignment through an integer index (issue 19) ----
+    /// `x` with `x[..., idx, ...] = values` along `axis`: inputs `[x, idx, values]`,
+    /// idx a 1-D integer index (in bounds; negative counts from the end), values of
+    /// x's shape but idx's length along `axis`, chunked along it as idx is and as x
+    /// is along the other axes. The output is x's shape and chunks; `touched[b]`
+    /// lists, ascending, the index chunks naming a position in x's block `b` along
+    /// `axis` (a stage found them with [`TileOp::IndexBlocks`]). Of repeated
+    /// indices the last one's value stays.
+    Scatter {
+        axis: usize,
+        touched: Arc<[Vec<u32>]>,
+    },
 }
 
 /// One item of a normalized basic index.

@@ -16,6 +16,7 @@ pub mod matmul;
 pub mod reduce;
 pub mod scalar_semantics;
 pub mod scan;
+pub mod scatter;
 pub mod select;
 pub mod shape;
 
