@@ -457,6 +457,38 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
     }
 }
 
+/// A scatter's inputs: x of the node's shape and chunks, a 1-D index, values of x's
+/// shape with the index's length and chunks along `axis`, and one list of index
+/// chunks (ascending, each in range) per block of x along `axis`.
+fn check_scatter(
+    inputs: &[&TileableNode],
+    axis: usize,
+    touched: &[Vec<u32>],
+    shape: &[usize],
+) -> Result<(), String> {
+    let (x, idx, values) = (inputs[0], inputs[1], inputs[2]);
+    expect_shape(shape, &x.shape)?;
+    let [index_splits] = idx.nsplits.as_slice() else {
+        return Err("a scatter's index is not 1-D".into());
+    };
+    let blocks = x.nsplits.get(axis).map_or(0, Vec::len);
+    if touched.len() != blocks {
+        return Err("a scatter's reads differ from x's blocks".into());
+    }
+    if touched.iter().any(|reads| {
+        reads.windows(2).any(|w| w[0] >= w[1])
+            || reads.iter().any(|&i| i as usize >= index_splits.len())
+    }) {
+        return Err("a scatter reads index chunks out of order or out of range".into());
+    }
+    let mut expected = x.nsplits.clone();
+    expected[axis] = index_splits.clone();
+    if values.nsplits != expected {
+        return Err("a scatter's values are not chunked as x and the index".into());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -546,36 +578,4 @@ mod tests {
         });
         assert!(verify(&graph).is_err());
     }
-}
-
-/// A scatter's inputs: x of the node's shape and chunks, a 1-D index, values of x's
-/// shape with the index's length and chunks along `axis`, and one list of index
-/// chunks (ascending, each in range) per block of x along `axis`.
-fn check_scatter(
-    inputs: &[&TileableNode],
-    axis: usize,
-    touched: &[Vec<u32>],
-    shape: &[usize],
-) -> Result<(), String> {
-    let (x, idx, values) = (inputs[0], inputs[1], inputs[2]);
-    expect_shape(shape, &x.shape)?;
-    let [index_splits] = idx.nsplits.as_slice() else {
-        return Err("a scatter's index is not 1-D".into());
-    };
-    let blocks = x.nsplits.get(axis).map_or(0, Vec::len);
-    if touched.len() != blocks {
-        return Err("a scatter's reads differ from x's blocks".into());
-    }
-    if touched.iter().any(|reads| {
-        reads.windows(2).any(|w| w[0] >= w[1])
-            || reads.iter().any(|&i| i as usize >= index_splits.len())
-    }) {
-        return Err("a scatter reads index chunks out of order or out of range".into());
-    }
-    let mut expected = x.nsplits.clone();
-    expected[axis] = index_splits.clone();
-    if values.nsplits != expected {
-        return Err("a scatter's values are not chunked as x and the index".into());
-    }
-    Ok(())
 }
