@@ -702,10 +702,26 @@ impl Lowerer<'_> {
         let Some(rows) = self.index_block_counts(&blocks, flat, x_axis, span)? else {
             return Ok(None);
         };
+        self.gather_counted(x, (flat, &idx_shape), &rows, axis, span)
+            .map(Some)
+    }
+
+    /// [`take_along`](Self::take_along) once the stage has counted, per chunk of
+    /// the raveled index `flat` (of shape `idx_shape`), its indices in each block of
+    /// x along `axis` (`rows`, from [`index_block_counts`](Self::index_block_counts)).
+    pub(super) fn gather_counted(
+        &mut self,
+        x: TileableId,
+        (flat, idx_shape): (TileableId, &[usize]),
+        rows: &[Vec<i64>],
+        axis: usize,
+        span: Span,
+    ) -> LowerResult<TileableId> {
+        let blocks = self.node(x).nsplits[axis].len();
         let touched: Vec<Vec<u32>> = rows
             .iter()
             .map(|row| {
-                let mut reads: Vec<u32> = (0..blocks.len() as u32)
+                let mut reads: Vec<u32> = (0..blocks as u32)
                     .filter(|&b| row[b as usize] > 0)
                     .collect();
                 if reads.is_empty() {
@@ -723,13 +739,13 @@ impl Lowerer<'_> {
         };
         let gathered = self.add_derived(op, vec![x, flat], shape.clone(), dtype, span)?;
         if idx_shape.len() == 1 {
-            return Ok(Some(gathered));
+            return Ok(gathered);
         }
         // The index's own shape in place of the gathered axis.
         let mut target: Vec<i64> = shape[..axis].iter().map(|&n| n as i64).collect();
         target.extend(idx_shape.iter().map(|&n| n as i64));
         target.extend(shape[axis + 1..].iter().map(|&n| n as i64));
-        Ok(Some(self.reshape_tensor(gathered, &target, span, span)?))
+        self.reshape_tensor(gathered, &target, span, span)
     }
 
     /// Per chunk of the 1-D integer index `flat`, how many of its indices fall in

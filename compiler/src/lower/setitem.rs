@@ -335,7 +335,7 @@ impl Lowerer<'_> {
         let mut region_shape = shape[..axis].to_vec();
         region_shape.extend_from_slice(&index_shape);
         region_shape.extend_from_slice(&shape[axis + 1..]);
-        let values = match op {
+        let (values, counted) = match op {
             None => {
                 // A list is made a tensor first, to see its shape.
                 let rhs = match rhs {
@@ -360,16 +360,38 @@ impl Lowerer<'_> {
                         rhs_span,
                     ));
                 }
-                self.assigned_value(rhs, rhs_span, &region_shape, dtype, span)?
+                let values = self.assigned_value(rhs, rhs_span, &region_shape, dtype, span)?;
+                (values, None)
             }
             Some((op, op_span)) => {
-                let Some(region) = self.take_along(current, index, axis, axis, index_span)? else {
+                // NumPy's checks of `x[idx] OP v` (dtypes, shapes) on a stand-in of
+                // the region, so that they come before the stage.
+                let stand_in = self.add_derived(
+                    crate::tileable::TileOp::Full(marsc_runtime::Scalar::from_f64(0.0, dtype)),
+                    vec![],
+                    region_shape.clone(),
+                    dtype,
+                    span,
+                )?;
+                let operands = (target, rhs.clone(), rhs_span);
+                self.in_place_result(object, stand_in, op, op_span, operands)?;
+                let Some((flat, rows)) = self.count_index(current, index, axis, index_span)? else {
                     return Ok(());
                 };
-                self.in_place_result(object, region, op, op_span, (target, rhs, rhs_span))?
+                let region =
+                    self.gather_counted(current, (flat, &index_shape), &rows, axis, index_span)?;
+                let values =
+                    self.in_place_result(object, region, op, op_span, (target, rhs, rhs_span))?;
+                (values, Some((flat, rows)))
             }
         };
-        let flat = self.ravel_tensor(index, index_span)?;
+        let (flat, rows) = match counted {
+            Some(counted) => counted,
+            None => match self.count_index(current, index, axis, index_span)? {
+                Some(counted) => counted,
+                None => return Ok(()),
+            },
+        };
         let count = self.shape(flat)[0];
         let values = if index_shape.len() == 1 {
             values
@@ -378,11 +400,8 @@ impl Lowerer<'_> {
             dims[axis] = count as i64;
             self.reshape_tensor(values, &dims, span, span)?
         };
-        let blocks = self.node(current).nsplits[axis].clone();
-        let Some(rows) = self.index_block_counts(&blocks, flat, axis, index_span)? else {
-            return Ok(());
-        };
-        let touched: Vec<Vec<u32>> = (0..blocks.len())
+        let blocks = self.node(current).nsplits[axis].len();
+        let touched: Vec<Vec<u32>> = (0..blocks)
             .map(|b| {
                 (0..rows.len() as u32)
                     .filter(|&i| rows[i as usize][b] > 0)
@@ -398,6 +417,23 @@ impl Lowerer<'_> {
         };
         let new = self.add_derived(op, vec![current, flat, values], shape, dtype, span)?;
         self.write_object(object, new, span)
+    }
+
+    /// The raveled index and, per chunk of it, how many of its indices fall in each
+    /// block of `x` along `axis` (one stage, which also finds an index out of
+    /// bounds); `None` when no stage could run.
+    fn count_index(
+        &mut self,
+        x: TileableId,
+        index: TileableId,
+        axis: usize,
+        index_span: Span,
+    ) -> LowerResult<Option<(TileableId, Vec<Vec<i64>>)>> {
+        let flat = self.ravel_tensor(index, index_span)?;
+        let blocks = self.node(x).nsplits[axis].clone();
+        Ok(self
+            .index_block_counts(&blocks, flat, axis, index_span)?
+            .map(|rows| (flat, rows)))
     }
 
     /// The shape of a value assigned into a tensor (a Python scalar is 0-d), `None`
