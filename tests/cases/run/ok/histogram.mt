@@ -1,4 +1,4 @@
-# histogram and histogram_bin_edges: NumPy's counts bit for bit, values on edges included (uniform bins through NumPy's index corrections, explicit edges as searchsorted with the last bin closed), the range read in a stage or given, values outside it and NaN dropped, weights, density, an empty range widened, empty data
+# histogram and histogram_bin_edges: NumPy's counts bit for bit, values on edges included (uniform bins through NumPy's index corrections, explicit edges as searchsorted with the last bin closed), the range read in a stage or given, values outside it and NaN dropped, weights, density, an empty range widened, empty data, float32 data with explicit edges (compared in float64, as NumPy's searchsorted)
 import mars.tensor as mt
 a = mt.linspace(0, 1, 101, chunk_size=17)
 for bins in [10, 7, 3, 100]:
@@ -26,3 +26,6 @@ print(mt.histogram(mt.full(5, 2), bins=2))
 print(mt.histogram(mt.zeros(0), bins=3), mt.histogram(mt.zeros(0), bins=[1, 2]))
 print(mt.histogram_bin_edges(n, bins=5), mt.histogram_bin_edges(a, bins=[0, 1]))
 print(mt.histogram_bin_edges(t, bins=3, range=(-1, 1.5)))
+s = mt.array([0.1, 0.2, 0.3, 0.5, 1.0, 0.7], dtype=mt.float32, chunk_size=4)
+print(mt.histogram(s, bins=[0.1, 0.2, 0.3, 0.5, 1.0]), mt.histogram(s, bins=[0, 1]))
+print(mt.histogram(s, bins=mt.array([0.1, 0.3, 1.0], dtype=mt.float32)))
