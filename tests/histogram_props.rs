@@ -1,8 +1,8 @@
 //! `bincount` and `histogram` give the same counts whatever the chunking of the
 //! values (and, chunked differently, of the weights) and the worker count: random
-//! small integer data (also scaled to floats that land on bin edges), run with a
-//! random chunking and worker count, must print exactly what the single-chunk,
-//! single-worker run prints, and `bincount` must equal the counts worked out here.
+//! small integer data (also scaled to floats, float64 and float32, that land on bin
+//! edges), run with a random chunking and worker count, must print exactly what the
+//! single-chunk, single-worker run prints, and `bincount` must equal the counts worked out here.
 
 mod run_support;
 
@@ -85,6 +85,8 @@ fn script(case: &Case, chunked: bool) -> String {
          f = x * 0.1\n\
          print(mt.histogram(f, bins={k}))\n\
          print(mt.histogram(f, bins={k}, range=(0.2, 0.9)))\n\
+         print(mt.histogram(f.astype(mt.float32), bins={k}))\n\
+         print(mt.histogram(f.astype(mt.float32), bins={k}, range=(0.2, 0.9)))\n\
          print(mt.histogram(x, bins=[0, 2, 2.5, 7, 11]))\n\
          print(mt.histogram(x, bins=[1, 3, 3, 8], weights=w))\n\
          print(mt.histogram(x - 5, bins={k}, weights=w, density=True))\n",

@@ -229,6 +229,13 @@ pub(crate) fn binning_parameters(binning: &Binning) -> Vec<String> {
         Binning::Uniform { first, last, .. } => {
             vec![bins, format!("range=({first:?}, {last:?})")]
         }
+        Binning::UniformSingle { first, last, .. } => {
+            vec![
+                bins,
+                format!("range=({first:?}, {last:?})"),
+                "float32".into(),
+            ]
+        }
         Binning::Edges(_) => vec![bins, "by=edges".into()],
     }
 }

@@ -9,7 +9,7 @@
 
 use super::{ChunkOp, Layout};
 use crate::tileable::IndexItem;
-use marsc_runtime::kernels::histogram::{Binning, Edges};
+use marsc_runtime::kernels::histogram::{Binning, Edges, SingleDenom};
 use marsc_runtime::ops::Reduction;
 use marsc_runtime::random::RandomDist;
 use marsc_runtime::storage::KeySink;
@@ -115,6 +115,28 @@ impl KeyHasher {
                 self.tag(3);
                 self.usize(edges.len());
                 edges.iter().for_each(|&e| self.f64(e));
+            }
+            Binning::UniformSingle {
+                first,
+                last,
+                denom,
+                edges,
+            } => {
+                self.tag(4);
+                self.u64(first.to_bits().into());
+                self.u64(last.to_bits().into());
+                match denom {
+                    SingleDenom::Single(d) => {
+                        self.tag(0);
+                        self.u64(d.to_bits().into());
+                    }
+                    SingleDenom::Double(d) => {
+                        self.tag(1);
+                        self.f64(*d);
+                    }
+                }
+                self.usize(edges.len());
+                edges.iter().for_each(|&e| self.u64(e.to_bits().into()));
             }
         }
     }

@@ -17,8 +17,8 @@ use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
-use marsc_runtime::kernels::histogram::{Binning, Edges};
-use marsc_runtime::{ArrayData, DType};
+use marsc_runtime::kernels::histogram::{Binning, Edges, SingleDenom};
+use marsc_runtime::{ArrayData, DType, Scalar};
 use std::sync::Arc;
 
 /// The histogram functions of the library.
@@ -157,12 +157,11 @@ impl Lowerer<'_> {
         let span = args.call_span;
         let a_arg = args.get("a");
         let a = self.tensor_of(&a_arg, None, "`a`")?;
-        match self.dtype(a) {
-            DType::Bool => return Err(Diagnostic::error(
+        if self.dtype(a) == DType::Bool {
+            return Err(Diagnostic::error(
                 "not supported yet: `histogram` of a boolean tensor (NumPy converts it to uint8)",
                 a_arg.span,
-            )),
-            _ => {}
+            ));
         }
         let weights = self.optional_tensor(&args.get("weights"), "`weights`")?;
         if let Some((w, w_span)) = weights {
@@ -201,15 +200,8 @@ impl Lowerer<'_> {
         };
         let (binning, edges) = match bins {
             BinsSpec::Edges(edges, tensor) => (Binning::Edges(edges), tensor),
-            BinsSpec::Count(_) if self.dtype(a) == DType::Float32 => {
-                // NumPy computes float32 data's equal bins in float32 (or, with a
-                // range, partly in float64): not followed yet.
-                return Err(Diagnostic::error(
-                    "not supported yet: equal-width bins for float32 values (give the edges, or `a.astype(float)`)",
-                    bins_arg.span,
-                ));
-            }
             BinsSpec::Count(count) => {
+                let single = self.dtype(a) == DType::Float32;
                 let (first, last) = match range {
                     Some(range) => range,
                     None if self.size(a) == 0 => (Bound::Int(0), Bound::Int(1)),
@@ -231,7 +223,12 @@ impl Lowerer<'_> {
                         (first, last)
                     }
                 };
-                self.uniform_bins(first, last, count, bins_arg.span)?
+                if single {
+                    let autodetected = range.is_none() && self.size(a) > 0;
+                    self.single_uniform_bins(first, last, count, autodetected, bins_arg.span)?
+                } else {
+                    self.uniform_bins(first, last, count, bins_arg.span)?
+                }
             }
         };
         if which == Counting::BinEdges {
@@ -433,20 +430,8 @@ impl Lowerer<'_> {
         count: usize,
         span: Span,
     ) -> LowerResult<(Binning, TileableId)> {
-        let (first, last) = if first.as_f64() == last.as_f64() {
-            (
-                Bound::Float(first.as_f64() - 0.5),
-                Bound::Float(last.as_f64() + 0.5),
-            )
-        } else {
-            (first, last)
-        };
-        // NumPy's `_unsigned_subtract`: the difference of two integers is taken in
-        // uint64, so it cannot overflow.
-        let denom = match (first, last) {
-            (Bound::Int(first), Bound::Int(last)) => last.wrapping_sub(first) as u64 as f64,
-            _ => last.as_f64() - first.as_f64(),
-        };
+        let (first, last) = widened(first, last);
+        let denom = difference(first, last);
         let (start, stop) = (first.as_f64(), last.as_f64());
         let num = count
             .checked_add(1)
@@ -482,6 +467,67 @@ impl Lowerer<'_> {
                 last: stop,
                 denom,
                 edges,
+            },
+            edges_node,
+        ))
+    }
+
+    /// [`uniform_bins`](Self::uniform_bins) for float32 data, whose edges NumPy keeps
+    /// in float32: computed in float32 from the data's own extremes
+    /// (`autodetected`, float32 scalars), else in float64 from the Python numbers of
+    /// `range=` (or 0 and 1 for empty data) and rounded to float32.
+    fn single_uniform_bins(
+        &mut self,
+        first: Bound,
+        last: Bound,
+        count: usize,
+        autodetected: bool,
+        span: Span,
+    ) -> LowerResult<(Binning, TileableId)> {
+        let num = count
+            .checked_add(1)
+            .ok_or_else(|| Diagnostic::error("`bins` is too large", span))?;
+        let (first, last, denom, edges): (f32, f32, SingleDenom, Vec<f32>) = if autodetected {
+            let (mut first, mut last) = (first.as_f64() as f32, last.as_f64() as f32);
+            if first == last {
+                first -= 0.5;
+                last += 0.5;
+            }
+            let edges = single_linspace(first, last, num);
+            (first, last, SingleDenom::Single(last - first), edges)
+        } else {
+            let (first, last) = widened(first, last);
+            let (start, stop) = (first.as_f64(), last.as_f64());
+            let edges =
+                marsc_runtime::kernels::linspace(start, stop, num, true, DType::Float64, 0, num)
+                    .map_err(|e| Diagnostic::error(e.to_string(), span))?;
+            let ArrayData::Float64(edges) = edges else {
+                return Err(internal("float64 edges", span));
+            };
+            let edges = edges.iter().map(|&e| e as f32).collect();
+            let denom = SingleDenom::Double(difference(first, last));
+            (start as f32, stop as f32, denom, edges)
+        };
+        if edges.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(Diagnostic::error(
+                format!("Too many bins for data range. Cannot create {count} finite-sized bins."),
+                span,
+            ));
+        }
+        let values: Vec<Scalar> = edges.iter().map(|&e| Scalar::Float32(e)).collect();
+        let edges_node = self.add_derived(
+            TileOp::Literal(values.into()),
+            vec![],
+            vec![num],
+            DType::Float32,
+            span,
+        )?;
+        Ok((
+            Binning::UniformSingle {
+                first,
+                last,
+                denom,
+                edges: edges.into(),
             },
             edges_node,
         ))
@@ -622,4 +668,48 @@ fn internal(what: &str, span: Span) -> Diagnostic {
         format!("internal error: a histogram stage did not give {what}"),
         span,
     )
+}
+
+/// NumPy's widening of an empty range of Python numbers: `first - 0.5, last + 0.5`.
+fn widened(first: Bound, last: Bound) -> (Bound, Bound) {
+    if first.as_f64() == last.as_f64() {
+        (
+            Bound::Float(first.as_f64() - 0.5),
+            Bound::Float(last.as_f64() + 0.5),
+        )
+    } else {
+        (first, last)
+    }
+}
+
+/// `last - first` as NumPy's `_unsigned_subtract` takes it: two integers in uint64
+/// (it cannot overflow), otherwise in float64.
+fn difference(first: Bound, last: Bound) -> f64 {
+    match (first, last) {
+        (Bound::Int(first), Bound::Int(last)) => last.wrapping_sub(first) as u64 as f64,
+        _ => last.as_f64() - first.as_f64(),
+    }
+}
+
+/// NumPy's `linspace(first, last, num)` of float32 scalars, computed in float32:
+/// `i * step + first` with `step = (last - first) / (num - 1)` (`i / div * delta`
+/// when the step underflows to 0), the last element exactly `last`.
+fn single_linspace(first: f32, last: f32, num: usize) -> Vec<f32> {
+    let div = num.saturating_sub(1).max(1) as f32;
+    let delta = last - first;
+    let step = delta / div;
+    (0..num)
+        .map(|i| {
+            if i + 1 == num && num > 1 {
+                return last;
+            }
+            let position = i as f32;
+            let scaled = if step == 0.0 {
+                position / div * delta
+            } else {
+                position * step
+            };
+            scaled + first
+        })
+        .collect()
 }

@@ -29,6 +29,23 @@ pub enum Binning {
     },
     /// `histogram` with explicit increasing edges.
     Edges(Edges),
+    /// `histogram` of float32 data with equal bins, whose edges NumPy keeps in
+    /// float32: values outside `first..=last` are dropped, `x - first` is taken in
+    /// float32, then divided by `denom` in its precision.
+    UniformSingle {
+        first: f32,
+        last: f32,
+        denom: SingleDenom,
+        edges: Arc<[f32]>,
+    },
+}
+
+/// The divisor of float32 data's bin index: float32 when NumPy's range is the
+/// data's own (float32 scalars), float64 when it is given in Python numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SingleDenom {
+    Single(f32),
+    Double(f64),
 }
 
 /// Explicit bin edges, compared with the values in NumPy's common type: integers
@@ -48,6 +65,7 @@ impl Binning {
                 edges.len().saturating_sub(1)
             }
             Binning::Edges(Edges::Int(edges)) => edges.len().saturating_sub(1),
+            Binning::UniformSingle { edges, .. } => edges.len().saturating_sub(1),
         }
     }
 }
@@ -117,6 +135,31 @@ pub fn bin_counts(
                 }
             }
         }
+        Binning::UniformSingle {
+            first,
+            last,
+            denom,
+            edges,
+        } => {
+            let ArrayData::Float32(data) = values else {
+                return Err(KernelError::new(format!(
+                    "internal error: float32 bins for a {} chunk",
+                    values.dtype()
+                )));
+            };
+            let n = edges.len().saturating_sub(1);
+            for (position, &x) in data.iter().enumerate() {
+                if !(x >= *first && x <= *last) || n == 0 {
+                    continue;
+                }
+                let difference = x - *first;
+                let f_index = match denom {
+                    SingleDenom::Single(d) => f64::from((difference / d) * n as f32),
+                    SingleDenom::Double(d) => (f64::from(difference) / d) * n as f64,
+                };
+                add(position, corrected_bin(x, f_index, edges));
+            }
+        }
         Binning::Edges(Edges::Int(edges)) if values.dtype().is_int() => {
             for (position, x) in int_values(values)?.iter().enumerate() {
                 if let Some(bin) = edge_bin(edges, x) {
@@ -161,22 +204,30 @@ impl UniformBins<'_> {
         }
         let n = self.edges.len().checked_sub(1).filter(|&n| n > 0)?;
         let f_index = ((x - self.first) / self.denom) * n as f64;
-        // `f_indices.astype(np.intp)` truncates toward zero.
-        let mut index = f_index as i64;
-        if index == n as i64 {
-            index -= 1;
-        }
-        let edge = |i: i64| self.edges[i.clamp(0, n as i64) as usize];
-        if x < edge(index) {
-            index -= 1;
-        }
-        if x >= edge(index + 1) && index != n as i64 - 1 {
-            index += 1;
-        }
-        // NumPy's corrections keep the index within the bins; clamped so that a
-        // value at the limits of float64 cannot leave them here either.
-        Some(index.clamp(0, n as i64 - 1) as usize)
+        Some(corrected_bin(x, f_index, self.edges))
     }
+}
+
+/// NumPy's bin of a kept value `x` from its estimate `f_index` among `edges`
+/// (at least two): truncated, the last edge moved into the last bin, then one down
+/// if x lies below its bin's left edge, one up if at or past its right edge.
+fn corrected_bin<T: PartialOrd + Copy>(x: T, f_index: f64, edges: &[T]) -> usize {
+    let n = edges.len() as i64 - 1;
+    // `f_indices.astype(np.intp)` truncates toward zero.
+    let mut index = f_index as i64;
+    if index == n {
+        index -= 1;
+    }
+    let edge = |i: i64| edges[i.clamp(0, n) as usize];
+    if x < edge(index) {
+        index -= 1;
+    }
+    if x >= edge(index + 1) && index != n - 1 {
+        index += 1;
+    }
+    // NumPy's corrections keep the index within the bins; clamped so that a value
+    // at the limits of the floats cannot leave them here either.
+    index.clamp(0, n - 1) as usize
 }
 
 /// The bin of `x` among increasing `edges` as NumPy's `searchsorted` counts it:
