@@ -120,6 +120,7 @@ fn random_examples_do_not_depend_on_chunking() {
     let rechunked = [
         ("monte_carlo_pi", "chunks=250_000", "chunks=300_001"),
         ("random_walk", "chunks=(16, 5_000)", "chunks=(10, 3_333)"),
+        ("histogram", "chunks=250_000", "chunks=300_001"),
         (
             "monte_carlo_norm",
             "chunks=(250_000, 2)",

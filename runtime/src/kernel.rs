@@ -276,6 +276,21 @@ pub enum Kernel {
         op: crate::kernels::linalg::LinalgOp,
         index: usize,
     },
+
+    // ---- histograms (issue 19) ----
+    /// Arguments `[values]` or `[values, weights]`: the row of per-bin counts (or
+    /// weight sums) of the chunk.
+    BinCounts(Arc<kernels::histogram::Binning>),
+
+    // ---- assignment through an integer index (issue 19) ----
+    /// Arguments `[x, idx, values, idx, values, ...]`: x's chunk (starting at
+    /// `start` along `axis`, of length `len`) with the positions the indices name
+    /// replaced by the values' slabs.
+    Scatter {
+        axis: usize,
+        start: usize,
+        len: usize,
+    },
 }
 
 impl Kernel {
@@ -316,6 +331,8 @@ impl Kernel {
             Kernel::Sort { .. } => "sort",
             Kernel::SearchSorted { .. } => "searchsorted",
             Kernel::MergeSorted { .. } => "merge_sorted",
+            Kernel::BinCounts(_) => "bin_counts",
+            Kernel::Scatter { .. } => "scatter",
             Kernel::SaveInit(_) => "save.init",
             Kernel::SaveRegion { .. } => "save.region",
             Kernel::SaveCommit(_) => "save.commit",
@@ -413,6 +430,19 @@ impl Kernel {
                 } else {
                     sort::merge_sorted(&all, None).map_err(text)
                 }
+            }
+            Kernel::BinCounts(binning) => {
+                let weights = args.get(1).map(|w| w.array()).transpose()?;
+                kernels::histogram::bin_counts(binning, arg(args, 0)?, weights).map_err(text)
+            }
+            Kernel::Scatter { axis, start, len } => {
+                let rest = arrays(args.get(1..).unwrap_or_default())?;
+                let pairs: Vec<(&ArrayData, &ArrayData)> =
+                    rest.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+                if rest.len() % 2 != 0 {
+                    return Err("internal error: a scatter's index has no values".into());
+                }
+                kernels::scatter::scatter(arg(args, 0)?, &pairs, *axis, *start, *len).map_err(text)
             }
             _ => self.combining(args),
         }

@@ -14,6 +14,7 @@
 
 use super::{ChunkGraph, ChunkId, ChunkOp, ChunkOutput, PrintItem, Step, StepId};
 use crate::tileable::display::{index_item_text, list_text, nsplits_text, python_bool, shape_text};
+use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::random::RandomDist;
 use std::fmt::{self, Write};
 
@@ -212,13 +213,35 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         | ChunkOp::Assemble
         | ChunkOp::Corners
         | ChunkOp::CountTrue => vec![],
-        ChunkOp::Compress { axis } | ChunkOp::Gather { axis } => vec![format!("axis={axis}")],
+        ChunkOp::Compress { axis } | ChunkOp::Gather { axis } | ChunkOp::Scatter { axis } => {
+            vec![format!("axis={axis}")]
+        }
         ChunkOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
         ChunkOp::Sort { axis, .. } => vec![format!("axis={axis}")],
         ChunkOp::SearchBlocks { right } => {
             vec![format!("side={}", if *right { "right" } else { "left" })]
         }
         ChunkOp::MergeSorted { .. } => vec![],
+        ChunkOp::BinCounts(binning) => binning_parameters(binning),
+    }
+}
+
+/// The dump's parameters of a `bin_counts` step (shared with the TileableGraph's).
+pub(crate) fn binning_parameters(binning: &Binning) -> Vec<String> {
+    let bins = format!("bins={}", binning.bins());
+    match binning {
+        Binning::Integers { .. } => vec![bins, "by=value".into()],
+        Binning::Uniform { first, last, .. } => {
+            vec![bins, format!("range=({first:?}, {last:?})")]
+        }
+        Binning::UniformSingle { first, last, .. } => {
+            vec![
+                bins,
+                format!("range=({first:?}, {last:?})"),
+                "float32".into(),
+            ]
+        }
+        Binning::Edges(_) => vec![bins, "by=edges".into()],
     }
 }
 

@@ -9,6 +9,7 @@
 
 use super::{ChunkOp, Layout};
 use crate::tileable::IndexItem;
+use marsc_runtime::kernels::histogram::{Binning, Edges, SingleDenom};
 use marsc_runtime::ops::Reduction;
 use marsc_runtime::random::RandomDist;
 use marsc_runtime::storage::KeySink;
@@ -85,6 +86,59 @@ impl KeyHasher {
 
     fn dtype(&mut self, dtype: DType) {
         self.tag(dtype as u8);
+    }
+
+    fn binning(&mut self, binning: &Binning) {
+        match binning {
+            Binning::Integers { length } => {
+                self.tag(0);
+                self.usize(*length);
+            }
+            Binning::Uniform {
+                first,
+                last,
+                denom,
+                edges,
+            } => {
+                self.tag(1);
+                for value in [*first, *last, *denom].iter().chain(edges.iter()) {
+                    self.f64(*value);
+                }
+                self.usize(edges.len());
+            }
+            Binning::Edges(Edges::Int(edges)) => {
+                self.tag(2);
+                self.usize(edges.len());
+                edges.iter().for_each(|&e| self.i64(e));
+            }
+            Binning::Edges(Edges::Float(edges)) => {
+                self.tag(3);
+                self.usize(edges.len());
+                edges.iter().for_each(|&e| self.f64(e));
+            }
+            Binning::UniformSingle {
+                first,
+                last,
+                denom,
+                edges,
+            } => {
+                self.tag(4);
+                self.u64(first.to_bits().into());
+                self.u64(last.to_bits().into());
+                match denom {
+                    SingleDenom::Single(d) => {
+                        self.tag(0);
+                        self.u64(d.to_bits().into());
+                    }
+                    SingleDenom::Double(d) => {
+                        self.tag(1);
+                        self.f64(*d);
+                    }
+                }
+                self.usize(edges.len());
+                edges.iter().for_each(|&e| self.u64(e.to_bits().into()));
+            }
+        }
     }
 
     fn scalar(&mut self, value: Scalar) {
@@ -232,7 +286,9 @@ impl KeyHasher {
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::CountTrue => {}
-            ChunkOp::Compress { axis } | ChunkOp::Gather { axis } => self.usize(*axis),
+            ChunkOp::Compress { axis } | ChunkOp::Gather { axis } | ChunkOp::Scatter { axis } => {
+                self.usize(*axis)
+            }
             ChunkOp::IndexBlocks { splits } => self.usizes(splits),
             ChunkOp::Sort { axis, arg } => {
                 self.usize(*axis);
@@ -240,6 +296,7 @@ impl KeyHasher {
             }
             ChunkOp::SearchBlocks { right } => self.usize(usize::from(*right)),
             ChunkOp::MergeSorted { arg } => self.usize(usize::from(*arg)),
+            ChunkOp::BinCounts(binning) => self.binning(binning),
             ChunkOp::Linalg(_) => {}
         }
     }

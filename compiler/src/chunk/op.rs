@@ -4,6 +4,7 @@
 //! chunk's index and its step's [`Layout`](super::Layout) on demand.
 
 use crate::tileable::IndexItem;
+use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::kernels::linalg::LinalgOp;
 use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use marsc_runtime::random::RandomDist;
@@ -207,6 +208,18 @@ pub enum ChunkOp {
     /// A solver or factorization of whole matrices, or a TSQR step
     /// (`marsc_runtime::kernels::linalg` documents each op's inputs and packing).
     Linalg(LinalgOp),
+
+    // ---- histograms (issue 19) ----
+    /// Inputs `[x]` or `[x, weights]`: the row of per-bin counts (or weight sums)
+    /// of one chunk of 1-D values.
+    BinCounts(Arc<Binning>),
+
+    // ---- assignment through an integer index (issue 19) ----
+    /// Inputs `[x, idx, values, idx, values, ...]`: x's chunk with the positions
+    /// along `axis` that the index chunks name replaced by the values' slabs.
+    Scatter {
+        axis: usize,
+    },
 }
 
 impl ChunkOp {
@@ -253,6 +266,8 @@ impl ChunkOp {
             ChunkOp::SearchBlocks { .. } => "search_blocks".into(),
             ChunkOp::MergeSorted { arg: false } => "merge_sorted".into(),
             ChunkOp::MergeSorted { arg: true } => "merge_argsorted".into(),
+            ChunkOp::BinCounts(_) => "bin_counts".into(),
+            ChunkOp::Scatter { .. } => "scatter".into(),
             ChunkOp::SaveInit { .. } => "save.init".into(),
             ChunkOp::SaveRegion { .. } => "save.region".into(),
             ChunkOp::SaveCommit { .. } => "save.commit".into(),
@@ -289,6 +304,8 @@ impl ChunkOp {
             ChunkOp::Gather { .. } => (2, usize::MAX),
             ChunkOp::SearchBlocks { .. } => (2, 2),
             ChunkOp::MergeSorted { .. } => (1, usize::MAX),
+            ChunkOp::BinCounts(_) => (1, 2),
+            ChunkOp::Scatter { .. } => (1, usize::MAX),
             ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => {
                 (2, 2)
             }

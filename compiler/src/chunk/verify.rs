@@ -213,6 +213,8 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
         ChunkOp::Corners => super::corners::verify_corners(graph, chunk),
         ChunkOp::CountTrue => expect_shape(&out, &[1], "count"),
         ChunkOp::IndexBlocks { splits } => expect_shape(&out, &[1, splits.len() + 2], "counts"),
+        ChunkOp::BinCounts(binning) => expect_shape(&out, &[1, binning.bins()], "bin counts"),
+        ChunkOp::Scatter { .. } => expect_shape(&shape(0), &out, "scattered"),
         ChunkOp::Gather { axis } => {
             let idx = shape(0);
             let mut expected = shape(1);

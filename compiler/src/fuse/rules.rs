@@ -58,6 +58,7 @@ pub fn contracts(op: &ChunkOp) -> bool {
             | ChunkOp::IndexBlocks { .. }
             | ChunkOp::SearchBlocks { .. }
             | ChunkOp::Linalg(_)
+            | ChunkOp::BinCounts(_)
     )
 }
 

@@ -127,6 +127,11 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
             vec![1; first.nsplits.first().map_or(1, Vec::len)],
             vec![splits.len() + 2],
         ],
+        TileOp::BinCounts(binning) => vec![
+            vec![1; first.nsplits.first().map_or(1, Vec::len)],
+            vec![binning.bins()],
+        ],
+        TileOp::Scatter { .. } => first.nsplits.to_vec(),
         TileOp::Gather { axis, .. } => {
             let mut nsplits = first.nsplits.to_vec();
             nsplits[*axis] = inputs

@@ -141,6 +141,7 @@ impl Lowerer<'_> {
                 })
             }
             Builtin::Linalg(which) => self.decompose(which, &args),
+            Builtin::Histogram(which) => self.histogram_call(which, &args),
         }
     }
 

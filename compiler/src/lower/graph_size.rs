@@ -178,6 +178,15 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
         }
         TileOp::MatMul => matmul_cost(graph, node, combine),
         // One chunk per index chunk and x chunk off the axis, reading the blocks it names.
+        // Per chunk of x: x's chunk and a pair of chunks per index chunk it reads.
+        TileOp::Scatter { touched, .. } => {
+            let reads: u128 = touched.iter().map(|t| 2 * t.len() as u128 + 1).sum();
+            let per_block = out / (touched.len().max(1) as u128);
+            Cost {
+                chunks: out,
+                edges: reads.saturating_mul(per_block.max(1)),
+            }
+        }
         TileOp::Gather { touched, .. } => {
             let reads: u128 = touched.iter().map(|t| t.len() as u128 + 1).sum();
             let per_row = out / (touched.len().max(1) as u128);
@@ -232,7 +241,8 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
         | TileOp::Index { .. }
         | TileOp::Concatenate { .. }
         | TileOp::BlockCounts
-        | TileOp::IndexBlocks { .. } => Cost {
+        | TileOp::IndexBlocks { .. }
+        | TileOp::BinCounts(_) => Cost {
             chunks: out,
             edges: out.saturating_add(input_chunks(0)),
         },

@@ -35,6 +35,7 @@ mod format_spec;
 mod fstring;
 mod full_fill;
 pub mod graph_size;
+mod histogram;
 pub mod incremental;
 mod indexing;
 mod inplace;

@@ -366,7 +366,9 @@ impl Lowerer<'_> {
             | TileOp::BlockCounts
             | TileOp::Compress { .. }
             | TileOp::IndexBlocks { .. }
-            | TileOp::Gather { .. } => true,
+            | TileOp::Gather { .. }
+            | TileOp::BinCounts(_)
+            | TileOp::Scatter { .. } => true,
             TileOp::Unary(_)
             | TileOp::Binary { .. }
             | TileOp::Where

@@ -699,11 +699,71 @@ impl Lowerer<'_> {
         let idx_shape = self.shape(idx).to_vec();
         let flat = self.ravel_tensor(idx, span)?;
         let blocks = self.node(x).nsplits[axis].clone();
-        let len = self.shape(x)[axis];
+        let Some(rows) = self.index_block_counts(&blocks, flat, x_axis, span)? else {
+            return Ok(None);
+        };
+        self.gather_counted(x, (flat, &idx_shape), &rows, axis, span)
+            .map(Some)
+    }
+
+    /// [`take_along`](Self::take_along) once the stage has counted, per chunk of
+    /// the raveled index `flat` (of shape `idx_shape`), its indices in each block of
+    /// x along `axis` (`rows`, from [`index_block_counts`](Self::index_block_counts)).
+    pub(super) fn gather_counted(
+        &mut self,
+        x: TileableId,
+        (flat, idx_shape): (TileableId, &[usize]),
+        rows: &[Vec<i64>],
+        axis: usize,
+        span: Span,
+    ) -> LowerResult<TileableId> {
+        let blocks = self.node(x).nsplits[axis].len();
+        let touched: Vec<Vec<u32>> = rows
+            .iter()
+            .map(|row| {
+                let mut reads: Vec<u32> = (0..blocks as u32)
+                    .filter(|&b| row[b as usize] > 0)
+                    .collect();
+                if reads.is_empty() {
+                    reads.push(0);
+                }
+                reads
+            })
+            .collect();
+        let mut shape = self.shape(x).to_vec();
+        shape[axis] = self.shape(flat)[0];
+        let dtype = self.dtype(x);
+        let op = TileOp::Gather {
+            axis,
+            touched: Arc::from(touched),
+        };
+        let gathered = self.add_derived(op, vec![x, flat], shape.clone(), dtype, span)?;
+        if idx_shape.len() == 1 {
+            return Ok(gathered);
+        }
+        // The index's own shape in place of the gathered axis.
+        let mut target: Vec<i64> = shape[..axis].iter().map(|&n| n as i64).collect();
+        target.extend(idx_shape.iter().map(|&n| n as i64));
+        target.extend(shape[axis + 1..].iter().map(|&n| n as i64));
+        self.reshape_tensor(gathered, &target, span, span)
+    }
+
+    /// Per chunk of the 1-D integer index `flat`, how many of its indices fall in
+    /// each block (`blocks`, the chunk lengths of an axis) — counted in a stage,
+    /// which also finds an index out of bounds: NumPy's `IndexError` against axis
+    /// `x_axis`, at `span`. `None` when no stage could run.
+    pub(super) fn index_block_counts(
+        &mut self,
+        blocks: &[usize],
+        flat: TileableId,
+        x_axis: usize,
+        span: Span,
+    ) -> LowerResult<Option<Vec<Vec<i64>>>> {
+        let len: usize = blocks.iter().sum();
         let index_chunks = self.node(flat).nsplits[0].len();
         let counts_node = self.add_with_splits(
             TileOp::IndexBlocks {
-                splits: Arc::from(blocks.as_slice()),
+                splits: Arc::from(blocks),
             },
             vec![flat],
             vec![index_chunks, blocks.len() + 2],
@@ -728,7 +788,7 @@ impl Lowerer<'_> {
                 span,
             ));
         };
-        let mut touched: Vec<Vec<u32>> = Vec::with_capacity(index_chunks);
+        let mut counts = Vec::with_capacity(index_chunks);
         for row in values.chunks_exact(width) {
             if row[blocks.len()] > 0 {
                 let bad = row[blocks.len() + 1];
@@ -737,30 +797,9 @@ impl Lowerer<'_> {
                     span,
                 ));
             }
-            let mut reads: Vec<u32> = (0..blocks.len() as u32)
-                .filter(|&b| row[b as usize] > 0)
-                .collect();
-            if reads.is_empty() {
-                reads.push(0);
-            }
-            touched.push(reads);
+            counts.push(row[..blocks.len()].to_vec());
         }
-        let mut shape = self.shape(x).to_vec();
-        shape[axis] = self.shape(flat)[0];
-        let dtype = self.dtype(x);
-        let op = TileOp::Gather {
-            axis,
-            touched: Arc::from(touched),
-        };
-        let gathered = self.add_derived(op, vec![x, flat], shape.clone(), dtype, span)?;
-        if idx_shape.len() == 1 {
-            return Ok(Some(gathered));
-        }
-        // The index's own shape in place of the gathered axis.
-        let mut target: Vec<i64> = shape[..axis].iter().map(|&n| n as i64).collect();
-        target.extend(idx_shape.iter().map(|&n| n as i64));
-        target.extend(shape[axis + 1..].iter().map(|&n| n as i64));
-        Ok(Some(self.reshape_tensor(gathered, &target, span, span)?))
+        Ok(Some(counts))
     }
 
     /// Whether `id` is the result of an array index (a copy, never a view).

@@ -75,6 +75,13 @@ impl Lowerer<'_> {
             span: target.span,
         };
         let rhs = (rhs, value.span);
+        let indices = match self.index_array_of(base_id, &evaluated) {
+            Ok(indices) => indices,
+            Err(diagnostic) => {
+                self.report(diagnostic);
+                return;
+            }
+        };
         let result = match mask_of(self, &evaluated) {
             _ if op.is_none() && self.is_read_only(origin.clone(), base_id, target.span) => Err(
                 Diagnostic::error("assignment destination is read-only", target.span).with_help(
@@ -88,6 +95,15 @@ impl Lowerer<'_> {
                 };
                 self.set_masked(object, (base_id, &target_ident), (mask, mask_span), op, rhs)
             }
+            None if indices.is_some() => {
+                let Some(object) = self.origin_object(origin, base_id, target.span) else {
+                    return;
+                };
+                let Some(indices) = indices else {
+                    return;
+                };
+                self.set_indexed(object, (base_id, &target_ident), indices, op, rhs)
+            }
             None if evaluated.iter().any(|item| match item {
                 Item::Value(Value::List(_), _) => true,
                 Item::Value(Value::Tensor(id), _) => !self.shape(*id).is_empty(),
@@ -95,8 +111,8 @@ impl Lowerer<'_> {
             }) =>
             {
                 Err(Diagnostic::error(
-                    "not supported yet: assigning through an integer array, or through a \
-                     boolean mask mixed with other indices",
+                    "not supported yet: assigning through an integer array mixed with other \
+                     indices than whole slices, or through a boolean mask mixed with other indices",
                     target.span,
                 )
                 .with_help("write `x = mt.where(mask, v, x)` with a mask of x's shape"))
@@ -247,6 +263,179 @@ impl Lowerer<'_> {
         self.write_object(object, new, span)
     }
 
+    /// The integer array of a subscript that indexes one axis with it and takes
+    /// every other axis whole (`x[idx]`, `x[:, idx]`): the index as a tensor, its
+    /// span and the axis. `None` for any other subscript; NumPy's error for an
+    /// array of floats.
+    fn index_array_of(
+        &mut self,
+        base: TileableId,
+        items: &[Item],
+    ) -> LowerResult<Option<(TileableId, Span, usize)>> {
+        let whole = |item: &Item| {
+            matches!(
+                item,
+                Item::Slice {
+                    parts: [None, None, None],
+                    ..
+                }
+            )
+        };
+        let arrays: Vec<usize> = (0..items.len()).filter(|&p| !whole(&items[p])).collect();
+        let [axis] = arrays.as_slice() else {
+            return Ok(None);
+        };
+        if items.len() > self.shape(base).len() {
+            return Ok(None);
+        }
+        let (index, span) = match &items[*axis] {
+            Item::Value(Value::Tensor(id), span) if !self.shape(*id).is_empty() => (*id, *span),
+            Item::Value(value @ Value::List(_), span) => {
+                let arg = super::bind::Arg {
+                    value: value.clone(),
+                    span: *span,
+                };
+                // An empty list indexes nothing, as NumPy's empty integer index.
+                let dtype = match value.as_sequence() {
+                    Some([]) => Some(DType::Int64),
+                    _ => None,
+                };
+                (self.tensor_of(&arg, dtype, "the index")?, *span)
+            }
+            _ => return Ok(None),
+        };
+        match self.dtype(index) {
+            DType::Int32 | DType::Int64 => Ok(Some((index, span, *axis))),
+            // A boolean list is a mask, left to the mask's rules.
+            DType::Bool => Ok(None),
+            DType::Float32 | DType::Float64 => Err(Diagnostic::error(
+                "arrays used as indices must be of integer (or boolean) type",
+                span,
+            )),
+        }
+    }
+
+    /// `x[..., idx, ...] (OP)= v` with an integer index on one axis: the values (for
+    /// `OP=`, NumPy's buffered `x[idx] OP v`: each distinct position updated once)
+    /// are scattered into x, the last of repeated indices winning, as in NumPy. A
+    /// stage finds which index chunks each block of x needs, and an index out of
+    /// bounds (the `IndexError` of reading `x[idx]`).
+    fn set_indexed(
+        &mut self,
+        object: super::objects::ObjectId,
+        (current, target): (TileableId, &Ident),
+        (index, index_span, axis): (TileableId, Span, usize),
+        op: Option<(BinOp, Span)>,
+        (rhs, rhs_span): (Value, Span),
+    ) -> LowerResult<()> {
+        let span = target.span;
+        let shape = self.shape(current).to_vec();
+        let dtype = self.dtype(current);
+        let index_shape = self.shape(index).to_vec();
+        let mut region_shape = shape[..axis].to_vec();
+        region_shape.extend_from_slice(&index_shape);
+        region_shape.extend_from_slice(&shape[axis + 1..]);
+        let (values, counted) = match op {
+            None => {
+                // A list is made a tensor first, to see its shape.
+                let rhs = match rhs {
+                    Value::List(_) | Value::Tuple(_) => {
+                        let arg = super::bind::Arg {
+                            value: rhs,
+                            span: rhs_span,
+                        };
+                        Value::Tensor(self.tensor_of(&arg, None, "the assigned value")?)
+                    }
+                    other => other,
+                };
+                let value_shape = self.value_shape(&rhs).unwrap_or_default();
+                if !broadcasts_into(&value_shape, &region_shape) {
+                    return Err(Diagnostic::error(
+                        format!(
+                            "shape mismatch: value array of shape {} could not be broadcast to \
+                             indexing result of shape {}",
+                            numpy_shape(&value_shape),
+                            numpy_shape(&region_shape)
+                        ),
+                        rhs_span,
+                    ));
+                }
+                let values = self.assigned_value(rhs, rhs_span, &region_shape, dtype, span)?;
+                (values, None)
+            }
+            Some((op, op_span)) => {
+                // NumPy's checks of `x[idx] OP v` (dtypes, shapes) on a stand-in of
+                // the region, so that they come before the stage.
+                let stand_in = self.add_derived(
+                    crate::tileable::TileOp::Full(marsc_runtime::Scalar::from_f64(0.0, dtype)),
+                    vec![],
+                    region_shape.clone(),
+                    dtype,
+                    span,
+                )?;
+                let operands = (target, rhs.clone(), rhs_span);
+                self.in_place_result(object, stand_in, op, op_span, operands)?;
+                let Some((flat, rows)) = self.count_index(current, index, axis, index_span)? else {
+                    return Ok(());
+                };
+                let region =
+                    self.gather_counted(current, (flat, &index_shape), &rows, axis, index_span)?;
+                let values =
+                    self.in_place_result(object, region, op, op_span, (target, rhs, rhs_span))?;
+                (values, Some((flat, rows)))
+            }
+        };
+        let (flat, rows) = match counted {
+            Some(counted) => counted,
+            None => match self.count_index(current, index, axis, index_span)? {
+                Some(counted) => counted,
+                None => return Ok(()),
+            },
+        };
+        let count = self.shape(flat)[0];
+        let values = if index_shape.len() == 1 {
+            values
+        } else {
+            let mut dims: Vec<i64> = shape.iter().map(|&n| n as i64).collect();
+            dims[axis] = count as i64;
+            self.reshape_tensor(values, &dims, span, span)?
+        };
+        let blocks = self.node(current).nsplits[axis].len();
+        let touched: Vec<Vec<u32>> = (0..blocks)
+            .map(|b| {
+                (0..rows.len() as u32)
+                    .filter(|&i| rows[i as usize][b] > 0)
+                    .collect()
+            })
+            .collect();
+        let mut splits = self.node(current).nsplits.clone();
+        splits[axis] = self.node(flat).nsplits[0].clone();
+        let values = self.rechunk_to_splits(values, splits, span);
+        let op = crate::tileable::TileOp::Scatter {
+            axis,
+            touched: touched.into(),
+        };
+        let new = self.add_derived(op, vec![current, flat, values], shape, dtype, span)?;
+        self.write_object(object, new, span)
+    }
+
+    /// The raveled index and, per chunk of it, how many of its indices fall in each
+    /// block of `x` along `axis` (one stage, which also finds an index out of
+    /// bounds); `None` when no stage could run.
+    fn count_index(
+        &mut self,
+        x: TileableId,
+        index: TileableId,
+        axis: usize,
+        index_span: Span,
+    ) -> LowerResult<Option<(TileableId, Vec<Vec<i64>>)>> {
+        let flat = self.ravel_tensor(index, index_span)?;
+        let blocks = self.node(x).nsplits[axis].clone();
+        Ok(self
+            .index_block_counts(&blocks, flat, axis, index_span)?
+            .map(|rows| (flat, rows)))
+    }
+
     /// The shape of a value assigned into a tensor (a Python scalar is 0-d), `None`
     /// for anything else.
     fn value_shape(&self, value: &Value) -> Option<Vec<usize>> {
@@ -280,13 +469,7 @@ impl Lowerer<'_> {
         let mut value_shape = self.shape(tensor).to_vec();
         // Leading length-1 axes beyond the region's are dropped, as NumPy does.
         let extra = value_shape.len().saturating_sub(shape.len());
-        let broadcastable = value_shape[..extra].iter().all(|&n| n == 1)
-            && value_shape[extra..]
-                .iter()
-                .rev()
-                .zip(shape.iter().rev())
-                .all(|(&v, &s)| v == s || v == 1);
-        if !broadcastable {
+        if !broadcasts_into(&value_shape, shape) {
             return Err(Diagnostic::error(
                 format!(
                     "could not broadcast input array from shape {} into shape {}",
@@ -335,4 +518,16 @@ fn fits_trailing(shape: &[usize], trailing: &[usize]) -> bool {
             .rev()
             .zip(trailing.iter().rev())
             .all(|(&v, &t)| v == t || v == 1)
+}
+
+/// Whether a value of `shape` broadcasts into a region of `region` (leading
+/// length-1 axes beyond the region's dropped), as NumPy's assignment allows.
+fn broadcasts_into(shape: &[usize], region: &[usize]) -> bool {
+    let extra = shape.len().saturating_sub(region.len());
+    shape[..extra].iter().all(|&n| n == 1)
+        && shape[extra..]
+            .iter()
+            .rev()
+            .zip(region.iter().rev())
+            .all(|(&v, &r)| v == r || v == 1)
 }

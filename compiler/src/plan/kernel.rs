@@ -220,6 +220,15 @@ impl<'a> KernelBuilder<'a> {
                     len: splits.iter().sum(),
                 }
             }
+            ChunkOp::BinCounts(binning) => Kernel::BinCounts(binning.clone()),
+            ChunkOp::Scatter { axis } => {
+                let x = self.chunks.inputs(chunk)[0];
+                Kernel::Scatter {
+                    axis: *axis,
+                    start: graph.chunk_offset(chunk)[*axis],
+                    len: graph.step_of(x).layout.shape()[*axis],
+                }
+            }
             ChunkOp::Gather { axis } => {
                 let blocks = &self.chunks.inputs(chunk)[1..];
                 let first = blocks

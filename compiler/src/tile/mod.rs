@@ -8,6 +8,7 @@
 mod creation;
 mod elementwise;
 mod grid_map;
+mod histogram;
 mod index;
 mod linalg;
 mod matmul;
@@ -18,6 +19,7 @@ mod relabel;
 mod reshape;
 mod save;
 mod scan;
+mod scatter;
 mod select;
 mod sort;
 
@@ -149,6 +151,8 @@ impl Tiler<'_> {
             TileOp::BlockCounts => self.tile_block_counts(id, node)?,
             TileOp::Compress { axis, counts } => self.tile_compress(id, node, *axis, counts)?,
             TileOp::IndexBlocks { .. } => self.tile_index_blocks(id, node)?,
+            TileOp::BinCounts(binning) => self.tile_bin_counts(id, node, binning)?,
+            TileOp::Scatter { axis, touched } => self.tile_scatter(id, node, *axis, touched)?,
             TileOp::Gather { axis, touched } => self.tile_gather(id, node, *axis, touched)?,
             TileOp::Linalg(op) => self.tile_linalg(id, node, *op)?,
             TileOp::Sort { axis, arg } => self.tile_sort(id, node, *axis, *arg)?,

@@ -27,6 +27,7 @@ impl Tiler<'_> {
             crate::tileable::TileOp::BlockCounts
                 | crate::tileable::TileOp::IndexBlocks { .. }
                 | crate::tileable::TileOp::SearchBlocks { .. }
+                | crate::tileable::TileOp::BinCounts(_)
         );
         let Some(shape) = summary_shape(layout.shape()).filter(|_| !fetched_whole) else {
             return Ok(PrintItem::Tensor(whole));

@@ -117,6 +117,8 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::Compress { .. } => "compress".into(),
         TileOp::IndexBlocks { .. } => "index_blocks".into(),
         TileOp::Gather { .. } => "gather".into(),
+        TileOp::BinCounts(_) => "bin_counts".into(),
+        TileOp::Scatter { .. } => "scatter".into(),
         TileOp::Linalg(op) => format!("linalg.{}", op.name()),
         TileOp::Sort { arg: false, .. } => "sort".into(),
         TileOp::Sort { arg: true, .. } => "argsort".into(),
@@ -187,6 +189,11 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         TileOp::Load { source } => source.dump_parameters(),
         TileOp::Cached { key } => vec![format!("key={key:016x}")],
         TileOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
+        TileOp::BinCounts(binning) => crate::chunk::display::binning_parameters(binning),
+        TileOp::Scatter { axis, touched } => vec![
+            format!("axis={axis}"),
+            format!("reads={}", touched.iter().map(Vec::len).sum::<usize>()),
+        ],
         TileOp::Gather { axis, touched } => vec![
             format!("axis={axis}"),
             format!("reads={}", touched.iter().map(Vec::len).sum::<usize>()),

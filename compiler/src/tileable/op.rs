@@ -136,6 +136,25 @@ pub enum TileOp {
     /// indices of the inputs, in order) — PSRS's last step. 1-D, of the pieces'
     /// length.
     MergeSorted { arg: bool, sources: Arc<[Vec<u32>]> },
+
+    // ---- histograms (issue 19) ----
+    /// `bincount`/`histogram` per chunk: inputs `[x]` or `[x, weights]` (1-D, chunked
+    /// alike); one row of per-bin counts (int64) or weight sums (float64) per chunk
+    /// of x, shape `(x chunks, bins)` — a sum over axis 0 finishes the count.
+    BinCounts(Arc<marsc_runtime::kernels::histogram::Binning>),
+
+    // ---- assignment through an integer index (issue 19) ----
+    /// `x` with `x[..., idx, ...] = values` along `axis`: inputs `[x, idx, values]`,
+    /// idx a 1-D integer index (in bounds; negative counts from the end), values of
+    /// x's shape but idx's length along `axis`, chunked along it as idx is and as x
+    /// is along the other axes. The output is x's shape and chunks; `touched[b]`
+    /// lists, ascending, the index chunks naming a position in x's block `b` along
+    /// `axis` (a stage found them with [`TileOp::IndexBlocks`]). Of repeated
+    /// indices the last one's value stays.
+    Scatter {
+        axis: usize,
+        touched: Arc<[Vec<u32>]>,
+    },
 }
 
 /// One item of a normalized basic index.

@@ -90,7 +90,12 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
         TileOp::Where => Some(3),
         TileOp::Compress { .. } | TileOp::Gather { .. } | TileOp::SearchBlocks { .. } => Some(2),
         TileOp::MergeSorted { arg, .. } => Some(1 + usize::from(*arg)),
+        TileOp::Scatter { .. } => Some(3),
         TileOp::Concatenate { .. } => None,
+        TileOp::BinCounts(_) => match node.inputs.len() {
+            2 => Some(2),
+            _ => Some(1),
+        },
         _ => Some(1),
     };
     let have = node.inputs.len();
@@ -236,6 +241,19 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             [chunks] => expect_shape(shape, &[chunks.len(), splits.len() + 2]),
             _ => Err("counts the blocks of an index that is not 1-D".into()),
         },
+        TileOp::BinCounts(binning) => {
+            if inputs
+                .iter()
+                .any(|input| input.nsplits != inputs[0].nsplits)
+            {
+                return Err("counts values and weights chunked differently".into());
+            }
+            match inputs[0].nsplits.as_slice() {
+                [chunks] => expect_shape(shape, &[chunks.len(), binning.bins()]),
+                _ => Err("counts the bins of values that are not 1-D".into()),
+            }
+        }
+        TileOp::Scatter { axis, touched } => check_scatter(inputs, *axis, touched, shape),
         TileOp::Gather { axis, touched } => {
             let (x, idx) = (inputs[0], inputs[1]);
             let blocks = x.nsplits.get(*axis).map_or(0, Vec::len);
@@ -401,11 +419,25 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             }
             expect_dtype("the counts", dtype, DType::Int64)
         }
+        TileOp::Scatter { .. } => {
+            if !inputs[1].dtype.is_int() {
+                return Err("an index is not of an integer dtype".into());
+            }
+            expect_dtype("x", inputs[0].dtype, dtype)?;
+            expect_dtype("the values", inputs[2].dtype, dtype)
+        }
         TileOp::Gather { .. } => {
             if !inputs[1].dtype.is_int() {
                 return Err("an index is not of an integer dtype".into());
             }
             expect_dtype("x", inputs[0].dtype, dtype)
+        }
+        TileOp::BinCounts(_) => {
+            let expected = match inputs.len() {
+                2 => DType::Float64,
+                _ => DType::Int64,
+            };
+            expect_dtype("the counts", dtype, expected)
         }
         TileOp::BlockCounts => {
             expect_dtype("the mask", inputs[0].dtype, DType::Bool)?;
@@ -472,6 +504,38 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         | TileOp::Index { .. }
         | TileOp::Rechunk => expect_dtype("the input", inputs[0].dtype, dtype),
     }
+}
+
+/// A scatter's inputs: x of the node's shape and chunks, a 1-D index, values of x's
+/// shape with the index's length and chunks along `axis`, and one list of index
+/// chunks (ascending, each in range) per block of x along `axis`.
+fn check_scatter(
+    inputs: &[&TileableNode],
+    axis: usize,
+    touched: &[Vec<u32>],
+    shape: &[usize],
+) -> Result<(), String> {
+    let (x, idx, values) = (inputs[0], inputs[1], inputs[2]);
+    expect_shape(shape, &x.shape)?;
+    let [index_splits] = idx.nsplits.as_slice() else {
+        return Err("a scatter's index is not 1-D".into());
+    };
+    let blocks = x.nsplits.get(axis).map_or(0, Vec::len);
+    if touched.len() != blocks {
+        return Err("a scatter's reads differ from x's blocks".into());
+    }
+    if touched.iter().any(|reads| {
+        reads.windows(2).any(|w| w[0] >= w[1])
+            || reads.iter().any(|&i| i as usize >= index_splits.len())
+    }) {
+        return Err("a scatter reads index chunks out of order or out of range".into());
+    }
+    let mut expected = x.nsplits.clone();
+    expected[axis] = index_splits.clone();
+    if values.nsplits != expected {
+        return Err("a scatter's values are not chunked as x and the index".into());
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ mod params;
 mod table;
 
 pub(crate) use super::decompose::Decomposition;
+pub(crate) use super::histogram::Counting;
 pub(crate) use super::select::Selection;
 pub(crate) use super::sort::Sorting;
 pub(crate) use super::statistics::Statistic;
@@ -157,6 +158,8 @@ pub(crate) enum Builtin {
     Sorting(Sorting),
     /// `mars.execute(*tensors)`: its arguments, computed with the rest of the script.
     MarsExecute,
+    /// `bincount`, `histogram`, `histogram_bin_edges` (`histogram.rs`).
+    Histogram(Counting),
 }
 
 /// The constant of `ones`/`zeros`/`empty` (`empty` is zeros: values are unspecified

@@ -523,3 +523,22 @@ pub(super) const LINALG_SVD: &[Param] = &[
     opt("hermitian", Default::Bool(false)),
 ];
 pub(super) const LINALG_LSTSQ: &[Param] = &[req("a"), req("b"), opt("rcond", NONE)];
+// ---- histograms (issue 19) ----
+pub(super) const BINCOUNT: &[Param] = &[
+    pos("x"),
+    opt("weights", NONE),
+    opt("minlength", Default::Int(0)),
+];
+pub(super) const HISTOGRAM: &[Param] = &[
+    req("a"),
+    opt("bins", Default::Int(10)),
+    opt("range", NONE),
+    opt("density", NONE),
+    opt("weights", NONE),
+];
+pub(super) const HISTOGRAM_BIN_EDGES: &[Param] = &[
+    req("a"),
+    opt("bins", Default::Int(10)),
+    opt("range", NONE),
+    opt("weights", NONE),
+];

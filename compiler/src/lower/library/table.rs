@@ -2,7 +2,9 @@
 
 use super::params::*;
 use super::Decomposition as D;
-use super::{Builtin, FillKind, Home, Param, RandomKind, Selection, Signature, Sorting, Statistic};
+use super::{
+    Builtin, Counting, FillKind, Home, Param, RandomKind, Selection, Signature, Sorting, Statistic,
+};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
 const fn entry(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
@@ -312,6 +314,14 @@ pub(crate) static LIBRARY: &[Signature] = &[
     linalg("qr", LINALG_QR, D::Qr),
     linalg("svd", LINALG_SVD, D::Svd),
     linalg("lstsq", LINALG_LSTSQ, D::Lstsq),
+    // ---- histograms (issue 19) ----
+    entry("bincount", BINCOUNT, F::Histogram(Counting::Bincount)),
+    entry("histogram", HISTOGRAM, F::Histogram(Counting::Histogram)),
+    entry(
+        "histogram_bin_edges",
+        HISTOGRAM_BIN_EDGES,
+        F::Histogram(Counting::BinEdges),
+    ),
     // ---- Python builtins ----
     builtin("print", PRINT, F::Print),
     builtin("abs", ONE_OBJECT, F::Abs),
