@@ -209,7 +209,7 @@ impl Lowerer<'_> {
                     "not supported yet: attribute or index lookups in a format field (`{{{name}}}`)"
                 )));
             }
-            let value = if name.is_empty() {
+            let index = if name.is_empty() {
                 if manual {
                     return Err(error(
                         "cannot switch from manual field specification to automatic field numbering"
@@ -218,14 +218,7 @@ impl Lowerer<'_> {
                 }
                 let index = auto.map_or(0, |i| i + 1);
                 auto = Some(index);
-                positional
-                    .get(index)
-                    .map(|(v, s)| (v.clone(), *s))
-                    .ok_or_else(|| {
-                        error(format!(
-                            "Replacement index {index} out of range for positional args tuple"
-                        ))
-                    })?
+                Some(index)
             } else if let Ok(index) = name.parse::<usize>() {
                 if auto.is_some() {
                     return Err(error(
@@ -234,6 +227,11 @@ impl Lowerer<'_> {
                     ));
                 }
                 manual = true;
+                Some(index)
+            } else {
+                None
+            };
+            let value = if let Some(index) = index {
                 positional
                     .get(index)
                     .map(|(v, s)| (v.clone(), *s))

@@ -92,13 +92,10 @@ enum StringKind {
     Raw,
 }
 
-/// Splits a closed string literal into prefix, quote length and body, and decodes it.
-///
-/// `text` is the whole token, quotes included; `start` its offset in the source.
-pub(crate) fn decode_string(text: &str, start: usize) -> Result<Cow<'_, str>, Box<Diagnostic>> {
+/// A closed string literal's prefix, where its body starts, and its body (between
+/// the quotes, one or three of them).
+fn split_literal(text: &str) -> (&str, usize, &str) {
     let prefix_len = text.find(['\'', '"']).unwrap_or(0);
-    let prefix = &text[..prefix_len];
-    let kind = string_kind(prefix, Span::new(start, start + prefix_len))?;
     let quoted = &text[prefix_len..];
     let quote_len =
         if quoted.len() >= 6 && (quoted.starts_with("'''") || quoted.starts_with("\"\"\"")) {
@@ -110,6 +107,15 @@ pub(crate) fn decode_string(text: &str, start: usize) -> Result<Cow<'_, str>, Bo
     let body = text
         .get(body_start..text.len().saturating_sub(quote_len))
         .unwrap_or("");
+    (&text[..prefix_len], body_start, body)
+}
+
+/// Splits a closed string literal into prefix, quote length and body, and decodes it.
+///
+/// `text` is the whole token, quotes included; `start` its offset in the source.
+pub(crate) fn decode_string(text: &str, start: usize) -> Result<Cow<'_, str>, Box<Diagnostic>> {
+    let (prefix, body_start, body) = split_literal(text);
+    let kind = string_kind(prefix, Span::new(start, start + prefix.len()))?;
     match kind {
         StringKind::Raw => Ok(Cow::Borrowed(body)),
         StringKind::Plain if !body.contains('\\') => Ok(Cow::Borrowed(body)),
@@ -135,19 +141,8 @@ pub(crate) enum RawPiece {
 /// `}` that closes it (brackets and quoted strings inside it skipped), `!r`/`!s`/`!a`
 /// convert, `:` starts the spec, and a `=` ending the expression shows it (`{x=}`).
 pub(crate) fn split_fstring(text: &str, start: usize) -> Result<Vec<RawPiece>, Box<Diagnostic>> {
-    let prefix_len = text.find(['\'', '"']).unwrap_or(0);
-    let raw = text[..prefix_len].to_ascii_lowercase().contains('r');
-    let quoted = &text[prefix_len..];
-    let quote_len =
-        if quoted.len() >= 6 && (quoted.starts_with("'''") || quoted.starts_with("\"\"\"")) {
-            3
-        } else {
-            1
-        };
-    let body_start = prefix_len + quote_len;
-    let body = text
-        .get(body_start..text.len().saturating_sub(quote_len))
-        .unwrap_or("");
+    let (prefix, body_start, body) = split_literal(text);
+    let raw = prefix.to_ascii_lowercase().contains('r');
     let at = |i: usize| start + body_start + i;
     let error = |message: &str, from: usize, to: usize| -> Box<Diagnostic> {
         Diagnostic::error(format!("f-string: {message}"), Span::new(at(from), at(to))).into()
