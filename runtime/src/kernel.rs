@@ -243,6 +243,12 @@ pub enum Kernel {
         arg: bool,
         offset: i64,
     },
+    /// Arguments `[x, pivots]`: the 1-D chunk grouped stably by the sort's part of
+    /// each element (with `arg`, its positions from `offset` in that order).
+    Bucket {
+        arg: bool,
+        offset: i64,
+    },
     /// Arguments `[a, v]`: per element of `v`, NumPy's `searchsorted` of it in the
     /// sorted 1-D chunk `a`, as int64 of shape `[1, *v.shape]`.
     SearchSorted {
@@ -330,6 +336,7 @@ impl Kernel {
             Kernel::Gather { .. } => "gather",
             Kernel::Sort { .. } => "sort",
             Kernel::SearchSorted { .. } => "searchsorted",
+            Kernel::Bucket { .. } => "bucket",
             Kernel::MergeSorted { .. } => "merge_sorted",
             Kernel::BinCounts(_) => "bin_counts",
             Kernel::Scatter { .. } => "scatter",
@@ -419,6 +426,10 @@ impl Kernel {
                 arg: by_index,
                 offset,
             } => sort::sort(arg(args, 0)?, *axis, *by_index, *offset).map_err(text),
+            Kernel::Bucket {
+                arg: by_index,
+                offset,
+            } => sort::bucket(arg(args, 0)?, arg(args, 1)?, *by_index, *offset).map_err(text),
             Kernel::SearchSorted { right } => {
                 sort::search_sorted(arg(args, 0)?, arg(args, 1)?, *right).map_err(text)
             }

@@ -221,7 +221,7 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         ChunkOp::SearchBlocks { right } => {
             vec![format!("side={}", if *right { "right" } else { "left" })]
         }
-        ChunkOp::MergeSorted { .. } => vec![],
+        ChunkOp::MergeSorted { .. } | ChunkOp::Bucket { .. } => vec![],
         ChunkOp::BinCounts(binning) => binning_parameters(binning),
     }
 }

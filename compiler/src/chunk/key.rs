@@ -295,6 +295,7 @@ impl KeyHasher {
                 self.usize(usize::from(*arg));
             }
             ChunkOp::SearchBlocks { right } => self.usize(usize::from(*right)),
+            ChunkOp::Bucket { arg } => self.usize(usize::from(*arg)),
             ChunkOp::MergeSorted { arg } => self.usize(usize::from(*arg)),
             ChunkOp::BinCounts(binning) => self.binning(binning),
             ChunkOp::Linalg(_) => {}

@@ -175,6 +175,11 @@ pub enum ChunkOp {
         axis: usize,
         arg: bool,
     },
+    /// Inputs `[x, pivots]`: the 1-D chunk grouped stably by the sort's part of each
+    /// element (with `arg`, its positions along the whole axis in that order).
+    Bucket {
+        arg: bool,
+    },
     /// Inputs `[a, v]`: per element of `v`, NumPy's `searchsorted` in the sorted 1-D
     /// chunk `a` alone (`right`: side='right'); shape `[1, *v.shape]`.
     SearchBlocks {
@@ -264,6 +269,8 @@ impl ChunkOp {
             ChunkOp::Sort { arg: false, .. } => "sort".into(),
             ChunkOp::Sort { arg: true, .. } => "argsort".into(),
             ChunkOp::SearchBlocks { .. } => "search_blocks".into(),
+            ChunkOp::Bucket { arg: false } => "bucket".into(),
+            ChunkOp::Bucket { arg: true } => "bucket_positions".into(),
             ChunkOp::MergeSorted { arg: false } => "merge_sorted".into(),
             ChunkOp::MergeSorted { arg: true } => "merge_argsorted".into(),
             ChunkOp::BinCounts(_) => "bin_counts".into(),
@@ -302,7 +309,7 @@ impl ChunkOp {
             | ChunkOp::IndexBlocks { .. }
             | ChunkOp::Sort { .. } => (1, 1),
             ChunkOp::Gather { .. } => (2, usize::MAX),
-            ChunkOp::SearchBlocks { .. } => (2, 2),
+            ChunkOp::SearchBlocks { .. } | ChunkOp::Bucket { .. } => (2, 2),
             ChunkOp::MergeSorted { .. } => (1, usize::MAX),
             ChunkOp::BinCounts(_) => (1, 2),
             ChunkOp::Scatter { .. } => (1, usize::MAX),

@@ -226,7 +226,7 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
             expected[*axis] = idx[0];
             expect_shape(&expected, &out, "gathered")
         }
-        ChunkOp::Sort { .. } => expect_shape(&shape(0), &out, "sorted"),
+        ChunkOp::Sort { .. } | ChunkOp::Bucket { .. } => expect_shape(&shape(0), &out, "sorted"),
         ChunkOp::SearchBlocks { .. } => {
             let mut expected = vec![1];
             expected.extend(shape(1));

@@ -139,7 +139,7 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
                 .map_or_else(|| vec![out_shape[*axis]], |idx| idx.splits(0));
             nsplits
         }
-        TileOp::Sort { .. } => first.nsplits.to_vec(),
+        TileOp::Sort { .. } | TileOp::Bucket { .. } => first.nsplits.to_vec(),
         TileOp::SearchBlocks { .. } => {
             let mut nsplits = vec![vec![1; first.nsplits.first().map_or(1, Vec::len)]];
             if let Some(v) = inputs.get(1) {

@@ -204,6 +204,10 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             chunks: out,
             edges: out,
         },
+        TileOp::Bucket { .. } => Cost {
+            chunks: out,
+            edges: out.saturating_mul(2),
+        },
         TileOp::SearchBlocks { .. } => Cost {
             chunks: out,
             edges: out.saturating_mul(2),

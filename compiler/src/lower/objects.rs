@@ -389,6 +389,7 @@ impl Lowerer<'_> {
             TileOp::Linalg(_)
             | TileOp::Sort { .. }
             | TileOp::SearchBlocks { .. }
+            | TileOp::Bucket { .. }
             | TileOp::MergeSorted { .. } => true,
         }
     }

@@ -3,12 +3,12 @@
 //!
 //! A sort along an axis held in one chunk is one `TileOp::Sort` (each chunk sorted
 //! on its own). A sort of a 1-D tensor of several chunks is a distributed sort —
-//! parallel sorting by regular sampling (PSRS), as Mars does — in one stage: each
-//! chunk is sorted (kept in the session's cache, so the run after the stage does not
-//! sort it again), regularly spaced samples of the sorted chunks are sorted in one
-//! chunk and give one pivot per part (at most one part per chunk), and the stage
-//! fetches where the pivots fall in each sorted chunk (`TileOp::SearchBlocks`);
-//! then the sorted chunks are cut at
+//! sorting by regular sampling, as Mars's PSRS does, in one stage: regularly spaced
+//! samples of the tensor are sorted in one chunk and give one pivot per part (at
+//! most one part per chunk); each chunk is grouped by part (`TileOp::Bucket`, kept
+//! in the session's cache, so the run after the stage does not group it again), and
+//! the stage fetches where the pivots fall in each grouped chunk
+//! (`TileOp::SearchBlocks`); then the grouped chunks are cut at
 //! those places (a rechunk) and output chunk `j` merges the pieces between pivots
 //! `j - 1` and `j` of every chunk (`TileOp::MergeSorted`). Its chunking is exact, so
 //! everything after a sort tiles as usual. A tensor of several dimensions whose sort
@@ -251,24 +251,15 @@ impl Lowerer<'_> {
             };
             return Ok(Some((values, indices)));
         }
-        let local = self.local_sort(a, 0, false, span)?;
-        self.keep_across_stages(local);
-        let local_idx = if arg {
-            let idx = self.local_sort(a, 0, true, span)?;
-            self.keep_across_stages(idx);
-            Some(idx)
-        } else {
-            None
-        };
-        // Regularly spaced samples of the sorted chunks (OVERSAMPLING per part),
-        // sorted in one chunk; pivot j is the sample at rank j / parts. Only where
-        // the pivots fall in each chunk is fetched (one stage).
+        // Regularly spaced samples of the tensor (OVERSAMPLING per part), sorted in
+        // one chunk; pivot j is the sample at rank j / parts. Each chunk is grouped
+        // by part (kept for the run after the stage), and only where the pivots fall
+        // in each grouped chunk is fetched (one stage); each part is then sorted once.
         let parts = k.min(MAX_PARTS).min((MAX_PLACES / k).max(2));
         let wanted = (parts * OVERSAMPLING).min(n);
         let step = n / wanted;
         let count = (n - step / 2).div_ceil(step);
-        let samples =
-            self.slice_axis_step(local, 0, (step / 2) as i64, step as i64, count, span)?;
+        let samples = self.slice_axis_step(a, 0, (step / 2) as i64, step as i64, count, span)?;
         let samples = self.rechunk_to_splits(samples, vec![vec![count]], span);
         let samples = self.local_sort(samples, 0, false, span)?;
         let spacing = count / parts;
@@ -280,6 +271,29 @@ impl Lowerer<'_> {
         }
         let pivots =
             self.slice_axis_step(samples, 0, spacing as i64, spacing as i64, parts - 1, span)?;
+        let pivots = self.rechunk_to_splits(pivots, vec![vec![parts - 1]], span);
+        let shape = vec![n];
+        let local = self.add_derived(
+            TileOp::Bucket { arg: false },
+            vec![a, pivots],
+            shape.clone(),
+            dtype,
+            span,
+        )?;
+        self.keep_across_stages(local);
+        let local_idx = if arg {
+            let idx = self.add_derived(
+                TileOp::Bucket { arg: true },
+                vec![a, pivots],
+                shape,
+                DType::Int64,
+                span,
+            )?;
+            self.keep_across_stages(idx);
+            Some(idx)
+        } else {
+            None
+        };
         let k_parts = parts;
         let places = self.add_with_splits(
             TileOp::SearchBlocks { right: true },

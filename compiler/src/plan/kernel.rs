@@ -249,6 +249,10 @@ impl<'a> KernelBuilder<'a> {
                 offset: graph.chunk_offset(chunk)[*axis] as i64,
             },
             ChunkOp::SearchBlocks { right } => Kernel::SearchSorted { right: *right },
+            ChunkOp::Bucket { arg } => Kernel::Bucket {
+                arg: *arg,
+                offset: graph.chunk_offset(chunk)[0] as i64,
+            },
             ChunkOp::MergeSorted { arg } => Kernel::MergeSorted { arg: *arg },
             ChunkOp::SaveInit {
                 path,

@@ -157,6 +157,7 @@ impl Tiler<'_> {
             TileOp::Linalg(op) => self.tile_linalg(id, node, *op)?,
             TileOp::Sort { axis, arg } => self.tile_sort(id, node, *axis, *arg)?,
             TileOp::SearchBlocks { right } => self.tile_search_blocks(id, node, *right)?,
+            TileOp::Bucket { arg } => self.tile_bucket(id, node, *arg)?,
             TileOp::MergeSorted { arg, sources } => {
                 self.tile_merge_sorted(id, node, *arg, sources)?
             }

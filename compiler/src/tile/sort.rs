@@ -31,6 +31,30 @@ impl Tiler<'_> {
         )
     }
 
+    pub(super) fn tile_bucket(
+        &mut self,
+        id: TileableId,
+        node: &TileableNode,
+        arg: bool,
+    ) -> TileResult<StepId> {
+        let (x, pivots) = (self.input(node, 0), self.input(node, 1));
+        let (x_first, pivots_first) = (
+            self.out.step(x).first_chunk.0,
+            self.out.step(pivots).first_chunk.0,
+        );
+        self.add_listed(
+            ChunkOp::Bucket { arg },
+            id,
+            node.dtype,
+            Layout::new(node.nsplits.clone()),
+            vec![x, pivots],
+            |position, inputs| {
+                inputs.push(ChunkId(x_first + position[0] as u32));
+                inputs.push(ChunkId(pivots_first));
+            },
+        )
+    }
+
     pub(super) fn tile_search_blocks(
         &mut self,
         id: TileableId,

@@ -123,6 +123,8 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::Sort { arg: false, .. } => "sort".into(),
         TileOp::Sort { arg: true, .. } => "argsort".into(),
         TileOp::SearchBlocks { .. } => "search_blocks".into(),
+        TileOp::Bucket { arg: false } => "bucket".into(),
+        TileOp::Bucket { arg: true } => "bucket_positions".into(),
         TileOp::MergeSorted { arg: false, .. } => "merge_sorted".into(),
         TileOp::MergeSorted { arg: true, .. } => "merge_argsorted".into(),
     }
@@ -246,6 +248,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         | TileOp::BlockCounts => vec![],
         TileOp::Linalg(_) => vec![],
         TileOp::Sort { axis, .. } => vec![format!("axis={axis}")],
+        TileOp::Bucket { .. } => vec![],
         TileOp::SearchBlocks { right } => {
             vec![format!("side={}", if *right { "right" } else { "left" })]
         }

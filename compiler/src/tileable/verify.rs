@@ -88,7 +88,10 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
         TileOp::Binary { .. } | TileOp::MatMul => Some(2),
         TileOp::Linalg(marsc_runtime::kernels::linalg::LinalgOp::Solve) => Some(2),
         TileOp::Where => Some(3),
-        TileOp::Compress { .. } | TileOp::Gather { .. } | TileOp::SearchBlocks { .. } => Some(2),
+        TileOp::Compress { .. }
+        | TileOp::Gather { .. }
+        | TileOp::SearchBlocks { .. }
+        | TileOp::Bucket { .. } => Some(2),
         TileOp::MergeSorted { arg, .. } => Some(1 + usize::from(*arg)),
         TileOp::Scatter { .. } => Some(3),
         TileOp::Concatenate { .. } => None,
@@ -278,6 +281,10 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             }
             expect_shape(shape, first)
         }
+        TileOp::Bucket { .. } => match (first.len(), inputs[1].nsplits.as_slice()) {
+            (1, [pivots]) if pivots.len() <= 1 => expect_shape(shape, first),
+            _ => Err("groups a tensor that is not 1-D, or by pivots not in one chunk".into()),
+        },
         TileOp::SearchBlocks { .. } => match inputs[0].nsplits.as_slice() {
             [chunks] => {
                 let mut expected = vec![chunks.len()];
@@ -455,6 +462,11 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         }
         TileOp::Sort { arg: false, .. } | TileOp::MergeSorted { arg: false, .. } => {
             expect_dtype("the input", inputs[0].dtype, dtype)
+        }
+        TileOp::Bucket { arg } => {
+            expect_dtype("the pivots", inputs[1].dtype, inputs[0].dtype)?;
+            let expected = if *arg { DType::Int64 } else { inputs[0].dtype };
+            expect_dtype("the result", dtype, expected)
         }
         TileOp::SearchBlocks { .. } => {
             expect_dtype("v", inputs[1].dtype, inputs[0].dtype)?;

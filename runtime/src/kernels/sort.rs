@@ -272,6 +272,73 @@ fn sort_typed<T: SortKey>(
     Ok(wrap(out))
 }
 
+/// A 1-D chunk grouped by the part of the sort each element belongs to, stably:
+/// part `j` holds the elements above pivot `j - 1` and at most pivot `j` (the
+/// pivots are sorted; NumPy's order). With `arg`, the int64 positions (from
+/// `offset`) of the elements in that order instead. `searchsorted(side='right')` of
+/// the pivots in the result finds where each part starts, as in a sorted chunk.
+pub fn bucket(
+    x: &ArrayData,
+    pivots: &ArrayData,
+    arg: bool,
+    offset: i64,
+) -> Result<ArrayData, KernelError> {
+    if x.ndim() != 1 || pivots.ndim() != 1 {
+        return Err(internal("grouping a chunk that is not 1-d by its parts"));
+    }
+    macro_rules! group {
+        ($x:expr, $p:expr, $wrap:expr) => {{
+            let pivots: Vec<u64> = $p.iter().map(|p| p.key()).collect();
+            let values = $x.as_standard_layout();
+            let values = values
+                .as_slice()
+                .ok_or_else(|| internal("a standard-layout chunk is not contiguous"))?;
+            let parts: Vec<u32> = values
+                .iter()
+                .map(|v| {
+                    let k = v.key();
+                    pivots.partition_point(|&p| p < k) as u32
+                })
+                .collect();
+            let mut next = vec![0usize; pivots.len() + 1];
+            for &p in &parts {
+                next[p as usize] += 1;
+            }
+            let mut at = 0;
+            for slot in next.iter_mut() {
+                let count = *slot;
+                *slot = at;
+                at += count;
+            }
+            if arg {
+                let mut out = vec![0i64; values.len()];
+                for (i, &p) in parts.iter().enumerate() {
+                    out[next[p as usize]] = offset + i as i64;
+                    next[p as usize] += 1;
+                }
+                ArrayData::Int64(
+                    ArrayD::from_shape_vec(IxDyn(&[values.len()]), out).map_err(internal)?,
+                )
+            } else {
+                let mut out = values.to_vec();
+                for (&v, &p) in values.iter().zip(&parts) {
+                    out[next[p as usize]] = v;
+                    next[p as usize] += 1;
+                }
+                $wrap(ArrayD::from_shape_vec(IxDyn(&[values.len()]), out).map_err(internal)?)
+            }
+        }};
+    }
+    Ok(match (x, pivots) {
+        (ArrayData::Bool(a), ArrayData::Bool(p)) => group!(a, p, ArrayData::Bool),
+        (ArrayData::Int32(a), ArrayData::Int32(p)) => group!(a, p, ArrayData::Int32),
+        (ArrayData::Int64(a), ArrayData::Int64(p)) => group!(a, p, ArrayData::Int64),
+        (ArrayData::Float32(a), ArrayData::Float32(p)) => group!(a, p, ArrayData::Float32),
+        (ArrayData::Float64(a), ArrayData::Float64(p)) => group!(a, p, ArrayData::Float64),
+        _ => return Err(internal("pivots of another dtype than the chunk")),
+    })
+}
+
 /// NumPy's `searchsorted(a, v, side)` for a sorted 1-D chunk `a`: per element of
 /// `v`, how many elements of `a` come before it (`right`: before or equal), as an
 /// int64 array of shape `[1, *v.shape]`. `a` and `v` have one dtype.
@@ -317,9 +384,9 @@ pub fn search_sorted(a: &ArrayData, v: &ArrayData, right: bool) -> Result<ArrayD
     }))
 }
 
-/// One sorted 1-D chunk from sorted 1-D `pieces` (in order; equal elements keep it):
-/// their values merged, or — given `indices`, one int64 piece per value piece with
-/// each element's position in the whole array — those positions in merged order.
+/// One sorted 1-D chunk from 1-D `pieces` (in order; equal elements keep it): their
+/// values sorted together, or — given `indices`, one int64 piece per value piece with
+/// each element's position in the whole array — those positions in sorted order.
 pub fn merge_sorted(
     pieces: &[&ArrayData],
     indices: Option<&[&ArrayData]>,
@@ -549,5 +616,27 @@ mod tests {
         expected.sort();
         let data = ArrayData::Int64(ArrayD::from_shape_vec(IxDyn(&[ints.len()]), ints).unwrap());
         assert_eq!(i64s(&sort(&data, 0, false, 0).unwrap()), expected);
+    }
+
+    #[test]
+    fn bucket_groups_by_part_stably() {
+        let x = f64s(&[7], &[5.0, 1.0, f64::NAN, 2.0, 9.0, 2.0, -0.0]);
+        let pivots = f64s(&[2], &[0.0, 2.0]);
+        // Parts: (-inf, 0], (0, 2], (2, nan]: [-0.0], [1, 2, 2], [5, nan, 9].
+        let grouped = values_of(&bucket(&x, &pivots, false, 0).unwrap());
+        assert_eq!(&grouped[..4], &[-0.0, 1.0, 2.0, 2.0]);
+        assert_eq!(grouped[4], 5.0);
+        assert!(grouped[5].is_nan());
+        assert_eq!(grouped[6], 9.0);
+        assert_eq!(
+            i64s(&bucket(&x, &pivots, true, 100).unwrap()),
+            vec![106, 101, 103, 105, 100, 102, 104]
+        );
+        // Where the pivots fall in a grouped chunk, as in a sorted one.
+        let grouped = bucket(&x, &pivots, false, 0).unwrap();
+        assert_eq!(
+            i64s(&search_sorted(&grouped, &pivots, true).unwrap()),
+            vec![1, 4]
+        );
     }
 }
