@@ -461,6 +461,9 @@ impl Lowerer<'_> {
             };
             (values, perm)
         };
+        // The selection's stage and the run after it both read the sorted values:
+        // kept, they are sorted once.
+        self.keep_across_stages(sorted);
         // The first of each run of equal values (NaNs are one run, as NumPy's
         // `equal_nan=True`).
         let mask = {
