@@ -45,6 +45,22 @@ def median_run_seconds(marsc, script_text, repeat):
         return statistics.median(times), printed
 
 
+def print_table(marsc, workloads, repeat, same, width=24):
+    """Times each `(name, script, numpy_fn, dask_fn)` in marsc (`run_seconds`), NumPy and
+    dask (if given) and prints one row each with the ratios peer / marsc; marsc's
+    printed answer must pass `same(printed, numpy_fn())` first."""
+    print(f"{'workload':{width}} {'marsc':>10} {'numpy':>10} {'ratio':>6} {'dask':>10} {'ratio':>6}")
+    for name, script, numpy_fn, dask_fn in workloads:
+        m, printed = median_run_seconds(marsc, script, repeat)
+        expected = numpy_fn()
+        if not same(printed, expected):
+            raise SystemExit(f"{name}: marsc printed {printed!r}, NumPy {expected!r}")
+        t_np = median_time(numpy_fn, repeat)
+        t_da = median_time(dask_fn, repeat) if dask_fn else None
+        dask_cells = (f"{t_da * 1e3:8.1f}ms {t_da / m:6.2f}" if t_da else f"{'n/a':>10} {'':>6}")
+        print(f"{name:{width}} {m * 1e3:8.1f}ms {t_np * 1e3:8.1f}ms {t_np / m:6.2f} {dask_cells}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--marsc", default="target/release/marsc")
@@ -70,16 +86,9 @@ def main():
          (lambda d: (lambda: da.nanmean(d).compute()))(da.from_array(c)) if da else None),
     ]
     try:
-        print(f"{'workload':24} {'marsc':>10} {'numpy':>10} {'ratio':>6} {'dask':>10} {'ratio':>6}")
-        for name, script, numpy_fn, dask_fn in workloads:
-            m, printed = median_run_seconds(args.marsc, script, args.repeat)
-            expected = numpy_fn()
-            if abs(float(printed) - expected) > 1e-9 * abs(expected):
-                raise SystemExit(f"{name}: marsc printed {printed}, NumPy {expected}")
-            t_np = median_time(numpy_fn, args.repeat)
-            t_da = median_time(dask_fn, args.repeat) if dask_fn else None
-            dask_cells = (f"{t_da * 1e3:8.1f}ms {t_da / m:6.2f}" if t_da else f"{'n/a':>10} {'':>6}")
-            print(f"{name:24} {m * 1e3:8.1f}ms {t_np * 1e3:8.1f}ms {t_np / m:6.2f} {dask_cells}")
+        print_table(args.marsc, workloads, args.repeat,
+                    lambda printed, expected: abs(float(printed) - expected)
+                    <= 1e-9 * abs(expected))
     finally:
         for path in paths.values():
             os.remove(path)

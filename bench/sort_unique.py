@@ -21,8 +21,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
-from filter_nanmean import median_run_seconds  # noqa: E402
-from peers import median_time  # noqa: E402
+from filter_nanmean import print_table  # noqa: E402
 
 try:
     import dask.array as da
@@ -68,16 +67,8 @@ def main():
              da.from_array(a)) if da else None),
     ]
     try:
-        print(f"{'workload':28} {'marsc':>10} {'numpy':>10} {'ratio':>6} {'dask':>10} {'ratio':>6}")
-        for name, script, numpy_fn, dask_fn in workloads:
-            m, printed = median_run_seconds(args.marsc, script, args.repeat)
-            expected = numpy_fn()
-            if printed != expected:
-                raise SystemExit(f"{name}: marsc printed {printed!r}, NumPy {expected!r}")
-            t_np = median_time(numpy_fn, args.repeat)
-            t_da = median_time(dask_fn, args.repeat) if dask_fn else None
-            dask_cells = (f"{t_da * 1e3:8.1f}ms {t_da / m:6.2f}" if t_da else f"{'n/a':>10} {'':>6}")
-            print(f"{name:28} {m * 1e3:8.1f}ms {t_np * 1e3:8.1f}ms {t_np / m:6.2f} {dask_cells}")
+        print_table(args.marsc, workloads, args.repeat, lambda printed, expected: printed == expected,
+                    width=28)
     finally:
         for path in paths.values():
             os.remove(path)
