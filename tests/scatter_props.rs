@@ -8,7 +8,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{options, random_splits, run_script_printing};
+use run_support::{outcome, random_splits};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -122,14 +122,6 @@ fn script(case: &Case, chunked: bool) -> String {
         c_picks = case.column_picks.len(),
         rows_list = list(&case.row_picks),
     )
-}
-
-fn outcome(text: &str, workers: u32) -> String {
-    let (output, result) = run_script_printing(text, &options(), workers);
-    match result {
-        Ok(_) => output,
-        Err(error) => format!("{output}--- error\n{error}"),
-    }
 }
 
 proptest! {

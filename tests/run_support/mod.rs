@@ -64,6 +64,16 @@ pub fn run_script_printing(
     (output, outcome.map_err(|error| render(text, error)))
 }
 
+/// What a script printed, followed (if it failed) by `--- error` and the error as
+/// the CLI shows it: one string to compare between two runs of a property test.
+pub fn outcome(text: &str, workers: u32) -> String {
+    let (output, result) = run_script_printing(text, &options(), workers);
+    match result {
+        Ok(_) => output,
+        Err(error) => format!("{output}--- error\n{error}"),
+    }
+}
+
 /// The output of a script that must run.
 pub fn output_of(text: &str, options: &Options, workers: u32) -> String {
     match run_script(text, options, workers) {
