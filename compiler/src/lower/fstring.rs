@@ -9,7 +9,6 @@ use super::format_spec::{format_value, Formattable};
 use super::pyfmt::{python_repr_with, python_str_with};
 use super::value::Value;
 use super::{LowerResult, Lowerer};
-use crate::tileable::TileableId;
 use marsc_grammar::ast::FPiece;
 use marsc_grammar::{Diagnostic, Span};
 
@@ -117,20 +116,6 @@ impl Lowerer<'_> {
             Value::Tensor(id) => self.staged_str(*id, span),
             other => python_str_with(other, &mut |id| self.staged_repr(id, span)),
         }
-    }
-
-    /// NumPy's `str()` of tensor `id`, computed in a stage.
-    fn staged_str(&mut self, id: TileableId, span: Span) -> Option<String> {
-        use marsc_runtime::format::{format_array, format_corners, format_scalar};
-        let shape = self.shape(id).to_vec();
-        let data = self.stage_value(id, span)?;
-        Some(if shape.is_empty() {
-            format_scalar(data.get_flat(0)?)
-        } else if data.shape() != shape.as_slice() {
-            format_corners(&data, &shape)
-        } else {
-            format_array(&data)
-        })
     }
 }
 

@@ -199,19 +199,49 @@ impl Lowerer<'_> {
         arg: bool,
         span: Span,
     ) -> LowerResult<Option<TileableId>> {
+        Ok(self
+            .sorted_pair(a, axis, arg, span)?
+            .map(|(values, indices)| indices.unwrap_or(values)))
+    }
+
+    /// `a` sorted along `axis` and, with `indices`, the positions that sort it, from
+    /// one sort (one stage when it is distributed). A node nothing reads is pruned.
+    fn sorted_pair(
+        &mut self,
+        a: TileableId,
+        axis: usize,
+        indices: bool,
+        span: Span,
+    ) -> LowerResult<Option<(TileableId, Option<TileableId>)>> {
         let node = self.node(a);
-        if node.nsplits[axis].len() <= 1 {
-            return self.local_sort(a, axis, arg, span).map(Some);
-        }
-        if node.shape.len() > 1 {
+        let whole = if node.nsplits[axis].len() <= 1 {
+            a
+        } else if node.shape.len() > 1 {
             let mut splits = node.nsplits.clone();
             splits[axis] = vec![node.shape[axis]];
-            let whole = self.rechunk_to_splits(a, splits, span);
-            return self.local_sort(whole, axis, arg, span).map(Some);
-        }
-        Ok(self
-            .distributed_sort(a, arg, span)?
-            .map(|(values, indices)| indices.unwrap_or(values)))
+            self.rechunk_to_splits(a, splits, span)
+        } else {
+            return self.distributed_sort(a, indices, span);
+        };
+        self.local_pair(whole, axis, indices, span).map(Some)
+    }
+
+    /// [`local_sort`](Self::local_sort) of the values and, with `indices`, of the
+    /// positions.
+    fn local_pair(
+        &mut self,
+        a: TileableId,
+        axis: usize,
+        indices: bool,
+        span: Span,
+    ) -> LowerResult<(TileableId, Option<TileableId>)> {
+        let values = self.local_sort(a, axis, false, span)?;
+        let positions = if indices {
+            Some(self.local_sort(a, axis, true, span)?)
+        } else {
+            None
+        };
+        Ok((values, positions))
     }
 
     /// Each chunk of `a` sorted along `axis` on its own.
@@ -243,13 +273,7 @@ impl Lowerer<'_> {
         if n < 2 * k {
             // Chunks of about one element: one chunk sorts them at once.
             let whole = self.rechunk_to_splits(a, vec![vec![n]], span);
-            let values = self.local_sort(whole, 0, false, span)?;
-            let indices = if arg {
-                Some(self.local_sort(whole, 0, true, span)?)
-            } else {
-                None
-            };
-            return Ok(Some((values, indices)));
+            return self.local_pair(whole, 0, arg, span).map(Some);
         }
         // Regularly spaced samples of the tensor (OVERSAMPLING per part), sorted in
         // one chunk; pivot j is the sample at rank j / parts. Each chunk is grouped
@@ -447,19 +471,8 @@ impl Lowerer<'_> {
                 Value::tuple(results)
             }));
         }
-        let (sorted, perm) = if self.node(flat).nsplits[0].len() > 1 {
-            match self.distributed_sort(flat, wanted[0], span)? {
-                Some(pair) => pair,
-                None => return Ok(None),
-            }
-        } else {
-            let values = self.local_sort(flat, 0, false, span)?;
-            let perm = if wanted[0] {
-                Some(self.local_sort(flat, 0, true, span)?)
-            } else {
-                None
-            };
-            (values, perm)
+        let Some((sorted, perm)) = self.sorted_pair(flat, 0, wanted[0], span)? else {
+            return Ok(None);
         };
         // The selection's stage and the run after it both read the sorted values:
         // kept, they are sorted once.
@@ -641,6 +654,12 @@ impl Lowerer<'_> {
             return Ok(None);
         };
         let last = self.slice_axis(sorted, axis_used, n - 1, 1, span)?;
+        // NaN sorts last: a lane whose last element is NaN gives NaN (every q alike).
+        let nan_lanes = if self.dtype(sorted).is_float() {
+            Some(self.apply("isnan", vec![Value::Tensor(last)], span)?)
+        } else {
+            None
+        };
         let mut results = Vec::with_capacity(qs.len());
         for &q in qs {
             let result = if median {
@@ -705,8 +724,7 @@ impl Lowerer<'_> {
                     )?
                 }
             };
-            let result = if self.dtype(sorted).is_float() {
-                let nan = self.apply("isnan", vec![Value::Tensor(last)], span)?;
+            let result = if let Some(nan) = nan_lanes {
                 let last_cast = self.cast(last, self.dtype(result), span)?;
                 self.apply(
                     "where",
@@ -765,20 +783,19 @@ impl Lowerer<'_> {
                 this.slice_axis(sorted, axis, 0, k, span)
             }
         };
-        let Some(values) = self.sorted(a, axis, false, span)? else {
+        let Some((values, indices)) = self.sorted_pair(a, axis, return_index, span)? else {
             return Ok(None);
         };
         let values = pick(self, values)?;
-        if !return_index {
-            return Ok(Some(Value::Tensor(values)));
+        match indices {
+            None => Ok(Some(Value::Tensor(values))),
+            Some(indices) => {
+                let indices = pick(self, indices)?;
+                Ok(Some(Value::tuple(vec![
+                    Value::Tensor(values),
+                    Value::Tensor(indices),
+                ])))
+            }
         }
-        let Some(indices) = self.sorted(a, axis, true, span)? else {
-            return Ok(None);
-        };
-        let indices = pick(self, indices)?;
-        Ok(Some(Value::tuple(vec![
-            Value::Tensor(values),
-            Value::Tensor(indices),
-        ])))
     }
 }

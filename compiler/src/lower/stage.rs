@@ -139,15 +139,26 @@ impl Lowerer<'_> {
     /// NumPy's `repr()` of tensor `id` (as the REPL echoes it: a 0-d tensor as a
     /// NumPy scalar), computed in a stage; `None` as [`stage_value`](Self::stage_value).
     pub(super) fn staged_repr(&mut self, id: TileableId, span: Span) -> Option<String> {
-        use marsc_runtime::format::{repr_array, repr_corners, repr_scalar};
+        self.staged_text(id, span, true)
+    }
+
+    /// NumPy's `str()` of tensor `id` (a 0-d tensor's as its scalar's), computed in
+    /// a stage; `None` as [`stage_value`](Self::stage_value).
+    pub(super) fn staged_str(&mut self, id: TileableId, span: Span) -> Option<String> {
+        self.staged_text(id, span, false)
+    }
+
+    /// `repr()` or `str()` of tensor `id`: a stage fetches it (only its corners when
+    /// printing would summarize it).
+    fn staged_text(&mut self, id: TileableId, span: Span, repr: bool) -> Option<String> {
+        use marsc_runtime::format::{format_corners, format_scalar, repr_corners, repr_scalar};
         let shape = self.shape(id).to_vec();
         let data = self.stage_value(id, span)?;
-        Some(if data.shape() != shape.as_slice() {
-            repr_corners(&data, &shape)
-        } else if shape.is_empty() {
-            repr_scalar(data.get_flat(0)?)
-        } else {
-            repr_array(&data)
+        Some(match (shape.is_empty(), repr) {
+            (true, true) => repr_scalar(data.get_flat(0)?),
+            (true, false) => format_scalar(data.get_flat(0)?),
+            (false, true) => repr_corners(&data, &shape),
+            (false, false) => format_corners(&data, &shape),
         })
     }
 
