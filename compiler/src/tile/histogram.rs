@@ -3,8 +3,9 @@
 //! of the weights' chunk `i`, chunked alike by lowering); lowering finishes the
 //! count with an ordinary sum tree over axis 0.
 
+use super::grid_map::GridMap;
 use super::{TileResult, Tiler};
-use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
+use crate::chunk::{ChunkOp, Layout, StepId};
 use crate::tileable::{TileableId, TileableNode};
 use marsc_runtime::kernels::histogram::Binning;
 use std::sync::Arc;
@@ -16,26 +17,16 @@ impl Tiler<'_> {
         node: &TileableNode,
         binning: &Arc<Binning>,
     ) -> TileResult<StepId> {
-        let steps: Vec<StepId> = (0..node.inputs.len())
-            .map(|i| self.input(node, i))
+        let layout = Layout::new(node.nsplits.clone());
+        // Row i reads chunk i of x (and of the weights).
+        let inputs: Vec<(StepId, GridMap)> = (0..node.inputs.len())
+            .map(|i| {
+                let mut map = GridMap::constant(&layout.grid(), 0);
+                map.follow(0, 1);
+                (self.input(node, i), map)
+            })
             .collect();
-        let firsts: Vec<u32> = steps
-            .iter()
-            .map(|&step| self.out.step(step).first_chunk.0)
-            .collect();
-        self.add_listed(
-            ChunkOp::BinCounts(binning.clone()),
-            id,
-            node.dtype,
-            Layout::new(node.nsplits.clone()),
-            steps,
-            |position, inputs| {
-                inputs.extend(
-                    firsts
-                        .iter()
-                        .map(|&first| ChunkId(first + position[0] as u32)),
-                )
-            },
-        )
+        let op = ChunkOp::BinCounts(binning.clone());
+        self.add_mapped(op, id, node.dtype, layout, &inputs)
     }
 }

@@ -3,6 +3,7 @@
 //! the sorted `a` and a chunk of `v`; `MergeSorted`'s chunk `j` reads the pieces
 //! lowering listed for it (and, for an argsort, the same pieces of the positions).
 
+use super::grid_map::GridMap;
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
 use crate::tileable::{TileableId, TileableNode};
@@ -16,18 +17,14 @@ impl Tiler<'_> {
         arg: bool,
     ) -> TileResult<StepId> {
         let a = self.input(node, 0);
-        let first = self.out.step(a).first_chunk.0;
-        let strides = self.layout(a).grid_strides();
-        self.add_listed(
+        let map = GridMap::identity(self.layout(a));
+        let layout = Layout::new(node.nsplits.clone());
+        self.add_mapped(
             ChunkOp::Sort { axis, arg },
             id,
             node.dtype,
-            Layout::new(node.nsplits.clone()),
-            vec![a],
-            |position, inputs| {
-                let index: usize = position.iter().zip(&strides).map(|(p, s)| p * s).sum();
-                inputs.push(ChunkId(first + index as u32));
-            },
+            layout,
+            &[(a, map)],
         )
     }
 
@@ -38,21 +35,12 @@ impl Tiler<'_> {
         arg: bool,
     ) -> TileResult<StepId> {
         let (x, pivots) = (self.input(node, 0), self.input(node, 1));
-        let (x_first, pivots_first) = (
-            self.out.step(x).first_chunk.0,
-            self.out.step(pivots).first_chunk.0,
-        );
-        self.add_listed(
-            ChunkOp::Bucket { arg },
-            id,
-            node.dtype,
-            Layout::new(node.nsplits.clone()),
-            vec![x, pivots],
-            |position, inputs| {
-                inputs.push(ChunkId(x_first + position[0] as u32));
-                inputs.push(ChunkId(pivots_first));
-            },
-        )
+        let layout = Layout::new(node.nsplits.clone());
+        let x_map = GridMap::identity(self.layout(x));
+        // Every chunk reads the one chunk of pivots.
+        let pivots_map = GridMap::constant(&layout.grid(), 0);
+        let inputs = [(x, x_map), (pivots, pivots_map)];
+        self.add_mapped(ChunkOp::Bucket { arg }, id, node.dtype, layout, &inputs)
     }
 
     pub(super) fn tile_search_blocks(
@@ -62,26 +50,21 @@ impl Tiler<'_> {
         right: bool,
     ) -> TileResult<StepId> {
         let (a, v) = (self.input(node, 0), self.input(node, 1));
-        let (a_first, v_first) = (
-            self.out.step(a).first_chunk.0,
-            self.out.step(v).first_chunk.0,
-        );
-        let v_strides = self.layout(v).grid_strides();
-        self.add_listed(
+        let layout = Layout::new(node.nsplits.clone());
+        // Position (i, J...) reads chunk i of `a` and chunk J of `v`.
+        let mut a_map = GridMap::constant(&layout.grid(), 0);
+        a_map.follow(0, 1);
+        let mut v_map = GridMap::constant(&layout.grid(), 0);
+        for (axis, stride) in self.layout(v).grid_strides().into_iter().enumerate() {
+            v_map.follow(axis + 1, stride);
+        }
+        let inputs = [(a, a_map), (v, v_map)];
+        self.add_mapped(
             ChunkOp::SearchBlocks { right },
             id,
             node.dtype,
-            Layout::new(node.nsplits.clone()),
-            vec![a, v],
-            |position, inputs| {
-                inputs.push(ChunkId(a_first + position[0] as u32));
-                let index: usize = position[1..]
-                    .iter()
-                    .zip(&v_strides)
-                    .map(|(p, s)| p * s)
-                    .sum();
-                inputs.push(ChunkId(v_first + index as u32));
-            },
+            layout,
+            &inputs,
         )
     }
 
