@@ -379,8 +379,6 @@ impl Lowerer<'_> {
         })
     }
 
-    /// Records the handles whose chunks a run left all in the session's cache
-    /// (`keys[i]`: the step key of `handles[i]`, if so): later runs cut there.
     /// Keeps `id`'s chunks in the session's cache from the next run on, as a
     /// variable's are, though no name holds it (a later stage reads it again).
     pub(super) fn keep_across_stages(&mut self, id: TileableId) {
@@ -389,6 +387,8 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Records the handles whose chunks a run left all in the session's cache
+    /// (`keys[i]`: the step key of `handles[i]`, if so): later runs cut there.
     pub(super) fn materialize(&mut self, handles: &[TileableId], keys: &[Option<u64>]) {
         for (&id, key) in handles.iter().zip(keys) {
             if let Some(key) = key {
