@@ -4,7 +4,7 @@
 //! pinned. Review new snapshots with `cargo insta review` (or `INSTA_UPDATE=always`).
 
 use marsc::driver::Stage;
-use marsc_tests::{run_err, run_ok};
+use marsc_tests::{run_err, run_ok, run_staged};
 
 #[test]
 fn parse_ok() {
@@ -65,5 +65,14 @@ fn examples_compile() {
 fn kernels_ok() {
     insta::glob!("cases/kernels/ok/*.mt", |path| {
         insta::assert_snapshot!(run_ok(path, Stage::Kernels));
+    });
+}
+
+/// `--emit` of a script that runs in stages: each stage's IR under a heading that
+/// names the value it computes (every pass, `--emit all`).
+#[test]
+fn staged_ok() {
+    insta::glob!("cases/staged/ok/*.mt", |path| {
+        insta::assert_snapshot!(run_staged(path, Stage::All));
     });
 }

@@ -114,8 +114,9 @@ struct RunArgs {
     script: Option<PathBuf>,
 
     /// Compile up to STAGE, print its dump to stdout, and run nothing. A script
-    /// that runs in stages (it needs a tensor's value to go on) cannot be shown
-    /// whole: the error says where it first needs one.
+    /// that runs in stages (it needs a tensor's value to go on) is shown stage by
+    /// stage, each under a `# stage N` heading; only the values its decisions need
+    /// are computed (nothing is printed or saved).
     #[arg(long, value_name = "STAGE", value_enum)]
     emit: Option<StageArg>,
 
@@ -330,15 +331,6 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         workers: args.workers,
         ..run_args_options(args)
     };
-    if let Some(stage) = args.emit {
-        return match driver::emit(&text, stage.into(), args.format.into(), &options) {
-            Ok(dump) => {
-                print!("{dump}");
-                ExitCode::SUCCESS
-            }
-            Err(error) => report(&name, &text, error),
-        };
-    }
     // From here on Ctrl-C, SIGTERM and SIGHUP cancel the job: compiling ends at once,
     // a run stops at chunk granularity and cleans up after itself.
     if let Err(message) = interrupt::install() {
@@ -359,6 +351,27 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         kill_worker: args.kill_worker,
         cancel,
     };
+    if let Some(stage) = args.emit {
+        // A script that runs in stages computes the values its stages decide on.
+        let dumped = job::emit(
+            &text,
+            stage.into(),
+            args.format.into(),
+            &options,
+            &run_options,
+        );
+        if interrupt::is_set() {
+            eprintln!("interrupted");
+            return ExitCode::from(interrupt::exit_status());
+        }
+        return match dumped {
+            Ok(dump) => {
+                print!("{dump}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => report(&name, &text, error),
+        };
+    }
     if let Err(message) = check_report_files(args, script, &[]) {
         eprintln!("error: {message}");
         return ExitCode::from(2);

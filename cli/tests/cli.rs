@@ -389,15 +389,55 @@ fn a_script_that_needs_tensor_values_runs_in_stages() {
     let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     // Five loop conditions (four true), `float(...)`, then the last print.
     assert_eq!(json["stages"], 7, "{text}");
-    // `check` checks it up to the first value it needs; `--emit` cannot show it.
+    // `check` checks it up to the first value it needs.
     let checked = marsc(&["check", path(&file)]);
     assert_eq!(checked.status.code(), Some(0), "{}", stderr_of(&checked));
+}
+
+#[test]
+fn emit_shows_each_stage_of_a_staged_script_and_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let saved = dir.path().join("kept.npy");
+    let file = script(&format!(
+        "import mars.tensor as mt\nx = mt.arange(4.0, chunks=2)\nprint('start')\n\
+             mt.save({:?}, x)\nwhile x.sum() < 50:\n    x = x * 2\nprint(float(x.sum()), x)\n",
+        saved.to_str().expect("utf-8 path")
+    ));
     let emitted = marsc(&["--emit", "tileable", path(&file)]);
-    assert_eq!(emitted.status.code(), Some(1));
-    let error = stderr_of(&emitted);
-    assert!(
-        error.contains("not supported yet: showing a script that runs in stages"),
-        "{error}"
+    assert_eq!(emitted.status.code(), Some(0), "{}", stderr_of(&emitted));
+    let dump = String::from_utf8_lossy(&emitted.stdout).to_string();
+    let headings: Vec<&str> = dump.lines().filter(|l| l.starts_with("# stage")).collect();
+    // Five loop conditions, `float(...)`, then the rest of the script.
+    assert_eq!(headings.len(), 7, "{dump}");
+    assert_eq!(
+        headings[0],
+        "# stage 1: computes `x.sum() < 50` (line 5), which the script needs to go on"
     );
-    assert!(error.contains("while x.sum() < 50:"), "{error}");
+    assert_eq!(
+        headings[5],
+        "# stage 6: computes `x.sum()` (line 7), which the script needs to go on"
+    );
+    assert_eq!(headings[6], "# stage 7: the rest of the script");
+    // The first stage holds the program's print and save; nothing was printed or saved.
+    assert!(dump.contains("save("), "{dump}");
+    assert!(!dump.contains("\nstart\n"), "{dump}");
+    assert!(!saved.exists(), "--emit wrote {}", saved.display());
+    // A dump is deterministic.
+    let again = marsc(&["--emit", "tileable", path(&file)]);
+    assert_eq!(String::from_utf8_lossy(&again.stdout), dump);
+    for stage in ["chunk", "subtask", "kernels", "all"] {
+        let emitted = marsc(&["--emit", stage, path(&file)]);
+        assert_eq!(
+            emitted.status.code(),
+            Some(0),
+            "{stage}: {}",
+            stderr_of(&emitted)
+        );
+        let dump = String::from_utf8_lossy(&emitted.stdout);
+        assert_eq!(dump.matches("# stage ").count(), 7, "{stage}: {dump}");
+    }
+    let dot = marsc(&["--emit", "chunk", "--format", "dot", path(&file)]);
+    let dump = String::from_utf8_lossy(&dot.stdout);
+    assert_eq!(dump.matches("digraph").count(), 7, "{dump}");
+    assert!(!saved.exists());
 }

@@ -7,7 +7,7 @@
 //! one process, each with its own workers and figures. Errors are typed
 //! ([`JobError`]); the front-end renders them, for a terminal or as JSON.
 
-pub use crate::driver::{Compiled, Options};
+pub use crate::driver::{Compiled, EmitFormat, Options, Stage};
 pub use crate::error::JobError;
 pub use crate::run::output::{PrintSink, Printed, PrintedItem, TextSink};
 pub use crate::run::{CancelToken, RunOptions, RunStats};
@@ -81,6 +81,56 @@ pub fn run_staged_to(
     }
     stats.compile_seconds = started.elapsed().as_secs_f64() - stats.exec.run_seconds;
     Ok(stats)
+}
+
+/// `--emit`: compiles a script up to `stage` and renders its IR, running nothing.
+///
+/// A script that needs tensor values to go on (it runs in stages) is dumped stage
+/// by stage, each under a heading naming the value it computes; to get there, each
+/// stage computes the value its decision needs (only that: no print is shown, no
+/// file written), and the last part of the script is compiled, not run.
+pub fn emit(
+    text: &str,
+    stage: Stage,
+    format: EmitFormat,
+    options: &Options,
+    run_options: &RunOptions,
+) -> Result<String, JobError> {
+    match crate::driver::emit(text, stage, format, options) {
+        Err(JobError::NeedsStages(_)) => emit_staged(text, stage, format, options, run_options),
+        other => other,
+    }
+}
+
+fn emit_staged(
+    text: &str,
+    stage: Stage,
+    format: EmitFormat,
+    options: &Options,
+    run_options: &RunOptions,
+) -> Result<String, JobError> {
+    let lower_options = crate::session::lower_options(options);
+    let mut discarded: Vec<Printed> = Vec::new();
+    let mut session = Session::for_script(
+        options.clone(),
+        &lower_options,
+        run_options.clone(),
+        &mut discarded,
+    );
+    session.emit_to(crate::session::StageDumps::new(stage, format, text));
+    let outcome = session.statements_with(text, run_options.cancel.clone());
+    let dumps = session.take_dumps();
+    drop(session);
+    outcome.map_err(|failure| failure.error)?;
+    let dumps = dumps.ok_or_else(|| JobError::internal("emit", "the stage dumps went missing"))?;
+    let head = match (stage, format) {
+        (Stage::All, EmitFormat::Text) => {
+            let module = crate::driver::parse(text)?;
+            format!("after parse\n{}\n", marsc_grammar::dump_ast(&module, text))
+        }
+        _ => String::new(),
+    };
+    Ok(head + &dumps.text)
 }
 
 /// Compiles a script for a run with `run_options` (the scheduling passes place

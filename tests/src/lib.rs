@@ -89,6 +89,35 @@ pub fn run_ok(path: &Path, stage: Stage) -> String {
     }
 }
 
+/// `--emit STAGE` of a case that runs in stages: every stage's dump, as the CLI
+/// prints it (each stage computes only the value its decision needs).
+pub fn run_staged(path: &Path, stage: Stage) -> String {
+    let text = std::fs::read_to_string(path).expect("readable case");
+    let options = case_options(&text);
+    let run_options = marsc::job::RunOptions {
+        workers: 2,
+        ..Default::default()
+    };
+    match marsc::job::emit(&text, stage, EmitFormat::Text, &options, &run_options) {
+        Ok(dump) => {
+            assert!(
+                matches!(
+                    driver::emit(&text, stage, EmitFormat::Text, &options),
+                    Err(JobError::NeedsStages(_))
+                ),
+                "{} does not run in stages",
+                path.display()
+            );
+            dump
+        }
+        Err(error) => panic!(
+            "{} should compile but failed:\n{}",
+            path.display(),
+            render_error(path, &text, error)
+        ),
+    }
+}
+
 /// Compiles a case that must fail with diagnostics and returns them rendered.
 pub fn run_err(path: &Path, stage: Stage) -> String {
     let text = std::fs::read_to_string(path).expect("readable case");

@@ -23,6 +23,7 @@ use crate::run::execute::{execute_plan, PlanFailure};
 use crate::run::failure::failure_error;
 use crate::run::memory::projected_chunk_bytes;
 use crate::run::RunOptions;
+use crate::subtask::SubtaskGraph;
 use crate::tileable::TileableGraph;
 use marsc_runtime::exec::{ChunkKernel, ExecStats};
 use marsc_runtime::jit::JitSummary;
@@ -150,12 +151,33 @@ pub fn plan_with_cache(
     cache: &ChunkCache,
     options: &Options,
 ) -> Result<SessionPlan, String> {
+    plan_with_cache_inspected(
+        chunks,
+        program_outputs,
+        keep_steps,
+        cache,
+        options,
+        &mut |_, _| {},
+    )
+}
+
+/// [`plan_with_cache`], showing `inspect` the subtasks and the plan before the
+/// cached values are handed in (`--emit` of a script that runs in stages).
+pub fn plan_with_cache_inspected(
+    chunks: &ChunkGraph,
+    program_outputs: usize,
+    keep_steps: &[StepId],
+    cache: &ChunkCache,
+    options: &Options,
+    inspect: &mut dyn FnMut(&SubtaskGraph, &Plan<Kernel>),
+) -> Result<SessionPlan, String> {
     let selection = select(chunks, program_outputs, keep_steps, cache);
     let results: Vec<ChunkId> = chunks
         .chunk_ids()
         .filter(|chunk| selection.is_result[chunk.index()])
         .collect();
-    let (_, plan, jit) = plan_needed(chunks, &selection.needed, results, options)?;
+    let (subtasks, plan, jit) = plan_needed(chunks, &selection.needed, results, options)?;
+    inspect(&subtasks, &plan);
     let plan = hand_in_cached(plan, |chunk| {
         cache
             .get(&chunks.chunk_key(ChunkId(chunk.0)))

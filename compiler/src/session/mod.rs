@@ -35,6 +35,7 @@ use marsc_grammar::ast::Module;
 use marsc_grammar::Diagnostic;
 use spans::shift_module;
 use stages::Runner;
+pub use stages::StageDumps;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -120,6 +121,17 @@ impl<'o> Session<'o> {
         let mut session = Session::with_runner(options, lower_options, run_options, runner);
         session.lowerer.echo = false;
         session
+    }
+
+    /// Dumps every later run for `--emit` instead of running it (a stage runs only
+    /// the value its decision needs).
+    pub fn emit_to(&mut self, dumps: StageDumps) {
+        self.runner.borrow_mut().emit_to(dumps);
+    }
+
+    /// The dumps made since [`emit_to`](Self::emit_to).
+    pub fn take_dumps(&mut self) -> Option<StageDumps> {
+        self.runner.borrow_mut().take_dumps()
     }
 
     /// The figures of the last input's runs (its stages added up).

@@ -10,10 +10,10 @@
 //! kept until the input ends, in program order, before the input's own outputs; a
 //! stage's failure is kept too, and the input fails with it.
 
-use super::compute::{plan_with_cache, run_with_cache, ChunkCache};
+use super::compute::{plan_with_cache, plan_with_cache_inspected, run_with_cache, ChunkCache};
 use super::handle_steps;
-use crate::chunk::ChunkOutput;
-use crate::driver::{tile_graph, Options};
+use crate::chunk::{ChunkGraph, ChunkOutput};
+use crate::driver::{tile_graph, EmitFormat, Options, Stage};
 use crate::error::JobError;
 use crate::lower::incremental::SessionLowering;
 use crate::lower::stage::{Staged, Stager};
@@ -49,6 +49,109 @@ pub struct Runner<'s> {
     /// Where a stage's prints go as soon as it has run (a script's output, so a
     /// long loop shows its progress); `None` keeps them for the input's end.
     sink: Option<&'s mut dyn PrintSink>,
+    /// `--emit` of a script that runs in stages: each run is dumped here, and only
+    /// what a stage's decision needs is executed.
+    emit: Option<StageDumps>,
+}
+
+/// The dumps of `--emit` for a script that runs in stages: one per run, under a
+/// heading that says which value of the source the stage computes.
+pub struct StageDumps {
+    stage: Stage,
+    format: EmitFormat,
+    /// The script (spans index it).
+    source: String,
+    /// The dumps so far, each with its heading.
+    pub text: String,
+    /// Stages dumped so far.
+    pub stages: usize,
+}
+
+impl StageDumps {
+    pub fn new(stage: Stage, format: EmitFormat, source: &str) -> StageDumps {
+        StageDumps {
+            stage,
+            format,
+            source: source.to_string(),
+            text: String::new(),
+            stages: 0,
+        }
+    }
+
+    /// Dumps one run: `hidden` is 1 for a stage (its last output is the value the
+    /// program needs), 0 for the script's last run.
+    fn dump(
+        &mut self,
+        lowering: &SessionLowering,
+        chunks: &ChunkGraph,
+        planned: Option<(&crate::subtask::SubtaskGraph, String)>,
+        hidden: usize,
+    ) {
+        use std::fmt::Write as _;
+        self.stages += 1;
+        let wanted = lowering
+            .graph
+            .outputs
+            .get(lowering.program_outputs.wrapping_sub(1))
+            .filter(|_| hidden == 1)
+            .map(|output| output.span());
+        let what = match wanted {
+            Some(span) => {
+                let (start, end) = (span.start as usize, span.end as usize);
+                let line = self.source[..start.min(self.source.len())]
+                    .matches('\n')
+                    .count()
+                    + 1;
+                let code = self
+                    .source
+                    .get(start..end)
+                    .and_then(|code| code.lines().next())
+                    .unwrap_or("");
+                format!("computes `{code}` (line {line}), which the script needs to go on")
+            }
+            None => "the rest of the script".to_string(),
+        };
+        let comment = match self.format {
+            EmitFormat::Text => "#",
+            EmitFormat::Dot => "//",
+        };
+        let _ = writeln!(self.text, "{comment} stage {}: {what}", self.stages);
+        let (subtasks, kernels) = match planned {
+            Some((subtasks, kernels)) => (Some(subtasks), kernels),
+            None => (None, String::new()),
+        };
+        let body = match (self.stage, self.format) {
+            (Stage::Tileable, EmitFormat::Text) => {
+                lowering.graph.with_source(&self.source).to_string()
+            }
+            (Stage::Tileable | Stage::All, EmitFormat::Dot) => {
+                crate::tileable::dot::to_dot(&lowering.graph)
+            }
+            (Stage::Chunk, EmitFormat::Text) => chunks.to_string(),
+            (Stage::Chunk, EmitFormat::Dot) => crate::chunk::dot::to_dot(chunks),
+            (Stage::Subtask, EmitFormat::Text) => subtasks
+                .map(|subtasks| subtasks.with_chunks(chunks).to_string())
+                .unwrap_or_default(),
+            (Stage::Subtask, EmitFormat::Dot) => subtasks
+                .map(|subtasks| crate::subtask::dot::to_dot(subtasks, chunks))
+                .unwrap_or_default(),
+            (Stage::Kernels, _) => kernels,
+            (Stage::All, EmitFormat::Text) => format!(
+                "after lower\n{}\nafter tile\n{}\nafter subtask\n{}",
+                lowering.graph.with_source(&self.source),
+                chunks,
+                subtasks
+                    .map(|subtasks| subtasks.with_chunks(chunks).to_string())
+                    .unwrap_or_default()
+            ),
+            // The syntax tree is the script's, dumped once by the caller.
+            (Stage::Ast, _) => String::new(),
+        };
+        self.text.push_str(&body);
+        if !self.text.ends_with('\n') {
+            self.text.push('\n');
+        }
+    }
 }
 
 impl<'s> Runner<'s> {
@@ -61,7 +164,19 @@ impl<'s> Runner<'s> {
             failure: None,
             stats: None,
             sink: None,
+            emit: None,
         }
+    }
+
+    /// Makes the runner dump each run for `--emit` instead of running it, running
+    /// only what a stage's decision needs.
+    pub fn emit_to(&mut self, dumps: StageDumps) {
+        self.emit = Some(dumps);
+    }
+
+    /// The dumps made since [`emit_to`](Self::emit_to).
+    pub fn take_dumps(&mut self) -> Option<StageDumps> {
+        self.emit.take()
     }
 
     /// A runner whose stages print to `sink` as soon as each has run.
@@ -120,6 +235,9 @@ impl<'s> Runner<'s> {
         compile_started: Instant,
         hidden: usize,
     ) -> Result<Ran, JobError> {
+        if self.emit.is_some() {
+            return self.dump_and_decide(lowering, hidden);
+        }
         let chunks = tile_graph(&lowering.graph)?;
         let keep_steps = handle_steps(&chunks, lowering.program_outputs);
         // Subtasks are placed for this session's workers, as a script's are for its run.
@@ -197,6 +315,67 @@ impl<'s> Runner<'s> {
             value,
             cached,
         })
+    }
+
+    /// `--emit` of a run: dumps it as it would run; for a stage, then runs only
+    /// the value the program needs (not the stage's prints and saves: `--emit`
+    /// writes nothing the user asked to keep), so lowering can go on.
+    fn dump_and_decide(
+        &mut self,
+        lowering: &SessionLowering,
+        hidden: usize,
+    ) -> Result<Ran, JobError> {
+        let chunks = tile_graph(&lowering.graph)?;
+        let keep_steps = handle_steps(&chunks, lowering.program_outputs);
+        let wants_plan = self.emit.as_ref().is_some_and(|dumps| {
+            matches!(dumps.stage, Stage::Subtask | Stage::Kernels | Stage::All)
+        });
+        let mut planned = None;
+        if wants_plan {
+            let mut capture =
+                |subtasks: &crate::subtask::SubtaskGraph,
+                 plan: &marsc_runtime::plan::Plan<marsc_runtime::kernel::Kernel>| {
+                    planned = Some((subtasks.clone(), marsc_runtime::jit::kernel_listing(plan)));
+                };
+            plan_with_cache_inspected(
+                &chunks,
+                lowering.program_outputs,
+                &keep_steps,
+                &self.cache,
+                &self.options,
+                &mut capture,
+            )
+            .map_err(|message| JobError::internal("plan", message))?;
+        }
+        if let Some(dumps) = &mut self.emit {
+            let planned = planned
+                .as_ref()
+                .map(|(subtasks, kernels)| (subtasks, kernels.clone()));
+            dumps.dump(lowering, &chunks, planned, hidden);
+        }
+        if hidden == 0 {
+            return Ok(Ran {
+                printed: Vec::new(),
+                value: None,
+                cached: Vec::new(),
+            });
+        }
+        // The value the stage decides on, with the session's variables' handles (so
+        // the cache keeps what later stages reuse), and nothing else.
+        let wanted = lowering.program_outputs - 1;
+        let mut graph = lowering.graph.clone();
+        graph.outputs = lowering.graph.outputs[wanted..].to_vec();
+        let decision = SessionLowering {
+            graph: prune(&graph),
+            program_outputs: 1,
+            tensor_echoes: Vec::new(),
+            loads: lowering.loads.clone(),
+            handles: lowering.handles.clone(),
+        };
+        let dumps = self.emit.take();
+        let ran = self.run(&decision, Instant::now(), 1);
+        self.emit = dumps;
+        ran
     }
 
     /// [`run`](Self::run); when it fails, also what the outputs before the failing

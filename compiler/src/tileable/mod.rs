@@ -62,6 +62,15 @@ pub enum Output {
     },
 }
 
+impl Output {
+    /// The statement's source span.
+    pub fn span(&self) -> Span {
+        match self {
+            Output::Print { span, .. } | Output::Save { span, .. } => *span,
+        }
+    }
+}
+
 /// One argument of `print`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PrintItem {
