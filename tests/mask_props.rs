@@ -1,7 +1,7 @@
 //! Selection by a boolean mask (`x[mask]`, masks of the leading axes, `nonzero`,
 //! `argwhere`, `flatnonzero`, `compress` along every axis) and by integer indices
 //! (`x[idx]` along every axis, with repeats and negative indices, the index itself
-//! chunked at random) gives the same answer whatever the chunking and the worker
+//! chunked at random; and two index arrays at once) gives the same answer whatever the chunking and the worker
 //! count: random small integer tensors, masks that are often empty in whole chunks
 //! (or everywhere), run with a random chunking and a random worker count, must
 //! print exactly what the single-chunk, single-worker run prints.
@@ -119,6 +119,21 @@ fn script(case: &Case, chunks: Option<&[Vec<usize>]>) -> String {
         text.push_str(&format!(
             "i = mt.array([{}], dtype=mt.int64){rechunk}\nprint(x[{leading}i], x[{leading}i].shape)\n",
             picks.join(", "),
+        ));
+    }
+    // Several index arrays at once (broadcast together): the first axis's picks with
+    // the last axis's, cut to one length; adjacent when ndim is 2, apart when 3.
+    if ndim >= 2 {
+        let k = case.picks[0].len().min(case.picks[ndim - 1].len());
+        let list = |axis: usize| {
+            let picks: Vec<String> = case.picks[axis][..k].iter().map(i64::to_string).collect();
+            format!("mt.array([{}], dtype=mt.int64)", picks.join(", "))
+        };
+        let middle = ", :".repeat(ndim - 2);
+        text.push_str(&format!(
+            "j0 = {}\nj1 = {}\nprint(x[j0{middle}, j1], x[j0{middle}, j1].shape)\n",
+            list(0),
+            list(ndim - 1)
         ));
     }
     text

@@ -136,7 +136,12 @@ impl Lowerer<'_> {
                             value: list.clone(),
                             span: *span,
                         };
-                        Item::Value(Value::Tensor(self.literal_tensor(&arg, None, None)?), *span)
+                        // An empty list indexes as an empty integer array, as NumPy's does.
+                        let dtype = is_empty_sequence(list).then_some(marsc_runtime::DType::Int64);
+                        Item::Value(
+                            Value::Tensor(self.literal_tensor(&arg, dtype, None)?),
+                            *span,
+                        )
                     }
                     other => match self.staged_item(other) {
                         Some(item) => item,
@@ -147,8 +152,10 @@ impl Lowerer<'_> {
             }
             items = &staged;
         }
-        if let Some(position) = self.array_position(items)? {
-            return self.index_with_array(id, items, position, span);
+        match self.array_positions(items)?.as_slice() {
+            [] => {}
+            [position] => return self.index_with_array(id, items, *position, span),
+            _ => return self.index_with_arrays(id, items, span),
         }
         let raw = items
             .iter()
@@ -215,10 +222,10 @@ impl Lowerer<'_> {
         })
     }
 
-    /// The position of the one array index (a boolean or integer tensor) among the
-    /// items, if there is one; several are not supported yet.
-    fn array_position(&self, items: &[Item]) -> LowerResult<Option<usize>> {
-        let mut found = None;
+    /// The positions of the array indices (boolean or integer tensors) among the
+    /// items.
+    fn array_positions(&self, items: &[Item]) -> LowerResult<Vec<usize>> {
+        let mut found = Vec::new();
         for (position, item) in items.iter().enumerate() {
             let Item::Value(Value::Tensor(index), span) = item else {
                 continue;
@@ -231,16 +238,17 @@ impl Lowerer<'_> {
                 )
                 .with_note(format!("this index is a {dtype} tensor")));
             }
-            if found.is_some() {
-                return Err(Diagnostic::error(
-                    "not supported yet: indexing with more than one array (a boolean or \
-                     integer tensor)",
-                    *span,
-                ));
-            }
-            found = Some(position);
+            found.push(position);
         }
         Ok(found)
+    }
+}
+
+/// Whether a list holds no scalar at all (`[]`, `[[], []]`).
+fn is_empty_sequence(value: &Value) -> bool {
+    match value {
+        Value::List(items) | Value::Tuple(items) => items.iter().all(is_empty_sequence),
+        _ => false,
     }
 }
 

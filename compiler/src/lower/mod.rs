@@ -44,6 +44,7 @@ mod joining;
 mod library;
 mod linalg;
 mod literal;
+mod multi_index;
 mod names;
 mod nodes;
 mod norm;

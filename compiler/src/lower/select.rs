@@ -640,7 +640,11 @@ impl Lowerer<'_> {
 
     /// Per axis of `mask`, a tensor of its shape and chunks holding each element's
     /// coordinate along that axis (int64), made of a broadcast `arange`.
-    fn coordinates(&mut self, mask: TileableId, span: Span) -> LowerResult<Vec<TileableId>> {
+    pub(super) fn coordinates(
+        &mut self,
+        mask: TileableId,
+        span: Span,
+    ) -> LowerResult<Vec<TileableId>> {
         let shape = self.shape(mask).to_vec();
         let nsplits = self.node(mask).nsplits.clone();
         let zeros = (shape.len() > 1).then(|| {

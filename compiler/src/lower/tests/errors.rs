@@ -318,10 +318,15 @@ fn axes_and_indices() {
         "x",
     );
     check(
-        "x = mt.ones((3, 3))\nx[[0, 1], [1, 2]]\n",
-        "not supported yet: indexing with more than one array (a boolean or integer \
-         tensor)",
-        "[1, 2]",
+        "x = mt.ones((3, 3))\nx[[0, 1], [1, 2, 0]]\n",
+        "shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,)",
+        "[1, 2, 0]",
+    );
+    check(
+        "x = mt.ones((3, 3))\nx[[True, False], [1, 2]]\n",
+        "boolean index did not match indexed array along axis 0; size of axis is 3 but size \
+         of corresponding boolean axis is 2",
+        "[True, False]",
     );
     check(
         "x = mt.ones(3)\nx[1.5]\n",
