@@ -73,7 +73,7 @@ pub fn run_staged_to(
             for printed in failure.shown {
                 sink.print(printed)?;
             }
-            return Err(failure.error);
+            return Err(after_stages(failure.error, stats.stages));
         }
     };
     for printed in shown {
@@ -131,6 +131,46 @@ fn emit_staged(
         _ => String::new(),
     };
     Ok(head + &dumps.text)
+}
+
+/// A staged script's error, saying how far the script got: how many stages had run
+/// (and printed what precedes the error) when it was found.
+fn after_stages(error: JobError, stages: u64) -> JobError {
+    if stages == 0 {
+        return error;
+    }
+    let plural = if stages == 1 { "" } else { "s" };
+    match error {
+        JobError::Diagnostics(mut diagnostics) => {
+            if let Some(first) = diagnostics.first_mut() {
+                add_note(
+                    first,
+                    format!(
+                        "found after {stages} stage{plural} of the script ran (what they printed is above)"
+                    ),
+                );
+            }
+            JobError::Diagnostics(diagnostics)
+        }
+        JobError::RunFailed(mut diagnostic) => {
+            add_note(
+                &mut diagnostic,
+                format!(
+                    "in stage {} of the script, after {stages} stage{plural} ran (what they printed is above)",
+                    stages + 1
+                ),
+            );
+            JobError::RunFailed(diagnostic)
+        }
+        other => other,
+    }
+}
+
+fn add_note(diagnostic: &mut marsc_grammar::Diagnostic, text: String) {
+    diagnostic.note = Some(match diagnostic.note.take() {
+        Some(note) => format!("{note}\n{text}"),
+        None => text,
+    });
 }
 
 /// Compiles a script for a run with `run_options` (the scheduling passes place
