@@ -5,7 +5,8 @@
 //! `solve` gathers its operands into one chunk, so its result must be bit for bit
 //! the same; TSQR `qr`, `svd` and `lstsq` split the rows differently, so theirs agree
 //! within 1e-9 (`|r|`, since signs are the factorization's choice, `s`, the
-//! reconstructions and the least-squares solution).
+//! reconstructions and the least-squares solution). The products (`einsum`,
+//! `tensordot`, `inner`, `kron`) of these small integers are exact: bit for bit.
 
 mod run_support;
 
@@ -83,7 +84,11 @@ fn script(case: &Case) -> String {
          print(mt.allclose(sv, sv0, rtol=1e-9, atol=1e-9), mt.allclose((u * sv) @ vh, a0, atol=1e-9))\n\
          x, res, rank, _ = mt.linalg.lstsq(a, b)\n\
          x0, res0, rank0, _ = mt.linalg.lstsq(a0, b0)\n\
-         print(mt.allclose(x, x0, rtol=1e-9, atol=1e-9), res.shape == res0.shape, rank == rank0)\n",
+         print(mt.allclose(x, x0, rtol=1e-9, atol=1e-9), res.shape == res0.shape, rank == rank0)\n\
+         g = a0.T @ a0\n\
+         print(mt.all(mt.einsum(\"ij,ik->jk\", a, a) == g), mt.all(mt.tensordot(a, a, axes=([0], [0])) == g))\n\
+         print(mt.einsum(\"ij,ij->\", a, a) == (a0 * a0).sum(), mt.all(mt.inner(a.T, a.T) == g))\n\
+         print(mt.all(mt.kron(a, b[:2]) == mt.kron(a0, b0[:2])), mt.all(mt.einsum(\"ij,j,ij->i\", a, a[0], a) == mt.einsum(\"ij,j,ij->i\", a0, a0[0], a0)))\n",
         rows = tuple(&case.row_chunks),
         columns = tuple(&case.column_chunks),
     )
@@ -102,6 +107,6 @@ proptest! {
         let (output, result) = run_script_printing(&text, &options(), case.workers);
         prop_assert!(result.is_ok(), "failed: {:?}\nscript:\n{}", result.err(), text);
         prop_assert!(!output.contains("False"), "output:\n{}script:\n{}", output, text);
-        prop_assert_eq!(output.matches("True").count(), 12, "output:\n{}", output);
+        prop_assert_eq!(output.matches("True").count(), 18, "output:\n{}", output);
     }
 }

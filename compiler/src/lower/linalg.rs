@@ -58,7 +58,7 @@ impl Lowerer<'_> {
         self.matmul_tensors(left, right, error_span, span)
     }
 
-    fn matmul_tensors(
+    pub(super) fn matmul_tensors(
         &mut self,
         left: TileableId,
         right: TileableId,

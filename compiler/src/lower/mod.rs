@@ -52,6 +52,7 @@ mod not_yet;
 mod numpy_names;
 mod objects;
 mod output;
+mod products;
 mod pyfmt;
 mod random;
 mod reduction;

@@ -60,7 +60,7 @@ impl Lowerer<'_> {
 
     /// The diagonals of `a` over `axis1`/`axis2`, as NumPy's `diagonal`: the other
     /// axes first, the diagonal last.
-    fn diagonal_of(
+    pub(super) fn diagonal_of(
         &mut self,
         a: TileableId,
         offset: i64,

@@ -10,6 +10,7 @@ mod table;
 
 pub(crate) use super::decompose::Decomposition;
 pub(crate) use super::histogram::Counting;
+pub(crate) use super::products::Product;
 pub(crate) use super::select::Selection;
 pub(crate) use super::sort::Sorting;
 pub(crate) use super::statistics::Statistic;
@@ -156,6 +157,8 @@ pub(crate) enum Builtin {
     Linalg(Decomposition),
     /// Sorting and what is built on it (`sort.rs`).
     Sorting(Sorting),
+    /// Tensor products built on `matmul` (`products.rs`).
+    Product(Product),
     /// `mars.execute(*tensors)`: its arguments, computed with the rest of the script.
     MarsExecute,
     /// `bincount`, `histogram`, `histogram_bin_edges` (`histogram.rs`).

@@ -279,6 +279,18 @@ pub(super) const ASTYPE: &[Param] = &[
 ];
 pub(super) const MATMUL: &[Param] = &[pos("x1"), pos("x2"), unsupported("out")];
 pub(super) const DOT: &[Param] = &[req("a"), req("b"), unsupported("out")];
+pub(super) const TENSORDOT: &[Param] = &[req("a"), req("b"), opt("axes", Default::Int(2))];
+pub(super) const POSITIONAL_PAIR: &[Param] = &[pos("a"), pos("b")];
+pub(super) const KRON: &[Param] = &[req("a"), req("b")];
+pub(super) const EINSUM: &[Param] = &[
+    pos("subscripts"),
+    var_positional("operands"),
+    kw_unsupported("out"),
+    kw("dtype", NONE),
+    kw_unsupported("order"),
+    kw_unsupported("casting"),
+    kw("optimize", Default::Bool(false)),
+];
 pub(super) const TRANSPOSE: &[Param] = &[req("a"), opt("axes", NONE)];
 pub(super) const AXES_VARARGS: &[Param] = &[var_positional("axes")];
 pub(super) const RESHAPE: &[Param] = &[

@@ -3,7 +3,8 @@
 use super::params::*;
 use super::Decomposition as D;
 use super::{
-    Builtin, Counting, FillKind, Home, Param, RandomKind, Selection, Signature, Sorting, Statistic,
+    Builtin, Counting, FillKind, Home, Param, Product, RandomKind, Selection, Signature, Sorting,
+    Statistic,
 };
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
@@ -206,6 +207,11 @@ pub(crate) static LIBRARY: &[Signature] = &[
     entry("matmul", MATMUL, F::MatMul),
     with_method("dot", DOT, F::Dot),
     entry("outer", DOT, F::Outer),
+    entry("tensordot", TENSORDOT, F::Product(Product::Tensordot)),
+    entry("inner", POSITIONAL_PAIR, F::Product(Product::Inner)),
+    entry("vdot", POSITIONAL_PAIR, F::Product(Product::Vdot)),
+    entry("kron", KRON, F::Product(Product::Kron)),
+    entry("einsum", EINSUM, F::Product(Product::Einsum)),
     entry("transpose", TRANSPOSE, F::Transpose),
     method("transpose", AXES_VARARGS, F::TransposeMethod),
     // ---- shape ----
