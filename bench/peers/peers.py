@@ -248,6 +248,17 @@ def workloads(n, side, matmul_side, paths, w3_output):
             True,
         ),
         (
+            f"W17 einsum('ij,ij->i', x, x) {side}x{side}",
+            HEADER + mapped["x"] + "print(mt.einsum('ij,ij->i', x, x).sum())\n",
+            load("x"),
+            {
+                "numpy": lambda x: np.einsum("ij,ij->i", x, x),
+                "dask": lambda x: da.einsum("ij,ij->i", x, x).compute(),
+            },
+            side * side * 8,
+            True,
+        ),
+        (
             "W7 (rand(n) + rand(n)).sum()",
             HEADER + f"print((mt.random.rand({n}) + mt.random.rand({n})).sum())\n",
             lambda: (),
