@@ -8,8 +8,8 @@ use super::dtype_args::dtype_arg;
 use super::library::RandomKind;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
-use crate::tileable::TileOp;
-use marsc_grammar::Diagnostic;
+use crate::tileable::{TileOp, TileableId};
+use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::random::RandomDist;
 use marsc_runtime::DType;
 
@@ -74,6 +74,10 @@ impl Lowerer<'_> {
                 (RandomDist::Normal { loc, scale }, size(&args.get("size"))?)
             }
             RandomKind::Randint => return self.randint(args),
+            RandomKind::StandardNormal => (RandomDist::StandardNormal, size(&args.get("size"))?),
+            RandomKind::Exponential => return self.exponential(args),
+            RandomKind::Permutation | RandomKind::Shuffle => return self.permutation(args),
+            RandomKind::Choice => return self.choice(args),
         };
         let dtype = DType::Float64;
         self.add_random(dist, shape, dtype, args)
@@ -141,14 +145,325 @@ impl Lowerer<'_> {
         dtype: DType,
         args: &BoundArgs,
     ) -> LowerResult<Value> {
+        let id = self.random_tensor(dist, shape, dtype, args.chunks.as_ref(), args.call_span)?;
+        Ok(Value::Tensor(id))
+    }
+
+    /// A tensor of `dist`'s values on the next random stream.
+    fn random_tensor(
+        &mut self,
+        dist: RandomDist,
+        shape: Vec<usize>,
+        dtype: DType,
+        chunks: Option<&Arg>,
+        span: Span,
+    ) -> LowerResult<TileableId> {
         let op = TileOp::Random {
             dist,
             seed: self.seed,
             stream: self.random_calls,
         };
         self.random_calls += 1;
-        let id = self.add_created(op, shape, dtype, args.chunks.as_ref(), args.call_span)?;
+        self.add_created(op, shape, dtype, chunks, span)
+    }
+
+    /// `exponential(scale=1.0, size=None)`: `-scale * log(1 - u)` of uniform `u` in
+    /// [0, 1) (NumPy's inversion), element-wise, so it fuses with what uses it.
+    fn exponential(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let span = args.call_span;
+        let scale_arg = args.get("scale");
+        let scale = distribution_float(&scale_arg, "scale")?;
+        if scale < 0.0 {
+            return Err(Diagnostic::error("scale < 0", scale_arg.span));
+        }
+        let shape = size(&args.get("size"))?;
+        let u = self.random_tensor(
+            RandomDist::Uniform01,
+            shape,
+            DType::Float64,
+            args.chunks.as_ref(),
+            span,
+        )?;
+        let negated = self.apply("negative", vec![Value::Tensor(u)], span)?;
+        let log = self.apply("log1p", vec![Value::Tensor(negated)], span)?;
+        let id = self.apply(
+            "multiply",
+            vec![Value::Tensor(log), Value::Float(-scale)],
+            span,
+        )?;
         Ok(Value::Tensor(id))
+    }
+
+    /// A random permutation of `0..n`: the positions that sort `n` uniform keys (a
+    /// distributed sort when they span several chunks); `None` when no stage could
+    /// run.
+    fn random_order(
+        &mut self,
+        n: usize,
+        chunks: Option<&Arg>,
+        span: Span,
+    ) -> LowerResult<Option<TileableId>> {
+        let keys =
+            self.random_tensor(RandomDist::Uniform01, vec![n], DType::Float64, chunks, span)?;
+        self.sorted(keys, 0, true, span)
+    }
+
+    /// `permutation(x)` (an int: a permutation of `arange(x)`; a tensor: a copy with
+    /// its first axis shuffled) and `shuffle(x)` (the same, which `views.rs` writes
+    /// back into `x`).
+    fn permutation(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let span = args.call_span;
+        let x_arg = args.get("x");
+        let shuffle = matches!(
+            args.signature().builtin,
+            super::library::Builtin::Random(RandomKind::Shuffle)
+        );
+        if let (Value::Int(n), false) = (&x_arg.value, shuffle) {
+            if *n < 0 {
+                return Err(Diagnostic::error(
+                    "negative dimensions are not allowed",
+                    x_arg.span,
+                ));
+            }
+            let order = self.random_order(*n as usize, args.chunks.as_ref(), span)?;
+            return Ok(order.map_or(Value::Poison, Value::Tensor));
+        }
+        let x = match &x_arg.value {
+            Value::Tensor(id) => *id,
+            _ if shuffle => {
+                return Err(Diagnostic::error(
+                    format!(
+                        "not supported yet: shuffling {} in place (shuffle a tensor)",
+                        x_arg.value.a_type_name()
+                    ),
+                    x_arg.span,
+                ))
+            }
+            _ => self.tensor_of(&x_arg, None, "`x`")?,
+        };
+        let shape = self.shape(x).to_vec();
+        let Some(&n) = shape.first() else {
+            let message = if shuffle {
+                "not supported yet: shuffling a 0-d tensor"
+            } else {
+                "x must be an integer or at least 1-dimensional"
+            };
+            return Err(Diagnostic::error(message, x_arg.span));
+        };
+        let Some(order) = self.random_order(n, args.chunks.as_ref(), span)? else {
+            return Ok(Value::Poison);
+        };
+        let taken = self.take_along(x, order, 0, 0, span)?;
+        Ok(taken.map_or(Value::Poison, Value::Tensor))
+    }
+
+    /// `choice(a, size=None, replace=True, p=None)`: positions drawn uniformly
+    /// (`randint`), by `p` (NumPy's inversion: the uniform draws searched in the
+    /// normalized cumulative `p`), or without replacement (the first `size` of a
+    /// random permutation); an int `a` is `arange(a)`, a 1-D tensor is indexed.
+    fn choice(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let span = args.call_span;
+        let a_arg = args.get("a");
+        let (population, n) = match &a_arg.value {
+            Value::Int(n) => {
+                if *n <= 0 {
+                    return Err(Diagnostic::error(
+                        "a must be a positive integer unless no samples are taken",
+                        a_arg.span,
+                    ));
+                }
+                (None, *n as usize)
+            }
+            _ => {
+                let a = self.tensor_of(&a_arg, None, "`a`")?;
+                match self.shape(a) {
+                    [n] => (Some(a), *n),
+                    _ => {
+                        return Err(Diagnostic::error(
+                            "a must be 1-dimensional or an integer",
+                            a_arg.span,
+                        ))
+                    }
+                }
+            }
+        };
+        if n == 0 {
+            return Err(Diagnostic::error(
+                "a cannot be empty unless no samples are taken",
+                a_arg.span,
+            ));
+        }
+        let shape = size(&args.get("size"))?;
+        let count: usize = shape.iter().product();
+        let replace_arg = args.get("replace");
+        let replace = super::convert::bool_arg(&replace_arg, "replace")?;
+        let p_arg = args.get("p");
+        let p = match &p_arg.value {
+            Value::None => None,
+            _ => Some(self.choice_probabilities(&p_arg, n)?),
+        };
+        let indices = if !replace {
+            if p.is_some() {
+                return Err(Diagnostic::error(
+                    "not supported yet: `choice` without replacement and with `p`",
+                    p_arg.span,
+                ));
+            }
+            if count > n {
+                return Err(Diagnostic::error(
+                    "Cannot take a larger sample than population when 'replace=False'",
+                    replace_arg.span,
+                ));
+            }
+            let Some(order) = self.random_order(n, args.chunks.as_ref(), span)? else {
+                return Ok(Value::Poison);
+            };
+            let first = self.index_tensor(
+                order,
+                &[super::indexing::Item::Slice {
+                    parts: [None, Some((Value::Int(count as i64), span)), None],
+                    span,
+                }],
+                span,
+            )?;
+            let Value::Tensor(first) = first else {
+                return Ok(Value::Poison);
+            };
+            let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+            self.reshape_tensor(first, &dims, span, span)?
+        } else if let Some(cdf) = p {
+            let u = self.random_tensor(
+                RandomDist::Uniform01,
+                shape,
+                DType::Float64,
+                args.chunks.as_ref(),
+                span,
+            )?;
+            let edges = self.literal_tensor(
+                &Arg {
+                    value: Value::sequence(cdf.into_iter().map(Value::Float).collect(), true),
+                    span: p_arg.span,
+                },
+                Some(DType::Float64),
+                None,
+            )?;
+            let found = self.apply_args(
+                "searchsorted",
+                vec![
+                    (
+                        None,
+                        Arg {
+                            value: Value::Tensor(edges),
+                            span,
+                        },
+                    ),
+                    (
+                        None,
+                        Arg {
+                            value: Value::Tensor(u),
+                            span,
+                        },
+                    ),
+                    (
+                        Some("side"),
+                        Arg {
+                            value: Value::str("right"),
+                            span,
+                        },
+                    ),
+                ],
+                span,
+            )?;
+            // `u < 1 == cdf[-1]`, so every position is below n.
+            found
+        } else {
+            self.random_tensor(
+                RandomDist::Randint {
+                    low: 0,
+                    high: n as i64,
+                },
+                shape,
+                DType::Int64,
+                args.chunks.as_ref(),
+                span,
+            )?
+        };
+        let Some(population) = population else {
+            return Ok(Value::Tensor(indices));
+        };
+        let taken = self.take_along(population, indices, 0, 0, span)?;
+        Ok(taken.map_or(Value::Poison, Value::Tensor))
+    }
+
+    /// `p=` of `choice`: `n` non-negative probabilities summing to 1 (NumPy's
+    /// checks), as their cumulative sums normalized by the last, as NumPy's legacy
+    /// `choice` computes them. A tensor `p` is read in a stage.
+    fn choice_probabilities(&mut self, p_arg: &Arg, n: usize) -> LowerResult<Vec<f64>> {
+        let values: Vec<f64> = match &p_arg.value {
+            Value::Tensor(id) => {
+                if self.shape(*id).len() != 1 {
+                    return Err(Diagnostic::error("p must be 1-dimensional", p_arg.span));
+                }
+                if self.shape(*id)[0] > super::stage::MAX_STAGED_ELEMENTS {
+                    return Err(Diagnostic::error(
+                        format!(
+                            "not supported yet: a `p` tensor of more than {} elements",
+                            super::stage::MAX_STAGED_ELEMENTS
+                        ),
+                        p_arg.span,
+                    ));
+                }
+                let id = self.cast(*id, DType::Float64, p_arg.span)?;
+                let Some(data) = self.stage_value(id, p_arg.span) else {
+                    return Ok(vec![1.0; n]);
+                };
+                (0..data.len())
+                    .filter_map(|i| data.get_flat(i))
+                    .map(|scalar| scalar.as_f64())
+                    .collect()
+            }
+            Value::List(items) | Value::Tuple(items) => items
+                .iter()
+                .map(|item| {
+                    float_arg(
+                        &Arg {
+                            value: item.clone(),
+                            span: p_arg.span,
+                        },
+                        "p",
+                    )
+                })
+                .collect::<LowerResult<_>>()?,
+            _ => return Err(Diagnostic::error("p must be 1-dimensional", p_arg.span)),
+        };
+        if values.len() != n {
+            return Err(Diagnostic::error("a and p must have same size", p_arg.span));
+        }
+        if values.iter().any(|v| v.is_nan()) {
+            return Err(Diagnostic::error("probabilities contain NaN", p_arg.span));
+        }
+        if values.iter().any(|&v| v < 0.0) {
+            return Err(Diagnostic::error(
+                "probabilities are not non-negative",
+                p_arg.span,
+            ));
+        }
+        let total: f64 = values.iter().sum();
+        // NumPy's tolerance: sqrt of float64's epsilon.
+        if (total - 1.0).abs() > f64::EPSILON.sqrt() {
+            return Err(Diagnostic::error(
+                "probabilities do not sum to 1",
+                p_arg.span,
+            ));
+        }
+        let mut cdf = Vec::with_capacity(n);
+        let mut running = 0.0;
+        for v in &values {
+            running += v;
+            cdf.push(running);
+        }
+        let last = running;
+        Ok(cdf.into_iter().map(|c| c / last).collect())
     }
 }
 

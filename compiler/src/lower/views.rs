@@ -232,23 +232,34 @@ impl Lowerer<'_> {
         if result.is_poison() {
             return (result, Origin::NEW);
         }
-        if let Value::Method(_, id) = &callee {
-            if matches!(
+        // `a.sort()` sorts `a` in place, `random.shuffle(a)` shuffles it: the new
+        // value is written into `a`'s object, and the call gives None.
+        let in_place = match &callee {
+            Value::Method(_, id) => matches!(
                 id.signature().builtin,
                 super::library::Builtin::Sorting(super::sort::Sorting::SortMethod)
-            ) {
-                // `a.sort()` sorts `a` in place and gives None.
-                if let (Value::Tensor(sorted), Some((Value::Tensor(base), origin))) =
-                    (&result, &receiver)
-                {
-                    if let Some(object) = self.object_of(origin.clone(), *base, span) {
-                        if let Err(diagnostic) = self.write_object(object, *sorted, span) {
-                            self.report(diagnostic);
-                        }
+            )
+            .then(|| receiver.clone()),
+            Value::Function(id) => matches!(
+                id.signature().builtin,
+                super::library::Builtin::Random(super::library::RandomKind::Shuffle)
+            )
+            .then(|| {
+                evaluated
+                    .first()
+                    .map(|(_, value, origin)| (value.clone(), origin.clone()))
+            }),
+            _ => None,
+        };
+        if let Some(target) = in_place {
+            if let (Value::Tensor(new), Some((Value::Tensor(base), origin))) = (&result, &target) {
+                if let Some(object) = self.object_of(origin.clone(), *base, span) {
+                    if let Err(diagnostic) = self.write_object(object, *new, span) {
+                        self.report(diagnostic);
                     }
                 }
-                return (Value::None, Origin::NEW);
             }
+            return (Value::None, Origin::NEW);
         }
         let (func_id, base) = match callee {
             Value::Method(_, id) => (id, receiver),

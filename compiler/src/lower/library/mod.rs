@@ -181,6 +181,16 @@ pub(crate) enum RandomKind {
     Uniform,
     Normal,
     Randint,
+    /// `standard_normal(size=None)`.
+    StandardNormal,
+    /// `exponential(scale=1.0, size=None)`.
+    Exponential,
+    /// `permutation(x)`.
+    Permutation,
+    /// `shuffle(x)`: in place (`views.rs` writes the shuffled value back).
+    Shuffle,
+    /// `choice(a, size=None, replace=True, p=None)`.
+    Choice,
 }
 
 pub(crate) struct Signature {

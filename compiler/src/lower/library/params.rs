@@ -259,6 +259,14 @@ pub(super) const RANDINT: &[Param] = &[
     opt("dtype", NONE),
 ];
 pub(super) const SEED: &[Param] = &[opt("seed", NONE)];
+pub(super) const EXPONENTIAL: &[Param] = &[opt("scale", Default::Float(1.0)), opt("size", NONE)];
+pub(super) const ONE_X: &[Param] = &[pos("x")];
+pub(super) const CHOICE: &[Param] = &[
+    req("a"),
+    opt("size", NONE),
+    opt("replace", Default::Bool(true)),
+    opt("p", NONE),
+];
 // `x` and `y` are optional only so that one-argument `where` gets its own message.
 pub(super) const WHERE: &[Param] = &[pos("condition"), pos_opt("x", NONE), pos_opt("y", NONE)];
 pub(super) const CLIP: &[Param] = &[

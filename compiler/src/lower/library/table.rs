@@ -115,6 +115,11 @@ pub(crate) static LIBRARY: &[Signature] = &[
     random("uniform", UNIFORM, RandomKind::Uniform),
     random("normal", NORMAL, RandomKind::Normal),
     random("randint", RANDINT, RandomKind::Randint),
+    random("standard_normal", SIZE_ONLY, RandomKind::StandardNormal),
+    random("exponential", EXPONENTIAL, RandomKind::Exponential),
+    random("permutation", ONE_X, RandomKind::Permutation),
+    random("shuffle", ONE_X, RandomKind::Shuffle),
+    random("choice", CHOICE, RandomKind::Choice),
     // ---- element-wise unary ----
     unary("negative", U::Negative),
     unary("positive", U::Positive),
