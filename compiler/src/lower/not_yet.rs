@@ -39,7 +39,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "interp",
     "searchsorted",
     "put",
-    "choose",
     "copyto",
     "savez",
     "savetxt",
@@ -129,11 +128,8 @@ const NOT_YET_IN_RANDOM: &[&str] = &[
 /// version 1 does not have.
 const NOT_YET_TENSOR_MEMBERS: &[&str] = &[
     "round",
-    "partition",
-    "argpartition",
     "repeat",
     "put",
-    "choose",
     "diagonal",
     "trace",
     "ptp",

@@ -235,9 +235,11 @@ impl Lowerer<'_> {
         if let Value::Method(_, id) = &callee {
             if matches!(
                 id.signature().builtin,
-                super::library::Builtin::Sorting(super::sort::Sorting::SortMethod)
+                super::library::Builtin::Sorting(
+                    super::sort::Sorting::SortMethod | super::sort::Sorting::PartitionMethod
+                )
             ) {
-                // `a.sort()` sorts `a` in place and gives None.
+                // `a.sort()` (and `a.partition(kth)`) sorts `a` in place and gives None.
                 if let (Value::Tensor(sorted), Some((Value::Tensor(base), origin))) =
                     (&result, &receiver)
                 {

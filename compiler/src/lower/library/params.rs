@@ -466,6 +466,19 @@ pub(super) const SORT_METHOD: &[Param] = &[
     unsupported("order"),
     kw("stable", NONE),
 ];
+pub(super) const PARTITION: &[Param] = &[
+    req("a"),
+    req("kth"),
+    opt("axis", Default::Int(-1)),
+    opt("kind", Default::Str("introselect")),
+    unsupported("order"),
+];
+pub(super) const PARTITION_METHOD: &[Param] = &[
+    req("kth"),
+    opt("axis", Default::Int(-1)),
+    opt("kind", Default::Str("introselect")),
+    unsupported("order"),
+];
 pub(super) const SEARCHSORTED: &[Param] = &[
     req("a"),
     req("v"),

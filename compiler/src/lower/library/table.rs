@@ -288,6 +288,13 @@ pub(crate) static LIBRARY: &[Signature] = &[
     entry("sort", SORT, F::Sorting(Sorting::Sort)),
     method("sort", SORT_METHOD, F::Sorting(Sorting::SortMethod)),
     with_method("argsort", SORT, F::Sorting(Sorting::Argsort)),
+    entry("partition", PARTITION, F::Sorting(Sorting::Partition)),
+    method(
+        "partition",
+        PARTITION_METHOD,
+        F::Sorting(Sorting::PartitionMethod),
+    ),
+    with_method("argpartition", PARTITION, F::Sorting(Sorting::Argpartition)),
     with_method(
         "searchsorted",
         SEARCHSORTED,
