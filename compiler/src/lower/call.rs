@@ -132,6 +132,7 @@ impl Lowerer<'_> {
             Builtin::Statistic(stat) => self.statistic(stat, &args),
             Builtin::Selection(kind) => self.selection(kind, &args),
             Builtin::Sorting(kind) => self.sorting(kind, &args),
+            Builtin::Choose(as_method) => self.choose(&args, as_method),
             Builtin::MarsExecute => {
                 // Mars gives the one tileable, or a tuple of them.
                 let values: Vec<Value> = args.rest().iter().map(|a| a.value.clone()).collect();

@@ -354,6 +354,7 @@ impl Lowerer<'_> {
             | Builtin::MatMul
             | Builtin::Dot
             | Builtin::Abs
+            | Builtin::Choose(_)
             | Builtin::Random(_) => Origin::NEW_SCALAR,
             Builtin::Where
             | Builtin::Clip

@@ -156,6 +156,9 @@ pub(crate) enum Builtin {
     Linalg(Decomposition),
     /// Sorting and what is built on it (`sort.rs`).
     Sorting(Sorting),
+    /// `choose(a, choices, mode='raise')`; `true` for the method `a.choose(...)`
+    /// (`choose.rs`).
+    Choose(bool),
     /// `mars.execute(*tensors)`: its arguments, computed with the rest of the script.
     MarsExecute,
     /// `bincount`, `histogram`, `histogram_bin_edges` (`histogram.rs`).

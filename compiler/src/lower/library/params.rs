@@ -443,6 +443,19 @@ pub(super) const TAKE_METHOD: &[Param] = &[
     unsupported("out"),
     unsupported("mode"),
 ];
+pub(super) const CHOOSE: &[Param] = &[
+    req("a"),
+    req("choices"),
+    unsupported("out"),
+    opt("mode", Default::Str("raise")),
+];
+/// `a.choose(*choices, out=None, mode='raise')`: NumPy's method takes the choices as
+/// one sequence or as several positional arguments.
+pub(super) const CHOOSE_METHOD: &[Param] = &[
+    var_positional("choices"),
+    kw_unsupported("out"),
+    kw("mode", Default::Str("raise")),
+];
 pub(super) const DIGITIZE: &[Param] = &[req("x"), req("bins"), opt("right", Default::Bool(false))];
 pub(super) const ISIN: &[Param] = &[
     req("element"),

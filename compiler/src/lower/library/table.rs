@@ -284,6 +284,8 @@ pub(crate) static LIBRARY: &[Signature] = &[
     method("take", TAKE_METHOD, F::Selection(Selection::TakeMethod)),
     entry("isin", ISIN, F::Selection(Selection::IsIn)),
     entry("digitize", DIGITIZE, F::Selection(Selection::Digitize)),
+    entry("choose", CHOOSE, F::Choose(false)),
+    method("choose", CHOOSE_METHOD, F::Choose(true)),
     // ---- sorting (issue 19) ----
     entry("sort", SORT, F::Sorting(Sorting::Sort)),
     method("sort", SORT_METHOD, F::Sorting(Sorting::SortMethod)),
