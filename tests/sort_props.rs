@@ -1,9 +1,9 @@
-//! Sorting and what is built on it (`sort`, `argsort`, `unique` with its three
-//! extra results, `searchsorted`, `median`, `percentile`, `topk`) gives the same
-//! answer whatever the chunking and the worker count: random small tensors with
-//! many duplicates and NaNs, sorted through the distributed sort (PSRS) when
-//! chunked, must print exactly what the single-chunk, single-worker run prints
-//! (which sorts each lane in one kernel, no stage).
+//! Sorting and what is built on it (`sort`, `argsort`, `partition`, `argpartition`,
+//! `unique` with its three extra results, `searchsorted`, `median`, `percentile`,
+//! `topk`) gives the same answer whatever the chunking and the worker count: random
+//! small tensors with many duplicates and NaNs, sorted through the distributed sort
+//! (PSRS) when chunked, must print exactly what the single-chunk, single-worker run
+//! prints (which sorts each lane in one kernel, no stage).
 
 mod run_support;
 
@@ -107,6 +107,14 @@ fn script(case: &Case, chunked: bool) -> String {
     );
     text.push_str(&format!(
         "print(mt.topk(x, {k}), mt.topk(x, {k}, largest=False, return_index=True))\n"
+    ));
+    // `partition` is the stable sort: what NumPy fixes of it (element kth, the
+    // sides as sorted sets) must not depend on the chunking either.
+    let kth = k.min(case.values.len() - 1);
+    text.push_str(&format!(
+        "p = mt.partition(x, {kth})\nq = x[mt.argpartition(x, [0, {kth}, -1])]\n\
+         print(p[{kth}], mt.sort(p[:{kth}]), mt.sort(p[{kth} + 1:]), q[{kth}], mt.sort(q[{kth} + 1:]))\n\
+         print(mt.partition(g, -1, axis=0)[-1], mt.sort(mt.partition(g, 0, axis=None)[1:]))\n"
     ));
     text.push_str(
         "print(mt.sort(g), mt.sort(g, axis=0), mt.sort(g, axis=None))\n\

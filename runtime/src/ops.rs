@@ -72,14 +72,15 @@ named_enum!(
     /// ops skip NaNs as NumPy's `nanmax` (`fmax.reduce`: an all-NaN slice gives NaN)
     /// and `nanargmax` (NaN read as the worst value; an all-NaN slice is an error).
     /// `WeightsCheck` is `all` that fails at its root where it is false (NumPy's
-    /// `average` raising "Weights sum to zero").
+    /// `average` raising "Weights sum to zero"); `ChoiceCheck` the same for
+    /// `choose`'s indices (NumPy's "invalid entry in choice array").
     ReduceOp {
         Sum => "sum", Prod => "prod", Mean => "mean", Max => "max", Min => "min",
         Var => "var", Std => "std", ArgMax => "argmax", ArgMin => "argmin",
         All => "all", Any => "any", CountNonzero => "count_nonzero",
         NanMax => "nanmax", NanMin => "nanmin", NanArgMax => "nanargmax",
         NanArgMin => "nanargmin",
-        WeightsCheck => "weights_check",
+        WeightsCheck => "weights_check", ChoiceCheck => "choice_check",
     }
 );
 
@@ -197,7 +198,7 @@ impl ReduceOp {
             }
             Max | Min | NanMax | NanMin => input,
             ArgMax | ArgMin | NanArgMax | NanArgMin | CountNonzero => DType::Int64,
-            All | Any | WeightsCheck => DType::Bool,
+            All | Any | WeightsCheck | ChoiceCheck => DType::Bool,
         }
     }
 }

@@ -91,11 +91,15 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
             common,
         } => common.is_int(),
         ChunkOp::Arange { .. } => dtype.is_bool(),
-        // An all-NaN slice (NumPy's ValueError), weights summing to zero.
+        // An all-NaN slice (NumPy's ValueError), weights summing to zero, an index
+        // of `choose` out of range.
         ChunkOp::ReduceFinish { reduction, .. } => {
             matches!(
                 reduction.op,
-                ReduceOp::NanArgMax | ReduceOp::NanArgMin | ReduceOp::WeightsCheck
+                ReduceOp::NanArgMax
+                    | ReduceOp::NanArgMin
+                    | ReduceOp::WeightsCheck
+                    | ReduceOp::ChoiceCheck
             )
         }
         _ => false,

@@ -133,6 +133,7 @@ impl Lowerer<'_> {
             Builtin::Selection(kind) => self.selection(kind, &args),
             Builtin::Sorting(kind) => self.sorting(kind, &args),
             Builtin::Product(kind) => self.product(kind, &args),
+            Builtin::Choose(as_method) => self.choose(&args, as_method),
             Builtin::MarsExecute => {
                 // Mars gives the one tileable, or a tuple of them.
                 let values: Vec<Value> = args.rest().iter().map(|a| a.value.clone()).collect();

@@ -22,6 +22,7 @@ mod attributes;
 mod bind;
 mod builtins;
 mod call;
+mod choose;
 mod composed;
 mod control;
 mod convert;

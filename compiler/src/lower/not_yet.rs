@@ -34,7 +34,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "interp",
     "searchsorted",
     "put",
-    "choose",
     "copyto",
     "savez",
     "savetxt",
@@ -119,11 +118,8 @@ const NOT_YET_IN_RANDOM: &[&str] = &[
 /// version 1 does not have.
 const NOT_YET_TENSOR_MEMBERS: &[&str] = &[
     "round",
-    "partition",
-    "argpartition",
     "repeat",
     "put",
-    "choose",
     "diagonal",
     "trace",
     "ptp",

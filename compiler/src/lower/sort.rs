@@ -1,5 +1,6 @@
 //! Sorting and what is built on it: `sort`, `argsort` (and `a.sort()` in place),
-//! `searchsorted`, `unique`, `median`, `percentile`, `quantile` and Mars's `topk`.
+//! `partition` and `argpartition` (and `a.partition()` in place), `searchsorted`,
+//! `unique`, `median`, `percentile`, `quantile` and Mars's `topk`.
 //!
 //! A sort along an axis held in one chunk is one `TileOp::Sort` (each chunk sorted
 //! on its own). A sort of a 1-D tensor of several chunks is a distributed sort —
@@ -15,6 +16,12 @@
 //! axis is chunked is rechunked to one chunk along that axis first.
 //!
 //! Every sort is stable (NumPy's `kind='stable'`, whatever `kind` says; NaN last).
+//!
+//! `partition` and `argpartition` are the stable sort and argsort: a sorted lane is
+//! a valid partition for every `kth` (element `kth` is where the sorted lane has it,
+//! none before it is greater, none after it smaller). NumPy's order within each side
+//! is unspecified (introselect, or x86-simd-sort on AVX-512 machines, so it differs
+//! between machines); only `p[kth]` and the sides as sets are NumPy's.
 
 use super::bind::BoundArgs;
 use super::convert::{bool_arg, int_arg, str_arg};
@@ -36,6 +43,14 @@ pub(crate) enum Sorting {
     SortMethod,
     /// `argsort(a, axis=-1, kind=None)`, `a.argsort(...)`.
     Argsort,
+    /// `partition(a, kth, axis=-1, kind='introselect')`: the stable sort.
+    Partition,
+    /// `a.partition(kth, axis=-1, kind='introselect')`: in place (`views.rs`
+    /// writes the result back, as for `a.sort()`).
+    PartitionMethod,
+    /// `argpartition(a, kth, axis=-1, kind='introselect')`, `a.argpartition(...)`:
+    /// the stable argsort.
+    Argpartition,
     /// `searchsorted(a, v, side='left')`, `a.searchsorted(v, side='left')`.
     SearchSorted,
     /// `unique(ar, return_index, return_inverse, return_counts, axis=None)`.
@@ -50,6 +65,61 @@ pub(crate) enum Sorting {
     TopK,
 }
 
+/// Checks `kth` of `partition`/`argpartition` as NumPy does: an int or a sequence of
+/// ints, each (negative ones counted from the end) within the axis of length `len`
+/// unless the array is empty. Every valid `kth` gives the same (sorted) result.
+fn check_kth(kth: &super::bind::Arg, len: usize, empty: bool) -> LowerResult<()> {
+    let not_integer = || Diagnostic::error("Partition index must be integer", kth.span);
+    let booleans = || Diagnostic::error("Booleans unacceptable as partition index", kth.span);
+    let values: Vec<i64> = match &kth.value {
+        Value::Int(v) => vec![*v],
+        Value::Bool(_) => return Err(booleans()),
+        Value::Tensor(_) => {
+            return Err(
+                Diagnostic::error("not supported yet: `kth` given as a tensor", kth.span)
+                    .with_help("give `kth` as an int or a list of ints"),
+            )
+        }
+        Value::List(items) | Value::Tuple(items) => {
+            // NumPy makes an array of the items: all bools make a bool array, a float
+            // (or no item at all) a float one.
+            if items.is_empty()
+                || items
+                    .iter()
+                    .any(|item| !matches!(item, Value::Int(_) | Value::Bool(_)))
+            {
+                return Err(not_integer());
+            }
+            if items.iter().all(|item| matches!(item, Value::Bool(_))) {
+                return Err(booleans());
+            }
+            items
+                .iter()
+                .map(|item| match item {
+                    Value::Int(v) => *v,
+                    Value::Bool(b) => i64::from(*b),
+                    _ => 0,
+                })
+                .collect()
+        }
+        _ => return Err(not_integer()),
+    };
+    if empty {
+        return Ok(());
+    }
+    let len = len as i64;
+    for value in values {
+        let normalized = if value < 0 { value + len } else { value };
+        if !(0..len).contains(&normalized) {
+            return Err(Diagnostic::error(
+                format!("kth(={normalized}) out of bounds ({len})"),
+                kth.span,
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The most parts (output chunks) a distributed sort cuts its tensor into.
 const MAX_PARTS: usize = 1024;
 /// The most pivot places (chunks times pivots) a distributed sort's stage fetches.
@@ -62,7 +132,7 @@ impl Lowerer<'_> {
     pub(super) fn sorting(&mut self, kind: Sorting, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let first = match kind {
-            Sorting::SortMethod => args.receiver(),
+            Sorting::SortMethod | Sorting::PartitionMethod => args.receiver(),
             Sorting::Unique => args.get("ar"),
             _ => args.get("a"),
         };
@@ -90,6 +160,46 @@ impl Lowerer<'_> {
                         (a, axis)
                     }
                 };
+                self.sorted(a, axis, arg, span)?.map(Value::Tensor)
+            }
+            Sorting::Partition | Sorting::PartitionMethod | Sorting::Argpartition => {
+                let kind_arg = args.get("kind");
+                match &kind_arg.value {
+                    Value::Str(name) if &**name == "introselect" => {}
+                    Value::Str(name) => {
+                        return Err(Diagnostic::error(
+                            format!("select kind must be 'introselect' (got '{name}')"),
+                            kind_arg.span,
+                        ))
+                    }
+                    other => {
+                        let type_name = match other {
+                            Value::None => "NoneType",
+                            other => other.type_name(),
+                        };
+                        return Err(Diagnostic::error(
+                            format!("select kind must be str, not {type_name}"),
+                            kind_arg.span,
+                        ));
+                    }
+                }
+                let arg = kind == Sorting::Argpartition;
+                let axis_arg = args.get("axis");
+                // NumPy's argpartition of a 0-d array partitions it as one element.
+                let flatten = match axis_arg.value {
+                    Value::None => kind != Sorting::PartitionMethod,
+                    _ => arg && self.shape(a).is_empty(),
+                };
+                let (a, axis) = if flatten {
+                    (self.ravel_tensor(a, span)?, 0)
+                } else {
+                    let axis = normalize_axis(int_arg(&axis_arg, "axis")?, self.shape(a).len())
+                        .map_err(|e| at(e, axis_arg.span))?;
+                    (a, axis)
+                };
+                let len = self.shape(a)[axis];
+                let empty = self.shape(a).contains(&0);
+                check_kth(&args.get("kth"), len, empty)?;
                 self.sorted(a, axis, arg, span)?.map(Value::Tensor)
             }
             Sorting::SearchSorted => {

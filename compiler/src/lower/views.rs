@@ -232,12 +232,15 @@ impl Lowerer<'_> {
         if result.is_poison() {
             return (result, Origin::NEW);
         }
-        // `a.sort()` sorts `a` in place, `random.shuffle(a)` shuffles it: the new
-        // value is written into `a`'s object, and the call gives None.
+        // `a.sort()` (and `a.partition(kth)`) sorts `a` in place, `random.shuffle(a)`
+        // shuffles it: the new value is written into `a`'s object, and the call gives
+        // None.
         let in_place = match &callee {
             Value::Method(_, id) => matches!(
                 id.signature().builtin,
-                super::library::Builtin::Sorting(super::sort::Sorting::SortMethod)
+                super::library::Builtin::Sorting(
+                    super::sort::Sorting::SortMethod | super::sort::Sorting::PartitionMethod
+                )
             )
             .then(|| receiver.clone()),
             Value::Function(id) => matches!(
@@ -363,6 +366,7 @@ impl Lowerer<'_> {
             | Builtin::MatMul
             | Builtin::Dot
             | Builtin::Abs
+            | Builtin::Choose(_)
             | Builtin::Random(_) => Origin::NEW_SCALAR,
             Builtin::Where
             | Builtin::Clip

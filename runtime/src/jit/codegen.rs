@@ -73,9 +73,8 @@ pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, String> {
         Max | Min => input,
         All | Any => DType::Bool,
         CountNonzero => DType::Int64,
-        Var | Std | ArgMax | ArgMin | NanMax | NanMin | NanArgMax | NanArgMin | WeightsCheck => {
-            return Err(format!("not supported yet: {} in JIT kernels", op.name()))
-        }
+        Var | Std | ArgMax | ArgMin | NanMax | NanMin | NanArgMax | NanArgMin | WeightsCheck
+        | ChoiceCheck => return Err(format!("not supported yet: {} in JIT kernels", op.name())),
     })
 }
 

@@ -159,6 +159,9 @@ pub(crate) enum Builtin {
     Sorting(Sorting),
     /// Tensor products built on `matmul` (`products.rs`).
     Product(Product),
+    /// `choose(a, choices, mode='raise')`; `true` for the method `a.choose(...)`
+    /// (`choose.rs`).
+    Choose(bool),
     /// `mars.execute(*tensors)`: its arguments, computed with the rest of the script.
     MarsExecute,
     /// `bincount`, `histogram`, `histogram_bin_edges` (`histogram.rs`).

@@ -463,6 +463,19 @@ pub(super) const TAKE_METHOD: &[Param] = &[
     unsupported("out"),
     unsupported("mode"),
 ];
+pub(super) const CHOOSE: &[Param] = &[
+    req("a"),
+    req("choices"),
+    unsupported("out"),
+    opt("mode", Default::Str("raise")),
+];
+/// `a.choose(*choices, out=None, mode='raise')`: NumPy's method takes the choices as
+/// one sequence or as several positional arguments.
+pub(super) const CHOOSE_METHOD: &[Param] = &[
+    var_positional("choices"),
+    kw_unsupported("out"),
+    kw("mode", Default::Str("raise")),
+];
 pub(super) const DIGITIZE: &[Param] = &[req("x"), req("bins"), opt("right", Default::Bool(false))];
 pub(super) const ISIN: &[Param] = &[
     req("element"),
@@ -485,6 +498,19 @@ pub(super) const SORT_METHOD: &[Param] = &[
     opt("kind", NONE),
     unsupported("order"),
     kw("stable", NONE),
+];
+pub(super) const PARTITION: &[Param] = &[
+    req("a"),
+    req("kth"),
+    opt("axis", Default::Int(-1)),
+    opt("kind", Default::Str("introselect")),
+    unsupported("order"),
+];
+pub(super) const PARTITION_METHOD: &[Param] = &[
+    req("kth"),
+    opt("axis", Default::Int(-1)),
+    opt("kind", Default::Str("introselect")),
+    unsupported("order"),
 ];
 pub(super) const SEARCHSORTED: &[Param] = &[
     req("a"),

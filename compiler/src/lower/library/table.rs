@@ -295,10 +295,19 @@ pub(crate) static LIBRARY: &[Signature] = &[
     method("take", TAKE_METHOD, F::Selection(Selection::TakeMethod)),
     entry("isin", ISIN, F::Selection(Selection::IsIn)),
     entry("digitize", DIGITIZE, F::Selection(Selection::Digitize)),
+    entry("choose", CHOOSE, F::Choose(false)),
+    method("choose", CHOOSE_METHOD, F::Choose(true)),
     // ---- sorting (issue 19) ----
     entry("sort", SORT, F::Sorting(Sorting::Sort)),
     method("sort", SORT_METHOD, F::Sorting(Sorting::SortMethod)),
     with_method("argsort", SORT, F::Sorting(Sorting::Argsort)),
+    entry("partition", PARTITION, F::Sorting(Sorting::Partition)),
+    method(
+        "partition",
+        PARTITION_METHOD,
+        F::Sorting(Sorting::PartitionMethod),
+    ),
+    with_method("argpartition", PARTITION, F::Sorting(Sorting::Argpartition)),
     with_method(
         "searchsorted",
         SEARCHSORTED,

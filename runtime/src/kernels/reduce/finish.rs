@@ -55,6 +55,12 @@ pub(super) fn finish_partial<E: Element>(
             }
             Ok(ArrayData::Bool(truth.clone()))
         }
+        (Partial::Truth(truth), ReduceOp::ChoiceCheck) => {
+            if truth.iter().any(|ok| !ok) {
+                return Err(KernelError("invalid entry in choice array".into()));
+            }
+            Ok(ArrayData::Bool(truth.clone()))
+        }
         (Partial::Truth(truth), ReduceOp::All | ReduceOp::Any) => {
             Ok(ArrayData::Bool(truth.clone()))
         }

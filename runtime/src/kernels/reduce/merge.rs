@@ -26,7 +26,7 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
             parts,
             Accumulator::add,
         )?)),
-        ReduceOp::All | ReduceOp::WeightsCheck => {
+        ReduceOp::All | ReduceOp::WeightsCheck | ReduceOp::ChoiceCheck => {
             Partial::Truth(fold(truths(parts)?, |a, b| a && b)?)
         }
         ReduceOp::Any => Partial::Truth(fold(truths(parts)?, |a, b| a || b)?),

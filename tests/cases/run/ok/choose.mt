@@ -1,0 +1,31 @@
+# choose (issue 19): mode raise, wrap and clip, choices as a list (tensors, numbers, nested lists) or as a tensor's rows, broadcasting of a with the choices, the choices' common dtype (Python numbers weak), chunked inputs of different chunkings, and the method with one sequence or several choices
+import mars.tensor as mt
+
+a = mt.tensor([0, 1, 2, 1, 0, 2, 2], chunks=4)
+c = [mt.arange(7, chunks=2), mt.arange(10, 17, chunks=5), mt.arange(20, 27)]
+print(mt.choose(a, c))
+print(a.choose(c), a.choose(c[0], c[1], c[2]), a.choose(c, mode="wrap"))
+print(mt.choose([3, -1, 5, -4], [[1, 2, 3, 4], [5, 6, 7, 8], 0.5], mode="wrap"))
+print(mt.choose([3, -1, 5, -4], [[1, 2, 3, 4], [5, 6, 7, 8], 9], mode="clip"))
+i32 = mt.choose(mt.tensor([1, 0], dtype=mt.int32), (mt.tensor([1, 2], dtype=mt.int32), 7))
+print(i32, i32.dtype)
+f32 = mt.choose(mt.tensor([0, 1], dtype=mt.int32), [mt.tensor([1.5, 2.0], dtype=mt.float32), 3.0])
+print(f32, f32.dtype)
+mixed = mt.choose([0, 1, 2], [mt.tensor([1, 2, 3], dtype=mt.int32), [True, False, True], 2.5])
+print(mixed, mixed.dtype)
+print(mt.choose([True, False], [[1, 2], [3, 4]]))
+print(mt.choose([0, 1], [[True, False], [False, True]]))
+print(mt.choose([[0], [1]], [[1, 2], [3, 4]]))
+b = mt.choose([0, 1, 0], [mt.ones((2, 3), chunks=(1, 2)), mt.zeros((4, 1, 1))])
+print(b.shape, b.sum(axis=(0, 1)))
+m = mt.arange(12, chunks=5).reshape((3, 4))
+print(mt.choose([2, 0, 1, 2], m), mt.choose([[2], [0]], m, mode="clip"))
+print(mt.choose(1, [1, 2]), mt.choose(1, [[1, 2], [3, 4]]), mt.choose(0, [5]), mt.choose([0, 0, 0], [5]))
+x = mt.choose(mt.tensor(1), [mt.zeros((2, 2)), mt.ones((2, 2))])
+print(x)
+big = mt.arange(1200, chunks=130) % 5
+w = mt.choose(big, [mt.arange(1200, chunks=300), -1, mt.arange(1200, chunks=70) * 2, 0, 7], mode="raise")
+print(w, w.sum())
+print(mt.choose(big - 2, [big, -big, big * 10], mode="wrap").sum(), mt.choose(big - 2, [big, -big, big * 10], mode="clip").sum())
+e = mt.ones((0, 3), dtype=mt.int64)
+print(mt.choose(e, [1.0, 2.0]), mt.choose(e - 5, [[1, 2, 3]]).shape)
