@@ -1,0 +1,89 @@
+//! `random`'s sampling functions (`permutation`, `shuffle`, `choice` with and without
+//! replacement and with `p=`, `exponential`, `standard_normal`) keep the
+//! counter-based property: a tensor's values do not depend on its chunking or the
+//! worker count (a property test prints them under a random chunking and compares
+//! with one chunk), and they have the distributions NumPy's have (statistical checks
+//! on large samples, with bounds many standard errors wide so they do not flake).
+
+mod run_support;
+
+use proptest::prelude::*;
+use run_support::{outcome, random_splits};
+
+fn tuple(values: &[usize]) -> String {
+    let items: Vec<String> = values.iter().map(usize::to_string).collect();
+    match items.as_slice() {
+        [one] => format!("({one},)"),
+        _ => format!("({})", items.join(", ")),
+    }
+}
+
+/// The script with every random tensor chunked as `chunks` (`None`: one chunk).
+fn script(seed: u32, n: usize, chunks: Option<&[usize]>) -> String {
+    // One tuple of chunk lengths for the one axis.
+    let lengths = match chunks {
+        Some(chunks) => tuple(chunks),
+        None => n.to_string(),
+    };
+    let spec = format!("({lengths},)");
+    let half = n / 2;
+    format!(
+        "import mars.tensor as mt\n\
+         mt.random.seed({seed})\n\
+         p = mt.random.permutation({n}, chunks={spec})\n\
+         print(p, (mt.sort(p) == mt.arange({n})).all())\n\
+         x = mt.arange({n} * 2).reshape({n}, 2).rechunk(({lengths}, 1))\n\
+         y = x\n\
+         mt.random.shuffle(x)\n\
+         print(y, (mt.sort(x[:, 0]) == mt.arange({n}) * 2).all(), (x[:, 1] == x[:, 0] + 1).all())\n\
+         print(mt.random.choice(7, size={n}, chunks={spec}))\n\
+         print(mt.random.choice([1.5, 2.5, 3.5], size={n}, p=[0.2, 0.3, 0.5], chunks={spec}))\n\
+         u = mt.random.choice(mt.arange({n}) * 3, size={half}, replace=False, chunks={spec})\n\
+         print(u, mt.unique(u).size == {half})\n\
+         print(mt.random.exponential(1.5, size={n}, chunks={spec}))\n\
+         print(mt.random.standard_normal(size={n}, chunks={spec}))\n"
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn samples_do_not_depend_on_chunking_or_workers(
+        (n, chunks) in (2usize..=40).prop_flat_map(|n| (Just(n), random_splits(n))),
+        seed in 0u32..1000,
+        workers in 1u32..=4,
+    ) {
+        let reference = outcome(&script(seed, n, None), 1);
+        prop_assert!(!reference.contains("--- error"), "the reference failed:\n{}", reference);
+        prop_assert!(!reference.contains("False"), "{}", reference);
+        let chunked = script(seed, n, Some(&chunks));
+        prop_assert_eq!(outcome(&chunked, workers), reference, "script:\n{}", chunked);
+    }
+}
+
+#[test]
+fn samples_have_numpys_distributions() {
+    // n = 400,000: a mean's standard error is about 0.0016 times the deviation.
+    let text = "import mars.tensor as mt\n\
+        mt.random.seed(7)\n\
+        e = mt.random.exponential(2.0, size=400000, chunks=70000)\n\
+        print(abs(float(e.mean()) - 2.0) < 0.02, abs(float(e.var()) - 4.0) < 0.15, float(e.min()) >= 0)\n\
+        s = mt.random.standard_normal(size=400000, chunks=90000)\n\
+        print(abs(float(s.mean())) < 0.01, abs(float(s.std()) - 1.0) < 0.01)\n\
+        c = mt.random.choice(4, size=400000, chunks=60000)\n\
+        print(all(abs(float((c == k).mean()) - 0.25) < 0.005 for k in range(4)))\n\
+        w = mt.random.choice([10, 20, 30], size=400000, p=[0.1, 0.6, 0.3], chunks=60000)\n\
+        print(abs(float((w == 10).mean()) - 0.1) < 0.005, abs(float((w == 20).mean()) - 0.6) < 0.005)\n\
+        print(int((mt.random.choice([1, 2], size=1000, p=[0.0, 1.0]) == 1).sum()) == 0)\n\
+        p = mt.random.permutation(100000, chunks=30000)\n\
+        print(abs(float((p[1:] > p[:-1]).mean()) - 0.5) < 0.01)\n";
+    let output = outcome(text, 2);
+    assert!(!output.contains("--- error"), "{output}");
+    assert_eq!(output.matches("True").count(), 10, "{output}");
+    assert!(!output.contains("False"), "{output}");
+}
