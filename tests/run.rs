@@ -231,7 +231,15 @@ fn stats_json_figures_worked_out_by_hand() {
         fusion: Fusion::Off,
         ..options()
     };
-    let (output, stats) = run_script(script, &pinned, 2).expect("runs");
+    // The workers' own figures: no plan runs on the caller's thread.
+    let run_options = marsc::run::RunOptions {
+        workers: 2,
+        inline_small: false,
+        ..marsc::run::RunOptions::default()
+    };
+    let mut out = Vec::new();
+    let stats = marsc::job::run(script, &pinned, &run_options, &mut out).expect("runs");
+    let output = String::from_utf8(out).expect("utf-8 output");
     assert_eq!(
         output,
         "28\n[[2. 2. 2. 2.]\n [2. 2. 2. 2.]\n [2. 2. 2. 2.]\n [2. 2. 2. 2.]]\n"

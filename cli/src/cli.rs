@@ -350,6 +350,7 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         inject_faults: args.inject_faults,
         kill_worker: args.kill_worker,
         cancel,
+        inline_small: true,
     };
     if let Some(stage) = args.emit {
         // A script that runs in stages computes the values its stages decide on.

@@ -53,6 +53,23 @@ fn run_with_deadline(
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
+    /// The inline executor (a small plan on the caller's thread) gives the workers'
+    /// values and counts every subtask once, on one worker.
+    #[test]
+    fn inline_runs_give_the_workers_values(
+        specs in prop::collection::vec(subtask_spec(), 1..40),
+        result_picks in prop::collection::vec(any::<usize>(), 1..6),
+    ) {
+        let plan = Arc::new(build_plan(&specs, &result_picks));
+        let expected = run_sequential(&plan).expect("toy plans never fail");
+        let options = ExecOptions { workers: 3, inline: true, ..ExecOptions::default() };
+        let output = execute(&plan, &options, &mut NoObserver).expect("run succeeds");
+        prop_assert_eq!(values(&output), expected);
+        prop_assert_eq!(output.stats.subtasks_per_worker.clone(), vec![plan.subtasks.len() as u64]);
+        prop_assert_eq!(output.stats.transfer_bytes, 0);
+        prop_assert!(output.stats.peak_live_chunks <= u64::from(plan.num_chunks));
+    }
+
     #[test]
     fn results_do_not_depend_on_workers_or_queue_depth(
         specs in prop::collection::vec(subtask_spec(), 1..40),
@@ -266,6 +283,34 @@ fn a_failing_op_stops_the_job_with_its_label() {
             other => panic!("unexpected error {other:?}"),
         }
     }
+}
+
+#[test]
+fn inline_runs_report_failures_panics_and_cancellation() {
+    let inline = ExecOptions {
+        inline: true,
+        ..options(2)
+    };
+    let error = run_with_deadline(
+        plan_with(Toy::Fail("bad input".to_string()), 77),
+        inline.clone(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&error, ExecError::SubtaskFailed { subtask: SubtaskId(1000), label: 77, message, .. } if message == "bad input"),
+        "{error:?}"
+    );
+    let error = run_with_deadline(plan_with(Toy::Panic, 5), inline.clone()).unwrap_err();
+    assert!(
+        matches!(&error, ExecError::SubtaskFailed { label: 5, message, .. } if message == "kernel panicked: boom"),
+        "{error:?}"
+    );
+    let cancelled = ExecOptions {
+        cancel: Some(Arc::new(AtomicBool::new(true))),
+        ..inline
+    };
+    let error = run_with_deadline(plan_with(Toy::Sum, 1), cancelled).unwrap_err();
+    assert_eq!(error, ExecError::Cancelled);
 }
 
 #[test]

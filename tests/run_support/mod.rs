@@ -52,10 +52,14 @@ pub fn run_script_printing(
     options: &Options,
     workers: u32,
 ) -> (String, Result<RunStats, String>) {
+    // One worker runs small plans on the caller's thread (as the CLI does); more go
+    // through the worker threads whatever the size, so tests comparing worker counts
+    // compare the two executors too.
     let run_options = RunOptions {
         workers,
         progress: None,
         trace: None,
+        inline_small: workers == 1,
         ..RunOptions::default()
     };
     let mut out = Vec::new();

@@ -21,7 +21,7 @@ use super::pyfmt::python_repr_with;
 use super::stage::SharedStager;
 use super::value::{Namespace, Value};
 use super::{LowerOptions, Lowerer};
-use crate::tileable::prune::prune_cut;
+use crate::tileable::prune::{prune_cut, reached_nodes};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId};
 use marsc_grammar::ast::{Module, StmtKind};
 use marsc_grammar::{Diagnostic, Span};
@@ -330,14 +330,17 @@ impl Lowerer<'_> {
         // Handles only for the variables the outputs reach: the rest of the session
         // is neither tiled nor planned for this input.
         let materialized = &self.materialized;
-        let needed = needed_nodes(&self.graph, |id| materialized.contains_key(&id));
+        let needed: std::collections::HashSet<TileableId> =
+            reached_nodes(&self.graph, |id| materialized.contains_key(&id))
+                .into_iter()
+                .collect();
         let mut handles: Vec<(&String, TileableId)> = self
             .scope
             .iter()
             .filter_map(|(name, binding)| match binding {
                 Binding::Object(object) => self
                     .current_value(*object)
-                    .filter(|id| needed.get(id.index()).copied().unwrap_or(false))
+                    .filter(|id| needed.contains(id))
                     .map(|id| (name, id)),
                 _ => None,
             })
@@ -345,7 +348,7 @@ impl Lowerer<'_> {
         handles.sort();
         let mut handles: Vec<TileableId> = handles.into_iter().map(|(_, id)| id).collect();
         for &id in &self.kept {
-            if needed.get(id.index()).copied().unwrap_or(false) && !handles.contains(&id) {
+            if needed.contains(&id) && !handles.contains(&id) {
                 handles.push(id);
             }
         }
@@ -361,8 +364,7 @@ impl Lowerer<'_> {
             .graph
             .ids()
             .filter(|id| {
-                needed.get(id.index()).copied().unwrap_or(false)
-                    && matches!(self.graph.node(*id).op, TileOp::Load { .. })
+                needed.contains(&id) && matches!(self.graph.node(*id).op, TileOp::Load { .. })
             })
             .collect();
         let materialized = &self.materialized;
@@ -405,35 +407,6 @@ fn bound_names(module: &Module) -> impl Iterator<Item = String> {
     let mut names: Vec<String> = names.into_iter().collect();
     names.sort();
     names.into_iter()
-}
-
-/// Marks the nodes the graph's outputs need. Inputs have smaller ids than their
-/// users, so one backward sweep from the newest output finds them all.
-fn needed_nodes(graph: &TileableGraph, cut: impl Fn(TileableId) -> bool) -> Vec<bool> {
-    let mut needed = vec![false; graph.len()];
-    let mut mark = |id: TileableId| needed[id.index()] = true;
-    for output in &graph.outputs {
-        match output {
-            Output::Print { items, .. } => items.iter().for_each(|item| {
-                if let PrintItem::Tensor(id) = item {
-                    mark(*id)
-                }
-            }),
-            Output::Save { tensor, .. } => mark(*tensor),
-        }
-    }
-    let Some(newest) = needed.iter().rposition(|&n| n) else {
-        return needed;
-    };
-    for index in (0..=newest).rev() {
-        let id = TileableId(index as u32);
-        if needed[index] && !cut(id) {
-            for input in &graph.node(id).inputs {
-                needed[input.index()] = true;
-            }
-        }
-    }
-    needed
 }
 
 fn binding_members(binding: &Binding) -> Members {

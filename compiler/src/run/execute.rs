@@ -49,6 +49,26 @@ impl From<JobError> for PlanFailure {
     }
 }
 
+/// The most subtasks, and chunk bytes in all, of a plan run on the caller's thread.
+const INLINE_SUBTASKS: usize = 64;
+const INLINE_BYTES: u64 = 1 << 20;
+
+/// Whether `plan` is too small to be worth worker threads (a stage of a staged
+/// loop over a small tensor): at most [`INLINE_SUBTASKS`] subtasks over at most
+/// [`INLINE_BYTES`] of chunks, and a plain run (no memory limit, trace or injected
+/// faults, which want the workers).
+fn runs_inline<K>(plan: &Plan<K>, chunks: &ChunkGraph, options: &RunOptions) -> bool {
+    let plain = options.inline_small
+        && options.memory_limit.is_none()
+        && options.trace.is_none()
+        && options.inject_faults.is_none()
+        && options.kill_worker.is_none();
+    plain
+        && plan.subtasks.len() <= INLINE_SUBTASKS
+        && chunks.num_chunks() <= 16 * INLINE_SUBTASKS
+        && projected_chunk_bytes(chunks).iter().sum::<u64>() <= INLINE_BYTES
+}
+
 /// Runs `plan` (over the chunks of `chunks`, whose tileables explain failures) as
 /// `options` say.
 pub fn execute_plan<K: PlannedKernel>(
@@ -73,6 +93,7 @@ pub fn execute_plan<K: PlannedKernel>(
     let _release = options
         .memory_limit
         .map(|_| marsc_runtime::huge_alloc::release_promptly());
+    exec_options.inline = runs_inline(plan, chunks, options);
     if let Some(limit) = options.memory_limit {
         let projected = projected_chunk_bytes(chunks);
         check_fits(plan, &projected, limit, tileables)?;

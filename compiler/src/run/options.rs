@@ -28,6 +28,10 @@ pub struct RunOptions {
     /// thread) the run stops at chunk granularity, removes its temporary files and
     /// partial saves, and fails with [`JobError::Cancelled`].
     pub cancel: CancelToken,
+    /// Run a plan too small to be worth worker threads (a few subtasks over at most
+    /// a mebibyte of chunks: a stage of a loop over a small tensor) on the caller's
+    /// thread. Tests of the workers' own figures turn it off.
+    pub inline_small: bool,
 }
 
 impl Default for RunOptions {
@@ -41,6 +45,7 @@ impl Default for RunOptions {
             inject_faults: None,
             kill_worker: None,
             cancel: CancelToken::new(),
+            inline_small: true,
         }
     }
 }

@@ -5,6 +5,7 @@
 //! what makes dumps minimal and independent of such incidental work.
 
 use super::{Output, PrintItem, TileableGraph, TileableId};
+use std::collections::{HashMap, HashSet};
 
 /// Returns a graph with only the nodes reachable backwards from the outputs.
 pub fn prune(graph: &TileableGraph) -> TileableGraph {
@@ -15,24 +16,21 @@ pub fn prune(graph: &TileableGraph) -> TileableGraph {
 /// (`TileOp::Cached` with that key): what only they needed is dropped. A session
 /// cuts the tensors whose chunks it has cached (staged execution).
 pub fn prune_cut(graph: &TileableGraph, cut: impl Fn(TileableId) -> Option<u64>) -> TileableGraph {
-    let live = live_nodes(graph, &cut);
-    let mut renumbered: Vec<Option<TileableId>> = vec![None; graph.len()];
+    let live = reached_nodes(graph, |id| cut(id).is_some());
+    let mut renumbered: HashMap<TileableId, TileableId> = HashMap::with_capacity(live.len());
     let mut pruned = TileableGraph::new();
-    for id in graph.ids() {
-        if !live[id.index()] {
-            continue;
-        }
+    for &id in &live {
         let mut node = graph.node(id).clone();
         if let Some(key) = cut(id) {
             node.op = super::TileOp::Cached { key };
             node.inputs.clear();
         }
         for input in &mut node.inputs {
-            *input = renumbered[input.index()].expect("inputs of a live node are live");
+            *input = renumbered[input];
         }
-        renumbered[id.index()] = Some(pruned.add(node));
+        renumbered.insert(id, pruned.add(node));
     }
-    let map = |id: TileableId| renumbered[id.index()].expect("outputs reference live nodes");
+    let map = |id: TileableId| renumbered[&id];
     pruned.outputs = graph
         .outputs
         .iter()
@@ -71,30 +69,43 @@ pub fn prune_cut(graph: &TileableGraph, cut: impl Fn(TileableId) -> Option<u64>)
     pruned
 }
 
-/// Marks every node an output depends on. Inputs always have smaller ids than their
-/// users, so one backwards sweep suffices.
-fn live_nodes(graph: &TileableGraph, cut: impl Fn(TileableId) -> Option<u64>) -> Vec<bool> {
-    let mut live = vec![false; graph.len()];
+/// The nodes the outputs need, in increasing id order (a topological order): found
+/// by walking back from the outputs, not into the inputs of the nodes `cut` names.
+/// Only the nodes reached are visited, so in a session whose history is cached a
+/// stage costs what its new nodes do, not what the whole session holds.
+pub fn reached_nodes(graph: &TileableGraph, cut: impl Fn(TileableId) -> bool) -> Vec<TileableId> {
+    let mut seen: HashSet<TileableId> = HashSet::new();
+    let mut stack: Vec<TileableId> = Vec::new();
     for output in &graph.outputs {
         match output {
             Output::Print { items, .. } => {
                 for item in items {
                     if let PrintItem::Tensor(id) = item {
-                        live[id.index()] = true;
+                        if seen.insert(*id) {
+                            stack.push(*id);
+                        }
                     }
                 }
             }
-            Output::Save { tensor, .. } => live[tensor.index()] = true,
-        }
-    }
-    for index in (0..graph.len()).rev() {
-        let id = TileableId(index as u32);
-        if live[index] && cut(id).is_none() {
-            for input in &graph.node(id).inputs {
-                live[input.index()] = true;
+            Output::Save { tensor, .. } => {
+                if seen.insert(*tensor) {
+                    stack.push(*tensor);
+                }
             }
         }
     }
+    while let Some(id) = stack.pop() {
+        if cut(id) {
+            continue;
+        }
+        for input in &graph.node(id).inputs {
+            if seen.insert(*input) {
+                stack.push(*input);
+            }
+        }
+    }
+    let mut live: Vec<TileableId> = seen.into_iter().collect();
+    live.sort_unstable();
     live
 }
 

@@ -17,6 +17,16 @@ pub fn run_ops<K: ChunkKernel>(
     store: &ChunkStore<K>,
     values: &mut Vec<Option<Arc<K::Value>>>,
 ) -> Result<(), String> {
+    run_ops_with(subtask, |chunk| store.get(chunk), values)
+}
+
+/// [`run_ops`] with the inputs found by `input` (a worker's store, or the inline
+/// executor's table).
+pub fn run_ops_with<'v, K: ChunkKernel + 'v>(
+    subtask: &Subtask<K>,
+    input: impl Fn(crate::plan::ChunkId) -> Option<&'v Arc<K::Value>>,
+    values: &mut Vec<Option<Arc<K::Value>>>,
+) -> Result<(), String> {
     let last_reader = last_readers(subtask);
     for (index, op) in subtask.ops.iter().enumerate() {
         let args = op
@@ -25,7 +35,7 @@ pub fn run_ops<K: ChunkKernel>(
             .map(|&arg| match arg {
                 OpArg::Input(i) => {
                     let chunk = subtask.inputs[i as usize];
-                    let value = store.get(chunk).ok_or_else(|| {
+                    let value = input(chunk).ok_or_else(|| {
                         format!("internal error: input {chunk} is missing from the store")
                     })?;
                     Ok(&**value)

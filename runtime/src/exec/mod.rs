@@ -66,6 +66,7 @@ mod coordinator;
 mod dispatch;
 mod faults;
 mod index;
+mod inline;
 mod kernel_call;
 mod locations;
 pub mod memory;
@@ -159,6 +160,11 @@ pub struct ExecOptions {
     /// `(worker, fraction)`: the worker dies once that fraction of the subtasks
     /// has completed, losing its store. For testing recovery; needs 2 workers.
     pub kill_worker: Option<(u32, f64)>,
+    /// Run every subtask on the caller's thread, in plan order, with no worker
+    /// threads and no messages: for plans too small to be worth handing to workers
+    /// (a stage of a staged loop over a small tensor, where waking a worker costs
+    /// more than the work). Ignored under a memory limit or fault injection.
+    pub inline: bool,
 }
 
 /// The machine's cores, asked once per process: `available_parallelism` reads the
@@ -183,6 +189,7 @@ impl Default for ExecOptions {
             projected_chunk_bytes: None,
             spill_dir: None,
             max_retries: 3,
+            inline: false,
             inject_faults: None,
             kill_worker: None,
         }
@@ -254,6 +261,13 @@ pub fn execute<K: ChunkKernel>(
     options: &ExecOptions,
     observer: &mut dyn ExecObserver,
 ) -> Result<ExecOutput<K::Value>, ExecError> {
+    let plain = options.memory_limit.is_none()
+        && options.inject_faults.is_none()
+        && options.kill_worker.is_none();
+    if options.inline && plain {
+        plan.verify().map_err(ExecError::InvalidPlan)?;
+        return inline::execute_inline(plan, options, observer);
+    }
     execute_on(&transport::Threads, plan, options, observer)
 }
 
