@@ -364,7 +364,7 @@ impl Lowerer<'_> {
             .graph
             .ids()
             .filter(|id| {
-                needed.contains(&id) && matches!(self.graph.node(*id).op, TileOp::Load { .. })
+                needed.contains(id) && matches!(self.graph.node(*id).op, TileOp::Load { .. })
             })
             .collect();
         let materialized = &self.materialized;
