@@ -330,10 +330,8 @@ impl Lowerer<'_> {
         // Handles only for the variables the outputs reach: the rest of the session
         // is neither tiled nor planned for this input.
         let materialized = &self.materialized;
-        let needed: std::collections::HashSet<TileableId> =
-            reached_nodes(&self.graph, |id| materialized.contains_key(&id))
-                .into_iter()
-                .collect();
+        let reached = reached_nodes(&self.graph, |id| materialized.contains_key(&id));
+        let needed: std::collections::HashSet<TileableId> = reached.iter().copied().collect();
         let mut handles: Vec<(&String, TileableId)> = self
             .scope
             .iter()
@@ -360,12 +358,10 @@ impl Lowerer<'_> {
                 span: Span::default(),
             });
         }
-        let loads = self
-            .graph
-            .ids()
-            .filter(|id| {
-                needed.contains(id) && matches!(self.graph.node(*id).op, TileOp::Load { .. })
-            })
+        let loads = reached
+            .iter()
+            .copied()
+            .filter(|id| matches!(self.graph.node(*id).op, TileOp::Load { .. }))
             .collect();
         let materialized = &self.materialized;
         let graph = prune_cut(&self.graph, |id| materialized.get(&id).copied());
