@@ -143,7 +143,7 @@ pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph)
             JobError::NeedsStages(Box::new(needs_stages_error(span)))
         }
     })?;
-    verify_ir("tileable", crate::tileable::verify::verify(&graph));
+    verify_ir("tileable", || crate::tileable::verify::verify(&graph));
     Ok((module, graph))
 }
 
@@ -158,7 +158,7 @@ pub fn chunk(text: &str, options: &Options) -> Result<(TileableGraph, ChunkGraph
 pub fn tile_graph(graph: &TileableGraph) -> Result<ChunkGraph, JobError> {
     let chunks =
         tile(graph, &TileOptions::default()).map_err(|error| JobError::Limit(error.to_string()))?;
-    verify_ir("chunk", crate::chunk::verify(&chunks));
+    verify_ir("chunk", || crate::chunk::verify(&chunks));
     Ok(chunks)
 }
 
@@ -191,7 +191,7 @@ pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGr
     )
     .map_err(|message| JobError::internal("schedule", message))?;
     assign_workers(&mut subtasks, chunks, options.placement);
-    verify_ir("subtask", crate::subtask::verify(&subtasks, chunks));
+    verify_ir("subtask", || crate::subtask::verify(&subtasks, chunks));
     Ok(subtasks)
 }
 
@@ -242,14 +242,14 @@ pub(crate) fn compile_checked(
     let subtasks = subtask_graph(&chunks, options)?;
     let mut plan = crate::plan::build_plan(&subtasks, &chunks)
         .map_err(|message| JobError::internal("plan", message))?;
-    verify_ir("plan", plan.verify());
+    verify_ir("plan", || plan.verify());
     let jit = if options.jit {
         crate::plan::jit::compile_kernels(&mut plan, &chunks)
             .map_err(|message| JobError::internal("jit", message))?
     } else {
         JitSummary::default()
     };
-    verify_ir("jit plan", plan.verify());
+    verify_ir("jit plan", || plan.verify());
     Ok(Compiled {
         module,
         tileables,
@@ -263,10 +263,11 @@ pub(crate) fn compile_checked(
 }
 
 /// An IR that fails verification is a compiler bug, never a user error; stop loudly
-/// in debug builds and tests, where the check runs.
-fn verify_ir(stage: &str, result: Result<(), String>) {
+/// in debug builds and tests, where the check runs (a release build does not run
+/// it: on a stage of a small loop it cost as much as tiling).
+fn verify_ir(stage: &str, verify: impl FnOnce() -> Result<(), String>) {
     if cfg!(debug_assertions) {
-        if let Err(message) = result {
+        if let Err(message) = verify() {
             panic!("internal compiler error: the {stage} IR failed verification: {message}");
         }
     }
