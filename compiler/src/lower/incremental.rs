@@ -21,7 +21,7 @@ use super::pyfmt::python_repr_with;
 use super::stage::SharedStager;
 use super::value::{Namespace, Value};
 use super::{LowerOptions, Lowerer};
-use crate::tileable::prune::{prune_cut, reached_nodes};
+use crate::tileable::prune::{prune_cut, reached_from, reached_nodes};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId};
 use marsc_grammar::ast::{Module, StmtKind};
 use marsc_grammar::{Diagnostic, Span};
@@ -45,6 +45,11 @@ pub struct SessionLowering {
     /// The session node of each print handle (the outputs after the program's),
     /// for [`SessionLowerer::materialize`].
     pub handles: Vec<TileableId>,
+    /// Step keys whose cached chunks no name of the program can reach any more
+    /// (their variables were rebound): the session drops them from its cache
+    /// before this run, so a long loop over a big tensor keeps one iteration's
+    /// values, not every iteration's.
+    pub evicted: Vec<u64>,
 }
 
 /// A `load(...)` the session lowered: which file, and where in the session's text.
@@ -325,8 +330,10 @@ impl Lowerer<'_> {
                 tensor_echoes,
                 loads: Vec::new(),
                 handles: Vec::new(),
+                evicted: Vec::new(),
             });
         }
+        let evicted = self.release_unreachable();
         // Handles only for the variables the outputs reach: the rest of the session
         // is neither tiled nor planned for this input.
         let materialized = &self.materialized;
@@ -374,6 +381,7 @@ impl Lowerer<'_> {
             tensor_echoes,
             loads,
             handles,
+            evicted,
         })
     }
 
@@ -383,6 +391,56 @@ impl Lowerer<'_> {
         if !self.kept.contains(&id) {
             self.kept.push(id);
         }
+    }
+
+    /// Forgets the cached tensors the program can no longer reach: reached from
+    /// every tensor a binding holds (the running scope and its callers', tuples and
+    /// lists, objects and the bases of views, functions' defaults) and the kept
+    /// intermediates, walking back to the first cached tensor on each path, a
+    /// cached tensor not reached is dead. Returns the step keys to drop from the
+    /// cache (those no live cached tensor shares). Always safe: a tensor that is
+    /// needed after all (held only by an expression being evaluated) is computed
+    /// again from its inputs, which the graph keeps.
+    fn release_unreachable(&mut self) -> Vec<u64> {
+        if self.materialized.is_empty() {
+            return Vec::new();
+        }
+        let mut roots: Vec<TileableId> = self.kept.clone();
+        let mut pending: Vec<&Binding> = self.all_bindings().collect();
+        let mut objects: Vec<super::objects::ObjectId> = Vec::new();
+        while let Some(binding) = pending.pop() {
+            match binding {
+                Binding::Object(object) | Binding::Method(object, _) => objects.push(*object),
+                Binding::Seq { items, .. } => pending.extend(items.iter()),
+                Binding::Plain(value) => tensors_in(value, &mut roots, &mut pending),
+            }
+        }
+        for object in objects {
+            roots.extend(self.object_values(object));
+        }
+        let materialized = &self.materialized;
+        let reached: std::collections::HashSet<TileableId> =
+            reached_from(&self.graph, roots, |id| materialized.contains_key(&id))
+                .into_iter()
+                .collect();
+        let dead: Vec<TileableId> = self
+            .materialized
+            .keys()
+            .filter(|id| !reached.contains(id))
+            .copied()
+            .collect();
+        if dead.is_empty() {
+            return Vec::new();
+        }
+        let mut evicted: Vec<u64> = dead
+            .iter()
+            .filter_map(|id| self.materialized.remove(id))
+            .collect();
+        let live: std::collections::HashSet<u64> = self.materialized.values().copied().collect();
+        evicted.retain(|key| !live.contains(key));
+        evicted.sort_unstable();
+        evicted.dedup();
+        evicted
     }
 
     /// Records the handles whose chunks a run left all in the session's cache
@@ -403,6 +461,21 @@ fn bound_names(module: &Module) -> impl Iterator<Item = String> {
     let mut names: Vec<String> = names.into_iter().collect();
     names.sort();
     names.into_iter()
+}
+
+/// The tensors a Python value holds (in tuples and lists), and the bindings of a
+/// function's defaults.
+fn tensors_in<'v>(value: &'v Value, roots: &mut Vec<TileableId>, pending: &mut Vec<&'v Binding>) {
+    match value {
+        Value::Tensor(id) => roots.push(*id),
+        Value::Tuple(items) | Value::List(items) => {
+            for item in items.iter() {
+                tensors_in(item, roots, pending);
+            }
+        }
+        Value::UserFunction(function) => pending.extend(function.defaults.iter().flatten()),
+        _ => {}
+    }
 }
 
 fn binding_members(binding: &Binding) -> Members {

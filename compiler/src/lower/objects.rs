@@ -170,6 +170,16 @@ impl Lowerer<'_> {
     /// The object's value as it stands, without deriving anything new: `None` for a
     /// view not yet re-derived since its root changed, or an opaque object that can
     /// no longer be read (the REPL's handles keep only what is already computed).
+    /// Every tensor an object's value can come from: its value, and for a view
+    /// or an opaque object also its root's (from which it is derived again).
+    pub(crate) fn object_values(&self, id: ObjectId) -> Vec<TileableId> {
+        match &self.object(id).kind {
+            ObjectKind::Base(base) => vec![base.value],
+            ObjectKind::View(view) => vec![view.cached.1, self.base(view.root).value],
+            ObjectKind::Opaque(opaque) => vec![opaque.value, self.base(opaque.root).value],
+        }
+    }
+
     pub(crate) fn current_value(&self, id: ObjectId) -> Option<TileableId> {
         match &self.object(id).kind {
             ObjectKind::Base(base) => Some(base.value),

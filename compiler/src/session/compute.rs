@@ -39,6 +39,9 @@ pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
 /// (nothing is evicted: a value that does not fit is simply not kept).
 pub struct ChunkCache {
     values: HashMap<ChunkKey, Arc<ChunkValue>>,
+    /// The chunk keys kept for each step key, so a step no name can reach any more
+    /// can be dropped whole ([`evict_steps`](Self::evict_steps)).
+    by_step: HashMap<u64, Vec<ChunkKey>>,
     bytes: u64,
     budget: u64,
 }
@@ -53,6 +56,7 @@ impl ChunkCache {
     pub fn with_budget(budget: u64) -> ChunkCache {
         ChunkCache {
             values: HashMap::new(),
+            by_step: HashMap::new(),
             bytes: 0,
             budget,
         }
@@ -76,6 +80,29 @@ impl ChunkCache {
         true
     }
 
+    /// [`insert`](Self::insert) of a chunk of the step whose key is `step`.
+    pub fn insert_in_step(&mut self, step: u64, key: ChunkKey, value: Arc<ChunkValue>) -> bool {
+        let fresh = !self.values.contains_key(&key);
+        let kept = self.insert(key, value);
+        if kept && fresh {
+            self.by_step.entry(step).or_default().push(key);
+        }
+        kept
+    }
+
+    /// Drops the chunks of the steps `steps` (their values are no longer reachable
+    /// from the program: the lowering forgot them, see
+    /// `SessionLowering::evicted`), freeing their bytes for later ones.
+    pub fn evict_steps(&mut self, steps: &[u64]) {
+        for step in steps {
+            for key in self.by_step.remove(step).unwrap_or_default() {
+                if let Some(value) = self.values.remove(&key) {
+                    self.bytes = self.bytes.saturating_sub(Kernel::nbytes(&value) as u64);
+                }
+            }
+        }
+    }
+
     /// Bytes still free in the budget.
     pub fn remaining(&self) -> u64 {
         self.budget.saturating_sub(self.bytes)
@@ -95,6 +122,7 @@ impl ChunkCache {
 
     pub fn clear(&mut self) {
         self.values.clear();
+        self.by_step.clear();
         self.bytes = 0;
     }
 }
@@ -285,7 +313,8 @@ pub fn run_with_cache(
         stats = output.stats;
         for (chunk, value) in output.results {
             let value = Arc::unwrap_or_clone(value);
-            cache.insert(chunks.chunk_key(ChunkId(chunk.0)), Arc::clone(&value));
+            let id = ChunkId(chunk.0);
+            cache.insert_in_step(chunks.step_of(id).key, chunks.chunk_key(id), Arc::clone(&value));
             values.insert(chunk, value);
         }
     }

@@ -235,6 +235,8 @@ impl<'s> Runner<'s> {
         compile_started: Instant,
         hidden: usize,
     ) -> Result<Ran, JobError> {
+        // What the program can no longer reach frees its room in the cache.
+        self.cache.evict_steps(&lowering.evicted);
         if self.emit.is_some() {
             return self.dump_and_decide(lowering, hidden);
         }
@@ -371,6 +373,7 @@ impl<'s> Runner<'s> {
             tensor_echoes: Vec::new(),
             loads: lowering.loads.clone(),
             handles: lowering.handles.clone(),
+            evicted: Vec::new(),
         };
         let dumps = self.emit.take();
         let ran = self.run(&decision, Instant::now(), 1);
@@ -409,6 +412,7 @@ impl<'s> Runner<'s> {
                 },
                 loads: Vec::new(),
                 handles: Vec::new(),
+                evicted: Vec::new(),
             };
             match self.run(&single, Instant::now(), 0) {
                 Ok(ran) => printed.extend(ran.printed),

@@ -74,24 +74,30 @@ pub fn prune_cut(graph: &TileableGraph, cut: impl Fn(TileableId) -> Option<u64>)
 /// Only the nodes reached are visited, so in a session whose history is cached a
 /// stage costs what its new nodes do, not what the whole session holds.
 pub fn reached_nodes(graph: &TileableGraph, cut: impl Fn(TileableId) -> bool) -> Vec<TileableId> {
-    let mut seen: HashSet<TileableId> = HashSet::new();
-    let mut stack: Vec<TileableId> = Vec::new();
+    let mut roots = Vec::new();
     for output in &graph.outputs {
         match output {
-            Output::Print { items, .. } => {
-                for item in items {
-                    if let PrintItem::Tensor(id) = item {
-                        if seen.insert(*id) {
-                            stack.push(*id);
-                        }
-                    }
-                }
-            }
-            Output::Save { tensor, .. } => {
-                if seen.insert(*tensor) {
-                    stack.push(*tensor);
-                }
-            }
+            Output::Print { items, .. } => roots.extend(items.iter().filter_map(|item| match item {
+                PrintItem::Tensor(id) => Some(*id),
+                PrintItem::Text(_) => None,
+            })),
+            Output::Save { tensor, .. } => roots.push(*tensor),
+        }
+    }
+    reached_from(graph, roots, cut)
+}
+
+/// [`reached_nodes`] from the nodes `roots` instead of the outputs.
+pub fn reached_from(
+    graph: &TileableGraph,
+    roots: impl IntoIterator<Item = TileableId>,
+    cut: impl Fn(TileableId) -> bool,
+) -> Vec<TileableId> {
+    let mut seen: HashSet<TileableId> = HashSet::new();
+    let mut stack: Vec<TileableId> = Vec::new();
+    for root in roots {
+        if root.index() < graph.len() && seen.insert(root) {
+            stack.push(root);
         }
     }
     while let Some(id) = stack.pop() {
