@@ -314,7 +314,11 @@ pub fn run_with_cache(
         for (chunk, value) in output.results {
             let value = Arc::unwrap_or_clone(value);
             let id = ChunkId(chunk.0);
-            cache.insert_in_step(chunks.step_of(id).key, chunks.chunk_key(id), Arc::clone(&value));
+            cache.insert_in_step(
+                chunks.step_of(id).key,
+                chunks.chunk_key(id),
+                Arc::clone(&value),
+            );
             values.insert(chunk, value);
         }
     }

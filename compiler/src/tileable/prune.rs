@@ -77,10 +77,12 @@ pub fn reached_nodes(graph: &TileableGraph, cut: impl Fn(TileableId) -> bool) ->
     let mut roots = Vec::new();
     for output in &graph.outputs {
         match output {
-            Output::Print { items, .. } => roots.extend(items.iter().filter_map(|item| match item {
-                PrintItem::Tensor(id) => Some(*id),
-                PrintItem::Text(_) => None,
-            })),
+            Output::Print { items, .. } => {
+                roots.extend(items.iter().filter_map(|item| match item {
+                    PrintItem::Tensor(id) => Some(*id),
+                    PrintItem::Text(_) => None,
+                }))
+            }
             Output::Save { tensor, .. } => roots.push(*tensor),
         }
     }

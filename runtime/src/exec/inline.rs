@@ -23,7 +23,7 @@ pub(super) fn execute_inline<K: ChunkKernel>(
 ) -> Result<ExecOutput<K::Value>, ExecError> {
     let started = Instant::now();
     let total = plan.subtasks.len() as u64;
-    observer.on_start(total, 1);
+    observer.on_start(total, options.workers);
     let chunks = plan.num_chunks as usize;
     // How many subtasks still read each chunk; results are read by the caller too.
     let mut readers = vec![0u32; chunks];
@@ -93,18 +93,25 @@ pub(super) fn execute_inline<K: ChunkKernel>(
                 .ok_or_else(|| ExecError::Internal(format!("result {chunk} was never computed")))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    // The run's workers are the ones asked for; the caller's thread, worker 0, did
+    // all the work.
+    let workers = options.workers.max(1) as usize;
+    let mut subtasks_per_worker = vec![0; workers];
+    subtasks_per_worker[0] = total;
+    let mut peak_worker_bytes = vec![0; workers];
+    peak_worker_bytes[0] = peak_bytes;
     let stats = ExecStats {
         subtasks: total,
-        workers: 1,
+        workers: options.workers,
         run_seconds: started.elapsed().as_secs_f64(),
         transfer_bytes: 0,
         peak_live_chunks: peak_chunks,
         peak_live_bytes: peak_bytes,
-        subtasks_per_worker: vec![total],
+        subtasks_per_worker,
         spilled_bytes: 0,
         retries: 0,
         recomputed: 0,
-        peak_worker_bytes: vec![peak_bytes],
+        peak_worker_bytes,
     };
     Ok(ExecOutput { results, stats })
 }
