@@ -25,7 +25,7 @@ use super::value::Value;
 use super::Lowerer;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::ast::{Expr, ExprKind, SubscriptItem, UnaryOp};
-use marsc_grammar::Span;
+use marsc_grammar::{Diagnostic, Span};
 
 /// What object an evaluated expression is.
 #[derive(Clone, Debug)]
@@ -255,6 +255,19 @@ impl Lowerer<'_> {
             _ => None,
         };
         if let Some(target) = in_place {
+            if !whole_statement {
+                // The rest of the expression may hold the tensor's value from before
+                // the update (`print(v, v.sort())`), where Python sees the update.
+                self.report(
+                    Diagnostic::error(
+                        "not supported yet: a call that updates a tensor in place inside a larger expression",
+                        span,
+                    )
+                    .with_label("updates the tensor in place and gives None")
+                    .with_help("make the call a statement of its own, then use the tensor"),
+                );
+                return (Value::Poison, Origin::NEW);
+            }
             if let (Value::Tensor(new), Some((Value::Tensor(base), origin))) = (&result, &target) {
                 if let Some(object) = self.object_of(origin.clone(), *base, span) {
                     if let Err(diagnostic) = self.write_object(object, *new, span) {

@@ -54,4 +54,5 @@ w = mt.tensor([[3, 1, 2], [9, 8, 7]])
 w[1].sort()
 w.T.sort(axis=1)
 r = mt.arange(5, chunks=2)[::-1]
-print(w, r.sort(), r)
+s = r.sort()
+print(w, s, r)
