@@ -1,5 +1,6 @@
 //! `random`'s sampling functions (`permutation`, `shuffle`, `choice` with and without
-//! replacement and with `p=`, `exponential`, `standard_normal`) keep the
+//! replacement and with `p=`, `exponential`, `standard_normal`, `gamma`, `beta`,
+//! `poisson`, `binomial`) keep the
 //! counter-based property: a tensor's values do not depend on its chunking or the
 //! worker count (a property test prints them under a random chunking and compares
 //! with one chunk), and they have the distributions NumPy's have (statistical checks
@@ -41,7 +42,10 @@ fn script(seed: u32, n: usize, chunks: Option<&[usize]>) -> String {
          u = mt.random.choice(mt.arange({n}) * 3, size={half}, replace=False, chunks={spec})\n\
          print(u, mt.unique(u).size == {half})\n\
          print(mt.random.exponential(1.5, size={n}, chunks={spec}))\n\
-         print(mt.random.standard_normal(size={n}, chunks={spec}))\n"
+         print(mt.random.standard_normal(size={n}, chunks={spec}))\n\
+         print(mt.random.gamma(0.7, 2.0, size={n}, chunks={spec}), mt.random.beta(2.0, 3.0, size={n}, chunks={spec}))\n\
+         print(mt.random.poisson(4.5, size={n}, chunks={spec}), mt.random.poisson(80.0, size={n}, chunks={spec}))\n\
+         print(mt.random.binomial(20, 0.3, size={n}, chunks={spec}), mt.random.binomial(100000, 0.4, size={n}, chunks={spec}))\n"
     )
 }
 
@@ -81,9 +85,17 @@ fn samples_have_numpys_distributions() {
         print(abs(float((w == 10).mean()) - 0.1) < 0.005, abs(float((w == 20).mean()) - 0.6) < 0.005)\n\
         print(int((mt.random.choice([1, 2], size=1000, p=[0.0, 1.0]) == 1).sum()) == 0)\n\
         p = mt.random.permutation(100000, chunks=30000)\n\
-        print(abs(float((p[1:] > p[:-1]).mean()) - 0.5) < 0.01)\n";
+        print(abs(float((p[1:] > p[:-1]).mean()) - 0.5) < 0.01)\n\
+        g = mt.random.gamma(2.5, 2.0, size=400000, chunks=70000)\n\
+        print(abs(float(g.mean()) - 5.0) < 0.04, abs(float(g.var()) - 10.0) < 0.3)\n\
+        b = mt.random.beta(2.0, 5.0, size=400000, chunks=90000)\n\
+        print(abs(float(b.mean()) - 2.0 / 7.0) < 0.003, float(b.min()) >= 0.0, float(b.max()) <= 1.0)\n\
+        q = mt.random.poisson(250.0, size=400000, chunks=90000)\n\
+        print(abs(float(q.mean()) - 250.0) < 0.2, abs(float(q.var()) - 250.0) < 5)\n\
+        k = mt.random.binomial(1000, 0.3, size=400000, chunks=90000)\n\
+        print(abs(float(k.mean()) - 300.0) < 0.3, abs(float(k.var()) - 210.0) < 5, int(k.min()) >= 0)\n";
     let output = outcome(text, 2);
     assert!(!output.contains("--- error"), "{output}");
-    assert_eq!(output.matches("True").count(), 10, "{output}");
+    assert_eq!(output.matches("True").count(), 20, "{output}");
     assert!(!output.contains("False"), "{output}");
 }

@@ -14,6 +14,26 @@ pub enum RandomDist {
     Normal { loc: f64, scale: f64 },
     /// `randint(low, high)`: int64 in [low, high).
     Randint { low: i64, high: i64 },
+    /// `gamma(shape, scale)`: float64.
+    Gamma { shape: f64, scale: f64 },
+    /// `beta(a, b)`: float64 in [0, 1].
+    Beta { a: f64, b: f64 },
+    /// `poisson(lam)`: int64.
+    Poisson { lam: f64 },
+    /// `binomial(n, p)`: int64 in [0, n].
+    Binomial { n: i64, p: f64 },
+}
+
+impl RandomDist {
+    /// The dtype of the values it draws.
+    pub fn dtype(self) -> DType {
+        match self {
+            RandomDist::Randint { .. }
+            | RandomDist::Poisson { .. }
+            | RandomDist::Binomial { .. } => DType::Int64,
+            _ => DType::Float64,
+        }
+    }
 }
 
 use crate::array::ArrayData;
@@ -22,6 +42,7 @@ use crate::kernels::{checked_len, KernelError};
 use ndarray::{ArrayD, IxDyn};
 
 mod batch;
+pub mod samplers;
 pub mod simd;
 
 pub use batch::{fill_normal, fill_randint, fill_standard_normal, fill_uniform, fill_uniform01};
@@ -91,6 +112,35 @@ impl RandomKey {
     /// the cosine branch is used, so each element needs only its own counter).
     pub fn standard_normal(self, index: u64) -> f64 {
         normal_from_block(self.block(index, 0))
+    }
+
+    /// The value of element `index` drawn from `dist`.
+    pub fn value_at(self, dist: RandomDist, index: u64) -> crate::Scalar {
+        use crate::Scalar;
+        use samplers::Words;
+        match dist {
+            RandomDist::Uniform01 => Scalar::Float64(self.uniform01(index)),
+            RandomDist::Uniform { low, high } => {
+                Scalar::Float64(low + (high - low) * self.uniform01(index))
+            }
+            RandomDist::StandardNormal => Scalar::Float64(self.standard_normal(index)),
+            RandomDist::Normal { loc, scale } => {
+                Scalar::Float64(loc + scale * self.standard_normal(index))
+            }
+            RandomDist::Randint { low, high } => Scalar::Int64(self.randint(index, low, high)),
+            RandomDist::Gamma { shape, scale } => Scalar::Float64(
+                scale * samplers::standard_gamma(&mut Words::new(self, index), shape),
+            ),
+            RandomDist::Beta { a, b } => {
+                Scalar::Float64(samplers::beta(&mut Words::new(self, index), a, b))
+            }
+            RandomDist::Poisson { lam } => {
+                Scalar::Int64(samplers::poisson(&mut Words::new(self, index), lam))
+            }
+            RandomDist::Binomial { n, p } => {
+                Scalar::Int64(samplers::binomial(&mut Words::new(self, index), n, p))
+            }
+        }
     }
 
     /// Uniform integer in [low, high) by Lemire's multiply-and-reject method, which
@@ -176,6 +226,24 @@ pub fn random_chunk(
         ),
         RandomDist::Randint { low, high } => {
             ArrayData::Int64(chunk.fill(0, |first, row| fill_randint(key, first, low, high, row))?)
+        }
+        RandomDist::Gamma { .. } | RandomDist::Beta { .. } => {
+            ArrayData::Float64(chunk.fill(0.0, |first, row| {
+                for (j, out) in row.iter_mut().enumerate() {
+                    *out = key.value_at(dist, first.wrapping_add(j as u64)).as_f64();
+                }
+            })?)
+        }
+        RandomDist::Poisson { .. } | RandomDist::Binomial { .. } => {
+            ArrayData::Int64(chunk.fill(0, |first, row| {
+                for (j, out) in row.iter_mut().enumerate() {
+                    if let crate::Scalar::Int64(v) =
+                        key.value_at(dist, first.wrapping_add(j as u64))
+                    {
+                        *out = v;
+                    }
+                }
+            })?)
         }
     })
 }

@@ -252,6 +252,10 @@ fn random_text(dist: &RandomDist) -> String {
         RandomDist::StandardNormal => "standard_normal".into(),
         RandomDist::Normal { loc, scale } => format!("normal({loc:?}, {scale:?})"),
         RandomDist::Randint { low, high } => format!("randint({low}, {high})"),
+        RandomDist::Gamma { shape, scale } => format!("gamma({shape:?}, {scale:?})"),
+        RandomDist::Beta { a, b } => format!("beta({a:?}, {b:?})"),
+        RandomDist::Poisson { lam } => format!("poisson({lam:?})"),
+        RandomDist::Binomial { n, p } => format!("binomial({n}, {p:?})"),
     }
 }
 

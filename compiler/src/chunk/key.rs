@@ -176,6 +176,25 @@ impl KeyHasher {
                 self.i64(low);
                 self.i64(high);
             }
+            RandomDist::Gamma { shape, scale } => {
+                self.tag(5);
+                self.f64(shape);
+                self.f64(scale);
+            }
+            RandomDist::Beta { a, b } => {
+                self.tag(6);
+                self.f64(a);
+                self.f64(b);
+            }
+            RandomDist::Poisson { lam } => {
+                self.tag(7);
+                self.f64(lam);
+            }
+            RandomDist::Binomial { n, p } => {
+                self.tag(8);
+                self.i64(n);
+                self.f64(p);
+            }
         }
     }
 

@@ -97,10 +97,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
 
 /// `random` functions outside version 1.
 const NOT_YET_IN_RANDOM: &[&str] = &[
-    "poisson",
-    "binomial",
-    "gamma",
-    "beta",
     "standard_exponential",
     "lognormal",
     "multinomial",

@@ -78,8 +78,65 @@ impl Lowerer<'_> {
             RandomKind::Exponential => return self.exponential(args),
             RandomKind::Permutation | RandomKind::Shuffle => return self.permutation(args),
             RandomKind::Choice => return self.choice(args),
+            RandomKind::Gamma => {
+                let shape_arg = args.get("shape");
+                let shape = distribution_float(&shape_arg, "shape")?;
+                if shape < 0.0 || shape.is_nan() {
+                    return Err(Diagnostic::error("shape < 0", shape_arg.span));
+                }
+                let scale_arg = args.get("scale");
+                let scale = distribution_float(&scale_arg, "scale")?;
+                if scale < 0.0 || scale.is_nan() {
+                    return Err(Diagnostic::error("scale < 0", scale_arg.span));
+                }
+                (RandomDist::Gamma { shape, scale }, size(&args.get("size"))?)
+            }
+            RandomKind::Beta => {
+                let a_arg = args.get("a");
+                let a = distribution_float(&a_arg, "a")?;
+                if a <= 0.0 || a.is_nan() {
+                    return Err(Diagnostic::error("a <= 0", a_arg.span));
+                }
+                let b_arg = args.get("b");
+                let b = distribution_float(&b_arg, "b")?;
+                if b <= 0.0 || b.is_nan() {
+                    return Err(Diagnostic::error("b <= 0", b_arg.span));
+                }
+                (RandomDist::Beta { a, b }, size(&args.get("size"))?)
+            }
+            RandomKind::Poisson => {
+                let lam_arg = args.get("lam");
+                let lam = distribution_float(&lam_arg, "lam")?;
+                if lam < 0.0 || lam.is_nan() {
+                    return Err(Diagnostic::error("lam < 0", lam_arg.span));
+                }
+                // NumPy's bound: the mean plus ten deviations must fit in int64.
+                if lam > 9.223372006484771e18 {
+                    return Err(Diagnostic::error("lam value too large", lam_arg.span));
+                }
+                (RandomDist::Poisson { lam }, size(&args.get("size"))?)
+            }
+            RandomKind::Binomial => {
+                let n_arg = args.get("n");
+                let n = distribution_int(&n_arg, "n")?;
+                if n < 0 {
+                    return Err(Diagnostic::error("n < 0", n_arg.span));
+                }
+                let p_arg = args.get("p");
+                let p = distribution_float(&p_arg, "p")?;
+                if p.is_nan() {
+                    return Err(Diagnostic::error("p is nan", p_arg.span));
+                }
+                if p < 0.0 {
+                    return Err(Diagnostic::error("p < 0", p_arg.span));
+                }
+                if p > 1.0 {
+                    return Err(Diagnostic::error("p > 1", p_arg.span));
+                }
+                (RandomDist::Binomial { n, p }, size(&args.get("size"))?)
+            }
         };
-        let dtype = DType::Float64;
+        let dtype = dist.dtype();
         self.add_random(dist, shape, dtype, args)
     }
 

@@ -137,6 +137,10 @@ fn random_name(dist: &RandomDist) -> &'static str {
         RandomDist::StandardNormal => "randn",
         RandomDist::Normal { .. } => "normal",
         RandomDist::Randint { .. } => "randint",
+        RandomDist::Gamma { .. } => "gamma",
+        RandomDist::Beta { .. } => "beta",
+        RandomDist::Poisson { .. } => "poisson",
+        RandomDist::Binomial { .. } => "binomial",
     }
 }
 
@@ -183,6 +187,12 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
                 RandomDist::Randint { low, high } => {
                     vec![format!("low={low}"), format!("high={high}")]
                 }
+                RandomDist::Gamma { shape, scale } => {
+                    vec![format!("shape={shape:?}"), format!("scale={scale:?}")]
+                }
+                RandomDist::Beta { a, b } => vec![format!("a={a:?}"), format!("b={b:?}")],
+                RandomDist::Poisson { lam } => vec![format!("lam={lam:?}")],
+                RandomDist::Binomial { n, p } => vec![format!("n={n}"), format!("p={p:?}")],
             };
             parameters.push(format!("seed={seed}"));
             parameters.push(format!("stream={stream}"));

@@ -23,7 +23,6 @@ use super::{IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, Til
 use crate::error::Problems;
 use crate::infer::dtypes::promote_types;
 use crate::infer::shapes::{broadcast_shapes, broadcast_to_check, matmul_shape, reduced_shape};
-use marsc_runtime::random::RandomDist;
 use marsc_runtime::{DType, Scalar};
 
 /// Returns every violated invariant (the first of each node), naming the node.
@@ -473,10 +472,7 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             expect_dtype("the counts", dtype, DType::Int64)
         }
         TileOp::Random { dist, .. } => {
-            let expected = match dist {
-                RandomDist::Randint { .. } => DType::Int64,
-                _ => DType::Float64,
-            };
+            let expected = dist.dtype();
             expect_dtype("a random tensor", dtype, expected)
         }
         TileOp::Unary(op) => {

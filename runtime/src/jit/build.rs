@@ -9,7 +9,6 @@ use crate::dtype::DType;
 use crate::kernel::{Kernel, ReduceSpec};
 use crate::ops::{BinaryOp, ReduceOp, UnaryOp};
 use crate::plan::{OpArg, PlanOp};
-use crate::random::RandomDist;
 use crate::scalar::Scalar;
 use std::sync::Arc;
 
@@ -328,10 +327,7 @@ impl Builder<'_> {
                 offset,
                 shape,
             } if chunk_inside(&spec.shape, offset, shape) => {
-                let dtype = match spec.dist {
-                    RandomDist::Randint { .. } => DType::Int64,
-                    _ => DType::Float64,
-                };
+                let dtype = spec.dist.dtype();
                 (
                     LeafKind::Indexed,
                     dtype,

@@ -282,10 +282,7 @@ impl IndexedSource {
             IndexedSource::Linspace { dtype, .. } => *dtype,
             IndexedSource::Literal(spec) => spec.dtype,
             IndexedSource::Eye { dtype, .. } => *dtype,
-            IndexedSource::Random(spec) => match spec.dist {
-                RandomDist::Randint { .. } => DType::Int64,
-                _ => DType::Float64,
-            },
+            IndexedSource::Random(spec) => spec.dist.dtype(),
         }
     }
 
@@ -297,10 +294,19 @@ impl IndexedSource {
                 fill_random_floats(spec, first, out)
             }
             (IndexedSource::Random(spec), LeafBlock::Int64(out))
-                if matches!(spec.dist, RandomDist::Randint { .. }) =>
+                if spec.dist.dtype() == DType::Int64 =>
             {
                 if let RandomDist::Randint { low, high } = spec.dist {
                     fill_randint(random_key(spec), first, low, high, out);
+                } else {
+                    let key = random_key(spec);
+                    for (j, value) in out.iter_mut().enumerate() {
+                        if let Scalar::Int64(v) =
+                            key.value_at(spec.dist, first.wrapping_add(j as u64))
+                        {
+                            *value = v;
+                        }
+                    }
                 }
             }
             (IndexedSource::Eye { width, k, .. }, block) => fill_eye(*width, *k, first, block),
@@ -351,10 +357,19 @@ fn fill_random_floats(spec: &RandomSpec, first: u64, out: &mut [f64]) {
         RandomDist::StandardNormal => fill_standard_normal(key, first, out),
         RandomDist::Normal { loc, scale } => fill_normal(key, first, loc, scale, out),
         // An int64 source read as float64 bits, as `bits_at` would give them.
-        RandomDist::Randint { low, high } => {
+        RandomDist::Randint { .. } | RandomDist::Poisson { .. } | RandomDist::Binomial { .. } => {
             for (j, value) in out.iter_mut().enumerate() {
-                let drawn = key.randint(first.wrapping_add(j as u64), low, high);
-                *value = f64::from_bits(drawn as u64);
+                if let Scalar::Int64(drawn) = key.value_at(spec.dist, first.wrapping_add(j as u64))
+                {
+                    *value = f64::from_bits(drawn as u64);
+                }
+            }
+        }
+        RandomDist::Gamma { .. } | RandomDist::Beta { .. } => {
+            for (j, value) in out.iter_mut().enumerate() {
+                *value = key
+                    .value_at(spec.dist, first.wrapping_add(j as u64))
+                    .as_f64();
             }
         }
     }
@@ -380,18 +395,7 @@ fn arange_at(start: Scalar, step: Scalar, i: usize) -> Scalar {
 }
 
 fn random_at(spec: &RandomSpec, index: u64) -> Scalar {
-    let key = random_key(spec);
-    match spec.dist {
-        RandomDist::Uniform01 => Scalar::Float64(key.uniform01(index)),
-        RandomDist::Uniform { low, high } => {
-            Scalar::Float64(low + (high - low) * key.uniform01(index))
-        }
-        RandomDist::StandardNormal => Scalar::Float64(key.standard_normal(index)),
-        RandomDist::Normal { loc, scale } => {
-            Scalar::Float64(loc + scale * key.standard_normal(index))
-        }
-        RandomDist::Randint { low, high } => Scalar::Int64(key.randint(index, low, high)),
-    }
+    random_key(spec).value_at(spec.dist, index)
 }
 
 /// A scalar's bits, zero-extended to 64.

@@ -194,6 +194,14 @@ pub(crate) enum RandomKind {
     Shuffle,
     /// `choice(a, size=None, replace=True, p=None)`.
     Choice,
+    /// `gamma(shape, scale=1.0, size=None)`.
+    Gamma,
+    /// `beta(a, b, size=None)`.
+    Beta,
+    /// `poisson(lam=1.0, size=None)`.
+    Poisson,
+    /// `binomial(n, p, size=None)`.
+    Binomial,
 }
 
 pub(crate) struct Signature {

@@ -261,6 +261,14 @@ pub(super) const RANDINT: &[Param] = &[
 pub(super) const SEED: &[Param] = &[opt("seed", NONE)];
 pub(super) const EXPONENTIAL: &[Param] = &[opt("scale", Default::Float(1.0)), opt("size", NONE)];
 pub(super) const ONE_X: &[Param] = &[pos("x")];
+pub(super) const GAMMA: &[Param] = &[
+    req("shape"),
+    opt("scale", Default::Float(1.0)),
+    opt("size", NONE),
+];
+pub(super) const BETA: &[Param] = &[req("a"), req("b"), opt("size", NONE)];
+pub(super) const POISSON: &[Param] = &[opt("lam", Default::Float(1.0)), opt("size", NONE)];
+pub(super) const BINOMIAL: &[Param] = &[req("n"), req("p"), opt("size", NONE)];
 pub(super) const CHOICE: &[Param] = &[
     req("a"),
     opt("size", NONE),

@@ -120,6 +120,10 @@ pub(crate) static LIBRARY: &[Signature] = &[
     random("permutation", ONE_X, RandomKind::Permutation),
     random("shuffle", ONE_X, RandomKind::Shuffle),
     random("choice", CHOICE, RandomKind::Choice),
+    random("gamma", GAMMA, RandomKind::Gamma),
+    random("beta", BETA, RandomKind::Beta),
+    random("poisson", POISSON, RandomKind::Poisson),
+    random("binomial", BINOMIAL, RandomKind::Binomial),
     // ---- element-wise unary ----
     unary("negative", U::Negative),
     unary("positive", U::Positive),

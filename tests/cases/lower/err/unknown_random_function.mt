@@ -1,3 +1,3 @@
-# a random function outside version 1 -> error: unknown function `random.poisson`
+# a random function outside version 1 -> error: not supported yet (`random.multinomial`)
 import mars.tensor as mt
-print(mt.random.poisson(3.0, size=4))
+print(mt.random.multinomial(20, [0.5, 0.5], size=4))
