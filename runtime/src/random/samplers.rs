@@ -38,7 +38,7 @@ impl Words {
     /// starts over.
     pub fn word(&mut self) -> u64 {
         let position = self.next % 512;
-        if position % 2 == 0 {
+        if position.is_multiple_of(2) {
             self.block = self.key.block(self.index, (position / 2) as u8);
         }
         self.next = self.next.wrapping_add(1);
@@ -218,7 +218,7 @@ pub fn log_gamma(x: f64) -> f64 {
         -5.952380952380952e-04,
         8.417508417508418e-04,
         -1.917526917526918e-03,
-        6.410256410256410e-03,
+        6.41025641025641e-03,
         -2.955065359477124e-02,
         1.796443723688307e-01,
         -1.39243221690590e+00,
