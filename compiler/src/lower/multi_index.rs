@@ -21,7 +21,7 @@ use super::{LowerResult, Lowerer};
 use crate::infer::shapes::broadcast_shapes;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
-use marsc_runtime::{ArrayData, DType};
+use marsc_runtime::DType;
 use std::sync::Arc;
 
 /// An integer index array among the items, and where it stands.
@@ -328,22 +328,9 @@ impl Lowerer<'_> {
                 span,
             )?
         };
-        let Some(data) = self.stage_value(all, span) else {
-            return Ok(false);
-        };
-        let ArrayData::Int64(values) = data else {
-            return Err(Diagnostic::error(
-                "internal error: index counts are not int64",
-                span,
-            ));
-        };
-        let values = values.as_standard_layout();
         let total: usize = rows.iter().sum();
-        let Some(values) = values.as_slice().filter(|v| v.len() == total * WIDTH) else {
-            return Err(Diagnostic::error(
-                "internal error: a stage gave index counts that do not fit the indices",
-                span,
-            ));
+        let Some(values) = self.staged_counts(all, total * WIDTH, span)? else {
+            return Ok(false);
         };
         let mut row = values.chunks_exact(WIDTH);
         for (&(_, len, x_axis, check_span), &chunks) in checks.iter().zip(&rows) {

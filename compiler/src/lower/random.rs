@@ -224,6 +224,18 @@ impl Lowerer<'_> {
         self.add_created(op, shape, dtype, chunks, span)
     }
 
+    /// Uniform draws in [0, 1) of `shape`, chunked as the call's `chunks=` says.
+    fn uniform_draws(&mut self, shape: Vec<usize>, args: &BoundArgs) -> LowerResult<TileableId> {
+        let chunks = args.chunks.as_ref();
+        self.random_tensor(
+            RandomDist::Uniform01,
+            shape,
+            DType::Float64,
+            chunks,
+            args.call_span,
+        )
+    }
+
     /// `exponential(scale=1.0, size=None)`: `-scale * log(1 - u)` of uniform `u` in
     /// [0, 1) (NumPy's inversion), element-wise, so it fuses with what uses it.
     fn exponential(&mut self, args: &BoundArgs) -> LowerResult<Value> {
@@ -233,14 +245,7 @@ impl Lowerer<'_> {
         if scale < 0.0 {
             return Err(Diagnostic::error("scale < 0", scale_arg.span));
         }
-        let shape = size(&args.get("size"))?;
-        let u = self.random_tensor(
-            RandomDist::Uniform01,
-            shape,
-            DType::Float64,
-            args.chunks.as_ref(),
-            span,
-        )?;
+        let u = self.uniform_draws(size(&args.get("size"))?, args)?;
         let negated = self.apply("negative", vec![Value::Tensor(u)], span)?;
         let log = self.apply("log1p", vec![Value::Tensor(negated)], span)?;
         let id = self.apply(
@@ -389,13 +394,7 @@ impl Lowerer<'_> {
             let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
             self.reshape_tensor(first, &dims, span, span)?
         } else if let Some(cdf) = p {
-            let u = self.random_tensor(
-                RandomDist::Uniform01,
-                shape,
-                DType::Float64,
-                args.chunks.as_ref(),
-                span,
-            )?;
+            let u = self.uniform_draws(shape, args)?;
             let edges = self.literal_tensor(
                 &Arg {
                     value: Value::sequence(cdf.into_iter().map(Value::Float).collect(), true),

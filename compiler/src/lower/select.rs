@@ -775,22 +775,9 @@ impl Lowerer<'_> {
             vec![vec![1; index_chunks], vec![blocks.len() + 2]],
             span,
         );
-        let Some(data) = self.stage_value(counts_node, span) else {
-            return Ok(None);
-        };
-        let ArrayData::Int64(rows) = data else {
-            return Err(Diagnostic::error(
-                "internal error: index counts are not int64",
-                span,
-            ));
-        };
         let width = blocks.len() + 2;
-        let rows = rows.as_standard_layout();
-        let Some(values) = rows.as_slice().filter(|v| v.len() == index_chunks * width) else {
-            return Err(Diagnostic::error(
-                "internal error: a stage gave index counts that do not fit the index",
-                span,
-            ));
+        let Some(values) = self.staged_counts(counts_node, index_chunks * width, span)? else {
+            return Ok(None);
         };
         let mut counts = Vec::with_capacity(index_chunks);
         for row in values.chunks_exact(width) {
@@ -804,6 +791,33 @@ impl Lowerer<'_> {
             counts.push(row[..blocks.len()].to_vec());
         }
         Ok(Some(counts))
+    }
+
+    /// The `len` int64 counts of node `counts` (a stage's index or block counts),
+    /// computed in a stage, in C order; `None` when no stage could run.
+    pub(super) fn staged_counts(
+        &mut self,
+        counts: TileableId,
+        len: usize,
+        span: Span,
+    ) -> LowerResult<Option<Vec<i64>>> {
+        let Some(data) = self.stage_value(counts, span) else {
+            return Ok(None);
+        };
+        let ArrayData::Int64(values) = data else {
+            return Err(Diagnostic::error(
+                "internal error: index counts are not int64",
+                span,
+            ));
+        };
+        let values = values.as_standard_layout();
+        match values.as_slice().filter(|v| v.len() == len) {
+            Some(values) => Ok(Some(values.to_vec())),
+            None => Err(Diagnostic::error(
+                "internal error: a stage gave index counts that do not fit the index",
+                span,
+            )),
+        }
     }
 
     /// Whether `id` is the result of an array index (a copy, never a view).
