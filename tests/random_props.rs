@@ -1,6 +1,6 @@
 //! `random`'s sampling functions (`permutation`, `shuffle`, `choice` with and without
 //! replacement and with `p=`, `exponential`, `standard_normal`, `gamma`, `beta`,
-//! `poisson`, `binomial`) keep the
+//! `poisson`, `binomial`, and the same as methods of a `RandomState`) keep the
 //! counter-based property: a tensor's values do not depend on its chunking or the
 //! worker count (a property test prints them under a random chunking and compares
 //! with one chunk), and they have the distributions NumPy's have (statistical checks
@@ -45,7 +45,9 @@ fn script(seed: u32, n: usize, chunks: Option<&[usize]>) -> String {
          print(mt.random.standard_normal(size={n}, chunks={spec}))\n\
          print(mt.random.gamma(0.7, 2.0, size={n}, chunks={spec}), mt.random.beta(2.0, 3.0, size={n}, chunks={spec}))\n\
          print(mt.random.poisson(4.5, size={n}, chunks={spec}), mt.random.poisson(80.0, size={n}, chunks={spec}))\n\
-         print(mt.random.binomial(20, 0.3, size={n}, chunks={spec}), mt.random.binomial(100000, 0.4, size={n}, chunks={spec}))\n"
+         print(mt.random.binomial(20, 0.3, size={n}, chunks={spec}), mt.random.binomial(100000, 0.4, size={n}, chunks={spec}))\n\
+         rs = mt.random.RandomState({seed})\n\
+         print(rs.rand({n}, chunks={spec}), rs.poisson(3.0, size={n}, chunks={spec}), rs.permutation({n}, chunks={spec}))\n"
     )
 }
 
@@ -98,4 +100,24 @@ fn samples_have_numpys_distributions() {
     assert!(!output.contains("--- error"), "{output}");
     assert_eq!(output.matches("True").count(), 20, "{output}");
     assert!(!output.contains("False"), "{output}");
+}
+
+#[test]
+fn a_random_state_draws_from_its_own_seed_and_sequence() {
+    // Two objects with one seed agree whatever else draws in between; `seed`
+    // starts an object's sequence again; `shuffle` of one works in place.
+    let text = "import mars.tensor as mt\n\
+        rs = mt.random.RandomState(11)\n\
+        a = rs.rand(5)\n\
+        b = rs.normal(2.0, 3.0, size=4)\n\
+        noise = mt.random.rand(7) + mt.random.RandomState(12).rand(7)\n\
+        other = mt.random.RandomState(11)\n\
+        print(bool((other.rand(5) == a).all()), bool((other.normal(2.0, 3.0, size=4) == b).all()))\n\
+        rs.seed(11)\n\
+        print(bool((rs.rand(5) == a).all()), bool((mt.random.RandomState(12).rand(5) == a).all()))\n\
+        x = mt.arange(50)\n\
+        rs.shuffle(x)\n\
+        print(bool((mt.sort(x) == mt.arange(50)).all()), bool((x == mt.arange(50)).all()))\n";
+    let output = outcome(text, 2);
+    assert_eq!(output, "True True\nTrue False\nTrue False\n", "{output}");
 }

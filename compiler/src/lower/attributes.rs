@@ -28,6 +28,7 @@ impl Lowerer<'_> {
             Value::Tensor(id) => return self.tensor_attribute(*id, object_span, attr),
             Value::Namespace(namespace) => namespace_member(*namespace, name),
             Value::DType(dtype) | Value::ScalarType(dtype) => dtype_attribute(*dtype, name),
+            Value::RandomState(stream) => random_state_method(stream, name),
             _ => None,
         };
         if let Some(value) = found {
@@ -47,6 +48,11 @@ impl Lowerer<'_> {
         }
         if let Value::Str(_) = &object {
             if let Some(message) = not_yet_str_member(name) {
+                return self.report(Diagnostic::error(message, attr.span));
+            }
+        }
+        if let Value::RandomState(_) = &object {
+            if let Some(message) = not_yet_in_random(name, "RandomState.") {
                 return self.report(Diagnostic::error(message, attr.span));
             }
         }
@@ -135,6 +141,21 @@ fn dtype_attribute(dtype: DType, name: &str) -> Option<Value> {
     match name {
         "name" => Some(Value::str(dtype.name())),
         "itemsize" => Some(Value::Int(dtype.itemsize() as i64)),
+        _ => None,
+    }
+}
+
+/// `rs.NAME` of a `RandomState`: the `random` function of that name (its draws come
+/// from the object's seed and sequence), or `seed`.
+fn random_state_method(
+    stream: &std::rc::Rc<super::value::RandomStream>,
+    name: &str,
+) -> Option<Value> {
+    use super::library::{find, Builtin, Home, RandomKind};
+    let id = find(name, Home::Random)?;
+    match id.signature().builtin {
+        Builtin::Random(RandomKind::RandomState) => None,
+        Builtin::Random(_) | Builtin::Seed => Some(Value::StreamMethod(stream.clone(), id)),
         _ => None,
     }
 }

@@ -37,6 +37,13 @@ impl Lowerer<'_> {
                 let bound = bind(id, Some(receiver), args, span)?;
                 self.dispatch(bound)
             }
+            Value::StreamMethod(stream, id) => {
+                let bound = bind(id, None, args, span)?;
+                let outer = self.stream_override.replace(stream);
+                let result = self.dispatch(bound);
+                self.stream_override = outer;
+                result
+            }
             Value::PyType(py_type) => {
                 let arg = single_positional(py_type.name(), args)?;
                 if let Some(Arg {

@@ -181,6 +181,9 @@ pub(crate) struct Lowerer<'o> {
     seed: u64,
     /// How many random tensors have been created so far.
     random_calls: u64,
+    /// The `RandomState` whose method is being called: its seed and draws replace
+    /// the module's.
+    stream_override: Option<std::rc::Rc<value::RandomStream>>,
     /// The files saved so far, by identity (see `output.rs`).
     saved: HashMap<FileIdentity, output::SavedFile>,
     /// The calls of `def` functions in progress, outermost first.
@@ -225,6 +228,7 @@ impl<'o> Lowerer<'o> {
             diagnostics: Vec::new(),
             seed: 0,
             random_calls: 0,
+            stream_override: None,
             saved: HashMap::new(),
             frames: Vec::new(),
             loops: 0,

@@ -14,9 +14,33 @@ use marsc_runtime::random::RandomDist;
 use marsc_runtime::DType;
 
 impl Lowerer<'_> {
-    /// `random.seed(n)`.
+    /// `random.seed(n)` (and `rs.seed(n)` of a `RandomState`, which starts its
+    /// sequence again).
     pub(super) fn seed(&mut self, args: &BoundArgs) -> LowerResult<Value> {
-        let arg = args.get("seed");
+        let seed = self.seed_value(&args.get("seed"))?;
+        match &self.stream_override {
+            Some(stream) => {
+                stream.seed.set(seed);
+                stream.draws.set(0);
+            }
+            None => self.seed = seed,
+        }
+        Ok(Value::None)
+    }
+
+    /// `random.RandomState(seed)`.
+    fn random_state(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let seed = self.seed_value(&args.get("seed"))?;
+        Ok(Value::RandomState(std::rc::Rc::new(
+            super::value::RandomStream {
+                seed: std::cell::Cell::new(seed),
+                draws: std::cell::Cell::new(0),
+            },
+        )))
+    }
+
+    /// A seed as NumPy's legacy generator takes it: an int in [0, 2**32).
+    fn seed_value(&self, arg: &Arg) -> LowerResult<u64> {
         if arg.value == Value::None {
             return Err(Diagnostic::error(
                 "not supported yet: `seed(None)` (a seed from the operating system)",
@@ -24,15 +48,14 @@ impl Lowerer<'_> {
             )
             .with_help("give an integer seed, e.g. `mt.random.seed(0)`"));
         }
-        let seed = int_arg(&arg, "seed")?;
+        let seed = int_arg(arg, "seed")?;
         if !(0..1 << 32).contains(&seed) {
             return Err(Diagnostic::error(
                 "Seed must be between 0 and 2**32 - 1",
                 arg.span,
             ));
         }
-        self.seed = seed as u64;
-        Ok(Value::None)
+        Ok(seed as u64)
     }
 
     pub(super) fn random(&mut self, kind: RandomKind, args: &BoundArgs) -> LowerResult<Value> {
@@ -78,6 +101,7 @@ impl Lowerer<'_> {
             RandomKind::Exponential => return self.exponential(args),
             RandomKind::Permutation | RandomKind::Shuffle => return self.permutation(args),
             RandomKind::Choice => return self.choice(args),
+            RandomKind::RandomState => return self.random_state(args),
             RandomKind::Gamma => {
                 let shape_arg = args.get("shape");
                 let shape = distribution_float(&shape_arg, "shape")?;
@@ -215,12 +239,19 @@ impl Lowerer<'_> {
         chunks: Option<&Arg>,
         span: Span,
     ) -> LowerResult<TileableId> {
-        let op = TileOp::Random {
-            dist,
-            seed: self.seed,
-            stream: self.random_calls,
+        let (seed, stream) = match &self.stream_override {
+            // A RandomState's draws are streams of their own, apart from the module's.
+            Some(state) => {
+                let draw = state.draws.get();
+                state.draws.set(draw + 1);
+                (state.seed.get(), RANDOM_STATE_STREAMS | draw)
+            }
+            None => {
+                self.random_calls += 1;
+                (self.seed, self.random_calls - 1)
+            }
         };
-        self.random_calls += 1;
+        let op = TileOp::Random { dist, seed, stream };
         self.add_created(op, shape, dtype, chunks, span)
     }
 
@@ -522,6 +553,10 @@ impl Lowerer<'_> {
         Ok(cdf.into_iter().map(|c| c / last).collect())
     }
 }
+
+/// The stream numbers of `RandomState` draws start here (the module's count up
+/// from 0).
+const RANDOM_STATE_STREAMS: u64 = 1 << 62;
 
 /// `size=`: `None` (a single value, a 0-d tensor here), an int or a shape.
 fn size(arg: &Arg) -> LowerResult<Vec<usize>> {

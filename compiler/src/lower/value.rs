@@ -37,8 +37,28 @@ pub(crate) enum Value {
     Range(PyRange),
     /// A function the script defined with `def`.
     UserFunction(Rc<UserFunction>),
+    /// `random.RandomState(seed)`: a generator object whose methods draw from its
+    /// own seed and its own sequence of streams.
+    RandomState(Rc<RandomStream>),
+    /// `rs.rand` (a `random` function bound to a `RandomState`) before it is called.
+    StreamMethod(Rc<RandomStream>, FuncId),
     /// The result of an expression that has already been reported as an error.
     Poison,
+}
+
+/// A `RandomState`'s seed and how many tensors it has drawn (each draw is a stream
+/// of its own, so its values depend only on the seed and the draw's number on it, as
+/// NumPy's do).
+#[derive(Debug)]
+pub(crate) struct RandomStream {
+    pub seed: std::cell::Cell<u64>,
+    pub draws: std::cell::Cell<u64>,
+}
+
+impl PartialEq for RandomStream {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
 }
 
 /// Python's `range`: its items are computed, never stored.
@@ -195,6 +215,8 @@ impl Value {
             Value::Method(..) => "method",
             Value::Range(_) => "range",
             Value::UserFunction(_) => "function",
+            Value::RandomState(_) => "RandomState",
+            Value::StreamMethod(..) => "method",
             Value::Poison => "error",
         }
     }
@@ -218,6 +240,8 @@ impl Value {
             Value::Method(..) => "a method",
             Value::Range(_) => "a range",
             Value::UserFunction(_) => "a function",
+            Value::RandomState(_) => "a RandomState",
+            Value::StreamMethod(..) => "a method",
             Value::Poison => "an error",
         }
     }

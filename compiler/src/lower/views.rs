@@ -243,7 +243,7 @@ impl Lowerer<'_> {
                 )
             )
             .then(|| receiver.clone()),
-            Value::Function(id) => matches!(
+            Value::Function(id) | Value::StreamMethod(_, id) => matches!(
                 id.signature().builtin,
                 super::library::Builtin::Random(super::library::RandomKind::Shuffle)
             )

@@ -202,6 +202,8 @@ pub(crate) enum RandomKind {
     Poisson,
     /// `binomial(n, p, size=None)`.
     Binomial,
+    /// `RandomState(seed=None)`: a generator object.
+    RandomState,
 }
 
 pub(crate) struct Signature {

@@ -261,6 +261,7 @@ pub(super) const RANDINT: &[Param] = &[
 pub(super) const SEED: &[Param] = &[opt("seed", NONE)];
 pub(super) const EXPONENTIAL: &[Param] = &[opt("scale", Default::Float(1.0)), opt("size", NONE)];
 pub(super) const ONE_X: &[Param] = &[pos("x")];
+pub(super) const RANDOM_STATE: &[Param] = &[opt("seed", NONE)];
 pub(super) const GAMMA: &[Param] = &[
     req("shape"),
     opt("scale", Default::Float(1.0)),

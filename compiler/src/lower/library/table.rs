@@ -124,6 +124,10 @@ pub(crate) static LIBRARY: &[Signature] = &[
     random("beta", BETA, RandomKind::Beta),
     random("poisson", POISSON, RandomKind::Poisson),
     random("binomial", BINOMIAL, RandomKind::Binomial),
+    Signature {
+        chunks: false,
+        ..random("RandomState", RANDOM_STATE, RandomKind::RandomState)
+    },
     // ---- element-wise unary ----
     unary("negative", U::Negative),
     unary("positive", U::Positive),
