@@ -301,38 +301,36 @@ pub fn emit(
         }
         Stage::Tileable => {
             let (_, graph) = tileable(text, options)?;
-            Ok(match format {
-                EmitFormat::Text => graph.with_source(text).to_string(),
-                EmitFormat::Dot => crate::tileable::dot::to_dot(&graph),
-            })
+            Ok(render_ir(stage, format, text, &graph, None, None))
         }
         Stage::All => {
             let (graph, chunks, subtasks) = subtasks(text, options)?;
-            let module = parse(text)?;
+            let lowered = render_ir(stage, format, text, &graph, Some(&chunks), Some(&subtasks));
             Ok(match format {
-                EmitFormat::Text => format!(
-                    "after parse\n{}\nafter lower\n{}\nafter tile\n{}\nafter subtask\n{}",
-                    marsc_grammar::dump_ast(&module, text),
-                    graph.with_source(text),
-                    chunks,
-                    subtasks.with_chunks(&chunks)
-                ),
-                EmitFormat::Dot => crate::tileable::dot::to_dot(&graph),
+                EmitFormat::Text => {
+                    let module = parse(text)?;
+                    format!(
+                        "after parse\n{}\n{lowered}",
+                        marsc_grammar::dump_ast(&module, text)
+                    )
+                }
+                EmitFormat::Dot => lowered,
             })
         }
         Stage::Chunk => {
-            let (_, chunks) = chunk(text, options)?;
-            Ok(match format {
-                EmitFormat::Text => chunks.to_string(),
-                EmitFormat::Dot => crate::chunk::dot::to_dot(&chunks),
-            })
+            let (graph, chunks) = chunk(text, options)?;
+            Ok(render_ir(stage, format, text, &graph, Some(&chunks), None))
         }
         Stage::Subtask => {
-            let (_, chunks, subtasks) = subtasks(text, options)?;
-            Ok(match format {
-                EmitFormat::Text => subtasks.with_chunks(&chunks).to_string(),
-                EmitFormat::Dot => crate::subtask::dot::to_dot(&subtasks, &chunks),
-            })
+            let (graph, chunks, subtasks) = subtasks(text, options)?;
+            Ok(render_ir(
+                stage,
+                format,
+                text,
+                &graph,
+                Some(&chunks),
+                Some(&subtasks),
+            ))
         }
         Stage::Kernels => {
             if !options.jit {
@@ -343,5 +341,44 @@ pub fn emit(
             let compiled = compile(text, options)?;
             Ok(marsc_runtime::jit::kernel_listing(&compiled.plan))
         }
+    }
+}
+
+/// The dump of `stage` from the IRs compiled for it (`chunks` and `subtasks` when the
+/// stage goes that far): what `--emit` prints after parsing, for a script and for
+/// each stage of a script that runs in stages. `Stage::All` is every pass after
+/// `parse`; `Stage::Ast` and `Stage::Kernels` are rendered by their callers.
+pub(crate) fn render_ir(
+    stage: Stage,
+    format: EmitFormat,
+    source: &str,
+    graph: &TileableGraph,
+    chunks: Option<&ChunkGraph>,
+    subtasks: Option<&SubtaskGraph>,
+) -> String {
+    let chunk_text = || chunks.map(ToString::to_string).unwrap_or_default();
+    let subtask_text = || match (subtasks, chunks) {
+        (Some(subtasks), Some(chunks)) => subtasks.with_chunks(chunks).to_string(),
+        _ => String::new(),
+    };
+    match (stage, format) {
+        (Stage::Tileable, EmitFormat::Text) => graph.with_source(source).to_string(),
+        (Stage::Tileable | Stage::All, EmitFormat::Dot) => crate::tileable::dot::to_dot(graph),
+        (Stage::Chunk, EmitFormat::Text) => chunk_text(),
+        (Stage::Chunk, EmitFormat::Dot) => {
+            chunks.map(crate::chunk::dot::to_dot).unwrap_or_default()
+        }
+        (Stage::Subtask, EmitFormat::Text) => subtask_text(),
+        (Stage::Subtask, EmitFormat::Dot) => match (subtasks, chunks) {
+            (Some(subtasks), Some(chunks)) => crate::subtask::dot::to_dot(subtasks, chunks),
+            _ => String::new(),
+        },
+        (Stage::All, EmitFormat::Text) => format!(
+            "after lower\n{}\nafter tile\n{}\nafter subtask\n{}",
+            graph.with_source(source),
+            chunk_text(),
+            subtask_text()
+        ),
+        (Stage::Ast | Stage::Kernels, _) => String::new(),
     }
 }

@@ -13,13 +13,15 @@
 use super::compute::{plan_with_cache, plan_with_cache_inspected, run_with_cache, ChunkCache};
 use super::handle_steps;
 use crate::chunk::{ChunkGraph, ChunkOutput};
-use crate::driver::{tile_graph, EmitFormat, Options, Stage};
+use crate::driver::{render_ir, tile_graph, EmitFormat, Options, Stage};
 use crate::error::JobError;
 use crate::lower::incremental::SessionLowering;
 use crate::lower::stage::{Staged, Stager};
 use crate::run::output::{shown, write_outputs, PrintSink, Printed};
 use crate::run::{RunOptions, RunStats};
+use crate::subtask::SubtaskGraph;
 use crate::tileable::prune::prune;
+use marsc_grammar::LineIndex;
 use marsc_runtime::ArrayData;
 use std::time::Instant;
 
@@ -79,12 +81,13 @@ impl StageDumps {
     }
 
     /// Dumps one run: `hidden` is 1 for a stage (its last output is the value the
-    /// program needs), 0 for the script's last run.
+    /// program needs), 0 for the script's last run; `planned` is its subtasks and
+    /// kernel listing when the stage dumped needs them.
     fn dump(
         &mut self,
         lowering: &SessionLowering,
         chunks: &ChunkGraph,
-        planned: Option<(&crate::subtask::SubtaskGraph, String)>,
+        planned: Option<&(SubtaskGraph, String)>,
         hidden: usize,
     ) {
         use std::fmt::Write as _;
@@ -97,14 +100,10 @@ impl StageDumps {
             .map(|output| output.span());
         let what = match wanted {
             Some(span) => {
-                let (start, end) = (span.start as usize, span.end as usize);
-                let line = self.source[..start.min(self.source.len())]
-                    .matches('\n')
-                    .count()
-                    + 1;
+                let (line, _) = LineIndex::new(&self.source).line_col(span.start as usize);
                 let code = self
                     .source
-                    .get(start..end)
+                    .get(span.start as usize..span.end as usize)
                     .and_then(|code| code.lines().next())
                     .unwrap_or("");
                 format!("computes `{code}` (line {line}), which the script needs to go on")
@@ -116,36 +115,16 @@ impl StageDumps {
             EmitFormat::Dot => "//",
         };
         let _ = writeln!(self.text, "{comment} stage {}: {what}", self.stages);
-        let (subtasks, kernels) = match planned {
-            Some((subtasks, kernels)) => (Some(subtasks), kernels),
-            None => (None, String::new()),
-        };
-        let body = match (self.stage, self.format) {
-            (Stage::Tileable, EmitFormat::Text) => {
-                lowering.graph.with_source(&self.source).to_string()
-            }
-            (Stage::Tileable | Stage::All, EmitFormat::Dot) => {
-                crate::tileable::dot::to_dot(&lowering.graph)
-            }
-            (Stage::Chunk, EmitFormat::Text) => chunks.to_string(),
-            (Stage::Chunk, EmitFormat::Dot) => crate::chunk::dot::to_dot(chunks),
-            (Stage::Subtask, EmitFormat::Text) => subtasks
-                .map(|subtasks| subtasks.with_chunks(chunks).to_string())
-                .unwrap_or_default(),
-            (Stage::Subtask, EmitFormat::Dot) => subtasks
-                .map(|subtasks| crate::subtask::dot::to_dot(subtasks, chunks))
-                .unwrap_or_default(),
-            (Stage::Kernels, _) => kernels,
-            (Stage::All, EmitFormat::Text) => format!(
-                "after lower\n{}\nafter tile\n{}\nafter subtask\n{}",
-                lowering.graph.with_source(&self.source),
-                chunks,
-                subtasks
-                    .map(|subtasks| subtasks.with_chunks(chunks).to_string())
-                    .unwrap_or_default()
+        let body = match (self.stage, planned) {
+            (Stage::Kernels, Some((_, kernels))) => kernels.clone(),
+            (stage, planned) => render_ir(
+                stage,
+                self.format,
+                &self.source,
+                &lowering.graph,
+                Some(chunks),
+                planned.map(|(subtasks, _)| subtasks),
             ),
-            // The syntax tree is the script's, dumped once by the caller.
-            (Stage::Ast, _) => String::new(),
         };
         self.text.push_str(&body);
         if !self.text.ends_with('\n') {
@@ -335,7 +314,7 @@ impl<'s> Runner<'s> {
         let mut planned = None;
         if wants_plan {
             let mut capture =
-                |subtasks: &crate::subtask::SubtaskGraph,
+                |subtasks: &SubtaskGraph,
                  plan: &marsc_runtime::plan::Plan<marsc_runtime::kernel::Kernel>| {
                     planned = Some((subtasks.clone(), marsc_runtime::jit::kernel_listing(plan)));
                 };
@@ -350,10 +329,7 @@ impl<'s> Runner<'s> {
             .map_err(|message| JobError::internal("plan", message))?;
         }
         if let Some(dumps) = &mut self.emit {
-            let planned = planned
-                .as_ref()
-                .map(|(subtasks, kernels)| (subtasks, kernels.clone()));
-            dumps.dump(lowering, &chunks, planned, hidden);
+            dumps.dump(lowering, &chunks, planned.as_ref(), hidden);
         }
         if hidden == 0 {
             return Ok(Ran {
