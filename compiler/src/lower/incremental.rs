@@ -21,7 +21,7 @@ use super::pyfmt::python_repr_with;
 use super::stage::SharedStager;
 use super::value::{Namespace, Value};
 use super::{LowerOptions, Lowerer};
-use crate::tileable::prune::{prune_cut, reached_from, reached_nodes};
+use crate::tileable::prune::{prune_to, reached_from, reached_nodes};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId};
 use marsc_grammar::ast::{Module, StmtKind};
 use marsc_grammar::{Diagnostic, Span};
@@ -370,8 +370,10 @@ impl Lowerer<'_> {
             .copied()
             .filter(|id| matches!(self.graph.node(*id).op, TileOp::Load { .. }))
             .collect();
+        // The handles pushed above are among the reached nodes, so the outputs reach
+        // exactly those: the graph is pruned to them without walking it again.
         let materialized = &self.materialized;
-        let graph = prune_cut(&self.graph, |id| materialized.get(&id).copied());
+        let graph = prune_to(&self.graph, &reached, |id| materialized.get(&id).copied());
         self.graph.outputs.clear();
         // A graph too big to tile is refused as a script's is, before anything runs.
         graph_size::check_graph_size(&graph).map_err(|diagnostic| vec![diagnostic])?;

@@ -17,9 +17,19 @@ pub fn prune(graph: &TileableGraph) -> TileableGraph {
 /// cuts the tensors whose chunks it has cached (staged execution).
 pub fn prune_cut(graph: &TileableGraph, cut: impl Fn(TileableId) -> Option<u64>) -> TileableGraph {
     let live = reached_nodes(graph, |id| cut(id).is_some());
+    prune_to(graph, &live, cut)
+}
+
+/// [`prune_cut`] to the nodes `live`, which must be what [`reached_nodes`] gives for
+/// the graph's outputs and the same cut (a caller that has them already).
+pub fn prune_to(
+    graph: &TileableGraph,
+    live: &[TileableId],
+    cut: impl Fn(TileableId) -> Option<u64>,
+) -> TileableGraph {
     let mut renumbered: HashMap<TileableId, TileableId> = HashMap::with_capacity(live.len());
     let mut pruned = TileableGraph::new();
-    for &id in &live {
+    for &id in live {
         let mut node = graph.node(id).clone();
         if let Some(key) = cut(id) {
             node.op = super::TileOp::Cached { key };
