@@ -160,8 +160,7 @@ impl Lowerer<'_> {
                 (RandomDist::Binomial { n, p }, size(&args.get("size"))?)
             }
         };
-        let dtype = dist.dtype();
-        self.add_random(dist, shape, dtype, args)
+        self.add_random(dist, shape, args)
     }
 
     /// `randint(low, high=None, size=None, dtype=int)`: int64 in `[low, high)`, or
@@ -211,8 +210,7 @@ impl Lowerer<'_> {
             return Err(Diagnostic::error("low >= high", high_span));
         }
         let shape = size(&args.get("size"))?;
-        let value =
-            self.add_random(RandomDist::Randint { low, high }, shape, DType::Int64, args)?;
+        let value = self.add_random(RandomDist::Randint { low, high }, shape, args)?;
         match value {
             Value::Tensor(id) => Ok(Value::Tensor(self.cast(id, dtype, args.call_span)?)),
             other => Ok(other),
@@ -223,19 +221,17 @@ impl Lowerer<'_> {
         &mut self,
         dist: RandomDist,
         shape: Vec<usize>,
-        dtype: DType,
         args: &BoundArgs,
     ) -> LowerResult<Value> {
-        let id = self.random_tensor(dist, shape, dtype, args.chunks.as_ref(), args.call_span)?;
+        let id = self.random_tensor(dist, shape, args.chunks.as_ref(), args.call_span)?;
         Ok(Value::Tensor(id))
     }
 
-    /// A tensor of `dist`'s values on the next random stream.
+    /// A tensor of `dist`'s values (of its dtype) on the next random stream.
     fn random_tensor(
         &mut self,
         dist: RandomDist,
         shape: Vec<usize>,
-        dtype: DType,
         chunks: Option<&Arg>,
         span: Span,
     ) -> LowerResult<TileableId> {
@@ -252,19 +248,13 @@ impl Lowerer<'_> {
             }
         };
         let op = TileOp::Random { dist, seed, stream };
-        self.add_created(op, shape, dtype, chunks, span)
+        self.add_created(op, shape, dist.dtype(), chunks, span)
     }
 
     /// Uniform draws in [0, 1) of `shape`, chunked as the call's `chunks=` says.
     fn uniform_draws(&mut self, shape: Vec<usize>, args: &BoundArgs) -> LowerResult<TileableId> {
         let chunks = args.chunks.as_ref();
-        self.random_tensor(
-            RandomDist::Uniform01,
-            shape,
-            DType::Float64,
-            chunks,
-            args.call_span,
-        )
+        self.random_tensor(RandomDist::Uniform01, shape, chunks, args.call_span)
     }
 
     /// `exponential(scale=1.0, size=None)`: `-scale * log(1 - u)` of uniform `u` in
@@ -296,8 +286,7 @@ impl Lowerer<'_> {
         chunks: Option<&Arg>,
         span: Span,
     ) -> LowerResult<Option<TileableId>> {
-        let keys =
-            self.random_tensor(RandomDist::Uniform01, vec![n], DType::Float64, chunks, span)?;
+        let keys = self.random_tensor(RandomDist::Uniform01, vec![n], chunks, span)?;
         self.sorted(keys, 0, true, span)
     }
 
@@ -470,7 +459,6 @@ impl Lowerer<'_> {
                     high: n as i64,
                 },
                 shape,
-                DType::Int64,
                 args.chunks.as_ref(),
                 span,
             )?
