@@ -140,6 +140,7 @@ impl Lowerer<'_> {
             Builtin::Selection(kind) => self.selection(kind, &args),
             Builtin::Sorting(kind) => self.sorting(kind, &args),
             Builtin::Product(kind) => self.product(kind, &args),
+            Builtin::Einsum => self.einsum(&args),
             Builtin::Choose(as_method) => self.choose(&args, as_method),
             Builtin::MarsExecute => {
                 // Mars gives the one tileable, or a tuple of them.

@@ -23,7 +23,8 @@ use std::collections::BTreeMap;
 
 use crate::tileable::TileableId;
 
-/// The library's tensor products.
+/// The library's products of two tensors (`einsum`, of any number, is
+/// `Builtin::Einsum`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Product {
     /// `tensordot(a, b, axes=2)`.
@@ -34,8 +35,6 @@ pub(crate) enum Product {
     Vdot,
     /// `kron(a, b)`.
     Kron,
-    /// `einsum(subscripts, *operands, dtype=None, optimize=False)`.
-    Einsum,
 }
 
 /// An einsum label: a letter, or the `n`-th axis an ellipsis stands for.
@@ -69,9 +68,6 @@ struct Operand {
 impl Lowerer<'_> {
     pub(super) fn product(&mut self, kind: Product, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
-        if kind == Product::Einsum {
-            return self.einsum(args);
-        }
         let (a_arg, b_arg) = (args.get("a"), args.get("b"));
         let a = self.tensor_of(&a_arg, None, "`a`")?;
         let b = self.tensor_of(&b_arg, None, "`b`")?;
@@ -115,7 +111,6 @@ impl Lowerer<'_> {
                 self.contract(a, b, &[0], &[0], span)?
             }
             Product::Kron => self.kron(a, b, span)?,
-            Product::Einsum => unreachable!("handled above"),
         };
         Ok(Value::Tensor(id))
     }
@@ -289,7 +284,7 @@ impl Lowerer<'_> {
     }
 
     /// `einsum(subscripts, *operands)`.
-    fn einsum(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+    pub(super) fn einsum(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let subscripts_arg = args.get("subscripts");
         let text = str_arg(&subscripts_arg, "subscripts")

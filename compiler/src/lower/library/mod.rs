@@ -157,8 +157,10 @@ pub(crate) enum Builtin {
     Linalg(Decomposition),
     /// Sorting and what is built on it (`sort.rs`).
     Sorting(Sorting),
-    /// Tensor products built on `matmul` (`products.rs`).
+    /// Products of two tensors built on `matmul` (`products.rs`).
     Product(Product),
+    /// `einsum(subscripts, *operands)` (`products.rs`).
+    Einsum,
     /// `choose(a, choices, mode='raise')`; `true` for the method `a.choose(...)`
     /// (`choose.rs`).
     Choose(bool),

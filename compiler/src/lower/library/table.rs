@@ -224,7 +224,7 @@ pub(crate) static LIBRARY: &[Signature] = &[
     entry("inner", POSITIONAL_PAIR, F::Product(Product::Inner)),
     entry("vdot", POSITIONAL_PAIR, F::Product(Product::Vdot)),
     entry("kron", KRON, F::Product(Product::Kron)),
-    entry("einsum", EINSUM, F::Product(Product::Einsum)),
+    entry("einsum", EINSUM, F::Einsum),
     entry("transpose", TRANSPOSE, F::Transpose),
     method("transpose", AXES_VARARGS, F::TransposeMethod),
     // ---- shape ----
