@@ -23,7 +23,7 @@ pub(super) enum Item {
 }
 
 impl Item {
-    fn span(&self) -> Span {
+    pub(super) fn span(&self) -> Span {
         match self {
             Item::Value(_, span) | Item::Slice { span, .. } => *span,
         }

@@ -45,49 +45,25 @@ impl Lowerer<'_> {
         let Some(items) = self.masks_as_coordinates(id, items)? else {
             return Ok(Value::Poison);
         };
-        let ndim = self.shape(id).len();
-        let consumed: usize = items
-            .iter()
-            .map(|item| match item {
-                Item::Value(Value::None | Value::Ellipsis, _) => 0,
-                _ => 1,
-            })
-            .sum();
-        let whole = |span: Span| Item::Slice {
-            parts: [None, None, None],
-            span,
-        };
+        let starts = self.item_axes(&items, self.shape(id).len());
         let mut basic: Vec<Item> = Vec::with_capacity(items.len());
         let mut arrays: Vec<IndexArray> = Vec::new();
-        let (mut x_axis, mut out_axis) = (0, 0);
-        for item in &items {
-            match item {
-                Item::Value(Value::Tensor(tensor), span) => {
-                    arrays.push(IndexArray {
-                        tensor: *tensor,
-                        span: *span,
-                        x_axis,
-                        out_axis,
-                    });
-                    basic.push(whole(*span));
-                    x_axis += 1;
-                    out_axis += 1;
-                    continue;
-                }
-                Item::Value(Value::Int(_), _) => x_axis += 1,
-                Item::Slice { .. } => {
-                    x_axis += 1;
-                    out_axis += 1;
-                }
-                Item::Value(Value::None, _) => out_axis += 1,
-                Item::Value(Value::Ellipsis, _) => {
-                    let expanded = ndim.saturating_sub(consumed);
-                    x_axis += expanded;
-                    out_axis += expanded;
-                }
-                _ => {}
-            }
-            basic.push(item.clone());
+        for (item, &(x_axis, out_axis)) in items.iter().zip(&starts) {
+            let Item::Value(Value::Tensor(tensor), span) = item else {
+                basic.push(item.clone());
+                continue;
+            };
+            arrays.push(IndexArray {
+                tensor: *tensor,
+                span: *span,
+                x_axis,
+                out_axis,
+            });
+            // The array's axis is kept whole while the basic items are applied.
+            basic.push(Item::Slice {
+                parts: [None, None, None],
+                span: *span,
+            });
         }
         let Value::Tensor(indexed) = self.index_tensor(id, &basic, span)? else {
             return Ok(Value::Poison);
@@ -128,25 +104,13 @@ impl Lowerer<'_> {
         // The linear index into the indexed axes, flattened in C order.
         let mut linear: Option<TileableId> = None;
         for (array, &len) in arrays.iter().zip(&lengths) {
+            // In bounds, so Python's modulo counts a negative index from the end.
             let index = self.cast(array.tensor, DType::Int64, array.span)?;
-            let index = {
-                let negative =
-                    self.apply("less", vec![Value::Tensor(index), Value::Int(0)], span)?;
-                let wrapped = self.apply(
-                    "add",
-                    vec![Value::Tensor(index), Value::Int(len as i64)],
-                    span,
-                )?;
-                self.apply(
-                    "where",
-                    vec![
-                        Value::Tensor(negative),
-                        Value::Tensor(wrapped),
-                        Value::Tensor(index),
-                    ],
-                    span,
-                )?
-            };
+            let index = self.apply(
+                "remainder",
+                vec![Value::Tensor(index), Value::Int(len as i64)],
+                span,
+            )?;
             linear = Some(match linear {
                 None => index,
                 Some(outer) => {
@@ -221,30 +185,17 @@ impl Lowerer<'_> {
         items: &[Item],
     ) -> LowerResult<Option<Vec<Item>>> {
         let shape = self.shape(id).to_vec();
-        let ndim = shape.len();
-        let axes_of = |this: &Self, item: &Item| match item {
-            Item::Value(Value::None | Value::Ellipsis, _) => 0,
-            Item::Value(Value::Tensor(t), _) if this.dtype(*t).is_bool() => this.shape(*t).len(),
-            _ => 1,
-        };
-        let consumed: usize = items.iter().map(|item| axes_of(self, item)).sum();
+        let starts = self.item_axes(items, shape.len());
         let mut expanded = Vec::with_capacity(items.len());
-        let mut x_axis = 0;
-        for item in items {
-            let Item::Value(Value::Tensor(mask), span) = item else {
-                x_axis += match item {
-                    Item::Value(Value::Ellipsis, _) => ndim.saturating_sub(consumed),
-                    other => axes_of(self, other),
-                };
-                expanded.push(item.clone());
-                continue;
+        for (item, &(x_axis, _)) in items.iter().zip(&starts) {
+            let mask = match item {
+                Item::Value(Value::Tensor(mask), _) if self.dtype(*mask).is_bool() => *mask,
+                other => {
+                    expanded.push(other.clone());
+                    continue;
+                }
             };
-            let (mask, span) = (*mask, *span);
-            if !self.dtype(mask).is_bool() {
-                x_axis += 1;
-                expanded.push(item.clone());
-                continue;
-            }
+            let span = item.span();
             let mask_shape = self.shape(mask).to_vec();
             if mask_shape.is_empty() {
                 return Err(Diagnostic::error(
@@ -252,36 +203,23 @@ impl Lowerer<'_> {
                     span,
                 ));
             }
-            if x_axis + mask_shape.len() > ndim {
+            let Some(lens) = shape.get(x_axis..x_axis + mask_shape.len()) else {
+                let indexed = starts.last().map_or(0, |&(x, _)| x);
                 return Err(Diagnostic::error(
                     format!(
-                        "too many indices for array: array is {ndim}-dimensional, but {} were \
+                        "too many indices for array: array is {}-dimensional, but {indexed} were \
                          indexed",
-                        consumed
+                        shape.len()
                     ),
                     span,
                 ));
-            }
-            for (i, &mask_len) in mask_shape.iter().enumerate() {
-                let len = shape[x_axis + i];
-                if len != mask_len {
-                    return Err(Diagnostic::error(
-                        format!(
-                            "boolean index did not match indexed array along axis {}; size of \
-                             axis is {len} but size of corresponding boolean axis is {mask_len}",
-                            x_axis + i
-                        ),
-                        span,
-                    ));
-                }
-            }
-            x_axis += mask_shape.len();
-            let coordinates = self.coordinates(mask, span)?;
-            let Some(selected) = self.select_all(&coordinates, mask, 0, span)? else {
+            };
+            super::select::mask_fits(lens, &mask_shape, x_axis, span)?;
+            let Some(coordinates) = self.nonzero(mask, span)? else {
                 return Ok(None);
             };
             expanded.extend(
-                selected
+                coordinates
                     .into_iter()
                     .map(|coordinate| Item::Value(Value::Tensor(coordinate), span)),
             );

@@ -48,6 +48,29 @@ pub(crate) enum Selection {
     Digitize,
 }
 
+/// NumPy's error when a boolean index of shape `mask_shape` does not have the
+/// lengths `lens` of the axes it stands for (the first being axis `x_axis`).
+pub(super) fn mask_fits(
+    lens: &[usize],
+    mask_shape: &[usize],
+    x_axis: usize,
+    span: Span,
+) -> LowerResult<()> {
+    for (i, (&len, &mask_len)) in lens.iter().zip(mask_shape).enumerate() {
+        if len != mask_len {
+            return Err(Diagnostic::error(
+                format!(
+                    "boolean index did not match indexed array along axis {}; size of axis is \
+                     {len} but size of corresponding boolean axis is {mask_len}",
+                    x_axis + i
+                ),
+                span,
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The most test elements `isin` (or bin edges `digitize`) compares with one by one.
 const MAX_ISIN_ELEMENTS: usize = 64;
 
@@ -102,56 +125,53 @@ impl Lowerer<'_> {
         };
         // Where the mask's axes are, in x and in the basic-indexed result.
         let ndim = self.shape(id).len();
-        let consumed = items
-            .iter()
-            .enumerate()
-            .map(|(p, item)| match item {
-                _ if p == mask_position => k,
-                Item::Value(Value::Int(_), _) | Item::Slice { .. } => 1,
-                _ => 0,
-            })
-            .sum::<usize>();
-        let (mut x_axis, mut out_axis) = (0, 0);
-        for item in &items[..mask_position] {
-            match item {
-                Item::Value(Value::Int(_), _) => x_axis += 1,
-                Item::Slice { .. } => {
-                    x_axis += 1;
-                    out_axis += 1
-                }
-                Item::Value(Value::None, _) => out_axis += 1,
-                Item::Value(Value::Ellipsis, _) => {
-                    let expanded = ndim.saturating_sub(consumed);
-                    x_axis += expanded;
-                    out_axis += expanded;
-                }
-                _ => {}
-            }
-        }
+        let (x_axis, out_axis) = self.item_axes(items, ndim)[mask_position];
         let indexed_shape = self.shape(indexed).to_vec();
         if !is_mask {
             let taken = self.take_along(indexed, mask, out_axis, x_axis, mask_span)?;
             return self.advanced_first(taken, items, mask_position, out_axis, result_axes, span);
         }
         let mask_shape = self.shape(mask).to_vec();
-        for (i, (&len, &mask_len)) in indexed_shape[out_axis..out_axis + k]
-            .iter()
-            .zip(&mask_shape)
-            .enumerate()
-        {
-            if len != mask_len {
-                return Err(Diagnostic::error(
-                    format!(
-                        "boolean index did not match indexed array along axis {}; size of axis \
-                         is {len} but size of corresponding boolean axis is {mask_len}",
-                        x_axis + i
-                    ),
-                    mask_span,
-                ));
-            }
-        }
+        mask_fits(
+            &indexed_shape[out_axis..out_axis + k],
+            &mask_shape,
+            x_axis,
+            mask_span,
+        )?;
         let selected = self.select(indexed, mask, out_axis, span)?;
         self.advanced_first(selected, items, mask_position, out_axis, 1, span)
+    }
+
+    /// Where each item of a subscript starts: its first axis in the indexed tensor
+    /// (of `ndim` axes), and in the tensor the basic items make with every array
+    /// item kept whole — a boolean array standing for as many axes as it has, an
+    /// integer array for one, `...` for what the others leave. One more entry at
+    /// the end: where the items end (the axes they index in all).
+    pub(super) fn item_axes(&self, items: &[Item], ndim: usize) -> Vec<(usize, usize)> {
+        let axes_of = |item: &Item| match item {
+            Item::Value(Value::Tensor(t), _) if self.dtype(*t).is_bool() => self.shape(*t).len(),
+            Item::Value(Value::None | Value::Ellipsis, _) => 0,
+            _ => 1,
+        };
+        let consumed: usize = items.iter().map(axes_of).sum();
+        let (mut x_axis, mut out_axis) = (0, 0);
+        let mut starts = Vec::with_capacity(items.len() + 1);
+        for item in items {
+            starts.push((x_axis, out_axis));
+            let (taken, made) = match item {
+                Item::Value(Value::Int(_), _) => (1, 0),
+                Item::Value(Value::None, _) => (0, 1),
+                Item::Value(Value::Ellipsis, _) => {
+                    let expanded = ndim.saturating_sub(consumed);
+                    (expanded, expanded)
+                }
+                other => (axes_of(other), axes_of(other)),
+            };
+            x_axis += taken;
+            out_axis += made;
+        }
+        starts.push((x_axis, out_axis));
+        starts
     }
 
     /// `result` (of an array index at `array_position` whose `result_axes` axes sit
@@ -560,7 +580,11 @@ impl Lowerer<'_> {
     }
 
     /// `nonzero(a)`: per axis, the coordinates of a's nonzero elements in C order.
-    fn nonzero(&mut self, a: TileableId, span: Span) -> LowerResult<Option<Vec<TileableId>>> {
+    pub(super) fn nonzero(
+        &mut self,
+        a: TileableId,
+        span: Span,
+    ) -> LowerResult<Option<Vec<TileableId>>> {
         if self.shape(a).is_empty() {
             return Err(Diagnostic::error(
                 "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.",
@@ -640,11 +664,7 @@ impl Lowerer<'_> {
 
     /// Per axis of `mask`, a tensor of its shape and chunks holding each element's
     /// coordinate along that axis (int64), made of a broadcast `arange`.
-    pub(super) fn coordinates(
-        &mut self,
-        mask: TileableId,
-        span: Span,
-    ) -> LowerResult<Vec<TileableId>> {
+    fn coordinates(&mut self, mask: TileableId, span: Span) -> LowerResult<Vec<TileableId>> {
         let shape = self.shape(mask).to_vec();
         let nsplits = self.node(mask).nsplits.clone();
         let zeros = (shape.len() > 1).then(|| {
