@@ -55,15 +55,11 @@ const INLINE_BYTES: u64 = 1 << 20;
 
 /// Whether `plan` is too small to be worth worker threads (a stage of a staged
 /// loop over a small tensor): at most [`INLINE_SUBTASKS`] subtasks over at most
-/// [`INLINE_BYTES`] of chunks, and a plain run (no memory limit, trace or injected
-/// faults, which want the workers).
+/// [`INLINE_BYTES`] of chunks, not traced (a trace shows the workers). The
+/// executor itself keeps the workers under a memory limit or injected faults.
 fn runs_inline<K>(plan: &Plan<K>, chunks: &ChunkGraph, options: &RunOptions) -> bool {
-    let plain = options.inline_small
-        && options.memory_limit.is_none()
+    options.inline_small
         && options.trace.is_none()
-        && options.inject_faults.is_none()
-        && options.kill_worker.is_none();
-    plain
         && plan.subtasks.len() <= INLINE_SUBTASKS
         && chunks.num_chunks() <= 16 * INLINE_SUBTASKS
         && projected_chunk_bytes(chunks).iter().sum::<u64>() <= INLINE_BYTES
