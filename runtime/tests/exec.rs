@@ -7,7 +7,8 @@ mod exec_support;
 use exec_support::random_dag::{build_plan, subtask_spec};
 use exec_support::{run_sequential, PlanBuilder, Toy};
 use marsc_runtime::exec::{
-    execute, ExecError, ExecObserver, ExecOptions, ExecOutput, NoObserver, TraceRecorder,
+    execute, ExecError, ExecObserver, ExecOptions, ExecOutput, NoObserver, SubtaskSpan,
+    TraceRecorder, WorkerMemory,
 };
 use marsc_runtime::plan::{ChunkId, OpArg, Plan, PlanOp, SubtaskId};
 use proptest::prelude::*;
@@ -488,4 +489,62 @@ fn progress_and_chrome_trace() {
     assert_eq!(per_worker.to_vec(), output.stats.subtasks_per_worker);
     let last = spans.iter().find(|s| s["args"]["subtask"] == 50).unwrap();
     assert_eq!(last["name"], "label 50");
+}
+
+/// Records what a dashboard shows: each subtask's span and each worker's memory.
+#[derive(Default)]
+struct Watcher {
+    spans: Vec<SubtaskSpan>,
+    memory: Vec<WorkerMemory>,
+}
+
+impl ExecObserver for Watcher {
+    fn wants_spans(&self) -> bool {
+        true
+    }
+    fn on_subtask_span(&mut self, span: &SubtaskSpan) {
+        self.spans.push(*span);
+    }
+    fn on_worker_memory(&mut self, memory: &WorkerMemory) {
+        self.memory.push(*memory);
+    }
+}
+
+/// Threaded and inline runs alike give one span per subtask and each worker's
+/// memory: held never above its peak, the last peak the run's figure.
+#[test]
+fn spans_and_worker_memory_reach_the_observer_threaded_and_inline() {
+    let mut b = PlanBuilder::new();
+    let chunks: Vec<ChunkId> = (0..20)
+        .map(|i| b.single(Toy::Const(vec![i; 100]), &[], None))
+        .collect();
+    let total = b.single(Toy::Sum, &chunks, None);
+    b.result(total);
+    let plan = Arc::new(b.finish());
+    for inline in [false, true] {
+        let options = ExecOptions {
+            inline,
+            ..options(2)
+        };
+        let mut watcher = Watcher::default();
+        let output = execute(&plan, &options, &mut watcher).unwrap();
+        let mut seen: Vec<u32> = watcher.spans.iter().map(|span| span.subtask.0).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..21).collect::<Vec<u32>>(), "inline {inline}");
+        assert!(watcher.spans.iter().all(|s| s.start_nanos <= s.end_nanos));
+        assert!(!watcher.memory.is_empty(), "inline {inline}");
+        for memory in &watcher.memory {
+            assert!(memory.held_bytes <= memory.peak_bytes, "{memory:?}");
+            assert_eq!(memory.spilled_bytes, 0);
+        }
+        for worker in 0..2u32 {
+            if let Some(last) = watcher.memory.iter().rev().find(|m| m.worker == worker) {
+                assert_eq!(
+                    last.peak_bytes, output.stats.peak_worker_bytes[worker as usize],
+                    "inline {inline}"
+                );
+            }
+        }
+        assert!(watcher.memory.iter().any(|m| m.peak_bytes >= 800));
+    }
 }

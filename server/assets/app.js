@@ -1,13 +1,15 @@
 // The marsc dashboard: submits scripts, lists jobs live from one multiplexed
 // server-sent event stream (/api/events), and shows the selected job's progress
-// by op, its task stream per worker, output, source, diagnostics and graphs.
+// by op, its task stream per worker, each worker's memory and spill, output,
+// source, diagnostics and graphs coloured as the job runs.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const jobs = new Map();      // id -> summary
 let selected = null;         // id of the job shown on the right
 let detail = null;           // its detail (ops, workers)
-let spans = [];              // its task-stream rows [worker, start, end, op]
+let spans = [];              // its task-stream rows [worker, start, end, op, subtask]
+let graphStage = null;       // the stage of the graph drawn now, if any
 window.marscErrors = [];
 window.addEventListener("error", (e) => window.marscErrors.push(String(e.message)));
 window.addEventListener("unhandledrejection", (e) => window.marscErrors.push(String(e.reason)));
@@ -83,8 +85,9 @@ function connect() {
     if (p.id === selected && detail) {
       p.ops.forEach(([done, total], i) => { if (detail.progress.ops[i]) { detail.progress.ops[i].done = done; detail.progress.ops[i].total = total; } });
       detail.progress.workers = p.workers;
+      if (p.memory) detail.progress.memory = p.memory;
       spans.push(...p.spans);
-      renderOps(); drawStream();
+      renderOps(); drawStream(); renderWorkers(); colourGraph();
     }
   });
   source.addEventListener("removed", (e) => { jobs.delete(JSON.parse(e.data).id); renderJobs(); });
@@ -99,7 +102,7 @@ function showMeta(job) {
 }
 
 async function select(id) {
-  if (selected !== id) $("graph").replaceChildren();
+  if (selected !== id) { $("graph").replaceChildren(); graphStage = null; }
   selected = id;
   renderJobs();
   const response = await api(`/jobs/${id}`);
@@ -109,7 +112,8 @@ async function select(id) {
   showMeta(detail);
   const s = await (await api(`/jobs/${id}/spans`)).json();
   spans = s.spans;
-  renderOps(); drawStream();
+  detail.progress.memory = s.memory; detail.progress.memory_limit = s.memory_limit;
+  renderOps(); drawStream(); renderWorkers(); colourGraph();
   const source = await (await api(`/jobs/${id}/source`)).text();
   renderSource(source, detail.error);
   const done = ["SUCCEEDED", "FAILED", "CANCELLED"].includes(detail.state);
@@ -132,6 +136,36 @@ function highlight(line, on) {
 }
 
 function opColor(i) { return `hsl(${(i * 67) % 360} 65% 55%)`; }
+function workerColor(w) { return `hsl(${(w * 137 + 210) % 360} 55% 52%)`; }
+
+function bytes(n) {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let i = 0;
+  while (n >= 1000 && i < units.length - 1) { n /= 1000; i++; }
+  return `${i ? n.toFixed(1) : n} ${units[i]}`;
+}
+
+// Each worker: subtasks run, chunk memory held now against the job's limit (or
+// its own peak), the peak, and bytes spilled to disk.
+function renderWorkers() {
+  const memory = (detail && detail.progress.memory) || [];
+  const limit = detail && detail.progress.memory_limit;
+  const ran = new Map();
+  for (const row of spans) ran.set(row[0], (ran.get(row[0]) || 0) + 1);
+  const scale = limit || Math.max(1, ...memory.map((m) => m[1]));
+  $("workers-panel").replaceChildren(...memory.map(([held, peak, spilled], w) => {
+    const pct = Math.min(100, Math.round(100 * held / scale));
+    const peakPct = Math.min(100, Math.round(100 * peak / scale));
+    return el("div", { class: "worker", "data-worker": w },
+      el("span", { class: "swatch", style: `background:${workerColor(w)}` }),
+      el("span", {}, `worker ${w}`),
+      el("div", { class: "bar mem", title: `held ${bytes(held)} of ${limit ? bytes(limit) + " (limit)" : bytes(peak) + " (peak)"}` },
+        el("div", { class: "fill", style: `width:${pct}%;background:${workerColor(w)}` }),
+        el("div", { class: "peak", style: `left:${peakPct}%` })),
+      el("span", { class: "count" }, `${ran.get(w) || 0} subtasks · ${bytes(held)} held · peak ${bytes(peak)}` +
+        (spilled ? ` · spilled ${bytes(spilled)}` : "")));
+  }));
+}
 
 function renderOps() {
   const ops = (detail && detail.progress.ops) || [];
@@ -194,10 +228,75 @@ async function submit() {
 
 async function cancelJob(id) { await api(`/jobs/${id}/cancel`, { method: "POST", body: "{}" }); }
 
-function draw() {
+// Draws the chosen graph inline (so its nodes can be coloured as the job runs):
+// tileable ops filled by their op's progress, subtasks by the worker that ran them.
+async function draw() {
   if (selected === null) return;
-  const img = el("img", { alt: "graph", src: `/api/jobs/${selected}/graph/${$("stage").value}?format=svg` });
-  $("graph").replaceChildren(img);
+  const stage = $("stage").value, id = selected;
+  const response = await api(`/jobs/${id}/graph/${stage}?format=svg`);
+  if (selected !== id) return;
+  if (!response.ok) {
+    const message = (await response.json()).error.message;
+    graphStage = null;
+    $("graph").replaceChildren(el("p", { class: "note" }, message + ". Progress by op above sums it up."));
+    return;
+  }
+  const doc = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
+  const svg = document.importNode(doc.documentElement, true);
+  graphStage = stage;
+  $("graph").replaceChildren(svg, legend(stage));
+  for (const node of svg.querySelectorAll("g.node")) {
+    const name = node.querySelector("title")?.textContent || "";
+    const op = stage === "tileable" ? opOfTileable(name) : -1;
+    if (op >= 0) {
+      const line = detail.progress.ops[op].line;
+      node.addEventListener("mouseenter", () => highlight(line, true));
+      node.addEventListener("mouseleave", () => highlight(line, false));
+    }
+  }
+  colourGraph();
+}
+
+function opOfTileable(name) {
+  const ops = (detail && detail.progress.ops) || [];
+  return ops.findIndex((op) => `n${op.tileable}` === name);
+}
+
+function legend(stage) {
+  if (stage === "subtask") {
+    const workers = Math.max(1, (detail && detail.progress.workers) || 1);
+    return el("div", { class: "legend" }, "ran on: ", ...Array.from({ length: workers }, (_, w) =>
+      el("span", {}, el("span", { class: "swatch", style: `background:${workerColor(w)}` }), ` worker ${w} `)), "· white: not yet");
+  }
+  if (stage === "tileable") return el("div", { class: "legend" }, "filled as each op's subtasks finish (colours as in Progress by op); point at an op to see its line");
+  return el("div", { class: "legend" }, "");
+}
+
+function fillShape(node, colour, opacity) {
+  for (const shape of node.querySelectorAll("polygon, ellipse")) {
+    shape.setAttribute("fill", colour);
+    shape.setAttribute("fill-opacity", String(opacity));
+  }
+}
+
+function colourGraph() {
+  const svg = $("graph").querySelector("svg");
+  if (!svg || !detail) return;
+  if (graphStage === "tileable") {
+    const ops = detail.progress.ops || [];
+    for (const node of svg.querySelectorAll("g.node")) {
+      const op = opOfTileable(node.querySelector("title")?.textContent || "");
+      if (op < 0) continue;
+      const { done, total } = ops[op];
+      if (done > 0) fillShape(node, opColor(op), total ? 0.25 + 0.75 * done / total : 1);
+    }
+  } else if (graphStage === "subtask") {
+    const ranOn = new Map(spans.map((row) => [`st${row[4]}`, row[0]]));
+    for (const node of svg.querySelectorAll("g.node")) {
+      const worker = ranOn.get(node.querySelector("title")?.textContent || "");
+      if (worker !== undefined) fillShape(node, workerColor(worker), 0.8);
+    }
+  }
 }
 
 async function start() {

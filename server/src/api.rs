@@ -588,6 +588,8 @@ async fn spans(State(manager): Shared, Path(id): Path<String>) -> Response {
     Json(json!({
         "workers": status.workers,
         "ops": status.ops.iter().map(|op| json!({"line": op.line, "text": op.text, "done": op.done, "total": op.total})).collect::<Vec<_>>(),
+        "memory": status.memory,
+        "memory_limit": status.memory_limit,
         "spans": status.spans,
     }))
     .into_response()

@@ -18,7 +18,7 @@ use marsc::fuse::Fusion;
 use marsc::job::{self, Compiled, PrintSink, Printed, PrintedItem};
 use marsc::run::{CancelToken, Progress, ProgressFactory, RunOptions};
 use marsc::subtask::SubtaskId;
-use marsc_runtime::exec::{ExecObserver, SubtaskSpan};
+use marsc_runtime::exec::{ExecObserver, SubtaskSpan, WorkerMemory};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -122,8 +122,12 @@ pub struct Status {
     pub ops: Vec<OpProgress>,
     /// Per subtask, its op's index in `ops`.
     pub subtask_op: Vec<u32>,
-    /// Recorded spans `[worker, start µs, end µs, op]`, at most [`MAX_SPANS`].
-    pub spans: Vec<[u64; 4]>,
+    /// Recorded spans `[worker, start µs, end µs, op, subtask]`, at most [`MAX_SPANS`].
+    pub spans: Vec<[u64; 5]>,
+    /// Per worker, as it last reported: `[held, peak, spilled]` bytes.
+    pub memory: Vec<[u64; 3]>,
+    /// Each running job's share of the server's memory limit, if any.
+    pub memory_limit: Option<u64>,
     pub prints: Vec<Printed>,
     pub output_bytes: u64,
     pub failure: Option<Failure>,
@@ -206,6 +210,8 @@ impl Job {
         });
         if detail {
             value["progress"]["ops"] = ops_json(&status.ops);
+            value["progress"]["memory"] = json!(status.memory);
+            value["progress"]["memory_limit"] = json!(status.memory_limit);
             value["stats"] = status.stats.clone().unwrap_or(Value::Null);
             value["options"] = json!({
                 "workers": self.options.workers,
@@ -537,6 +543,7 @@ impl Manager {
         let trace = std::fs::create_dir_all(&job.dir)
             .ok()
             .map(|()| job.dir.join("trace.json"));
+        job.status().memory_limit = self.config.job_memory_limit();
         let run_options = RunOptions {
             workers: job.options.workers,
             progress: Some(progress_factory(Arc::clone(self), Arc::clone(job))),
@@ -764,7 +771,7 @@ impl PrintSink for JobSink<'_> {
 }
 
 /// The progress event of a job: counts, per-op counts, and new spans.
-fn progress_json(job: &Job, spans: Vec<[u64; 4]>) -> Value {
+fn progress_json(job: &Job, spans: Vec<[u64; 5]>) -> Value {
     let status = job.status();
     json!({
         "id": job.id,
@@ -772,6 +779,7 @@ fn progress_json(job: &Job, spans: Vec<[u64; 4]>) -> Value {
         "total": status.total,
         "workers": status.workers,
         "ops": status.ops.iter().map(|op| [op.done, op.total]).collect::<Vec<_>>(),
+        "memory": status.memory,
         "spans": spans,
     })
 }
@@ -794,7 +802,7 @@ fn progress_factory(manager: Arc<Manager>, job: Arc<Job>) -> ProgressFactory {
 struct JobProgress {
     manager: Arc<Manager>,
     job: Arc<Job>,
-    pending: Vec<[u64; 4]>,
+    pending: Vec<[u64; 5]>,
     last: Instant,
 }
 
@@ -815,6 +823,7 @@ impl ExecObserver for JobProgress {
         let mut status = self.job.status();
         status.total = total;
         status.workers = workers;
+        status.memory = vec![[0; 3]; workers as usize];
         drop(status);
         self.flush(true);
     }
@@ -843,6 +852,7 @@ impl ExecObserver for JobProgress {
             span.start_nanos / 1000,
             span.end_nanos / 1000,
             u64::from(op),
+            u64::from(span.subtask.0),
         ];
         if status.spans.len() < MAX_SPANS {
             status.spans.push(row);
@@ -851,6 +861,15 @@ impl ExecObserver for JobProgress {
                 self.pending.push(row);
             }
         }
+    }
+
+    fn on_worker_memory(&mut self, memory: &WorkerMemory) {
+        let mut status = self.job.status();
+        let worker = memory.worker as usize;
+        if status.memory.len() <= worker {
+            status.memory.resize(worker + 1, [0; 3]);
+        }
+        status.memory[worker] = [memory.held_bytes, memory.peak_bytes, memory.spilled_bytes];
     }
 }
 

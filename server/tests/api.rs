@@ -90,7 +90,25 @@ fn a_job_runs_and_serves_output_results_stats_trace_and_graphs() {
         .as_array()
         .is_some_and(|e| !e.is_empty()));
     let spans = client.get(&format!("/api/jobs/{id}/spans")).json();
-    assert!(spans["spans"].as_array().is_some_and(|s| !s.is_empty()));
+    let rows = spans["spans"].as_array().expect("span rows");
+    let total = state["progress"]["total"].as_u64().expect("total");
+    // One row per subtask, each naming its subtask: [worker, start, end, op, subtask].
+    let mut subtasks: Vec<u64> = rows
+        .iter()
+        .map(|row| row[4].as_u64().expect("subtask"))
+        .collect();
+    subtasks.sort_unstable();
+    assert_eq!(subtasks, (0..total).collect::<Vec<u64>>(), "{spans}");
+    // Each worker's memory: [held, peak, spilled], held within the peak.
+    let memory = spans["memory"].as_array().expect("memory");
+    assert!(!memory.is_empty(), "{spans}");
+    for worker in memory {
+        assert!(worker[0].as_u64() <= worker[1].as_u64(), "{spans}");
+    }
+    assert!(
+        memory.iter().any(|worker| worker[1].as_u64() > Some(0)),
+        "{spans}"
+    );
     assert_eq!(client.get(&format!("/api/jobs/{id}/source")).text(), SMALL);
 
     for stage in ["ast", "tileable", "chunk", "subtask", "kernels"] {

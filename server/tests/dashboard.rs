@@ -167,15 +167,30 @@ async fn drive(
     if ops.is_empty() {
         return Err("no progress bars by op".to_string());
     }
-    // The graph picture of the job.
-    browser
-        .find(Locator::Id("draw"))
+    // Each worker's memory.
+    let workers = browser
+        .find_all(Locator::Css("#workers-panel .worker"))
         .await
-        .map_err(fail("find Draw"))?
-        .click()
+        .map_err(fail("the workers panel"))?;
+    if workers.len() != 2 {
+        return Err(format!("{} worker rows, not 2", workers.len()));
+    }
+    // The subtask graph, every subtask coloured by the worker that ran it.
+    draw_graph(browser, "subtask").await?;
+    let coloured = browser
+        .execute(
+            "const nodes = [...document.querySelectorAll('#graph svg g.node')]; \
+             return [nodes.length, nodes.filter((n) => n.querySelector('[fill-opacity]')).length];",
+            vec![],
+        )
         .await
-        .map_err(fail("click Draw"))?;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+        .map_err(fail("count coloured subtasks"))?;
+    if coloured[0] != coloured[1] || coloured[0].as_u64().unwrap_or(0) < 10 {
+        return Err(format!("[subtasks, coloured] = {coloured} after success"));
+    }
+    save(browser, shots, "0-subtasks.png").await?;
+    // The tileable graph, its ops filled as done.
+    draw_graph(browser, "tileable").await?;
     save(browser, shots, "1-succeeded.png").await?;
 
     // A diagnostic is shown on its line.
@@ -232,6 +247,8 @@ async fn drive(
         ))
         .await
         .map_err(fail("the long job runs"))?;
+    // The graph of a running job fills in as it goes.
+    draw_graph(browser, "tileable").await?;
     tokio::time::sleep(Duration::from_millis(1200)).await;
     save(browser, shots, "3-running.png").await?;
     browser
@@ -257,6 +274,31 @@ async fn drive(
     if errors != json!([]) {
         return Err(format!("JavaScript errors on the page: {errors}"));
     }
+    Ok(())
+}
+
+/// Picks a graph stage, clicks Draw and waits for its coloured nodes.
+async fn draw_graph(browser: &fantoccini::Client, stage: &str) -> Result<(), String> {
+    browser
+        .execute(
+            "document.getElementById('stage').value = arguments[0];",
+            vec![json!(stage)],
+        )
+        .await
+        .map_err(|error| format!("pick the {stage} graph: {error}"))?;
+    browser
+        .find(Locator::Id("draw"))
+        .await
+        .map_err(|error| format!("find Draw: {error}"))?
+        .click()
+        .await
+        .map_err(|error| format!("click Draw: {error}"))?;
+    browser
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Css("#graph svg g.node [fill-opacity]"))
+        .await
+        .map_err(|error| format!("the {stage} graph is drawn and coloured: {error}"))?;
     Ok(())
 }
 

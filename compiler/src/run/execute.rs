@@ -13,7 +13,7 @@ use crate::error::JobError;
 use crate::tileable::TileableGraph;
 use marsc_runtime::exec::{
     execute, write_chrome_trace_with, ChunkKernel, ExecError, ExecObserver, ExecOptions,
-    ExecOutput, SubtaskSpan, TraceRecorder,
+    ExecOutput, SubtaskSpan, TraceRecorder, WorkerMemory,
 };
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
@@ -165,6 +165,11 @@ impl ExecObserver for Observers {
             if progress.wants_spans() {
                 progress.on_subtask_span(span);
             }
+        }
+    }
+    fn on_worker_memory(&mut self, memory: &WorkerMemory) {
+        if let Some(progress) = &mut self.progress {
+            progress.on_worker_memory(memory);
         }
     }
 }

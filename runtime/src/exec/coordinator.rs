@@ -24,7 +24,7 @@ use super::message::{CompletionReport, CoordinatorMessage, WorkOrder};
 use super::results::ResultStore;
 use super::stats::{ExecStats, LiveTracker};
 use super::store::IdMap;
-use super::trace::{ExecObserver, SubtaskSpan};
+use super::trace::{ExecObserver, SubtaskSpan, WorkerMemory};
 use super::transport::{Inbox, Received, Transport};
 use super::{ChunkKernel, ExecError, ExecOptions};
 use crate::plan::{ChunkId, Plan, SubtaskId};
@@ -111,6 +111,8 @@ pub struct Coordinator<'a, K: ChunkKernel, T> {
     retries: u64,
     recomputed: u64,
     peak_worker_bytes: Vec<u64>,
+    /// Per worker: bytes it has written to spill files.
+    spilled_by_worker: Vec<u64>,
     /// Scratch for placement: input bytes held by each worker.
     bytes_on: Vec<u64>,
 }
@@ -177,6 +179,7 @@ where
             retries: 0,
             recomputed: 0,
             peak_worker_bytes: vec![0; w],
+            spilled_by_worker: vec![0; w],
             bytes_on: vec![0; w],
         }
     }
@@ -299,6 +302,13 @@ where
         *peak = (*peak).max(report.peak_store_bytes);
         self.transfer_bytes += report.transfer_bytes;
         self.spilled_bytes += report.spilled_bytes;
+        self.spilled_by_worker[worker as usize] += report.spilled_bytes;
+        observer.on_worker_memory(&WorkerMemory {
+            worker,
+            held_bytes: report.store_bytes,
+            peak_bytes: *peak,
+            spilled_bytes: self.spilled_by_worker[worker as usize],
+        });
         for &chunk in &report.replicas {
             self.replica_arrived(chunk, worker);
         }

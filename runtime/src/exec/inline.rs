@@ -6,12 +6,14 @@
 //! message (tens of microseconds on a virtual machine), more than the work. The
 //! caller decides what is small ([`ExecOptions::inline`]); the values are the same
 //! as on workers, since kernels are pure. A chunk is dropped once its last reader
-//! has run, results are kept, and cancellation is checked between subtasks.
+//! has run, results are kept, and cancellation is checked between subtasks. An
+//! observer that wants spans gets them (all on worker 0), and worker 0's memory at
+//! the end, as from a threaded run.
 
 use super::kernel_call::run_ops_with;
-use super::trace::ExecObserver;
+use super::trace::{ExecObserver, SubtaskSpan, WorkerMemory};
 use super::{ChunkKernel, ExecError, ExecOptions, ExecOutput, ExecStats};
-use crate::plan::{ChunkId, Plan};
+use crate::plan::{ChunkId, Plan, SubtaskId};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -37,6 +39,7 @@ pub(super) fn execute_inline<K: ChunkKernel>(
         is_result[result.0 as usize] = true;
     }
     let mut held: Vec<Option<Arc<K::Value>>> = vec![None; chunks];
+    let wants_spans = observer.wants_spans();
     let (mut live_chunks, mut live_bytes) = (0u64, 0u64);
     let (mut peak_chunks, mut peak_bytes) = (0u64, 0u64);
     for (index, subtask) in plan.subtasks.iter().enumerate() {
@@ -48,6 +51,7 @@ pub(super) fn execute_inline<K: ChunkKernel>(
             return Err(ExecError::Cancelled);
         }
         let mut values = Vec::with_capacity(subtask.ops.len());
+        let span_start = wants_spans.then(|| started.elapsed().as_nanos() as u64);
         let ran = run_ops_with(
             subtask,
             |chunk: ChunkId| held[chunk.0 as usize].as_ref(),
@@ -55,7 +59,7 @@ pub(super) fn execute_inline<K: ChunkKernel>(
         );
         if let Err(message) = ran {
             return Err(ExecError::SubtaskFailed {
-                subtask: crate::plan::SubtaskId(index as u32),
+                subtask: SubtaskId(index as u32),
                 label: subtask.label,
                 worker: 0,
                 message,
@@ -71,6 +75,15 @@ pub(super) fn execute_inline<K: ChunkKernel>(
         }
         peak_chunks = peak_chunks.max(live_chunks);
         peak_bytes = peak_bytes.max(live_bytes);
+        if let Some(start_nanos) = span_start {
+            observer.on_subtask_span(&SubtaskSpan {
+                subtask: SubtaskId(index as u32),
+                label: subtask.label,
+                worker: 0,
+                start_nanos,
+                end_nanos: started.elapsed().as_nanos() as u64,
+            });
+        }
         for input in &subtask.inputs {
             let slot = input.0 as usize;
             readers[slot] -= 1;
@@ -83,6 +96,12 @@ pub(super) fn execute_inline<K: ChunkKernel>(
         }
         observer.on_subtask_done(index as u64 + 1, total);
     }
+    observer.on_worker_memory(&WorkerMemory {
+        worker: 0,
+        held_bytes: live_bytes,
+        peak_bytes,
+        spilled_bytes: 0,
+    });
     let results = plan
         .results
         .iter()

@@ -107,6 +107,8 @@ pub struct CompletionReport<V> {
     pub spilled_bytes: u64,
     /// The most bytes this worker's store has held in memory so far.
     pub peak_store_bytes: u64,
+    /// The bytes this worker's store holds in memory as it reports.
+    pub store_bytes: u64,
     /// Wall time spent running these subtasks, used to size the worker's queue.
     pub busy_nanos: u64,
 }
@@ -125,6 +127,7 @@ impl<V> CompletionReport<V> {
             transfer_bytes: 0,
             spilled_bytes: 0,
             peak_store_bytes: 0,
+            store_bytes: 0,
             busy_nanos: 0,
         }
     }

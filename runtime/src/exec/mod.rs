@@ -84,7 +84,7 @@ pub use memory::check_memory;
 pub use stats::ExecStats;
 pub use trace::{
     write_chrome_trace, write_chrome_trace_with, ExecObserver, NoObserver, SubtaskSpan,
-    TraceRecorder,
+    TraceRecorder, WorkerMemory,
 };
 
 use crate::plan::{ChunkId, Plan, SubtaskId};

@@ -187,6 +187,11 @@ impl<K: ChunkKernel> ChunkStore<K> {
         self.peak_bytes
     }
 
+    /// Bytes of the chunks held in memory now.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
     fn spill_path(&self, chunk: ChunkId) -> Result<PathBuf, String> {
         let dir = self.spill_dir.as_ref().ok_or_else(|| {
             format!("internal error: asked to spill chunk {chunk} without a spill directory")

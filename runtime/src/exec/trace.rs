@@ -17,6 +17,16 @@ pub struct SubtaskSpan {
     pub end_nanos: u64,
 }
 
+/// One worker's memory as it last reported: the bytes its store holds now, the
+/// most it has held, and the bytes it has written to spill files so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkerMemory {
+    pub worker: u32,
+    pub held_bytes: u64,
+    pub peak_bytes: u64,
+    pub spilled_bytes: u64,
+}
+
 /// Callbacks from the coordinator during a run. All have empty defaults.
 pub trait ExecObserver {
     fn on_start(&mut self, _total_subtasks: u64, _workers: u32) {}
@@ -27,6 +37,8 @@ pub trait ExecObserver {
         false
     }
     fn on_subtask_span(&mut self, _span: &SubtaskSpan) {}
+    /// A worker reported: its memory now (after each of its reports).
+    fn on_worker_memory(&mut self, _memory: &WorkerMemory) {}
 }
 
 /// Observes nothing.
@@ -48,6 +60,9 @@ impl<T: ExecObserver + ?Sized> ExecObserver for &mut T {
     fn on_subtask_span(&mut self, span: &SubtaskSpan) {
         (**self).on_subtask_span(span);
     }
+    fn on_worker_memory(&mut self, memory: &WorkerMemory) {
+        (**self).on_worker_memory(memory);
+    }
 }
 
 /// Two observers at once, e.g. `(&mut progress_bar, &mut trace_recorder)`.
@@ -66,6 +81,10 @@ impl<A: ExecObserver, B: ExecObserver> ExecObserver for (A, B) {
     fn on_subtask_span(&mut self, span: &SubtaskSpan) {
         self.0.on_subtask_span(span);
         self.1.on_subtask_span(span);
+    }
+    fn on_worker_memory(&mut self, memory: &WorkerMemory) {
+        self.0.on_worker_memory(memory);
+        self.1.on_worker_memory(memory);
     }
 }
 

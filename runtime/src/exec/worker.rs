@@ -380,6 +380,7 @@ where
         let mut report =
             std::mem::replace(&mut self.report, CompletionReport::new(self.context.me));
         report.peak_store_bytes = self.store.peak_bytes();
+        report.store_bytes = self.store.bytes();
         report.busy_nanos = self
             .busy_since
             .take()
