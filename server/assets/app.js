@@ -172,7 +172,7 @@ function renderOps() {
   $("ops").replaceChildren(...ops.map((op, i) => {
     const pct = op.total ? Math.round(100 * op.done / op.total) : 0;
     return el("div", { class: "op", onmouseenter: () => highlight(op.line, true), onmouseleave: () => highlight(op.line, false) },
-      el("span", { class: "swatch", style: `background:${opColor(i)}` }), el("span", { class: "opname" }, `line ${op.line}: ${op.text}`),
+      el("span", { class: "swatch", style: `background:${opColor(i)}` }), el("span", { class: "opname" }, op.line ? `line ${op.line}: ${op.text}` : op.text),
       el("div", { class: "bar" }, el("div", { class: "fill", style: `width:${pct}%;background:${opColor(i)}` })),
       el("span", { class: "count" }, `${op.done}/${op.total}`));
   }));

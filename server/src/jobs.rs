@@ -124,6 +124,14 @@ pub struct Status {
     pub subtask_op: Vec<u32>,
     /// Recorded spans `[worker, start µs, end µs, op, subtask]`, at most [`MAX_SPANS`].
     pub spans: Vec<[u64; 5]>,
+    /// Whether the job runs in stages: each run is then one entry of `ops`
+    /// ("stage N"), and counts and span times go on from the runs before.
+    pub staged: bool,
+    /// Subtasks done and planned, and the latest span end (µs), over the runs
+    /// before the current one (zero unless staged).
+    pub before: (u64, u64, u64),
+    /// The latest span end so far, µs.
+    pub span_end: u64,
     /// Per worker, as it last reported: `[held, peak, spilled]` bytes.
     pub memory: Vec<[u64; 3]>,
     /// Each running job's share of the server's memory limit, if any.
@@ -606,6 +614,7 @@ impl Manager {
     /// Runs a script that needs tensor values to go on, stage by stage (its
     /// operations are not known in advance, so its progress counts subtasks only).
     fn run_staged(self: &Arc<Self>, job: &Arc<Job>, options: &Options, run_options: &RunOptions) {
+        job.status().staged = true;
         job.set_state(&self.bus, State::Running);
         let mut sink = JobSink {
             job,
@@ -821,7 +830,20 @@ impl JobProgress {
 impl ExecObserver for JobProgress {
     fn on_start(&mut self, total: u64, workers: u32) {
         let mut status = self.job.status();
-        status.total = total;
+        if status.staged {
+            // Each stage's run goes on from the ones before: its counts, its
+            // task-stream times, and an entry of its own in the per-op list.
+            status.before = (status.done, status.total, status.span_end);
+            let stage = status.ops.len() + 1;
+            status.ops.push(OpProgress {
+                tileable: u32::MAX,
+                line: 0,
+                text: format!("stage {stage}"),
+                done: 0,
+                total,
+            });
+        }
+        status.total = status.before.1 + total;
         status.workers = workers;
         status.memory = vec![[0; 3]; workers as usize];
         drop(status);
@@ -829,7 +851,9 @@ impl ExecObserver for JobProgress {
     }
 
     fn on_subtask_done(&mut self, done: u64, _total: u64) {
-        self.job.status().done = done;
+        let mut status = self.job.status();
+        status.done = status.before.0 + done;
+        drop(status);
         self.flush(false);
     }
 
@@ -839,21 +863,27 @@ impl ExecObserver for JobProgress {
 
     fn on_subtask_span(&mut self, span: &SubtaskSpan) {
         let mut status = self.job.status();
-        let op = status
-            .subtask_op
-            .get(span.subtask.index())
-            .copied()
-            .unwrap_or(u32::MAX);
+        let op = if status.staged {
+            status.ops.len().saturating_sub(1) as u32
+        } else {
+            status
+                .subtask_op
+                .get(span.subtask.index())
+                .copied()
+                .unwrap_or(u32::MAX)
+        };
         if let Some(progress) = status.ops.get_mut(op as usize) {
             progress.done = (progress.done + 1).min(progress.total);
         }
+        let offset = status.before.2;
         let row = [
             u64::from(span.worker),
-            span.start_nanos / 1000,
-            span.end_nanos / 1000,
+            offset + span.start_nanos / 1000,
+            offset + span.end_nanos / 1000,
             u64::from(op),
             u64::from(span.subtask.0),
         ];
+        status.span_end = status.span_end.max(row[2]);
         if status.spans.len() < MAX_SPANS {
             status.spans.push(row);
             drop(status);

@@ -736,6 +736,37 @@ print(int(x.sum()), x)\n";
     assert_eq!(output.text(), "start\n96 [ 0. 16. 32. 48.]\n");
     let stats = client.get(&format!("/api/jobs/{id}/stats")).json();
     assert_eq!(stats["stages"], 7, "{stats}");
+    // Progress per stage: each run of the job is an entry of its own, all done,
+    // and the counts and the task stream go on across them.
+    let ops = state["progress"]["ops"].as_array().expect("ops");
+    // (a stage whose value the cache already holds runs nothing)
+    assert!((2..=7).contains(&ops.len()), "{state}");
+    for (index, op) in ops.iter().enumerate() {
+        assert_eq!(op["text"], format!("stage {}", index + 1), "{state}");
+        assert_eq!(op["done"], op["total"], "{state}");
+    }
+    let total: u64 = ops
+        .iter()
+        .map(|op| op["total"].as_u64().expect("total"))
+        .sum();
+    assert_eq!(state["progress"]["total"], total, "{state}");
+    assert_eq!(state["progress"]["done"], total, "{state}");
+    let spans = client.get(&format!("/api/jobs/{id}/spans")).json();
+    let rows = spans["spans"].as_array().expect("rows");
+    assert_eq!(rows.len() as u64, total, "{spans}");
+    let mut stage_end = 0;
+    for stage in 0..ops.len() as u64 {
+        let of_stage = rows.iter().filter(|row| row[3] == stage);
+        let starts = of_stage.clone().map(|row| row[1].as_u64().expect("start"));
+        assert!(
+            starts.min().is_none_or(|start| start >= stage_end),
+            "{spans}"
+        );
+        stage_end = of_stage
+            .map(|row| row[2].as_u64().expect("end"))
+            .max()
+            .unwrap_or(stage_end);
+    }
     // Its graphs cannot be shown whole: the error says where it needs a value.
     let dump = client.get(&format!("/api/jobs/{id}/graph/tileable"));
     assert_ne!(dump.status, 200);
