@@ -139,3 +139,36 @@ fn a_chunk_that_cannot_be_allocated_fails_the_run_cleanly() {
     assert!(stderr.contains("x + 1"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn creation_chunks_that_cannot_be_allocated_fail_the_run_cleanly() {
+    // One 80 GB chunk of each creation kernel under a 3 GiB address-space limit;
+    // `arange`, `linspace` and the random kernels used to abort in `collect`.
+    for creation in [
+        "mt.arange(10**10, chunks=10**10)",
+        "mt.linspace(0, 1, 10**10, chunks=10**10)",
+        "mt.random.rand(10**5, 10**5, chunks=10**5)",
+        "mt.random.exponential(size=10**10, chunks=10**10)",
+        "mt.ones(10**10, chunks=10**10)",
+    ] {
+        let file = script(&format!(
+            "import mars.tensor as mt\nx = {creation}\nprint(x[:3])\n"
+        ));
+        let path = file.path().to_str().expect("utf-8 path");
+        for jit in ["", "--no-jit"] {
+            let out = Command::new("sh")
+                .arg("-c")
+                .arg(format!(
+                    "ulimit -v 3145728 && exec \"$0\" --workers 1 {jit} \"$1\""
+                ))
+                .arg(env!("CARGO_BIN_EXE_marsc"))
+                .arg(path)
+                .output()
+                .expect("sh runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{creation} {jit}: {stderr}");
+            assert!(stderr.contains("out of memory"), "{creation}: {stderr}");
+            assert!(stderr.contains("x[:3]"), "{creation}: {stderr}");
+        }
+    }
+}

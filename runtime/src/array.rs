@@ -55,6 +55,13 @@ pub fn try_vec<T>(len: usize) -> Result<Vec<T>, AllocError> {
     Ok(values)
 }
 
+/// The items of `items` in a vector, or an error where `collect` would abort.
+pub fn try_collect<T>(items: impl ExactSizeIterator<Item = T>) -> Result<Vec<T>, AllocError> {
+    let mut values = try_vec(items.len())?;
+    values.extend(items);
+    Ok(values)
+}
+
 /// An array of `shape` filled with `value`, or an error when it cannot be allocated
 /// (or its element count overflows).
 pub fn try_array_filled<T: ZeroIsValid>(

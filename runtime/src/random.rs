@@ -299,7 +299,7 @@ impl ChunkPlacement<'_> {
         fill_row: impl Fn(u64, &mut [T]),
     ) -> Result<ArrayD<T>, KernelError> {
         let len = checked_len(self.shape, DType::Float64)?;
-        let mut values = Vec::with_capacity(len);
+        let mut values = crate::array::try_vec(len)?;
         if len > 0 {
             // Trailing axes the chunk spans whole are contiguous in the tensor: their
             // rows merge into one run (a batch over a narrow row would waste lanes).

@@ -772,3 +772,41 @@ print(int(x.sum()), x)\n";
     assert_ne!(dump.status, 200);
     assert!(dump.text().contains("runs in stages"), "{}", dump.text());
 }
+
+#[test]
+fn failing_and_memory_hungry_jobs_leave_the_server_and_other_jobs_running() {
+    let server = start(Config {
+        max_jobs: 3,
+        ..default_config()
+    });
+    let client = Client::new(&server, Some(TOKEN));
+    let healthy = client.submit(SMALL, json!({}));
+    // A value only the run can find wrong: NumPy's LinAlgError, at its line.
+    let singular = client.submit(
+        "import mars.tensor as mt\nprint(mt.linalg.inv(mt.zeros((3, 3))))\n",
+        json!({}),
+    );
+    // One 800 TB chunk: more than any machine's address space, so the allocation
+    // fails (it used to abort the whole process).
+    let hungry = client.submit(
+        "import mars.tensor as mt\nx = mt.arange(10**14, chunks=10**14)\nprint(x[:3])\n",
+        json!({}),
+    );
+    let state = client.wait(singular);
+    assert_eq!(state["state"], "FAILED", "{state}");
+    assert_eq!(state["error"]["errors"][0]["line"], 2, "{state}");
+    let state = client.wait(hungry);
+    assert_eq!(state["state"], "FAILED", "{state}");
+    assert!(
+        state["error_text"]
+            .as_str()
+            .is_some_and(|text| text.contains("out of memory")),
+        "{state}"
+    );
+    let state = client.wait(healthy);
+    assert_eq!(state["state"], "SUCCEEDED", "{state}");
+    // The server still serves, and runs the next job.
+    assert_eq!(client.get("/api/version").status, 200);
+    let after = client.submit(SMALL, json!({}));
+    assert_eq!(client.wait(after)["state"], "SUCCEEDED");
+}

@@ -2,7 +2,7 @@
 //! chunk's shape and where the chunk starts in the whole tensor, so that every value
 //! is a function of its global position only (never of the chunking).
 
-use crate::array::ArrayData;
+use crate::array::{try_collect, ArrayData};
 use crate::dtype::DType;
 use crate::kernels::cast::{CastFrom, FromScalar};
 use crate::kernels::element::{array_from_vec, checked_len, with_element_type, Element};
@@ -31,20 +31,20 @@ pub fn arange(
     let indices = offset..offset.saturating_add(len);
     match start {
         Scalar::Bool(start) => bool_arange(start, bool::from_scalar(step), indices),
-        Scalar::Int32(start) => Ok(int_arange::<i32>(
-            start.into(),
-            i64::from_scalar(step),
-            indices,
-        )),
-        Scalar::Int64(start) => Ok(int_arange::<i64>(start, i64::from_scalar(step), indices)),
-        Scalar::Float32(start) => Ok(float_arange(start, f32::from_scalar(step), indices)),
-        Scalar::Float64(start) => Ok(float_arange(start, f64::from_scalar(step), indices)),
+        Scalar::Int32(start) => int_arange::<i32>(start.into(), i64::from_scalar(step), indices),
+        Scalar::Int64(start) => int_arange::<i64>(start, i64::from_scalar(step), indices),
+        Scalar::Float32(start) => float_arange(start, f32::from_scalar(step), indices),
+        Scalar::Float64(start) => float_arange(start, f64::from_scalar(step), indices),
     }
 }
 
-fn float_arange<F: Float>(start: F, step: F, indices: std::ops::Range<usize>) -> ArrayData {
-    let values = indices.map(|i| float_arange_at(start, step, i)).collect();
-    F::into_data(ndarray::Array1::from_vec(values).into_dyn())
+fn float_arange<F: Float>(
+    start: F,
+    step: F,
+    indices: std::ops::Range<usize>,
+) -> Result<ArrayData, KernelError> {
+    let values = try_collect(indices.map(|i| float_arange_at(start, step, i)))?;
+    Ok(F::into_data(ndarray::Array1::from_vec(values).into_dyn()))
 }
 
 /// Element `i` of a float arange (shared with the JIT, which computes one element at
@@ -69,11 +69,9 @@ fn int_arange<I: Element + CastFrom<i64>>(
     start: i64,
     step: i64,
     indices: std::ops::Range<usize>,
-) -> ArrayData {
-    let values = indices
-        .map(|i| I::cast_from(int_arange_at(start, step, i)))
-        .collect();
-    I::into_data(ndarray::Array1::from_vec(values).into_dyn())
+) -> Result<ArrayData, KernelError> {
+    let values = try_collect(indices.map(|i| I::cast_from(int_arange_at(start, step, i))))?;
+    Ok(I::into_data(ndarray::Array1::from_vec(values).into_dyn()))
 }
 
 fn bool_arange(
@@ -110,9 +108,9 @@ pub fn linspace(
     checked_len(&[len], dtype)?;
     let indices = offset..offset.saturating_add(len);
     Ok(with_element_type!(dtype, T => {
-        let values = indices
-            .map(|i| T::cast_from(linspace_at(start, stop, num, endpoint, dtype, i)))
-            .collect();
+        let values = try_collect(
+            indices.map(|i| T::cast_from(linspace_at(start, stop, num, endpoint, dtype, i))),
+        )?;
         T::into_data(ndarray::Array1::<T>::from_vec(values).into_dyn())
     }))
 }
