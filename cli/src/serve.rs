@@ -48,16 +48,20 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     workers: Option<u32>,
 
-    /// Keep the chunk data of all running jobs together within SIZE (each running
-    /// job gets an equal share), spilling to disk past it.
+    /// Keep the chunk data of the running big jobs together within SIZE (each gets
+    /// an equal share: SIZE / max-jobs), spilling to disk past it. Small jobs (at
+    /// most 256 subtasks over 16 MiB of chunks) run beside them, on top of it.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     memory_limit: Option<u64>,
 
-    /// Jobs running at once; later ones wait in the queue.
+    /// Big jobs running at once (as many compile at once, and as many small jobs
+    /// run beside them, so a burst of big jobs does not hold up small ones); later
+    /// ones wait, first come first served.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1024))]
     max_jobs: u64,
 
-    /// Jobs waiting in the queue; submissions beyond it get 429.
+    /// Jobs not running yet (queued, compiling, or waiting for a slot); submissions
+    /// beyond it get 429.
     #[arg(long, value_name = "N", default_value_t = 256)]
     max_queued: usize,
 

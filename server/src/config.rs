@@ -21,12 +21,14 @@ pub struct Config {
     pub root: Option<PathBuf>,
     /// Workers of each job.
     pub workers: u32,
-    /// Chunk data of all running jobs together stays within this many bytes (each
-    /// running job gets an equal share: the limit divided by `max_jobs`).
+    /// Chunk data of the running big jobs together stays within this many bytes
+    /// (each gets an equal share: the limit divided by `max_jobs`; small jobs run
+    /// beside them, see [`crate::jobs`]).
     pub memory_limit: Option<u64>,
-    /// Jobs running at once; more wait in the queue.
+    /// Big jobs running at once, jobs compiling at once, and small jobs running at
+    /// once (see [`crate::jobs`]).
     pub max_jobs: usize,
-    /// Jobs waiting in the queue; a submission beyond it gets 429.
+    /// Jobs not running yet; a submission beyond it gets 429.
     pub max_queued: usize,
     /// Finished jobs kept (the oldest are forgotten first, with their files).
     pub max_kept: usize,

@@ -1,8 +1,17 @@
-//! The job table: submission into a bounded queue, at most `max_jobs` jobs
-//! running at once (each on a thread of its own, through the library's job API),
-//! their states (QUEUED → PREPARING → RUNNING → SUCCEEDED | FAILED | CANCELLED, with
+//! The job table: submission into a bounded queue, each job on a thread of its own
+//! (through the library's job API), their states (QUEUED → PREPARING → RUNNING → SUCCEEDED | FAILED | CANCELLED, with
 //! CANCELLING while a cancel is under way), progress per op and per worker, and
 //! what each leaves: printed output, diagnostics, stats, trace.
+//!
+//! **Sharing the machine.** At most `max_jobs` jobs compile at once (PREPARING).
+//! A compiled job then needs a run slot, in one of two lanes: a *small* job (at
+//! most [`SMALL_SUBTASKS`] subtasks over at most [`SMALL_BYTES`] of chunks, not
+//! staged) takes one of `max_jobs` small-lane slots, any other one of `max_jobs`
+//! regular slots, first come first served in each lane (it stays PREPARING while it
+//! waits). Slots are not preempted, so without the small lane a burst of big jobs
+//! would hold every slot and a one-millisecond job would wait for the slowest of
+//! them; with it, small jobs pass big ones (their threads share the cores with the
+//! big jobs' workers) and big jobs still run `max_jobs` at a time.
 //!
 //! Cancelling sets the job's own [`CancelToken`]: a queued job is dropped at once;
 //! one preparing is marked and discarded once compiling returns; one running stops
@@ -296,6 +305,8 @@ pub struct Manager {
     table: Mutex<Table>,
     shutting_down: AtomicBool,
     idle: tokio::sync::Notify,
+    /// Signalled when a run slot is given back.
+    slot_freed: std::sync::Condvar,
     dir: PathBuf,
 }
 
@@ -303,8 +314,54 @@ pub struct Manager {
 struct Table {
     jobs: BTreeMap<u64, Arc<Job>>,
     queue: VecDeque<u64>,
+    /// Job threads alive (compiling, waiting for a slot, or running).
     running: usize,
+    /// Job threads compiling, at most `max_jobs`.
+    preparing: usize,
+    /// Per lane: slots taken, and the compiled jobs waiting for one (oldest first).
+    lanes: [Lane; 2],
     next_id: u64,
+}
+
+impl Table {
+    /// Jobs admitted that do not run yet: queued, compiling, or waiting for a slot.
+    fn pending(&self) -> usize {
+        let waiting: usize = self.lanes.iter().map(|lane| lane.waiting.len()).sum();
+        self.queue.len() + self.preparing + waiting
+    }
+}
+
+/// One lane of run slots.
+#[derive(Default)]
+struct Lane {
+    taken: usize,
+    waiting: std::collections::BTreeSet<u64>,
+}
+
+/// The two lanes of run slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LaneKind {
+    Small = 0,
+    Regular = 1,
+}
+
+/// A small job: at most this many subtasks ...
+pub const SMALL_SUBTASKS: usize = 256;
+/// ... over at most this many bytes of chunks.
+pub const SMALL_BYTES: u64 = 16 << 20;
+
+/// The lane of a compiled job.
+fn lane_of(compiled: &Compiled) -> LaneKind {
+    let small = compiled.subtasks.len() <= SMALL_SUBTASKS
+        && marsc::run::memory::projected_chunk_bytes(&compiled.chunks)
+            .iter()
+            .sum::<u64>()
+            <= SMALL_BYTES;
+    if small {
+        LaneKind::Small
+    } else {
+        LaneKind::Regular
+    }
 }
 
 /// Why a submission was refused.
@@ -331,6 +388,7 @@ impl Manager {
             }),
             shutting_down: AtomicBool::new(false),
             idle: tokio::sync::Notify::new(),
+            slot_freed: std::sync::Condvar::new(),
             dir,
         })
     }
@@ -351,7 +409,7 @@ impl Manager {
         }
         let job = {
             let mut table = self.table();
-            if table.queue.len() >= self.config.max_queued {
+            if table.pending() >= self.config.max_queued {
                 return Err(Refused::QueueFull(self.config.max_queued));
             }
             let id = table.next_id;
@@ -397,12 +455,12 @@ impl Manager {
         }
     }
 
-    /// Starts queued jobs while slots are free.
+    /// Starts queued jobs while fewer than `max_jobs` compile.
     fn pump(self: &Arc<Self>) {
         loop {
             let job = {
                 let mut table = self.table();
-                if table.running >= self.config.max_jobs {
+                if table.preparing >= self.config.max_jobs {
                     return;
                 }
                 let Some(id) = table.queue.pop_front() else {
@@ -415,6 +473,7 @@ impl Manager {
                     continue;
                 }
                 table.running += 1;
+                table.preparing += 1;
                 job
             };
             let manager = Arc::clone(self);
@@ -425,9 +484,11 @@ impl Manager {
                     move || {
                         // A panic in a job (a compiler or kernel bug) fails that job
                         // only; the server and the other jobs go on.
+                        let mut slot = Slot::Compiling;
                         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
-                            || manager.run_job(&job),
+                            || manager.run_job(&job, &mut slot),
                         ));
+                        manager.leave(slot);
                         if outcome.is_err() && !job.state().is_terminal() {
                             job.status().failure = Some(Failure {
                                 json: json!({"kind": "internal", "errors": [{"file": job.name, "line": null, "column": null, "message": "internal error: the job panicked", "label": "", "help": null, "note": null}]}),
@@ -440,10 +501,62 @@ impl Manager {
                     }
                 });
             if started.is_err() {
-                self.table().running -= 1;
+                let mut table = self.table();
+                table.running -= 1;
+                table.preparing -= 1;
+                drop(table);
                 let failure = JobError::Io("cannot start a thread for the job".to_string());
                 self.fail(&job, failure);
             }
+        }
+    }
+
+    /// Gives back what a job thread holds: its compile place or its run slot.
+    fn leave(self: &Arc<Self>, slot: Slot) {
+        let mut table = self.table();
+        match slot {
+            Slot::Compiling => table.preparing -= 1,
+            Slot::Waiting => {}
+            Slot::Running(lane) => {
+                table.lanes[lane as usize].taken -= 1;
+                drop(table);
+                self.slot_freed.notify_all();
+            }
+        }
+    }
+
+    /// Compiling is over: frees the compile place (another queued job may start)
+    /// and waits, first come first served, for a slot in `lane`. `false` if the
+    /// job was cancelled meanwhile.
+    fn take_slot(self: &Arc<Self>, job: &Job, lane: LaneKind, slot: &mut Slot) -> bool {
+        {
+            let mut table = self.table();
+            table.preparing -= 1;
+            table.lanes[lane as usize].waiting.insert(job.id);
+        }
+        *slot = Slot::Waiting;
+        self.pump();
+        let mut table = self.table();
+        loop {
+            let free = table.lanes[lane as usize].taken < self.config.max_jobs;
+            let first = table.lanes[lane as usize].waiting.first() == Some(&job.id);
+            if job.cancel.is_cancelled() || (free && first) {
+                table.lanes[lane as usize].waiting.remove(&job.id);
+                if job.cancel.is_cancelled() {
+                    drop(table);
+                    // The next in line may take the slot this one would have had.
+                    self.slot_freed.notify_all();
+                    return false;
+                }
+                table.lanes[lane as usize].taken += 1;
+                *slot = Slot::Running(lane);
+                return true;
+            }
+            table = self
+                .slot_freed
+                .wait_timeout(table, Duration::from_millis(50))
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
         }
     }
 
@@ -465,10 +578,12 @@ impl Manager {
         self.table().jobs.values().cloned().collect()
     }
 
-    /// Jobs queued and running.
+    /// Jobs that do not run yet (queued, compiling, waiting for a slot), and jobs
+    /// running.
     pub fn load(&self) -> (usize, usize) {
         let table = self.table();
-        (table.queue.len(), table.running)
+        let running = table.lanes.iter().map(|lane| lane.taken).sum();
+        (table.pending(), running)
     }
 
     /// Asks a job to stop; returns its state after the request.
@@ -541,7 +656,7 @@ impl Manager {
     }
 
     /// A job's whole life on its thread.
-    fn run_job(self: &Arc<Self>, job: &Arc<Job>) {
+    fn run_job(self: &Arc<Self>, job: &Arc<Job>, slot: &mut Slot) {
         if job.cancel.is_cancelled() {
             job.set_state(&self.bus, State::Cancelled);
             return;
@@ -567,7 +682,12 @@ impl Manager {
         }
         let compiled = match compiled {
             Ok(compiled) => compiled,
-            Err(JobError::NeedsStages(_)) => return self.run_staged(job, &options, &run_options),
+            Err(JobError::NeedsStages(_)) => {
+                if !self.take_slot(job, LaneKind::Regular, slot) {
+                    return self.end_cancelled(job);
+                }
+                return self.run_staged(job, &options, &run_options);
+            }
             Err(error) => return self.fail(job, error),
         };
         let chunks = compiled.chunks.num_chunks() as u64;
@@ -579,6 +699,9 @@ impl Manager {
                     self.config.max_chunks
                 )),
             );
+        }
+        if !self.take_slot(job, lane_of(&compiled), slot) {
+            return self.end_cancelled(job);
         }
         self.describe_ops(job, &compiled);
         job.set_state(&self.bus, State::Running);
@@ -691,6 +814,17 @@ fn saved_files(compiled: &Compiled) -> Vec<PathBuf> {
         }
     }
     saved
+}
+
+/// What a job thread holds.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    /// One of the `max_jobs` compile places.
+    Compiling,
+    /// Nothing: compiled, waiting for a run slot (or ended there).
+    Waiting,
+    /// A run slot of a lane.
+    Running(LaneKind),
 }
 
 /// Seconds since the epoch.

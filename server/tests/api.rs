@@ -178,8 +178,9 @@ fn the_event_stream_shows_every_state_of_a_queued_job() {
         ..default_config()
     });
     let client = Client::new(&server, Some(TOKEN));
-    let long = client.submit(LONG, json!({}));
-    client.wait_for_state(long, "RUNNING", Duration::from_secs(30));
+    // While it compiles, the one compile place is taken: the next job queues.
+    let long = client.submit(SLOW_TO_COMPILE, json!({}));
+    client.wait_for_state(long, "PREPARING", Duration::from_secs(30));
     let second = client.submit(SMALL, json!({}));
     assert_eq!(
         client.get(&format!("/api/jobs/{second}")).json()["state"],
@@ -256,6 +257,9 @@ fn cancel_while_running_ends_within_a_second_and_leaves_no_files() {
     let again = client.post(&format!("/api/jobs/{id}/cancel"), &json!({}));
     assert_eq!(again.json()["state"], "CANCELLED");
 }
+
+/// A script too big for the small lane (1334 subtasks) that runs in milliseconds.
+const BIG_QUICK: &str = "import mars.tensor as mt\nprint(mt.ones(1000, chunks=1).sum())\n";
 
 /// A script whose compilation takes a while (many chunks).
 const SLOW_TO_COMPILE: &str = "import mars.tensor as mt\n\
@@ -571,7 +575,8 @@ fn a_full_queue_answers_429() {
     let client = Client::new(&server, Some(TOKEN));
     let running = client.submit(LONG, json!({}));
     client.wait_for_state(running, "RUNNING", Duration::from_secs(30));
-    let queued = client.submit(SMALL, json!({}));
+    // Too big for the small lane: it waits for the one regular slot.
+    let queued = client.submit(BIG_QUICK, json!({}));
     let refused = client.post("/api/jobs", &json!({"script": SMALL}));
     assert_eq!(refused.status, 429);
     assert!(refused.json()["error"]["message"]
@@ -809,4 +814,55 @@ fn failing_and_memory_hungry_jobs_leave_the_server_and_other_jobs_running() {
     assert_eq!(client.get("/api/version").status, 200);
     let after = client.submit(SMALL, json!({}));
     assert_eq!(client.wait(after)["state"], "SUCCEEDED");
+}
+
+#[test]
+fn small_jobs_pass_big_ones_and_big_ones_keep_their_order() {
+    let server = start(Config {
+        max_jobs: 1,
+        ..default_config()
+    });
+    let client = Client::new(&server, Some(TOKEN));
+    let big = client.submit(LONG, json!({}));
+    client.wait_for_state(big, "RUNNING", Duration::from_secs(30));
+    let next_big = client.submit(BIG_QUICK, json!({}));
+    let last_big = client.submit(BIG_QUICK, json!({}));
+    // The one regular slot is busy for seconds; small jobs run meanwhile.
+    let started = Instant::now();
+    for _ in 0..3 {
+        let small = client.submit(SMALL, json!({}));
+        assert_eq!(client.wait(small)["state"], "SUCCEEDED");
+    }
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert_eq!(
+        client.get(&format!("/api/jobs/{big}")).json()["state"],
+        "RUNNING"
+    );
+    for id in [next_big, last_big] {
+        assert_eq!(
+            client.get(&format!("/api/jobs/{id}")).json()["state"],
+            "PREPARING"
+        );
+    }
+    // (the last small job's thread gives its slot back just after it ends)
+    let mut version = client.get("/api/version").json();
+    for _ in 0..100 {
+        if version["running"] == 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        version = client.get("/api/version").json();
+    }
+    assert_eq!(version["running"], 1, "{version}");
+    assert_eq!(version["queued"], 2, "{version}");
+    client.post(&format!("/api/jobs/{big}/cancel"), &json!({}));
+    let next = client.wait(next_big);
+    let last = client.wait(last_big);
+    assert_eq!(next["state"], "SUCCEEDED");
+    assert_eq!(last["state"], "SUCCEEDED");
+    // First come, first served in the regular lane.
+    assert!(
+        next["running_at"].as_f64() <= last["running_at"].as_f64(),
+        "{next} {last}"
+    );
 }
