@@ -866,3 +866,50 @@ fn small_jobs_pass_big_ones_and_big_ones_keep_their_order() {
         "{next} {last}"
     );
 }
+
+#[test]
+fn clients_that_hang_up_mid_stream_or_mid_request_do_not_hurt_the_server() {
+    use std::io::{Read, Write};
+    let server = start(default_config());
+    let client = Client::new(&server, Some(TOKEN));
+    let long = client.submit(LONG, json!({}));
+    client.wait_for_state(long, "RUNNING", Duration::from_secs(30));
+    for _ in 0..20 {
+        // An event stream read for its first bytes, then dropped.
+        let mut stream = std::net::TcpStream::connect(server.address).expect("connect");
+        write!(
+            stream,
+            "GET /api/jobs/{long}/events HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\n\r\n",
+            server.address
+        )
+        .expect("request");
+        let mut first = [0u8; 64];
+        let read = stream.read(&mut first).expect("the stream answers");
+        assert!(first[..read].starts_with(b"HTTP/1.1 200"));
+        drop(stream);
+        // A submission whose body never comes whole.
+        let mut stream = std::net::TcpStream::connect(server.address).expect("connect");
+        write!(
+            stream,
+            "POST /api/jobs HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"script\": \"imp",
+            server.address
+        )
+        .expect("half a request");
+        drop(stream);
+    }
+    // The job goes on, the server answers, and nothing was submitted by halves.
+    assert_eq!(
+        client.get(&format!("/api/jobs/{long}")).json()["state"],
+        "RUNNING"
+    );
+    assert_eq!(
+        client.get("/api/jobs").json()["jobs"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    let small = client.submit(SMALL, json!({}));
+    assert_eq!(client.wait(small)["state"], "SUCCEEDED");
+    client.post(&format!("/api/jobs/{long}/cancel"), &json!({}));
+    assert_eq!(client.wait(long)["state"], "CANCELLED");
+}
