@@ -88,6 +88,9 @@ fn script(case: &Case) -> String {
          g = a0.T @ a0\n\
          print(mt.all(mt.einsum(\"ij,ik->jk\", a, a) == g), mt.all(mt.tensordot(a, a, axes=([0], [0])) == g))\n\
          print(mt.einsum(\"ij,ij->\", a, a) == (a0 * a0).sum(), mt.all(mt.inner(a.T, a.T) == g))\n\
+         pl, ll, ul = mt.linalg.lu(s)\n\
+         pl0, ll0, ul0 = mt.linalg.lu(s0)\n\
+         print(mt.all(pl == pl0) & mt.all(ll == ll0) & mt.all(ul == ul0), mt.allclose(pl @ ll @ ul, s0, atol=1e-9))\n\
          print(mt.all(mt.kron(a, b[:2]) == mt.kron(a0, b0[:2])), mt.all(mt.einsum(\"ij,j,ij->i\", a, a[0], a) == mt.einsum(\"ij,j,ij->i\", a0, a0[0], a0)))\n",
         rows = tuple(&case.row_chunks),
         columns = tuple(&case.column_chunks),
@@ -107,6 +110,6 @@ proptest! {
         let (output, result) = run_script_printing(&text, &options(), case.workers);
         prop_assert!(result.is_ok(), "failed: {:?}\nscript:\n{}", result.err(), text);
         prop_assert!(!output.contains("False"), "output:\n{}script:\n{}", output, text);
-        prop_assert_eq!(output.matches("True").count(), 18, "output:\n{}", output);
+        prop_assert_eq!(output.matches("True").count(), 20, "output:\n{}", output);
     }
 }

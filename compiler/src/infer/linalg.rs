@@ -23,6 +23,7 @@ pub fn linalg_shape(op: LinalgOp, shapes: &[&[usize]]) -> Option<Vec<usize>> {
         LinalgOp::SlogDet => square(first).map(|_| vec![2]),
         LinalgOp::Eigh => square(first).map(|n| vec![n + 1, n]),
         LinalgOp::Svd => square(first).map(|n| vec![2 * n + 1, n]),
+        LinalgOp::Lu => square(first).map(|n| vec![3 * n, n]),
         LinalgOp::QrQ => match **first {
             [m, n] if m >= n => Some(vec![m, n]),
             _ => None,

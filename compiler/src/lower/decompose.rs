@@ -37,6 +37,7 @@ pub(crate) enum Decomposition {
     Qr,
     Svd,
     Lstsq,
+    Lu,
 }
 
 /// A matrix argument made float64, with the dtype NumPy's result has.
@@ -90,6 +91,17 @@ impl Lowerer<'_> {
             Decomposition::Qr => self.qr(args),
             Decomposition::Svd => self.svd_call(args),
             Decomposition::Lstsq => self.lstsq(args),
+            Decomposition::Lu => {
+                let a = self.square_matrix(&args.get("a"), "lu")?;
+                let n = self.shape(a.id)[0];
+                let packed = self.linalg_node(LinalgOp::Lu, vec![a.id], span)?;
+                let mut factors = Vec::with_capacity(3);
+                for k in 0..3 {
+                    let factor = self.slice_axis(packed, 0, k * n, n, span)?;
+                    factors.push(self.tensor_result(factor, a.result, span)?);
+                }
+                Ok(Value::tuple(factors))
+            }
         }
     }
 

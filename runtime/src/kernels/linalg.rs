@@ -42,6 +42,9 @@ pub enum LinalgOp {
     Eigh,
     /// `[a (n, n)]` → `[u; s; vh]`, singular values descending.
     Svd,
+    /// `[a (n, n)]` → `[p; l; u]` (each `(n, n)`) with `a = p @ l @ u`, by partial
+    /// pivoting (the largest magnitude in the column), as SciPy's and Mars's `lu`.
+    Lu,
     /// TSQR, first step: `[a_i (m_i, n)]` with `m_i >= n` → `[q_i; r_i]`.
     QrLocal,
     /// TSQR, second step: every chunk's `[q_i; r_i]` → `[q2; r]`, the QR of the
@@ -65,6 +68,7 @@ impl LinalgOp {
             LinalgOp::Cholesky => "cholesky",
             LinalgOp::Eigh => "eigh",
             LinalgOp::Svd => "svd",
+            LinalgOp::Lu => "lu",
             LinalgOp::QrLocal => "qr.local",
             LinalgOp::QrStack => "qr.stack",
             LinalgOp::QrQ => "qr.q",
@@ -151,6 +155,23 @@ pub fn linalg(op: LinalgOp, index: usize, args: &[&ArrayData]) -> Result<ArrayDa
                 i if i < n => u[(i, j)],
                 i if i == n => s[j],
                 i => v[(j, i - n - 1)],
+            })
+            .into_dyn()
+        }
+        LinalgOp::Lu => {
+            let a = square(matrix(args, 0)?)?;
+            let n = a.nrows();
+            let lu = a.partial_piv_lu();
+            // faer's row permutation has `P a = L U` with row i of `P a` being row
+            // `forward[i]` of `a`; SciPy's `p` is its transpose: `a = p L U`.
+            let forward = lu.P().arrays().0;
+            let (l, u) = (lu.L(), lu.U());
+            Array2::from_shape_fn((3 * n, n), |(i, j)| match i / n {
+                0 => f64::from(u8::from(forward[j] == i)),
+                1 if j < i - n => l[(i - n, j)],
+                1 if j == i - n => 1.0,
+                2 if j >= i - 2 * n => u[(i - 2 * n, j)],
+                _ => 0.0,
             })
             .into_dyn()
         }

@@ -342,6 +342,7 @@ pub(crate) static LIBRARY: &[Signature] = &[
     linalg("qr", LINALG_QR, D::Qr),
     linalg("svd", LINALG_SVD, D::Svd),
     linalg("lstsq", LINALG_LSTSQ, D::Lstsq),
+    linalg("lu", LINALG_MATRIX, D::Lu),
     // ---- histograms (issue 19) ----
     entry("bincount", BINCOUNT, F::Histogram(Counting::Bincount)),
     entry("histogram", HISTOGRAM, F::Histogram(Counting::Histogram)),

@@ -14,7 +14,7 @@ import functools
 
 import numpy as _np
 
-from . import random  # noqa: F401  (mt.random)
+from . import linalg, random  # noqa: F401  (mt.linalg, mt.random)
 
 CHUNK_KEYWORDS = ("chunks", "chunk_size")
 
