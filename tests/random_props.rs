@@ -28,6 +28,7 @@ fn script(seed: u32, n: usize, chunks: Option<&[usize]>) -> String {
     };
     let spec = format!("({lengths},)");
     let half = n / 2;
+    let triangle = n * (n + 1) / 2;
     format!(
         "import mars.tensor as mt\n\
          mt.random.seed({seed})\n\
@@ -41,6 +42,8 @@ fn script(seed: u32, n: usize, chunks: Option<&[usize]>) -> String {
          print(mt.random.choice([1.5, 2.5, 3.5], size={n}, p=[0.2, 0.3, 0.5], chunks={spec}))\n\
          u = mt.random.choice(mt.arange({n}) * 3, size={half}, replace=False, chunks={spec})\n\
          print(u, mt.unique(u).size == {half})\n\
+         v = mt.random.choice({n}, size={half}, replace=False, p=mt.arange(1, {n} + 1) / {triangle}, chunks={spec})\n\
+         print(v, mt.unique(v).size == {half})\n\
          print(mt.random.exponential(1.5, size={n}, chunks={spec}))\n\
          print(mt.random.standard_normal(size={n}, chunks={spec}))\n\
          print(mt.random.gamma(0.7, 2.0, size={n}, chunks={spec}), mt.random.beta(2.0, 3.0, size={n}, chunks={spec}))\n\
@@ -95,10 +98,15 @@ fn samples_have_numpys_distributions() {
         q = mt.random.poisson(250.0, size=400000, chunks=90000)\n\
         print(abs(float(q.mean()) - 250.0) < 0.2, abs(float(q.var()) - 250.0) < 5)\n\
         k = mt.random.binomial(1000, 0.3, size=400000, chunks=90000)\n\
-        print(abs(float(k.mean()) - 300.0) < 0.3, abs(float(k.var()) - 210.0) < 5, int(k.min()) >= 0)\n";
+        print(abs(float(k.mean()) - 300.0) < 0.3, abs(float(k.var()) - 210.0) < 5, int(k.min()) >= 0)\n\
+        wp = mt.concatenate([mt.zeros(100), mt.ones(450), 3 * mt.ones(450)])\n\
+        wp = wp / wp.sum()\n\
+        heavy = 0\n\
+        for i in range(20):\n    d = mt.random.choice(1000, size=100, replace=False, p=wp, chunks=300)\n    heavy = heavy + (d >= 550).sum()\n    assert int(mt.unique(d).size) == 100 and int((d < 100).sum()) == 0\n\
+        print(abs(float(heavy) / 2000 - 0.738) < 0.04)\n";
     let output = outcome(text, 2);
     assert!(!output.contains("--- error"), "{output}");
-    assert_eq!(output.matches("True").count(), 20, "{output}");
+    assert_eq!(output.matches("True").count(), 21, "{output}");
     assert!(!output.contains("False"), "{output}");
 }
 

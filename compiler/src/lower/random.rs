@@ -290,6 +290,37 @@ impl Lowerer<'_> {
         self.sorted(keys, 0, true, span)
     }
 
+    /// `0..n` in the order of sequential sampling without replacement with
+    /// probabilities proportional to `weights` (each next item drawn from those
+    /// left): the positions that sort the keys `E_i / w_i` of exponential `E_i`
+    /// (Efraimidis and Spirakis); zero weights give infinite (or NaN) keys, last.
+    fn weighted_order(
+        &mut self,
+        weights: &[f64],
+        chunks: Option<&Arg>,
+        weights_span: Span,
+        span: Span,
+    ) -> LowerResult<Option<TileableId>> {
+        let u = self.random_tensor(RandomDist::Uniform01, vec![weights.len()], chunks, span)?;
+        let negated = self.apply("negative", vec![Value::Tensor(u)], span)?;
+        let log = self.apply("log1p", vec![Value::Tensor(negated)], span)?;
+        let exponential = self.apply("negative", vec![Value::Tensor(log)], span)?;
+        let weights = self.literal_tensor(
+            &Arg {
+                value: Value::sequence(weights.iter().copied().map(Value::Float).collect(), true),
+                span: weights_span,
+            },
+            Some(DType::Float64),
+            None,
+        )?;
+        let keys = self.apply(
+            "divide",
+            vec![Value::Tensor(exponential), Value::Tensor(weights)],
+            span,
+        )?;
+        self.sorted(keys, 0, true, span)
+    }
+
     /// `permutation(x)` (an int: a permutation of `arange(x)`; a tensor: a copy with
     /// its first axis shuffled) and `shuffle(x)` (the same, which `views.rs` writes
     /// back into `x`).
@@ -385,19 +416,33 @@ impl Lowerer<'_> {
             _ => Some(self.choice_probabilities(&p_arg, n)?),
         };
         let indices = if !replace {
-            if p.is_some() {
-                return Err(Diagnostic::error(
-                    "not supported yet: `choice` without replacement and with `p`",
-                    p_arg.span,
-                ));
-            }
             if count > n {
                 return Err(Diagnostic::error(
                     "Cannot take a larger sample than population when 'replace=False'",
                     replace_arg.span,
                 ));
             }
-            let Some(order) = self.random_order(n, args.chunks.as_ref(), span)? else {
+            let order = match &p {
+                None => self.random_order(n, args.chunks.as_ref(), span)?,
+                Some(cdf) => {
+                    let weights: Vec<f64> = cdf
+                        .iter()
+                        .scan(0.0, |before, &c| {
+                            let weight = c - *before;
+                            *before = c;
+                            Some(weight)
+                        })
+                        .collect();
+                    if weights.iter().filter(|&&w| w > 0.0).count() < count {
+                        return Err(Diagnostic::error(
+                            "Fewer non-zero entries in p than size",
+                            p_arg.span,
+                        ));
+                    }
+                    self.weighted_order(&weights, args.chunks.as_ref(), p_arg.span, span)?
+                }
+            };
+            let Some(order) = order else {
                 return Ok(Value::Poison);
             };
             let first = self.index_tensor(
