@@ -50,7 +50,9 @@ fn script(seed: u32, n: usize, chunks: Option<&[usize]>) -> String {
          print(mt.random.poisson(4.5, size={n}, chunks={spec}), mt.random.poisson(80.0, size={n}, chunks={spec}))\n\
          print(mt.random.binomial(20, 0.3, size={n}, chunks={spec}), mt.random.binomial(100000, 0.4, size={n}, chunks={spec}))\n\
          rs = mt.random.RandomState({seed})\n\
-         print(rs.rand({n}, chunks={spec}), rs.poisson(3.0, size={n}, chunks={spec}), rs.permutation({n}, chunks={spec}))\n"
+         print(rs.rand({n}, chunks={spec}), rs.poisson(3.0, size={n}, chunks={spec}), rs.permutation({n}, chunks={spec}))\n\
+         rng = mt.random.default_rng({seed})\n\
+         print(rng.random({n}, chunks={spec}), rng.integers(-3, 3, size={n}, endpoint=True, chunks={spec}), rng.choice({n}, {half}, replace=False, chunks={spec}))\n"
     )
 }
 
@@ -128,4 +130,26 @@ fn a_random_state_draws_from_its_own_seed_and_sequence() {
         print(bool((mt.sort(x) == mt.arange(50)).all()), bool((x == mt.arange(50)).all()))\n";
     let output = outcome(text, 2);
     assert_eq!(output, "True True\nTrue False\nTrue False\n", "{output}");
+}
+
+#[test]
+fn a_default_rng_generator_draws_from_its_own_seed_and_has_numpys_methods() {
+    // Two Generators with one seed agree; RandomState(seed) and default_rng(seed)
+    // are different streams; `integers` is [low, high) or, with endpoint, [low, high].
+    let text = "import mars.tensor as mt\n\
+        rng = mt.random.default_rng(5)\n\
+        a = rng.random(6)\n\
+        i = rng.integers(2, 5, size=20000)\n\
+        j = rng.integers(2, 5, size=20000, endpoint=True)\n\
+        other = mt.random.default_rng(5)\n\
+        print(bool((other.random(6) == a).all()), bool((mt.random.RandomState(5).random(6) == a).all()))\n\
+        print(int(i.min()), int(i.max()), int(j.min()), int(j.max()), i.dtype)\n\
+        x = mt.arange(30)\n\
+        rng.shuffle(x)\n\
+        print(bool((mt.sort(x) == mt.arange(30)).all()), rng)\n";
+    let output = outcome(text, 2);
+    assert_eq!(
+        output, "True False\n2 4 2 5 int64\nTrue Generator(Philox)\n",
+        "{output}"
+    );
 }

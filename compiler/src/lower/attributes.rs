@@ -51,8 +51,19 @@ impl Lowerer<'_> {
                 return self.report(Diagnostic::error(message, attr.span));
             }
         }
-        if let Value::RandomState(_) = &object {
-            if let Some(message) = not_yet_in_random(name, "RandomState.") {
+        if let Value::RandomState(stream) = &object {
+            if stream.generator && LEGACY_ONLY.contains(&name) {
+                // NumPy's Generator has none of the legacy names (`rand`, `seed`, ...).
+                return self.report(Diagnostic::error(
+                    format!(
+                        "AttributeError: 'numpy.random._generator.Generator' object has no \
+                         attribute '{name}'"
+                    ),
+                    attr.span,
+                ));
+            }
+            let prefix = format!("{}.", stream.class_name());
+            if let Some(message) = not_yet_in_random(name, &prefix) {
                 return self.report(Diagnostic::error(message, attr.span));
             }
         }
@@ -146,16 +157,57 @@ fn dtype_attribute(dtype: DType, name: &str) -> Option<Value> {
 }
 
 /// `rs.NAME` of a `RandomState`: the `random` function of that name (its draws come
-/// from the object's seed and sequence), or `seed`.
+/// from the object's seed and sequence), or `seed`; of a Generator, the methods NumPy's
+/// `Generator` has.
 fn random_state_method(
     stream: &std::rc::Rc<super::value::RandomStream>,
     name: &str,
 ) -> Option<Value> {
     use super::library::{find, Builtin, Home, RandomKind};
+    if stream.generator {
+        let id = match name {
+            "integers" => find(name, Home::Generator)?,
+            _ if GENERATOR_METHODS.contains(&name) => find(name, Home::Random)?,
+            _ => return None,
+        };
+        return Some(Value::StreamMethod(stream.clone(), id));
+    }
     let id = find(name, Home::Random)?;
     match id.signature().builtin {
-        Builtin::Random(RandomKind::RandomState) => None,
+        Builtin::Random(RandomKind::RandomState | RandomKind::DefaultRng) => None,
         Builtin::Random(_) | Builtin::Seed => Some(Value::StreamMethod(stream.clone(), id)),
         _ => None,
     }
 }
+
+/// `RandomState`'s names that NumPy's `Generator` does not have.
+const LEGACY_ONLY: &[&str] = &[
+    "rand",
+    "randn",
+    "randint",
+    "random_sample",
+    "random_integers",
+    "ranf",
+    "sample",
+    "seed",
+    "tomaxint",
+    "get_state",
+    "set_state",
+];
+
+/// The `random` functions that NumPy's `Generator` has as methods under the same
+/// name and parameters (beside `integers`, its `randint`).
+const GENERATOR_METHODS: &[&str] = &[
+    "random",
+    "standard_normal",
+    "normal",
+    "uniform",
+    "exponential",
+    "choice",
+    "permutation",
+    "shuffle",
+    "gamma",
+    "beta",
+    "poisson",
+    "binomial",
+];

@@ -104,7 +104,6 @@ const NOT_YET_IN_RANDOM: &[&str] = &[
     "random_integers",
     "bytes",
     "RandomState",
-    "default_rng",
     "Generator",
     "get_state",
     "set_state",

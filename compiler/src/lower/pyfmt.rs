@@ -64,8 +64,12 @@ pub(crate) fn python_repr_with(
         Value::Range(range) => format!("range({}, {}, {})", range.start, range.stop, range.step),
         // Python shows the function's address, which no two runs share.
         Value::UserFunction(function) => format!("<function {}>", function.def.name.name),
-        Value::RandomState(_) => "RandomState(Philox)".to_string(),
-        Value::StreamMethod(_, id) => format!("<bound method RandomState.{}>", id.signature().name),
+        Value::RandomState(stream) => format!("{}(Philox)", stream.class_name()),
+        Value::StreamMethod(stream, id) => format!(
+            "<bound method {}.{}>",
+            stream.class_name(),
+            id.signature().name
+        ),
     })
 }
 

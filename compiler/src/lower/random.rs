@@ -28,13 +28,36 @@ impl Lowerer<'_> {
         Ok(Value::None)
     }
 
-    /// `random.RandomState(seed)`.
-    fn random_state(&mut self, args: &BoundArgs) -> LowerResult<Value> {
-        let seed = self.seed_value(&args.get("seed"))?;
+    /// `random.RandomState(seed)` and `random.default_rng(seed)`.
+    fn random_state(&mut self, args: &BoundArgs, generator: bool) -> LowerResult<Value> {
+        let seed_arg = args.get("seed");
+        let seed = if generator {
+            // A Generator's seed goes through NumPy's SeedSequence: any int >= 0.
+            if seed_arg.value == Value::None {
+                return Err(Diagnostic::error(
+                    "not supported yet: `default_rng()` without a seed (a seed from the \
+                     operating system)",
+                    args.call_span,
+                )
+                .with_help("give an integer seed, e.g. `mt.random.default_rng(0)`"));
+            }
+            let seed = int_arg(&seed_arg, "seed")?;
+            if seed < 0 {
+                return Err(Diagnostic::error(
+                    "expected non-negative integer",
+                    seed_arg.span,
+                ));
+            }
+            // Apart from every RandomState seed (those are below 2**32).
+            (seed as u64) | 1 << 63
+        } else {
+            self.seed_value(&seed_arg)?
+        };
         Ok(Value::RandomState(std::rc::Rc::new(
             super::value::RandomStream {
                 seed: std::cell::Cell::new(seed),
                 draws: std::cell::Cell::new(0),
+                generator,
             },
         )))
     }
@@ -96,12 +119,14 @@ impl Lowerer<'_> {
                 }
                 (RandomDist::Normal { loc, scale }, size(&args.get("size"))?)
             }
-            RandomKind::Randint => return self.randint(args),
+            RandomKind::Randint => return self.randint(args, false),
             RandomKind::StandardNormal => (RandomDist::StandardNormal, size(&args.get("size"))?),
             RandomKind::Exponential => return self.exponential(args),
             RandomKind::Permutation | RandomKind::Shuffle => return self.permutation(args),
             RandomKind::Choice => return self.choice(args),
-            RandomKind::RandomState => return self.random_state(args),
+            RandomKind::RandomState => return self.random_state(args, false),
+            RandomKind::DefaultRng => return self.random_state(args, true),
+            RandomKind::Integers => return self.randint(args, true),
             RandomKind::Gamma => {
                 let shape_arg = args.get("shape");
                 let shape = distribution_float(&shape_arg, "shape")?;
@@ -164,8 +189,10 @@ impl Lowerer<'_> {
     }
 
     /// `randint(low, high=None, size=None, dtype=int)`: int64 in `[low, high)`, or
-    /// `[0, low)` without `high`, cast to `dtype` (bool, int32 or int64) after.
-    fn randint(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+    /// `[0, low)` without `high`, cast to `dtype` (bool, int32 or int64) after; and a
+    /// Generator's `integers(..., endpoint=False)` (`endpoint=True` includes `high`).
+    fn randint(&mut self, args: &BoundArgs, generator: bool) -> LowerResult<Value> {
+        let endpoint = generator && super::convert::bool_arg(&args.get("endpoint"), "endpoint")?;
         let low_arg = args.get("low");
         let high_arg = args.get("high");
         let low = distribution_int(&low_arg, "low")?;
@@ -184,6 +211,12 @@ impl Lowerer<'_> {
         };
         // NumPy's checks, in NumPy's order.
         let (low, high, high_span) = match high_arg.value {
+            Value::None if endpoint => {
+                if low < 0 {
+                    return Err(Diagnostic::error("high < 0", low_arg.span));
+                }
+                (0, low, low_arg.span)
+            }
             Value::None => {
                 if low <= 0 {
                     return Err(Diagnostic::error("high <= 0", low_arg.span));
@@ -199,6 +232,20 @@ impl Lowerer<'_> {
                 }
                 (low, distribution_int(&high_arg, "high")?, high_arg.span)
             }
+        };
+        // `endpoint=True` draws from `[low, high]`, that is `[low, high + 1)`.
+        let high = if endpoint {
+            if low > high {
+                return Err(Diagnostic::error("low > high", high_span));
+            }
+            high.checked_add(1).ok_or_else(|| {
+                Diagnostic::error(
+                    "not supported yet: `endpoint=True` with `high` the largest int64",
+                    high_span,
+                )
+            })?
+        } else {
+            high
         };
         if i128::from(high) - 1 > i128::from(max) {
             return Err(Diagnostic::error(

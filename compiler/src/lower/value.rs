@@ -53,6 +53,20 @@ pub(crate) enum Value {
 pub(crate) struct RandomStream {
     pub seed: std::cell::Cell<u64>,
     pub draws: std::cell::Cell<u64>,
+    /// A `default_rng` Generator (NumPy's new API: `integers`, no `rand`/`seed`),
+    /// not a legacy `RandomState`.
+    pub generator: bool,
+}
+
+impl RandomStream {
+    /// NumPy's class name of the object.
+    pub fn class_name(&self) -> &'static str {
+        if self.generator {
+            "Generator"
+        } else {
+            "RandomState"
+        }
+    }
 }
 
 impl PartialEq for RandomStream {
@@ -215,7 +229,7 @@ impl Value {
             Value::Method(..) => "method",
             Value::Range(_) => "range",
             Value::UserFunction(_) => "function",
-            Value::RandomState(_) => "RandomState",
+            Value::RandomState(stream) => stream.class_name(),
             Value::StreamMethod(..) => "method",
             Value::Poison => "error",
         }
@@ -240,6 +254,7 @@ impl Value {
             Value::Method(..) => "a method",
             Value::Range(_) => "a range",
             Value::UserFunction(_) => "a function",
+            Value::RandomState(stream) if stream.generator => "a Generator",
             Value::RandomState(_) => "a RandomState",
             Value::StreamMethod(..) => "a method",
             Value::Poison => "an error",

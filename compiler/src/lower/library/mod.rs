@@ -81,6 +81,8 @@ pub(crate) enum Home {
     Linalg,
     /// `mars.NAME` (`mars.execute`).
     Mars,
+    /// Only as a method of a `default_rng` Generator (`rng.integers`).
+    Generator,
 }
 
 /// Which lowering builds a call.
@@ -204,6 +206,10 @@ pub(crate) enum RandomKind {
     Poisson,
     /// `binomial(n, p, size=None)`.
     Binomial,
+    /// `default_rng(seed=None)`: a Generator object.
+    DefaultRng,
+    /// `rng.integers(low, high=None, size=None, dtype=int64, endpoint=False)`.
+    Integers,
     /// `RandomState(seed=None)`: a generator object.
     RandomState,
 }

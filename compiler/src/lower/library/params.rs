@@ -262,6 +262,13 @@ pub(super) const SEED: &[Param] = &[opt("seed", NONE)];
 pub(super) const EXPONENTIAL: &[Param] = &[opt("scale", Default::Float(1.0)), opt("size", NONE)];
 pub(super) const ONE_X: &[Param] = &[pos("x")];
 pub(super) const RANDOM_STATE: &[Param] = &[opt("seed", NONE)];
+pub(super) const INTEGERS: &[Param] = &[
+    req("low"),
+    opt("high", NONE),
+    opt("size", NONE),
+    opt("dtype", NONE),
+    opt("endpoint", Default::Bool(false)),
+];
 pub(super) const GAMMA: &[Param] = &[
     req("shape"),
     opt("scale", Default::Float(1.0)),

@@ -128,6 +128,14 @@ pub(crate) static LIBRARY: &[Signature] = &[
         chunks: false,
         ..random("RandomState", RANDOM_STATE, RandomKind::RandomState)
     },
+    Signature {
+        chunks: false,
+        ..random("default_rng", RANDOM_STATE, RandomKind::DefaultRng)
+    },
+    Signature {
+        home: Home::Generator,
+        ..random("integers", INTEGERS, RandomKind::Integers)
+    },
     // ---- element-wise unary ----
     unary("negative", U::Negative),
     unary("positive", U::Positive),
