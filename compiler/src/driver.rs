@@ -104,6 +104,37 @@ pub struct Compiled {
     /// The options it was compiled with (a failed run plans again with them the
     /// outputs that precede the failure).
     pub options: Options,
+    /// Each pass's time and the heap in use after it.
+    pub passes: PassFigures,
+}
+
+/// What each compiler pass took: its wall time, and the heap in use once it is
+/// done (a sample, not a peak: the IRs built so far plus what the passes keep; the
+/// growth from one pass to the next is about the size of the IR it built). In debug
+/// builds a pass's time includes its IR's verifier.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PassFigures(pub Vec<PassFigure>);
+
+/// One pass of [`PassFigures`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PassFigure {
+    pub pass: &'static str,
+    pub seconds: f64,
+    pub heap_bytes: u64,
+}
+
+impl PassFigures {
+    /// Runs `pass`, recording it as `name`.
+    pub fn time<T>(&mut self, name: &'static str, pass: impl FnOnce() -> T) -> T {
+        let started = Instant::now();
+        let out = pass();
+        self.0.push(PassFigure {
+            pass: name,
+            seconds: started.elapsed().as_secs_f64(),
+            heap_bytes: marsc_runtime::huge_alloc::heap_in_use(),
+        });
+        out
+    }
 }
 
 /// Parses a script, reporting every syntax error it can.
@@ -122,13 +153,22 @@ pub fn parse(text: &str) -> Result<Module, JobError> {
 /// after it: the statements that parsed are lowered too, and all the diagnostics
 /// are reported together, in source order.
 pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph), JobError> {
-    let (module, syntax_errors) = marsc_grammar::parse(text);
+    tileable_timed(text, options, &mut PassFigures::default())
+}
+
+/// [`tileable`], timing `parse` and `lower` into `passes`.
+fn tileable_timed(
+    text: &str,
+    options: &Options,
+    passes: &mut PassFigures,
+) -> Result<(Module, TileableGraph), JobError> {
+    let (module, syntax_errors) = passes.time("parse", || marsc_grammar::parse(text));
     let lower_options = LowerOptions {
         chunk_bytes: options.chunk_bytes,
         base_dir: options.base_dir.clone(),
         root: options.root.clone(),
     };
-    let lowered = lower_script(&module, &lower_options);
+    let lowered = passes.time("lower", || lower_script(&module, &lower_options));
     if !syntax_errors.is_empty() {
         let mut all = syntax_errors;
         if let Err(LowerFailure::Diagnostics(more)) = lowered {
@@ -177,21 +217,33 @@ pub fn subtasks(
 /// Fuses a ChunkGraph's operations into subtasks and runs the scheduling passes
 /// (the REPL tiles on its own and comes in here).
 pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGraph, JobError> {
-    let mut subtasks = fuse(chunks, options.fusion);
+    subtask_graph_timed(chunks, options, &mut PassFigures::default())
+}
+
+/// [`subtask_graph`], timing `fuse` and `schedule` into `passes`.
+fn subtask_graph_timed(
+    chunks: &ChunkGraph,
+    options: &Options,
+    passes: &mut PassFigures,
+) -> Result<SubtaskGraph, JobError> {
+    let mut subtasks = passes.time("fuse", || fuse(chunks, options.fusion));
     let workers = match options.placement {
         Placement::Scheduled => options.workers,
         Placement::Executor | Placement::ChunkIndex => None,
     };
-    schedule_subtasks(
-        &mut subtasks,
-        chunks,
-        options.order,
-        options.assign,
-        workers,
-    )
-    .map_err(|message| JobError::internal("schedule", message))?;
-    assign_workers(&mut subtasks, chunks, options.placement);
-    verify_ir("subtask", || crate::subtask::verify(&subtasks, chunks));
+    passes.time("schedule", || {
+        schedule_subtasks(
+            &mut subtasks,
+            chunks,
+            options.order,
+            options.assign,
+            workers,
+        )
+        .map_err(|message| JobError::internal("schedule", message))?;
+        assign_workers(&mut subtasks, chunks, options.placement);
+        verify_ir("subtask", || crate::subtask::verify(&subtasks, chunks));
+        Ok::<(), JobError>(())
+    })?;
     Ok(subtasks)
 }
 
@@ -236,20 +288,27 @@ pub(crate) fn compile_checked(
     check_saves: impl Fn(&TileableGraph) -> Result<(), JobError>,
 ) -> Result<Compiled, JobError> {
     let started = Instant::now();
-    let (module, tileables) = tileable(text, options)?;
+    let mut passes = PassFigures::default();
+    let (module, tileables) = tileable_timed(text, options, &mut passes)?;
     check_saves(&tileables)?;
-    let chunks = tile_graph(&tileables)?;
-    let subtasks = subtask_graph(&chunks, options)?;
-    let mut plan = crate::plan::build_plan(&subtasks, &chunks)
-        .map_err(|message| JobError::internal("plan", message))?;
-    verify_ir("plan", || plan.verify());
-    let jit = if options.jit {
-        crate::plan::jit::compile_kernels(&mut plan, &chunks)
-            .map_err(|message| JobError::internal("jit", message))?
-    } else {
-        JitSummary::default()
-    };
-    verify_ir("jit plan", || plan.verify());
+    let chunks = passes.time("tile", || tile_graph(&tileables))?;
+    let subtasks = subtask_graph_timed(&chunks, options, &mut passes)?;
+    let mut plan = passes.time("plan", || {
+        let plan = crate::plan::build_plan(&subtasks, &chunks)
+            .map_err(|message| JobError::internal("plan", message))?;
+        verify_ir("plan", || plan.verify());
+        Ok::<_, JobError>(plan)
+    })?;
+    let jit = passes.time("jit", || {
+        let jit = if options.jit {
+            crate::plan::jit::compile_kernels(&mut plan, &chunks)
+                .map_err(|message| JobError::internal("jit", message))?
+        } else {
+            JitSummary::default()
+        };
+        verify_ir("jit plan", || plan.verify());
+        Ok::<_, JobError>(jit)
+    })?;
     Ok(Compiled {
         module,
         tileables,
@@ -259,6 +318,7 @@ pub(crate) fn compile_checked(
         compile_seconds: started.elapsed().as_secs_f64(),
         jit,
         options: options.clone(),
+        passes,
     })
 }
 

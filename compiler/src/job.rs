@@ -217,5 +217,6 @@ pub fn run_compiled_to(
         compile_seconds: compiled.compile_seconds,
         stages: 1,
         exec,
+        passes: compiled.passes.clone(),
     })
 }

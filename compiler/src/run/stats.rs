@@ -21,6 +21,9 @@ pub struct RunStats {
     pub stages: u64,
     /// The executor's figures (workers, run time, transfers, liveness, ...).
     pub exec: ExecStats,
+    /// Each compiler pass's time and the heap after it (empty for a script run in
+    /// stages, whose passes run once per stage).
+    pub passes: crate::driver::PassFigures,
 }
 
 impl RunStats {
@@ -42,6 +45,11 @@ impl RunStats {
             "spilled_bytes": self.exec.spilled_bytes,
             "retries": self.exec.retries,
             "subtasks_per_worker": self.exec.subtasks_per_worker,
+            "passes": self.passes.0.iter().map(|pass| json!({
+                "pass": pass.pass,
+                "seconds": pass.seconds,
+                "heap_bytes_after": pass.heap_bytes,
+            })).collect::<Vec<_>>(),
         })
     }
 }
@@ -55,6 +63,15 @@ impl fmt::Display for RunStats {
         )?;
         if self.stages > 1 {
             writeln!(f, "ran in {} stages", self.stages)?;
+        }
+        if !self.passes.0.is_empty() {
+            let split: Vec<String> = self
+                .passes
+                .0
+                .iter()
+                .map(|pass| format!("{} {:.3}s", pass.pass, pass.seconds))
+                .collect();
+            writeln!(f, "passes: {}", split.join(", "))?;
         }
         write!(f, "{}", self.exec)
     }

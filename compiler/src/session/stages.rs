@@ -253,6 +253,7 @@ impl<'s> Runner<'s> {
             compile_seconds,
             stages: 1,
             exec,
+            passes: Default::default(),
         });
         let shown_outputs = lowering.program_outputs - hidden;
         let mut printed: Vec<Printed> = Vec::new();
