@@ -180,7 +180,7 @@ struct RunArgs {
     /// Write the run's figures as JSON to FILE: tileables, chunks, subtasks, kernels
     /// (JIT-compiled), workers, compile_seconds, jit_seconds, run_seconds, transfer_bytes,
     /// peak_live_chunks, peak_live_bytes, spilled_bytes, retries, subtasks_per_worker,
-    /// and passes (each compiler pass's seconds and the heap in use after it: parse,
+    /// and passes (each compiler pass's seconds and the resident set after it: parse,
     /// lower, tile, fuse, schedule, plan, jit; empty for a script run in stages).
     /// Refused (exit 2) if FILE is the script, a file it loads or saves, or the trace.
     #[arg(long, value_name = "FILE")]

@@ -233,7 +233,7 @@ fn stats_json_has_every_field_and_stats_goes_to_stderr() {
         .map(|n| n.as_u64().expect("a count"))
         .sum();
     assert_eq!(Some(per_worker), json["subtasks"].as_u64());
-    // Each pass's time and the heap after it, in pipeline order, adding up to no
+    // Each pass's time and the resident set after it, in pipeline order, adding up to no
     // more than the compile time.
     let passes = json["passes"].as_array().expect("passes");
     let names: Vec<&str> = passes.iter().filter_map(|p| p["pass"].as_str()).collect();
@@ -245,7 +245,7 @@ fn stats_json_has_every_field_and_stats_goes_to_stderr() {
     assert!(total <= json["compile_seconds"].as_f64().expect("seconds") + 1e-6);
     assert!(passes
         .iter()
-        .all(|p| p["heap_bytes_after"].as_u64().is_some_and(|b| b > 0)));
+        .all(|p| p["rss_bytes_after"].as_u64().is_some_and(|b| b > 0)));
     assert!(
         stderr_of(&out).contains("passes: parse"),
         "{}",

@@ -108,10 +108,10 @@ pub struct Compiled {
     pub passes: PassFigures,
 }
 
-/// What each compiler pass took: its wall time, and the heap in use once it is
-/// done (a sample, not a peak: the IRs built so far plus what the passes keep; the
-/// growth from one pass to the next is about the size of the IR it built). In debug
-/// builds a pass's time includes its IR's verifier.
+/// What each compiler pass took: its wall time, and the process's resident set once
+/// it is done (a sample, not a peak; glibc seldom gives memory back, so the growth
+/// from one pass to the next is about what the pass built and kept, its IR, plus its
+/// scratch). In debug builds a pass's time includes its IR's verifier.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PassFigures(pub Vec<PassFigure>);
 
@@ -120,7 +120,7 @@ pub struct PassFigures(pub Vec<PassFigure>);
 pub struct PassFigure {
     pub pass: &'static str,
     pub seconds: f64,
-    pub heap_bytes: u64,
+    pub rss_bytes: u64,
 }
 
 impl PassFigures {
@@ -131,10 +131,27 @@ impl PassFigures {
         self.0.push(PassFigure {
             pass: name,
             seconds: started.elapsed().as_secs_f64(),
-            heap_bytes: marsc_runtime::huge_alloc::heap_in_use(),
+            rss_bytes: resident_bytes(),
         });
         out
     }
+}
+
+/// The process's resident set in bytes (`VmRSS` of `/proc/self/status`; 0 where it
+/// cannot be read). One small read: cheap enough to take after every pass.
+fn resident_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map_or(0, |kib| kib * 1024)
 }
 
 /// Parses a script, reporting every syntax error it can.

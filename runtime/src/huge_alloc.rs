@@ -49,18 +49,6 @@ const CACHED_BYTES: usize = 128 << 20;
 /// buffers back in the system at once, and nothing is ever kept.
 const RELEASE_PROMPTLY_VARIABLE: &str = "MALLOC_MMAP_THRESHOLD_";
 
-/// Bytes of large blocks handed out and not yet given back (kept blocks excluded).
-static LARGE_LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
-
-/// Bytes the process's heap holds in use now: glibc's arenas and its own mappings
-/// (`mallinfo2`) plus the large blocks of [`HugePageAlloc`] (when it is the global
-/// allocator). A sample, for `--stats-json`'s per-pass figures.
-pub fn heap_in_use() -> u64 {
-    // SAFETY: `mallinfo2` only reads the allocator's counters.
-    let info = unsafe { libc::mallinfo2() };
-    (info.uordblks + info.hblkhd + LARGE_LIVE_BYTES.load(Ordering::Relaxed)) as u64
-}
-
 /// Whether freed blocks may be kept: unknown until first asked, then the answer.
 static KEEPING: AtomicU8 = AtomicU8::new(KEEPING_UNKNOWN);
 const KEEPING_UNKNOWN: u8 = 0;
@@ -348,11 +336,7 @@ unsafe impl GlobalAlloc for HugePageAlloc {
             return ptr::null_mut();
         };
         let reused = FreeBlocks::lock().take(len);
-        let block = reused.unwrap_or_else(|| map_huge(len));
-        if !block.is_null() {
-            LARGE_LIVE_BYTES.fetch_add(len, Ordering::Relaxed);
-        }
-        block
+        reused.unwrap_or_else(|| map_huge(len))
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
@@ -365,13 +349,8 @@ unsafe impl GlobalAlloc for HugePageAlloc {
         };
         let Some(reused) = FreeBlocks::lock().take(len) else {
             // A fresh anonymous mapping reads as zeros.
-            let block = map_huge(len);
-            if !block.is_null() {
-                LARGE_LIVE_BYTES.fetch_add(len, Ordering::Relaxed);
-            }
-            return block;
+            return map_huge(len);
         };
-        LARGE_LIVE_BYTES.fetch_add(len, Ordering::Relaxed);
         // SAFETY: a kept block is valid for `len >= layout.size()` bytes and now
         // belongs to this caller alone.
         unsafe { ptr::write_bytes(reused, 0, layout.size()) };
@@ -386,7 +365,6 @@ unsafe impl GlobalAlloc for HugePageAlloc {
         let Some(len) = mapped_len(layout.size()) else {
             return;
         };
-        LARGE_LIVE_BYTES.fetch_sub(len, Ordering::Relaxed);
         if keeping_allowed() && FreeBlocks::lock().keep(block, len) {
             return;
         }

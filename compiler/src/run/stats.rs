@@ -21,8 +21,8 @@ pub struct RunStats {
     pub stages: u64,
     /// The executor's figures (workers, run time, transfers, liveness, ...).
     pub exec: ExecStats,
-    /// Each compiler pass's time and the heap after it (empty for a script run in
-    /// stages, whose passes run once per stage).
+    /// Each compiler pass's time and the resident set after it (empty for a script
+    /// run in stages, whose passes run once per stage).
     pub passes: crate::driver::PassFigures,
 }
 
@@ -48,7 +48,7 @@ impl RunStats {
             "passes": self.passes.0.iter().map(|pass| json!({
                 "pass": pass.pass,
                 "seconds": pass.seconds,
-                "heap_bytes_after": pass.heap_bytes,
+                "rss_bytes_after": pass.rss_bytes,
             })).collect::<Vec<_>>(),
         })
     }
