@@ -102,7 +102,13 @@ pub fn compiled(key: &KernelKey) -> Result<Arc<CompiledKernel>, String> {
         let mut cache = cache()
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Arc::clone(cache.kernels.entry(key.clone()).or_default())
+        // A lookup borrows the key; only a new kernel's slot needs an owned copy
+        // (every subtask of a step looks its kernel up: cloning the graph each time
+        // was a copy per subtask).
+        match cache.kernels.get(key) {
+            Some(slot) => Arc::clone(slot),
+            None => Arc::clone(cache.kernels.entry(key.clone()).or_default()),
+        }
     };
     slot.get_or_init(|| {
         let started = Instant::now();
