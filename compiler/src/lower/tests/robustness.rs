@@ -87,6 +87,7 @@ fn every_function_with_every_argument_list() {
         let callees: Vec<String> = match signature.home {
             Home::Library => vec![format!("mt.{}", signature.name)],
             Home::Random => vec![format!("mt.random.{}", signature.name)],
+            Home::Generator => vec![format!("mt.random.default_rng(0).{}", signature.name)],
             Home::Linalg => vec![format!("mt.linalg.{}", signature.name)],
             Home::Mars => vec![format!("mars.{}", signature.name)],
             Home::Builtin => vec![signature.name.to_string()],
