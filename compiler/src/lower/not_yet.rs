@@ -87,10 +87,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "angle",
     // Mars-only members of `mars.tensor`.
     "ExecutableTuple",
-    "from_hdf5",
-    "to_hdf5",
-    "fromhdf5",
-    "tohdf5",
     "fromtiledb",
     "totiledb",
 ];

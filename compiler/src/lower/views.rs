@@ -386,6 +386,7 @@ impl Lowerer<'_> {
             | Builtin::Print
             | Builtin::Save
             | Builtin::ToZarr
+            | Builtin::ToHdf5
             | Builtin::Seed
             | Builtin::Len => Origin::NEW,
             _ => Origin::NEW_ARRAY,

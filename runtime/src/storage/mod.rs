@@ -22,7 +22,10 @@
 //!   written in place into a mapped temporary file.
 //! - Zarr v2 and v3 ([`zarr`]): a directory of encoded chunks on a regular grid,
 //!   read and written through the `zarrs` crate (`fromzarr`/`tozarr`).
+//! - HDF5 ([`hdf5`]): a dataset in an HDF5 file, chunked or contiguous, through
+//!   `hdf5-metno` over libhdf5 (`fromhdf5`/`tohdf5`; the `hdf5` cargo feature).
 
+pub mod hdf5;
 pub mod npy;
 pub mod zarr;
 
@@ -89,6 +92,12 @@ pub fn open_zarr(path: &Path) -> Result<StoreRef, StoreError> {
     Ok(StoreRef(Arc::new(zarr::ZarrStore::open(path)?)))
 }
 
+/// Opens the dataset `dataset` (its path inside the file) of the HDF5 file `file`
+/// (`fromhdf5`): reads its metadata now, at compile time.
+pub fn open_hdf5(file: &Path, dataset: &str) -> Result<StoreRef, StoreError> {
+    self::hdf5::open(file, dataset)
+}
+
 /// The format a save writes, with its options: plain data the IR carries.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SaveFormat {
@@ -97,6 +106,8 @@ pub enum SaveFormat {
     Npy,
     /// A Zarr array (`tozarr`).
     Zarr(zarr::ZarrSave),
+    /// A dataset in an HDF5 file (`tohdf5`).
+    Hdf5(self::hdf5::Hdf5Save),
 }
 
 impl SaveFormat {
@@ -105,6 +116,7 @@ impl SaveFormat {
         match self {
             SaveFormat::Npy => Vec::new(),
             SaveFormat::Zarr(save) => save.dump_parameters(),
+            SaveFormat::Hdf5(save) => save.dump_parameters(),
         }
     }
 
@@ -114,6 +126,10 @@ impl SaveFormat {
             SaveFormat::Npy => {}
             SaveFormat::Zarr(save) => {
                 key.tag(b'z');
+                save.write_key(key);
+            }
+            SaveFormat::Hdf5(save) => {
+                key.tag(b'h');
                 save.write_key(key);
             }
         }
@@ -130,6 +146,7 @@ pub fn writer(
     match format {
         SaveFormat::Npy => Box::new(npy::NpyWriter::new(path, dtype, shape)),
         SaveFormat::Zarr(save) => Box::new(zarr::ZarrWriter::new(path, save, dtype, shape)),
+        SaveFormat::Hdf5(save) => self::hdf5::writer(path, save, dtype, shape),
     }
 }
 

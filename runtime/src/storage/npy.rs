@@ -23,6 +23,7 @@ mod streamed;
 mod writable;
 
 pub use mapped::MappedNpy;
+pub(crate) use save::create_temporary;
 pub use save::NpyWriter;
 pub use streamed::{OpenedNpy, StreamedNpy};
 pub use writable::{MappingSlot, Reserved, WritableNpy};

@@ -105,6 +105,10 @@ pub(crate) enum Builtin {
     FromZarr,
     /// `tozarr`/`to_zarr`.
     ToZarr,
+    /// `fromhdf5`/`from_hdf5`.
+    FromHdf5,
+    /// `tohdf5`/`to_hdf5`.
+    ToHdf5,
     Seed,
     Random(RandomKind),
     Where,

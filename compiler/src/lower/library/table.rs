@@ -103,6 +103,11 @@ pub(crate) static LIBRARY: &[Signature] = &[
     // `chunks=` of `tozarr` is the store's chunk shape.
     creation("tozarr", TOZARR, F::ToZarr),
     creation("to_zarr", TOZARR, F::ToZarr),
+    creation("fromhdf5", FROMHDF5, F::FromHdf5),
+    creation("from_hdf5", FROMHDF5, F::FromHdf5),
+    // `chunks=` of `tohdf5` is the dataset's chunk shape.
+    creation("tohdf5", TOHDF5, F::ToHdf5),
+    creation("to_hdf5", TOHDF5, F::ToHdf5),
     // ---- random ----
     Signature {
         home: Home::Random,

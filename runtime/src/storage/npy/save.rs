@@ -250,7 +250,7 @@ impl StoreWriter for NpyWriter {
 /// Creates the hidden temporary file beside `target`, exclusively (`O_EXCL`) under
 /// a random name that fits in `NAME_MAX` however long the target's name is:
 /// `.NAME.marsc-RANDOM.partial`, with NAME cut short where needed.
-fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)> {
+pub(crate) fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)> {
     let name = target.file_name().map_or(&[][..], OsStr::as_bytes);
     let room = NAME_MAX - 1 - TEMPORARY_TAG.len() - RANDOM_CHARS - TEMPORARY_SUFFIX.len();
     let mut prefix = b".".to_vec();
