@@ -163,15 +163,18 @@ impl Hdf5Writer {
             .chunks
             .as_ref()
             .filter(|_| !self.shape.contains(&0));
-        if let Some(chunks) = chunked {
-            let chunks: Vec<usize> = chunks
-                .iter()
-                .zip(&self.shape)
-                .map(|(&c, &len)| c.clamp(1, len))
-                .collect();
-            builder = builder.chunk(chunks);
-            if let Some(level) = self.save.gzip {
-                builder = builder.deflate(level);
+        match chunked {
+            None => builder = builder.no_chunk(),
+            Some(chunks) => {
+                let chunks: Vec<usize> = chunks
+                    .iter()
+                    .zip(&self.shape)
+                    .map(|(&c, &len)| c.clamp(1, len))
+                    .collect();
+                builder = builder.chunk(chunks);
+                if let Some(level) = self.save.gzip {
+                    builder = builder.deflate(level);
+                }
             }
         }
         builder.create(name)
