@@ -387,6 +387,7 @@ impl Lowerer<'_> {
             | Builtin::Save
             | Builtin::ToZarr
             | Builtin::ToHdf5
+            | Builtin::ToFile
             | Builtin::Seed
             | Builtin::Len => Origin::NEW,
             _ => Origin::NEW_ARRAY,

@@ -92,6 +92,31 @@ pub fn open_zarr(path: &Path) -> Result<StoreRef, StoreError> {
     Ok(StoreRef(Arc::new(zarr::ZarrStore::open(path)?)))
 }
 
+/// Opens the raw file at `path` as elements of `dtype` (`fromfile`): `count` of
+/// them (all there are for `None`, as many as there are when fewer, as NumPy reads)
+/// from byte `offset`. The length is read now, at compile time.
+pub fn open_raw(
+    path: &Path,
+    dtype: DType,
+    count: Option<usize>,
+    offset: u64,
+) -> Result<StoreRef, StoreError> {
+    let metadata = std::fs::metadata(path).map_err(|e| StoreError(e.to_string()))?;
+    if metadata.is_dir() {
+        return Err(StoreError("Is a directory (os error 21)".into()));
+    }
+    let Some(bytes) = metadata.len().checked_sub(offset) else {
+        // NumPy's own message for an offset past the end.
+        return Err(StoreError(
+            "ValueError: negative dimensions are not allowed".into(),
+        ));
+    };
+    let available = (bytes / dtype.itemsize() as u64) as usize;
+    let count = count.map_or(available, |count| count.min(available));
+    let store = npy::NpyStore::raw(path, dtype, count, offset);
+    Ok(StoreRef(Arc::new(store)))
+}
+
 /// Opens the dataset `dataset` (its path inside the file) of the HDF5 file `file`
 /// (`fromhdf5`): reads its metadata now, at compile time.
 pub fn open_hdf5(file: &Path, dataset: &str) -> Result<StoreRef, StoreError> {
@@ -108,6 +133,8 @@ pub enum SaveFormat {
     Zarr(zarr::ZarrSave),
     /// A dataset in an HDF5 file (`tohdf5`).
     Hdf5(self::hdf5::Hdf5Save),
+    /// A raw file: the elements in C order, no header (`tofile`).
+    Raw,
 }
 
 impl SaveFormat {
@@ -117,6 +144,7 @@ impl SaveFormat {
             SaveFormat::Npy => Vec::new(),
             SaveFormat::Zarr(save) => save.dump_parameters(),
             SaveFormat::Hdf5(save) => save.dump_parameters(),
+            SaveFormat::Raw => vec!["format=raw".into()],
         }
     }
 
@@ -132,6 +160,7 @@ impl SaveFormat {
                 key.tag(b'h');
                 save.write_key(key);
             }
+            SaveFormat::Raw => key.tag(b'r'),
         }
     }
 }
@@ -147,6 +176,7 @@ pub fn writer(
         SaveFormat::Npy => Box::new(npy::NpyWriter::new(path, dtype, shape)),
         SaveFormat::Zarr(save) => Box::new(zarr::ZarrWriter::new(path, save, dtype, shape)),
         SaveFormat::Hdf5(save) => self::hdf5::writer(path, save, dtype, shape),
+        SaveFormat::Raw => Box::new(npy::NpyWriter::raw(path, dtype, shape)),
     }
 }
 

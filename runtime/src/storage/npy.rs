@@ -23,6 +23,7 @@ mod streamed;
 mod writable;
 
 pub use mapped::MappedNpy;
+#[cfg_attr(not(feature = "hdf5"), allow(unused_imports))]
 pub(crate) use save::create_temporary;
 pub use save::NpyWriter;
 pub use streamed::{OpenedNpy, StreamedNpy};
@@ -44,6 +45,9 @@ pub struct NpyStore {
     header: NpyHeader,
     /// `mmap_mode='r'`: chunks read the file through a read-only mapping.
     mmap: bool,
+    /// A raw file (`fromfile`): no header; `header` is what it would say (the dtype,
+    /// the element count and where the elements start).
+    raw: bool,
     metadata: StoreMetadata,
 }
 
@@ -69,7 +73,23 @@ impl NpyStore {
             path: path.to_path_buf(),
             header,
             mmap,
+            raw: false,
             metadata,
+        }
+    }
+
+    /// A raw file of elements of `dtype` (`fromfile`): `count` of them from byte
+    /// `offset`, read as `.npy` data without a header.
+    pub fn raw(path: &Path, dtype: crate::dtype::DType, count: usize, offset: u64) -> NpyStore {
+        let header = NpyHeader {
+            dtype,
+            shape: vec![count],
+            fortran_order: false,
+            data_offset: offset,
+        };
+        NpyStore {
+            raw: true,
+            ..NpyStore::with_header(path, header, false)
         }
     }
 
@@ -105,6 +125,10 @@ impl Store for NpyStore {
         if self.mmap {
             parameters.push("mmap_mode='r'".into());
         }
+        if self.raw {
+            parameters.retain(|p| !p.starts_with("fortran_order"));
+            parameters.push("raw".into());
+        }
         parameters
     }
 
@@ -113,6 +137,7 @@ impl Store for NpyStore {
         key.u64(self.header.data_offset);
         key.tag(self.header.fortran_order as u8);
         key.tag(self.mmap as u8);
+        key.tag(self.raw as u8);
     }
 
     fn reads_cannot_fail(&self) -> bool {
@@ -130,7 +155,9 @@ impl Store for NpyStore {
                 ))
             })
         } else {
-            Arc::new(StreamedNpy::new(&self.path, self.header.clone(), label))
+            let mut reader = StreamedNpy::new(&self.path, self.header.clone(), label);
+            reader.raw = self.raw;
+            Arc::new(reader)
         }
     }
 

@@ -105,6 +105,10 @@ pub(crate) enum Builtin {
     FromZarr,
     /// `tozarr`/`to_zarr`.
     ToZarr,
+    /// `fromfile`.
+    FromFile,
+    /// `x.tofile(...)`.
+    ToFile,
     /// `fromhdf5`/`from_hdf5`.
     FromHdf5,
     /// `tohdf5`/`to_hdf5`.

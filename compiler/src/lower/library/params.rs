@@ -260,6 +260,21 @@ pub(super) const TOHDF5: &[Param] = &[
     kw_unsupported("track_times"),
     kw_unsupported("dtype"),
 ];
+/// NumPy's `fromfile(file, dtype=float, count=-1, sep='', offset=0, *, like=None)`.
+pub(super) const FROMFILE: &[Param] = &[
+    req("file"),
+    opt("dtype", Default::Str("float64")),
+    opt("count", Default::Int(-1)),
+    opt("sep", Default::Str("")),
+    opt("offset", Default::Int(0)),
+    kw_unsupported("like"),
+];
+/// `ndarray.tofile(fid, sep='', format='%s')`.
+pub(super) const TOFILE: &[Param] = &[
+    req("fid"),
+    opt("sep", Default::Str("")),
+    opt("format", Default::Str("%s")),
+];
 pub(super) const SIZE_ONLY: &[Param] = &[opt("size", NONE)];
 pub(super) const DIMS: &[Param] = &[var_positional("dims")];
 pub(super) const UNIFORM: &[Param] = &[

@@ -103,6 +103,8 @@ pub(crate) static LIBRARY: &[Signature] = &[
     // `chunks=` of `tozarr` is the store's chunk shape.
     creation("tozarr", TOZARR, F::ToZarr),
     creation("to_zarr", TOZARR, F::ToZarr),
+    creation("fromfile", FROMFILE, F::FromFile),
+    method("tofile", TOFILE, F::ToFile),
     creation("fromhdf5", FROMHDF5, F::FromHdf5),
     creation("from_hdf5", FROMHDF5, F::FromHdf5),
     // `chunks=` of `tohdf5` is the dataset's chunk shape.
