@@ -90,6 +90,7 @@ impl Lowerer<'_> {
             Builtin::Save => self.save(&args),
             Builtin::FromZarr => self.zarr_load(&args),
             Builtin::ToZarr => self.zarr_save(&args),
+            Builtin::Savez => self.savez(&args),
             Builtin::FromFile => self.fromfile(&args),
             Builtin::ToFile => self.tofile(&args),
             Builtin::FromHdf5 => self.hdf5_load(&args),

@@ -35,7 +35,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "searchsorted",
     "put",
     "copyto",
-    "savez",
     "savetxt",
     "loadtxt",
     "genfromtxt",

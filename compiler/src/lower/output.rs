@@ -12,6 +12,7 @@
 //! the same rules ([`zarr`], [`hdf5`]).
 
 mod hdf5;
+mod npz;
 mod raw;
 mod zarr;
 

@@ -42,8 +42,17 @@ pub(crate) enum Value {
     RandomState(Rc<RandomStream>),
     /// `rs.rand` (a `random` function bound to a `RandomState`) before it is called.
     StreamMethod(Rc<RandomStream>, FuncId),
+    /// `load("f.npz")`: an archive whose members `d["name"]` loads.
+    NpzFile(Rc<NpzValue>),
     /// The result of an expression that has already been reported as an error.
     Poison,
+}
+
+/// An opened `.npz` archive: its directory, and the path as the script wrote it.
+#[derive(Debug, PartialEq)]
+pub(crate) struct NpzValue {
+    pub archive: marsc_runtime::storage::npz::NpzArchive,
+    pub written: String,
 }
 
 /// A `RandomState`'s seed and how many tensors it has drawn (each draw is a stream
@@ -216,6 +225,7 @@ impl Value {
             Value::Range(_) => "range",
             Value::UserFunction(_) => "function",
             Value::RandomState(_) => "RandomState",
+            Value::NpzFile(_) => "NpzFile",
             Value::StreamMethod(..) => "method",
             Value::Poison => "error",
         }
@@ -241,6 +251,7 @@ impl Value {
             Value::Range(_) => "a range",
             Value::UserFunction(_) => "a function",
             Value::RandomState(_) => "a RandomState",
+            Value::NpzFile(_) => "an NpzFile",
             Value::StreamMethod(..) => "a method",
             Value::Poison => "an error",
         }

@@ -22,11 +22,14 @@
 //!   written in place into a mapped temporary file.
 //! - Zarr v2 and v3 ([`zarr`]): a directory of encoded chunks on a regular grid,
 //!   read and written through the `zarrs` crate (`fromzarr`/`tozarr`).
+//! - `.npz` ([`npz`]): a zip archive of `.npy` members (`load`, `savez`); raw
+//!   binary files (`fromfile`, `tofile`) are `.npy` data without a header.
 //! - HDF5 ([`hdf5`]): a dataset in an HDF5 file, chunked or contiguous, through
 //!   `hdf5-metno` over libhdf5 (`fromhdf5`/`tohdf5`; the `hdf5` cargo feature).
 
 pub mod hdf5;
 pub mod npy;
+pub mod npz;
 pub mod zarr;
 
 use crate::array::ArrayData;
@@ -135,6 +138,8 @@ pub enum SaveFormat {
     Hdf5(self::hdf5::Hdf5Save),
     /// A raw file: the elements in C order, no header (`tofile`).
     Raw,
+    /// One member of an `.npz` archive (`savez`).
+    Npz(npz::NpzSave),
 }
 
 impl SaveFormat {
@@ -145,6 +150,7 @@ impl SaveFormat {
             SaveFormat::Zarr(save) => save.dump_parameters(),
             SaveFormat::Hdf5(save) => save.dump_parameters(),
             SaveFormat::Raw => vec!["format=raw".into()],
+            SaveFormat::Npz(save) => save.dump_parameters(),
         }
     }
 
@@ -161,6 +167,10 @@ impl SaveFormat {
                 save.write_key(key);
             }
             SaveFormat::Raw => key.tag(b'r'),
+            SaveFormat::Npz(save) => {
+                key.tag(b'n');
+                save.write_key(key);
+            }
         }
     }
 }
@@ -177,6 +187,7 @@ pub fn writer(
         SaveFormat::Zarr(save) => Box::new(zarr::ZarrWriter::new(path, save, dtype, shape)),
         SaveFormat::Hdf5(save) => self::hdf5::writer(path, save, dtype, shape),
         SaveFormat::Raw => Box::new(npy::NpyWriter::raw(path, dtype, shape)),
+        SaveFormat::Npz(save) => Box::new(npz::NpzWriter::new(path, save, dtype, shape)),
     }
 }
 

@@ -48,6 +48,9 @@ pub struct NpyStore {
     /// A raw file (`fromfile`): no header; `header` is what it would say (the dtype,
     /// the element count and where the elements start).
     raw: bool,
+    /// A member of an `.npz` archive (its name): read in place like a raw file,
+    /// `header` being the member's with `data_offset` counted in the archive.
+    member: Option<String>,
     metadata: StoreMetadata,
 }
 
@@ -74,7 +77,18 @@ impl NpyStore {
             header,
             mmap,
             raw: false,
+            member: None,
             metadata,
+        }
+    }
+
+    /// The stored member `name` of the `.npz` archive at `path`, whose `.npy` header
+    /// is `header` (`data_offset` counted from the archive's start).
+    pub fn member(path: &Path, header: NpyHeader, name: &str) -> NpyStore {
+        NpyStore {
+            raw: true,
+            member: Some(name.to_string()),
+            ..NpyStore::with_header(path, header, false)
         }
     }
 
@@ -125,7 +139,9 @@ impl Store for NpyStore {
         if self.mmap {
             parameters.push("mmap_mode='r'".into());
         }
-        if self.raw {
+        if let Some(member) = &self.member {
+            parameters.push(format!("member={member:?}"));
+        } else if self.raw {
             parameters.retain(|p| !p.starts_with("fortran_order"));
             parameters.push("raw".into());
         }
@@ -138,6 +154,9 @@ impl Store for NpyStore {
         key.tag(self.header.fortran_order as u8);
         key.tag(self.mmap as u8);
         key.tag(self.raw as u8);
+        if let Some(member) = &self.member {
+            key.path(Path::new(member));
+        }
     }
 
     fn reads_cannot_fail(&self) -> bool {

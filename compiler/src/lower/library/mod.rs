@@ -105,6 +105,8 @@ pub(crate) enum Builtin {
     FromZarr,
     /// `tozarr`/`to_zarr`.
     ToZarr,
+    /// `savez`.
+    Savez,
     /// `fromfile`.
     FromFile,
     /// `x.tofile(...)`.

@@ -275,6 +275,8 @@ pub(super) const TOFILE: &[Param] = &[
     opt("sep", Default::Str("")),
     opt("format", Default::Str("%s")),
 ];
+/// NumPy's `savez(file, *args, **kwds)`.
+pub(super) const SAVEZ: &[Param] = &[req("file"), var_positional("args"), var_keyword("kwds")];
 pub(super) const SIZE_ONLY: &[Param] = &[opt("size", NONE)];
 pub(super) const DIMS: &[Param] = &[var_positional("dims")];
 pub(super) const UNIFORM: &[Param] = &[

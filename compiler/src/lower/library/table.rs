@@ -103,6 +103,7 @@ pub(crate) static LIBRARY: &[Signature] = &[
     // `chunks=` of `tozarr` is the store's chunk shape.
     creation("tozarr", TOZARR, F::ToZarr),
     creation("to_zarr", TOZARR, F::ToZarr),
+    entry("savez", SAVEZ, F::Savez),
     creation("fromfile", FROMFILE, F::FromFile),
     method("tofile", TOFILE, F::ToFile),
     creation("fromhdf5", FROMHDF5, F::FromHdf5),
