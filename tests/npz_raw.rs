@@ -1,5 +1,5 @@
 //! `.npz` archives and raw binary files against NumPy, both ways: NumPy reads what
-//! `savez` and `x.tofile` write (every dtype, odd shapes, chunks that do not divide
+//! `savez`, `savez_compressed` and `x.tofile` write (every dtype, odd shapes, chunks that do not divide
 //! them, several workers), marsc reads what `np.savez`/`np.savez_compressed` and
 //! `x.tofile` write (small chunks, so members are read a region at a time); a
 //! failed run leaves no archive or file behind and an existing one as it was.
@@ -111,6 +111,11 @@ fn numpy_reads_what_savez_and_tofile_write() {
         members.join(", ")
     ));
     script.push_str("mt.savez('pos.npz', mt.arange(3), mt.ones((2, 2), chunks=1))\n");
+    // The same members deflated.
+    script.push_str(&format!(
+        "mt.savez_compressed('allc', {})\n",
+        members.join(", ")
+    ));
     marsc(dir.path(), &script, None);
     let checker = format!(
         r#"{PY_DATA}
@@ -119,6 +124,12 @@ d = np.load("all.npz")
 assert d.files[-1] == "arr_0" and len(d.files) == {}, d.files
 same("arr_0", d["arr_0"], data("int64", (4, 3)))
 {checks}
+c = np.load("allc.npz")
+assert zipfile.ZipFile("allc.npz").testzip() is None
+assert all(i.compress_type == zipfile.ZIP_DEFLATED for i in zipfile.ZipFile("allc.npz").infolist())
+assert c.files == d.files[:-1], c.files
+for name in c.files:
+    same(name, c[name], d[name])
 p = np.load("pos.npz")
 assert p.files == ["arr_0", "arr_1"], p.files
 same("pos", p["arr_1"], np.ones((2, 2)))
@@ -209,10 +220,12 @@ fn a_failed_run_leaves_no_archive_and_keeps_the_old_one() {
         path,
         "import mars.tensor as mt\nbad = mt.linalg.inv(mt.zeros((2, 2)))\n\
          mt.savez('kept.npz', a=mt.ones(3), b=bad)\nmt.savez('new.npz', mt.ones(3), bad)\n\
+         mt.savez_compressed('newc.npz', mt.ones(3), bad)\n\
          (bad + 1).tofile('kept.bin')\nbad.tofile('new.bin')\n",
     );
     assert!(error.contains("Singular matrix"), "{error}");
     assert!(!path.join("new.npz").exists() && !path.join("new.bin").exists());
+    assert!(!path.join("newc.npz").exists());
     assert_eq!(
         before,
         (

@@ -90,7 +90,7 @@ impl Lowerer<'_> {
             Builtin::Save => self.save(&args),
             Builtin::FromZarr => self.zarr_load(&args),
             Builtin::ToZarr => self.zarr_save(&args),
-            Builtin::Savez => self.savez(&args),
+            Builtin::Savez { compressed } => self.savez(&args, compressed),
             Builtin::FromFile => self.fromfile(&args),
             Builtin::ToFile => self.tofile(&args),
             Builtin::FromHdf5 => self.hdf5_load(&args),

@@ -388,7 +388,7 @@ impl Lowerer<'_> {
             | Builtin::ToZarr
             | Builtin::ToHdf5
             | Builtin::ToFile
-            | Builtin::Savez
+            | Builtin::Savez { .. }
             | Builtin::Seed
             | Builtin::Len => Origin::NEW,
             _ => Origin::NEW_ARRAY,

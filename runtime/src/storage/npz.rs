@@ -12,8 +12,10 @@
 //!   first member creates a hidden temporary archive beside the file
 //!   (`.NAME.marsc-npzNONCE.partial`, exclusively), every member appends its local
 //!   header and `.npy` header and writes its regions in place (stored, zip64), its
-//!   commit fills in the CRC-32, and the last member's commit writes the central
-//!   directory and renames the archive into place. A failed run removes the
+//!   commit fills in the CRC-32 (`savez_compressed`: deflates the member, the
+//!   archive's last so far, into its own place and cuts the file after it), and the
+//!   last member's commit writes the central directory and renames the archive into
+//!   place. A failed run removes the
 //!   temporary archive.
 
 use super::npy::header::{header_span, parse_header, NpyError, NpyHeader};
@@ -307,15 +309,21 @@ pub struct NpzSave {
     pub name: String,
     pub index: usize,
     pub count: usize,
+    /// Deflated on commit (`savez_compressed`), not stored.
+    pub compressed: bool,
 }
 
 impl NpzSave {
     pub fn dump_parameters(&self) -> Vec<String> {
-        vec![
+        let mut parameters = vec![
             "format=npz".into(),
             format!("member={:?}", format!("{}.npy", self.name)),
             format!("of={}", self.count),
-        ]
+        ];
+        if self.compressed {
+            parameters.push("deflated".into());
+        }
+        parameters
     }
 
     pub fn write_key(&self, key: &mut dyn KeySink) {
@@ -323,6 +331,7 @@ impl NpzSave {
         key.path(Path::new(&self.name));
         key.u64(self.index as u64);
         key.u64(self.count as u64);
+        key.tag(self.compressed as u8);
     }
 
     fn is_last(&self) -> bool {
@@ -468,9 +477,20 @@ impl NpzWriter {
             .map_err(|e| e.to_string())?;
         let name_len = self.save.name.len() as u64 + 4;
         let body = member.start + LOCAL_FIXED + name_len + LOCAL_EXTRA;
-        let crc = crc_of(&file, body, member.size)?;
-        file.write_all_at(&crc.to_le_bytes(), member.start + 14)
-            .map_err(|e| e.to_string())?;
+        if self.save.compressed {
+            // The member is the archive's last so far: deflate it into its own place
+            // and cut the file after it.
+            let (crc, compressed) = deflate_in_place(&file, body, member.size)?;
+            let extra = member.start + LOCAL_FIXED + name_len + 4;
+            file.write_all_at(&8u16.to_le_bytes(), member.start + 8)
+                .and_then(|()| file.write_all_at(&crc.to_le_bytes(), member.start + 14))
+                .and_then(|()| file.write_all_at(&compressed.to_le_bytes(), extra + 8))
+                .map_err(|e| e.to_string())?;
+        } else {
+            let crc = crc_of(&file, body, member.size)?;
+            file.write_all_at(&crc.to_le_bytes(), member.start + 14)
+                .map_err(|e| e.to_string())?;
+        }
         debug_assert!(member.data_offset >= body);
         if !self.save.is_last() {
             return Ok(());
@@ -497,6 +517,44 @@ fn crc_of(file: &File, start: u64, len: u64) -> Result<u32, String> {
     Ok(hasher.finalize())
 }
 
+/// Deflates the `len` bytes of `file` at `start` (zip's raw deflate, zlib's default
+/// level, as `np.savez_compressed` writes) through an unnamed temporary file, writes
+/// them back at `start` and cuts the file after them; returns the CRC-32 of the
+/// bytes and their deflated length.
+fn deflate_in_place(file: &File, start: u64, len: u64) -> Result<(u32, u64), String> {
+    use std::io::{Seek, SeekFrom, Write};
+    let io = |e: std::io::Error| e.to_string();
+    let mut hasher = crc32fast::Hasher::new();
+    let mut encoder = flate2::write::DeflateEncoder::new(
+        tempfile::tempfile().map_err(io)?,
+        flate2::Compression::new(6),
+    );
+    let mut buffer = vec![0u8; 1 << 20];
+    let mut done = 0u64;
+    while done < len {
+        let n = (len - done).min(buffer.len() as u64) as usize;
+        file.read_exact_at(&mut buffer[..n], start + done)
+            .map_err(io)?;
+        hasher.update(&buffer[..n]);
+        encoder.write_all(&buffer[..n]).map_err(io)?;
+        done += n as u64;
+    }
+    let mut deflated = encoder.finish().map_err(io)?;
+    let compressed = deflated.stream_position().map_err(io)?;
+    deflated.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut at = start;
+    loop {
+        let n = deflated.read(&mut buffer).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        file.write_all_at(&buffer[..n], at).map_err(io)?;
+        at += n as u64;
+    }
+    file.set_len(start + compressed).map_err(io)?;
+    Ok((hasher.finalize(), compressed))
+}
+
 /// Reads back the local headers this writer wrote and appends the central directory
 /// and its end records (zip64 where the sizes need it).
 fn write_central_directory(file: &File) -> Result<(), String> {
@@ -509,23 +567,25 @@ fn write_central_directory(file: &File) -> Result<(), String> {
         let mut fixed = [0u8; LOCAL_FIXED as usize];
         file.read_exact_at(&mut fixed, at).map_err(io)?;
         let u16_at = |i: usize| u16::from_le_bytes([fixed[i], fixed[i + 1]]);
+        let method = u16_at(8);
         let crc = u32::from_le_bytes(fixed[14..18].try_into().unwrap_or_default());
         let name_len = u64::from(u16_at(26));
         let extra_len = u64::from(u16_at(28));
         let mut name = vec![0u8; name_len as usize];
         file.read_exact_at(&mut name, at + LOCAL_FIXED)
             .map_err(io)?;
-        let mut sizes = [0u8; 8];
+        let mut sizes = [0u8; 16];
         file.read_exact_at(&mut sizes, at + LOCAL_FIXED + name_len + 4)
             .map_err(io)?;
-        let size = u64::from_le_bytes(sizes);
-        let zip64 = size >= u64::from(u32::MAX) || at >= u64::from(u32::MAX);
+        let size = u64::from_le_bytes(sizes[..8].try_into().unwrap_or_default());
+        let compressed = u64::from_le_bytes(sizes[8..].try_into().unwrap_or_default());
+        let zip64 = size.max(compressed) >= u64::from(u32::MAX) || at >= u64::from(u32::MAX);
         let mut extra = Vec::new();
         if zip64 {
             extra.extend_from_slice(&1u16.to_le_bytes());
             extra.extend_from_slice(&24u16.to_le_bytes());
             extra.extend_from_slice(&size.to_le_bytes());
-            extra.extend_from_slice(&size.to_le_bytes());
+            extra.extend_from_slice(&compressed.to_le_bytes());
             extra.extend_from_slice(&at.to_le_bytes());
         }
         let small = |v: u64| if zip64 { u32::MAX } else { v as u32 };
@@ -533,11 +593,11 @@ fn write_central_directory(file: &File) -> Result<(), String> {
         central.extend_from_slice(&(ZIP64_VERSION | (3 << 8)).to_le_bytes()); // made by Unix
         central.extend_from_slice(&ZIP64_VERSION.to_le_bytes());
         central.extend_from_slice(&0u16.to_le_bytes()); // flags
-        central.extend_from_slice(&0u16.to_le_bytes()); // stored
+        central.extend_from_slice(&method.to_le_bytes());
         central.extend_from_slice(&0u16.to_le_bytes()); // time
         central.extend_from_slice(&DOS_DATE.to_le_bytes());
         central.extend_from_slice(&crc.to_le_bytes());
-        central.extend_from_slice(&small(size).to_le_bytes());
+        central.extend_from_slice(&small(compressed).to_le_bytes());
         central.extend_from_slice(&small(size).to_le_bytes());
         central.extend_from_slice(&(name_len as u16).to_le_bytes());
         central.extend_from_slice(&(extra.len() as u16).to_le_bytes());
@@ -549,7 +609,7 @@ fn write_central_directory(file: &File) -> Result<(), String> {
         central.extend_from_slice(&name);
         central.extend_from_slice(&extra);
         count += 1;
-        at += LOCAL_FIXED + name_len + extra_len + size;
+        at += LOCAL_FIXED + name_len + extra_len + compressed;
     }
     let central_size = central.len() as u64;
     let big = end >= u64::from(u32::MAX) || central_size >= u64::from(u32::MAX) || count >= 0xffff;

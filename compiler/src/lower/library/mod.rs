@@ -105,8 +105,10 @@ pub(crate) enum Builtin {
     FromZarr,
     /// `tozarr`/`to_zarr`.
     ToZarr,
-    /// `savez`.
-    Savez,
+    /// `savez`, `savez_compressed`.
+    Savez {
+        compressed: bool,
+    },
     /// `fromfile`.
     FromFile,
     /// `x.tofile(...)`.

@@ -103,7 +103,8 @@ pub(crate) static LIBRARY: &[Signature] = &[
     // `chunks=` of `tozarr` is the store's chunk shape.
     creation("tozarr", TOZARR, F::ToZarr),
     creation("to_zarr", TOZARR, F::ToZarr),
-    entry("savez", SAVEZ, F::Savez),
+    entry("savez", SAVEZ, F::Savez { compressed: false }),
+    entry("savez_compressed", SAVEZ, F::Savez { compressed: true }),
     creation("fromfile", FROMFILE, F::FromFile),
     method("tofile", TOFILE, F::ToFile),
     creation("fromhdf5", FROMHDF5, F::FromHdf5),

@@ -3,7 +3,8 @@
 //! NumPy's `files` and `KeyError`; `savez(file, *args, **kwds)` writes one member
 //! per array (`arr_0`, ... for the positional ones, after the named ones, as NumPy
 //! orders them), each a save of its own to the archive's path, run in program
-//! order, the last one moving the archive into place.
+//! order, the last one moving the archive into place. `savez_compressed` deflates
+//! each member as it commits.
 
 use crate::lower::bind::BoundArgs;
 use crate::lower::convert::str_arg;
@@ -80,8 +81,12 @@ impl Lowerer<'_> {
         Ok(Value::Tensor(id))
     }
 
-    /// `savez(file, *args, **kwds)`.
-    pub(in crate::lower) fn savez(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+    /// `savez(file, *args, **kwds)`, and `savez_compressed` (`compressed`).
+    pub(in crate::lower) fn savez(
+        &mut self,
+        args: &BoundArgs,
+        compressed: bool,
+    ) -> LowerResult<Value> {
         let file_arg = args.get("file");
         let file = str_arg(&file_arg, "file")?;
         let mut path = self.resolve_path(Path::new(file));
@@ -125,6 +130,7 @@ impl Lowerer<'_> {
                 name,
                 index,
                 count,
+                compressed,
             };
             self.record_save(path.clone(), tensor, args.call_span, SaveFormat::Npz(save));
         }
