@@ -190,13 +190,26 @@ fn open_dataset(file: &Path, dataset: &str) -> Result<hdf5::Dataset, String> {
     if !has_signature(file) {
         return Err(format!("'{shown}' is not an HDF5 file"));
     }
-    let opened = hdf5::File::open(file).map_err(|e| format!("cannot open '{shown}': {e}"))?;
+    let opened =
+        open_file(file, hdf5::OpenMode::Read).map_err(|e| format!("cannot open '{shown}': {e}"))?;
     if !link_exists(&opened, dataset) {
         return Err(format!("'{shown}' has no dataset '{dataset}'"));
     }
     opened.dataset(dataset).map_err(|_| {
         format!("'{dataset}' in '{shown}' is not a dataset (a group? name the dataset inside it)")
     })
+}
+
+/// Opens `file` without HDF5's file locks. libhdf5 opens files without
+/// `O_CLOEXEC`, so a child process forked while a file is open (a test's Python, a
+/// server's helper) keeps its `flock` after marsc closes it, and the next open of
+/// the file fails ("unable to lock file"). marsc's saves do not need the locks: a
+/// new file is written under a temporary name, a dataset under a hidden one.
+#[cfg(feature = "hdf5")]
+pub(crate) fn open_file(file: &Path, mode: hdf5::OpenMode) -> hdf5::Result<hdf5::File> {
+    let mut builder = hdf5::File::with_options();
+    builder.with_fapl(|fapl| fapl.file_locking(false));
+    builder.open_as(file, mode)
 }
 
 /// Whether every link on the way to `path` exists in `file`.

@@ -87,7 +87,7 @@ impl Hdf5Writer {
             crate::storage::npy::create_temporary(&self.path).map_err(|e| e.to_string())?;
         drop(handle);
         let made = (|| -> hdf5::Result<(hdf5::File, hdf5::Dataset)> {
-            let file = hdf5::File::create(&temporary)?;
+            let file = super::open_file(&temporary, hdf5::OpenMode::Create)?;
             let mut group: hdf5::Group = (*file).clone();
             let (groups, name) = split_last(&self.save.dataset);
             for name in groups {
@@ -112,7 +112,8 @@ impl Hdf5Writer {
 
     /// Writes the dataset under a hidden name at the root of the existing file.
     fn create_in_existing(&self) -> Result<Created, String> {
-        let file = hdf5::File::open_rw(&self.path).map_err(|e| e.to_string())?;
+        let file =
+            super::open_file(&self.path, hdf5::OpenMode::ReadWrite).map_err(|e| e.to_string())?;
         let target = &self.save.dataset;
         // What the commit will replace or create must be a dataset and groups.
         let mut prefix = String::new();
