@@ -4,7 +4,7 @@
 //! writes (the same matrix, several datasets into one file, rechunked saves);
 //! a failed run leaves no new file and an existing file's datasets as they were.
 //!
-//! These tests need marsc built with HDF5 support: `cargo test -p marsc-tests
+//! These tests need marsc built with HDF5 support: `cargo test --workspace
 //! --features hdf5 --test hdf5` (libhdf5-dev). Without the feature only the
 //! "not supported yet" error is checked. h5py comes from the virtual environment
 //! in `target/pyenv` (`marsc_tests::python_env`); a test skips, loudly, only where
