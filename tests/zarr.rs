@@ -490,7 +490,6 @@ fn reading_errors_are_clear() {
             "mt.fromzarr('g.zarr', dataset='../u8.zarr')",
             "`dataset` must be a path of names",
         ),
-        ("mt.from_hdf5('f.h5', dataset='x')", "not supported yet"),
         (
             "mt.tozarr('o.zarr', mt.ones(2), compressor='lzma')",
             "not supported yet: compressor 'lzma'",

@@ -1,6 +1,7 @@
-//! The Python that reads and writes Zarr stores in the tests: a virtual environment
-//! in `target/pyenv` with zarr-python and NumPy from PyPI, made on first use (CI's
-//! `.ci/run` makes it before the tests). Made once per test process; another process
+//! The Python that reads and writes Zarr stores and HDF5 files in the tests: a
+//! virtual environment in `target/pyenv` with zarr-python, NumPy and (for the HDF5
+//! tests) h5py from PyPI, made on first use (CI's `.ci/run` makes it before the
+//! tests). Made once per test process; another process
 //! making it at the same time waits on a lock file.
 
 use std::path::PathBuf;
@@ -33,6 +34,67 @@ pub fn zarr_python_or_skip(test: &str) -> Option<PathBuf> {
             None
         }
     }
+}
+
+/// h5py's version range, which `.ci/run` installs too.
+const H5PY: &str = "h5py>=3.10,<4";
+
+/// The environment's `python` with h5py installed into it on first use.
+pub fn h5py_python() -> Result<PathBuf, String> {
+    static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let python = zarr_python()?;
+            if imports(&python, "h5py") {
+                return Ok(python);
+            }
+            let lock_path = crate::repo_root().join("target/pyenv.lock");
+            let lock = std::fs::File::create(&lock_path).map_err(|e| e.to_string())?;
+            lock.lock()
+                .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
+            if !imports(&python, "h5py") {
+                run(Command::new(&python).args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "-q",
+                    "--disable-pip-version-check",
+                    H5PY,
+                ]))
+                .map_err(|e| format!("pip could not install h5py: {e}"))?;
+            }
+            if imports(&python, "h5py") {
+                Ok(python)
+            } else {
+                Err(format!("{} cannot import h5py", python.display()))
+            }
+        })
+        .clone()
+}
+
+/// The environment's `python` with h5py, or `None` after saying loudly why the
+/// caller's test is skipped. With `MARSC_REQUIRE_HDF5=1` (CI) a missing h5py fails.
+pub fn h5py_python_or_skip(test: &str) -> Option<PathBuf> {
+    match h5py_python() {
+        Ok(python) => Some(python),
+        Err(why) if std::env::var("MARSC_REQUIRE_HDF5").is_ok_and(|v| v == "1") => {
+            panic!("{test}: h5py is required (MARSC_REQUIRE_HDF5=1): {why}")
+        }
+        Err(why) => {
+            eprintln!(
+                "\n!!!! SKIPPED {test}: no Python environment with h5py: {why}\n\
+                 !!!! (make it with `target/pyenv/bin/python -m pip install h5py`)\n"
+            );
+            None
+        }
+    }
+}
+
+fn imports(python: &std::path::Path, module: &str) -> bool {
+    Command::new(python)
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 fn make_environment() -> Result<PathBuf, String> {

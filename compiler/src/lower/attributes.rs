@@ -29,6 +29,13 @@ impl Lowerer<'_> {
             Value::Namespace(namespace) => namespace_member(*namespace, name),
             Value::DType(dtype) | Value::ScalarType(dtype) => dtype_attribute(*dtype, name),
             Value::RandomState(stream) => random_state_method(stream, name),
+            Value::NpzFile(npz) if name == "files" => Some(Value::List(
+                npz.archive
+                    .entries
+                    .iter()
+                    .map(|e| Value::str(e.key()))
+                    .collect(),
+            )),
             _ => None,
         };
         if let Some(value) = found {

@@ -33,6 +33,8 @@ pub(crate) struct BoundArgs {
     receiver: Option<Arg>,
     /// The individual arguments a `*args` parameter collected.
     rest: Vec<Arg>,
+    /// The keyword arguments a `**kwargs` parameter collected, in call order.
+    keywords: Vec<(String, Span, Arg)>,
 }
 
 impl BoundArgs {
@@ -84,6 +86,11 @@ impl BoundArgs {
         &self.rest
     }
 
+    /// The keyword arguments a `**kwargs` parameter collected: name, its span, value.
+    pub fn keywords(&self) -> &[(String, Span, Arg)] {
+        &self.keywords
+    }
+
     /// True when any argument is poisoned (an error was already reported for it).
     pub fn any_poison(&self) -> bool {
         self.slots
@@ -111,6 +118,7 @@ pub(crate) fn bind(
         chunks: None,
         receiver: receiver.clone(),
         rest: Vec::new(),
+        keywords: Vec::new(),
     };
     if offset == 1 {
         bound.slots[0] = receiver;
@@ -262,6 +270,7 @@ fn bind_keyword(
         .position(|p| p.name == name && !matches!(p.pass, Pass::VarPositional | Pass::VarKeyword));
     let Some(index) = found else {
         if params.iter().any(|p| p.pass == Pass::VarKeyword) {
+            bound.keywords.push((name.to_string(), name_span, arg));
             return Ok(());
         }
         let mut diagnostic = Diagnostic::error(

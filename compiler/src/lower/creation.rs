@@ -288,6 +288,9 @@ impl Lowerer<'_> {
                 None => saved,
             }));
         }
+        if let Some(npz) = self.npz_load(&path, file, file_arg.span)? {
+            return Ok(npz);
+        }
         let source = storage::open(&path, &OpenOptions { mmap })
             .map_err(|e| Diagnostic::error(format!("cannot load `{file}`: {e}"), file_arg.span))?;
         let (shape, dtype) = (source.metadata().shape.clone(), source.metadata().dtype);

@@ -82,6 +82,7 @@ impl Lowerer<'_> {
         let result = match object {
             Value::Tensor(id) => self.index_tensor(id, &evaluated, span),
             Value::Tuple(_) | Value::List(_) | Value::Str(_) => index_sequence(&object, &evaluated),
+            Value::NpzFile(npz) => self.npz_member(&npz, &evaluated, span),
             other => Err(Diagnostic::error(
                 format!("{} value is not subscriptable", other.a_type_name()),
                 object_span,

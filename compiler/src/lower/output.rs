@@ -8,8 +8,12 @@
 //! tensor itself (`creation.rs`) and a later save of it, under whatever name, uses
 //! the first save's path, which the tiler orders saves by. A load *before* a save of its file reads the file as
 //! it was: loads open their files before the run starts (`plan/mapped.rs`).
-//! Zarr arrays (`fromzarr`/`tozarr`) follow the same rules ([`zarr`]).
+//! Zarr arrays (`fromzarr`/`tozarr`) and HDF5 datasets (`fromhdf5`/`tohdf5`) follow
+//! the same rules ([`zarr`], [`hdf5`]).
 
+mod hdf5;
+mod npz;
+mod raw;
 mod zarr;
 
 use super::bind::{Arg, BoundArgs};
@@ -30,8 +34,8 @@ pub(super) struct SavedFile {
     path: PathBuf,
     /// What its latest save so far writes.
     tensor: TileableId,
-    /// Whether that save is a Zarr array's (`tozarr`), not a `.npy` file's.
-    zarr: bool,
+    /// The format that save writes.
+    format: SaveFormat,
 }
 
 impl Lowerer<'_> {
@@ -97,16 +101,19 @@ impl Lowerer<'_> {
         span: Span,
         format: SaveFormat,
     ) {
-        let zarr = matches!(format, SaveFormat::Zarr(_));
         self.graph.files.push(path.clone());
         let saved = self
             .saved
             .entry(file_identity(&path))
             .and_modify(|saved| {
                 saved.tensor = tensor;
-                saved.zarr = zarr;
+                saved.format = format.clone();
             })
-            .or_insert(SavedFile { path, tensor, zarr });
+            .or_insert(SavedFile {
+                path,
+                tensor,
+                format: format.clone(),
+            });
         let path = saved.path.clone();
         self.graph.outputs.push(Output::Save {
             path,
@@ -123,7 +130,7 @@ impl Lowerer<'_> {
         }
         self.saved
             .get(&file_identity(path))
-            .filter(|s| !s.zarr)
+            .filter(|s| s.format == SaveFormat::Npy)
             .map(|s| s.tensor)
     }
 }

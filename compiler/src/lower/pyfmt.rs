@@ -65,6 +65,16 @@ pub(crate) fn python_repr_with(
         // Python shows the function's address, which no two runs share.
         Value::UserFunction(function) => format!("<function {}>", function.def.name.name),
         Value::RandomState(stream) => format!("{}(Philox)", stream.class_name()),
+        // NumPy 2's `repr(NpzFile)`: the first five keys.
+        Value::NpzFile(npz) => {
+            let keys: Vec<&str> = npz.archive.entries.iter().map(|e| e.key()).collect();
+            let more = if keys.len() > 5 { "..." } else { "" };
+            format!(
+                "NpzFile {} with keys: {}{more}",
+                string_repr(&npz.written),
+                keys[..keys.len().min(5)].join(", ")
+            )
+        }
         Value::StreamMethod(stream, id) => format!(
             "<bound method {}.{}>",
             stream.class_name(),

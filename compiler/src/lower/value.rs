@@ -42,8 +42,17 @@ pub(crate) enum Value {
     RandomState(Rc<RandomStream>),
     /// `rs.rand` (a `random` function bound to a `RandomState`) before it is called.
     StreamMethod(Rc<RandomStream>, FuncId),
+    /// `load("f.npz")`: an archive whose members `d["name"]` loads.
+    NpzFile(Rc<NpzValue>),
     /// The result of an expression that has already been reported as an error.
     Poison,
+}
+
+/// An opened `.npz` archive: its directory, and the path as the script wrote it.
+#[derive(Debug, PartialEq)]
+pub(crate) struct NpzValue {
+    pub archive: marsc_runtime::storage::npz::NpzArchive,
+    pub written: String,
 }
 
 /// A `RandomState`'s seed and how many tensors it has drawn (each draw is a stream
@@ -230,6 +239,7 @@ impl Value {
             Value::Range(_) => "range",
             Value::UserFunction(_) => "function",
             Value::RandomState(stream) => stream.class_name(),
+            Value::NpzFile(_) => "NpzFile",
             Value::StreamMethod(..) => "method",
             Value::Poison => "error",
         }
@@ -256,6 +266,7 @@ impl Value {
             Value::UserFunction(_) => "a function",
             Value::RandomState(stream) if stream.generator => "a Generator",
             Value::RandomState(_) => "a RandomState",
+            Value::NpzFile(_) => "an NpzFile",
             Value::StreamMethod(..) => "a method",
             Value::Poison => "an error",
         }

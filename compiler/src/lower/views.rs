@@ -386,6 +386,9 @@ impl Lowerer<'_> {
             | Builtin::Print
             | Builtin::Save
             | Builtin::ToZarr
+            | Builtin::ToHdf5
+            | Builtin::ToFile
+            | Builtin::Savez { .. }
             | Builtin::Seed
             | Builtin::Len => Origin::NEW,
             _ => Origin::NEW_ARRAY,

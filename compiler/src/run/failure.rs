@@ -128,6 +128,16 @@ pub fn first_failed_output(
         .unwrap_or(chunks.outputs.len())
 }
 
+/// The first output of the statement whose output `index` is: a statement with
+/// several outputs (`savez`, one save per member) fails or runs as a whole.
+pub fn statement_start(tileables: &TileableGraph, mut index: usize) -> usize {
+    let outputs = &tileables.outputs;
+    while index > 0 && index < outputs.len() && outputs[index - 1].span() == outputs[index].span() {
+        index -= 1;
+    }
+    index
+}
+
 /// The subtasks and plan of the first `count` outputs alone, fused, scheduled and
 /// compiled as the whole program was (with fresh save files and mappings).
 pub fn plan_prefix(

@@ -77,6 +77,7 @@ fn failed_run(
         let failed = SubtaskId(subtask.0);
         let subtasks = prefix.as_ref().map_or(&program.subtasks, |(s, _)| s);
         let first = failure::first_failed_output(&program.chunks, subtasks, failed);
+        let first = failure::statement_start(&program.tileables, first);
         if first == 0 || first >= before {
             break;
         }

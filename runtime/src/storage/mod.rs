@@ -22,8 +22,14 @@
 //!   written in place into a mapped temporary file.
 //! - Zarr v2 and v3 ([`zarr`]): a directory of encoded chunks on a regular grid,
 //!   read and written through the `zarrs` crate (`fromzarr`/`tozarr`).
+//! - `.npz` ([`npz`]): a zip archive of `.npy` members (`load`, `savez`); raw
+//!   binary files (`fromfile`, `tofile`) are `.npy` data without a header.
+//! - HDF5 ([`hdf5`]): a dataset in an HDF5 file, chunked or contiguous, through
+//!   `hdf5-metno` over libhdf5 (`fromhdf5`/`tohdf5`; the `hdf5` cargo feature).
 
+pub mod hdf5;
 pub mod npy;
+pub mod npz;
 pub mod zarr;
 
 use crate::array::ArrayData;
@@ -89,6 +95,37 @@ pub fn open_zarr(path: &Path) -> Result<StoreRef, StoreError> {
     Ok(StoreRef(Arc::new(zarr::ZarrStore::open(path)?)))
 }
 
+/// Opens the raw file at `path` as elements of `dtype` (`fromfile`): `count` of
+/// them (all there are for `None`, as many as there are when fewer, as NumPy reads)
+/// from byte `offset`. The length is read now, at compile time.
+pub fn open_raw(
+    path: &Path,
+    dtype: DType,
+    count: Option<usize>,
+    offset: u64,
+) -> Result<StoreRef, StoreError> {
+    let metadata = std::fs::metadata(path).map_err(|e| StoreError(e.to_string()))?;
+    if metadata.is_dir() {
+        return Err(StoreError("Is a directory (os error 21)".into()));
+    }
+    let Some(bytes) = metadata.len().checked_sub(offset) else {
+        // NumPy's own message for an offset past the end.
+        return Err(StoreError(
+            "ValueError: negative dimensions are not allowed".into(),
+        ));
+    };
+    let available = (bytes / dtype.itemsize() as u64) as usize;
+    let count = count.map_or(available, |count| count.min(available));
+    let store = npy::NpyStore::raw(path, dtype, count, offset);
+    Ok(StoreRef(Arc::new(store)))
+}
+
+/// Opens the dataset `dataset` (its path inside the file) of the HDF5 file `file`
+/// (`fromhdf5`): reads its metadata now, at compile time.
+pub fn open_hdf5(file: &Path, dataset: &str) -> Result<StoreRef, StoreError> {
+    self::hdf5::open(file, dataset)
+}
+
 /// The format a save writes, with its options: plain data the IR carries.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SaveFormat {
@@ -97,6 +134,12 @@ pub enum SaveFormat {
     Npy,
     /// A Zarr array (`tozarr`).
     Zarr(zarr::ZarrSave),
+    /// A dataset in an HDF5 file (`tohdf5`).
+    Hdf5(self::hdf5::Hdf5Save),
+    /// A raw file: the elements in C order, no header (`tofile`).
+    Raw,
+    /// One member of an `.npz` archive (`savez`).
+    Npz(npz::NpzSave),
 }
 
 impl SaveFormat {
@@ -105,6 +148,9 @@ impl SaveFormat {
         match self {
             SaveFormat::Npy => Vec::new(),
             SaveFormat::Zarr(save) => save.dump_parameters(),
+            SaveFormat::Hdf5(save) => save.dump_parameters(),
+            SaveFormat::Raw => vec!["format=raw".into()],
+            SaveFormat::Npz(save) => save.dump_parameters(),
         }
     }
 
@@ -114,6 +160,15 @@ impl SaveFormat {
             SaveFormat::Npy => {}
             SaveFormat::Zarr(save) => {
                 key.tag(b'z');
+                save.write_key(key);
+            }
+            SaveFormat::Hdf5(save) => {
+                key.tag(b'h');
+                save.write_key(key);
+            }
+            SaveFormat::Raw => key.tag(b'r'),
+            SaveFormat::Npz(save) => {
+                key.tag(b'n');
                 save.write_key(key);
             }
         }
@@ -130,6 +185,9 @@ pub fn writer(
     match format {
         SaveFormat::Npy => Box::new(npy::NpyWriter::new(path, dtype, shape)),
         SaveFormat::Zarr(save) => Box::new(zarr::ZarrWriter::new(path, save, dtype, shape)),
+        SaveFormat::Hdf5(save) => self::hdf5::writer(path, save, dtype, shape),
+        SaveFormat::Raw => Box::new(npy::NpyWriter::raw(path, dtype, shape)),
+        SaveFormat::Npz(save) => Box::new(npz::NpzWriter::new(path, save, dtype, shape)),
     }
 }
 

@@ -23,6 +23,8 @@ mod streamed;
 mod writable;
 
 pub use mapped::MappedNpy;
+#[cfg_attr(not(feature = "hdf5"), allow(unused_imports))]
+pub(crate) use save::create_temporary;
 pub use save::NpyWriter;
 pub use streamed::{OpenedNpy, StreamedNpy};
 pub use writable::{MappingSlot, Reserved, WritableNpy};
@@ -43,6 +45,12 @@ pub struct NpyStore {
     header: NpyHeader,
     /// `mmap_mode='r'`: chunks read the file through a read-only mapping.
     mmap: bool,
+    /// A raw file (`fromfile`): no header; `header` is what it would say (the dtype,
+    /// the element count and where the elements start).
+    raw: bool,
+    /// A member of an `.npz` archive (its name): read in place like a raw file,
+    /// `header` being the member's with `data_offset` counted in the archive.
+    member: Option<String>,
     metadata: StoreMetadata,
 }
 
@@ -68,7 +76,34 @@ impl NpyStore {
             path: path.to_path_buf(),
             header,
             mmap,
+            raw: false,
+            member: None,
             metadata,
+        }
+    }
+
+    /// The stored member `name` of the `.npz` archive at `path`, whose `.npy` header
+    /// is `header` (`data_offset` counted from the archive's start).
+    pub fn member(path: &Path, header: NpyHeader, name: &str) -> NpyStore {
+        NpyStore {
+            raw: true,
+            member: Some(name.to_string()),
+            ..NpyStore::with_header(path, header, false)
+        }
+    }
+
+    /// A raw file of elements of `dtype` (`fromfile`): `count` of them from byte
+    /// `offset`, read as `.npy` data without a header.
+    pub fn raw(path: &Path, dtype: crate::dtype::DType, count: usize, offset: u64) -> NpyStore {
+        let header = NpyHeader {
+            dtype,
+            shape: vec![count],
+            fortran_order: false,
+            data_offset: offset,
+        };
+        NpyStore {
+            raw: true,
+            ..NpyStore::with_header(path, header, false)
         }
     }
 
@@ -104,6 +139,12 @@ impl Store for NpyStore {
         if self.mmap {
             parameters.push("mmap_mode='r'".into());
         }
+        if let Some(member) = &self.member {
+            parameters.push(format!("member={member:?}"));
+        } else if self.raw {
+            parameters.retain(|p| !p.starts_with("fortran_order"));
+            parameters.push("raw".into());
+        }
         parameters
     }
 
@@ -112,6 +153,10 @@ impl Store for NpyStore {
         key.u64(self.header.data_offset);
         key.tag(self.header.fortran_order as u8);
         key.tag(self.mmap as u8);
+        key.tag(self.raw as u8);
+        if let Some(member) = &self.member {
+            key.path(Path::new(member));
+        }
     }
 
     fn reads_cannot_fail(&self) -> bool {
@@ -129,7 +174,9 @@ impl Store for NpyStore {
                 ))
             })
         } else {
-            Arc::new(StreamedNpy::new(&self.path, self.header.clone(), label))
+            let mut reader = StreamedNpy::new(&self.path, self.header.clone(), label);
+            reader.raw = self.raw;
+            Arc::new(reader)
         }
     }
 

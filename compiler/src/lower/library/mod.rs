@@ -107,6 +107,18 @@ pub(crate) enum Builtin {
     FromZarr,
     /// `tozarr`/`to_zarr`.
     ToZarr,
+    /// `savez`, `savez_compressed`.
+    Savez {
+        compressed: bool,
+    },
+    /// `fromfile`.
+    FromFile,
+    /// `x.tofile(...)`.
+    ToFile,
+    /// `fromhdf5`/`from_hdf5`.
+    FromHdf5,
+    /// `tohdf5`/`to_hdf5`.
+    ToHdf5,
     Seed,
     Random(RandomKind),
     Where,

@@ -240,6 +240,43 @@ pub(super) const TOZARR: &[Param] = &[
     kw_unsupported("attributes"),
     kw_unsupported("storage_options"),
 ];
+/// Mars's `fromhdf5(hdf5_file, group=None, dataset=None, chunk_size=None)`.
+pub(super) const FROMHDF5: &[Param] = &[req("hdf5_file"), opt("group", NONE), opt("dataset", NONE)];
+/// Mars's `tohdf5(hdf5_file, x, group=None, dataset=None, **kwds)`: the options of
+/// h5py's `create_dataset` marsc knows by name (`chunks=` is the dataset's chunk
+/// shape).
+pub(super) const TOHDF5: &[Param] = &[
+    req("hdf5_file"),
+    req("x"),
+    opt("group", NONE),
+    opt("dataset", NONE),
+    kw("compression", NONE),
+    kw("compression_opts", NONE),
+    kw_unsupported("shuffle"),
+    kw_unsupported("fletcher32"),
+    kw_unsupported("maxshape"),
+    kw_unsupported("fillvalue"),
+    kw_unsupported("scaleoffset"),
+    kw_unsupported("track_times"),
+    kw_unsupported("dtype"),
+];
+/// NumPy's `fromfile(file, dtype=float, count=-1, sep='', offset=0, *, like=None)`.
+pub(super) const FROMFILE: &[Param] = &[
+    req("file"),
+    opt("dtype", Default::Str("float64")),
+    opt("count", Default::Int(-1)),
+    opt("sep", Default::Str("")),
+    opt("offset", Default::Int(0)),
+    kw_unsupported("like"),
+];
+/// `ndarray.tofile(fid, sep='', format='%s')`.
+pub(super) const TOFILE: &[Param] = &[
+    req("fid"),
+    opt("sep", Default::Str("")),
+    opt("format", Default::Str("%s")),
+];
+/// NumPy's `savez(file, *args, **kwds)`.
+pub(super) const SAVEZ: &[Param] = &[req("file"), var_positional("args"), var_keyword("kwds")];
 pub(super) const SIZE_ONLY: &[Param] = &[opt("size", NONE)];
 pub(super) const DIMS: &[Param] = &[var_positional("dims")];
 pub(super) const UNIFORM: &[Param] = &[

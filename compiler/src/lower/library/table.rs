@@ -103,6 +103,15 @@ pub(crate) static LIBRARY: &[Signature] = &[
     // `chunks=` of `tozarr` is the store's chunk shape.
     creation("tozarr", TOZARR, F::ToZarr),
     creation("to_zarr", TOZARR, F::ToZarr),
+    entry("savez", SAVEZ, F::Savez { compressed: false }),
+    entry("savez_compressed", SAVEZ, F::Savez { compressed: true }),
+    creation("fromfile", FROMFILE, F::FromFile),
+    method("tofile", TOFILE, F::ToFile),
+    creation("fromhdf5", FROMHDF5, F::FromHdf5),
+    creation("from_hdf5", FROMHDF5, F::FromHdf5),
+    // `chunks=` of `tohdf5` is the dataset's chunk shape.
+    creation("tohdf5", TOHDF5, F::ToHdf5),
+    creation("to_hdf5", TOHDF5, F::ToHdf5),
     // ---- random ----
     Signature {
         home: Home::Random,

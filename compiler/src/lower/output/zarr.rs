@@ -142,7 +142,7 @@ impl Lowerer<'_> {
         }
         self.saved
             .get(&file_identity(path))
-            .filter(|s| s.zarr)
+            .filter(|s| matches!(s.format, SaveFormat::Zarr(_)))
             .map(|s| s.tensor)
     }
 
@@ -358,7 +358,7 @@ fn write_mode(arg: &Arg) -> LowerResult<WriteMode> {
 
 /// A store chunk (or shard) shape: an int for every axis, or one entry per axis
 /// (`-1` or `None` for the whole axis).
-fn chunk_shape_arg(arg: &Arg, shape: &[usize], name: &str) -> LowerResult<Vec<usize>> {
+pub(super) fn chunk_shape_arg(arg: &Arg, shape: &[usize], name: &str) -> LowerResult<Vec<usize>> {
     let bad = |why: String| Diagnostic::error(format!("`{name}=` {why}"), arg.span);
     let size = |value: &Value, len: usize| -> LowerResult<usize> {
         match value {
@@ -424,7 +424,7 @@ fn fill_value_arg(arg: &Arg, dtype: DType) -> LowerResult<FillValue> {
 /// Splits along which every chunk of a tensor chunked `nsplits` is whole `unit`s
 /// (the last along an axis may be cut by the axis's end), or `None` when its
 /// chunks already are.
-fn aligned_splits(
+pub(super) fn aligned_splits(
     nsplits: &[Vec<usize>],
     shape: &[usize],
     unit: &[usize],

@@ -96,7 +96,7 @@ pub fn read_header(path: &Path) -> Result<NpyHeader, NpyError> {
 
 /// Where the header text of a file starting with `bytes` lies (`start..end`), as its
 /// fixed part (magic, version, length: the first 10 or 12 bytes) announces.
-fn header_span(bytes: &[u8]) -> Result<(usize, usize), NpyError> {
+pub(crate) fn header_span(bytes: &[u8]) -> Result<(usize, usize), NpyError> {
     let malformed = |m: &str| NpyError::Malformed(m.to_string());
     if bytes.len() < 10 || &bytes[..6] != MAGIC {
         return Err(malformed(

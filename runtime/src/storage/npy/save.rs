@@ -49,6 +49,8 @@ pub struct NpyWriter {
     shape: Vec<usize>,
     /// Byte offset of the data, the length of the header `create_npy` writes.
     data_offset: u64,
+    /// A raw file (`tofile`): the elements alone, no header.
+    raw: bool,
     /// The temporary file's writable mapping, once the init has made it.
     mapping: MappingSlot,
     /// The temporary file and where it goes, once the init has created it.
@@ -75,8 +77,19 @@ impl NpyWriter {
             dtype,
             shape: shape.to_vec(),
             data_offset: encode_header(dtype, shape).len() as u64,
+            raw: false,
             mapping: MappingSlot::default(),
             staged: RunSlot::default(),
+        }
+    }
+
+    /// The save of an array of `dtype` and `shape` to `path` as a raw file: its
+    /// elements in C order, no header (`tofile`).
+    pub fn raw(path: &Path, dtype: DType, shape: &[usize]) -> NpyWriter {
+        NpyWriter {
+            data_offset: 0,
+            raw: true,
+            ..NpyWriter::new(path, dtype, shape)
         }
     }
 
@@ -114,7 +127,7 @@ impl NpyWriter {
         let target = resolve_symlinks(&self.path).map_err(|e| self.error(e.to_string()))?;
         let keep_permissions = self.check_writable(&target)?;
         let (file, temporary) = create_temporary(&target).map_err(|e| self.error(e.to_string()))?;
-        let initialised = match init_npy(&file, &temporary, self.dtype, &self.shape) {
+        let initialised = match self.init(&file, &temporary) {
             Ok(offset) if offset == self.data_offset => Ok(()),
             Ok(offset) => Err(format!(
                 "internal error: the header of '{}' is {offset} bytes, not {}",
@@ -138,6 +151,17 @@ impl NpyWriter {
             self.mapping.set(Arc::new(mapping));
         }
         Ok(())
+    }
+
+    /// Writes the header (none for a raw file) and sizes the file; returns where
+    /// the elements start.
+    fn init(&self, file: &File, temporary: &Path) -> Result<u64, NpyError> {
+        if !self.raw {
+            return init_npy(file, temporary, self.dtype, &self.shape);
+        }
+        file.set_len(self.data_bytes())
+            .map_err(|e| NpyError::Io(format!("cannot size '{}': {e}", self.path.display())))?;
+        Ok(0)
     }
 
     /// What `np.save` finds when it opens `target` for writing: an error where it
@@ -250,7 +274,7 @@ impl StoreWriter for NpyWriter {
 /// Creates the hidden temporary file beside `target`, exclusively (`O_EXCL`) under
 /// a random name that fits in `NAME_MAX` however long the target's name is:
 /// `.NAME.marsc-RANDOM.partial`, with NAME cut short where needed.
-fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)> {
+pub(crate) fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)> {
     let name = target.file_name().map_or(&[][..], OsStr::as_bytes);
     let room = NAME_MAX - 1 - TEMPORARY_TAG.len() - RANDOM_CHARS - TEMPORARY_SUFFIX.len();
     let mut prefix = b".".to_vec();

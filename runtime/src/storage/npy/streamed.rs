@@ -23,6 +23,8 @@ pub struct StreamedNpy {
     header: NpyHeader,
     /// The caller's tag for the `load` call (reported with an error opening it).
     label: u32,
+    /// A raw file (`fromfile`): no header to check, only the length.
+    pub raw: bool,
     opened: OpenedNpy,
 }
 
@@ -32,6 +34,7 @@ impl StreamedNpy {
             path: path.to_path_buf(),
             header,
             label,
+            raw: false,
             opened: OpenedNpy::default(),
         }
     }
@@ -39,11 +42,13 @@ impl StreamedNpy {
 
 impl StoreReader for StreamedNpy {
     fn open(&self) -> Result<(), String> {
-        self.opened.file(&self.path, &self.header).map(drop)
+        self.opened
+            .file(&self.path, &self.header, self.raw)
+            .map(drop)
     }
 
     fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String> {
-        let file = self.opened.file(&self.path, &self.header)?;
+        let file = self.opened.file(&self.path, &self.header, self.raw)?;
         read_region_of(file, &self.path, &self.header, offset, shape)
             .map_err(|e| naming(&self.path, "cannot read", e))
     }
@@ -64,15 +69,16 @@ pub struct OpenedNpy(OnceLock<Result<File, String>>);
 
 impl OpenedNpy {
     /// The open file, opening and checking it on the first call.
-    pub fn file(&self, path: &Path, header: &NpyHeader) -> Result<&File, String> {
+    /// A raw file (`raw`) has no header: only its length is checked.
+    pub fn file(&self, path: &Path, header: &NpyHeader, raw: bool) -> Result<&File, String> {
         self.0
-            .get_or_init(|| open_checked(path, header))
+            .get_or_init(|| open_checked(path, header, raw))
             .as_ref()
             .map_err(Clone::clone)
     }
 }
 
-fn open_checked(path: &Path, expected: &NpyHeader) -> Result<File, String> {
+fn open_checked(path: &Path, expected: &NpyHeader, raw: bool) -> Result<File, String> {
     let shown = path.display();
     let file = File::open(path).map_err(|e| format!("cannot read '{shown}': {e}"))?;
     let changed = || format!("'{shown}' changed since the script was compiled");
@@ -80,14 +86,19 @@ fn open_checked(path: &Path, expected: &NpyHeader) -> Result<File, String> {
         .metadata()
         .map_err(|e| format!("cannot read '{shown}': {e}"))?
         .len();
-    let header_len = usize::try_from(expected.data_offset).map_err(|_| changed())?;
-    let mut bytes = vec![0; header_len];
-    file.read_exact_at(&mut bytes, 0).map_err(|_| changed())?;
-    match parse_header(&bytes) {
-        Ok(found) if &found == expected => {}
-        _ => return Err(changed()),
+    if !raw {
+        let header_len = usize::try_from(expected.data_offset).map_err(|_| changed())?;
+        let mut bytes = vec![0; header_len];
+        file.read_exact_at(&mut bytes, 0).map_err(|_| changed())?;
+        match parse_header(&bytes) {
+            Ok(found) if &found == expected => {}
+            _ => return Err(changed()),
+        }
     }
     let needed = expected.data_offset.saturating_add(expected.data_bytes());
+    if len < needed && raw {
+        return Err(changed());
+    }
     if len < needed {
         return Err(format!(
             "'{shown}': the file is truncated: the header announces {} bytes of data but the file has {}",

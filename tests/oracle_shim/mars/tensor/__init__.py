@@ -49,6 +49,7 @@ _CREATION = {
     "eye": _np.eye,
     "identity": _np.identity,
     "load": _np.load,
+    "fromfile": _np.fromfile,
 }
 
 globals().update({name: drop_chunk_keywords(f) for name, f in _CREATION.items()})
