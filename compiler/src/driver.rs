@@ -131,27 +131,10 @@ impl PassFigures {
         self.0.push(PassFigure {
             pass: name,
             seconds: started.elapsed().as_secs_f64(),
-            rss_bytes: resident_bytes(),
+            rss_bytes: marsc_runtime::exec::process_status_bytes("VmRSS:"),
         });
         out
     }
-}
-
-/// The process's resident set in bytes (`VmRSS` of `/proc/self/status`; 0 where it
-/// cannot be read). One small read: cheap enough to take after every pass.
-fn resident_bytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| {
-            rest.trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<u64>()
-                .ok()
-        })
-        .map_or(0, |kib| kib * 1024)
 }
 
 /// Parses a script, reporting every syntax error it can.

@@ -89,18 +89,7 @@ fn tree_sum() -> Plan<Gen> {
 
 /// The process's peak resident set so far, from /proc (0 elsewhere).
 fn peak_rss() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| {
-            rest.trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<u64>()
-                .ok()
-        })
-        .map_or(0, |kib| kib * 1024)
+    marsc_runtime::exec::process_status_bytes("VmHWM:")
 }
 
 #[test]

@@ -81,7 +81,7 @@ pub mod transport;
 mod worker;
 
 pub use memory::check_memory;
-pub use stats::ExecStats;
+pub use stats::{process_status_bytes, ExecStats};
 pub use trace::{
     write_chrome_trace, write_chrome_trace_with, ExecObserver, NoObserver, SubtaskSpan,
     TraceRecorder, WorkerMemory,

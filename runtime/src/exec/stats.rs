@@ -64,6 +64,24 @@ impl fmt::Display for ExecStats {
     }
 }
 
+/// A byte figure of this process from `/proc/self/status` (`field` is e.g.
+/// `"VmRSS:"` for the resident set, `"VmHWM:"` for its peak); 0 where it cannot be
+/// read.
+pub fn process_status_bytes(field: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map_or(0, |kib| kib * 1024)
+}
+
 /// Counts live chunks and bytes and remembers the peaks.
 #[derive(Clone, Debug, Default)]
 pub struct LiveTracker {
