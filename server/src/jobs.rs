@@ -1,7 +1,8 @@
 //! The job table: submission into a bounded queue, each job on a thread of its own
-//! (through the library's job API), their states (QUEUED → PREPARING → RUNNING → SUCCEEDED | FAILED | CANCELLED, with
-//! CANCELLING while a cancel is under way), progress per op and per worker, and
-//! what each leaves: printed output, diagnostics, stats, trace.
+//! (through the library's job API), their states (QUEUED → PREPARING → RUNNING →
+//! SUCCEEDED | FAILED | CANCELLED, with CANCELLING while a cancel is under way),
+//! progress per op and per worker, and what each leaves: printed output,
+//! diagnostics, stats, trace.
 //!
 //! **Sharing the machine.** At most `max_jobs` jobs compile at once (PREPARING).
 //! A compiled job then needs a run slot, in one of two lanes: a *small* job (at
@@ -550,6 +551,9 @@ impl Manager {
                 }
                 table.lanes[lane as usize].taken += 1;
                 *slot = Slot::Running(lane);
+                drop(table);
+                // The next in line may find a slot free too.
+                self.slot_freed.notify_all();
                 return true;
             }
             table = self
