@@ -471,22 +471,14 @@ impl Lowerer<'_> {
             }
             let order = match &p {
                 None => self.random_order(n, args.chunks.as_ref(), span)?,
-                Some(cdf) => {
-                    let weights: Vec<f64> = cdf
-                        .iter()
-                        .scan(0.0, |before, &c| {
-                            let weight = c - *before;
-                            *before = c;
-                            Some(weight)
-                        })
-                        .collect();
+                Some(weights) => {
                     if weights.iter().filter(|&&w| w > 0.0).count() < count {
                         return Err(Diagnostic::error(
                             "Fewer non-zero entries in p than size",
                             p_arg.span,
                         ));
                     }
-                    self.weighted_order(&weights, args.chunks.as_ref(), p_arg.span, span)?
+                    self.weighted_order(weights, args.chunks.as_ref(), p_arg.span, span)?
                 }
             };
             let Some(order) = order else {
@@ -505,7 +497,8 @@ impl Lowerer<'_> {
             };
             let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
             self.reshape_tensor(first, &dims, span, span)?
-        } else if let Some(cdf) = p {
+        } else if let Some(weights) = p {
+            let cdf = normalized_cdf(&weights);
             let u = self.uniform_draws(shape, args)?;
             let edges = self.literal_tensor(
                 &Arg {
@@ -563,8 +556,7 @@ impl Lowerer<'_> {
     }
 
     /// `p=` of `choice`: `n` non-negative probabilities summing to 1 (NumPy's
-    /// checks), as their cumulative sums normalized by the last, as NumPy's legacy
-    /// `choice` computes them. A tensor `p` is read in a stage.
+    /// checks). A tensor `p` is read in a stage.
     fn choice_probabilities(&mut self, p_arg: &Arg, n: usize) -> LowerResult<Vec<f64>> {
         let values: Vec<f64> = match &p_arg.value {
             Value::Tensor(id) => {
@@ -623,15 +615,20 @@ impl Lowerer<'_> {
                 p_arg.span,
             ));
         }
-        let mut cdf = Vec::with_capacity(n);
-        let mut running = 0.0;
-        for v in &values {
-            running += v;
-            cdf.push(running);
-        }
-        let last = running;
-        Ok(cdf.into_iter().map(|c| c / last).collect())
+        Ok(values)
     }
+}
+
+/// The cumulative sums of `p` normalized by the last, as NumPy's legacy `choice`
+/// computes them.
+fn normalized_cdf(p: &[f64]) -> Vec<f64> {
+    let mut cdf = Vec::with_capacity(p.len());
+    let mut running = 0.0;
+    for v in p {
+        running += v;
+        cdf.push(running);
+    }
+    cdf.into_iter().map(|c| c / running).collect()
 }
 
 /// The stream numbers of `RandomState` draws start here (the module's count up
