@@ -279,8 +279,7 @@ impl Lowerer<'_> {
         let file_arg = args.get("file");
         let file = str_arg(&file_arg, "file")?;
         let mmap = read_only_mmap_mode(&args.get("mmap_mode"))?;
-        let path = self.resolve_path(Path::new(file));
-        super::root::check(self.options.root.as_deref(), file, &path, file_arg.span)?;
+        let path = self.user_path(file, None, file_arg.span)?;
         self.graph.files.push(path.clone());
         if let Some(saved) = self.saved_tensor(&path) {
             return Ok(Value::Tensor(match args.chunks.as_ref() {
@@ -302,6 +301,24 @@ impl Lowerer<'_> {
             args.call_span,
         )?;
         Ok(Value::Tensor(id))
+    }
+
+    /// The file a script names for `load`/`save` and the other file functions: the
+    /// path as written, with `extension` appended when it does not end with it (as
+    /// NumPy's `save` and `savez` do), resolved against `base_dir` and checked to be
+    /// under `--root` (a compile-time error at `span` otherwise).
+    pub(super) fn user_path(
+        &self,
+        written: &str,
+        extension: Option<&str>,
+        span: marsc_grammar::Span,
+    ) -> LowerResult<PathBuf> {
+        let mut path = self.resolve_path(Path::new(written));
+        if let Some(extension) = extension.filter(|e| !written.ends_with(e)) {
+            path.as_mut_os_string().push(extension);
+        }
+        super::root::check(self.options.root.as_deref(), written, &path, span)?;
+        Ok(path)
     }
 
     /// A script path as the runtime will open it: relative paths are relative to

@@ -79,11 +79,7 @@ impl Lowerer<'_> {
         if file.is_empty() {
             return Err(Diagnostic::error("`file` must not be empty", file_arg.span));
         }
-        let mut path = self.resolve_path(Path::new(file));
-        if !file.ends_with(".npy") {
-            path.as_mut_os_string().push(".npy");
-        }
-        super::root::check(self.options.root.as_deref(), file, &path, file_arg.span)?;
+        let path = self.user_path(file, Some(".npy"), file_arg.span)?;
         let arr = args.get("arr");
         let tensor = self.tensor_of(&arr, None, "`arr`")?;
         super::nodes::check_ndim(self.shape(tensor).len(), arr.span)?;

@@ -149,13 +149,7 @@ impl Lowerer<'_> {
                 file_arg.span,
             ));
         }
-        let resolved = self.resolve_path(Path::new(written));
-        crate::lower::root::check(
-            self.options.root.as_deref(),
-            written,
-            &resolved,
-            file_arg.span,
-        )?;
+        let resolved = self.user_path(written, None, file_arg.span)?;
         Ok((resolved, written.to_string(), file_arg.span))
     }
 

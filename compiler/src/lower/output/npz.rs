@@ -89,11 +89,7 @@ impl Lowerer<'_> {
     ) -> LowerResult<Value> {
         let file_arg = args.get("file");
         let file = str_arg(&file_arg, "file")?;
-        let mut path = self.resolve_path(Path::new(file));
-        if !file.ends_with(".npz") {
-            path.as_mut_os_string().push(".npz");
-        }
-        crate::lower::root::check(self.options.root.as_deref(), file, &path, file_arg.span)?;
+        let path = self.user_path(file, Some(".npz"), file_arg.span)?;
         // NumPy's order: the named arrays, then `arr_0`, `arr_1`, ...
         let mut members: Vec<(String, crate::lower::bind::Arg)> = args
             .keywords()

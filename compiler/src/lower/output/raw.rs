@@ -14,7 +14,6 @@ use marsc_grammar::Diagnostic;
 use marsc_runtime::paths::file_identity;
 use marsc_runtime::storage::{self, SaveFormat};
 use marsc_runtime::DType;
-use std::path::Path;
 
 impl Lowerer<'_> {
     /// `fromfile(file, dtype=float, count=-1, sep='', offset=0)`.
@@ -36,8 +35,7 @@ impl Lowerer<'_> {
                 offset_arg.span,
             )
         })?;
-        let path = self.resolve_path(Path::new(file));
-        crate::lower::root::check(self.options.root.as_deref(), file, &path, file_arg.span)?;
+        let path = self.user_path(file, None, file_arg.span)?;
         self.graph.files.push(path.clone());
         if let Some(saved) = self.saved.get(&file_identity(&path)) {
             let tensor = saved.tensor;
@@ -92,8 +90,7 @@ impl Lowerer<'_> {
             ));
         }
         binary_only(&args.get("sep"), "tofile")?;
-        let path = self.resolve_path(Path::new(file));
-        crate::lower::root::check(self.options.root.as_deref(), file, &path, fid_arg.span)?;
+        let path = self.user_path(file, None, fid_arg.span)?;
         self.record_save(path, tensor, args.call_span, SaveFormat::Raw);
         Ok(Value::None)
     }

@@ -125,13 +125,7 @@ impl Lowerer<'_> {
             }
             written = format!("{}/{member}", written.trim_end_matches('/'));
         }
-        let resolved = self.resolve_path(Path::new(&written));
-        crate::lower::root::check(
-            self.options.root.as_deref(),
-            &written,
-            &resolved,
-            path_arg.span,
-        )?;
+        let resolved = self.user_path(&written, None, path_arg.span)?;
         Ok((resolved, written, path_arg.span))
     }
 
