@@ -323,36 +323,83 @@ fn check(script: &Path, compile: &CompileArgs) -> ExitCode {
 }
 
 fn run(script: &Path, args: &RunArgs) -> ExitCode {
-    let text = match read_script(script) {
-        Ok(text) => text,
-        Err(code) => return code,
-    };
-    let name = script.display().to_string();
-    let options = Options {
-        // A dump is the same on every machine: it shows workers only when asked to.
-        workers: args.workers,
-        ..run_args_options(args)
-    };
-    // From here on Ctrl-C, SIGTERM and SIGHUP cancel the job: compiling ends at once,
-    // a run stops at chunk granularity and cleans up after itself.
+    // Before any thread starts (MPI's among them): they inherit the blocked signals.
     if let Err(message) = interrupt::install() {
         eprintln!("error: {message}");
         return ExitCode::from(1);
     }
+    let ranks = match crate::ranks::start() {
+        Ok(ranks) => ranks,
+        Err(code) => return code,
+    };
+    let Some(ranks) = ranks else {
+        return run_job(script, args, None);
+    };
+    #[cfg(feature = "mpi")]
+    {
+        // A panic on one rank would leave the others waiting for it: end them all.
+        let world = std::sync::Arc::clone(&ranks.world);
+        let status = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_job_status(script, args, Some(&ranks))
+        }))
+        .unwrap_or_else(|_| world.abort(101));
+        ranks.finish(status)
+    }
+    #[cfg(not(feature = "mpi"))]
+    match ranks {}
+}
+
+/// [`run_job`]'s exit status as a number (the MPI handshake carries it).
+#[cfg(feature = "mpi")]
+fn run_job_status(script: &Path, args: &RunArgs, ranks: Option<&crate::ranks::Ranks>) -> u8 {
+    let code = run_job(script, args, ranks);
+    // `ExitCode` has no accessor; its `Debug` shows the number.
+    let shown = format!("{code:?}");
+    shown
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap_or(1)
+}
+
+/// Compiles and runs a script, on this process's workers or, as one rank, on the
+/// workers of every rank of an MPI job.
+fn run_job(script: &Path, args: &RunArgs, ranks: Option<&crate::ranks::Ranks>) -> ExitCode {
+    let root = ranks.is_none_or(crate::ranks::Ranks::is_root);
+    let text = match ranks {
+        None => read_script(script),
+        Some(ranks) => ranks.read_script(|| read_script(script)),
+    };
+    let text = match text {
+        Ok(text) => text,
+        Err(code) => return code,
+    };
+    let name = script.display().to_string();
+    let workers = match ranks {
+        None => args.workers,
+        Some(ranks) => Some(ranks.workers_per_rank(args.workers) * ranks.size()),
+    };
+    let options = Options {
+        // A dump is the same on every machine: it shows workers only when asked to.
+        workers,
+        ..run_args_options(args)
+    };
+    // From here on Ctrl-C, SIGTERM and SIGHUP cancel the job: compiling ends at once,
+    // a run stops at chunk granularity and cleans up after itself.
     let cancel = CancelToken::new();
     let _watch = interrupt::watch(&cancel);
     let run_options = RunOptions {
-        workers: args
-            .workers
-            .unwrap_or_else(|| RunOptions::default().workers),
-        progress: (!args.quiet && std::io::stderr().is_terminal())
+        workers: workers.unwrap_or_else(|| RunOptions::default().workers),
+        progress: (root && !args.quiet && std::io::stderr().is_terminal())
             .then(|| ProgressFactory::new(|| Box::new(ProgressObserver::new()))),
-        trace: args.trace.clone(),
+        trace: args.trace.clone().filter(|_| root),
         memory_limit: args.memory_limit,
         inject_faults: args.inject_faults,
         kill_worker: args.kill_worker,
         cancel,
         inline_small: true,
+        ranks: ranks.map(crate::ranks::Ranks::world),
     };
     if let Some(stage) = args.emit {
         // A script that runs in stages computes the values its stages decide on.
@@ -369,7 +416,9 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         }
         return match dumped {
             Ok(dump) => {
-                print!("{dump}");
+                if root {
+                    print!("{dump}");
+                }
                 ExitCode::SUCCESS
             }
             Err(error) => report(&name, &text, error),
@@ -379,8 +428,11 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         eprintln!("error: {message}");
         return ExitCode::from(2);
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // Rank 0 of an MPI job alone prints (every rank computes the same values).
+    let mut out: Box<dyn std::io::Write> = match root {
+        true => Box::new(std::io::stdout().lock()),
+        false => Box::new(std::io::sink()),
+    };
     let compiled = interrupt::exit_if_interrupted_during(|| {
         job::compile_for_run(&text, &options, &run_options)
     });
@@ -407,7 +459,8 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         return ExitCode::from(interrupt::exit_status());
     }
     match outcome {
-        Ok(stats) => report_stats(&stats, args),
+        Ok(stats) if root => report_stats(&stats, args),
+        Ok(_) => ExitCode::SUCCESS,
         Err(error) => report(&name, &text, error),
     }
 }

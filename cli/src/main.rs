@@ -11,6 +11,7 @@ mod cli;
 mod client;
 mod interrupt;
 mod progress;
+mod ranks;
 mod repl;
 mod serve;
 

@@ -558,6 +558,16 @@ impl ChunkKernel for Kernel {
         self.compute(args)
     }
 
+    /// A save's steps share its writer's state (the temporary file it created),
+    /// which lives in one process.
+    fn runs_at_home(&self) -> bool {
+        match self {
+            Kernel::SaveInit(_) | Kernel::SaveRegion { .. } | Kernel::SaveCommit(_) => true,
+            Kernel::Jit(op) => op.sink.is_some(),
+            _ => false,
+        }
+    }
+
     fn nbytes(value: &ChunkValue) -> usize {
         match value {
             ChunkValue::Array(data) => data.nbytes(),

@@ -106,7 +106,15 @@ pub fn execute_plan<K: PlannedKernel>(
         progress: options.progress.as_ref().map(|factory| factory.make()),
         trace: options.trace.as_ref().map(|_| TraceRecorder::new()),
     };
-    let outcome = execute(plan, &exec_options, &mut observers);
+    let outcome = match &options.ranks {
+        None => execute(plan, &exec_options, &mut observers),
+        #[cfg(feature = "mpi")]
+        Some(world) => {
+            marsc_runtime::exec::mpi::execute(world, plan, &exec_options, &mut observers)
+        }
+        #[cfg(not(feature = "mpi"))]
+        Some(never) => match *never {},
+    };
     if let Some(progress) = &mut observers.progress {
         progress.finish();
     }

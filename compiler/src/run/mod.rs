@@ -15,7 +15,7 @@ pub mod output;
 pub mod stats;
 
 pub use cancel::CancelToken;
-pub use options::{Progress, ProgressFactory, RunOptions};
+pub use options::{Progress, ProgressFactory, Ranks, RunOptions};
 pub use stats::RunStats;
 
 use crate::driver::Compiled;

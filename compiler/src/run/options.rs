@@ -32,7 +32,21 @@ pub struct RunOptions {
     /// a mebibyte of chunks: a stage of a loop over a small tensor) on the caller's
     /// thread. Tests of the workers' own figures turn it off.
     pub inline_small: bool,
+    /// The MPI job this process is a rank of: every run takes place on the workers
+    /// of all its ranks ([`marsc_runtime::exec::mpi`], cargo feature `mpi`); `None`:
+    /// the workers are threads of this process.
+    pub ranks: Option<Ranks>,
 }
+
+/// The MPI job a process is a rank of.
+#[cfg(feature = "mpi")]
+pub type Ranks = Arc<marsc_runtime::exec::mpi::MpiWorld>;
+
+/// The MPI job a process is a rank of: none can exist in a build without the cargo
+/// feature `mpi`.
+#[cfg(not(feature = "mpi"))]
+#[derive(Clone, Debug)]
+pub enum Ranks {}
 
 impl Default for RunOptions {
     /// One worker per core, no progress bar, no trace.
@@ -46,6 +60,7 @@ impl Default for RunOptions {
             kill_worker: None,
             cancel: CancelToken::new(),
             inline_small: true,
+            ranks: None,
         }
     }
 }

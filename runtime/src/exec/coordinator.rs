@@ -79,6 +79,9 @@ pub struct Coordinator<'a, K: ChunkKernel, T> {
     queued: Vec<bool>,
     /// The worker a failed subtask should be retried on.
     retry_target: IdMap<SubtaskId, u32>,
+    /// With [`ExecOptions::home_workers`]: the workers below it, and for each
+    /// subtask whether it must run on one of them ([`ChunkKernel::runs_at_home`]).
+    home: Option<(u32, Vec<bool>)>,
 
     status: Vec<ChunkStatus>,
     /// Per chunk: input occurrences in subtasks that are not done.
@@ -154,6 +157,14 @@ where
             attempts: vec![0; num_subtasks],
             queued: vec![false; num_subtasks],
             retry_target: IdMap::default(),
+            home: options.home_workers.map(|home| {
+                let at_home = plan
+                    .subtasks
+                    .iter()
+                    .map(|subtask| subtask.ops.iter().any(|op| op.kernel.runs_at_home()))
+                    .collect();
+                (home.clamp(1, workers), at_home)
+            }),
             status: vec![ChunkStatus::Unproduced; num_chunks],
             consumers_left,
             pins: vec![0; num_chunks],

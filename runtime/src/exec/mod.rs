@@ -71,6 +71,8 @@ mod kernel_call;
 mod locations;
 pub mod memory;
 pub mod message;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod pool;
 mod results;
 pub mod spill_format;
@@ -119,6 +121,12 @@ pub trait ChunkKernel: Send + Sync + 'static {
     fn unspill(_input: &mut dyn Read) -> io::Result<Self::Value> {
         Err(spill_unsupported())
     }
+    /// Whether the operation touches state that only the coordinating process holds
+    /// (a save's temporary file), so that with workers in several processes it must
+    /// run on one of [`ExecOptions::home_workers`].
+    fn runs_at_home(&self) -> bool {
+        false
+    }
 }
 
 fn spill_unsupported() -> io::Error {
@@ -165,6 +173,10 @@ pub struct ExecOptions {
     /// (a stage of a staged loop over a small tensor, where waking a worker costs
     /// more than the work). Ignored under a memory limit or fault injection.
     pub inline: bool,
+    /// The workers that run in the coordinator's process (the first ones), when
+    /// others run elsewhere: subtasks with a kernel that [`ChunkKernel::runs_at_home`]
+    /// run on one of them. `None`: every worker is at home.
+    pub home_workers: Option<u32>,
 }
 
 /// The machine's cores, asked once per process: `available_parallelism` reads the
@@ -190,6 +202,7 @@ impl Default for ExecOptions {
             spill_dir: None,
             max_retries: 3,
             inline: false,
+            home_workers: None,
             inject_faults: None,
             kill_worker: None,
         }
@@ -281,6 +294,77 @@ pub fn execute_on<K: ChunkKernel, C: transport::Cluster<K::Value>>(
     observer: &mut dyn ExecObserver,
 ) -> Result<ExecOutput<K::Value>, ExecError> {
     let started = Instant::now();
+    let record_spans = observer.wants_spans();
+    let (local, coordinator_inbox) = start_workers(cluster, plan, options, started, record_spans)?;
+    observer.on_start(plan.subtasks.len() as u64, options.workers);
+    let outcome = match local.spawn_error.clone() {
+        Some(error) => Err(error),
+        None => {
+            let coordinator = Coordinator::new(
+                plan,
+                &local.index,
+                &*local.transport,
+                options,
+                local.spill_dir(),
+            );
+            // A panic here (a runtime bug, or in the caller's observer) must still
+            // reach the shutdown below, or the workers would wait for work forever.
+            catch_unwind(AssertUnwindSafe(|| {
+                coordinator.run(coordinator_inbox, observer)
+            }))
+            .unwrap_or_else(|payload| {
+                Err(ExecError::Internal(format!(
+                    "the coordinator crashed: {}",
+                    kernel_call::panic_text(&*payload)
+                )))
+            })
+        }
+    };
+    // Workers that already stopped have dropped their inbox; that is fine.
+    for worker in 0..local.transport.num_workers() {
+        let _ = local.transport.to_worker(worker, WorkerMessage::Shutdown);
+    }
+    local.join();
+    let (results, mut stats) = outcome?;
+    stats.run_seconds = started.elapsed().as_secs_f64();
+    Ok(ExecOutput { results, stats })
+}
+
+/// Runs the workers `cluster` hands this process for a run coordinated elsewhere
+/// (another MPI rank), until the coordinator shuts them down.
+pub fn serve_workers<K: ChunkKernel, C: transport::Cluster<K::Value>>(
+    cluster: &C,
+    plan: &Arc<Plan<K>>,
+    options: &ExecOptions,
+) -> Result<(), ExecError> {
+    // Spans cost little; the coordinator drops them unless it records them.
+    let (local, _) = start_workers(cluster, plan, options, Instant::now(), true)?;
+    let spawn_error = local.spawn_error.clone();
+    local.join();
+    spawn_error.map_or(Ok(()), Err)
+}
+
+/// The workers of one run that live in this process, started on the worker pool.
+struct LocalWorkers<T> {
+    transport: Arc<T>,
+    index: Arc<PlanIndex>,
+    handles: Vec<pool::TaskHandle>,
+    /// A worker that could not start (the others were started and must be joined).
+    spawn_error: Option<ExecError>,
+    /// Declared last, so it is removed after the workers are joined.
+    spill_area: Option<TempDir>,
+}
+
+/// Connects a run's participants and starts the workers of this process; hands
+/// back the coordinator's inbox too.
+#[allow(clippy::type_complexity)] // reason: the pair is what a start gives
+fn start_workers<K: ChunkKernel, C: transport::Cluster<K::Value>>(
+    cluster: &C,
+    plan: &Arc<Plan<K>>,
+    options: &ExecOptions,
+    started: Instant,
+    record_spans: bool,
+) -> Result<(LocalWorkers<C::Transport>, C::CoordinatorInbox), ExecError> {
     plan.verify().map_err(ExecError::InvalidPlan)?;
     if options.workers == 0 {
         return Err(ExecError::InvalidOptions(
@@ -297,13 +381,10 @@ pub fn execute_on<K: ChunkKernel, C: transport::Cluster<K::Value>>(
             )));
         }
     }
-    // Declared before the worker threads' scope, so it is removed after they are
-    // joined, on every way out of this function.
     let spill_area = options
         .memory_limit
         .map(|_| create_spill_dir(options))
         .transpose()?;
-    let spill_dir = spill_area.as_ref().map(TempDir::path);
     let index = Arc::new(PlanIndex::new(plan));
     let (transport, worker_inboxes, coordinator_inbox) = cluster.connect(options.workers);
     if transport.num_workers() != options.workers {
@@ -314,62 +395,51 @@ pub fn execute_on<K: ChunkKernel, C: transport::Cluster<K::Value>>(
         )));
     }
     let transport = Arc::new(transport);
-    let record_spans = observer.wants_spans();
     let faults = FaultInjection::new(options);
-    observer.on_start(plan.subtasks.len() as u64, options.workers);
     let pool = pool::WorkerPool::global();
-    let mut workers = Vec::with_capacity(worker_inboxes.len());
-    let mut spawn_error = None;
+    let mut local = LocalWorkers {
+        transport,
+        index,
+        handles: Vec::with_capacity(worker_inboxes.len()),
+        spawn_error: None,
+        spill_area,
+    };
     for (me, inbox) in worker_inboxes {
         let context = WorkerContext {
             plan: Arc::clone(plan),
-            index: Arc::clone(&index),
-            transport: Arc::clone(&transport),
+            index: Arc::clone(&local.index),
+            transport: Arc::clone(&local.transport),
             me,
             epoch: started,
             record_spans,
-            spill_dir: spill_dir.map(Path::to_path_buf),
+            spill_dir: local.spill_dir().map(Path::to_path_buf),
             faults,
         };
         match pool.spawn(move || run_worker(context, inbox)) {
-            Ok(handle) => workers.push(handle),
+            Ok(handle) => local.handles.push(handle),
             Err(error) => {
-                spawn_error = Some(ExecError::Internal(format!(
+                local.spawn_error = Some(ExecError::Internal(format!(
                     "cannot start worker thread {me}: {error}"
                 )));
                 break;
             }
         }
     }
-    let outcome = match spawn_error {
-        Some(error) => Err(error),
-        None => {
-            let coordinator = Coordinator::new(plan, &index, &*transport, options, spill_dir);
-            // A panic here (a runtime bug, or in the caller's observer) must still
-            // reach the shutdown below, or the workers would wait for work forever.
-            catch_unwind(AssertUnwindSafe(|| {
-                coordinator.run(coordinator_inbox, observer)
-            }))
-            .unwrap_or_else(|payload| {
-                Err(ExecError::Internal(format!(
-                    "the coordinator crashed: {}",
-                    kernel_call::panic_text(&*payload)
-                )))
-            })
+    Ok((local, coordinator_inbox))
+}
+
+impl<T> LocalWorkers<T> {
+    fn spill_dir(&self) -> Option<&Path> {
+        self.spill_area.as_ref().map(TempDir::path)
+    }
+
+    /// Waits for every worker loop to end, then removes the spill directory: a
+    /// worker's own panic was reported to the coordinator.
+    fn join(self) {
+        for handle in self.handles {
+            handle.join();
         }
-    };
-    // Workers that already stopped have dropped their inbox; that is fine.
-    for worker in 0..transport.num_workers() {
-        let _ = transport.to_worker(worker, WorkerMessage::Shutdown);
     }
-    // Every worker loop ends before the spill directory goes (and before the plan's
-    // borrowers return): a worker's own panic was reported to the coordinator.
-    for worker in workers {
-        worker.join();
-    }
-    let (results, mut stats) = outcome?;
-    stats.run_seconds = started.elapsed().as_secs_f64();
-    Ok(ExecOutput { results, stats })
 }
 
 /// A fresh directory for this run's spill files.

@@ -41,8 +41,20 @@ where
             self.plan.subtasks[id.index()]
                 .worker
                 .map(|worker| worker % self.workers)
-        })?;
-        Some(self.next_alive(wanted))
+        });
+        if let Some((home, at_home)) = &self.home {
+            if at_home[id.index()] {
+                // Among the home workers, the one the plan or the retry picked.
+                let wanted = wanted.unwrap_or(id.0) % home;
+                return Some(
+                    (0..*home)
+                        .map(|offset| (wanted + offset) % home)
+                        .find(|&candidate| self.alive[candidate as usize])
+                        .unwrap_or(wanted),
+                );
+            }
+        }
+        Some(self.next_alive(wanted?))
     }
 
     /// `worker` if it is alive, else the next live worker after it.

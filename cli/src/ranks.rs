@@ -1,0 +1,181 @@
+//! `mpirun -np N marsc script.mt`: the command line's side of a run on MPI ranks.
+//!
+//! A process started by `mpirun` (detected from the environment, no flag) joins the
+//! job's MPI world; every rank then runs the same script (rank 0 reads it and sends
+//! it to the others) to the same plans, and each run takes place on the workers of
+//! all ranks (`marsc_runtime::exec::mpi`). Rank 0 alone prints, shows progress and
+//! writes `--stats-json` and `--trace`; the others write their standard error to an
+//! unnamed file, whose text goes to rank 0 with their exit status at the end of the
+//! job, and rank 0 shows it when that rank ended differently from itself (an error
+//! only it met). A build without the cargo feature `mpi` started by `mpirun` on
+//! several ranks refuses at once, on rank 0, instead of running the script N times.
+
+use std::process::ExitCode;
+
+/// The rank's part in a job: `None` when the process is not an MPI rank.
+#[cfg(feature = "mpi")]
+pub struct Ranks {
+    pub world: marsc::run::Ranks,
+    /// Where a rank other than 0 writes its standard error.
+    captured: Option<std::fs::File>,
+}
+
+#[cfg(not(feature = "mpi"))]
+pub enum Ranks {}
+
+/// None can exist without the feature: every method is unreachable.
+#[cfg(not(feature = "mpi"))]
+impl Ranks {
+    pub fn is_root(&self) -> bool {
+        match *self {}
+    }
+    pub fn world(&self) -> marsc::run::Ranks {
+        match *self {}
+    }
+    pub fn workers_per_rank(&self, _asked: Option<u32>) -> u32 {
+        match *self {}
+    }
+    pub fn size(&self) -> u32 {
+        match *self {}
+    }
+    pub fn read_script(
+        &self,
+        _read: impl FnOnce() -> Result<String, ExitCode>,
+    ) -> Result<String, ExitCode> {
+        match *self {}
+    }
+}
+
+/// Joins the MPI job if this process is a rank of one.
+#[cfg(feature = "mpi")]
+pub fn start() -> Result<Option<Ranks>, ExitCode> {
+    use marsc_runtime::exec::mpi::MpiWorld;
+    if !MpiWorld::launched() {
+        return Ok(None);
+    }
+    let world = MpiWorld::init().map_err(|message| {
+        eprintln!("error: cannot join the MPI job: {message}");
+        ExitCode::from(1)
+    })?;
+    let captured = (world.rank() != 0).then(capture_stderr).flatten();
+    Ok(Some(Ranks { world, captured }))
+}
+
+/// Joins the MPI job if this process is a rank of one: this build cannot.
+#[cfg(not(feature = "mpi"))]
+pub fn start() -> Result<Option<Ranks>, ExitCode> {
+    let ranks = std::env::var("OMPI_COMM_WORLD_SIZE")
+        .ok()
+        .and_then(|size| size.parse::<u32>().ok())
+        .unwrap_or(1);
+    if ranks <= 1 {
+        return Ok(None);
+    }
+    let rank = std::env::var("OMPI_COMM_WORLD_RANK")
+        .ok()
+        .and_then(|rank| rank.parse::<u32>().ok())
+        .unwrap_or(0);
+    if rank == 0 {
+        eprintln!(
+            "error: this marsc was built without MPI support, so it cannot run on {ranks} \
+             ranks\n  = help: build it with `cargo build --release --features mpi` (needs \
+             libopenmpi-dev and libclang), or run it without mpirun"
+        );
+    }
+    Err(ExitCode::from(2))
+}
+
+/// Sends standard error to an unnamed file; `None` if it cannot (it stays as is).
+#[cfg(feature = "mpi")]
+fn capture_stderr() -> Option<std::fs::File> {
+    let file = tempfile::tempfile().ok()?;
+    nix::unistd::dup2_stderr(&file).ok()?;
+    Some(file)
+}
+
+#[cfg(feature = "mpi")]
+impl Ranks {
+    pub fn is_root(&self) -> bool {
+        self.world.rank() == 0
+    }
+
+    pub fn world(&self) -> marsc::run::Ranks {
+        self.world.clone()
+    }
+
+    pub fn size(&self) -> u32 {
+        self.world.size()
+    }
+
+    /// Workers on each rank: `--workers`, else this machine's cores shared by the
+    /// job's ranks on it.
+    pub fn workers_per_rank(&self, asked: Option<u32>) -> u32 {
+        use marsc_runtime::exec::mpi::MpiWorld;
+        asked.unwrap_or_else(|| {
+            let cores = marsc::run::RunOptions::default().workers;
+            (cores / MpiWorld::launched_local_size().max(1)).max(1)
+        })
+    }
+
+    /// The script's text: rank 0 reads it and sends it to the others.
+    pub fn read_script(
+        &self,
+        read: impl FnOnce() -> Result<String, ExitCode>,
+    ) -> Result<String, ExitCode> {
+        if self.is_root() {
+            let text = read();
+            let shared = match &text {
+                Ok(text) => Ok(text.clone()),
+                Err(_) => Err("rank 0 could not read the script".to_string()),
+            };
+            if let Err(message) = self.world.share_script(&shared) {
+                eprintln!("error: {message}");
+                return Err(ExitCode::from(1));
+            }
+            return text;
+        }
+        match self.world.receive_script() {
+            Ok(Ok(text)) => Ok(text),
+            Ok(Err(message)) => {
+                eprintln!("error: {message}");
+                Err(ExitCode::from(1))
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                Err(ExitCode::from(1))
+            }
+        }
+    }
+
+    /// Ends the job on this rank with `status` (what this rank would exit with):
+    /// the exit handshake, then MPI is finalized. On rank 0 the job's status: its
+    /// own, else the first failing rank's, whose message it shows.
+    pub fn finish(mut self, status: u8) -> ExitCode {
+        use std::io::{Read, Seek};
+        let mut message = String::new();
+        if let Some(file) = &mut self.captured {
+            let _ = file.rewind();
+            let _ = file.take(64 << 10).read_to_string(&mut message);
+        }
+        let exits = self.world.end_job(status, message.trim_end());
+        if !self.is_root() {
+            return ExitCode::from(status);
+        }
+        let mut job_status = status;
+        for exit in exits.iter().skip(1) {
+            if exit.status != status {
+                eprintln!(
+                    "marsc: rank {} ended with status {}:",
+                    exit.rank, exit.status
+                );
+                for line in exit.message.lines() {
+                    eprintln!("  rank {}: {line}", exit.rank);
+                }
+                if job_status == 0 {
+                    job_status = exit.status;
+                }
+            }
+        }
+        ExitCode::from(job_status)
+    }
+}
