@@ -6,6 +6,7 @@
 use crate::choices::{AssignArg, FormatArg, OrderArg, StageArg};
 use crate::interrupt;
 use crate::progress::ProgressObserver;
+use crate::ranks::RankFigures;
 use clap::{Args, Parser, Subcommand};
 use marsc::diagnostics::{emit_to_stderr, SourceFile};
 use marsc::driver::{self, Options};
@@ -333,29 +334,41 @@ fn run(script: &Path, args: &RunArgs) -> ExitCode {
         Err(code) => return code,
     };
     let Some(ranks) = ranks else {
-        return run_job(script, args, None);
+        return match run_job(script, args, None) {
+            Ok(Some(stats)) => report_stats(&stats, args, None),
+            Ok(None) => ExitCode::SUCCESS,
+            Err(code) => code,
+        };
     };
     #[cfg(feature = "mpi")]
     {
         // A panic on one rank would leave the others waiting for it: end them all.
         let world = std::sync::Arc::clone(&ranks.world);
-        let status = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_job_status(script, args, Some(&ranks))
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_job(script, args, Some(&ranks))
         }))
         .unwrap_or_else(|_| world.abort(101));
-        ranks.finish(status)
+        let status = match &outcome {
+            Ok(_) => 0,
+            Err(code) => exit_status_number(*code),
+        };
+        let (code, exits) = ranks.finish(status);
+        match outcome {
+            Ok(Some(stats)) if code == ExitCode::SUCCESS && world.rank() == 0 => {
+                report_stats(&stats, args, Some(&exits))
+            }
+            _ => code,
+        }
     }
     #[cfg(not(feature = "mpi"))]
     match ranks {}
 }
 
-/// [`run_job`]'s exit status as a number (the MPI handshake carries it).
+/// An exit code's number (the MPI handshake carries it): `ExitCode` has no
+/// accessor, but its `Debug` shows the number.
 #[cfg(feature = "mpi")]
-fn run_job_status(script: &Path, args: &RunArgs, ranks: Option<&crate::ranks::Ranks>) -> u8 {
-    let code = run_job(script, args, ranks);
-    // `ExitCode` has no accessor; its `Debug` shows the number.
-    let shown = format!("{code:?}");
-    shown
+fn exit_status_number(code: ExitCode) -> u8 {
+    format!("{code:?}")
         .chars()
         .filter(char::is_ascii_digit)
         .collect::<String>()
@@ -365,7 +378,13 @@ fn run_job_status(script: &Path, args: &RunArgs, ranks: Option<&crate::ranks::Ra
 
 /// Compiles and runs a script, on this process's workers or, as one rank, on the
 /// workers of every rank of an MPI job.
-fn run_job(script: &Path, args: &RunArgs, ranks: Option<&crate::ranks::Ranks>) -> ExitCode {
+/// Returns the run's figures (none for `--emit`), or the exit status of its
+/// failure (reported already).
+fn run_job(
+    script: &Path,
+    args: &RunArgs,
+    ranks: Option<&crate::ranks::Ranks>,
+) -> Result<Option<RunStats>, ExitCode> {
     let root = ranks.is_none_or(crate::ranks::Ranks::is_root);
     let text = match ranks {
         None => read_script(script),
@@ -373,7 +392,7 @@ fn run_job(script: &Path, args: &RunArgs, ranks: Option<&crate::ranks::Ranks>) -
     };
     let text = match text {
         Ok(text) => text,
-        Err(code) => return code,
+        Err(code) => return Err(code),
     };
     let name = script.display().to_string();
     let workers = match ranks {
@@ -412,21 +431,21 @@ fn run_job(script: &Path, args: &RunArgs, ranks: Option<&crate::ranks::Ranks>) -
         );
         if interrupt::is_set() {
             eprintln!("interrupted");
-            return ExitCode::from(interrupt::exit_status());
+            return Err(ExitCode::from(interrupt::exit_status()));
         }
         return match dumped {
             Ok(dump) => {
                 if root {
                     print!("{dump}");
                 }
-                ExitCode::SUCCESS
+                Ok(None)
             }
-            Err(error) => report(&name, &text, error),
+            Err(error) => Err(report(&name, &text, error)),
         };
     }
     if let Err(message) = check_report_files(args, script, &[]) {
         eprintln!("error: {message}");
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
     // Rank 0 of an MPI job alone prints (every rank computes the same values).
     let mut out: Box<dyn std::io::Write> = match root {
@@ -439,7 +458,7 @@ fn run_job(script: &Path, args: &RunArgs, ranks: Option<&crate::ranks::Ranks>) -
     if let Ok(compiled) = &compiled {
         if let Err(message) = check_report_files(args, script, &compiled.tileables.files) {
             eprintln!("error: {message}");
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     }
     let outcome = match compiled {
@@ -456,12 +475,11 @@ fn run_job(script: &Path, args: &RunArgs, ranks: Option<&crate::ranks::Ranks>) -
     };
     if interrupt::is_set() {
         eprintln!("interrupted");
-        return ExitCode::from(interrupt::exit_status());
+        return Err(ExitCode::from(interrupt::exit_status()));
     }
     match outcome {
-        Ok(stats) if root => report_stats(&stats, args),
-        Ok(_) => ExitCode::SUCCESS,
-        Err(error) => report(&name, &text, error),
+        Ok(stats) => Ok(Some(stats)),
+        Err(error) => Err(report(&name, &text, error)),
     }
 }
 
@@ -495,13 +513,35 @@ fn check_report_files(args: &RunArgs, script: &Path, files: &[PathBuf]) -> Resul
     Ok(())
 }
 
-/// `--stats` on stderr and `--stats-json FILE`.
-fn report_stats(stats: &RunStats, args: &RunArgs) -> ExitCode {
+/// `--stats` on stderr and `--stats-json FILE`; under MPI with each rank's
+/// figures (`ranks`).
+fn report_stats(stats: &RunStats, args: &RunArgs, ranks: Option<&[RankFigures]>) -> ExitCode {
     if args.stats {
         eprintln!("{stats}");
+        for rank in ranks.unwrap_or_default() {
+            eprintln!(
+                "rank {}: sent {} bytes, received {} bytes, peak RSS {} bytes",
+                rank.rank, rank.bytes_sent, rank.bytes_received, rank.peak_rss_bytes
+            );
+        }
     }
     if let Some(path) = &args.stats_json {
-        let json = format!("{:#}\n", stats.to_json());
+        let mut json = stats.to_json();
+        if let (Some(ranks), Some(fields)) = (ranks, json.as_object_mut()) {
+            let ranks = ranks
+                .iter()
+                .map(|rank| {
+                    serde_json::json!({
+                        "rank": rank.rank,
+                        "bytes_sent": rank.bytes_sent,
+                        "bytes_received": rank.bytes_received,
+                        "peak_rss_bytes": rank.peak_rss_bytes,
+                    })
+                })
+                .collect();
+            fields.insert("ranks".to_string(), serde_json::Value::Array(ranks));
+        }
+        let json = format!("{json:#}\n");
         if let Err(error) = std::fs::write(path, json) {
             eprintln!("error: cannot write {}: {error}", path.display());
             return ExitCode::from(1);

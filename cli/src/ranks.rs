@@ -12,6 +12,19 @@
 
 use std::process::ExitCode;
 
+/// A rank's figures for `--stats` and `--stats-json`.
+#[cfg(feature = "mpi")]
+pub type RankFigures = marsc_runtime::exec::mpi::RankExit;
+
+/// A rank's figures: none without the feature.
+#[cfg(not(feature = "mpi"))]
+pub struct RankFigures {
+    pub rank: u32,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    pub peak_rss_bytes: u64,
+}
+
 /// The rank's part in a job: `None` when the process is not an MPI rank.
 #[cfg(feature = "mpi")]
 pub struct Ranks {
@@ -148,9 +161,10 @@ impl Ranks {
     }
 
     /// Ends the job on this rank with `status` (what this rank would exit with):
-    /// the exit handshake, then MPI is finalized. On rank 0 the job's status: its
-    /// own, else the first failing rank's, whose message it shows.
-    pub fn finish(mut self, status: u8) -> ExitCode {
+    /// the exit handshake, then MPI is finalized. On rank 0 the job's status (its
+    /// own, else the first failing rank's, whose message it shows) and every
+    /// rank's figures.
+    pub fn finish(mut self, status: u8) -> (ExitCode, Vec<RankFigures>) {
         use std::io::{Read, Seek};
         let mut message = String::new();
         if let Some(file) = &mut self.captured {
@@ -159,7 +173,7 @@ impl Ranks {
         }
         let exits = self.world.end_job(status, message.trim_end());
         if !self.is_root() {
-            return ExitCode::from(status);
+            return (ExitCode::from(status), exits);
         }
         let mut job_status = status;
         for exit in exits.iter().skip(1) {
@@ -176,6 +190,6 @@ impl Ranks {
                 }
             }
         }
-        ExitCode::from(job_status)
+        (ExitCode::from(job_status), exits)
     }
 }
