@@ -390,10 +390,7 @@ fn run_job(
         None => read_script(script),
         Some(ranks) => ranks.read_script(|| read_script(script)),
     };
-    let text = match text {
-        Ok(text) => text,
-        Err(code) => return Err(code),
-    };
+    let text = text?;
     let name = script.display().to_string();
     let workers = match ranks {
         None => args.workers,

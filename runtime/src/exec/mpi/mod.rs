@@ -328,6 +328,11 @@ pub fn execute<K: ChunkKernel>(
     let options = ExecOptions {
         inline: false,
         home_workers: Some(per_rank),
+        // Not yet a budget per rank: the coordinator keeps one for the job's chunks in
+        // all, as large as the ranks' limits together.
+        memory_limit: options
+            .memory_limit
+            .map(|limit| limit.saturating_mul(u64::from(size))),
         ..options.clone()
     };
     let connector = MpiConnector::<K> {

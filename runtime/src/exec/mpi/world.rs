@@ -67,6 +67,8 @@ enum Command {
     Connect { epoch: u32, route: Box<dyn Route> },
     Disconnect { epoch: u32 },
     Abort(i32),
+    /// A benchmark's own MPI calls, made on this thread.
+    Raw(Box<dyn FnOnce(&SimpleCommunicator) + Send>),
     Stop,
 }
 
@@ -241,6 +243,22 @@ impl MpiWorld {
         }
     }
 
+    /// Runs `calls` on the communication thread with the job's communicator and
+    /// returns what they return: a benchmark's raw MPI calls (`examples/mpi_pingpong.rs`
+    /// in the runtime), made while the transport is otherwise idle.
+    pub fn with_communicator<R: Send + 'static>(
+        &self,
+        calls: impl FnOnce(&SimpleCommunicator) -> R + Send + 'static,
+    ) -> Result<R, String> {
+        let (done, result) = mpsc::channel();
+        self.command(Command::Raw(Box::new(move |world| {
+            let _ = done.send(calls(world));
+        })))?;
+        result
+            .recv()
+            .map_err(|_| "the MPI communication thread has stopped".to_string())
+    }
+
     /// Ends the job on every rank at once, with `code` (for fatal paths: a panic, a
     /// rank that cannot go on). Never returns.
     pub fn abort(&self, code: i32) -> ! {
@@ -349,6 +367,7 @@ fn serve(
                             routes.active.remove(&epoch);
                         }
                         Ok(Command::Abort(code)) => world.abort(code),
+                        Ok(Command::Raw(calls)) => calls(world),
                         Ok(Command::Stop) | Err(TryRecvError::Disconnected) => stop = true,
                         Err(TryRecvError::Empty) => break,
                     }
