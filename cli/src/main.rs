@@ -13,6 +13,7 @@ mod interrupt;
 mod progress;
 mod repl;
 mod serve;
+mod simulate;
 
 /// Large buffers get transparent huge pages, as NumPy's arrays do (see the module).
 #[global_allocator]

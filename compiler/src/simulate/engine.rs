@@ -92,13 +92,10 @@ impl<'a> Simulation<'a> {
             .tasks
             .iter()
             .map(|task| {
-                let bytes: u64 = task
-                    .inputs
-                    .iter()
-                    .chain(&task.outputs)
-                    .map(|&chunk| graph.chunks[chunk as usize].bytes)
-                    .sum();
-                picos(bytes as f64 / cluster.compute_rate + task.flops as f64 / cluster.flop_rate)
+                picos(
+                    task.work_bytes as f64 / cluster.compute_rate
+                        + task.flops as f64 / cluster.flop_rate,
+                )
             })
             .collect();
         let depth = cluster.queue_depth.map(|d| d.max(1)).unwrap_or_else(|| {

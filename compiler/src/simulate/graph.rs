@@ -1,7 +1,7 @@
 //! From the compiler's SubtaskGraph to the simulator's [`SimGraph`]: each subtask's
 //! worker and priority as scheduled, the published chunks it reads and writes with
-//! their projected bytes (`run/memory.rs`, what `--memory-limit` budgets with), and
-//! the flops of its block matrix products.
+//! their projected bytes (`run/memory.rs`, what `--memory-limit` budgets with), the
+//! bytes its operations stream, and the flops of its block matrix products.
 
 use super::{SimChunk, SimGraph, SimTask};
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp};
@@ -40,6 +40,15 @@ pub fn from_subtasks(subtasks: &SubtaskGraph, chunks: &ChunkGraph, projected: &[
             priority: subtask.priority,
             inputs,
             outputs,
+            work_bytes: subtasks
+                .ops(id)
+                .iter()
+                .map(|&op| {
+                    let bytes =
+                        |chunk: &ChunkId| projected.get(chunk.index()).copied().unwrap_or(0);
+                    bytes(&op) + chunks.inputs(op).iter().map(bytes).sum::<u64>()
+                })
+                .sum(),
             flops: subtasks
                 .ops(id)
                 .iter()

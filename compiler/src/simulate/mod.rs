@@ -10,8 +10,9 @@
 //!   queue depth), and at most `depth` subtasks in flight per worker. A worker asks
 //!   for its missing inputs as soon as an order arrives and runs the subtasks whose
 //!   inputs are all present, first come first served.
-//! - **Compute** takes (input bytes + output bytes) / `compute_rate`, plus the
-//!   flops of block matrix products / `flop_rate`.
+//! - **Compute** takes the bytes its chunk operations read and write (each
+//!   operation of a fused subtask counted) / `compute_rate`, plus the flops of block
+//!   matrix products / `flop_rate`.
 //! - **Network**: a transfer takes `latency + bytes / bandwidth` and holds the
 //!   sender's uplink and the receiver's downlink for that long (one port per
 //!   direction, first come first served), so concurrent transfers to or from one
@@ -60,6 +61,9 @@ pub struct SimTask {
     pub inputs: Vec<u32>,
     /// Chunks published.
     pub outputs: Vec<u32>,
+    /// Bytes its chunk operations read and write, each operation counted (a fused
+    /// chain streams its data once per operation, in registers or not).
+    pub work_bytes: u64,
     /// Floating-point operations beyond streaming its bytes (block matrix products).
     pub flops: u64,
 }

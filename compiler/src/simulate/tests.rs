@@ -28,11 +28,13 @@ fn plan(tasks: &[(Option<u32>, &[u32], u64)]) -> SimGraph {
         tasks: tasks
             .iter()
             .enumerate()
-            .map(|(i, &(worker, inputs, _))| SimTask {
+            .map(|(i, &(worker, inputs, bytes))| SimTask {
                 worker,
                 priority: i as i64,
                 inputs: inputs.to_vec(),
                 outputs: vec![i as u32],
+                // One operation: it reads its inputs and writes its output.
+                work_bytes: bytes + inputs.iter().map(|&c| tasks[c as usize].2).sum::<u64>(),
                 flops: 0,
             })
             .collect(),
