@@ -59,13 +59,13 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "POLICY", value_enum, default_value = "all")]
     assign: SimAssign,
 
-    /// Bytes read plus written per second by one core in a kernel (measured on this
-    /// machine's release build: see docs/simulate.md).
-    #[arg(long, value_name = "RATE", default_value = "2GB/s", value_parser = parse_bandwidth)]
+    /// Bytes read plus written per second by one core, each chunk operation of a
+    /// subtask counted (fitted on release runs here: see docs/simulate.md).
+    #[arg(long, value_name = "RATE", default_value = "6GB/s", value_parser = parse_bandwidth)]
     compute_rate: f64,
 
     /// Floating-point operations per second of one core in block matrix products.
-    #[arg(long, value_name = "RATE", default_value = "20GFLOP/s", value_parser = parse_flop_rate)]
+    #[arg(long, value_name = "RATE", default_value = "40GFLOP/s", value_parser = parse_flop_rate)]
     flop_rate: f64,
 
     /// The coordinator's time per subtask (it handles one at a time).
@@ -295,6 +295,9 @@ fn to_json(name: &str, cluster: &Cluster, rows: &[(&str, SimReport)]) -> serde_j
                 "coordinator_busy_seconds": report.coordinator_busy,
                 "coordinator_busy_share": report.coordinator_share(),
                 "worker_utilization": report.worker_utilization(),
+                "compute_busy_seconds": report.compute_busy,
+                "work_bytes": report.work_bytes,
+                "flops": report.flops,
             })
         })
         .collect();

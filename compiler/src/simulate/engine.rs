@@ -196,6 +196,8 @@ impl<'a> Simulation<'a> {
         self.report.coordinator_busy =
             seconds(self.coordinator_cost) * self.graph.tasks.len() as f64;
         self.report.compute_busy = self.compute.iter().map(|&t| seconds(t)).sum();
+        self.report.work_bytes = self.graph.tasks.iter().map(|t| t.work_bytes).sum();
+        self.report.flops = self.graph.tasks.iter().map(|t| t.flops).sum();
         self.report.peak_memory = peaks(&mut self.memory, self.workers);
         self.report
     }

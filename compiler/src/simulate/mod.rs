@@ -113,11 +113,14 @@ impl Default for Cluster {
 pub const DEFAULT_BANDWIDTH: f64 = 10e9;
 /// 50 µs per hop: a message through an MPI comm thread that sleeps when idle.
 pub const DEFAULT_LATENCY: f64 = 50e-6;
-/// Measured on this project's 2-core VM from `--trace` spans of release runs of
-/// element-wise and reduction subtasks (see docs/simulate.md).
-pub const DEFAULT_COMPUTE_RATE: f64 = 2e9;
-/// Measured the same way on `MatMulBlock` subtasks (faer, one core).
-pub const DEFAULT_FLOP_RATE: f64 = 20e9;
+/// Fitted on this project's 2-core VM: the geometric mean of (modelled bytes / real
+/// seconds) over release runs with `--workers 1` of eleven element-wise, reduction,
+/// random and linear-algebra scripts, which ranged from 1 GB/s (normal draws) to
+/// 14 GB/s (fused element-wise chains); see docs/simulate.md.
+pub const DEFAULT_COMPUTE_RATE: f64 = 6e9;
+/// Fitted the same way on a 2048 x 2048 block product (512 x 512 blocks, faer):
+/// about 47 GFLOP/s once its bytes are paid for.
+pub const DEFAULT_FLOP_RATE: f64 = 40e9;
 /// The coordinator's cost per subtask (`runtime/tests/exec_throughput.rs`: 0.8–1 M
 /// subtasks per CPU second).
 pub const DEFAULT_COORDINATOR_COST: f64 = 1e-6;
@@ -138,6 +141,10 @@ pub struct SimReport {
     pub coordinator_busy: f64,
     /// Seconds all cores spent computing (the sum over workers).
     pub compute_busy: f64,
+    /// The bytes all subtasks streamed and the flops of their matrix products (the
+    /// figures `compute_rate` and `flop_rate` turn into time; for calibration).
+    pub work_bytes: u64,
+    pub flops: u64,
     /// The queue depth used.
     pub queue_depth: u32,
 }
