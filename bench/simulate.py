@@ -95,14 +95,15 @@ def fmt_bytes(b):
     return f"{b:.0f} B"
 
 
-def figures(sim, workloads, worker_counts):
+def figures(sim, workloads, worker_counts, model=()):
     print("| workload | subtasks | W | BFS makespan, moved | random | round-robin | BFS coordinator busy |")
     print("|---|---|---|---|---|---|---|")
     for name, script, extra in workloads:
         for workers in worker_counts:
-            report, error = simulate(sim, script, workers, extra)
+            report, error = simulate(sim, script, workers, [*extra, *model])
             if report is None:
-                print(f"| {name} | – | {workers} | skipped: {error} | | | |", flush=True)
+                reason = "runs in stages" if "stages" in error else error
+                print(f"| {name} | – | – | skipped: {reason} | | | |", flush=True)
                 break
             runs = {run["assign"]: run for run in report["runs"]}
             cells = [f"{fmt_time(runs[p]['makespan_seconds'])}, {fmt_bytes(runs[p]['transfer_bytes'])}"
@@ -173,10 +174,21 @@ def main():
                 ("(a@b).sum() 16x16 blocks of 8MB", script("matmul.mt", MATMUL.format(n=16384, c=1024)),
                  []),
             ]
-            for example in sorted(os.listdir(os.path.join(ROOT, "examples"))):
-                if example.endswith(".mt"):
-                    workloads.append((example, os.path.join("examples", example), []))
+            print("Default model: 10 GB/s links, 50 us hops, 1 us of coordinator per subtask.")
+            print()
             figures(sim, workloads, worker_counts)
+            print()
+            print("The large workloads with 10 Gb/s links (--bandwidth 1.25GB/s), as in the "
+                  "prototype of notes/mpi.md section 5.")
+            print()
+            figures(sim, workloads, worker_counts, ["--bandwidth", "1.25GB/s"])
+            print()
+            print("The examples (default model).")
+            print()
+            examples = [(example, os.path.join("examples", example), [])
+                        for example in sorted(os.listdir(os.path.join(ROOT, "examples")))
+                        if example.endswith(".mt")]
+            figures(sim, examples, worker_counts)
         if args.run:
             small = REDUCTION.format(a=rand_rows(400, 131072), b=rand_rows(400, 131072))
             calibrate = [

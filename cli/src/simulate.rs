@@ -27,14 +27,21 @@ the coordinator is, for each worker-assignment policy.
 The model: each worker has one core and runs the subtasks the coordinator hands it,
 pinned ones where the scheduling pass put them, others where most of their input
 bytes are (as the executor does), at most a queue depth at a time. A subtask computes
-for (bytes read + bytes written) / --compute-rate, plus 2*m*k*n / --flop-rate per
-block matrix product. A chunk read on another worker travels in --latency +
+for the bytes its chunk operations read and write (each fused operation counted)
+/ --compute-rate, plus 2*m*k*n / --flop-rate per block matrix product. A chunk read on another worker travels in --latency +
 size / --bandwidth and holds the sender's uplink and the receiver's downlink while it
 does (one port each way, first come first served: transfers into one worker queue
 up). Each work order and each completion report is one --latency hop; the coordinator
 spends --coordinator-cost per subtask, one subtask at a time. Chunk sizes are the
-compiler's projections (what --memory-limit budgets with). Not modelled: spilling,
-failures, kernels' own parallelism, memory bandwidth shared by cores.";
+compiler's projections (what --memory-limit budgets with); a worker holds a chunk
+from its computation or arrival until its last reader finishes. Not modelled:
+spilling, failures, kernels' own parallelism, memory bandwidth shared by cores.
+
+Columns: makespan (until the coordinator learns of the last completion), bytes moved
+between workers and the number of transfers, peak memory per worker (the largest and
+the mean), the coordinator's busy share of the makespan (near 100%: it is the
+bottleneck) and the workers' mean busy share. Scripts that run in stages are not
+supported yet.";
 
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
@@ -77,7 +84,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     queue_depth: Option<u32>,
 
-    /// Largest automatically sized chunk, as for a run (default 128MiB).
+    /// Largest automatically sized chunk, as for a run.
     #[arg(long, value_name = "SIZE", default_value = "128MiB", value_parser = parse_size)]
     chunk_bytes: u64,
 
