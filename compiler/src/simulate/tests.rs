@@ -229,3 +229,40 @@ fn units_parse_rates_and_durations() {
     assert_eq!(format_bytes(4e9), "4.00 GB");
     assert_eq!(format_bytes(12.0), "12 B");
 }
+
+#[test]
+fn a_compiled_plan_keeps_its_workers_sizes_and_flops() {
+    use crate::driver::{self, Options};
+    use crate::fuse::Fusion;
+    let text = "\
+import mars.tensor as mt
+a = mt.random.rand(4, 6, chunks=(2, 3))
+b = mt.random.rand(6, 4, chunks=(3, 2))
+print((a @ b).sum())
+";
+    let options = Options {
+        workers: Some(3),
+        fusion: Fusion::Off,
+        ..Options::default()
+    };
+    let (_, chunks, subtasks) = driver::subtasks(text, &options).unwrap();
+    let projected = crate::run::memory::projected_chunk_bytes(&chunks);
+    let graph = super::from_subtasks(&subtasks, &chunks, &projected);
+    assert_eq!(graph.tasks.len(), subtasks.len());
+    // The block products do 2 m k n flops in all, however they are split.
+    assert_eq!(
+        graph.tasks.iter().map(|t| t.flops).sum::<u64>(),
+        2 * 4 * 6 * 4
+    );
+    for (index, task) in graph.tasks.iter().enumerate() {
+        assert!(task.worker.is_some_and(|w| w < 3), "{task:?}");
+        assert!(task.work_bytes > 0 || task.inputs.is_empty(), "{task:?}");
+        for &chunk in &task.inputs {
+            assert!((graph.chunks[chunk as usize].producer as usize) < index);
+        }
+    }
+    // Each random block's 8-byte elements, e.g. a's 2 x 3 blocks.
+    assert_eq!(graph.chunks[0].bytes, 2 * 3 * 8);
+    let report = simulate(&graph, &cluster(3));
+    assert!(report.makespan > 0.0);
+}
