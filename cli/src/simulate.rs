@@ -27,8 +27,9 @@ the coordinator is, for each worker-assignment policy.
 The model: each worker has one core and runs the subtasks the coordinator hands it,
 pinned ones where the scheduling pass put them, others where most of their input
 bytes are (as the executor does), at most a queue depth at a time. A subtask computes
-for the bytes its chunk operations read and write (each fused operation counted)
-/ --compute-rate, plus 2*m*k*n / --flop-rate per block matrix product. A chunk read on another worker travels in --latency +
+for the bytes it streams (what it reads from other subtasks, plus every value its
+operations compute) / --compute-rate, plus 2*m*k*n / --flop-rate per block matrix
+product. A chunk read on another worker travels in --latency +
 size / --bandwidth and holds the sender's uplink and the receiver's downlink while it
 does (one port each way, first come first served: transfers into one worker queue
 up). Each work order and each completion report is one --latency hop; the coordinator
@@ -66,13 +67,13 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "POLICY", value_enum, default_value = "all")]
     assign: SimAssign,
 
-    /// Bytes read plus written per second by one core, each chunk operation of a
-    /// subtask counted (fitted on release runs here: see docs/simulate.md).
-    #[arg(long, value_name = "RATE", default_value = "6GB/s", value_parser = parse_bandwidth)]
+    /// Bytes per second one core streams: a subtask's inputs plus every value it
+    /// computes (fitted on release runs here: see docs/simulate.md).
+    #[arg(long, value_name = "RATE", default_value = "5GB/s", value_parser = parse_bandwidth)]
     compute_rate: f64,
 
     /// Floating-point operations per second of one core in block matrix products.
-    #[arg(long, value_name = "RATE", default_value = "40GFLOP/s", value_parser = parse_flop_rate)]
+    #[arg(long, value_name = "RATE", default_value = "45GFLOP/s", value_parser = parse_flop_rate)]
     flop_rate: f64,
 
     /// The coordinator's time per subtask (it handles one at a time).

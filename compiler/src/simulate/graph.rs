@@ -1,7 +1,8 @@
 //! From the compiler's SubtaskGraph to the simulator's [`SimGraph`]: each subtask's
 //! worker and priority as scheduled, the published chunks it reads and writes with
 //! their projected bytes (`run/memory.rs`, what `--memory-limit` budgets with), the
-//! bytes its operations stream, and the flops of its block matrix products.
+//! bytes it streams (its inputs once, and every value it computes), and the flops
+//! of its block matrix products.
 
 use super::{SimChunk, SimGraph, SimTask};
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp};
@@ -29,8 +30,13 @@ pub fn from_subtasks(subtasks: &SubtaskGraph, chunks: &ChunkGraph, projected: &[
             .collect();
         // Ids are in topological order, so every input's producer came first; a
         // chunk no subtask computes is there from the start and costs nothing.
-        let inputs = subtasks
-            .inputs(chunks, id)
+        let read = subtasks.inputs(chunks, id);
+        let bytes = |chunk: &ChunkId| projected.get(chunk.index()).copied().unwrap_or(0);
+        // What it reads from other subtasks, once, and every value it computes (a
+        // fused chain keeps its intermediates in registers, but still computes them).
+        let work_bytes =
+            read.iter().map(bytes).sum::<u64>() + subtasks.ops(id).iter().map(bytes).sum::<u64>();
+        let inputs = read
             .into_iter()
             .filter_map(|chunk| index.get(&chunk).copied())
             .collect();
@@ -40,15 +46,7 @@ pub fn from_subtasks(subtasks: &SubtaskGraph, chunks: &ChunkGraph, projected: &[
             priority: subtask.priority,
             inputs,
             outputs,
-            work_bytes: subtasks
-                .ops(id)
-                .iter()
-                .map(|&op| {
-                    let bytes =
-                        |chunk: &ChunkId| projected.get(chunk.index()).copied().unwrap_or(0);
-                    bytes(&op) + chunks.inputs(op).iter().map(bytes).sum::<u64>()
-                })
-                .sum(),
+            work_bytes,
             flops: subtasks
                 .ops(id)
                 .iter()

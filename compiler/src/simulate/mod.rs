@@ -10,9 +10,9 @@
 //!   queue depth), and at most `depth` subtasks in flight per worker. A worker asks
 //!   for its missing inputs as soon as an order arrives and runs the subtasks whose
 //!   inputs are all present, first come first served.
-//! - **Compute** takes the bytes its chunk operations read and write (each
-//!   operation of a fused subtask counted) / `compute_rate`, plus the flops of block
-//!   matrix products / `flop_rate`.
+//! - **Compute** takes the bytes a subtask streams (what it reads from other
+//!   subtasks, plus every value its operations compute) / `compute_rate`, plus the
+//!   flops of block matrix products / `flop_rate`.
 //! - **Network**: a transfer takes `latency + bytes / bandwidth` and holds the
 //!   sender's uplink and the receiver's downlink for that long (one port per
 //!   direction, first come first served), so concurrent transfers to or from one
@@ -61,8 +61,9 @@ pub struct SimTask {
     pub inputs: Vec<u32>,
     /// Chunks published.
     pub outputs: Vec<u32>,
-    /// Bytes its chunk operations read and write, each operation counted (a fused
-    /// chain streams its data once per operation, in registers or not).
+    /// Bytes it streams: the chunks it reads from other subtasks, once, plus every
+    /// value its operations compute (a fused chain's intermediates included: they
+    /// stay in registers, but each is still computed).
     pub work_bytes: u64,
     /// Floating-point operations beyond streaming its bytes (block matrix products).
     pub flops: u64,
@@ -114,13 +115,13 @@ pub const DEFAULT_BANDWIDTH: f64 = 10e9;
 /// 50 µs per hop: a message through an MPI comm thread that sleeps when idle.
 pub const DEFAULT_LATENCY: f64 = 50e-6;
 /// Fitted on this project's 2-core VM: the geometric mean of (modelled bytes / real
-/// seconds) over release runs with `--workers 1` of eleven element-wise, reduction,
-/// random and linear-algebra scripts, which ranged from 1 GB/s (normal draws) to
-/// 14 GB/s (fused element-wise chains); see docs/simulate.md.
-pub const DEFAULT_COMPUTE_RATE: f64 = 6e9;
-/// Fitted the same way on a 2048 x 2048 block product (512 x 512 blocks, faer):
-/// about 47 GFLOP/s once its bytes are paid for.
-pub const DEFAULT_FLOP_RATE: f64 = 40e9;
+/// seconds) over release runs with `--workers 1` of thirteen element-wise,
+/// reduction, random and linear-algebra scripts, which ranged from 0.7 GB/s (normal
+/// draws) to 15 GB/s (fused element-wise chains); see docs/simulate.md.
+pub const DEFAULT_COMPUTE_RATE: f64 = 5e9;
+/// Fitted the same way on a 2048 x 2048 product of 512 x 512 blocks (faer): 47–48
+/// GFLOP/s once its bytes are paid for.
+pub const DEFAULT_FLOP_RATE: f64 = 45e9;
 /// The coordinator's cost per subtask (`runtime/tests/exec_throughput.rs`: 0.8–1 M
 /// subtasks per CPU second).
 pub const DEFAULT_COORDINATOR_COST: f64 = 1e-6;
