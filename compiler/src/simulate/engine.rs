@@ -66,6 +66,10 @@ struct Simulation<'a> {
     // The coordinator.
     any: BinaryHeap<ReadyKey>,
     pinned: Vec<BinaryHeap<ReadyKey>>,
+    /// The best pinned subtask of each worker with room, as `(priority, task,
+    /// worker)`; stale entries (the worker's best changed, or it filled up) are
+    /// dropped when met, so finding the next subtask does not scan every worker.
+    tops: BinaryHeap<Reverse<(i64, u32, u32)>>,
     load: Vec<u32>,
     coordinator_free: Time,
     wake_scheduled: bool,
@@ -143,6 +147,7 @@ impl<'a> Simulation<'a> {
             holders: vec![Vec::new(); graph.chunks.len()],
             any: BinaryHeap::new(),
             pinned: vec![BinaryHeap::new(); workers],
+            tops: BinaryHeap::new(),
             load: vec![0; workers],
             coordinator_free: 0,
             wake_scheduled: false,
@@ -206,8 +211,22 @@ impl<'a> Simulation<'a> {
         let spec = &self.graph.tasks[task as usize];
         let key = Reverse((spec.priority, task));
         match spec.worker {
-            Some(worker) => self.pinned[worker as usize % self.workers].push(key),
+            Some(worker) => {
+                let worker = (worker as usize % self.workers) as u32;
+                self.pinned[worker as usize].push(key);
+                self.refresh_top(worker);
+            }
             None => self.any.push(key),
+        }
+    }
+
+    /// Records `worker`'s best pinned subtask in `tops` if it has room.
+    fn refresh_top(&mut self, worker: u32) {
+        if self.load[worker as usize] >= self.depth {
+            return;
+        }
+        if let Some(&Reverse((priority, task))) = self.pinned[worker as usize].peek() {
+            self.tops.push(Reverse((priority, task, worker)));
         }
     }
 
@@ -230,12 +249,18 @@ impl<'a> Simulation<'a> {
             let worker = match from {
                 Some(worker) => {
                     self.pinned[worker as usize].pop();
+                    self.load[worker as usize] += 1;
+                    self.refresh_top(worker);
                     worker
                 }
                 None => {
                     self.any.pop();
                     match self.place(task) {
-                        Some(worker) => worker,
+                        Some(worker) => {
+                            self.load[worker as usize] += 1;
+                            self.refresh_top(worker);
+                            worker
+                        }
                         None => {
                             // The best subtask waits; later ones may not overtake
                             // it through the shared heap.
@@ -246,7 +271,6 @@ impl<'a> Simulation<'a> {
                     }
                 }
             };
-            self.load[worker as usize] += 1;
             let sent = now + self.coordinator_cost;
             self.coordinator_free = sent;
             self.at(sent + self.latency, Event::OrderArrives { worker, task });
@@ -261,22 +285,28 @@ impl<'a> Simulation<'a> {
     /// The first ready subtask in (priority, index) order among the pinned heaps of
     /// workers with room and, when `include_any`, the shared heap; with its worker
     /// when pinned.
-    fn peek_next(&self, include_any: bool) -> Option<(ReadyKey, Option<u32>)> {
-        let mut best: Option<(ReadyKey, Option<u32>)> = None;
-        if include_any {
-            best = self.any.peek().map(|&key| (key, None));
-        }
-        for (worker, heap) in self.pinned.iter().enumerate() {
-            if self.load[worker] >= self.depth {
-                continue;
+    fn peek_next(&mut self, include_any: bool) -> Option<(ReadyKey, Option<u32>)> {
+        let pinned = loop {
+            let Some(&Reverse((priority, task, worker))) = self.tops.peek() else {
+                break None;
+            };
+            let key = Reverse((priority, task));
+            if self.load[worker as usize] < self.depth
+                && self.pinned[worker as usize].peek() == Some(&key)
+            {
+                break Some((key, Some(worker)));
             }
-            if let Some(&key) = heap.peek() {
-                if best.is_none_or(|(best_key, _)| key > best_key) {
-                    best = Some((key, Some(worker as u32)));
-                }
-            }
+            self.tops.pop();
+        };
+        let any = self
+            .any
+            .peek()
+            .filter(|_| include_any)
+            .map(|&key| (key, None));
+        match (pinned, any) {
+            (Some(pinned), Some(any)) => Some(if pinned.0 > any.0 { pinned } else { any }),
+            (pinned, any) => pinned.or(any),
         }
-        best
     }
 
     /// The runtime's choice for an unpinned subtask (`exec/dispatch.rs`
@@ -388,6 +418,7 @@ impl<'a> Simulation<'a> {
 
     fn reported(&mut self, now: Time, worker: u32, task: u32) {
         self.load[worker as usize] -= 1;
+        self.refresh_top(worker);
         let (start, end) = (
             self.dependent_offsets[task as usize] as usize,
             self.dependent_offsets[task as usize + 1] as usize,
