@@ -161,3 +161,35 @@ fn a_script_in_stages_is_not_supported_yet() {
         stderr(&out)
     );
 }
+
+#[test]
+fn help_explains_the_flags_and_the_model() {
+    let out = marsc(&["simulate", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    for flag in [
+        "--workers",
+        "--bandwidth",
+        "--latency",
+        "--assign",
+        "--compute-rate",
+        "--flop-rate",
+        "--coordinator-cost",
+        "--queue-depth",
+        "--chunk-bytes",
+        "--no-fuse",
+        "--json",
+    ] {
+        assert!(text.contains(flag), "{flag} missing from:\n{text}");
+    }
+    for assumption in [
+        "one port each way",
+        "Not modelled",
+        "--coordinator-cost per subtask",
+    ] {
+        assert!(
+            text.contains(assumption),
+            "{assumption} missing from:\n{text}"
+        );
+    }
+}
