@@ -9,13 +9,14 @@
 //!   current worker until it holds its share, then go on with the next worker. Nodes
 //!   that share readers are close in the undirected graph, so they land together and
 //!   their readers need nothing from other workers. Beyond the seed, assigning an
-//!   initial node pulls the other initial inputs of its readers to the front of the
-//!   search, so inputs read together stay together even when a wide reduction tree
-//!   reaches other initial nodes in fewer hops. Each worker's search continues
-//!   from the frontier the previous one left (a new search starts from the lowest
-//!   unassigned initial node only when the frontier is empty), which is the seed's
-//!   "start from an unassigned initial node" without re-walking assigned regions: the
-//!   whole pass is O(V + E).
+//!   initial node pulls the other initial inputs of its readers (and, through narrow
+//!   nodes, of their readers and inputs: `a_i` and `b_i` of an unfused `a * 2 + b`)
+//!   to the front of the search, so inputs read together stay together even when a
+//!   wide reduction tree reaches other initial nodes in fewer hops. Each worker's
+//!   search continues from the frontier the previous one left (a new search starts
+//!   from the lowest unassigned initial node only when the frontier is empty), which
+//!   is the seed's "start from an unassigned initial node" without re-walking
+//!   assigned regions: the whole pass is O(V + E).
 //! - [`InitialAssignment::RoundRobin`] and [`InitialAssignment::Random`], for
 //!   comparison.
 //!
@@ -25,7 +26,8 @@
 //! An input read by more than [`broadcaster_threshold`] nodes (a broadcaster) counts
 //! as zero bytes when placing its readers, so they spread out by their other inputs
 //! instead of piling onto the broadcaster's worker; for the same reason the BFS walk
-//! does not pass through one.
+//! does not pass through one, and initial broadcasters are dealt outside the walk's
+//! shares (to the least loaded workers, keeping the balance within one).
 
 use super::dag::Dag;
 use super::shuffle::shuffle;
