@@ -97,6 +97,10 @@ enum Command {
     Status(crate::client::JobArgs),
     /// Cancel a job.
     Cancel(crate::client::JobArgs),
+    /// Replay a script's plan on a simulated cluster (makespan, bytes moved, peak
+    /// memory per worker), for each worker-assignment policy; runs no kernel.
+    #[command(long_about = crate::simulate::ABOUT)]
+    Simulate(crate::simulate::SimulateArgs),
 }
 
 /// Options that shape compilation.
@@ -234,6 +238,7 @@ pub fn main() -> ExitCode {
         Some(Command::Jobs(args)) => crate::client::jobs(args),
         Some(Command::Status(args)) => crate::client::status(args),
         Some(Command::Cancel(args)) => crate::client::cancel(args),
+        Some(Command::Simulate(args)) => crate::simulate::main(args),
         None => match cli.run.script.clone() {
             Some(script) => run(&script, &cli.run),
             None => crate::repl::main(

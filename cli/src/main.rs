@@ -14,6 +14,7 @@ mod progress;
 mod ranks;
 mod repl;
 mod serve;
+mod simulate;
 
 /// Large buffers get transparent huge pages, as NumPy's arrays do (see the module).
 #[global_allocator]

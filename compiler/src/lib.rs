@@ -14,6 +14,7 @@ pub mod plan;
 pub mod run;
 pub mod schedule;
 pub mod session;
+pub mod simulate;
 pub mod size;
 pub mod subtask;
 pub mod tile;

@@ -9,13 +9,14 @@
 //!   current worker until it holds its share, then go on with the next worker. Nodes
 //!   that share readers are close in the undirected graph, so they land together and
 //!   their readers need nothing from other workers. Beyond the seed, assigning an
-//!   initial node pulls the other initial inputs of its readers to the front of the
-//!   search, so inputs read together stay together even when a wide reduction tree
-//!   reaches other initial nodes in fewer hops. Each worker's search continues
-//!   from the frontier the previous one left (a new search starts from the lowest
-//!   unassigned initial node only when the frontier is empty), which is the seed's
-//!   "start from an unassigned initial node" without re-walking assigned regions: the
-//!   whole pass is O(V + E).
+//!   initial node pulls the other initial inputs of its readers (and, through narrow
+//!   nodes, of their readers and inputs: `a_i` and `b_i` of an unfused `a * 2 + b`)
+//!   to the front of the search, so inputs read together stay together even when a
+//!   wide reduction tree reaches other initial nodes in fewer hops. Each worker's
+//!   search continues from the frontier the previous one left (a new search starts
+//!   from the lowest unassigned initial node only when the frontier is empty), which
+//!   is the seed's "start from an unassigned initial node" without re-walking
+//!   assigned regions: the whole pass is O(V + E).
 //! - [`InitialAssignment::RoundRobin`] and [`InitialAssignment::Random`], for
 //!   comparison.
 //!
@@ -24,7 +25,9 @@
 //!
 //! An input read by more than [`broadcaster_threshold`] nodes (a broadcaster) counts
 //! as zero bytes when placing its readers, so they spread out by their other inputs
-//! instead of piling onto the broadcaster's worker.
+//! instead of piling onto the broadcaster's worker; for the same reason the BFS walk
+//! does not pass through one, and initial broadcasters are dealt outside the walk's
+//! shares (to the least loaded workers, keeping the balance within one).
 
 use super::dag::Dag;
 use super::shuffle::shuffle;
@@ -107,14 +110,26 @@ fn dealt(len: usize, roots: &[u32], workers: usize) -> Vec<u32> {
 }
 
 fn bfs_initial(dag: &Dag, workers: usize) -> Vec<u32> {
+    // A broadcaster is next to all its readers in the undirected graph: walking
+    // through it would sweep every reader's other inputs onto one worker (with
+    // `--no-fuse`, a scalar `2` in `(a * 2 + b).sum()` pulled all of `a` ahead of
+    // `b`). The walk neither enters nor expands one, and initial broadcasters do not
+    // count in the walk's shares (one would shift every later share boundary by
+    // one, splitting a group at each): they are dealt to the least loaded workers
+    // afterwards, which keeps every worker within one of the others.
+    let threshold = broadcaster_threshold(workers);
+    let broadcasts = |node: u32| dag.dependents(node).len() > threshold;
     let mut assignment = vec![UNASSIGNED; dag.len()];
-    let roots: Vec<u32> = dag.nodes().filter(|&node| dag.is_root(node)).collect();
+    let (broadcasters, roots): (Vec<u32>, Vec<u32>) = dag
+        .nodes()
+        .filter(|&node| dag.is_root(node))
+        .partition(|&node| broadcasts(node));
     let mut visited = vec![false; dag.len()];
     let mut frontier = VecDeque::new();
     let mut next_start = 0;
-    for worker in 0..workers {
-        let mut held = 0;
-        while held < share(roots.len(), workers, worker) {
+    let mut load = vec![0usize; workers];
+    for (worker, held) in load.iter_mut().enumerate() {
+        while *held < share(roots.len(), workers, worker) {
             let node = match frontier.pop_front() {
                 Some(node) => node,
                 None => {
@@ -131,16 +146,21 @@ fn bfs_initial(dag: &Dag, workers: usize) -> Vec<u32> {
                     continue;
                 }
                 assignment[node as usize] = worker as u32;
-                held += 1;
+                *held += 1;
                 pull_co_inputs(dag, node, &assignment, &mut visited, &mut frontier);
             }
             for &neighbour in dag.dependencies(node).iter().chain(dag.dependents(node)) {
-                if !visited[neighbour as usize] {
+                if !visited[neighbour as usize] && !broadcasts(neighbour) {
                     visited[neighbour as usize] = true;
                     frontier.push_back(neighbour);
                 }
             }
         }
+    }
+    for broadcaster in broadcasters {
+        let worker = least_loaded(&load);
+        assignment[broadcaster as usize] = worker;
+        load[worker as usize] += 1;
     }
     assignment
 }
@@ -148,7 +168,11 @@ fn bfs_initial(dag: &Dag, workers: usize) -> Vec<u32> {
 /// Puts the other initial inputs of `root`'s readers at the front of the frontier, so
 /// that inputs read together land on the same worker even when a wide reduction tree
 /// reaches other initial nodes in fewer hops (`(a * b).sum()` beside `a.sum()`).
-/// Broadcasters and wide readers pull nothing: their neighbours spread anyway.
+/// "Read together" reaches one step further on each side, through narrow nodes: the
+/// inputs of the readers' readers, and the inputs of the readers' inputs, so that in
+/// `a * 2 + b` without fusion `a_i` (read by `a_i * 2`) pulls `b_i` (read with it by
+/// the sum). Broadcasters and wide nodes pull nothing and are not pulled: their
+/// neighbours spread anyway.
 fn pull_co_inputs(
     dag: &Dag,
     root: u32,
@@ -157,21 +181,44 @@ fn pull_co_inputs(
     frontier: &mut VecDeque<u32>,
 ) {
     let limit = broadcaster_threshold(0);
-    if dag.dependents(root).len() > limit {
+    let narrow = |node: u32| dag.dependents(node).len() <= limit;
+    if !narrow(root) {
         return;
     }
+    // Nearest first: the readers' own inputs, then those one step further.
+    let mut near = Vec::new();
+    let mut further = Vec::new();
     for &reader in dag.dependents(root) {
-        let inputs = dag.dependencies(reader);
-        if inputs.len() > limit {
-            continue;
-        }
-        for &input in inputs {
-            // Already queued further back is not enough: take it now (the later
-            // copy is skipped once assigned).
-            if dag.is_root(input) && assignment[input as usize] == UNASSIGNED {
-                visited[input as usize] = true;
-                frontier.push_front(input);
+        let next_readers: &[u32] = if narrow(reader) {
+            dag.dependents(reader)
+        } else {
+            &[]
+        };
+        for (distance, &together) in std::iter::once(&reader).chain(next_readers).enumerate() {
+            let inputs = dag.dependencies(together);
+            if inputs.len() > limit {
+                continue;
             }
+            for &input in inputs {
+                if dag.is_root(input) {
+                    if distance == 0 {
+                        &mut near
+                    } else {
+                        &mut further
+                    }
+                    .push(input);
+                } else if narrow(input) && dag.dependencies(input).len() <= limit {
+                    further.extend_from_slice(dag.dependencies(input));
+                }
+            }
+        }
+    }
+    for &input in near.iter().chain(&further).rev() {
+        // Already queued further back is not enough: take it now (the later copy is
+        // skipped once assigned).
+        if dag.is_root(input) && assignment[input as usize] == UNASSIGNED && narrow(input) {
+            visited[input as usize] = true;
+            frontier.push_front(input);
         }
     }
 }

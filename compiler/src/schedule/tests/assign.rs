@@ -170,3 +170,70 @@ fn degenerate_inputs_do_not_panic() {
         .all(|&w| w == 0));
     assert_eq!(transfer_bytes(&dag, &[], &[]), 0);
 }
+
+/// `(a * 2 + b).sum()` without fusion: `a_i` and `b_i` (initial, in that order), the
+/// scalar `2` (initial, read by every multiply), `m_i = a_i * 2`, `p_i = m_i + b_i`,
+/// `r_i` the 8-byte partial sum of `p_i`, then a tree reduction of the `r_i` with
+/// fan-in 4. Returns the DAG and its sizes (1 MB chunks).
+fn scaled_sum_unfused(pairs: usize) -> (Dag, Vec<u64>) {
+    let mut text = String::new();
+    for i in 0..pairs {
+        text += &format!("a{i}:\n");
+    }
+    for i in 0..pairs {
+        text += &format!("b{i}:\n");
+    }
+    text += "two:\n";
+    let mut level: Vec<String> = (0..pairs)
+        .map(|i| {
+            text += &format!("m{i}: a{i} two\np{i}: m{i} b{i}\nr{i}: p{i}\n");
+            format!("r{i}")
+        })
+        .collect();
+    let mut depth = 0;
+    while level.len() > 1 {
+        level = level
+            .chunks(4)
+            .enumerate()
+            .map(|(j, group)| {
+                let name = format!("s{depth}_{j}");
+                text += &format!("{name}: {}\n", group.join(" "));
+                name
+            })
+            .collect();
+        depth += 1;
+    }
+    let (dag, names) = parse_dag_file(&text).unwrap();
+    let sizes = names
+        .iter()
+        .map(|name| match name.as_bytes()[0] {
+            b't' | b'r' | b's' => 8,
+            _ => 1 << 20,
+        })
+        .collect();
+    (dag, sizes)
+}
+
+#[test]
+fn bfs_does_not_walk_through_a_broadcaster() {
+    // Walking through `2` used to give one worker a_0..a_k while b_0 went to the
+    // worker after the last a: every b_i then moved (4 GB at 4,000 pairs of 1 MB).
+    // Now the walk meets a_i, b_i pairs and moves no more than round-robin, which
+    // keeps a_i and b_i together when the pair count is a multiple of the workers.
+    for (pairs, workers) in [(200, 10), (400, 100), (64, 4)] {
+        let (dag, sizes) = scaled_sum_unfused(pairs);
+        assert!(dag.dependents(2 * pairs as u32).len() > broadcaster_threshold(workers));
+        let moved =
+            |policy| transfer_bytes(&dag, &sizes, &assign_workers(&dag, &sizes, workers, policy));
+        let (bfs, round_robin) = (
+            moved(InitialAssignment::Bfs),
+            moved(InitialAssignment::RoundRobin),
+        );
+        assert!(
+            bfs <= round_robin,
+            "{pairs} pairs on {workers} workers: bfs {bfs} vs round-robin {round_robin}"
+        );
+        // At most a few pairs straddle each boundary between workers' regions.
+        assert!(bfs < (workers as u64 * 4) << 20, "{pairs} pairs: bfs {bfs}");
+    }
+}
