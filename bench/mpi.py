@@ -10,6 +10,11 @@ Needs a marsc built with the `mpi` feature and the ping-pong example:
     python3 bench/mpi.py --marsc target/release/marsc \
         --pingpong target/release/examples/mpi_pingpong
 
+With `--sim BINARY` (a marsc with `marsc simulate`; default: `--marsc`) each row also
+shows the simulator's makespan for the same plan on as many workers, its links set to
+the transport's measured bandwidth (8 MiB messages) and latency (8 B), and the model's
+error against the measured `run_seconds`.
+
 Each (workload, ranks) runs `--repeat` times (median wall time of the whole
 `mpirun`, and `run_seconds` of rank 0's --stats-json); bytes between ranks are the
 sum of the ranks' received bytes. On a 2-core machine 3 and 4 ranks oversubscribe
@@ -64,6 +69,16 @@ def run(ranks, marsc, script, workdir):
     return wall, figures["run_seconds"], moved, done.stdout
 
 
+def simulate(binary, script, ranks, bandwidth, latency_us):
+    command = [binary, "simulate", script, "--workers", str(ranks), "--assign", "bfs",
+               "--bandwidth", f"{bandwidth:.3f}GB/s", "--latency", f"{latency_us:.2f}us",
+               "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{done.stderr}")
+    return json.loads(done.stdout)["runs"][0]["makespan_seconds"]
+
+
 def pingpong(binary):
     done = subprocess.run(["mpirun", "--quiet", "-np", "2", binary], capture_output=True,
                           text=True, env=ENV, timeout=600)
@@ -78,12 +93,22 @@ def main():
     parser.add_argument("--pingpong", default="target/release/examples/mpi_pingpong")
     parser.add_argument("--ranks", type=int, nargs="+", default=[1, 2, 3, 4])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--sim", help="a marsc with `simulate` (default: --marsc)")
     args = parser.parse_args()
     marsc = os.path.abspath(args.marsc)
+    sim = os.path.abspath(args.sim or args.marsc)
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
+    pings = pingpong(args.pingpong)
+    by_size = {int(row[0]): row for row in pings}
+    bandwidth = float(by_size[8 << 20][4])
+    latency_us = float(by_size[8][2])
+    errors = []
     with tempfile.TemporaryDirectory() as workdir:
-        print("| workload | ranks | wall s (median) | run s (median) | bytes between ranks |")
-        print("|---|---|---|---|---|")
+        print(f"model links: {bandwidth:.2f} GB/s, latency {latency_us:.1f} µs "
+              "(the transport's, measured below)")
+        print("| workload | ranks | wall s (median) | run s (median) | bytes between ranks "
+              "| model s | model error |")
+        print("|---|---|---|---|---|---|---|")
         for name, text in WORKLOADS:
             script = os.path.join(workdir, "w.mt")
             with open(script, "w") as f:
@@ -96,15 +121,21 @@ def main():
                     walls.append(wall)
                     runs.append(run_seconds)
                     outputs.add(out)
+                measured = statistics.median(runs)
+                model = simulate(sim, script, ranks, bandwidth, latency_us)
+                error = (model - measured) / measured
+                errors.append(abs(error))
                 print(f"| {name} | {ranks} | {statistics.median(walls):.3f} "
-                      f"| {statistics.median(runs):.3f} | {moved:,} |")
+                      f"| {measured:.3f} | {moved:,} | {model:.3f} | {error:+.0%} |")
             if len(outputs) != 1:
                 sys.exit(f"{name}: the output depends on the ranks: {outputs}")
+    print(f"model error: median {statistics.median(errors):.0%}, "
+          f"mean {statistics.mean(errors):.0%} (absolute)")
     print()
     print("| message bytes | raw MPI µs | marsc transport µs | raw GB/s | transport GB/s "
           "| transport / raw |")
     print("|---|---|---|---|---|---|")
-    for size, raw, transport, raw_gbps, transport_gbps in pingpong(args.pingpong):
+    for size, raw, transport, raw_gbps, transport_gbps in pings:
         ratio = float(transport) / max(float(raw), 1e-9)
         print(f"| {int(size):,} | {raw} | {transport} | {raw_gbps} | {transport_gbps} "
               f"| {ratio:.2f}x |")

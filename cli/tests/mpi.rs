@@ -351,3 +351,40 @@ fn a_killed_rank_ends_the_job_and_nothing_reaches_the_users_name() {
         }
     }
 }
+
+#[test]
+fn a_trace_has_one_process_per_rank_and_a_track_per_worker() {
+    if !mpi_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let script = "import mars.tensor as mt\n\
+                  x = mt.random.rand(2000, 1000, chunks=(125, 1000))\n\
+                  print((x * 2).sum())\n";
+    std::fs::write(dir.path().join("s.mt"), script).expect("the script is written");
+    let output = mpirun(
+        3,
+        &["s.mt", "--workers", "2", "--trace", "trace.json"],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let trace: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("trace.json")).expect("the trace is written"),
+    )
+    .expect("the trace is JSON");
+    let events = trace["traceEvents"].as_array().expect("events");
+    let processes: Vec<&str> = events
+        .iter()
+        .filter(|event| event["name"] == "process_name")
+        .filter_map(|event| event["args"]["name"].as_str())
+        .collect();
+    assert_eq!(processes, ["rank 0", "rank 1", "rank 2"]);
+    for event in events.iter().filter(|event| event["ph"] == "X") {
+        let (pid, tid) = (event["pid"].as_u64(), event["tid"].as_u64());
+        assert_eq!(pid, tid.map(|worker| worker / 2), "{event}");
+    }
+    // Only rank 0 writes it; the other ranks' workers are in it.
+    assert!(events
+        .iter()
+        .any(|event| event["ph"] == "X" && event["pid"].as_u64() == Some(2)));
+}

@@ -12,7 +12,7 @@ use crate::chunk::ChunkGraph;
 use crate::error::JobError;
 use crate::tileable::TileableGraph;
 use marsc_runtime::exec::{
-    execute, write_chrome_trace_with, ChunkKernel, ExecError, ExecObserver, ExecOptions,
+    execute, write_chrome_trace_grouped, ChunkKernel, ExecError, ExecObserver, ExecOptions,
     ExecOutput, SubtaskSpan, TraceRecorder, WorkerMemory,
 };
 use marsc_runtime::kernel::Kernel;
@@ -122,7 +122,10 @@ pub fn execute_plan<K: PlannedKernel>(
         remove_partial_saves(plan);
     }
     if let (Some(path), Some(trace)) = (&options.trace, &observers.trace) {
-        write_trace(plan, trace, path)?;
+        // Under MPI, one trace process per rank.
+        let ranks = options.ranks.as_ref().map(|ranks| ranks.size().max(1));
+        let per_process = ranks.map(|ranks| exec_options.workers / ranks);
+        write_trace(plan, trace, per_process, path)?;
     }
     outcome.map_err(PlanFailure::Failed)
 }
@@ -185,6 +188,7 @@ impl ExecObserver for Observers {
 fn write_trace<K: PlannedKernel>(
     plan: &Plan<K>,
     trace: &TraceRecorder,
+    per_process: Option<u32>,
     path: &Path,
 ) -> Result<(), JobError> {
     let cannot = |error: &dyn std::fmt::Display| {
@@ -204,6 +208,6 @@ fn write_trace<K: PlannedKernel>(
             });
         format!("{kernel} %{}", span.label)
     };
-    write_chrome_trace_with(file, trace.workers(), trace.spans(), name)
+    write_chrome_trace_grouped(file, trace.workers(), per_process, trace.spans(), name)
         .map_err(|error| cannot(&error))
 }

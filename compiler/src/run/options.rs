@@ -48,6 +48,14 @@ pub type Ranks = Arc<marsc_runtime::exec::mpi::MpiWorld>;
 #[derive(Clone, Debug)]
 pub enum Ranks {}
 
+#[cfg(not(feature = "mpi"))]
+impl Ranks {
+    /// The number of ranks (none exist in this build).
+    pub fn size(&self) -> u32 {
+        match *self {}
+    }
+}
+
 impl Default for RunOptions {
     /// One worker per core, no progress bar, no trace.
     fn default() -> RunOptions {

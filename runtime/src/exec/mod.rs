@@ -85,8 +85,8 @@ mod worker;
 pub use memory::check_memory;
 pub use stats::{process_status_bytes, ExecStats};
 pub use trace::{
-    write_chrome_trace, write_chrome_trace_with, ExecObserver, NoObserver, SubtaskSpan,
-    TraceRecorder, WorkerMemory,
+    write_chrome_trace, write_chrome_trace_grouped, write_chrome_trace_with, ExecObserver,
+    NoObserver, SubtaskSpan, TraceRecorder, WorkerMemory,
 };
 
 use crate::plan::{ChunkId, Plan, SubtaskId};

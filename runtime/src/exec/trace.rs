@@ -140,6 +140,21 @@ pub fn write_chrome_trace_with(
     spans: &[SubtaskSpan],
     name: impl Fn(&SubtaskSpan) -> String,
 ) -> io::Result<()> {
+    write_chrome_trace_grouped(out, workers, None, spans, name)
+}
+
+/// [`write_chrome_trace_with`] for workers that live in several processes (MPI
+/// ranks) of `per_process` workers each: one trace process per rank (`pid` = rank,
+/// named "rank R"), one track per worker in it.
+pub fn write_chrome_trace_grouped(
+    out: impl Write,
+    workers: u32,
+    per_process: Option<u32>,
+    spans: &[SubtaskSpan],
+    name: impl Fn(&SubtaskSpan) -> String,
+) -> io::Result<()> {
+    let per_process = per_process.filter(|&n| n > 0 && n < workers);
+    let pid = |worker: u32| per_process.map_or(0, |n| worker / n);
     // Events are streamed one by one: a million-subtask trace should not be built
     // as a single JSON value in memory first.
     let mut out = BufWriter::new(out);
@@ -151,10 +166,20 @@ pub fn write_chrome_trace_with(
         }
         Ok(())
     };
+    if let Some(per_process) = per_process {
+        for rank in 0..workers.div_ceil(per_process) {
+            separate(&mut out)?;
+            let event = json!({
+                "name": "process_name", "ph": "M", "pid": rank,
+                "args": { "name": format!("rank {rank}") },
+            });
+            serde_json::to_writer(&mut out, &event)?;
+        }
+    }
     for worker in 0..workers {
         separate(&mut out)?;
         let event = json!({
-            "name": "thread_name", "ph": "M", "pid": 0, "tid": worker,
+            "name": "thread_name", "ph": "M", "pid": pid(worker), "tid": worker,
             "args": { "name": format!("worker {worker}") },
         });
         serde_json::to_writer(&mut out, &event)?;
@@ -162,7 +187,8 @@ pub fn write_chrome_trace_with(
     for span in spans {
         separate(&mut out)?;
         let event = json!({
-            "name": name(span), "cat": "subtask", "ph": "X", "pid": 0, "tid": span.worker,
+            "name": name(span), "cat": "subtask", "ph": "X", "pid": pid(span.worker),
+            "tid": span.worker,
             "ts": span.start_nanos as f64 / 1000.0,
             "dur": span.end_nanos.saturating_sub(span.start_nanos) as f64 / 1000.0,
             "args": { "subtask": span.subtask.0, "label": span.label },

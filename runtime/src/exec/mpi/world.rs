@@ -63,9 +63,17 @@ pub(super) trait Route: Send {
 }
 
 enum Command {
-    Send { rank: u32, message: Vec<u8> },
-    Connect { epoch: u32, route: Box<dyn Route> },
-    Disconnect { epoch: u32 },
+    Send {
+        rank: u32,
+        message: Vec<u8>,
+    },
+    Connect {
+        epoch: u32,
+        route: Box<dyn Route>,
+    },
+    Disconnect {
+        epoch: u32,
+    },
     Abort(i32),
     /// A benchmark's own MPI calls, made on this thread.
     Raw(Box<dyn FnOnce(&SimpleCommunicator) + Send>),
