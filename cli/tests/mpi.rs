@@ -388,3 +388,42 @@ fn a_trace_has_one_process_per_rank_and_a_track_per_worker() {
         .iter()
         .any(|event| event["ph"] == "X" && event["pid"].as_u64() == Some(2)));
 }
+
+#[test]
+fn the_memory_limit_holds_for_each_rank() {
+    if !mpi_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // 160 MB of data in 4 MB chunks, read twice (a standardize).
+    let script = "import mars.tensor as mt\n\
+                  x = mt.random.rand(20000000, chunks=500000)\n\
+                  print(((x - x.mean()) / x.std()).sum())\n";
+    std::fs::write(dir.path().join("s.mt"), script).expect("the script is written");
+    let expected = single(&["s.mt"], dir.path());
+    let limit: u64 = 16 << 20;
+    let output = mpirun(
+        3,
+        &[
+            "s.mt",
+            "--workers",
+            "2",
+            "--memory-limit",
+            "16MiB",
+            "--stats-json",
+            "stats.json",
+        ],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout), text(&expected.stdout));
+    let stats: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("stats.json")).expect("stats are written"),
+    )
+    .expect("stats are JSON");
+    assert!(stats["spilled_bytes"].as_u64() > Some(0), "{stats}");
+    // Each rank's share: the limit plus one subtask's working set (a few 4 MB
+    // chunks), never the 160 MB of data; the three ranks together likewise.
+    let peak = stats["peak_live_bytes"].as_u64().expect("peak live bytes");
+    assert!(peak <= 3 * (limit + (16 << 20)), "peak {peak}: {stats}");
+}

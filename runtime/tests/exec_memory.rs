@@ -131,6 +131,36 @@ fn a_chain_over_ten_times_the_limit_stays_within_it() {
     check_bounded_run(&plan, 40 * CHUNK_BYTES / 10);
 }
 
+/// Four workers in two processes of two, each with the limit: the tree spills and
+/// every worker stays within its process's limit plus one working set.
+#[test]
+fn a_tree_stays_within_the_limit_of_each_process() {
+    let plan = tree(64);
+    let limit = 64 * CHUNK_BYTES / 10;
+    let expected = run_sequential(&plan).unwrap();
+    let working_set = largest_working_set(&plan);
+    let spill_dir = tempfile::tempdir().unwrap();
+    for projected in [false, true] {
+        let options = ExecOptions {
+            workers_per_process: Some(2),
+            projected_chunk_bytes: projected.then(|| chunk_bytes(&plan)),
+            ..limited(4, limit, spill_dir.path())
+        };
+        let output = execute_within(60, &plan, &options).unwrap();
+        assert_eq!(values(&output), expected);
+        let stats = &output.stats;
+        assert!(stats.spilled_bytes > 0, "{stats}");
+        assert!(
+            stats.peak_live_bytes <= 2 * (limit + working_set),
+            "{stats}"
+        );
+        for &peak in &stats.peak_worker_bytes {
+            assert!(peak <= limit + working_set, "{stats}");
+        }
+        assert_empty(spill_dir.path());
+    }
+}
+
 /// Without a limit the same tree holds most leaves at once (all are made before
 /// any `Add`, though a few `Add`s may run before the last leaves are reported):
 /// the limit is what bounds the runs above.
@@ -191,6 +221,35 @@ proptest! {
         let output = execute_within(60, &plan, &options).expect("run succeeds");
         prop_assert_eq!(values(&output), expected);
         prop_assert!(output.stats.peak_live_bytes <= limit + largest_working_set(&plan));
+        prop_assert_eq!(std::fs::read_dir(spill_dir.path()).unwrap().count(), 0);
+    }
+
+    /// Workers in several processes (MPI ranks) have the limit each: the results
+    /// are right and the live bytes stay within the processes' limits together
+    /// (each plus one working set).
+    #[test]
+    fn any_plan_stays_within_the_limit_of_each_process(
+        specs in prop::collection::vec(subtask_spec(), 1..40),
+        result_picks in prop::collection::vec(any::<usize>(), 1..6),
+        limit in prop::sample::select(vec![0u64, 16, 64, 256, 4096]),
+        (workers, per_process) in prop::sample::select(vec![(2u32, 1u32), (4, 2), (3, 1), (5, 2)]),
+        projected in any::<bool>(),
+    ) {
+        let plan = build_plan(&specs, &result_picks);
+        let expected = run_sequential(&plan).expect("toy plans never fail");
+        let spill_dir = tempfile::tempdir().unwrap();
+        let options = ExecOptions {
+            workers_per_process: Some(per_process),
+            projected_chunk_bytes: projected.then(|| chunk_bytes(&plan)),
+            ..limited(workers, limit, spill_dir.path())
+        };
+        let output = execute_within(60, &plan, &options).expect("run succeeds");
+        prop_assert_eq!(values(&output), expected);
+        if projected {
+            let processes = u64::from(workers.div_ceil(per_process));
+            let bound = processes * (limit + largest_working_set(&plan));
+            prop_assert!(output.stats.peak_live_bytes <= bound);
+        }
         prop_assert_eq!(std::fs::read_dir(spill_dir.path()).unwrap().count(), 0);
     }
 

@@ -19,7 +19,7 @@ use super::dispatch::{QueueDepth, ReadyQueue};
 use super::faults::KillSchedule;
 use super::index::PlanIndex;
 use super::locations::ChunkLocations;
-use super::memory::MemoryBudget;
+use super::memory::{MemoryBudget, MAX_PROCESSES};
 use super::message::{CompletionReport, CoordinatorMessage, WorkOrder};
 use super::results::ResultStore;
 use super::stats::{ExecStats, LiveTracker};
@@ -82,6 +82,16 @@ pub struct Coordinator<'a, K: ChunkKernel, T> {
     /// With [`ExecOptions::home_workers`]: the workers below it, and for each
     /// subtask whether it must run on one of them ([`ChunkKernel::runs_at_home`]).
     home: Option<(u32, Vec<bool>)>,
+    /// Workers per process (MPI rank); `workers` in one process.
+    per_process: u32,
+    /// Processes with a memory budget each: 1, or the processes of a run across
+    /// several under a memory limit.
+    groups: u32,
+    /// With several `groups`: per chunk, the processes holding it in memory (bit g;
+    /// a result the coordinator holds counts in process 0), and per process the bytes
+    /// that makes.
+    group_mask: Vec<u64>,
+    group_live: Vec<u64>,
 
     status: Vec<ChunkStatus>,
     /// Per chunk: input occurrences in subtasks that are not done.
@@ -139,7 +149,24 @@ where
             .map(|chunk| index.consumer_count(ChunkId(chunk)))
             .collect();
         let w = workers as usize;
+        let per_process = options
+            .workers_per_process
+            .map_or(workers, |n| n.clamp(1, workers));
+        let processes = workers.div_ceil(per_process);
+        let groups = match options.memory_limit {
+            Some(_) if (2..=MAX_PROCESSES).contains(&processes) => processes,
+            _ => 1,
+        };
+        let split = groups > 1;
         Coordinator {
+            per_process,
+            groups,
+            group_mask: if split {
+                vec![0; num_chunks]
+            } else {
+                Vec::new()
+            },
+            group_live: vec![0; groups as usize],
             plan,
             index,
             transport,
@@ -157,7 +184,7 @@ where
             attempts: vec![0; num_subtasks],
             queued: vec![false; num_subtasks],
             retry_target: IdMap::default(),
-            home: options.home_workers.map(|home| {
+            home: options.workers_per_process.map(|home| {
                 let at_home = plan
                     .subtasks
                     .iter()
@@ -173,7 +200,7 @@ where
             results: ResultStore::default(),
             memory: options.memory_limit.map(|limit| {
                 let projected = options.projected_chunk_bytes.clone();
-                MemoryBudget::new(limit, num_subtasks, plan.num_chunks, projected)
+                MemoryBudget::new(limit, groups, num_subtasks, plan.num_chunks, projected)
             }),
             ready: ReadyQueue::new(workers),
             depth: QueueDepth::new(options.queue_depth),

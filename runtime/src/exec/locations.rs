@@ -148,6 +148,17 @@ impl ChunkLocations {
         }
     }
 
+    /// Calls `each` with every worker holding `chunk` in memory.
+    pub fn for_each_memory_holder(&self, chunk: ChunkId, mut each: impl FnMut(u32)) {
+        let i = chunk.index();
+        if self.home[i] != NOWHERE && self.home_in_memory[i] {
+            each(self.home[i]);
+        }
+        for &holder in self.replicas(chunk) {
+            each(holder);
+        }
+    }
+
     /// Whether `worker` holds the chunk in any form.
     pub fn held_by(&self, chunk: ChunkId, worker: u32) -> bool {
         self.home[chunk.index()] == worker || self.replicas(chunk).contains(&worker)

@@ -32,6 +32,10 @@ use crate::plan::{ChunkId, Plan, SubtaskId};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+/// The most processes (MPI ranks) with a memory budget each; past it, one budget
+/// covers every process.
+pub const MAX_PROCESSES: u32 = 64;
+
 /// When a chunk is needed next: `(priority, subtask id)` of its first pending
 /// consumer; larger is later.
 pub type NextUse = (i64, u32);
@@ -41,73 +45,93 @@ pub const AT_THE_END: NextUse = (i64::MAX, u32::MAX);
 
 pub struct MemoryBudget {
     limit: u64,
-    reserved: u64,
-    /// Per subtask: the bytes reserved while it is in flight.
-    reservations: Vec<u64>,
-    /// Chunks that may be spilled, ordered by next use (furthest last).
-    candidates: BTreeSet<(NextUse, ChunkId)>,
-    /// Per chunk: its key in `candidates`, if it is one.
-    candidate_keys: Vec<Option<NextUse>>,
+    /// One budget per process of workers (MPI ranks; one in a single process).
+    groups: Vec<GroupBudget>,
+    /// Per subtask: the bytes reserved while it is in flight, and in which group.
+    reservations: Vec<(u64, u32)>,
     /// The caller's projection of every chunk's bytes, by chunk id.
     projected: Option<Arc<[u64]>>,
     largest_output_by_label: IdMap<u32, u64>,
     largest_output: Option<u64>,
 }
 
+/// What one process's workers hold against the limit: reservations and the chunks
+/// it may spill.
+struct GroupBudget {
+    reserved: u64,
+    /// Chunks that may be spilled, ordered by next use (furthest last).
+    candidates: BTreeSet<(NextUse, ChunkId)>,
+    /// Per chunk: its key in `candidates`, if it is one.
+    candidate_keys: Vec<Option<NextUse>>,
+}
+
 impl MemoryBudget {
+    /// A budget of `limit` bytes for each of `groups` processes of workers.
     pub fn new(
         limit: u64,
+        groups: u32,
         num_subtasks: usize,
         num_chunks: u32,
         projected: Option<Arc<[u64]>>,
     ) -> Self {
-        MemoryBudget {
-            limit,
+        let group = || GroupBudget {
             reserved: 0,
-            reservations: vec![0; num_subtasks],
             candidates: BTreeSet::new(),
             candidate_keys: vec![None; num_chunks as usize],
+        };
+        MemoryBudget {
+            limit,
+            groups: (0..groups.max(1)).map(|_| group()).collect(),
+            reservations: vec![(0, 0); num_subtasks],
             projected,
             largest_output_by_label: IdMap::default(),
             largest_output: None,
         }
     }
 
-    /// Whether `extra` more bytes fit next to `live` bytes and the reservations.
-    pub fn fits(&self, live: u64, extra: u64) -> bool {
-        live.saturating_add(self.reserved).saturating_add(extra) <= self.limit
+    /// Whether `extra` more bytes fit in `group` next to the `live` bytes it holds
+    /// and its reservations.
+    pub fn fits(&self, group: u32, live: u64, extra: u64) -> bool {
+        let reserved = self.groups[group as usize].reserved;
+        live.saturating_add(reserved).saturating_add(extra) <= self.limit
     }
 
-    pub fn reserve(&mut self, subtask: SubtaskId, bytes: u64) {
+    /// Reserves `bytes` in `group` for a subtask in flight.
+    pub fn reserve(&mut self, subtask: SubtaskId, group: u32, bytes: u64) {
         self.release(subtask);
-        self.reservations[subtask.index()] = bytes;
-        self.reserved += bytes;
+        self.reservations[subtask.index()] = (bytes, group);
+        self.groups[group as usize].reserved += bytes;
     }
 
     /// Ends the reservation of a subtask that completed, failed or was given back.
     pub fn release(&mut self, subtask: SubtaskId) {
-        let bytes = std::mem::take(&mut self.reservations[subtask.index()]);
-        self.reserved -= bytes;
+        let (bytes, group) = std::mem::take(&mut self.reservations[subtask.index()]);
+        self.groups[group as usize].reserved -= bytes;
     }
 
-    /// Makes `chunk` a spill candidate with the given next use, or not one (`None`).
-    pub fn set_candidate(&mut self, chunk: ChunkId, next_use: Option<NextUse>) {
-        let slot = &mut self.candidate_keys[chunk.index()];
+    /// Makes `chunk` a spill candidate of `group` with the given next use, or not
+    /// one (`None`).
+    pub fn set_candidate(&mut self, group: u32, chunk: ChunkId, next_use: Option<NextUse>) {
+        let group = &mut self.groups[group as usize];
+        let slot = &mut group.candidate_keys[chunk.index()];
         if *slot == next_use {
             return;
         }
         if let Some(old) = slot.take() {
-            self.candidates.remove(&(old, chunk));
+            group.candidates.remove(&(old, chunk));
         }
         if let Some(key) = next_use {
-            self.candidates.insert((key, chunk));
+            group.candidates.insert((key, chunk));
         }
         *slot = next_use;
     }
 
-    /// The candidate needed furthest in the future.
-    pub fn furthest_candidate(&self) -> Option<ChunkId> {
-        self.candidates.last().map(|&(_, chunk)| chunk)
+    /// The candidate of `group` needed furthest in the future.
+    pub fn furthest_candidate(&self, group: u32) -> Option<ChunkId> {
+        self.groups[group as usize]
+            .candidates
+            .last()
+            .map(|&(_, chunk)| chunk)
     }
 
     pub fn observe_output(&mut self, label: u32, bytes: u64) {
@@ -179,34 +203,47 @@ mod tests {
 
     #[test]
     fn the_furthest_candidate_comes_first() {
-        let mut budget = MemoryBudget::new(100, 4, 4, None);
-        budget.set_candidate(ChunkId(0), Some((0, 3)));
-        budget.set_candidate(ChunkId(1), Some((1, 0)));
-        budget.set_candidate(ChunkId(2), Some(AT_THE_END));
-        assert_eq!(budget.furthest_candidate(), Some(ChunkId(2)));
-        budget.set_candidate(ChunkId(2), None);
-        assert_eq!(budget.furthest_candidate(), Some(ChunkId(1)));
-        budget.set_candidate(ChunkId(1), Some((-5, 0)));
-        assert_eq!(budget.furthest_candidate(), Some(ChunkId(0)));
+        let mut budget = MemoryBudget::new(100, 1, 4, 4, None);
+        budget.set_candidate(0, ChunkId(0), Some((0, 3)));
+        budget.set_candidate(0, ChunkId(1), Some((1, 0)));
+        budget.set_candidate(0, ChunkId(2), Some(AT_THE_END));
+        assert_eq!(budget.furthest_candidate(0), Some(ChunkId(2)));
+        budget.set_candidate(0, ChunkId(2), None);
+        assert_eq!(budget.furthest_candidate(0), Some(ChunkId(1)));
+        budget.set_candidate(0, ChunkId(1), Some((-5, 0)));
+        assert_eq!(budget.furthest_candidate(0), Some(ChunkId(0)));
     }
 
     #[test]
     fn reservations_count_against_the_limit() {
-        let mut budget = MemoryBudget::new(100, 2, 0, None);
-        assert!(budget.fits(60, 40));
-        budget.reserve(SubtaskId(0), 30);
-        assert!(!budget.fits(60, 40));
-        assert!(budget.fits(60, 10));
-        budget.reserve(SubtaskId(0), 10);
-        assert!(budget.fits(60, 30));
+        let mut budget = MemoryBudget::new(100, 1, 2, 0, None);
+        assert!(budget.fits(0, 60, 40));
+        budget.reserve(SubtaskId(0), 0, 30);
+        assert!(!budget.fits(0, 60, 40));
+        assert!(budget.fits(0, 60, 10));
+        budget.reserve(SubtaskId(0), 0, 10);
+        assert!(budget.fits(0, 60, 30));
         budget.release(SubtaskId(0));
         budget.release(SubtaskId(0));
-        assert!(budget.fits(60, 40));
+        assert!(budget.fits(0, 60, 40));
+    }
+
+    #[test]
+    fn each_group_has_the_limit_to_itself() {
+        let mut budget = MemoryBudget::new(100, 2, 2, 2, None);
+        budget.reserve(SubtaskId(0), 1, 70);
+        assert!(budget.fits(0, 60, 40));
+        assert!(!budget.fits(1, 0, 40));
+        budget.set_candidate(1, ChunkId(0), Some((0, 0)));
+        assert_eq!(budget.furthest_candidate(0), None);
+        assert_eq!(budget.furthest_candidate(1), Some(ChunkId(0)));
+        budget.release(SubtaskId(0));
+        assert!(budget.fits(1, 60, 40));
     }
 
     #[test]
     fn estimates_take_the_largest_figure_known() {
-        let mut budget = MemoryBudget::new(100, 0, 0, None);
+        let mut budget = MemoryBudget::new(100, 1, 0, 0, None);
         assert_eq!(budget.estimate_output(1, None), None);
         assert_eq!(budget.estimate_output(1, Some(8)), Some(8));
         budget.observe_output(2, 40);
@@ -220,7 +257,7 @@ mod tests {
     #[test]
     fn projections_override_estimates() {
         let projected: Arc<[u64]> = Arc::from(vec![7, 9]);
-        let mut budget = MemoryBudget::new(100, 0, 2, Some(projected));
+        let mut budget = MemoryBudget::new(100, 1, 0, 2, Some(projected));
         budget.observe_output(1, 120);
         assert_eq!(budget.output_bytes(ChunkId(1), 1, Some(500)), Some(9));
         // A chunk beyond the projection falls back to the estimate.

@@ -173,10 +173,11 @@ pub struct ExecOptions {
     /// (a stage of a staged loop over a small tensor, where waking a worker costs
     /// more than the work). Ignored under a memory limit or fault injection.
     pub inline: bool,
-    /// The workers that run in the coordinator's process (the first ones), when
-    /// others run elsewhere: subtasks with a kernel that [`ChunkKernel::runs_at_home`]
-    /// run on one of them. `None`: every worker is at home.
-    pub home_workers: Option<u32>,
+    /// Workers live in processes (MPI ranks) of this many each, the coordinator's
+    /// first: subtasks with a kernel that [`ChunkKernel::runs_at_home`] run on one of
+    /// the coordinator's, and a memory limit holds for each process's workers (up
+    /// to [`memory::MAX_PROCESSES`] processes). `None`: all in one process.
+    pub workers_per_process: Option<u32>,
 }
 
 /// The machine's cores, asked once per process: `available_parallelism` reads the
@@ -202,7 +203,7 @@ impl Default for ExecOptions {
             spill_dir: None,
             max_retries: 3,
             inline: false,
-            home_workers: None,
+            workers_per_process: None,
             inject_faults: None,
             kill_worker: None,
         }

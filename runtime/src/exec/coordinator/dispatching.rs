@@ -99,7 +99,7 @@ where
                 shared_heap_blocked = true;
                 continue;
             };
-            if !self.admit(id)? {
+            if !self.admit(id, worker)? {
                 // Memory is full until running subtasks complete.
                 self.enqueue(id, heap);
                 break;
@@ -136,17 +136,18 @@ where
     /// Pins the subtask's inputs and, under a memory limit, reserves its projected
     /// memory, spilling other chunks to make room. Refuses (and unpins) when it does
     /// not fit while other subtasks are running, whose completion will free memory.
-    fn admit(&mut self, id: SubtaskId) -> Result<bool, ExecError> {
+    fn admit(&mut self, id: SubtaskId, worker: u32) -> Result<bool, ExecError> {
         self.pin_inputs(id);
         if self.memory.is_none() {
             return Ok(true);
         }
-        let need = self.projected_need(id);
+        let group = self.group_of(worker);
+        let need = self.projected_need(id, group);
         if let Some(need) = need {
-            self.spill_until_fits(need)?;
+            self.spill_until_fits(need, group)?;
         }
         let fits = match (&self.memory, need) {
-            (Some(memory), Some(need)) => memory.fits(self.live.bytes(), need),
+            (Some(memory), Some(need)) => memory.fits(group, self.group_live_bytes(group), need),
             _ => false,
         };
         if !fits && self.running > 0 {
@@ -154,7 +155,7 @@ where
             return Ok(false);
         }
         if let Some(memory) = &mut self.memory {
-            memory.reserve(id, need.unwrap_or(0));
+            memory.reserve(id, group, need.unwrap_or(0));
         }
         Ok(true)
     }

@@ -32,6 +32,10 @@ where
         if self.memory.is_none() {
             return;
         }
+        if self.groups > 1 {
+            self.refresh_groups(chunk, with_coordinator);
+            return;
+        }
         // A result that workers hold too is spilled from both at once (it is needed
         // by its consumers first); one only the coordinator holds is needed last.
         let candidate = if on_worker
@@ -45,7 +49,64 @@ where
             None
         };
         if let Some(memory) = &mut self.memory {
-            memory.set_candidate(chunk, candidate);
+            memory.set_candidate(0, chunk, candidate);
+        }
+    }
+
+    /// [`Self::refresh_chunk`]'s accounting per process: which processes hold the
+    /// chunk in memory, their live bytes, and the chunk's candidacy in each.
+    fn refresh_groups(&mut self, chunk: ChunkId, with_coordinator: bool) {
+        let workers = self.worker_groups(chunk);
+        let held = workers | u64::from(with_coordinator);
+        let before = std::mem::replace(&mut self.group_mask[chunk.index()], held);
+        let bytes = self.locations.bytes(chunk);
+        let spillable =
+            self.pins[chunk.index()] == 0 && self.status[chunk.index()] == ChunkStatus::Available;
+        let mut next_use = None;
+        for group in 0..self.groups {
+            let bit = 1u64 << group;
+            if (held | before) & bit == 0 {
+                continue;
+            }
+            match (held & bit != 0, before & bit != 0) {
+                (true, false) => self.group_live[group as usize] += bytes,
+                (false, true) => self.group_live[group as usize] -= bytes,
+                _ => {}
+            }
+            let candidate = if workers & bit != 0 && spillable {
+                Some(*next_use.get_or_insert_with(|| self.next_use(chunk)))
+            } else if group == 0 && with_coordinator && workers & bit == 0 {
+                Some(AT_THE_END)
+            } else {
+                None
+            };
+            if let Some(memory) = &mut self.memory {
+                memory.set_candidate(group, chunk, candidate);
+            }
+        }
+    }
+
+    /// The processes whose workers hold `chunk` in memory (bit g).
+    fn worker_groups(&self, chunk: ChunkId) -> u64 {
+        let mut groups = 0u64;
+        self.locations
+            .for_each_memory_holder(chunk, |worker| groups |= 1 << self.group_of(worker));
+        groups
+    }
+
+    /// The process (memory group) of `worker`.
+    pub(super) fn group_of(&self, worker: u32) -> u32 {
+        match self.groups {
+            1 => 0,
+            _ => worker / self.per_process,
+        }
+    }
+
+    /// The bytes `group` holds in memory.
+    pub(super) fn group_live_bytes(&self, group: u32) -> u64 {
+        match self.groups {
+            1 => self.live.bytes(),
+            _ => self.group_live[group as usize],
         }
     }
 
@@ -60,11 +121,12 @@ where
             .unwrap_or(AT_THE_END)
     }
 
-    /// Bytes a subtask adds while it runs: its inputs that must be read back from
-    /// disk and its (projected or estimated) outputs; `None` when an output size is
-    /// neither projected nor estimable yet. An input listed twice is counted twice,
-    /// which errs on the safe side.
-    pub(super) fn projected_need(&self, id: SubtaskId) -> Option<u64> {
+    /// Bytes a subtask adds to `group` while it runs: its inputs that must be read
+    /// back from disk (or, with several processes, fetched from another) and its
+    /// (projected or estimated) outputs; `None` when an output size is neither
+    /// projected nor estimable yet. An input listed twice is counted twice, which
+    /// errs on the safe side.
+    pub(super) fn projected_need(&self, id: SubtaskId, group: u32) -> Option<u64> {
         let memory = self.memory.as_ref()?;
         let subtask = &self.plan.subtasks[id.index()];
         let mut read_back = 0u64;
@@ -72,7 +134,11 @@ where
         for &chunk in &subtask.inputs {
             let bytes = self.locations.bytes(chunk);
             largest_input = largest_input.max(Some(bytes));
-            if !self.locations.in_memory(chunk) {
+            let here = match self.groups {
+                1 => self.locations.in_memory(chunk),
+                _ => self.group_mask[chunk.index()] & (1 << group) != 0,
+            };
+            if !here {
                 read_back += bytes;
             }
         }
@@ -84,26 +150,49 @@ where
         Some(read_back.saturating_add(outputs))
     }
 
-    /// Spills the chunks needed furthest in the future until `need` more bytes fit
-    /// or nothing more can be spilled.
-    pub(super) fn spill_until_fits(&mut self, need: u64) -> Result<(), ExecError> {
+    /// Spills the chunks `group` needs furthest in the future until `need` more
+    /// bytes fit in it or nothing more can be spilled. With several processes, a
+    /// chunk another process's workers also hold is only dropped from this one's.
+    pub(super) fn spill_until_fits(&mut self, need: u64, group: u32) -> Result<(), ExecError> {
         loop {
             let Some(memory) = &self.memory else {
                 return Ok(());
             };
-            if memory.fits(self.live.bytes(), need) {
+            if memory.fits(group, self.group_live_bytes(group), need) {
                 return Ok(());
             }
-            let Some(chunk) = memory.furthest_candidate() else {
+            let Some(chunk) = memory.furthest_candidate(group) else {
                 return Ok(());
             };
-            self.spill_chunk(chunk)?;
-            // A spilled chunk is not resident, so it is no candidate; make sure of
-            // it, or this loop would never end.
+            let elsewhere = self.groups > 1 && self.worker_groups(chunk) & !(1 << group) != 0;
+            let with_coordinator = self.index.is_result(chunk) && self.results.in_memory(chunk);
+            if elsewhere && !(group == 0 && with_coordinator) {
+                self.evict_from_group(chunk, group);
+            } else {
+                self.spill_chunk(chunk)?;
+            }
+            // A spilled or evicted chunk is no candidate here; make sure of it, or
+            // this loop would never end.
             if let Some(memory) = &mut self.memory {
-                memory.set_candidate(chunk, None);
+                memory.set_candidate(group, chunk, None);
             }
         }
+    }
+
+    /// Drops `chunk` from the memory of `group`'s workers: another process's
+    /// workers hold it too.
+    fn evict_from_group(&mut self, chunk: ChunkId, group: u32) {
+        let mut holders = Vec::new();
+        self.locations.for_each_memory_holder(chunk, |worker| {
+            if worker / self.per_process == group {
+                holders.push(worker);
+            }
+        });
+        for worker in holders {
+            self.orders[worker as usize].evict.push(chunk);
+            self.locations.drop_worker(chunk, worker);
+        }
+        self.refresh_chunk(chunk);
     }
 
     fn spill_chunk(&mut self, chunk: ChunkId) -> Result<(), ExecError> {

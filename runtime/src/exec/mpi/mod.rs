@@ -24,6 +24,7 @@ pub mod world;
 
 pub use world::MpiWorld;
 
+use super::memory::MAX_PROCESSES;
 use super::message::{CoordinatorMessage, WorkerMessage};
 use super::transport::{Cluster, Disconnected, Inbox, Received, Transport};
 use super::ExecOutput;
@@ -327,12 +328,15 @@ pub fn execute<K: ChunkKernel>(
     let per_rank = options.workers / size;
     let options = ExecOptions {
         inline: false,
-        home_workers: Some(per_rank),
-        // Not yet a budget per rank: the coordinator keeps one for the job's chunks in
-        // all, as large as the ranks' limits together.
+        workers_per_process: Some(per_rank),
+        // A budget per rank, up to `MAX_PROCESSES` ranks; past that one for the job's
+        // chunks in all, as large as the ranks' limits together.
         memory_limit: options
             .memory_limit
-            .map(|limit| limit.saturating_mul(u64::from(size))),
+            .map(|limit| match size <= MAX_PROCESSES {
+                true => limit,
+                false => limit.saturating_mul(u64::from(size)),
+            }),
         ..options.clone()
     };
     let connector = MpiConnector::<K> {
