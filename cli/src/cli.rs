@@ -298,7 +298,8 @@ fn read_script(path: &Path) -> Result<String, ExitCode> {
     }
 }
 
-fn report(name: &str, text: &str, error: JobError) -> ExitCode {
+/// Reports a job's error on stderr as the CLI does; returns the exit status.
+pub(crate) fn report(name: &str, text: &str, error: JobError) -> ExitCode {
     match error {
         JobError::Diagnostics(diagnostics) => {
             emit_to_stderr(&SourceFile { name, text }, &diagnostics);

@@ -4,9 +4,8 @@
 //! policy (or JSON). The model lives in the library; this is its flags and its table.
 
 use clap::{Args, ValueEnum};
-use marsc::diagnostics::{emit_to_stderr, SourceFile};
 use marsc::driver::{self, Options};
-use marsc::error::{could_not_compile, JobError};
+use marsc::error::JobError;
 use marsc::fuse::Fusion;
 use marsc::run::memory::projected_chunk_bytes;
 use marsc::simulate::units::{
@@ -193,11 +192,6 @@ pub fn main(args: SimulateArgs) -> ExitCode {
 
 fn report(name: &str, text: &str, error: JobError) -> ExitCode {
     match error {
-        JobError::Diagnostics(diagnostics) => {
-            emit_to_stderr(&SourceFile { name, text }, &diagnostics);
-            eprintln!("{}", could_not_compile(name, diagnostics.len()));
-            ExitCode::from(1)
-        }
         JobError::NeedsStages(_) => {
             eprintln!(
                 "error: not supported yet: simulating {name}, a script that runs in stages \
@@ -205,14 +199,7 @@ fn report(name: &str, text: &str, error: JobError) -> ExitCode {
             );
             ExitCode::from(1)
         }
-        JobError::RunFailed(diagnostic) => {
-            emit_to_stderr(&SourceFile { name, text }, &[*diagnostic]);
-            ExitCode::from(1)
-        }
-        other => {
-            eprintln!("{other}");
-            ExitCode::from(other.exit_code())
-        }
+        other => crate::cli::report(name, text, other),
     }
 }
 

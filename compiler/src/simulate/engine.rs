@@ -321,18 +321,7 @@ impl<'a> Simulation<'a> {
                 self.bytes_on[worker as usize] += bytes;
             }
         }
-        let load = &self.load;
-        let least_loaded = (0..load.len()).min_by_key(|&w| (load[w], w))?;
-        let holder = (0..self.bytes_on.len())
-            .filter(|&w| self.bytes_on[w] > 0)
-            .max_by_key(|&w| (self.bytes_on[w], Reverse(load[w]), Reverse(w)));
-        let chosen = match holder {
-            Some(holder) if load[holder] < depth => holder,
-            Some(_) if load[least_loaded] < (depth / 2).max(1) => least_loaded,
-            None if load[least_loaded] < depth => least_loaded,
-            _ => return None,
-        };
-        Some(chosen as u32)
+        marsc_runtime::exec::choose_worker(&self.bytes_on, &self.load, depth)
     }
 
     /// A work order arrives: fetch the inputs not here (each from the holder whose
