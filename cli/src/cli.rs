@@ -212,6 +212,14 @@ pub fn main() -> ExitCode {
             return ExitCode::from(error.exit_code() as u8);
         }
     };
+    // Only a script's run takes part in an MPI job: any other command would run once
+    // per rank (the REPL, a server, N copies of every diagnostic).
+    let runs_a_script = cli.command.is_none() && cli.run.script.is_some();
+    if !runs_a_script {
+        if let Some(code) = crate::ranks::refuse_other_commands() {
+            return code;
+        }
+    }
     match cli.command {
         Some(Command::Check { script, compile }) => check(&script, &compile),
         Some(Command::Repl {

@@ -77,16 +77,14 @@ pub fn start() -> Result<Option<Ranks>, ExitCode> {
 /// Joins the MPI job if this process is a rank of one: this build cannot.
 #[cfg(not(feature = "mpi"))]
 pub fn start() -> Result<Option<Ranks>, ExitCode> {
-    let ranks = std::env::var("OMPI_COMM_WORLD_SIZE")
-        .ok()
-        .and_then(|size| size.parse::<u32>().ok())
+    let ranks = launched_env("OMPI_COMM_WORLD_SIZE")
+        .or_else(|| launched_env("PMI_SIZE"))
         .unwrap_or(1);
     if ranks <= 1 {
         return Ok(None);
     }
-    let rank = std::env::var("OMPI_COMM_WORLD_RANK")
-        .ok()
-        .and_then(|rank| rank.parse::<u32>().ok())
+    let rank = launched_env("OMPI_COMM_WORLD_RANK")
+        .or_else(|| launched_env("PMIX_RANK"))
         .unwrap_or(0);
     if rank == 0 {
         eprintln!(
@@ -96,6 +94,30 @@ pub fn start() -> Result<Option<Ranks>, ExitCode> {
         );
     }
     Err(ExitCode::from(2))
+}
+
+/// Under `mpirun` on several ranks, any command but a script's run: a refusal on
+/// rank 0 (exit 2); `None` when not started so.
+pub fn refuse_other_commands() -> Option<ExitCode> {
+    let ranks = launched_env("OMPI_COMM_WORLD_SIZE").or_else(|| launched_env("PMI_SIZE"))?;
+    if ranks <= 1 {
+        return None;
+    }
+    let rank = launched_env("OMPI_COMM_WORLD_RANK")
+        .or_else(|| launched_env("PMIX_RANK"))
+        .unwrap_or(0);
+    if rank == 0 {
+        eprintln!(
+            "error: only `marsc SCRIPT.mt` runs on MPI ranks; this command would run once \
+             on each of the {ranks} ranks\n  = help: run it without mpirun"
+        );
+    }
+    Some(ExitCode::from(2))
+}
+
+/// A number `mpirun` put in the environment.
+fn launched_env(name: &str) -> Option<u32> {
+    std::env::var(name).ok()?.parse().ok()
 }
 
 /// Sends standard error to an unnamed file; `None` if it cannot (it stays as is).

@@ -459,3 +459,48 @@ fn emit_shows_each_stage_of_a_staged_script_and_writes_nothing() {
     assert_eq!(dump.matches("digraph").count(), 7, "{dump}");
     assert!(!saved.exists());
 }
+
+/// What `mpirun -np 2` puts in rank `rank`'s environment (Open MPI's names).
+fn as_rank(rank: u32) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_marsc"));
+    command
+        .env("OMPI_COMM_WORLD_SIZE", "2")
+        .env("OMPI_COMM_WORLD_RANK", rank.to_string());
+    command
+}
+
+#[test]
+fn under_mpirun_only_a_scripts_run_takes_part_and_rank_0_says_so() {
+    let script = format!(
+        "{}/../examples/monte_carlo_pi.mt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for rank in [0, 1] {
+        let output = as_rank(rank).args(["check", &script]).output().unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if rank == 0 {
+            assert!(
+                stderr.contains("only `marsc SCRIPT.mt` runs on MPI ranks"),
+                "{stderr}"
+            );
+        } else {
+            assert!(stderr.is_empty(), "{stderr}");
+        }
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn a_build_without_mpi_refuses_to_run_on_several_ranks() {
+    let script = format!(
+        "{}/../examples/monte_carlo_pi.mt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let output = as_rank(0).arg(&script).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("built without MPI support"), "{stderr}");
+    assert!(stderr.contains("--features mpi"), "{stderr}");
+}
