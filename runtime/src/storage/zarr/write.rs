@@ -377,6 +377,10 @@ impl ZarrWriter {
                 continue;
             }
             buffer.clear();
+            // Room for the whole chunk at once: no growing (and copying) lane by lane.
+            buffer
+                .try_reserve_exact(whole.num_elements_usize())
+                .map_err(|e| e.to_string())?;
             let last = Axis(view.ndim() - 1);
             for lane in view.lanes(last) {
                 match lane.as_slice() {
