@@ -8,8 +8,9 @@ zarr-python, then times, in marsc and in dask.array (threaded scheduler):
 - R: read + `(x * 2 + 1).mean(axis=0)`;
 - W: read + write `x * 2 + 1` to a new Zarr store with the same chunks and codec.
 
-Each run is its own process, so each has its own peak RSS (`/usr/bin/time -f %M`). marsc runs also with `--memory-limit` (bounded memory). The times:
-the wall time of the marsc process (and its `run_seconds` from `--stats-json`), and
+Each run is its own process, so each has its own peak RSS (`/usr/bin/time -f %M`).
+marsc runs also with `--memory-limit` (bounded memory) and with `--chunk-bytes 16MiB`
+(chunks nearer dask's, which are the store's 8 MiB chunks). The times: the wall time of the marsc process (and its `run_seconds` from `--stats-json`), and
 the time of the timed call in the dask process (`.compute()` / `da.to_zarr`, after
 `da.from_zarr`), without its interpreter start-up and imports. The outputs are
 checked against each other: the means within 1e-12 relative, the written stores
