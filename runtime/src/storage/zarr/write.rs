@@ -11,7 +11,10 @@
 //!
 //! The lowering rechunks the saved tensor so that each region covers whole store
 //! chunks (whole shards of a sharded array), so regions written from several
-//! workers at once never touch one chunk.
+//! workers at once never touch one chunk. A worker encodes its region's chunks
+//! itself, one after another, through one reused buffer (not through zarrs's
+//! multi-chunk write, which copies each chunk into a fresh buffer and hands the
+//! encoding to rayon's pool while the worker waits).
 
 use super::metadata::{array_document, array_file, group_document};
 use super::{codec_options, open_array, tuple_text, OpenedArray};
@@ -19,6 +22,7 @@ use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::storage::{KeySink, StoreWriter};
 use crate::with_array;
+use ndarray::{Axis, Slice};
 use std::any::Any;
 use std::fmt;
 use std::ops::Range;
@@ -338,6 +342,10 @@ impl ZarrWriter {
         open_array(&directory).map_err(|e| e.0)
     }
 
+    /// Writes the region at `offset`: each store chunk (shard) it covers whole is
+    /// gathered into one buffer, reused from chunk to chunk, and encoded and stored
+    /// on this thread; a part of a chunk (an edge chunk of the array, or a region that
+    /// cuts chunks under `mode='a'`) goes through zarrs's subset write.
     fn write<T: Element + Clone>(
         &self,
         array: &OpenedArray,
@@ -349,7 +357,51 @@ impl ZarrWriter {
             .zip(data.shape())
             .map(|(&start, &len)| start as u64..(start + len) as u64)
             .collect();
-        let subset = ArraySubset::new_with_ranges(&ranges);
+        let region = ArraySubset::new_with_ranges(&ranges);
+        let options = codec_options();
+        let chunks = match array.chunks_in_array_subset(&region) {
+            Ok(Some(chunks)) if data.ndim() > 0 => chunks,
+            _ => return self.write_subset(array, &region, data.view()),
+        };
+        let mut buffer: Vec<T> = Vec::new();
+        for chunk in chunks.indices() {
+            let whole = array.chunk_subset(&chunk).map_err(|e| e.to_string())?;
+            let part = whole.overlap(&region).map_err(|e| e.to_string())?;
+            let view = data.slice_each_axis(|axis| {
+                let i = axis.axis.index();
+                let start = (part.start()[i] - ranges[i].start) as usize;
+                Slice::from(start..start + part.shape()[i] as usize)
+            });
+            if part != whole {
+                self.write_subset(array, &part, view)?;
+                continue;
+            }
+            buffer.clear();
+            // Room for the whole chunk at once: no growing (and copying) lane by lane.
+            buffer
+                .try_reserve_exact(whole.num_elements_usize())
+                .map_err(|e| e.to_string())?;
+            let last = Axis(view.ndim() - 1);
+            for lane in view.lanes(last) {
+                match lane.as_slice() {
+                    Some(items) => buffer.extend_from_slice(items),
+                    None => buffer.extend(lane.iter().cloned()),
+                }
+            }
+            array
+                .store_chunk_opt(&chunk, &buffer[..], &options)
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// Writes `data` to the array's `subset` with one zarrs call.
+    fn write_subset<T: Element + Clone>(
+        &self,
+        array: &OpenedArray,
+        subset: &ArraySubset,
+        data: ndarray::ArrayViewD<'_, T>,
+    ) -> Result<(), String> {
         let owned;
         let elements: &[T] = match data.as_slice() {
             Some(elements) => elements,
@@ -359,7 +411,7 @@ impl ZarrWriter {
             }
         };
         array
-            .store_array_subset_opt(&subset, elements, &codec_options())
+            .store_array_subset_opt(subset, elements, &codec_options())
             .map_err(|e| e.to_string())
     }
 }
