@@ -50,7 +50,8 @@ WORKLOADS = [
 ENV = dict(os.environ,
            OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1",
-           OMPI_MCA_hwloc_base_binding_policy="none")
+           OMPI_MCA_hwloc_base_binding_policy="none",
+           OMPI_MCA_btl_vader_single_copy_mechanism="none")
 
 
 def run(ranks, marsc, script, workdir):

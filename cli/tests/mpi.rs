@@ -58,6 +58,9 @@ fn mpirun_command(ranks: u32, args: &[&str], dir: &Path) -> Command {
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
         .env("OMPI_MCA_hwloc_base_binding_policy", "none")
+        // Copy-in/copy-out between ranks on one machine, not cross-process reads
+        // (CMA): containers often forbid those, and on this VM they are slower.
+        .env("OMPI_MCA_btl_vader_single_copy_mechanism", "none")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     command
