@@ -124,6 +124,14 @@ fn single(args: &[&str], dir: &Path) -> Output {
         .expect("marsc runs")
 }
 
+/// A JSON file the run wrote (`--stats-json`, `--trace`).
+fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|error| panic!("{} was not written: {error}", path.display()));
+    serde_json::from_str(&text)
+        .unwrap_or_else(|error| panic!("{} is not JSON: {error}", path.display()))
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -194,10 +202,7 @@ fn bytes_between_ranks(script: &str, assign: &str) -> u64 {
         dir.path(),
     );
     assert!(output.status.success(), "{}", text(&output.stderr));
-    let stats: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("stats.json")).expect("stats are written"),
-    )
-    .expect("stats are JSON");
+    let stats: serde_json::Value = read_json(&dir.path().join("stats.json"));
     let ranks = stats["ranks"].as_array().expect("a ranks list");
     assert_eq!(ranks.len(), 4);
     ranks
@@ -371,10 +376,7 @@ fn a_trace_has_one_process_per_rank_and_a_track_per_worker() {
         dir.path(),
     );
     assert!(output.status.success(), "{}", text(&output.stderr));
-    let trace: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("trace.json")).expect("the trace is written"),
-    )
-    .expect("the trace is JSON");
+    let trace: serde_json::Value = read_json(&dir.path().join("trace.json"));
     let events = trace["traceEvents"].as_array().expect("events");
     let processes: Vec<&str> = events
         .iter()
@@ -420,10 +422,7 @@ fn the_memory_limit_holds_for_each_rank() {
     );
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(text(&output.stdout), text(&expected.stdout));
-    let stats: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("stats.json")).expect("stats are written"),
-    )
-    .expect("stats are JSON");
+    let stats: serde_json::Value = read_json(&dir.path().join("stats.json"));
     assert!(stats["spilled_bytes"].as_u64() > Some(0), "{stats}");
     // Each rank's share: the limit plus one subtask's working set (a few 4 MB
     // chunks), never the 160 MB of data; the three ranks together likewise.
