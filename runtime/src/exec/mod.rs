@@ -342,6 +342,17 @@ pub fn serve_workers<K: ChunkKernel, C: transport::Cluster<K::Value>>(
     // Spans cost little; the coordinator drops them unless it records them.
     let (local, _) = start_workers(cluster, plan, options, Instant::now(), true)?;
     let spawn_error = local.spawn_error.clone();
+    if let Some(error) = &spawn_error {
+        // The workers that did start wait for the coordinator's shutdown, which
+        // this failure brings about.
+        let _ = local
+            .transport
+            .to_coordinator(message::CoordinatorMessage::Failed {
+                worker: local.first_worker,
+                subtask: None,
+                message: error.to_string(),
+            });
+    }
     local.join();
     spawn_error.map_or(Ok(()), Err)
 }
@@ -349,6 +360,8 @@ pub fn serve_workers<K: ChunkKernel, C: transport::Cluster<K::Value>>(
 /// The workers of one run that live in this process, started on the worker pool.
 struct LocalWorkers<T> {
     transport: Arc<T>,
+    /// The lowest id of this process's workers.
+    first_worker: u32,
     index: Arc<PlanIndex>,
     handles: Vec<pool::TaskHandle>,
     /// A worker that could not start (the others were started and must be joined).
@@ -399,8 +412,10 @@ fn start_workers<K: ChunkKernel, C: transport::Cluster<K::Value>>(
     let transport = Arc::new(transport);
     let faults = FaultInjection::new(options);
     let pool = pool::WorkerPool::global();
+    let first_worker = worker_inboxes.first().map_or(0, |(me, _)| *me);
     let mut local = LocalWorkers {
         transport,
+        first_worker,
         index,
         handles: Vec::with_capacity(worker_inboxes.len()),
         spawn_error: None,

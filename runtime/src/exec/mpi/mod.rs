@@ -352,6 +352,15 @@ pub fn execute<K: ChunkKernel>(
             .send_control(0, control::FINGERPRINT, &fingerprint)
             .map_err(internal)?;
         let served = serve_workers(&connector, plan, &options);
+        if let Err(error) = &served {
+            // Rank 0's coordinator would wait for these workers for ever: tell it.
+            let (transport, _, _) = connector.connect(options.workers);
+            let _ = transport.to_coordinator(CoordinatorMessage::Failed {
+                worker: world.rank() * per_rank,
+                subtask: None,
+                message: format!("rank {}: {error}", world.rank()),
+            });
+        }
         let (kind, payload) = world.receive_from(0).map_err(internal)?;
         return match kind {
             control::OUTCOME => codec::read_outcome::<K>(&mut Reader(&payload))
