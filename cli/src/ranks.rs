@@ -31,6 +31,8 @@ pub struct Ranks {
     pub world: marsc::run::Ranks,
     /// Where a rank other than 0 writes its standard error.
     captured: Option<std::fs::File>,
+    /// The job's ranks on this machine.
+    local_size: u32,
 }
 
 #[cfg(not(feature = "mpi"))]
@@ -59,65 +61,88 @@ impl Ranks {
     }
 }
 
+/// What the launcher (`mpirun`: Open MPI, or PMI/PMIx) told this process through
+/// its environment; the one place that reads it.
+struct Launch {
+    /// The job's ranks, when the launcher says.
+    size: Option<u32>,
+    rank: u32,
+    /// The job's ranks on this machine.
+    #[cfg(feature = "mpi")]
+    local_size: u32,
+}
+
+impl Launch {
+    /// `None` when no launcher started this process.
+    fn from_env() -> Option<Launch> {
+        let launched = ["OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"]
+            .iter()
+            .any(|name| std::env::var_os(name).is_some());
+        let number = |names: &[&str]| {
+            names
+                .iter()
+                .find_map(|name| std::env::var(name).ok()?.parse().ok())
+        };
+        launched.then(|| Launch {
+            size: number(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]),
+            rank: number(&["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"]).unwrap_or(0),
+            #[cfg(feature = "mpi")]
+            local_size: number(&["OMPI_COMM_WORLD_LOCAL_SIZE"]).unwrap_or(1),
+        })
+    }
+}
+
+/// Under a launcher on several ranks: `message` (given the ranks) on rank 0 and
+/// exit status 2 on every rank; `None` otherwise.
+fn refuse_on_ranks(message: impl FnOnce(u32) -> String) -> Option<ExitCode> {
+    let launch = Launch::from_env()?;
+    let ranks = launch.size.filter(|&ranks| ranks > 1)?;
+    if launch.rank == 0 {
+        eprintln!("{}", message(ranks));
+    }
+    Some(ExitCode::from(2))
+}
+
 /// Joins the MPI job if this process is a rank of one.
 #[cfg(feature = "mpi")]
 pub fn start() -> Result<Option<Ranks>, ExitCode> {
-    use marsc_runtime::exec::mpi::MpiWorld;
-    if !MpiWorld::launched() {
+    let Some(launch) = Launch::from_env() else {
         return Ok(None);
-    }
-    let world = MpiWorld::init().map_err(|message| {
+    };
+    let world = marsc_runtime::exec::mpi::MpiWorld::init().map_err(|message| {
         eprintln!("error: cannot join the MPI job: {message}");
         ExitCode::from(1)
     })?;
     let captured = (world.rank() != 0).then(capture_stderr).flatten();
-    Ok(Some(Ranks { world, captured }))
+    Ok(Some(Ranks {
+        world,
+        captured,
+        local_size: launch.local_size,
+    }))
 }
 
 /// Joins the MPI job if this process is a rank of one: this build cannot.
 #[cfg(not(feature = "mpi"))]
 pub fn start() -> Result<Option<Ranks>, ExitCode> {
-    let ranks = launched_env("OMPI_COMM_WORLD_SIZE")
-        .or_else(|| launched_env("PMI_SIZE"))
-        .unwrap_or(1);
-    if ranks <= 1 {
-        return Ok(None);
-    }
-    let rank = launched_env("OMPI_COMM_WORLD_RANK")
-        .or_else(|| launched_env("PMIX_RANK"))
-        .unwrap_or(0);
-    if rank == 0 {
-        eprintln!(
+    let refused = refuse_on_ranks(|ranks| {
+        format!(
             "error: this marsc was built without MPI support, so it cannot run on {ranks} \
              ranks\n  = help: build it with `cargo build --release --features mpi` (needs \
              libopenmpi-dev and libclang), or run it without mpirun"
-        );
-    }
-    Err(ExitCode::from(2))
+        )
+    });
+    refused.map_or(Ok(None), Err)
 }
 
 /// Under `mpirun` on several ranks, any command but a script's run: a refusal on
 /// rank 0 (exit 2); `None` when not started so.
 pub fn refuse_other_commands() -> Option<ExitCode> {
-    let ranks = launched_env("OMPI_COMM_WORLD_SIZE").or_else(|| launched_env("PMI_SIZE"))?;
-    if ranks <= 1 {
-        return None;
-    }
-    let rank = launched_env("OMPI_COMM_WORLD_RANK")
-        .or_else(|| launched_env("PMIX_RANK"))
-        .unwrap_or(0);
-    if rank == 0 {
-        eprintln!(
+    refuse_on_ranks(|ranks| {
+        format!(
             "error: only `marsc SCRIPT.mt` runs on MPI ranks; this command would run once \
              on each of the {ranks} ranks\n  = help: run it without mpirun"
-        );
-    }
-    Some(ExitCode::from(2))
-}
-
-/// A number `mpirun` put in the environment.
-fn launched_env(name: &str) -> Option<u32> {
-    std::env::var(name).ok()?.parse().ok()
+        )
+    })
 }
 
 /// Sends standard error to an unnamed file; `None` if it cannot (it stays as is).
@@ -145,10 +170,9 @@ impl Ranks {
     /// Workers on each rank: `--workers`, else this machine's cores shared by the
     /// job's ranks on it.
     pub fn workers_per_rank(&self, asked: Option<u32>) -> u32 {
-        use marsc_runtime::exec::mpi::MpiWorld;
         asked.unwrap_or_else(|| {
             let cores = marsc::run::RunOptions::default().workers;
-            (cores / MpiWorld::launched_local_size().max(1)).max(1)
+            (cores / self.local_size.max(1)).max(1)
         })
     }
 
@@ -169,17 +193,13 @@ impl Ranks {
             }
             return text;
         }
-        match self.world.receive_script() {
-            Ok(Ok(text)) => Ok(text),
-            Ok(Err(message)) => {
+        self.world
+            .receive_script()
+            .and_then(|text| text)
+            .map_err(|message| {
                 eprintln!("error: {message}");
-                Err(ExitCode::from(1))
-            }
-            Err(message) => {
-                eprintln!("error: {message}");
-                Err(ExitCode::from(1))
-            }
-        }
+                ExitCode::from(1)
+            })
     }
 
     /// Ends the job on this rank with `status` (what this rank would exit with):

@@ -107,31 +107,6 @@ struct ControlInbox {
 }
 
 impl MpiWorld {
-    /// Whether this process was started by `mpirun` (Open MPI or PMIx set these):
-    /// `MPI_Init` costs a few hundred milliseconds, so a plain run never pays it.
-    pub fn launched() -> bool {
-        ["OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"]
-            .iter()
-            .any(|name| std::env::var_os(name).is_some())
-    }
-
-    /// This process's rank as `mpirun` announced it, before MPI is initialized (to
-    /// decide who reports an error that happens before).
-    pub fn launched_rank() -> u32 {
-        ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"]
-            .iter()
-            .find_map(|name| std::env::var(name).ok()?.parse().ok())
-            .unwrap_or(0)
-    }
-
-    /// Ranks of this job on this machine, as `mpirun` announced it.
-    pub fn launched_local_size() -> u32 {
-        std::env::var("OMPI_COMM_WORLD_LOCAL_SIZE")
-            .ok()
-            .and_then(|size| size.parse().ok())
-            .unwrap_or(1)
-    }
-
     /// Initializes MPI on a communication thread of its own.
     pub fn init() -> Result<Arc<MpiWorld>, String> {
         let (commands, command_inbox) = mpsc::channel();
