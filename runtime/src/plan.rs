@@ -80,7 +80,7 @@ pub struct PlanOp<K> {
 }
 
 /// An operation's argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OpArg {
     /// `Subtask::inputs[i]`.
     Input(u32),

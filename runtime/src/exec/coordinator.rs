@@ -200,6 +200,11 @@ where
             results: ResultStore::default(),
             memory: options.memory_limit.map(|limit| {
                 let projected = options.projected_chunk_bytes.clone();
+                // Past `MAX_PROCESSES` processes, one budget as large as theirs together.
+                let limit = match groups == processes {
+                    true => limit,
+                    false => limit.saturating_mul(u64::from(processes)),
+                };
                 MemoryBudget::new(limit, groups, num_subtasks, plan.num_chunks, projected)
             }),
             ready: ReadyQueue::new(workers),

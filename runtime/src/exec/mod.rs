@@ -176,8 +176,9 @@ pub struct ExecOptions {
     pub inline: bool,
     /// Workers live in processes (MPI ranks) of this many each, the coordinator's
     /// first: subtasks with a kernel that [`ChunkKernel::runs_at_home`] run on one of
-    /// the coordinator's, and a memory limit holds for each process's workers (up
-    /// to [`memory::MAX_PROCESSES`] processes). `None`: all in one process.
+    /// the coordinator's, and a memory limit holds for each process's workers (past
+    /// [`memory::MAX_PROCESSES`] processes, one budget of the limit times the
+    /// processes covers them all). `None`: all in one process.
     pub workers_per_process: Option<u32>,
 }
 

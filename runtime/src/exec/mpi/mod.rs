@@ -24,7 +24,6 @@ pub mod world;
 
 pub use world::MpiWorld;
 
-use super::memory::MAX_PROCESSES;
 use super::message::{CoordinatorMessage, WorkerMessage};
 use super::transport::{Cluster, Disconnected, Inbox, Received, Transport};
 use super::ExecOutput;
@@ -288,21 +287,13 @@ impl<K: ChunkKernel> Cluster<K::Value> for MpiConnector<K> {
 fn fingerprint<K>(plan: &Plan<K>) -> u64 {
     // `DefaultHasher::new` has fixed keys: the same binary hashes alike on every rank.
     let mut hasher = std::hash::DefaultHasher::new();
-    plan.num_chunks.hash(&mut hasher);
-    for id in &plan.results {
-        id.0.hash(&mut hasher);
-    }
+    (plan.num_chunks, &plan.results).hash(&mut hasher);
     for subtask in &plan.subtasks {
-        for id in &subtask.inputs {
-            id.0.hash(&mut hasher);
-        }
-        for (op, id) in &subtask.outputs {
-            (op, id.0).hash(&mut hasher);
-        }
+        (&subtask.inputs, &subtask.outputs).hash(&mut hasher);
         (subtask.priority, subtask.worker, subtask.label).hash(&mut hasher);
         subtask.ops.len().hash(&mut hasher);
         for op in &subtask.ops {
-            format!("{:?}", op.args).hash(&mut hasher);
+            op.args.hash(&mut hasher);
         }
     }
     hasher.finish()
@@ -328,15 +319,8 @@ pub fn execute<K: ChunkKernel>(
     let per_rank = options.workers / size;
     let options = ExecOptions {
         inline: false,
+        // The memory limit then holds for each rank's workers.
         workers_per_process: Some(per_rank),
-        // A budget per rank, up to `MAX_PROCESSES` ranks; past that one for the job's
-        // chunks in all, as large as the ranks' limits together.
-        memory_limit: options
-            .memory_limit
-            .map(|limit| match size <= MAX_PROCESSES {
-                true => limit,
-                false => limit.saturating_mul(u64::from(size)),
-            }),
         ..options.clone()
     };
     let connector = MpiConnector::<K> {
