@@ -314,14 +314,19 @@ impl Lowerer<'_> {
             return Err(Diagnostic::error("scale < 0", scale_arg.span));
         }
         let u = self.uniform_draws(size(&args.get("size"))?, args)?;
+        Ok(Value::Tensor(self.exponential_of(u, scale, span)?))
+    }
+
+    /// Exponential draws of `scale` from uniform draws `u` in `[0, 1)`:
+    /// `-scale * log1p(-u)`, as NumPy's legacy generator computes them.
+    fn exponential_of(&mut self, u: TileableId, scale: f64, span: Span) -> LowerResult<TileableId> {
         let negated = self.apply("negative", vec![Value::Tensor(u)], span)?;
         let log = self.apply("log1p", vec![Value::Tensor(negated)], span)?;
-        let id = self.apply(
+        self.apply(
             "multiply",
             vec![Value::Tensor(log), Value::Float(-scale)],
             span,
-        )?;
-        Ok(Value::Tensor(id))
+        )
     }
 
     /// A random permutation of `0..n`: the positions that sort `n` uniform keys (a
@@ -349,9 +354,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> LowerResult<Option<TileableId>> {
         let u = self.random_tensor(RandomDist::Uniform01, vec![weights.len()], chunks, span)?;
-        let negated = self.apply("negative", vec![Value::Tensor(u)], span)?;
-        let log = self.apply("log1p", vec![Value::Tensor(negated)], span)?;
-        let exponential = self.apply("negative", vec![Value::Tensor(log)], span)?;
+        let exponential = self.exponential_of(u, 1.0, span)?;
         let weights = self.literal_tensor(
             &Arg {
                 value: Value::sequence(weights.iter().copied().map(Value::Float).collect(), true),
