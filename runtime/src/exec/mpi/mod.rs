@@ -345,9 +345,9 @@ pub fn execute<K: ChunkKernel>(
                 message: format!("rank {}: {error}", world.rank()),
             });
         }
-        let (kind, payload) = world.receive_from(0).map_err(internal)?;
-        return match kind {
-            control::OUTCOME => codec::read_outcome::<K>(&mut Reader(&payload))
+        let message = world.receive_from(0).map_err(internal)?;
+        return match message.kind() {
+            control::OUTCOME => codec::read_outcome::<K>(&mut Reader(message.payload()))
                 .map_err(|error| ExecError::Internal(error.to_string()))?
                 .and_then(|output| served.map(|()| output)),
             control::END => Err(ExecError::Internal(
@@ -361,14 +361,14 @@ pub fn execute<K: ChunkKernel>(
     let mut refused = None;
     for rank in 1..size {
         let answer = world.receive_from(rank).map_err(internal)?;
-        let problem = match answer {
+        let problem = match (answer.kind(), answer.payload()) {
             (control::FINGERPRINT, theirs) if theirs == fingerprint => continue,
             (control::FINGERPRINT, _) => format!(
                 "rank {rank} compiled a different plan from rank 0's (every rank must see \
                  the same script, files and options)"
             ),
             (control::EXIT, payload) => {
-                let exit = world.note_exit(rank, &payload);
+                let exit = world.note_exit(rank, payload);
                 format!("rank {rank} stopped before this run: {}", exit.message)
             }
             (other, _) => format!("rank {rank} sent message kind {other} where a plan was due"),
@@ -495,13 +495,14 @@ impl MpiWorld {
 
     /// The script's text as rank 0 read it.
     pub fn receive_script(&self) -> Result<Result<String, String>, String> {
-        let (kind, payload) = self.receive_from(0)?;
-        if kind != control::SCRIPT {
+        let message = self.receive_from(0)?;
+        if message.kind() != control::SCRIPT {
             return Err(format!(
-                "rank 0 sent message kind {kind} where the script was due"
+                "rank 0 sent message kind {} where the script was due",
+                message.kind()
             ));
         }
-        let mut input = Reader(&payload);
+        let mut input = Reader(message.payload());
         let read = (|| -> std::io::Result<Result<String, String>> {
             Ok(match input.u8()? {
                 0 => Ok(input.text()?),
@@ -518,8 +519,8 @@ impl MpiWorld {
         if self.rank() != 0 {
             let _ = self.send_control(0, control::EXIT, &own.write());
             // Whatever rank 0 still sends before its goodbye is of no use now.
-            while let Ok((kind, _)) = self.receive_from(0) {
-                if kind == control::BYE {
+            while let Ok(message) = self.receive_from(0) {
+                if message.kind() == control::BYE {
                     break;
                 }
             }
@@ -543,8 +544,8 @@ impl MpiWorld {
             }
             loop {
                 match self.receive_from(rank) {
-                    Ok((control::EXIT, payload)) => {
-                        exits.push(RankExit::read(rank, &payload));
+                    Ok(message) if message.kind() == control::EXIT => {
+                        exits.push(RankExit::read(rank, message.payload()));
                         break;
                     }
                     Ok(_) => continue,

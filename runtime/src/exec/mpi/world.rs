@@ -54,6 +54,20 @@ pub mod control {
     pub const SCRIPT: u8 = 6;
 }
 
+/// A control message as received (its channel and kind bytes, then its payload).
+pub struct Control(Vec<u8>);
+
+impl Control {
+    /// One of [`control`]'s kinds.
+    pub fn kind(&self) -> u8 {
+        self.0.get(1).copied().unwrap_or(0)
+    }
+
+    pub fn payload(&self) -> &[u8] {
+        self.0.get(2..).unwrap_or_default()
+    }
+}
+
 /// Where a run's messages go on this rank.
 pub(super) trait Route: Send {
     /// A message of this run (with its [`RUN_HEADER`]).
@@ -205,16 +219,15 @@ impl MpiWorld {
         self.command(Command::Send { rank, message })
     }
 
-    /// Waits for the next control message from `rank`: its kind and payload.
-    pub fn receive_from(&self, rank: u32) -> Result<(u8, Vec<u8>), String> {
+    /// Waits for the next control message from `rank`.
+    pub fn receive_from(&self, rank: u32) -> Result<Control, String> {
         let mut inbox = self
             .control
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         loop {
             if let Some(message) = inbox.held[rank as usize].pop_front() {
-                let kind = message.get(1).copied().unwrap_or(0);
-                return Ok((kind, message.get(2..).unwrap_or_default().to_vec()));
+                return Ok(Control(message));
             }
             let (source, message) = inbox
                 .incoming
