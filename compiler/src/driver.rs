@@ -104,7 +104,7 @@ pub struct Compiled {
     /// The options it was compiled with (a failed run plans again with them the
     /// outputs that precede the failure).
     pub options: Options,
-    /// Each pass's time and the heap in use after it.
+    /// Each pass's time and the resident set after it.
     pub passes: PassFigures,
 }
 
@@ -137,6 +137,18 @@ impl PassFigures {
     }
 }
 
+/// Runs `pass`, recording it as `name` in `passes` if there are any.
+fn timed<T>(
+    passes: &mut Option<&mut PassFigures>,
+    name: &'static str,
+    pass: impl FnOnce() -> T,
+) -> T {
+    match passes {
+        Some(passes) => passes.time(name, pass),
+        None => pass(),
+    }
+}
+
 /// Parses a script, reporting every syntax error it can.
 pub fn parse(text: &str) -> Result<Module, JobError> {
     let (module, diagnostics) = marsc_grammar::parse(text);
@@ -153,22 +165,26 @@ pub fn parse(text: &str) -> Result<Module, JobError> {
 /// after it: the statements that parsed are lowered too, and all the diagnostics
 /// are reported together, in source order.
 pub fn tileable(text: &str, options: &Options) -> Result<(Module, TileableGraph), JobError> {
-    tileable_timed(text, options, &mut PassFigures::default())
+    tileable_timed(text, options, None)
 }
 
-/// [`tileable`], timing `parse` and `lower` into `passes`.
+/// [`tileable`], timing `parse` and `lower` into `passes` when given (reading the
+/// resident set costs a `/proc` read per pass, which a stage or a REPL input
+/// should not pay for figures nobody asked for).
 fn tileable_timed(
     text: &str,
     options: &Options,
-    passes: &mut PassFigures,
+    mut passes: Option<&mut PassFigures>,
 ) -> Result<(Module, TileableGraph), JobError> {
-    let (module, syntax_errors) = passes.time("parse", || marsc_grammar::parse(text));
+    let (module, syntax_errors) = timed(&mut passes, "parse", || marsc_grammar::parse(text));
     let lower_options = LowerOptions {
         chunk_bytes: options.chunk_bytes,
         base_dir: options.base_dir.clone(),
         root: options.root.clone(),
     };
-    let lowered = passes.time("lower", || lower_script(&module, &lower_options));
+    let lowered = timed(&mut passes, "lower", || {
+        lower_script(&module, &lower_options)
+    });
     if !syntax_errors.is_empty() {
         let mut all = syntax_errors;
         if let Err(LowerFailure::Diagnostics(more)) = lowered {
@@ -217,21 +233,21 @@ pub fn subtasks(
 /// Fuses a ChunkGraph's operations into subtasks and runs the scheduling passes
 /// (the REPL tiles on its own and comes in here).
 pub fn subtask_graph(chunks: &ChunkGraph, options: &Options) -> Result<SubtaskGraph, JobError> {
-    subtask_graph_timed(chunks, options, &mut PassFigures::default())
+    subtask_graph_timed(chunks, options, None)
 }
 
-/// [`subtask_graph`], timing `fuse` and `schedule` into `passes`.
+/// [`subtask_graph`], timing `fuse` and `schedule` into `passes` when given.
 fn subtask_graph_timed(
     chunks: &ChunkGraph,
     options: &Options,
-    passes: &mut PassFigures,
+    mut passes: Option<&mut PassFigures>,
 ) -> Result<SubtaskGraph, JobError> {
-    let mut subtasks = passes.time("fuse", || fuse(chunks, options.fusion));
+    let mut subtasks = timed(&mut passes, "fuse", || fuse(chunks, options.fusion));
     let workers = match options.placement {
         Placement::Scheduled => options.workers,
         Placement::Executor | Placement::ChunkIndex => None,
     };
-    passes.time("schedule", || {
+    timed(&mut passes, "schedule", || {
         schedule_subtasks(
             &mut subtasks,
             chunks,
@@ -289,10 +305,10 @@ pub(crate) fn compile_checked(
 ) -> Result<Compiled, JobError> {
     let started = Instant::now();
     let mut passes = PassFigures::default();
-    let (module, tileables) = tileable_timed(text, options, &mut passes)?;
+    let (module, tileables) = tileable_timed(text, options, Some(&mut passes))?;
     check_saves(&tileables)?;
     let chunks = passes.time("tile", || tile_graph(&tileables))?;
-    let subtasks = subtask_graph_timed(&chunks, options, &mut passes)?;
+    let subtasks = subtask_graph_timed(&chunks, options, Some(&mut passes))?;
     let mut plan = passes.time("plan", || {
         let plan = crate::plan::build_plan(&subtasks, &chunks)
             .map_err(|message| JobError::internal("plan", message))?;
