@@ -102,10 +102,8 @@ impl<'a> Simulation<'a> {
                 )
             })
             .collect();
-        let depth = cluster.queue_depth.map(|d| d.max(1)).unwrap_or_else(|| {
-            let mean = compute.iter().map(|&t| seconds(t)).sum::<f64>() / tasks.max(1) as f64;
-            (200e-6 / mean.max(1e-9)).clamp(2.0, 1024.0) as u32
-        });
+        let mean = compute.iter().map(|&t| seconds(t)).sum::<f64>() / tasks.max(1) as f64;
+        let depth = marsc_runtime::exec::QueueDepth::for_mean(cluster.queue_depth, mean * 1e9);
         // Dependents: the producers of each task's inputs, each once.
         let mut edges: Vec<(u32, u32)> = Vec::new();
         let mut waiting_for = vec![0u32; tasks];

@@ -128,6 +128,16 @@ impl QueueDepth {
         }
     }
 
+    /// The depth for subtasks that take `mean_subtask_nanos` each (what a run
+    /// settles on once it has measured them), unless `fixed`.
+    pub fn for_mean(fixed: Option<u32>, mean_subtask_nanos: f64) -> u32 {
+        QueueDepth {
+            mean_subtask_nanos: Some(mean_subtask_nanos),
+            ..QueueDepth::new(fixed)
+        }
+        .current()
+    }
+
     pub fn current(&self) -> u32 {
         if let Some(depth) = self.fixed {
             return depth;

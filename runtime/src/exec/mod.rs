@@ -82,7 +82,7 @@ pub mod trace;
 pub mod transport;
 mod worker;
 
-pub use dispatch::choose_worker;
+pub use dispatch::{choose_worker, QueueDepth};
 pub use memory::check_memory;
 pub use stats::{process_status_bytes, ExecStats};
 pub use trace::{
