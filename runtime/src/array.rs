@@ -1,4 +1,4 @@
-//! `ArrayData`: one chunk's values, an n-dimensional ndarray of one of the five dtypes,
+//! `ArrayData`: one chunk's values, an n-dimensional ndarray of one of marsc's dtypes,
 //! and the fallible allocation every chunk buffer goes through ([`try_filled`],
 //! [`try_vec`]): a chunk that cannot be allocated is an [`AllocError`] its kernel
 //! reports against the expression, not an abort of the whole process.
@@ -80,8 +80,14 @@ pub fn try_array_filled<T: ZeroIsValid>(
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArrayData {
     Bool(ArrayD<bool>),
+    Int8(ArrayD<i8>),
+    Int16(ArrayD<i16>),
     Int32(ArrayD<i32>),
     Int64(ArrayD<i64>),
+    UInt8(ArrayD<u8>),
+    UInt16(ArrayD<u16>),
+    UInt32(ArrayD<u32>),
+    UInt64(ArrayD<u64>),
     Float32(ArrayD<f32>),
     Float64(ArrayD<f64>),
 }
@@ -92,10 +98,69 @@ macro_rules! with_array {
     ($value:expr, $a:ident => $body:expr) => {
         match $value {
             $crate::array::ArrayData::Bool($a) => $body,
+            $crate::array::ArrayData::Int8($a) => $body,
+            $crate::array::ArrayData::Int16($a) => $body,
             $crate::array::ArrayData::Int32($a) => $body,
             $crate::array::ArrayData::Int64($a) => $body,
+            $crate::array::ArrayData::UInt8($a) => $body,
+            $crate::array::ArrayData::UInt16($a) => $body,
+            $crate::array::ArrayData::UInt32($a) => $body,
+            $crate::array::ArrayData::UInt64($a) => $body,
             $crate::array::ArrayData::Float32($a) => $body,
             $crate::array::ArrayData::Float64($a) => $body,
+        }
+    };
+}
+
+/// Runs `$body` with `$v` bound to a scalar's value and `$wrap` naming the
+/// `ArrayData` variant of its dtype.
+macro_rules! with_scalar_variant {
+    ($value:expr, ($v:ident, $wrap:ident) => $body:expr) => {
+        match $value {
+            Scalar::Bool($v) => {
+                use ArrayData::Bool as $wrap;
+                $body
+            }
+            Scalar::Int8($v) => {
+                use ArrayData::Int8 as $wrap;
+                $body
+            }
+            Scalar::Int16($v) => {
+                use ArrayData::Int16 as $wrap;
+                $body
+            }
+            Scalar::Int32($v) => {
+                use ArrayData::Int32 as $wrap;
+                $body
+            }
+            Scalar::Int64($v) => {
+                use ArrayData::Int64 as $wrap;
+                $body
+            }
+            Scalar::UInt8($v) => {
+                use ArrayData::UInt8 as $wrap;
+                $body
+            }
+            Scalar::UInt16($v) => {
+                use ArrayData::UInt16 as $wrap;
+                $body
+            }
+            Scalar::UInt32($v) => {
+                use ArrayData::UInt32 as $wrap;
+                $body
+            }
+            Scalar::UInt64($v) => {
+                use ArrayData::UInt64 as $wrap;
+                $body
+            }
+            Scalar::Float32($v) => {
+                use ArrayData::Float32 as $wrap;
+                $body
+            }
+            Scalar::Float64($v) => {
+                use ArrayData::Float64 as $wrap;
+                $body
+            }
         }
     };
 }
@@ -104,8 +169,14 @@ impl ArrayData {
     pub fn dtype(&self) -> DType {
         match self {
             ArrayData::Bool(_) => DType::Bool,
+            ArrayData::Int8(_) => DType::Int8,
+            ArrayData::Int16(_) => DType::Int16,
             ArrayData::Int32(_) => DType::Int32,
             ArrayData::Int64(_) => DType::Int64,
+            ArrayData::UInt8(_) => DType::UInt8,
+            ArrayData::UInt16(_) => DType::UInt16,
+            ArrayData::UInt32(_) => DType::UInt32,
+            ArrayData::UInt64(_) => DType::UInt64,
             ArrayData::Float32(_) => DType::Float32,
             ArrayData::Float64(_) => DType::Float64,
         }
@@ -135,33 +206,27 @@ impl ArrayData {
     /// An array of `shape` with every element `value` (of `value`'s dtype), or an
     /// error when it cannot be allocated.
     pub fn try_full(shape: &[usize], value: Scalar) -> Result<ArrayData, AllocError> {
-        Ok(match value {
-            Scalar::Bool(v) => ArrayData::Bool(try_array_filled(shape, v)?),
-            Scalar::Int32(v) => ArrayData::Int32(try_array_filled(shape, v)?),
-            Scalar::Int64(v) => ArrayData::Int64(try_array_filled(shape, v)?),
-            Scalar::Float32(v) => ArrayData::Float32(try_array_filled(shape, v)?),
-            Scalar::Float64(v) => ArrayData::Float64(try_array_filled(shape, v)?),
-        })
+        Ok(with_scalar_variant!(value, (v, Wrap) => Wrap(try_array_filled(shape, v)?)))
     }
 
     /// A 0-d array holding `value`.
     pub fn from_scalar(value: Scalar) -> ArrayData {
         let shape = ndarray::IxDyn(&[]);
-        match value {
-            Scalar::Bool(v) => ArrayData::Bool(ArrayD::from_elem(shape, v)),
-            Scalar::Int32(v) => ArrayData::Int32(ArrayD::from_elem(shape, v)),
-            Scalar::Int64(v) => ArrayData::Int64(ArrayD::from_elem(shape, v)),
-            Scalar::Float32(v) => ArrayData::Float32(ArrayD::from_elem(shape, v)),
-            Scalar::Float64(v) => ArrayData::Float64(ArrayD::from_elem(shape, v)),
-        }
+        with_scalar_variant!(value, (v, Wrap) => Wrap(ArrayD::from_elem(shape, v)))
     }
 
     /// The element at a C-order flat position, or `None` past the end.
     pub fn get_flat(&self, index: usize) -> Option<Scalar> {
         match self {
             ArrayData::Bool(a) => a.iter().nth(index).map(|v| Scalar::Bool(*v)),
+            ArrayData::Int8(a) => a.iter().nth(index).map(|v| Scalar::Int8(*v)),
+            ArrayData::Int16(a) => a.iter().nth(index).map(|v| Scalar::Int16(*v)),
             ArrayData::Int32(a) => a.iter().nth(index).map(|v| Scalar::Int32(*v)),
             ArrayData::Int64(a) => a.iter().nth(index).map(|v| Scalar::Int64(*v)),
+            ArrayData::UInt8(a) => a.iter().nth(index).map(|v| Scalar::UInt8(*v)),
+            ArrayData::UInt16(a) => a.iter().nth(index).map(|v| Scalar::UInt16(*v)),
+            ArrayData::UInt32(a) => a.iter().nth(index).map(|v| Scalar::UInt32(*v)),
+            ArrayData::UInt64(a) => a.iter().nth(index).map(|v| Scalar::UInt64(*v)),
             ArrayData::Float32(a) => a.iter().nth(index).map(|v| Scalar::Float32(*v)),
             ArrayData::Float64(a) => a.iter().nth(index).map(|v| Scalar::Float64(*v)),
         }

@@ -1,19 +1,43 @@
-//! The five element types of version 1 and their NumPy names and sizes.
+//! The element types marsc computes with, and their NumPy names and sizes: bool,
+//! the signed and unsigned integers of 8 to 64 bits, float32 and float64.
 
 use std::fmt;
 
-/// An element type. Ordered by NumPy's "kind" lattice (bool < ints < floats).
+/// An element type. The derived order is only a stable order for tables and maps;
+/// NumPy's promotion lattice is `marsc_compiler::infer::dtypes::promote_types`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DType {
     Bool,
+    Int8,
+    Int16,
     Int32,
     Int64,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
     Float32,
     Float64,
 }
 
 impl DType {
-    pub const ALL: [DType; 5] = [
+    /// Every dtype, in NumPy's table order (`np.typecodes['All']` restricted to ours).
+    pub const ALL: [DType; 11] = [
+        DType::Bool,
+        DType::Int8,
+        DType::Int16,
+        DType::Int32,
+        DType::Int64,
+        DType::UInt8,
+        DType::UInt16,
+        DType::UInt32,
+        DType::UInt64,
+        DType::Float32,
+        DType::Float64,
+    ];
+
+    /// The five dtypes of version 1 (the tables some tests were written against).
+    pub const V1: [DType; 5] = [
         DType::Bool,
         DType::Int32,
         DType::Int64,
@@ -25,30 +49,62 @@ impl DType {
     pub fn name(self) -> &'static str {
         match self {
             DType::Bool => "bool",
+            DType::Int8 => "int8",
+            DType::Int16 => "int16",
             DType::Int32 => "int32",
             DType::Int64 => "int64",
+            DType::UInt8 => "uint8",
+            DType::UInt16 => "uint16",
+            DType::UInt32 => "uint32",
+            DType::UInt64 => "uint64",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
         }
     }
 
+    /// The dtype NumPy's `np.dtype(name)` gives for a name or type code.
     pub fn from_name(name: &str) -> Option<DType> {
         Some(match name {
             "bool" | "bool_" | "?" | "b1" => DType::Bool,
-            "int32" | "i4" | "<i4" => DType::Int32,
-            "int64" | "int" | "i8" | "<i8" | "int_" => DType::Int64,
-            "float32" | "f4" | "<f4" | "single" => DType::Float32,
-            "float64" | "float" | "f8" | "<f8" | "double" | "float_" => DType::Float64,
+            "int8" | "i1" | "|i1" | "byte" | "b" => DType::Int8,
+            "int16" | "i2" | "<i2" | "short" | "h" => DType::Int16,
+            "int32" | "i4" | "<i4" | "intc" | "i" => DType::Int32,
+            "int64" | "int" | "i8" | "<i8" | "int_" | "intp" | "long" | "l" | "q" => DType::Int64,
+            "uint8" | "u1" | "|u1" | "ubyte" | "B" => DType::UInt8,
+            "uint16" | "u2" | "<u2" | "ushort" | "H" => DType::UInt16,
+            "uint32" | "u4" | "<u4" | "uintc" | "I" => DType::UInt32,
+            "uint64" | "u8" | "<u8" | "uint" | "uintp" | "ulong" | "L" | "Q" => DType::UInt64,
+            "float32" | "f4" | "<f4" | "single" | "f" => DType::Float32,
+            "float64" | "float" | "f8" | "<f8" | "double" | "float_" | "d" => DType::Float64,
             _ => return None,
         })
+    }
+
+    /// A number for the dtype that never changes (the version 1 dtypes keep the
+    /// numbers they had), for encodings that outlive a build: chunk keys, spill files.
+    pub fn code(self) -> u8 {
+        match self {
+            DType::Bool => 0,
+            DType::Int32 => 1,
+            DType::Int64 => 2,
+            DType::Float32 => 3,
+            DType::Float64 => 4,
+            DType::Int8 => 5,
+            DType::Int16 => 6,
+            DType::UInt8 => 7,
+            DType::UInt16 => 8,
+            DType::UInt32 => 9,
+            DType::UInt64 => 10,
+        }
     }
 
     /// Bytes per element.
     pub fn itemsize(self) -> usize {
         match self {
-            DType::Bool => 1,
-            DType::Int32 | DType::Float32 => 4,
-            DType::Int64 | DType::Float64 => 8,
+            DType::Bool | DType::Int8 | DType::UInt8 => 1,
+            DType::Int16 | DType::UInt16 => 2,
+            DType::Int32 | DType::UInt32 | DType::Float32 => 4,
+            DType::Int64 | DType::UInt64 | DType::Float64 => 8,
         }
     }
 
@@ -56,20 +112,57 @@ impl DType {
         self == DType::Bool
     }
 
+    /// Any integer dtype, signed or unsigned (not bool).
     pub fn is_int(self) -> bool {
-        matches!(self, DType::Int32 | DType::Int64)
+        self.is_signed_int() || self.is_unsigned()
+    }
+
+    pub fn is_signed_int(self) -> bool {
+        matches!(
+            self,
+            DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
+        )
+    }
+
+    pub fn is_unsigned(self) -> bool {
+        matches!(
+            self,
+            DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64
+        )
     }
 
     pub fn is_float(self) -> bool {
         matches!(self, DType::Float32 | DType::Float64)
     }
 
+    /// The inclusive range of an integer dtype's values, as `i128` (`None` for bool
+    /// and floats).
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        Some(match self {
+            DType::Int8 => (i8::MIN.into(), i8::MAX.into()),
+            DType::Int16 => (i16::MIN.into(), i16::MAX.into()),
+            DType::Int32 => (i32::MIN.into(), i32::MAX.into()),
+            DType::Int64 => (i64::MIN.into(), i64::MAX.into()),
+            DType::UInt8 => (0, u8::MAX.into()),
+            DType::UInt16 => (0, u16::MAX.into()),
+            DType::UInt32 => (0, u32::MAX.into()),
+            DType::UInt64 => (0, u64::MAX.into()),
+            _ => return None,
+        })
+    }
+
     /// The `.npy` header descriptor (little-endian), e.g. `<f8`.
     pub fn npy_descr(self) -> &'static str {
         match self {
             DType::Bool => "|b1",
+            DType::Int8 => "|i1",
+            DType::Int16 => "<i2",
             DType::Int32 => "<i4",
             DType::Int64 => "<i8",
+            DType::UInt8 => "|u1",
+            DType::UInt16 => "<u2",
+            DType::UInt32 => "<u4",
+            DType::UInt64 => "<u8",
             DType::Float32 => "<f4",
             DType::Float64 => "<f8",
         }
@@ -78,8 +171,14 @@ impl DType {
     pub fn from_npy_descr(descr: &str) -> Option<DType> {
         Some(match descr {
             "|b1" | "<b1" | "b1" | "?" => DType::Bool,
+            "|i1" | "<i1" | "i1" => DType::Int8,
+            "<i2" | "|i2" => DType::Int16,
             "<i4" | "|i4" => DType::Int32,
             "<i8" | "|i8" => DType::Int64,
+            "|u1" | "<u1" | "u1" => DType::UInt8,
+            "<u2" | "|u2" => DType::UInt16,
+            "<u4" | "|u4" => DType::UInt32,
+            "<u8" | "|u8" => DType::UInt64,
             "<f4" | "|f4" => DType::Float32,
             "<f8" | "|f8" => DType::Float64,
             _ => return None,

@@ -265,18 +265,17 @@ impl ZeroIsValid for bool {
         !self
     }
 }
-impl ZeroIsValid for i32 {
-    const ZERO_BITS: i32 = 0;
-    fn is_zero_bits(self) -> bool {
-        self == 0
-    }
+macro_rules! zero_is_valid_int {
+    ($($t:ty),*) => {$(
+        impl ZeroIsValid for $t {
+            const ZERO_BITS: $t = 0;
+            fn is_zero_bits(self) -> bool {
+                self == 0
+            }
+        }
+    )*};
 }
-impl ZeroIsValid for i64 {
-    const ZERO_BITS: i64 = 0;
-    fn is_zero_bits(self) -> bool {
-        self == 0
-    }
-}
+zero_is_valid_int!(i8, i16, i32, i64, u8, u16, u32, u64);
 impl ZeroIsValid for f32 {
     const ZERO_BITS: f32 = 0.0;
     fn is_zero_bits(self) -> bool {
@@ -293,8 +292,14 @@ impl ZeroIsValid for f64 {
 mod private {
     pub trait Sealed {}
     impl Sealed for bool {}
+    impl Sealed for i8 {}
+    impl Sealed for i16 {}
     impl Sealed for i32 {}
     impl Sealed for i64 {}
+    impl Sealed for u8 {}
+    impl Sealed for u16 {}
+    impl Sealed for u32 {}
+    impl Sealed for u64 {}
     impl Sealed for f32 {}
     impl Sealed for f64 {}
 }

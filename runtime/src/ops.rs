@@ -11,8 +11,8 @@ pub mod semantics;
 pub enum DTypeRuleError {
     /// NumPy has no loop for it either (e.g. `-` on bool, `~` on floats).
     NoLoop,
-    /// NumPy would give a dtype marsc does not have (float16 for `sqrt(bool)`,
-    /// int8 for `bool // bool`).
+    /// NumPy would give a dtype marsc does not have (float16 for `sqrt(bool)` and
+    /// `sqrt(uint8)`).
     UnsupportedResult(&'static str),
 }
 
@@ -97,11 +97,18 @@ pub struct Reduction {
     pub ddof: f64,
 }
 
+/// The float dtype NumPy's math functions (`sqrt`, `exp`, `arctan2`, ...) compute an
+/// input in: the smallest float that holds it exactly (float16 for bool and 8-bit
+/// ints, which marsc does not have yet; float32 for 16-bit ints).
 fn float_math(input: DType) -> Result<DType, DTypeRuleError> {
     match input {
-        DType::Bool => Err(DTypeRuleError::UnsupportedResult("float16")),
-        DType::Int32 | DType::Int64 | DType::Float64 => Ok(DType::Float64),
-        DType::Float32 => Ok(DType::Float32),
+        DType::Bool | DType::Int8 | DType::UInt8 => {
+            Err(DTypeRuleError::UnsupportedResult("float16"))
+        }
+        DType::Int16 | DType::UInt16 | DType::Float32 => Ok(DType::Float32),
+        DType::Int32 | DType::Int64 | DType::UInt32 | DType::UInt64 | DType::Float64 => {
+            Ok(DType::Float64)
+        }
     }
 }
 
@@ -116,6 +123,18 @@ fn same_no_bool(
     }
 }
 
+/// What `sum`, `prod`, `cumsum` and `cumprod` give: floats keep their dtype, bool and
+/// signed ints widen to int64, unsigned ints to uint64.
+fn sum_dtype(input: DType) -> DType {
+    if input.is_float() {
+        input
+    } else if input.is_unsigned() {
+        DType::UInt64
+    } else {
+        DType::Int64
+    }
+}
+
 impl UnaryOp {
     /// NumPy's result dtype for an input of `input` dtype. The kernel computes in the
     /// result dtype (inputs are cast to it first), except for the predicates
@@ -125,9 +144,8 @@ impl UnaryOp {
         match self {
             Negative | Positive | Sign => same_no_bool(input, Err(DTypeRuleError::NoLoop)),
             Absolute | Floor | Ceil | Trunc => Ok(input),
-            Square | Reciprocal => {
-                same_no_bool(input, Err(DTypeRuleError::UnsupportedResult("int8")))
-            }
+            // NumPy's smallest loop for bool is int8's.
+            Square | Reciprocal => same_no_bool(input, Ok(DType::Int8)),
             Sqrt | Exp | Expm1 | Log | Log1p | Log2 | Log10 | Sin | Cos | Tan | Arcsin | Arccos
             | Arctan | Sinh | Cosh | Tanh | Rint => float_math(input),
             IsNan | IsInf | IsFinite | LogicalNot => Ok(DType::Bool),
@@ -154,9 +172,7 @@ impl BinaryOp {
             } else {
                 DType::Float64
             }),
-            FloorDivide | Remainder | Power => {
-                same_no_bool(common, Err(DTypeRuleError::UnsupportedResult("int8")))
-            }
+            FloorDivide | Remainder | Power => same_no_bool(common, Ok(DType::Int8)),
             Arctan2 | Hypot => float_math(common),
             Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual | LogicalAnd
             | LogicalOr | LogicalXor => Ok(DType::Bool),
@@ -182,13 +198,7 @@ impl ReduceOp {
     pub fn result_dtype(self, input: DType) -> DType {
         use ReduceOp::*;
         match self {
-            Sum | Prod => {
-                if input.is_float() {
-                    input
-                } else {
-                    DType::Int64
-                }
-            }
+            Sum | Prod => sum_dtype(input),
             Mean | Var | Std => {
                 if input == DType::Float32 {
                     DType::Float32
@@ -205,11 +215,7 @@ impl ReduceOp {
 
 impl ScanOp {
     pub fn result_dtype(self, input: DType) -> DType {
-        if input.is_float() {
-            input
-        } else {
-            DType::Int64
-        }
+        sum_dtype(input)
     }
 }
 
@@ -241,5 +247,833 @@ mod tests {
         assert_eq!(BinaryOp::Less.loop_dtype(DType::Int32), Ok(DType::Int32));
         assert_eq!(ReduceOp::Sum.result_dtype(DType::Int32), DType::Int64);
         assert_eq!(ReduceOp::Mean.result_dtype(DType::Float32), DType::Float32);
+    }
+
+    /// NumPy 2.4's result dtype of each op for each input dtype (`None`: no loop),
+    /// generated with `np.<op>(np.ones(1, t)[, np.ones(1, t)]).dtype`.
+    #[test]
+    fn result_dtypes_match_numpy_for_every_dtype() {
+        let check = |name: &str, got: Result<DType, DTypeRuleError>, expected: Option<&str>| {
+            let got = match got {
+                Ok(dtype) => Some(dtype.name()),
+                Err(DTypeRuleError::UnsupportedResult(name)) => Some(name),
+                Err(DTypeRuleError::NoLoop) => None,
+            };
+            assert_eq!(got, expected, "{name}");
+        };
+        let expected = [
+            None,
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "negative",
+                UnaryOp::from_name("negative").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            None,
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "positive",
+                UnaryOp::from_name("positive").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "absolute",
+                UnaryOp::from_name("absolute").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float16"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "sqrt",
+                UnaryOp::from_name("sqrt").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("int8"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "square",
+                UnaryOp::from_name("square").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float16"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "exp",
+                UnaryOp::from_name("exp").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float16"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "log",
+                UnaryOp::from_name("log").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float16"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "sin",
+                UnaryOp::from_name("sin").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float16"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "arctan",
+                UnaryOp::from_name("arctan").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "floor",
+                UnaryOp::from_name("floor").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "ceil",
+                UnaryOp::from_name("ceil").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "trunc",
+                UnaryOp::from_name("trunc").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float16"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "rint",
+                UnaryOp::from_name("rint").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            None,
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "sign",
+                UnaryOp::from_name("sign").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("int8"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "reciprocal",
+                UnaryOp::from_name("reciprocal")
+                    .unwrap()
+                    .result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            None,
+            None,
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "invert",
+                UnaryOp::from_name("invert").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "isnan",
+                UnaryOp::from_name("isnan").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "logical_not",
+                UnaryOp::from_name("logical_not")
+                    .unwrap()
+                    .result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "add",
+                BinaryOp::from_name("add").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            None,
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "subtract",
+                BinaryOp::from_name("subtract").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "multiply",
+                BinaryOp::from_name("multiply").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "divide",
+                BinaryOp::from_name("divide").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("int8"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "floor_divide",
+                BinaryOp::from_name("floor_divide")
+                    .unwrap()
+                    .result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("int8"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "remainder",
+                BinaryOp::from_name("remainder")
+                    .unwrap()
+                    .result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("int8"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "power",
+                BinaryOp::from_name("power").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "maximum",
+                BinaryOp::from_name("maximum").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "fmax",
+                BinaryOp::from_name("fmax").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float16"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "arctan2",
+                BinaryOp::from_name("arctan2").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float16"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float16"),
+            Some("float32"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "hypot",
+                BinaryOp::from_name("hypot").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "equal",
+                BinaryOp::from_name("equal").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "less",
+                BinaryOp::from_name("less").unwrap().result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+            Some("bool"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "logical_and",
+                BinaryOp::from_name("logical_and")
+                    .unwrap()
+                    .result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            None,
+            None,
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "bitwise_and",
+                BinaryOp::from_name("bitwise_and")
+                    .unwrap()
+                    .result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            None,
+            None,
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "bitwise_xor",
+                BinaryOp::from_name("bitwise_xor")
+                    .unwrap()
+                    .result_dtype(dtype),
+                expected,
+            );
+        }
+        let expected = [
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("uint64"),
+            Some("uint64"),
+            Some("uint64"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "sum",
+                Ok(ReduceOp::from_name("sum").unwrap().result_dtype(dtype)),
+                expected,
+            );
+        }
+        let expected = [
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("uint64"),
+            Some("uint64"),
+            Some("uint64"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "prod",
+                Ok(ReduceOp::from_name("prod").unwrap().result_dtype(dtype)),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "mean",
+                Ok(ReduceOp::from_name("mean").unwrap().result_dtype(dtype)),
+                expected,
+            );
+        }
+        let expected = [
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "var",
+                Ok(ReduceOp::from_name("var").unwrap().result_dtype(dtype)),
+                expected,
+            );
+        }
+        let expected = [
+            Some("bool"),
+            Some("int8"),
+            Some("int16"),
+            Some("int32"),
+            Some("int64"),
+            Some("uint8"),
+            Some("uint16"),
+            Some("uint32"),
+            Some("uint64"),
+            Some("float32"),
+            Some("float64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "max",
+                Ok(ReduceOp::from_name("max").unwrap().result_dtype(dtype)),
+                expected,
+            );
+        }
+        let expected = [
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+            Some("int64"),
+        ];
+        for (dtype, expected) in DType::ALL.into_iter().zip(expected) {
+            check(
+                "argmax",
+                Ok(ReduceOp::from_name("argmax").unwrap().result_dtype(dtype)),
+                expected,
+            );
+        }
     }
 }

@@ -7,31 +7,76 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scalar {
     Bool(bool),
+    Int8(i8),
+    Int16(i16),
     Int32(i32),
     Int64(i64),
+    UInt8(u8),
+    UInt16(u16),
+    UInt32(u32),
+    UInt64(u64),
     Float32(f32),
     Float64(f64),
+}
+
+/// Runs `$body` with `$v` bound to the scalar's value whatever its dtype.
+#[macro_export]
+macro_rules! with_scalar {
+    ($value:expr, $v:ident => $body:expr) => {
+        match $value {
+            $crate::scalar::Scalar::Bool($v) => $body,
+            $crate::scalar::Scalar::Int8($v) => $body,
+            $crate::scalar::Scalar::Int16($v) => $body,
+            $crate::scalar::Scalar::Int32($v) => $body,
+            $crate::scalar::Scalar::Int64($v) => $body,
+            $crate::scalar::Scalar::UInt8($v) => $body,
+            $crate::scalar::Scalar::UInt16($v) => $body,
+            $crate::scalar::Scalar::UInt32($v) => $body,
+            $crate::scalar::Scalar::UInt64($v) => $body,
+            $crate::scalar::Scalar::Float32($v) => $body,
+            $crate::scalar::Scalar::Float64($v) => $body,
+        }
+    };
 }
 
 impl Scalar {
     pub fn dtype(self) -> DType {
         match self {
             Scalar::Bool(_) => DType::Bool,
+            Scalar::Int8(_) => DType::Int8,
+            Scalar::Int16(_) => DType::Int16,
             Scalar::Int32(_) => DType::Int32,
             Scalar::Int64(_) => DType::Int64,
+            Scalar::UInt8(_) => DType::UInt8,
+            Scalar::UInt16(_) => DType::UInt16,
+            Scalar::UInt32(_) => DType::UInt32,
+            Scalar::UInt64(_) => DType::UInt64,
             Scalar::Float32(_) => DType::Float32,
             Scalar::Float64(_) => DType::Float64,
         }
     }
 
     pub fn as_f64(self) -> f64 {
-        match self {
-            Scalar::Bool(b) => b as u8 as f64,
-            Scalar::Int32(v) => v as f64,
-            Scalar::Int64(v) => v as f64,
-            Scalar::Float32(v) => v as f64,
+        match self.cast(DType::Float64) {
             Scalar::Float64(v) => v,
+            _ => unreachable!("a cast to float64 gives a float64"),
         }
+    }
+
+    /// The exact value of an integer or bool scalar (`None` for floats).
+    pub fn as_i128(self) -> Option<i128> {
+        Some(match self {
+            Scalar::Bool(v) => v.into(),
+            Scalar::Int8(v) => v.into(),
+            Scalar::Int16(v) => v.into(),
+            Scalar::Int32(v) => v.into(),
+            Scalar::Int64(v) => v.into(),
+            Scalar::UInt8(v) => v.into(),
+            Scalar::UInt16(v) => v.into(),
+            Scalar::UInt32(v) => v.into(),
+            Scalar::UInt64(v) => v.into(),
+            Scalar::Float32(_) | Scalar::Float64(_) => return None,
+        })
     }
 
     /// Converts with NumPy's `astype` semantics (float to int truncates toward zero;
@@ -40,14 +85,9 @@ impl Scalar {
         crate::kernels::cast_scalar(self, to)
     }
 
+    /// `v` in dtype `to`, wrapping as C's integer conversions do.
     pub fn from_i64(v: i64, to: DType) -> Scalar {
-        match to {
-            DType::Bool => Scalar::Bool(v != 0),
-            DType::Int32 => Scalar::Int32(v as i32),
-            DType::Int64 => Scalar::Int64(v),
-            DType::Float32 => Scalar::Float32(v as f32),
-            DType::Float64 => Scalar::Float64(v as f64),
-        }
+        Scalar::Int64(v).cast(to)
     }
 
     pub fn from_f64(v: f64, to: DType) -> Scalar {
@@ -60,8 +100,14 @@ impl fmt::Display for Scalar {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Scalar::Bool(b) => write!(f, "{}", if *b { "True" } else { "False" }),
+            Scalar::Int8(v) => write!(f, "{v}i8"),
+            Scalar::Int16(v) => write!(f, "{v}i16"),
             Scalar::Int32(v) => write!(f, "{v}i32"),
             Scalar::Int64(v) => write!(f, "{v}i64"),
+            Scalar::UInt8(v) => write!(f, "{v}u8"),
+            Scalar::UInt16(v) => write!(f, "{v}u16"),
+            Scalar::UInt32(v) => write!(f, "{v}u32"),
+            Scalar::UInt64(v) => write!(f, "{v}u64"),
             Scalar::Float32(v) => write!(f, "{v:?}f32"),
             Scalar::Float64(v) => write!(f, "{v:?}f64"),
         }

@@ -132,6 +132,12 @@ fn vector(values: &[Scalar]) -> ArrayData {
         Scalar::Int64(_) => collect!(Int64),
         Scalar::Float32(_) => collect!(Float32),
         Scalar::Float64(_) => collect!(Float64),
+        Scalar::Int8(_) => collect!(Int8),
+        Scalar::Int16(_) => collect!(Int16),
+        Scalar::UInt8(_) => collect!(UInt8),
+        Scalar::UInt16(_) => collect!(UInt16),
+        Scalar::UInt32(_) => collect!(UInt32),
+        Scalar::UInt64(_) => collect!(UInt64),
     }
 }
 

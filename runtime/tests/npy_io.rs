@@ -30,8 +30,14 @@ fn expected(dtype: DType, global: &[usize], offset: &[usize], shape: &[usize]) -
     let shape = IxDyn(shape);
     match dtype {
         DType::Bool => ArrayData::Bool(ArrayD::from_shape_fn(shape, |i| flat(i) % 3 == 0)),
+        DType::Int8 => ArrayData::Int8(ArrayD::from_shape_fn(shape, |i| flat(i) as i8)),
+        DType::Int16 => ArrayData::Int16(ArrayD::from_shape_fn(shape, |i| flat(i) as i16)),
         DType::Int32 => ArrayData::Int32(ArrayD::from_shape_fn(shape, |i| flat(i) as i32)),
         DType::Int64 => ArrayData::Int64(ArrayD::from_shape_fn(shape, |i| flat(i) as i64)),
+        DType::UInt8 => ArrayData::UInt8(ArrayD::from_shape_fn(shape, |i| flat(i) as u8)),
+        DType::UInt16 => ArrayData::UInt16(ArrayD::from_shape_fn(shape, |i| flat(i) as u16)),
+        DType::UInt32 => ArrayData::UInt32(ArrayD::from_shape_fn(shape, |i| flat(i) as u32)),
+        DType::UInt64 => ArrayData::UInt64(ArrayD::from_shape_fn(shape, |i| flat(i) as u64)),
         DType::Float32 => ArrayData::Float32(ArrayD::from_shape_fn(shape, |i| flat(i) as f32)),
         DType::Float64 => ArrayData::Float64(ArrayD::from_shape_fn(shape, |i| flat(i) as f64)),
     }

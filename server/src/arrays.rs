@@ -13,8 +13,14 @@ pub fn npy_bytes(data: &ArrayData) -> Vec<u8> {
     bytes.reserve(data.nbytes());
     match data {
         ArrayData::Bool(a) => bytes.extend(a.iter().map(|&v| u8::from(v))),
+        ArrayData::Int8(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::Int16(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::Int32(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::Int64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::UInt8(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::UInt16(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::UInt32(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::UInt64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::Float32(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::Float64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
     }
@@ -46,6 +52,8 @@ pub fn preview(shown: &Shown, limit: usize) -> Value {
 pub enum Num {
     Bool(bool),
     Int(i64),
+    /// A uint64 beyond int64.
+    UInt(u64),
     Float(f64),
 }
 
@@ -53,6 +61,7 @@ fn scalar_json(value: Num) -> Value {
     match value {
         Num::Bool(b) => Value::Bool(b),
         Num::Int(i) => json!(i),
+        Num::UInt(u) => json!(u),
         Num::Float(f) if f.is_finite() => json!(f),
         Num::Float(f) if f.is_nan() => json!("nan"),
         Num::Float(f) if f > 0.0 => json!("inf"),
@@ -70,14 +79,22 @@ impl ToNum for bool {
         Num::Bool(self)
     }
 }
-impl ToNum for i32 {
-    fn to_num(self) -> Num {
-        Num::Int(i64::from(self))
-    }
+macro_rules! to_num_int {
+    ($($t:ty),*) => {$(
+        impl ToNum for $t {
+            fn to_num(self) -> Num {
+                Num::Int(i64::from(self))
+            }
+        }
+    )*};
 }
-impl ToNum for i64 {
+to_num_int!(i8, i16, i32, i64, u8, u16, u32);
+impl ToNum for u64 {
     fn to_num(self) -> Num {
-        Num::Int(self)
+        match i64::try_from(self) {
+            Ok(v) => Num::Int(v),
+            Err(_) => Num::UInt(self),
+        }
     }
 }
 impl ToNum for f32 {

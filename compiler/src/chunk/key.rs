@@ -85,7 +85,7 @@ impl KeyHasher {
     }
 
     fn dtype(&mut self, dtype: DType) {
-        self.tag(dtype as u8);
+        self.tag(dtype.code());
     }
 
     fn binning(&mut self, binning: &Binning) {
@@ -145,10 +145,10 @@ impl KeyHasher {
         self.dtype(value.dtype());
         match value {
             Scalar::Bool(v) => self.tag(v as u8),
-            Scalar::Int32(v) => self.i64(v.into()),
-            Scalar::Int64(v) => self.i64(v),
             Scalar::Float32(v) => self.u64(v.to_bits().into()),
             Scalar::Float64(v) => self.f64(v),
+            // The dtype is hashed above, so the value's bits are enough.
+            int => self.u64(marsc_runtime::jit::leaves::scalar_bits(int)),
         }
     }
 

@@ -18,20 +18,45 @@ pub enum Operand {
     PyFloat,
 }
 
-/// NumPy's kinds in promotion order; a dtype of a higher kind can hold every kind below.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// NumPy's kinds (`dtype.kind`: b, u, i, f).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Bool,
-    Int,
+    Unsigned,
+    Signed,
     Float,
 }
 
 impl Kind {
     fn of(dtype: DType) -> Kind {
-        match dtype {
-            DType::Bool => Kind::Bool,
-            DType::Int32 | DType::Int64 => Kind::Int,
-            DType::Float32 | DType::Float64 => Kind::Float,
+        if dtype.is_bool() {
+            Kind::Bool
+        } else if dtype.is_unsigned() {
+            Kind::Unsigned
+        } else if dtype.is_signed_int() {
+            Kind::Signed
+        } else {
+            Kind::Float
+        }
+    }
+
+    /// The order `same_kind` casting goes up (b < u < i < f).
+    fn casting_rank(self) -> u8 {
+        match self {
+            Kind::Bool => 0,
+            Kind::Unsigned => 1,
+            Kind::Signed => 2,
+            Kind::Float => 3,
+        }
+    }
+
+    /// The order NEP 50 compares a Python scalar's kind with a tensor's: an int is
+    /// weak next to any integer tensor, signed or not.
+    fn weak_rank(self) -> u8 {
+        match self {
+            Kind::Bool => 0,
+            Kind::Unsigned | Kind::Signed => 1,
+            Kind::Float => 2,
         }
     }
 
@@ -39,20 +64,61 @@ impl Kind {
     fn default_dtype(self) -> DType {
         match self {
             Kind::Bool => DType::Bool,
-            Kind::Int => DType::Int64,
+            Kind::Unsigned | Kind::Signed => DType::Int64,
             Kind::Float => DType::Float64,
         }
     }
 }
 
-/// `np.promote_types(a, b)`: the smallest dtype that holds every value of both.
+/// The signed integer of `bits` bits.
+fn signed_of_bits(bits: usize) -> DType {
+    match bits {
+        8 => DType::Int8,
+        16 => DType::Int16,
+        32 => DType::Int32,
+        _ => DType::Int64,
+    }
+}
+
+/// `np.promote_types(a, b)`: the smallest dtype that holds every value of both
+/// (NumPy's table: a signed and an unsigned integer meet in a signed integer twice
+/// the unsigned one's width, or float64 past int64; float32 holds integers of up to
+/// 16 bits exactly).
 pub fn promote_types(a: DType, b: DType) -> DType {
-    let (low, high) = if a <= b { (a, b) } else { (b, a) };
-    // float32 has a 24-bit mantissa, so no integer type fits in it losslessly.
-    if low.is_int() && high == DType::Float32 {
-        DType::Float64
-    } else {
-        high
+    if a == b || b.is_bool() {
+        return a;
+    }
+    if a.is_bool() {
+        return b;
+    }
+    let bits = |d: DType| d.itemsize() * 8;
+    match (Kind::of(a), Kind::of(b)) {
+        (Kind::Float, Kind::Float) => DType::Float64,
+        (Kind::Float, _) | (_, Kind::Float) => {
+            let (float, int) = if a.is_float() { (a, b) } else { (b, a) };
+            if float == DType::Float32 && bits(int) <= 16 {
+                DType::Float32
+            } else {
+                DType::Float64
+            }
+        }
+        (ka, kb) if ka == kb => {
+            if bits(a) >= bits(b) {
+                a
+            } else {
+                b
+            }
+        }
+        _ => {
+            let (signed, unsigned) = if a.is_signed_int() { (a, b) } else { (b, a) };
+            if bits(signed) > bits(unsigned) {
+                signed
+            } else if bits(unsigned) < 64 {
+                signed_of_bits(2 * bits(unsigned))
+            } else {
+                DType::Float64
+            }
+        }
     }
 }
 
@@ -91,12 +157,13 @@ impl Casting {
 
 /// `np.can_cast(from, to, casting)`. Byte order is always native, so `no` and
 /// `equiv` both mean the same dtype; `same_kind` allows any cast that does not go
-/// down a kind (int64 to float32 and int64 to int32 pass, float to int does not).
+/// down a kind in b < u < i < f (int64 to float32, int64 to int32 and uint64 to
+/// int8 pass; float to int and int to uint do not).
 pub fn can_cast(from: DType, to: DType, casting: Casting) -> bool {
     match casting {
         Casting::No | Casting::Equiv => from == to,
         Casting::Safe => promote_types(from, to) == to,
-        Casting::SameKind => Kind::of(from) <= Kind::of(to),
+        Casting::SameKind => Kind::of(from).casting_rank() <= Kind::of(to).casting_rank(),
         Casting::Unsafe => true,
     }
 }
@@ -105,14 +172,18 @@ pub fn can_cast(from: DType, to: DType, casting: Casting) -> bool {
 pub fn result_type(operands: &[Operand]) -> InferResult<DType> {
     let mut strong: Option<DType> = None;
     let mut weak_kind: Option<Kind> = None;
+    let stronger = |current: Option<Kind>, kind: Kind| match current {
+        Some(current) if current.weak_rank() >= kind.weak_rank() => Some(current),
+        _ => Some(kind),
+    };
     for operand in operands {
         match *operand {
             Operand::Tensor(dtype) => {
                 strong = Some(strong.map_or(dtype, |s| promote_types(s, dtype)));
             }
-            Operand::PyBool => weak_kind = weak_kind.max(Some(Kind::Bool)),
-            Operand::PyInt(_) => weak_kind = weak_kind.max(Some(Kind::Int)),
-            Operand::PyFloat => weak_kind = weak_kind.max(Some(Kind::Float)),
+            Operand::PyBool => weak_kind = stronger(weak_kind, Kind::Bool),
+            Operand::PyInt(_) => weak_kind = stronger(weak_kind, Kind::Signed),
+            Operand::PyFloat => weak_kind = stronger(weak_kind, Kind::Float),
         }
     }
     let result = match (strong, weak_kind) {
@@ -121,7 +192,7 @@ pub fn result_type(operands: &[Operand]) -> InferResult<DType> {
         }
         (Some(dtype), None) => dtype,
         (None, Some(kind)) => kind.default_dtype(),
-        (Some(dtype), Some(kind)) if Kind::of(dtype) >= kind => dtype,
+        (Some(dtype), Some(kind)) if Kind::of(dtype).weak_rank() >= kind.weak_rank() => dtype,
         (Some(dtype), Some(kind)) => promote_types(dtype, kind.default_dtype()),
     };
     for operand in operands {
@@ -134,7 +205,10 @@ pub fn result_type(operands: &[Operand]) -> InferResult<DType> {
 
 /// A weak Python int must be representable in the integer dtype it is cast to.
 fn check_int_fits(value: i64, dtype: DType) -> InferResult<()> {
-    if dtype == DType::Int32 && i32::try_from(value).is_err() {
+    let fits = dtype
+        .int_range()
+        .is_none_or(|(low, high)| (low..=high).contains(&i128::from(value)));
+    if !fits {
         return Err(
             InferError::new(format!("Python integer {value} out of bounds for {dtype}")).with_help(
                 format!(
@@ -168,8 +242,8 @@ mod tests {
             [false, false, false, true, true],
             [false, false, false, true, true],
         ];
-        for (row, &from) in DType::ALL.iter().enumerate() {
-            for (column, &to) in DType::ALL.iter().enumerate() {
+        for (row, &from) in DType::V1.iter().enumerate() {
+            for (column, &to) in DType::V1.iter().enumerate() {
                 assert_eq!(can_cast(from, to, Casting::Safe), safe[row][column]);
                 assert_eq!(
                     can_cast(from, to, Casting::SameKind),
@@ -192,8 +266,8 @@ mod tests {
             [Float32, Float64, Float64, Float32, Float64],
             [Float64, Float64, Float64, Float64, Float64],
         ];
-        for (row, a) in DType::ALL.iter().enumerate() {
-            for (col, b) in DType::ALL.iter().enumerate() {
+        for (row, a) in DType::V1.iter().enumerate() {
+            for (col, b) in DType::V1.iter().enumerate() {
                 assert_eq!(promote_types(*a, *b), expected[row][col], "{a} + {b}");
             }
         }
@@ -261,5 +335,105 @@ mod tests {
             result_type(&[Operand::Tensor(Int32), Operand::PyInt(i32::MIN.into())]),
             Ok(Int32)
         );
+    }
+
+    /// `np.promote_types` and `np.can_cast` of NumPy 2.4 for every pair of dtypes,
+    /// rows and columns in `DType::ALL`'s order.
+    #[test]
+    fn promotion_and_casting_match_numpy_for_every_dtype() {
+        let promote = [
+            [
+                Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64,
+            ],
+            [
+                Int8, Int8, Int16, Int32, Int64, Int16, Int32, Int64, Float64, Float32, Float64,
+            ],
+            [
+                Int16, Int16, Int16, Int32, Int64, Int16, Int32, Int64, Float64, Float32, Float64,
+            ],
+            [
+                Int32, Int32, Int32, Int32, Int64, Int32, Int32, Int64, Float64, Float64, Float64,
+            ],
+            [
+                Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Float64, Float64, Float64,
+            ],
+            [
+                UInt8, Int16, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64,
+            ],
+            [
+                UInt16, Int32, Int32, Int32, Int64, UInt16, UInt16, UInt32, UInt64, Float32,
+                Float64,
+            ],
+            [
+                UInt32, Int64, Int64, Int64, Int64, UInt32, UInt32, UInt32, UInt64, Float64,
+                Float64,
+            ],
+            [
+                UInt64, Float64, Float64, Float64, Float64, UInt64, UInt64, UInt64, UInt64,
+                Float64, Float64,
+            ],
+            [
+                Float32, Float32, Float32, Float64, Float64, Float32, Float32, Float64, Float64,
+                Float32, Float64,
+            ],
+            [
+                Float64, Float64, Float64, Float64, Float64, Float64, Float64, Float64, Float64,
+                Float64, Float64,
+            ],
+        ];
+        let safe = [
+            "11111111111",
+            "01111000011",
+            "00111000011",
+            "00011000001",
+            "00001000001",
+            "00111111111",
+            "00011011111",
+            "00001001101",
+            "00000000101",
+            "00000000011",
+            "00000000001",
+        ];
+        let same_kind = [
+            "11111111111",
+            "01111000011",
+            "01111000011",
+            "01111000011",
+            "01111000011",
+            "01111111111",
+            "01111111111",
+            "01111111111",
+            "01111111111",
+            "00000000011",
+            "00000000011",
+        ];
+        for (row, &a) in DType::ALL.iter().enumerate() {
+            for (column, &b) in DType::ALL.iter().enumerate() {
+                assert_eq!(promote_types(a, b), promote[row][column], "{a} + {b}");
+                let bit = |table: &[&str; 11]| table[row].as_bytes()[column] == b'1';
+                assert_eq!(can_cast(a, b, Casting::Safe), bit(&safe), "safe {a} -> {b}");
+                assert_eq!(
+                    can_cast(a, b, Casting::SameKind),
+                    bit(&same_kind),
+                    "same_kind {a} -> {b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn weak_ints_take_unsigned_and_small_dtypes_and_must_fit() {
+        assert_eq!(
+            result_type(&[Operand::Tensor(UInt8), Operand::PyInt(200)]),
+            Ok(UInt8)
+        );
+        assert_eq!(
+            result_type(&[Operand::Tensor(Int8), Operand::PyFloat]),
+            Ok(Float64)
+        );
+        let err = result_type(&[Operand::Tensor(UInt8), Operand::PyInt(-1)]).unwrap_err();
+        assert_eq!(err.message, "Python integer -1 out of bounds for uint8");
+        let err = result_type(&[Operand::Tensor(Int8), Operand::PyInt(128)]).unwrap_err();
+        assert_eq!(err.message, "Python integer 128 out of bounds for int8");
     }
 }

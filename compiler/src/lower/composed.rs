@@ -441,14 +441,9 @@ impl Lowerer<'_> {
     }
 }
 
-/// NumPy's `can_cast(from, to, casting='same_kind')` for the five dtypes.
+/// NumPy's `can_cast(from, to, casting='same_kind')`.
 fn same_kind(from: DType, to: DType) -> bool {
-    let kind = |dtype: DType| match dtype {
-        DType::Bool => 0,
-        DType::Int32 | DType::Int64 => 1,
-        DType::Float32 | DType::Float64 => 2,
-    };
-    kind(from) <= kind(to)
+    crate::infer::dtypes::can_cast(from, to, crate::infer::dtypes::Casting::SameKind)
 }
 
 impl Lowerer<'_> {

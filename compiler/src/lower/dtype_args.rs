@@ -1,6 +1,6 @@
 //! The `dtype=` and `casting=` arguments: dtype names as NumPy reads them (with
 //! byte-order marks, type codes and C-type names), a clear message for NumPy dtypes
-//! outside the five, and NumPy's casting rules with its error messages.
+//! marsc lacks, and NumPy's casting rules with its error messages.
 
 use super::bind::Arg;
 use super::convert::str_arg;
@@ -16,7 +16,7 @@ pub(super) fn dtype_arg(arg: &Arg) -> LowerResult<Option<DType>> {
         Value::None => Ok(None),
         Value::Str(name) => dtype_from_name(name).map(Some).map_err(|message| {
             Diagnostic::error(message, arg.span)
-                .with_help("the dtypes are bool, int32, int64, float32 and float64")
+                .with_help("the dtypes are bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32 and float64")
         }),
         other => other.as_dtype().map(Some).ok_or_else(|| {
             Diagnostic::error(
@@ -30,7 +30,7 @@ pub(super) fn dtype_arg(arg: &Arg) -> LowerResult<Option<DType>> {
     }
 }
 
-/// A dtype name as NumPy reads it: the five dtypes' names and type codes, with a
+/// A dtype name as NumPy reads it: marsc's dtypes' names and type codes, with a
 /// byte-order mark that changes nothing for them (`=` native, `|` not applicable,
 /// `<` little-endian; `>` only on bools), and the C-type names that mean them on
 /// 64-bit Linux (`long`, `intp`, `intc`, `'l'`, `'d'`, ...). A name NumPy knows
@@ -41,6 +41,7 @@ fn dtype_from_name(name: &str) -> Result<DType, String> {
     let base = big_endian.unwrap_or(unmarked);
     let dtype = DType::from_name(base).or(match base {
         "long" | "longlong" | "intp" | "l" | "q" | "p" => Some(DType::Int64),
+        "ulonglong" | "P" => Some(DType::UInt64),
         "intc" | "i" => Some(DType::Int32),
         "f" => Some(DType::Float32),
         "d" => Some(DType::Float64),
@@ -58,24 +59,9 @@ fn dtype_from_name(name: &str) -> Result<DType, String> {
     }
 }
 
-/// NumPy dtype names and type codes outside the five dtypes.
+/// NumPy dtype names and type codes marsc lacks.
 fn is_other_numpy_dtype(name: &str) -> bool {
     const NAMES: &[&str] = &[
-        "int8",
-        "int16",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "uint",
-        "uintp",
-        "uintc",
-        "ulong",
-        "ulonglong",
-        "byte",
-        "ubyte",
-        "short",
-        "ushort",
         "float16",
         "half",
         "float128",
@@ -164,7 +150,13 @@ mod tests {
         );
         let message = |name: &str| dtype_arg(&arg(Value::str(name))).unwrap_err().message;
         assert_eq!(message("foo"), "data type 'foo' not understood");
-        assert_eq!(message("u8"), "data type 'u8' is not supported by marsc");
+        assert_eq!(
+            message("float16"),
+            "data type 'float16' is not supported by marsc"
+        );
+        assert_eq!(dtype_arg(&arg(Value::str("u8"))), Ok(Some(DType::UInt64)));
+        assert_eq!(dtype_arg(&arg(Value::str("|u1"))), Ok(Some(DType::UInt8)));
+        assert_eq!(dtype_arg(&arg(Value::str("short"))), Ok(Some(DType::Int16)));
         assert!(message(">f4").starts_with("not supported yet: the big-endian"));
     }
 

@@ -15,7 +15,7 @@ use crate::infer::InferError;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::ast::{self, BinOp, CmpOp};
 use marsc_grammar::{Diagnostic, Span};
-use marsc_runtime::ops::{BinaryOp, DTypeRuleError, UnaryOp};
+use marsc_runtime::ops::{BinaryOp, UnaryOp};
 use marsc_runtime::DType;
 
 /// An infer error as a diagnostic at `span`.
@@ -106,20 +106,17 @@ impl Lowerer<'_> {
             value: rhs.0,
             span: rhs.1,
         };
-        if op == BinOp::Pow && self.is_bool_squared(&a.value, &b.value) {
-            let error = DTypeRuleError::UnsupportedResult("int8");
-            return Err(dtype_rule_error("square", DType::Bool, error, span));
+        if let (BinOp::Pow, Value::Tensor(id), Value::Int(2)) = (op, &a.value, &b.value) {
+            if self.dtype(*id) == DType::Bool {
+                // NumPy computes `array ** 2` with `square`, which gives int8 for bools
+                // (while `power(bools, 2)` gives int64).
+                return self.unary(UnaryOp::Square, *id, span, span);
+            }
         }
         match binary_op_of(op) {
             Some(binary) => self.binary(binary, &a, &b, op_span, span),
             None => self.matmul(&a, &b, op_span, span),
         }
-    }
-
-    /// NumPy computes `array ** 2` with `square`, which gives int8 for bools (while
-    /// `power(bools, 2)` gives int64).
-    fn is_bool_squared(&self, base: &Value, exponent: &Value) -> bool {
-        matches!((base, exponent), (Value::Tensor(id), Value::Int(2)) if self.dtype(*id) == DType::Bool)
     }
 
     pub(super) fn tensor_compare_operator(

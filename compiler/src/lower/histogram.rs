@@ -364,14 +364,12 @@ impl Lowerer<'_> {
                 }
                 let edges = match self.dtype(id) {
                     DType::Bool => return Err(boolean_bins(arg.span)),
-                    DType::Int32 | DType::Int64 => self.stage_value(id, arg.span).map(|data| {
-                        Edges::Int(cast_values(&data, |v| match v {
-                            marsc_runtime::Scalar::Int32(v) => Some(i64::from(v)),
-                            marsc_runtime::Scalar::Int64(v) => Some(v),
-                            _ => None,
+                    int if int.is_int() => self.stage_value(id, arg.span).map(|data| {
+                        Edges::Int(cast_values(&data, |v| {
+                            v.as_i128().and_then(|v| i64::try_from(v).ok())
                         }))
                     }),
-                    DType::Float32 | DType::Float64 => self
+                    _ => self
                         .stage_value(id, arg.span)
                         .map(|data| Edges::Float(cast_values(&data, |v| Some(v.as_f64())))),
                 };

@@ -50,12 +50,18 @@ pub(crate) fn library_member(name: &str, module: LibraryModule) -> Option<Value>
     })
 }
 
-/// NumPy's scalar type names for the five dtypes.
+/// NumPy's scalar type names for marsc's dtypes.
 fn scalar_type(name: &str) -> Option<DType> {
     Some(match name {
         "bool" | "bool_" => DType::Bool,
-        "int32" => DType::Int32,
-        "int64" | "int_" | "intp" => DType::Int64,
+        "int8" | "byte" => DType::Int8,
+        "int16" | "short" => DType::Int16,
+        "int32" | "intc" => DType::Int32,
+        "int64" | "int_" | "intp" | "long" | "longlong" => DType::Int64,
+        "uint8" | "ubyte" => DType::UInt8,
+        "uint16" | "ushort" => DType::UInt16,
+        "uint32" | "uintc" => DType::UInt32,
+        "uint64" | "uint" | "uintp" | "ulong" | "ulonglong" => DType::UInt64,
         "float32" | "single" => DType::Float32,
         "float64" | "double" => DType::Float64,
         _ => return None,
@@ -65,8 +71,9 @@ fn scalar_type(name: &str) -> Option<DType> {
 /// Every name a library namespace has, for suggestions.
 pub(crate) fn library_member_names() -> impl Iterator<Item = &'static str> {
     library::names(Home::Library).chain([
-        "random", "linalg", "newaxis", "pi", "e", "inf", "nan", "bool", "bool_", "int32", "int64",
-        "float32", "float64", "double", "single",
+        "random", "linalg", "newaxis", "pi", "e", "inf", "nan", "bool", "bool_", "int8", "int16",
+        "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "double",
+        "single",
     ])
 }
 

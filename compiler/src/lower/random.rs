@@ -200,14 +200,19 @@ impl Lowerer<'_> {
         let dtype = dtype_arg(&dtype_given)?.unwrap_or(DType::Int64);
         let (min, max) = match dtype {
             DType::Bool => (0, 1),
-            DType::Int32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
-            DType::Int64 => (i64::MIN, i64::MAX),
-            DType::Float32 | DType::Float64 => {
-                return Err(Diagnostic::error(
-                    format!("Unsupported dtype {dtype} for randint"),
-                    dtype_given.span,
-                ))
-            }
+            // Draws are int64 (uint64 draws above 2**63 are not supported yet).
+            int => match int.int_range() {
+                Some((low, high)) => (
+                    i64::try_from(low).unwrap_or(i64::MIN),
+                    i64::try_from(high).unwrap_or(i64::MAX),
+                ),
+                None => {
+                    return Err(Diagnostic::error(
+                        format!("Unsupported dtype {dtype} for randint"),
+                        dtype_given.span,
+                    ))
+                }
+            },
         };
         // NumPy's checks, in NumPy's order.
         let (low, high, high_span) = match high_arg.value {

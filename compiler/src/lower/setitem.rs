@@ -305,10 +305,10 @@ impl Lowerer<'_> {
             _ => return Ok(None),
         };
         match self.dtype(index) {
-            DType::Int32 | DType::Int64 => Ok(Some((index, span, *axis))),
+            int if int.is_int() => Ok(Some((index, span, *axis))),
             // A boolean list is a mask, left to the mask's rules.
             DType::Bool => Ok(None),
-            DType::Float32 | DType::Float64 => Err(Diagnostic::error(
+            _ => Err(Diagnostic::error(
                 "arrays used as indices must be of integer (or boolean) type",
                 span,
             )),
@@ -458,7 +458,7 @@ impl Lowerer<'_> {
     ) -> LowerResult<TileableId> {
         // A Python int is checked against an integer dtype's range, as NumPy does.
         let typed = match (&value, dtype) {
-            (Value::Int(_) | Value::Bool(_), DType::Int32 | DType::Int64) => Some(dtype),
+            (Value::Int(_) | Value::Bool(_), int) if int.is_int() => Some(dtype),
             _ => None,
         };
         let arg = super::bind::Arg {

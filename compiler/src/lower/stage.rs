@@ -22,6 +22,7 @@ use super::bind::Arg;
 use super::value::{PyType, Value};
 use super::Lowerer;
 use crate::tileable::{Output, PrintItem, TileableId};
+use marsc_grammar::Diagnostic;
 use marsc_grammar::Span;
 use marsc_runtime::{ArrayData, Scalar};
 use std::cell::RefCell;
@@ -119,7 +120,23 @@ impl Lowerer<'_> {
     /// `int` or a `float` by its dtype. `None` as [`stage_value`](Self::stage_value).
     pub(super) fn staged_scalar(&mut self, id: TileableId, span: Span) -> Option<Value> {
         let data = self.stage_value(id, span)?;
-        data.get_flat(0).map(python_scalar)
+        let scalar = data.get_flat(0)?;
+        self.python_value(scalar, span)
+    }
+
+    /// `python_scalar`, or `None` with a diagnostic for a uint64 beyond int64 (a
+    /// Python int marsc cannot hold yet).
+    fn python_value(&mut self, scalar: Scalar, span: Span) -> Option<Value> {
+        let value = python_scalar(scalar);
+        if value.is_none() {
+            self.diagnostics.push(Diagnostic::error(
+                format!(
+                    "not supported yet: the uint64 value {scalar} as a Python int (beyond int64)"
+                ),
+                span,
+            ));
+        }
+        value
     }
 
     /// `int(t)`, `float(t)`, `bool(t)` of a tensor the shape allows: Python's
@@ -167,22 +184,23 @@ impl Lowerer<'_> {
     pub(super) fn staged_list(&mut self, id: TileableId, span: Span) -> Option<Value> {
         let shape = self.shape(id).to_vec();
         let data = self.stage_value(id, span)?;
-        let scalars: Vec<Value> = (0..data.len())
-            .filter_map(|i| data.get_flat(i).map(python_scalar))
-            .collect();
+        let scalars = (0..data.len())
+            .filter_map(|i| data.get_flat(i))
+            .map(|scalar| self.python_value(scalar, span))
+            .collect::<Option<Vec<Value>>>()?;
         Some(nest(&shape, &scalars))
     }
 }
 
-/// A tensor element as the Python scalar NumPy's `item()` gives.
-pub(super) fn python_scalar(scalar: Scalar) -> Value {
-    match scalar {
+/// A tensor element as the Python scalar NumPy's `item()` gives; `None` for a uint64
+/// beyond int64 (marsc's Python ints are 64-bit).
+pub(super) fn python_scalar(scalar: Scalar) -> Option<Value> {
+    Some(match scalar {
         Scalar::Bool(b) => Value::Bool(b),
-        Scalar::Int32(v) => Value::Int(v as i64),
-        Scalar::Int64(v) => Value::Int(v),
         Scalar::Float32(v) => Value::Float(v as f64),
         Scalar::Float64(v) => Value::Float(v),
-    }
+        int => Value::Int(i64::try_from(int.as_i128()?).ok()?),
+    })
 }
 
 /// C-order `items` as nested lists of `shape`.

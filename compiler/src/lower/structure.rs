@@ -241,7 +241,7 @@ impl Lowerer<'_> {
 fn zero_of(dtype: DType) -> Value {
     match dtype {
         DType::Bool => Value::Bool(false),
-        DType::Int32 | DType::Int64 => Value::Int(0),
-        DType::Float32 | DType::Float64 => Value::Float(0.0),
+        float if float.is_float() => Value::Float(0.0),
+        _ => Value::Int(0),
     }
 }

@@ -40,8 +40,14 @@ pub fn write_array(array: &ArrayData, out: &mut dyn Write) -> io::Result<()> {
     }
     match array {
         ArrayData::Bool(a) => write_elements(a, out, |v| [u8::from(v)]),
+        ArrayData::Int8(a) => write_elements(a, out, i8::to_le_bytes),
+        ArrayData::Int16(a) => write_elements(a, out, i16::to_le_bytes),
         ArrayData::Int32(a) => write_elements(a, out, i32::to_le_bytes),
         ArrayData::Int64(a) => write_elements(a, out, i64::to_le_bytes),
+        ArrayData::UInt8(a) => write_elements(a, out, u8::to_le_bytes),
+        ArrayData::UInt16(a) => write_elements(a, out, u16::to_le_bytes),
+        ArrayData::UInt32(a) => write_elements(a, out, u32::to_le_bytes),
+        ArrayData::UInt64(a) => write_elements(a, out, u64::to_le_bytes),
         ArrayData::Float32(a) => write_elements(a, out, f32::to_le_bytes),
         ArrayData::Float64(a) => write_elements(a, out, f64::to_le_bytes),
     }
@@ -78,11 +84,29 @@ pub fn read_array(input: &mut dyn Read) -> io::Result<ArrayData> {
             1 => Ok(true),
             _ => Err(invalid("a bool element is neither 0 nor 1")),
         })?),
+        DType::Int8 => ArrayData::Int8(read_elements(input, shape, len, |b| {
+            Ok(i8::from_le_bytes(b))
+        })?),
+        DType::Int16 => ArrayData::Int16(read_elements(input, shape, len, |b| {
+            Ok(i16::from_le_bytes(b))
+        })?),
         DType::Int32 => ArrayData::Int32(read_elements(input, shape, len, |b| {
             Ok(i32::from_le_bytes(b))
         })?),
         DType::Int64 => ArrayData::Int64(read_elements(input, shape, len, |b| {
             Ok(i64::from_le_bytes(b))
+        })?),
+        DType::UInt8 => ArrayData::UInt8(read_elements(input, shape, len, |b| {
+            Ok(u8::from_le_bytes(b))
+        })?),
+        DType::UInt16 => ArrayData::UInt16(read_elements(input, shape, len, |b| {
+            Ok(u16::from_le_bytes(b))
+        })?),
+        DType::UInt32 => ArrayData::UInt32(read_elements(input, shape, len, |b| {
+            Ok(u32::from_le_bytes(b))
+        })?),
+        DType::UInt64 => ArrayData::UInt64(read_elements(input, shape, len, |b| {
+            Ok(u64::from_le_bytes(b))
         })?),
         DType::Float32 => ArrayData::Float32(read_elements(input, shape, len, |b| {
             Ok(f32::from_le_bytes(b))
@@ -94,13 +118,7 @@ pub fn read_array(input: &mut dyn Read) -> io::Result<ArrayData> {
 }
 
 fn dtype_code(dtype: DType) -> u8 {
-    match dtype {
-        DType::Bool => 0,
-        DType::Int32 => 1,
-        DType::Int64 => 2,
-        DType::Float32 => 3,
-        DType::Float64 => 4,
-    }
+    dtype.code()
 }
 
 fn dtype_from_code(code: u8) -> io::Result<DType> {

@@ -79,10 +79,9 @@ pub fn repr_corners(corners: &ArrayData, shape: &[usize]) -> String {
 pub fn format_scalar(s: Scalar) -> String {
     match s {
         Scalar::Bool(b) => python_bool(b).to_string(),
-        Scalar::Int32(v) => v.to_string(),
-        Scalar::Int64(v) => v.to_string(),
         Scalar::Float32(v) => float_scalar_str(v),
         Scalar::Float64(v) => float_scalar_str(v),
+        int => int.as_i128().map_or_else(String::new, |v| v.to_string()),
     }
 }
 
@@ -131,13 +130,9 @@ pub fn corners_of(a: &ArrayData) -> Cow<'_, ArrayData> {
         if let [head, tail] = ranges.as_slice() {
             let indices: Vec<usize> = head.clone().chain(tail.clone()).collect();
             let axis = Axis(axis);
-            corners = Cow::Owned(match corners.as_ref() {
-                ArrayData::Bool(values) => ArrayData::Bool(values.select(axis, &indices)),
-                ArrayData::Int32(values) => ArrayData::Int32(values.select(axis, &indices)),
-                ArrayData::Int64(values) => ArrayData::Int64(values.select(axis, &indices)),
-                ArrayData::Float32(values) => ArrayData::Float32(values.select(axis, &indices)),
-                ArrayData::Float64(values) => ArrayData::Float64(values.select(axis, &indices)),
-            });
+            corners = Cow::Owned(crate::with_array!(corners.as_ref(), values => {
+                crate::kernels::Element::into_data(values.select(axis, &indices))
+            }));
         }
     }
     corners
@@ -183,14 +178,14 @@ fn array_to_string(corners: &ArrayData, shape: &[usize], separator: &str, prefix
                 word.to_string()
             })
         }
-        ArrayData::Int32(values) => {
-            let word = int_words(values);
-            layout(&|index| word(values[at(index)]))
-        }
-        ArrayData::Int64(values) => {
-            let word = int_words(values);
-            layout(&|index| word(values[at(index)]))
-        }
+        ArrayData::Int8(values) => int_layout(values, &at, &layout),
+        ArrayData::Int16(values) => int_layout(values, &at, &layout),
+        ArrayData::Int32(values) => int_layout(values, &at, &layout),
+        ArrayData::Int64(values) => int_layout(values, &at, &layout),
+        ArrayData::UInt8(values) => int_layout(values, &at, &layout),
+        ArrayData::UInt16(values) => int_layout(values, &at, &layout),
+        ArrayData::UInt32(values) => int_layout(values, &at, &layout),
+        ArrayData::UInt64(values) => int_layout(values, &at, &layout),
         ArrayData::Float32(values) => {
             let format = FloatFormat::new(&values.iter().copied().collect::<Vec<_>>());
             layout(&|index| format.format(values[at(index)]))
@@ -200,6 +195,16 @@ fn array_to_string(corners: &ArrayData, shape: &[usize], separator: &str, prefix
             layout(&|index| format.format(values[at(index)]))
         }
     }
+}
+
+/// An integer array laid out by `layout`, each word found through `at`.
+fn int_layout<T: Copy + Ord + ToString>(
+    values: &ArrayD<T>,
+    at: &dyn Fn(&[usize]) -> IxDyn,
+    layout: &dyn Fn(&dyn Fn(&[usize]) -> String) -> String,
+) -> String {
+    let word = int_words(values);
+    layout(&|index| word(values[at(index)]))
 }
 
 /// Integers right-aligned to the widest printed value (NumPy's `IntegerFormat`).

@@ -131,6 +131,9 @@ impl Builder<'_> {
                     return Some(node);
                 }
                 let dtype = *self.input_dtypes.get(slot)?;
+                if !jit_dtype(dtype) {
+                    return None;
+                }
                 let node = self.leaf(LeafKind::Buffer, dtype, LeafInstance::Buffer);
                 self.buffer_inputs.push(input);
                 self.input_nodes[slot] = Some(node);
@@ -181,7 +184,7 @@ impl Builder<'_> {
         let node = match &op.kernel {
             Kernel::Unary(unary) => {
                 let [x] = args.as_slice() else { return None };
-                let dtype = unary_result(*unary, self.dtype(*x))?;
+                let dtype = unary_result(*unary, self.dtype(*x)).filter(|&d| jit_dtype(d))?;
                 self.push(NodeKind::Unary(*unary), dtype, args)
             }
             Kernel::Binary { op, common } => {
@@ -189,6 +192,9 @@ impl Builder<'_> {
                     return None;
                 };
                 let exponent_known = self.nonnegative_constant(*exponent, *common);
+                if !jit_dtype(*common) {
+                    return None;
+                }
                 let dtype = binary_result(*op, *common, exponent_known)?;
                 self.push(
                     NodeKind::Binary {
@@ -211,6 +217,9 @@ impl Builder<'_> {
             }
             Kernel::Cast(dtype) => {
                 let [_] = args.as_slice() else { return None };
+                if !jit_dtype(*dtype) {
+                    return None;
+                }
                 self.push(NodeKind::Cast, *dtype, args)
             }
             creation => self.creation(creation)?,
@@ -364,6 +373,9 @@ impl Builder<'_> {
             }
             _ => return None,
         };
+        if kind == LeafKind::Indexed && !indexed_dtype(dtype) {
+            return None;
+        }
         Some(self.leaf(kind, dtype, instance))
     }
 }
@@ -380,6 +392,21 @@ fn chunk_inside(global: &[usize], offset: &[usize], shape: &[usize]) -> bool {
         })
 }
 
+/// Whether the JIT compiles values of `dtype` (every dtype does; indexed leaves
+/// only of the version 1 dtypes, see [`indexed_dtype`]).
+pub fn jit_dtype(_dtype: DType) -> bool {
+    true
+}
+
+/// Whether creation leaves (ranges, literals, random draws) of `dtype` are filled by
+/// the JIT's block filler (the version 1 dtypes; others run interpreted).
+fn indexed_dtype(dtype: DType) -> bool {
+    matches!(
+        dtype,
+        DType::Bool | DType::Int32 | DType::Int64 | DType::Float32 | DType::Float64
+    )
+}
+
 /// The result dtype of a unary op the JIT implements for this input, if any.
 fn unary_result(op: UnaryOp, input: DType) -> Option<DType> {
     use UnaryOp::*;
@@ -387,18 +414,11 @@ fn unary_result(op: UnaryOp, input: DType) -> Option<DType> {
     let supported = match op {
         IsNan | IsInf | IsFinite | LogicalNot => true,
         _ if output.is_float() => op != Invert,
+        // The integer reciprocal calls the interpreter's int32/int64 function.
+        Reciprocal if output.is_int() => matches!(output, DType::Int32 | DType::Int64),
         _ if output.is_int() => matches!(
             op,
-            Negative
-                | Positive
-                | Floor
-                | Ceil
-                | Trunc
-                | Absolute
-                | Square
-                | Sign
-                | Reciprocal
-                | Invert
+            Negative | Positive | Floor | Ceil | Trunc | Absolute | Square | Sign | Invert
         ),
         _ => matches!(op, Absolute | Floor | Ceil | Trunc | Invert),
     };
@@ -415,6 +435,8 @@ fn binary_result(op: BinaryOp, common: DType, exponent_known: bool) -> Option<DT
         // NumPy raises on negative integer exponents, which the interpreter checks
         // element by element; a power by a constant that is not negative cannot.
         DType::Int32 | DType::Int64 => op != Power || exponent_known,
+        // The other integers have no floor division, remainder or power externs.
+        int if int.is_int() => !matches!(op, FloorDivide | Remainder | Power),
         DType::Bool => matches!(
             op,
             Add | Maximum
@@ -436,6 +458,7 @@ fn binary_result(op: BinaryOp, common: DType, exponent_known: bool) -> Option<DT
                 | LogicalXor
         ),
         DType::Float32 | DType::Float64 => true,
+        _ => false,
     };
     supported.then_some(output)
 }

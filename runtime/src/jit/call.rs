@@ -31,8 +31,14 @@ const STREAM_BLOCK: usize = 2048;
 /// it writes as the matching Cranelift type (bools only as 0 or 1).
 pub(super) trait Pod: Copy {}
 impl Pod for bool {}
+impl Pod for i8 {}
+impl Pod for i16 {}
 impl Pod for i32 {}
 impl Pod for i64 {}
+impl Pod for u8 {}
+impl Pod for u16 {}
+impl Pod for u32 {}
+impl Pod for u64 {}
 impl Pod for f32 {}
 impl Pod for f64 {}
 
@@ -364,6 +370,8 @@ unsafe fn fill_raw(source: &LeafInstance, first: u64, len: usize, out: *mut u8) 
         DType::Int64 => LeafBlock::Int64(std::slice::from_raw_parts_mut(out.cast(), len)),
         DType::Float32 => LeafBlock::Float32(std::slice::from_raw_parts_mut(out.cast(), len)),
         DType::Float64 => LeafBlock::Float64(std::slice::from_raw_parts_mut(out.cast(), len)),
+        // Indexed leaves of other dtypes are never JIT leaves (`build::jit_dtype`).
+        _ => return,
     };
     source.fill_local(first, block);
 }

@@ -10,7 +10,8 @@ use super::externs::{Extern, ExternType};
 use super::graph::{JitGraph, LeafKind, NodeKind, SLOTS_PER_LEAF};
 use super::loops::CountedLoop;
 use super::scalar_ops::{
-    binary_is_vector_friendly, scalar_type, unary_is_vector_friendly, ExternResolver, OpEmitter,
+    binary_is_vector_friendly, int_extremum, scalar_type, unary_is_vector_friendly, ExternResolver,
+    OpEmitter,
 };
 use crate::dtype::DType;
 use crate::ops::ReduceOp;
@@ -55,13 +56,8 @@ pub struct KernelKey {
 pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, String> {
     use ReduceOp::*;
     Ok(match op {
-        Sum | Prod => {
-            if input.is_float() {
-                input
-            } else {
-                DType::Int64
-            }
-        }
+        // The result dtype: int64 for bool and signed ints, uint64 for unsigned.
+        Sum | Prod => op.result_dtype(input),
         // NumPy's (and the interpreter's) mean of float32 sums in float32.
         Mean => {
             if input == DType::Float32 {
@@ -680,10 +676,8 @@ fn extreme(
         } else {
             b.ins().band(acc, value)
         }
-    } else if largest {
-        b.ins().smax(acc, value)
     } else {
-        b.ins().smin(acc, value)
+        int_extremum(b, largest, acc, value, dtype)
     }
 }
 
@@ -691,12 +685,11 @@ fn extreme(
 fn from_bits(b: &mut FunctionBuilder<'_>, bits: Value, dtype: DType) -> Value {
     match dtype {
         DType::Float64 => b.ins().bitcast(types::F64, MemFlagsData::new(), bits),
-        DType::Int64 => bits,
+        DType::Int64 | DType::UInt64 => bits,
         DType::Float32 => {
             let low = b.ins().ireduce(types::I32, bits);
             b.ins().bitcast(types::F32, MemFlagsData::new(), low)
         }
-        DType::Int32 => b.ins().ireduce(types::I32, bits),
-        DType::Bool => b.ins().ireduce(types::I8, bits),
+        narrow => b.ins().ireduce(scalar_type(narrow), bits),
     }
 }

@@ -170,13 +170,9 @@ fn is_standard(data: &ArrayData) -> bool {
 }
 
 fn standard(data: &ArrayData) -> ArrayData {
-    match data {
-        ArrayData::Bool(a) => ArrayData::Bool(a.as_standard_layout().into_owned()),
-        ArrayData::Int32(a) => ArrayData::Int32(a.as_standard_layout().into_owned()),
-        ArrayData::Int64(a) => ArrayData::Int64(a.as_standard_layout().into_owned()),
-        ArrayData::Float32(a) => ArrayData::Float32(a.as_standard_layout().into_owned()),
-        ArrayData::Float64(a) => ArrayData::Float64(a.as_standard_layout().into_owned()),
-    }
+    crate::with_array!(data, a => crate::kernels::Element::into_data(
+        a.as_standard_layout().into_owned()
+    ))
 }
 
 fn geometry(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<Vec<LeafGeometry>, String> {
@@ -197,8 +193,14 @@ fn geometry(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<Vec<LeafGeomet
 fn buffer_bytes(data: &ArrayData) -> &[u8] {
     match data {
         ArrayData::Bool(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::Int8(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::Int16(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::Int32(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::Int64(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::UInt8(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::UInt16(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::UInt32(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::UInt64(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::Float32(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::Float64(a) => a.as_slice().map_or(&[], bytes_of),
     }
@@ -398,10 +400,14 @@ fn identity(op: ReduceOp, dtype: DType) -> Scalar {
         (ReduceOp::Prod, _) | (ReduceOp::All, _) => Scalar::Int64(1),
         (ReduceOp::Max, DType::Float32 | DType::Float64) => Scalar::Float64(f64::NEG_INFINITY),
         (ReduceOp::Min, DType::Float32 | DType::Float64) => Scalar::Float64(f64::INFINITY),
-        (ReduceOp::Max, DType::Int32) => Scalar::Int32(i32::MIN),
-        (ReduceOp::Min, DType::Int32) => Scalar::Int32(i32::MAX),
-        (ReduceOp::Max, DType::Int64) => Scalar::Int64(i64::MIN),
-        (ReduceOp::Min, DType::Int64) => Scalar::Int64(i64::MAX),
+        (ReduceOp::Max | ReduceOp::Min, DType::UInt64) => {
+            Scalar::UInt64(if op == ReduceOp::Max { 0 } else { u64::MAX })
+        }
+        (ReduceOp::Max | ReduceOp::Min, int) if int.is_int() => {
+            let (low, high) = int.int_range().unwrap_or((0, 0));
+            let bound = if op == ReduceOp::Max { low } else { high };
+            Scalar::Int64(i64::try_from(bound).unwrap_or(0))
+        }
         (ReduceOp::Min, DType::Bool) => Scalar::Bool(true),
         _ => Scalar::Int64(0),
     };
@@ -456,8 +462,14 @@ fn reduce_state(
 /// An output being written by JIT code, one vector per dtype.
 enum TypedVec {
     Bool(Vec<bool>),
+    Int8(Vec<i8>),
+    Int16(Vec<i16>),
     Int32(Vec<i32>),
     Int64(Vec<i64>),
+    UInt8(Vec<u8>),
+    UInt16(Vec<u16>),
+    UInt32(Vec<u32>),
+    UInt64(Vec<u64>),
     Float32(Vec<f32>),
     Float64(Vec<f64>),
 }
@@ -471,11 +483,27 @@ impl TypedVec {
             DType::Bool => {
                 TypedVec::Bool(try_filled(len, bool::from_scalar(value)).map_err(failed)?)
             }
+            DType::Int8 => TypedVec::Int8(try_filled(len, i8::from_scalar(value)).map_err(failed)?),
+            DType::Int16 => {
+                TypedVec::Int16(try_filled(len, i16::from_scalar(value)).map_err(failed)?)
+            }
             DType::Int32 => {
                 TypedVec::Int32(try_filled(len, i32::from_scalar(value)).map_err(failed)?)
             }
             DType::Int64 => {
                 TypedVec::Int64(try_filled(len, i64::from_scalar(value)).map_err(failed)?)
+            }
+            DType::UInt8 => {
+                TypedVec::UInt8(try_filled(len, u8::from_scalar(value)).map_err(failed)?)
+            }
+            DType::UInt16 => {
+                TypedVec::UInt16(try_filled(len, u16::from_scalar(value)).map_err(failed)?)
+            }
+            DType::UInt32 => {
+                TypedVec::UInt32(try_filled(len, u32::from_scalar(value)).map_err(failed)?)
+            }
+            DType::UInt64 => {
+                TypedVec::UInt64(try_filled(len, u64::from_scalar(value)).map_err(failed)?)
             }
             DType::Float32 => {
                 TypedVec::Float32(try_filled(len, f32::from_scalar(value)).map_err(failed)?)
@@ -489,8 +517,14 @@ impl TypedVec {
     fn len(&self) -> usize {
         match self {
             TypedVec::Bool(v) => v.len(),
+            TypedVec::Int8(v) => v.len(),
+            TypedVec::Int16(v) => v.len(),
             TypedVec::Int32(v) => v.len(),
             TypedVec::Int64(v) => v.len(),
+            TypedVec::UInt8(v) => v.len(),
+            TypedVec::UInt16(v) => v.len(),
+            TypedVec::UInt32(v) => v.len(),
+            TypedVec::UInt64(v) => v.len(),
             TypedVec::Float32(v) => v.len(),
             TypedVec::Float64(v) => v.len(),
         }
@@ -499,8 +533,14 @@ impl TypedVec {
     fn bytes_mut(&mut self) -> &mut [u8] {
         match self {
             TypedVec::Bool(v) => bytes_of_mut(v),
+            TypedVec::Int8(v) => bytes_of_mut(v),
+            TypedVec::Int16(v) => bytes_of_mut(v),
             TypedVec::Int32(v) => bytes_of_mut(v),
             TypedVec::Int64(v) => bytes_of_mut(v),
+            TypedVec::UInt8(v) => bytes_of_mut(v),
+            TypedVec::UInt16(v) => bytes_of_mut(v),
+            TypedVec::UInt32(v) => bytes_of_mut(v),
+            TypedVec::UInt64(v) => bytes_of_mut(v),
             TypedVec::Float32(v) => bytes_of_mut(v),
             TypedVec::Float64(v) => bytes_of_mut(v),
         }
@@ -513,8 +553,14 @@ impl TypedVec {
         }
         Ok(match self {
             TypedVec::Bool(v) => ArrayData::Bool(build(shape, v)?),
+            TypedVec::Int8(v) => ArrayData::Int8(build(shape, v)?),
+            TypedVec::Int16(v) => ArrayData::Int16(build(shape, v)?),
             TypedVec::Int32(v) => ArrayData::Int32(build(shape, v)?),
             TypedVec::Int64(v) => ArrayData::Int64(build(shape, v)?),
+            TypedVec::UInt8(v) => ArrayData::UInt8(build(shape, v)?),
+            TypedVec::UInt16(v) => ArrayData::UInt16(build(shape, v)?),
+            TypedVec::UInt32(v) => ArrayData::UInt32(build(shape, v)?),
+            TypedVec::UInt64(v) => ArrayData::UInt64(build(shape, v)?),
             TypedVec::Float32(v) => ArrayData::Float32(build(shape, v)?),
             TypedVec::Float64(v) => ArrayData::Float64(build(shape, v)?),
         })

@@ -116,6 +116,9 @@ extern "C" fn f64_to_i32_extern(x: f64) -> i32 {
 extern "C" fn f64_to_i64_extern(x: f64) -> i64 {
     f64_to_i64(x)
 }
+extern "C" fn f64_to_u64_extern(x: f64) -> u64 {
+    crate::kernels::f64_to_u64(x)
+}
 
 fn value_type(dtype: DType) -> Option<ExternType> {
     match dtype {
@@ -123,7 +126,7 @@ fn value_type(dtype: DType) -> Option<ExternType> {
         DType::Float64 => Some(ExternType::F64),
         DType::Int32 => Some(ExternType::I32),
         DType::Int64 => Some(ExternType::I64),
-        DType::Bool => None,
+        _ => None,
     }
 }
 
@@ -235,6 +238,11 @@ pub fn float_to_int_extern(to: DType) -> Option<Extern> {
         DType::Int64 => (
             "marsc_f64_to_i64",
             f64_to_i64_extern as *const () as usize,
+            ExternType::I64,
+        ),
+        DType::UInt64 => (
+            "marsc_f64_to_u64",
+            f64_to_u64_extern as *const () as usize,
             ExternType::I64,
         ),
         _ => return None,

@@ -391,6 +391,11 @@ fn arange_at(start: Scalar, step: Scalar, i: usize) -> Scalar {
         Scalar::Int64(start) => Scalar::Int64(int_arange_at(start, i64::from_scalar(step), i)),
         // Bool aranges are never JIT leaves (the interpreter checks their length).
         Scalar::Bool(start) => Scalar::Bool(start),
+        // Other integers wrap like a cast from the int64 arange (as NumPy's).
+        int => Scalar::from_i64(
+            int_arange_at(int.as_i128().unwrap_or(0) as i64, i64::from_scalar(step), i),
+            int.dtype(),
+        ),
     }
 }
 
@@ -402,8 +407,14 @@ fn random_at(spec: &RandomSpec, index: u64) -> Scalar {
 pub fn scalar_bits(value: Scalar) -> u64 {
     match value {
         Scalar::Bool(v) => u64::from(v),
+        Scalar::Int8(v) => u64::from(v as u8),
+        Scalar::Int16(v) => u64::from(v as u16),
         Scalar::Int32(v) => u64::from(v as u32),
         Scalar::Int64(v) => v as u64,
+        Scalar::UInt8(v) => u64::from(v),
+        Scalar::UInt16(v) => u64::from(v),
+        Scalar::UInt32(v) => u64::from(v),
+        Scalar::UInt64(v) => v,
         Scalar::Float32(v) => u64::from(v.to_bits()),
         Scalar::Float64(v) => v.to_bits(),
     }

@@ -15,9 +15,10 @@ use cranelift_frontend::FunctionBuilder;
 /// The Cranelift type holding one element of `dtype` (bool is a 0/1 byte).
 pub fn scalar_type(dtype: DType) -> Type {
     match dtype {
-        DType::Bool => types::I8,
-        DType::Int32 => types::I32,
-        DType::Int64 => types::I64,
+        DType::Bool | DType::Int8 | DType::UInt8 => types::I8,
+        DType::Int16 | DType::UInt16 => types::I16,
+        DType::Int32 | DType::UInt32 => types::I32,
+        DType::Int64 | DType::UInt64 => types::I64,
         DType::Float32 => types::F32,
         DType::Float64 => types::F64,
     }
@@ -84,24 +85,49 @@ impl OpEmitter<'_> {
         let to_type = scalar_type(to);
         Ok(match (from, to) {
             (_, Bool) => self.truthy(b, value, from),
-            (Bool, Int32 | Int64) => b.ins().uextend(to_type, value),
+            (Bool, _) if to.is_int() => resize_int(b, value, DType::UInt8, to),
             (Bool, Float32 | Float64) => {
                 let wide = b.ins().uextend(types::I32, value);
                 b.ins().fcvt_from_uint(to_type, wide)
             }
-            (Int32, Int64) => b.ins().sextend(types::I64, value),
-            (Int64, Int32) => b.ins().ireduce(types::I32, value),
-            (Int32 | Int64, Float32 | Float64) => b.ins().fcvt_from_sint(to_type, value),
+            _ if from.is_int() && to.is_int() => resize_int(b, value, from, to),
+            (_, Float32 | Float64) if from.is_int() => {
+                // Widened to a signed integer that holds every value, converted once.
+                match from {
+                    UInt64 => b.ins().fcvt_from_uint(to_type, value),
+                    UInt32 => {
+                        let wide = b.ins().uextend(types::I64, value);
+                        b.ins().fcvt_from_sint(to_type, wide)
+                    }
+                    Int8 | Int16 => {
+                        let wide = b.ins().sextend(types::I32, value);
+                        b.ins().fcvt_from_sint(to_type, wide)
+                    }
+                    UInt8 | UInt16 => {
+                        let wide = b.ins().uextend(types::I32, value);
+                        b.ins().fcvt_from_sint(to_type, wide)
+                    }
+                    _ => b.ins().fcvt_from_sint(to_type, value),
+                }
+            }
             (Float32, Float64) => b.ins().fpromote(types::F64, value),
             (Float64, Float32) => b.ins().fdemote(types::F32, value),
-            (Float32 | Float64, Int32 | Int64) => {
+            (Float32 | Float64, _) if to.is_int() => {
                 let wide = if from == Float32 {
                     b.ins().fpromote(types::F64, value)
                 } else {
                     value
                 };
-                let ext = float_to_int_extern(to).ok_or("no float to int extern")?;
-                self.call(b, ext, &[wide])?
+                // The interpreter's conversion: through int32 for 8- to 16-bit
+                // targets, int64 for uint32, then the low bits (`kernels::cast`).
+                let via = match to {
+                    Int64 | UInt32 => Int64,
+                    UInt64 => UInt64,
+                    _ => Int32,
+                };
+                let ext = float_to_int_extern(via).ok_or("no float to int extern")?;
+                let converted = self.call(b, ext, &[wide])?;
+                resize_int(b, converted, via, to)
             }
             _ => return Err(format!("no cast from {from} to {to}")),
         })
@@ -206,14 +232,24 @@ impl OpEmitter<'_> {
         Ok(match op {
             Negative => b.ins().ineg(x),
             Positive | Floor | Ceil | Trunc => x,
-            Absolute => b.ins().iabs(x),
+            Absolute if dtype.is_unsigned() => x,
+            Absolute if matches!(dtype, DType::Int32 | DType::Int64) => b.ins().iabs(x),
+            Absolute => {
+                let negated = b.ins().ineg(x);
+                let negative = b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+                b.ins().select(negative, negated, x)
+            }
             Square => b.ins().imul(x, x),
             Invert => b.ins().bnot(x),
+            Sign if dtype.is_unsigned() => {
+                let nonzero = b.ins().icmp_imm_s(IntCC::NotEqual, x, 0);
+                resize_int(b, nonzero, DType::UInt8, dtype)
+            }
             Sign => {
                 let positive = b.ins().icmp_imm_s(IntCC::SignedGreaterThan, x, 0);
                 let negative = b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
                 let sign = b.ins().isub(positive, negative);
-                b.ins().sextend(scalar_type(dtype), sign)
+                resize_int(b, sign, DType::Int8, dtype)
             }
             Reciprocal => {
                 let ext = unary_extern(op, dtype).ok_or("no int reciprocal extern")?;
@@ -270,8 +306,7 @@ impl OpEmitter<'_> {
                 let keep_x = b.ins().bor(is_nan, wins);
                 b.ins().select(keep_x, x, y)
             }
-            S::Extremum { max: true, .. } => b.ins().smax(x, y),
-            S::Extremum { max: false, .. } => b.ins().smin(x, y),
+            S::Extremum { max, .. } => int_extremum(b, max, x, y, loop_dtype),
             S::Function(function) => {
                 let ext = binary_extern(function, loop_dtype).ok_or_else(|| no_loop(loop_dtype))?;
                 self.call(b, ext, &[x, y])?
@@ -316,7 +351,47 @@ fn compare(
     match dtype {
         DType::Float32 | DType::Float64 => b.ins().fcmp(float_cc, x, y),
         DType::Bool => b.ins().icmp(unsigned_cc, x, y),
+        unsigned if unsigned.is_unsigned() => b.ins().icmp(unsigned_cc, x, y),
         _ => b.ins().icmp(int_cc, x, y),
+    }
+}
+
+/// An integer `value` of `from`'s width as `to`'s: sign- or zero-extended by `from`'s
+/// signedness, or cut to the low bits (C's conversions between integers).
+pub fn resize_int(b: &mut FunctionBuilder<'_>, value: Value, from: DType, to: DType) -> Value {
+    let (from_bytes, to_bytes) = (from.itemsize(), to.itemsize());
+    if from_bytes == to_bytes {
+        value
+    } else if from_bytes > to_bytes {
+        b.ins().ireduce(scalar_type(to), value)
+    } else if from.is_signed_int() {
+        b.ins().sextend(scalar_type(to), value)
+    } else {
+        b.ins().uextend(scalar_type(to), value)
+    }
+}
+
+/// The larger (`max`) or smaller of two integers of `dtype`.
+pub fn int_extremum(
+    b: &mut FunctionBuilder<'_>,
+    max: bool,
+    x: Value,
+    y: Value,
+    dtype: DType,
+) -> Value {
+    match (dtype, max) {
+        (DType::Int32 | DType::Int64, true) => b.ins().smax(x, y),
+        (DType::Int32 | DType::Int64, false) => b.ins().smin(x, y),
+        _ => {
+            let cc = match (dtype.is_unsigned(), max) {
+                (true, true) => IntCC::UnsignedGreaterThan,
+                (true, false) => IntCC::UnsignedLessThan,
+                (false, true) => IntCC::SignedGreaterThan,
+                (false, false) => IntCC::SignedLessThan,
+            };
+            let keep_x = b.ins().icmp(cc, x, y);
+            b.ins().select(keep_x, x, y)
+        }
     }
 }
 

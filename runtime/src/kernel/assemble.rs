@@ -55,8 +55,14 @@ pub fn assemble(
     }
     Ok(match first {
         ArrayData::Bool(_) => assemble_as!(Bool),
+        ArrayData::Int8(_) => assemble_as!(Int8),
+        ArrayData::Int16(_) => assemble_as!(Int16),
         ArrayData::Int32(_) => assemble_as!(Int32),
         ArrayData::Int64(_) => assemble_as!(Int64),
+        ArrayData::UInt8(_) => assemble_as!(UInt8),
+        ArrayData::UInt16(_) => assemble_as!(UInt16),
+        ArrayData::UInt32(_) => assemble_as!(UInt32),
+        ArrayData::UInt64(_) => assemble_as!(UInt64),
         ArrayData::Float32(_) => assemble_as!(Float32),
         ArrayData::Float64(_) => assemble_as!(Float64),
     })

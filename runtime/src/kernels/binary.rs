@@ -61,8 +61,14 @@ fn arithmetic(
 ) -> Result<ArrayData, KernelError> {
     match (a, b) {
         (ArrayData::Bool(x), ArrayData::Bool(y)) => bool_binary(op, scalar, x, y, shape),
+        (ArrayData::Int8(x), ArrayData::Int8(y)) => int_binary(op, scalar, x, y, shape),
+        (ArrayData::Int16(x), ArrayData::Int16(y)) => int_binary(op, scalar, x, y, shape),
         (ArrayData::Int32(x), ArrayData::Int32(y)) => int_binary(op, scalar, x, y, shape),
         (ArrayData::Int64(x), ArrayData::Int64(y)) => int_binary(op, scalar, x, y, shape),
+        (ArrayData::UInt8(x), ArrayData::UInt8(y)) => int_binary(op, scalar, x, y, shape),
+        (ArrayData::UInt16(x), ArrayData::UInt16(y)) => int_binary(op, scalar, x, y, shape),
+        (ArrayData::UInt32(x), ArrayData::UInt32(y)) => int_binary(op, scalar, x, y, shape),
+        (ArrayData::UInt64(x), ArrayData::UInt64(y)) => int_binary(op, scalar, x, y, shape),
         (ArrayData::Float32(x), ArrayData::Float32(y)) => float_binary(op, scalar, x, y, shape),
         (ArrayData::Float64(x), ArrayData::Float64(y)) => float_binary(op, scalar, x, y, shape),
         _ => Err(no_loop(op, loop_dtype)),

@@ -49,38 +49,78 @@ macro_rules! cast_with {
     };
 }
 
-// Every pair is listed so the semantics of each conversion are visible in one place.
-cast_with!(bool => bool, |v| v);
-cast_with!(bool => i32, |v| v as i32);
-cast_with!(bool => i64, |v| v as i64);
-cast_with!(bool => f32, |v| if v { 1.0 } else { 0.0 });
-cast_with!(bool => f64, |v| if v { 1.0 } else { 0.0 });
+/// `f64` to `u64`: truncation toward zero for values in [0, 2^64); below that, the
+/// `i64` conversion's bits (so `-1.5` gives 2^64 - 1, as NumPy); NaN and values past
+/// the range give 2^63. (C leaves out-of-range conversions undefined; NumPy's
+/// results for them vary with the machine's vector unit.)
+pub fn f64_to_u64(value: f64) -> u64 {
+    const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+    if (0.0..TWO_POW_64).contains(&value) {
+        value as u64
+    } else {
+        f64_to_i64(value) as u64
+    }
+}
 
-cast_with!(i32 => bool, |v| v != 0);
-cast_with!(i32 => i32, |v| v);
-cast_with!(i32 => i64, |v| v as i64);
-// Integer to float rounds to nearest, ties to even, as the x86 conversion does.
-cast_with!(i32 => f32, |v| v as f32);
-cast_with!(i32 => f64, |v| v as f64);
+// Semantics of each conversion, by source kind:
+// - bool is 0 or 1;
+// - integer to integer keeps the low bits (two's complement wrap, C's conversion);
+// - integer to float rounds to nearest, ties to even, directly (going through f64
+//   could round twice);
+// - float to a narrow integer (8 to 32 bits) goes through `f64_to_i32` (`f64_to_i64`
+//   for uint32) and keeps the low bits, as NumPy on x86-64;
+// - float to float rounds to nearest; values beyond f32's range become ±inf.
+macro_rules! casts_from_bool {
+    ($($to:ty),*) => {
+        cast_with!(bool => bool, |v| v);
+        $(cast_with!(bool => $to, |v| v as $to);)*
+        cast_with!(bool => f32, |v| if v { 1.0 } else { 0.0 });
+        cast_with!(bool => f64, |v| if v { 1.0 } else { 0.0 });
+    };
+}
+casts_from_bool!(i8, i16, i32, i64, u8, u16, u32, u64);
 
-cast_with!(i64 => bool, |v| v != 0);
-// Narrowing integers keep the low 32 bits (two's complement wrap).
-cast_with!(i64 => i32, |v| v as i32);
-cast_with!(i64 => i64, |v| v);
-// Direct rounding: going through f64 could round twice.
-cast_with!(i64 => f32, |v| v as f32);
-cast_with!(i64 => f64, |v| v as f64);
+macro_rules! casts_from_int {
+    ($from:ty) => {
+        cast_with!($from => bool, |v| v != 0);
+        cast_with!($from => i8, |v| v as i8);
+        cast_with!($from => i16, |v| v as i16);
+        cast_with!($from => i32, |v| v as i32);
+        cast_with!($from => i64, |v| v as i64);
+        cast_with!($from => u8, |v| v as u8);
+        cast_with!($from => u16, |v| v as u16);
+        cast_with!($from => u32, |v| v as u32);
+        cast_with!($from => u64, |v| v as u64);
+        cast_with!($from => f32, |v| v as f32);
+        cast_with!($from => f64, |v| v as f64);
+    };
+}
+casts_from_int!(i8);
+casts_from_int!(i16);
+casts_from_int!(i32);
+casts_from_int!(i64);
+casts_from_int!(u8);
+casts_from_int!(u16);
+casts_from_int!(u32);
+casts_from_int!(u64);
 
-cast_with!(f32 => bool, |v| v != 0.0);
-cast_with!(f32 => i32, |v| f64_to_i32(v as f64));
-cast_with!(f32 => i64, |v| f64_to_i64(v as f64));
+macro_rules! casts_from_float {
+    ($from:ty) => {
+        cast_with!($from => bool, |v| v != 0.0);
+        cast_with!($from => i8, |v| f64_to_i32(v as f64) as i8);
+        cast_with!($from => i16, |v| f64_to_i32(v as f64) as i16);
+        cast_with!($from => i32, |v| f64_to_i32(v as f64));
+        cast_with!($from => i64, |v| f64_to_i64(v as f64));
+        cast_with!($from => u8, |v| f64_to_i32(v as f64) as u8);
+        cast_with!($from => u16, |v| f64_to_i32(v as f64) as u16);
+        cast_with!($from => u32, |v| f64_to_i64(v as f64) as u32);
+        cast_with!($from => u64, |v| f64_to_u64(v as f64));
+    };
+}
+casts_from_float!(f32);
+casts_from_float!(f64);
 cast_with!(f32 => f32, |v| v);
 cast_with!(f32 => f64, |v| v as f64);
-
-cast_with!(f64 => bool, |v| v != 0.0);
-cast_with!(f64 => i32, |v| f64_to_i32(v));
-cast_with!(f64 => i64, |v| f64_to_i64(v));
-// Rounds to nearest; values beyond f32's range become ±inf.
 cast_with!(f64 => f32, |v| v as f32);
 cast_with!(f64 => f64, |v| v);
 
@@ -92,11 +132,34 @@ fn convert<S: Copy, T: CastFrom<S>>(array: &ArrayD<S>) -> ArrayD<T> {
 pub fn cast(x: &ArrayData, to: DType) -> ArrayData {
     into_c_order(with_array!(x, a => match to {
         DType::Bool => ArrayData::Bool(convert(a)),
+        DType::Int8 => ArrayData::Int8(convert(a)),
+        DType::Int16 => ArrayData::Int16(convert(a)),
         DType::Int32 => ArrayData::Int32(convert(a)),
         DType::Int64 => ArrayData::Int64(convert(a)),
+        DType::UInt8 => ArrayData::UInt8(convert(a)),
+        DType::UInt16 => ArrayData::UInt16(convert(a)),
+        DType::UInt32 => ArrayData::UInt32(convert(a)),
+        DType::UInt64 => ArrayData::UInt64(convert(a)),
         DType::Float32 => ArrayData::Float32(convert(a)),
         DType::Float64 => ArrayData::Float64(convert(a)),
     }))
+}
+
+/// An integer array's values as int64 in C order, uint64 values beyond int64
+/// saturated (as indices they are out of bounds either way); other dtypes give no
+/// values.
+pub fn int_values_saturating(x: &ArrayData) -> Vec<i64> {
+    match x {
+        ArrayData::UInt64(a) => a
+            .iter()
+            .map(|&v| i64::try_from(v).unwrap_or(i64::MAX))
+            .collect(),
+        other if other.dtype().is_int() => match cast(other, DType::Int64) {
+            ArrayData::Int64(a) => a.iter().copied().collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
 }
 
 /// `x` in dtype `to`, borrowed when it already has that dtype.
@@ -118,40 +181,54 @@ pub fn cast_scalar(value: Scalar, to: DType) -> Scalar {
         ($v:expr) => {
             match to {
                 DType::Bool => Scalar::Bool(convert_scalar($v)),
+                DType::Int8 => Scalar::Int8(convert_scalar($v)),
+                DType::Int16 => Scalar::Int16(convert_scalar($v)),
                 DType::Int32 => Scalar::Int32(convert_scalar($v)),
                 DType::Int64 => Scalar::Int64(convert_scalar($v)),
+                DType::UInt8 => Scalar::UInt8(convert_scalar($v)),
+                DType::UInt16 => Scalar::UInt16(convert_scalar($v)),
+                DType::UInt32 => Scalar::UInt32(convert_scalar($v)),
+                DType::UInt64 => Scalar::UInt64(convert_scalar($v)),
                 DType::Float32 => Scalar::Float32(convert_scalar($v)),
                 DType::Float64 => Scalar::Float64(convert_scalar($v)),
             }
         };
     }
-    match value {
-        Scalar::Bool(v) => to_dtype!(v),
-        Scalar::Int32(v) => to_dtype!(v),
-        Scalar::Int64(v) => to_dtype!(v),
-        Scalar::Float32(v) => to_dtype!(v),
-        Scalar::Float64(v) => to_dtype!(v),
-    }
+    crate::with_scalar!(value, v => to_dtype!(v))
 }
 
 /// An element type every dtype converts to, so a [`Scalar`] of any dtype can be read
 /// as it.
 pub trait FromScalar:
-    CastFrom<bool> + CastFrom<i32> + CastFrom<i64> + CastFrom<f32> + CastFrom<f64>
+    CastFrom<bool>
+    + CastFrom<i8>
+    + CastFrom<i16>
+    + CastFrom<i32>
+    + CastFrom<i64>
+    + CastFrom<u8>
+    + CastFrom<u16>
+    + CastFrom<u32>
+    + CastFrom<u64>
+    + CastFrom<f32>
+    + CastFrom<f64>
 {
     fn from_scalar(value: Scalar) -> Self {
-        match value {
-            Scalar::Bool(v) => Self::cast_from(v),
-            Scalar::Int32(v) => Self::cast_from(v),
-            Scalar::Int64(v) => Self::cast_from(v),
-            Scalar::Float32(v) => Self::cast_from(v),
-            Scalar::Float64(v) => Self::cast_from(v),
-        }
+        crate::with_scalar!(value, v => Self::cast_from(v))
     }
 }
 
 impl<T> FromScalar for T where
-    T: CastFrom<bool> + CastFrom<i32> + CastFrom<i64> + CastFrom<f32> + CastFrom<f64>
+    T: CastFrom<bool>
+        + CastFrom<i8>
+        + CastFrom<i16>
+        + CastFrom<i32>
+        + CastFrom<i64>
+        + CastFrom<u8>
+        + CastFrom<u16>
+        + CastFrom<u32>
+        + CastFrom<u64>
+        + CastFrom<f32>
+        + CastFrom<f64>
 {
 }
 
@@ -294,6 +371,64 @@ mod tests {
         assert_eq!(
             cast_scalar(Scalar::Float32(-2.9), DType::Int64),
             Scalar::Int64(-2)
+        );
+    }
+
+    #[test]
+    fn floats_to_small_and_unsigned_ints_as_numpy_on_x86_64() {
+        // `np.array(v).astype(t)` for the in-range values and the wrapped negatives,
+        // where NumPy's results do not depend on the machine's vector unit.
+        let x = f64_array(&[300.7, -1.5, 65535.9, -129.0, 127.9, -0.5, 4294967295.5]);
+        let cases = [
+            (DType::Int8, vec![44i128, -1, -1, 127, 127, 0, 0]),
+            (DType::Int16, vec![300, -1, -1, -129, 127, 0, 0]),
+            (DType::UInt8, vec![44, 255, 255, 127, 127, 0, 0]),
+            (DType::UInt16, vec![300, 65535, 65535, 65407, 127, 0, 0]),
+            (
+                DType::UInt32,
+                vec![300, 4294967295, 65535, 4294967167, 127, 0, 4294967295],
+            ),
+            (
+                DType::UInt64,
+                vec![
+                    300,
+                    18446744073709551615,
+                    65535,
+                    18446744073709551487,
+                    127,
+                    0,
+                    4294967295,
+                ],
+            ),
+        ];
+        for (dtype, expected) in cases {
+            let got = cast(&x, dtype);
+            let values: Vec<i128> = (0..expected.len())
+                .map(|i| got.get_flat(i).unwrap().as_i128().unwrap())
+                .collect();
+            assert_eq!(values, expected, "{dtype}");
+        }
+    }
+
+    #[test]
+    fn integers_wrap_between_widths_and_signs() {
+        let x = ArrayData::Int64(arr1(&[-1i64, 256, 65537, 1 << 40]).into_dyn());
+        assert_eq!(
+            cast(&x, DType::UInt8),
+            ArrayData::UInt8(arr1(&[255u8, 0, 1, 0]).into_dyn())
+        );
+        assert_eq!(
+            cast(&x, DType::UInt64),
+            ArrayData::UInt64(arr1(&[u64::MAX, 256, 65537, 1 << 40]).into_dyn())
+        );
+        let x = ArrayData::UInt64(arr1(&[u64::MAX, (1 << 63) + 5]).into_dyn());
+        assert_eq!(
+            cast(&x, DType::Int64),
+            ArrayData::Int64(arr1(&[-1i64, i64::MIN + 5]).into_dyn())
+        );
+        assert_eq!(
+            cast(&x, DType::Float64),
+            ArrayData::Float64(arr1(&[1.8446744073709552e19, 9.223372036854776e18]).into_dyn())
         );
     }
 }

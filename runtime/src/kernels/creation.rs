@@ -31,8 +31,15 @@ pub fn arange(
     let indices = offset..offset.saturating_add(len);
     match start {
         Scalar::Bool(start) => bool_arange(start, bool::from_scalar(step), indices),
+        Scalar::Int8(start) => int_arange::<i8>(start.into(), i64::from_scalar(step), indices),
+        Scalar::Int16(start) => int_arange::<i16>(start.into(), i64::from_scalar(step), indices),
         Scalar::Int32(start) => int_arange::<i32>(start.into(), i64::from_scalar(step), indices),
         Scalar::Int64(start) => int_arange::<i64>(start, i64::from_scalar(step), indices),
+        Scalar::UInt8(start) => int_arange::<u8>(start.into(), i64::from_scalar(step), indices),
+        Scalar::UInt16(start) => int_arange::<u16>(start.into(), i64::from_scalar(step), indices),
+        Scalar::UInt32(start) => int_arange::<u32>(start.into(), i64::from_scalar(step), indices),
+        // Computed modulo 2^64, as NumPy's uint64 arange.
+        Scalar::UInt64(start) => int_arange::<u64>(start as i64, i64::from_scalar(step), indices),
         Scalar::Float32(start) => float_arange(start, f32::from_scalar(step), indices),
         Scalar::Float64(start) => float_arange(start, f64::from_scalar(step), indices),
     }

@@ -6,7 +6,7 @@ use crate::dtype::DType;
 use crate::kernels::KernelError;
 use ndarray::{ArrayD, IxDyn};
 
-/// One of the five element types a chunk can hold.
+/// One of the element types a chunk can hold.
 pub trait Element:
     crate::huge_alloc::ZeroIsValid + Copy + PartialEq + PartialOrd + Send + Sync + 'static
 {
@@ -48,8 +48,14 @@ macro_rules! impl_exact_element {
 }
 
 impl_exact_element!(bool, Bool, false);
+impl_exact_element!(i8, Int8, 0);
+impl_exact_element!(i16, Int16, 0);
 impl_exact_element!(i32, Int32, 0);
 impl_exact_element!(i64, Int64, 0);
+impl_exact_element!(u8, UInt8, 0);
+impl_exact_element!(u16, UInt16, 0);
+impl_exact_element!(u32, UInt32, 0);
+impl_exact_element!(u64, UInt64, 0);
 
 macro_rules! impl_float_element {
     ($t:ty, $variant:ident) => {
@@ -116,8 +122,14 @@ macro_rules! with_same_dtype {
     ($a:expr, $b:expr, ($x:ident, $y:ident) => $body:expr) => {
         match ($a, $b) {
             ($crate::array::ArrayData::Bool($x), $crate::array::ArrayData::Bool($y)) => $body,
+            ($crate::array::ArrayData::Int8($x), $crate::array::ArrayData::Int8($y)) => $body,
+            ($crate::array::ArrayData::Int16($x), $crate::array::ArrayData::Int16($y)) => $body,
             ($crate::array::ArrayData::Int32($x), $crate::array::ArrayData::Int32($y)) => $body,
             ($crate::array::ArrayData::Int64($x), $crate::array::ArrayData::Int64($y)) => $body,
+            ($crate::array::ArrayData::UInt8($x), $crate::array::ArrayData::UInt8($y)) => $body,
+            ($crate::array::ArrayData::UInt16($x), $crate::array::ArrayData::UInt16($y)) => $body,
+            ($crate::array::ArrayData::UInt32($x), $crate::array::ArrayData::UInt32($y)) => $body,
+            ($crate::array::ArrayData::UInt64($x), $crate::array::ArrayData::UInt64($y)) => $body,
             ($crate::array::ArrayData::Float32($x), $crate::array::ArrayData::Float32($y)) => $body,
             ($crate::array::ArrayData::Float64($x), $crate::array::ArrayData::Float64($y)) => $body,
             (a, b) => Err($crate::kernels::KernelError::new(format!(
@@ -139,12 +151,36 @@ macro_rules! with_element_type {
                 type $t = bool;
                 $body
             }
+            $crate::dtype::DType::Int8 => {
+                type $t = i8;
+                $body
+            }
+            $crate::dtype::DType::Int16 => {
+                type $t = i16;
+                $body
+            }
             $crate::dtype::DType::Int32 => {
                 type $t = i32;
                 $body
             }
             $crate::dtype::DType::Int64 => {
                 type $t = i64;
+                $body
+            }
+            $crate::dtype::DType::UInt8 => {
+                type $t = u8;
+                $body
+            }
+            $crate::dtype::DType::UInt16 => {
+                type $t = u16;
+                $body
+            }
+            $crate::dtype::DType::UInt32 => {
+                type $t = u32;
+                $body
+            }
+            $crate::dtype::DType::UInt64 => {
+                type $t = u64;
                 $body
             }
             $crate::dtype::DType::Float32 => {
@@ -174,8 +210,14 @@ pub(crate) fn into_c_order(x: ArrayData) -> ArrayData {
     }
     match x {
         ArrayData::Bool(a) => standard(a),
+        ArrayData::Int8(a) => standard(a),
+        ArrayData::Int16(a) => standard(a),
         ArrayData::Int32(a) => standard(a),
         ArrayData::Int64(a) => standard(a),
+        ArrayData::UInt8(a) => standard(a),
+        ArrayData::UInt16(a) => standard(a),
+        ArrayData::UInt32(a) => standard(a),
+        ArrayData::UInt64(a) => standard(a),
         ArrayData::Float32(a) => standard(a),
         ArrayData::Float64(a) => standard(a),
     }

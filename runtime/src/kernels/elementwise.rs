@@ -73,8 +73,14 @@ pub fn unary(op: UnaryOp, x: &ArrayData) -> Result<ArrayData, KernelError> {
     let x = cast_to(x, out_dtype);
     let result = match &*x {
         ArrayData::Bool(a) => bool_unary(op, a).map(ArrayData::Bool),
+        ArrayData::Int8(a) => int_unary(op, a).map(ArrayData::Int8),
+        ArrayData::Int16(a) => int_unary(op, a).map(ArrayData::Int16),
         ArrayData::Int32(a) => int_unary(op, a).map(ArrayData::Int32),
         ArrayData::Int64(a) => int_unary(op, a).map(ArrayData::Int64),
+        ArrayData::UInt8(a) => int_unary(op, a).map(ArrayData::UInt8),
+        ArrayData::UInt16(a) => int_unary(op, a).map(ArrayData::UInt16),
+        ArrayData::UInt32(a) => int_unary(op, a).map(ArrayData::UInt32),
+        ArrayData::UInt64(a) => int_unary(op, a).map(ArrayData::UInt64),
         ArrayData::Float32(a) => float_unary(op, a).map(ArrayData::Float32),
         ArrayData::Float64(a) => float_unary(op, a).map(ArrayData::Float64),
     };

@@ -250,8 +250,21 @@ fn edge_bin<T: PartialOrd + Copy>(edges: &[T], x: &T) -> Option<usize> {
 fn int_values(values: &ArrayData) -> Result<Vec<i64>, KernelError> {
     Ok(match values {
         ArrayData::Bool(a) => a.iter().map(|&b| i64::from(b)).collect(),
+        ArrayData::Int8(a) => a.iter().map(|&v| i64::from(v)).collect(),
+        ArrayData::Int16(a) => a.iter().map(|&v| i64::from(v)).collect(),
         ArrayData::Int32(a) => a.iter().map(|&v| i64::from(v)).collect(),
         ArrayData::Int64(a) => a.iter().copied().collect(),
+        ArrayData::UInt8(a) => a.iter().map(|&v| i64::from(v)).collect(),
+        ArrayData::UInt16(a) => a.iter().map(|&v| i64::from(v)).collect(),
+        ArrayData::UInt32(a) => a.iter().map(|&v| i64::from(v)).collect(),
+        ArrayData::UInt64(a) => a
+            .iter()
+            .map(|&v| {
+                i64::try_from(v).map_err(|_| {
+                    KernelError::new(format!("the value {v} is too large to count by"))
+                })
+            })
+            .collect::<Result<_, _>>()?,
         other => {
             return Err(KernelError::new(format!(
                 "internal error: counting a {} chunk by integer value",
@@ -265,8 +278,14 @@ fn int_values(values: &ArrayData) -> Result<Vec<i64>, KernelError> {
 fn float_values(values: &ArrayData) -> Result<Vec<f64>, KernelError> {
     Ok(match values {
         ArrayData::Bool(a) => a.iter().map(|&b| f64::from(u8::from(b))).collect(),
+        ArrayData::Int8(a) => a.iter().map(|&v| f64::from(v)).collect(),
+        ArrayData::Int16(a) => a.iter().map(|&v| f64::from(v)).collect(),
         ArrayData::Int32(a) => a.iter().map(|&v| f64::from(v)).collect(),
         ArrayData::Int64(a) => a.iter().map(|&v| v as f64).collect(),
+        ArrayData::UInt8(a) => a.iter().map(|&v| f64::from(v)).collect(),
+        ArrayData::UInt16(a) => a.iter().map(|&v| f64::from(v)).collect(),
+        ArrayData::UInt32(a) => a.iter().map(|&v| f64::from(v)).collect(),
+        ArrayData::UInt64(a) => a.iter().map(|&v| v as f64).collect(),
         ArrayData::Float32(a) => a.iter().map(|&v| f64::from(v)).collect(),
         ArrayData::Float64(a) => a.iter().copied().collect(),
     })

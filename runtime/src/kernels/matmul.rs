@@ -91,6 +91,12 @@ fn exact_product(a: &ArrayData, b: &ArrayData) -> Result<ArrayData, KernelError>
     Ok(match (a, b) {
         (ArrayData::Int64(a), ArrayData::Int64(b)) => ArrayData::Int64(wrapping_dot(a, b)?),
         (ArrayData::Int32(a), ArrayData::Int32(b)) => ArrayData::Int32(wrapping_dot(a, b)?),
+        (ArrayData::Int16(a), ArrayData::Int16(b)) => ArrayData::Int16(wrapping_dot(a, b)?),
+        (ArrayData::Int8(a), ArrayData::Int8(b)) => ArrayData::Int8(wrapping_dot(a, b)?),
+        (ArrayData::UInt64(a), ArrayData::UInt64(b)) => ArrayData::UInt64(wrapping_dot(a, b)?),
+        (ArrayData::UInt32(a), ArrayData::UInt32(b)) => ArrayData::UInt32(wrapping_dot(a, b)?),
+        (ArrayData::UInt16(a), ArrayData::UInt16(b)) => ArrayData::UInt16(wrapping_dot(a, b)?),
+        (ArrayData::UInt8(a), ArrayData::UInt8(b)) => ArrayData::UInt8(wrapping_dot(a, b)?),
         (ArrayData::Bool(a), ArrayData::Bool(b)) => ArrayData::Bool(boolean_dot(a, b)?),
         _ => return Err(operand_error(a, b)),
     })
@@ -127,8 +133,14 @@ pub fn add_blocks(parts: &[&ArrayData]) -> Result<ArrayData, KernelError> {
     }
     Ok(match first {
         ArrayData::Bool(_) => fold_parts!(Bool, |x: bool, y: bool| x || y),
+        ArrayData::Int8(_) => fold_parts!(Int8, i8::wrapping_add),
+        ArrayData::Int16(_) => fold_parts!(Int16, i16::wrapping_add),
         ArrayData::Int32(_) => fold_parts!(Int32, i32::wrapping_add),
         ArrayData::Int64(_) => fold_parts!(Int64, i64::wrapping_add),
+        ArrayData::UInt8(_) => fold_parts!(UInt8, u8::wrapping_add),
+        ArrayData::UInt16(_) => fold_parts!(UInt16, u16::wrapping_add),
+        ArrayData::UInt32(_) => fold_parts!(UInt32, u32::wrapping_add),
+        ArrayData::UInt64(_) => fold_parts!(UInt64, u64::wrapping_add),
         ArrayData::Float32(_) => fold_parts!(Float32, |x: f32, y: f32| x + y),
         ArrayData::Float64(_) => fold_parts!(Float64, |x: f64, y: f64| x + y),
     })

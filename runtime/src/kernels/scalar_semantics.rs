@@ -146,7 +146,8 @@ macro_rules! impl_float {
 impl_float!(f32);
 impl_float!(f64);
 
-/// `i32` and `i64`. Arithmetic wraps, as NumPy's C loops do on every platform.
+/// The signed and unsigned integers. Arithmetic wraps, as NumPy's C loops do on
+/// every platform.
 pub trait Int:
     Element
     + Ord
@@ -173,7 +174,7 @@ pub trait Int:
 }
 
 macro_rules! impl_int {
-    ($t:ty) => {
+    ($t:ty, abs: $abs:expr, signum: $signum:expr) => {
         impl Int for $t {
             const ZERO: $t = 0;
             const ONE: $t = 1;
@@ -191,7 +192,7 @@ macro_rules! impl_int {
                 <$t>::wrapping_neg(self)
             }
             fn wrapping_abs(self) -> $t {
-                <$t>::wrapping_abs(self)
+                ($abs)(self)
             }
             fn wrapping_div(self, other: $t) -> $t {
                 <$t>::wrapping_div(self, other)
@@ -200,7 +201,7 @@ macro_rules! impl_int {
                 <$t>::wrapping_rem(self, other)
             }
             fn signum(self) -> $t {
-                <$t>::signum(self)
+                ($signum)(self)
             }
             fn to_f64(self) -> f64 {
                 self as f64
@@ -209,8 +210,18 @@ macro_rules! impl_int {
     };
 }
 
-impl_int!(i32);
-impl_int!(i64);
+macro_rules! impl_signed {
+    ($($t:ty),*) => {$(
+        impl_int!($t, abs: <$t>::wrapping_abs, signum: <$t>::signum);
+    )*};
+}
+macro_rules! impl_unsigned {
+    ($($t:ty),*) => {$(
+        impl_int!($t, abs: |v: $t| v, signum: |v: $t| <$t>::from(v != 0));
+    )*};
+}
+impl_signed!(i8, i16, i32, i64);
+impl_unsigned!(u8, u16, u32, u64);
 
 /// `np.sign` on floats: -1, 0 or 1; `sign(-0.0)` is `+0.0` and `sign(nan)` is NaN.
 pub fn float_sign<F: Float>(x: F) -> F {

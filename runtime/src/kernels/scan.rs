@@ -95,6 +95,9 @@ pub fn scan_carry(
         (ArrayData::Int64(carry), ArrayData::Int64(total)) if carry.shape() == total.shape() => {
             Ok(ArrayData::Int64(carry_step(op, carry, total)))
         }
+        (ArrayData::UInt64(carry), ArrayData::UInt64(total)) if carry.shape() == total.shape() => {
+            Ok(ArrayData::UInt64(carry_step(op, carry, total)))
+        }
         (ArrayData::Float32(carry), ArrayData::Float32(total))
             if carry.shape() == total.shape() =>
         {

@@ -41,8 +41,14 @@ pub fn scatter(
     }
     Ok(match x {
         ArrayData::Bool(a) => typed!(Bool, a),
+        ArrayData::Int8(a) => typed!(Int8, a),
+        ArrayData::Int16(a) => typed!(Int16, a),
         ArrayData::Int32(a) => typed!(Int32, a),
         ArrayData::Int64(a) => typed!(Int64, a),
+        ArrayData::UInt8(a) => typed!(UInt8, a),
+        ArrayData::UInt16(a) => typed!(UInt16, a),
+        ArrayData::UInt32(a) => typed!(UInt32, a),
+        ArrayData::UInt64(a) => typed!(UInt64, a),
         ArrayData::Float32(a) => typed!(Float32, a),
         ArrayData::Float64(a) => typed!(Float64, a),
     })
@@ -98,7 +104,7 @@ fn scatter_typed<T: Clone>(
 fn index_values(idx: &ArrayData) -> Result<Vec<i64>, KernelError> {
     match idx {
         ArrayData::Int64(a) => Ok(a.iter().copied().collect()),
-        ArrayData::Int32(a) => Ok(a.iter().map(|&v| i64::from(v)).collect()),
+        other if other.dtype().is_int() => Ok(crate::kernels::int_values_saturating(other)),
         other => Err(KernelError::new(format!(
             "internal error: scattering through a {} index",
             other.dtype()

@@ -76,8 +76,14 @@ pub fn compress(
     };
     Ok(match x {
         ArrayData::Bool(a) => ArrayData::Bool(slabs.take(a)?),
+        ArrayData::Int8(a) => ArrayData::Int8(slabs.take(a)?),
+        ArrayData::Int16(a) => ArrayData::Int16(slabs.take(a)?),
         ArrayData::Int32(a) => ArrayData::Int32(slabs.take(a)?),
         ArrayData::Int64(a) => ArrayData::Int64(slabs.take(a)?),
+        ArrayData::UInt8(a) => ArrayData::UInt8(slabs.take(a)?),
+        ArrayData::UInt16(a) => ArrayData::UInt16(slabs.take(a)?),
+        ArrayData::UInt32(a) => ArrayData::UInt32(slabs.take(a)?),
+        ArrayData::UInt64(a) => ArrayData::UInt64(slabs.take(a)?),
         ArrayData::Float32(a) => ArrayData::Float32(slabs.take(a)?),
         ArrayData::Float64(a) => ArrayData::Float64(slabs.take(a)?),
     })
@@ -237,8 +243,14 @@ pub fn gather(
     }
     Ok(match first {
         ArrayData::Bool(_) => take!(Bool),
+        ArrayData::Int8(_) => take!(Int8),
+        ArrayData::Int16(_) => take!(Int16),
         ArrayData::Int32(_) => take!(Int32),
         ArrayData::Int64(_) => take!(Int64),
+        ArrayData::UInt8(_) => take!(UInt8),
+        ArrayData::UInt16(_) => take!(UInt16),
+        ArrayData::UInt32(_) => take!(UInt32),
+        ArrayData::UInt64(_) => take!(UInt64),
         ArrayData::Float32(_) => take!(Float32),
         ArrayData::Float64(_) => take!(Float64),
     })
@@ -251,8 +263,8 @@ fn index_values(idx: &ArrayData) -> Result<std::borrow::Cow<'_, [i64]>, KernelEr
             Some(values) => std::borrow::Cow::Borrowed(values),
             None => std::borrow::Cow::Owned(a.iter().copied().collect()),
         }),
-        ArrayData::Int32(a) => Ok(std::borrow::Cow::Owned(
-            a.iter().map(|&v| i64::from(v)).collect(),
+        other if other.dtype().is_int() => Ok(std::borrow::Cow::Owned(
+            crate::kernels::int_values_saturating(other),
         )),
         other => Err(KernelError::new(format!(
             "internal error: indexing with a {} chunk",

@@ -105,6 +105,36 @@ impl SortKey for i32 {
     }
 }
 
+macro_rules! signed_sort_key {
+    ($($t:ty => $u:ty),*) => {$(
+        impl SortKey for $t {
+            const BITS: u32 = <$t>::BITS;
+            fn key(self) -> u64 {
+                u64::from((self as $u) ^ (1 << (<$t>::BITS - 1)))
+            }
+            fn from_order_key(key: u64) -> $t {
+                ((key as $u) ^ (1 << (<$t>::BITS - 1))) as $t
+            }
+        }
+    )*};
+}
+signed_sort_key!(i8 => u8, i16 => u16);
+
+macro_rules! unsigned_sort_key {
+    ($($t:ty),*) => {$(
+        impl SortKey for $t {
+            const BITS: u32 = <$t>::BITS;
+            fn key(self) -> u64 {
+                u64::from(self)
+            }
+            fn from_order_key(key: u64) -> $t {
+                key as $t
+            }
+        }
+    )*};
+}
+unsigned_sort_key!(u8, u16, u32, u64);
+
 impl SortKey for bool {
     const BITS: u32 = 1;
     fn key(self) -> u64 {
@@ -217,8 +247,14 @@ pub fn sort(x: &ArrayData, axis: usize, arg: bool, offset: i64) -> Result<ArrayD
     }
     Ok(match x {
         ArrayData::Bool(a) => sort_typed(a, axis, arg, offset, ArrayData::Bool)?,
+        ArrayData::Int8(a) => sort_typed(a, axis, arg, offset, ArrayData::Int8)?,
+        ArrayData::Int16(a) => sort_typed(a, axis, arg, offset, ArrayData::Int16)?,
         ArrayData::Int32(a) => sort_typed(a, axis, arg, offset, ArrayData::Int32)?,
         ArrayData::Int64(a) => sort_typed(a, axis, arg, offset, ArrayData::Int64)?,
+        ArrayData::UInt8(a) => sort_typed(a, axis, arg, offset, ArrayData::UInt8)?,
+        ArrayData::UInt16(a) => sort_typed(a, axis, arg, offset, ArrayData::UInt16)?,
+        ArrayData::UInt32(a) => sort_typed(a, axis, arg, offset, ArrayData::UInt32)?,
+        ArrayData::UInt64(a) => sort_typed(a, axis, arg, offset, ArrayData::UInt64)?,
         ArrayData::Float32(a) => sort_typed(a, axis, arg, offset, ArrayData::Float32)?,
         ArrayData::Float64(a) => sort_typed(a, axis, arg, offset, ArrayData::Float64)?,
     })
@@ -331,8 +367,14 @@ pub fn bucket(
     }
     Ok(match (x, pivots) {
         (ArrayData::Bool(a), ArrayData::Bool(p)) => group!(a, p, ArrayData::Bool),
+        (ArrayData::Int8(a), ArrayData::Int8(p)) => group!(a, p, ArrayData::Int8),
+        (ArrayData::Int16(a), ArrayData::Int16(p)) => group!(a, p, ArrayData::Int16),
         (ArrayData::Int32(a), ArrayData::Int32(p)) => group!(a, p, ArrayData::Int32),
         (ArrayData::Int64(a), ArrayData::Int64(p)) => group!(a, p, ArrayData::Int64),
+        (ArrayData::UInt8(a), ArrayData::UInt8(p)) => group!(a, p, ArrayData::UInt8),
+        (ArrayData::UInt16(a), ArrayData::UInt16(p)) => group!(a, p, ArrayData::UInt16),
+        (ArrayData::UInt32(a), ArrayData::UInt32(p)) => group!(a, p, ArrayData::UInt32),
+        (ArrayData::UInt64(a), ArrayData::UInt64(p)) => group!(a, p, ArrayData::UInt64),
         (ArrayData::Float32(a), ArrayData::Float32(p)) => group!(a, p, ArrayData::Float32),
         (ArrayData::Float64(a), ArrayData::Float64(p)) => group!(a, p, ArrayData::Float64),
         _ => return Err(internal("pivots of another dtype than the chunk")),
@@ -370,8 +412,14 @@ pub fn search_sorted(a: &ArrayData, v: &ArrayData, right: bool) -> Result<ArrayD
     }
     Ok(ArrayData::Int64(match (a, v) {
         (ArrayData::Bool(a), ArrayData::Bool(v)) => search!(a, v),
+        (ArrayData::Int8(a), ArrayData::Int8(v)) => search!(a, v),
+        (ArrayData::Int16(a), ArrayData::Int16(v)) => search!(a, v),
         (ArrayData::Int32(a), ArrayData::Int32(v)) => search!(a, v),
         (ArrayData::Int64(a), ArrayData::Int64(v)) => search!(a, v),
+        (ArrayData::UInt8(a), ArrayData::UInt8(v)) => search!(a, v),
+        (ArrayData::UInt16(a), ArrayData::UInt16(v)) => search!(a, v),
+        (ArrayData::UInt32(a), ArrayData::UInt32(v)) => search!(a, v),
+        (ArrayData::UInt64(a), ArrayData::UInt64(v)) => search!(a, v),
         (ArrayData::Float32(a), ArrayData::Float32(v)) => search!(a, v),
         (ArrayData::Float64(a), ArrayData::Float64(v)) => search!(a, v),
         _ => {
@@ -447,8 +495,14 @@ pub fn merge_sorted(
     }
     Ok(match first {
         ArrayData::Bool(_) => merge!(Bool),
+        ArrayData::Int8(_) => merge!(Int8),
+        ArrayData::Int16(_) => merge!(Int16),
         ArrayData::Int32(_) => merge!(Int32),
         ArrayData::Int64(_) => merge!(Int64),
+        ArrayData::UInt8(_) => merge!(UInt8),
+        ArrayData::UInt16(_) => merge!(UInt16),
+        ArrayData::UInt32(_) => merge!(UInt32),
+        ArrayData::UInt64(_) => merge!(UInt64),
         ArrayData::Float32(_) => merge!(Float32),
         ArrayData::Float64(_) => merge!(Float64),
     })

@@ -243,13 +243,19 @@ fn marsc_dtype(dataset: &hdf5::Dataset, file: &Path, name: &str) -> Result<DType
         })?;
     Ok(match descriptor {
         T::Boolean => DType::Bool,
+        T::Integer(IntSize::U1) => DType::Int8,
+        T::Integer(IntSize::U2) => DType::Int16,
         T::Integer(IntSize::U4) => DType::Int32,
         T::Integer(IntSize::U8) => DType::Int64,
+        T::Unsigned(IntSize::U1) => DType::UInt8,
+        T::Unsigned(IntSize::U2) => DType::UInt16,
+        T::Unsigned(IntSize::U4) => DType::UInt32,
+        T::Unsigned(IntSize::U8) => DType::UInt64,
         T::Float(FloatSize::U4) => DType::Float32,
         T::Float(FloatSize::U8) => DType::Float64,
         other => {
             return Err(format!(
-                "not supported yet: the HDF5 dataset '{name}' in '{}' has datatype {other}; marsc has bool, int32, int64, float32 and float64",
+                "not supported yet: the HDF5 dataset '{name}' in '{}' has datatype {other}; marsc has bool, the signed and unsigned integers of 8 to 64 bits, float32 and float64",
                 file.display()
             ))
         }
@@ -262,8 +268,14 @@ fn descriptor(dtype: DType) -> hdf5::types::TypeDescriptor {
     use hdf5::types::{FloatSize, IntSize, TypeDescriptor as T};
     match dtype {
         DType::Bool => T::Boolean,
+        DType::Int8 => T::Integer(IntSize::U1),
+        DType::Int16 => T::Integer(IntSize::U2),
         DType::Int32 => T::Integer(IntSize::U4),
         DType::Int64 => T::Integer(IntSize::U8),
+        DType::UInt8 => T::Unsigned(IntSize::U1),
+        DType::UInt16 => T::Unsigned(IntSize::U2),
+        DType::UInt32 => T::Unsigned(IntSize::U4),
+        DType::UInt64 => T::Unsigned(IntSize::U8),
         DType::Float32 => T::Float(FloatSize::U4),
         DType::Float64 => T::Float(FloatSize::U8),
     }

@@ -27,7 +27,8 @@ use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use zarrs::array::data_type::{
-    BoolDataType, Float32DataType, Float64DataType, Int32DataType, Int64DataType,
+    BoolDataType, Float32DataType, Float64DataType, Int16DataType, Int32DataType, Int64DataType,
+    Int8DataType, UInt16DataType, UInt32DataType, UInt64DataType, UInt8DataType,
 };
 use zarrs::array::{Array, ArrayMetadata, CodecOptions, DataType};
 use zarrs::filesystem::FilesystemStore;
@@ -201,6 +202,18 @@ pub fn open_array(path: &Path) -> Result<OpenedArray, StoreError> {
 pub fn marsc_dtype(data_type: &DataType) -> Option<DType> {
     Some(if data_type.is::<BoolDataType>() {
         DType::Bool
+    } else if data_type.is::<Int8DataType>() {
+        DType::Int8
+    } else if data_type.is::<Int16DataType>() {
+        DType::Int16
+    } else if data_type.is::<UInt8DataType>() {
+        DType::UInt8
+    } else if data_type.is::<UInt16DataType>() {
+        DType::UInt16
+    } else if data_type.is::<UInt32DataType>() {
+        DType::UInt32
+    } else if data_type.is::<UInt64DataType>() {
+        DType::UInt64
     } else if data_type.is::<Int32DataType>() {
         DType::Int32
     } else if data_type.is::<Int64DataType>() {
@@ -216,7 +229,7 @@ pub fn marsc_dtype(data_type: &DataType) -> Option<DType> {
 
 fn unsupported_dtype(path: &Path, data_type: &DataType) -> String {
     format!(
-        "not supported yet: the Zarr array '{}' has data type {data_type}; marsc has bool, int32, int64, float32 and float64",
+        "not supported yet: the Zarr array '{}' has data type {data_type}; marsc has bool, the signed and unsigned integers of 8 to 64 bits, float32 and float64",
         path.display()
     )
 }

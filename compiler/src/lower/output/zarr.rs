@@ -397,11 +397,20 @@ fn fill_value_arg(arg: &Arg, dtype: DType) -> LowerResult<FillValue> {
         (Value::None, _) => FillValue::Default,
         (Value::Bool(b), DType::Bool) => FillValue::Bool(*b),
         (Value::Int(i), DType::Bool) if *i == 0 || *i == 1 => FillValue::Bool(*i == 1),
-        (Value::Bool(b), DType::Int32 | DType::Int64) => FillValue::Int(*b as i64),
-        (Value::Int(i), DType::Int64) => FillValue::Int(*i),
-        (Value::Int(i), DType::Int32) if i32::try_from(*i).is_ok() => FillValue::Int(*i),
-        (Value::Float(f), DType::Int32 | DType::Int64)
-            if f.fract() == 0.0 && f.abs() < 2f64.powi(31) =>
+        (Value::Bool(b), int) if int.is_int() => FillValue::Int(*b as i64),
+        (Value::Int(i), int)
+            if int
+                .int_range()
+                .is_some_and(|(low, high)| (low..=high).contains(&i128::from(*i))) =>
+        {
+            FillValue::Int(*i)
+        }
+        (Value::Float(f), int)
+            if f.fract() == 0.0
+                && int
+                    .int_range()
+                    .is_some_and(|(low, high)| (low as f64..=high as f64).contains(f))
+                && f.abs() < 2f64.powi(31) =>
         {
             FillValue::Int(*f as i64)
         }

@@ -253,10 +253,15 @@ fn dtypes() {
         "not supported yet: NumPy would give float16 here"
     );
     assert_eq!(d.help.as_deref(), Some("cast first: `x.astype(float)`"));
+    let d = diagnostic("b = mt.ones(3, dtype='uint8')\nmt.sqrt(b)\n");
+    assert_eq!(
+        d.message,
+        "not supported yet: NumPy would give float16 here"
+    );
     check(
-        "b = mt.ones(3, dtype=bool)\nb // b\n",
-        "not supported yet: NumPy would give int8 here",
-        "//",
+        "x = mt.ones(3, dtype='uint8') + 256\n",
+        "Python integer 256 out of bounds for uint8",
+        "256",
     );
     check(
         "x = mt.ones(3, dtype='int32') + 2**40\n",

@@ -248,6 +248,9 @@ fn element_strategy(dtype: DType) -> BoxedStrategy<Scalar> {
         ]
         .prop_map(Scalar::Float64)
         .boxed(),
+        other => any::<i64>()
+            .prop_map(move |v| Scalar::Int64(v).cast(other))
+            .boxed(),
     }
 }
 
@@ -287,6 +290,12 @@ fn build_array(shape: &[usize], values: Vec<Scalar>, dtype: DType, fortran: bool
         DType::Int64 => pick!(Int64),
         DType::Float32 => pick!(Float32),
         DType::Float64 => pick!(Float64),
+        DType::Int8 => pick!(Int8),
+        DType::Int16 => pick!(Int16),
+        DType::UInt8 => pick!(UInt8),
+        DType::UInt16 => pick!(UInt16),
+        DType::UInt32 => pick!(UInt32),
+        DType::UInt64 => pick!(UInt64),
     }
 }
 
@@ -302,7 +311,8 @@ fn operand_shape(base: &[usize], ones: &[bool], dropped: usize) -> Vec<usize> {
 
 fn operand_strategy(base: Vec<usize>) -> impl Strategy<Value = ArrayData> {
     (
-        prop::sample::select(DType::ALL.to_vec()),
+        // The version 1 dtypes, whose promotion is their order (`common` below).
+        prop::sample::select(DType::V1.to_vec()),
         prop::collection::vec(any::<bool>(), base.len()),
         0..=base.len(),
         any::<bool>(),
@@ -327,6 +337,10 @@ proptest! {
     fn binary_matches_the_scalar_reference_for_every_op((a, b) in operands()) {
         let common = a.dtype().max(b.dtype());
         for &op in BinaryOp::ALL {
+            // The reference models the version 1 loops (bool's `//` computes in int8).
+            if op.loop_dtype(common).is_ok_and(|d| !DType::V1.contains(&d)) {
+                continue;
+            }
             let expected = reference(op, common, &a, &b);
             let actual = binary(op, common, &a, &b);
             match (expected, actual) {

@@ -1,6 +1,7 @@
 //! The element-type traits that reduction and scan kernels are generic over, so each
-//! kernel is written once for all five dtypes: `Element` (any stored type),
-//! `Accumulator` (the int64/float32/float64 types sums and products are computed in)
+//! kernel is written once for every dtype: `Element` (any stored type),
+//! `Accumulator` (the int64/uint64/float32/float64 types sums and products are
+//! computed in)
 //! and `FloatAccumulator` (the types means and variances are computed in), plus
 //! NumPy's pairwise summation.
 
@@ -16,7 +17,8 @@ pub(in crate::kernels) trait Element:
     Copy + PartialOrd + Default + std::fmt::Debug + Send + Sync + 'static
 {
     const DTYPE: DType;
-    /// What `sum`, `prod`, `cumsum` and `cumprod` compute in (int64 for bool and ints).
+    /// What `sum`, `prod`, `cumsum` and `cumprod` compute in (int64 for bool and
+    /// signed ints, uint64 for unsigned ones).
     type SumAcc: Accumulator;
     /// What `mean`, `var` and `std` compute in (float64, or float32 for float32).
     type MeanAcc: FloatAccumulator;
@@ -31,8 +33,11 @@ pub(in crate::kernels) trait Element:
     fn to_f64(self) -> f64;
     /// Exact for bool and ints; only float32 inputs are ever accumulated in float32.
     fn to_f32(self) -> f32;
-    /// Exact for bool and ints; floats are never accumulated in int64.
+    /// Exact for bool and ints (wrapping for uint64); floats are never accumulated in
+    /// int64.
     fn to_i64(self) -> i64;
+    /// Exact for bool and unsigned ints; only those are accumulated in uint64.
+    fn to_u64(self) -> u64;
     fn into_data(array: ArrayD<Self>) -> ArrayData;
     fn from_data(data: &ArrayData) -> Option<&ArrayD<Self>>;
     fn take_data(data: ArrayData) -> Option<ArrayD<Self>>;
@@ -41,7 +46,7 @@ pub(in crate::kernels) trait Element:
 macro_rules! impl_element {
     (
         $t:ty, $variant:ident, sum: $sum_acc:ty = $sum:ident, mean: $mean_acc:ty = $mean:ident,
-        $nan:expr, $nonzero:expr, $f64:expr, $f32:expr, $i64:expr
+        $nan:expr, $nonzero:expr, $f64:expr, $f32:expr, $i64:expr, $u64:expr
     ) => {
         impl Element for $t {
             const DTYPE: DType = DType::$variant;
@@ -67,6 +72,9 @@ macro_rules! impl_element {
             }
             fn to_i64(self) -> i64 {
                 ($i64)(self)
+            }
+            fn to_u64(self) -> u64 {
+                ($u64)(self)
             }
             fn into_data(array: ArrayD<Self>) -> ArrayData {
                 ArrayData::$variant(array)
@@ -96,30 +104,33 @@ impl_element!(
     |v| v,
     |v| u8::from(v) as f64,
     |v| u8::from(v) as f32,
-    i64::from
+    i64::from,
+    u64::from
 );
-impl_element!(
-    i32,
-    Int32,
-    sum: i64 = sum_converted,
-    mean: f64 = sum_converted,
-    |_| false,
-    |v| v != 0,
-    |v| v as f64,
-    |v| v as f32,
-    i64::from
-);
-impl_element!(
-    i64,
-    Int64,
-    sum: i64 = sum_uncast,
-    mean: f64 = sum_converted,
-    |_| false,
-    |v| v != 0,
-    |v| v as f64,
-    |v| v as f32,
-    |v| v
-);
+macro_rules! impl_int_element {
+    ($t:ty, $variant:ident, $acc:ty, $sum:ident) => {
+        impl_element!(
+            $t,
+            $variant,
+            sum: $acc = $sum,
+            mean: f64 = sum_converted,
+            |_| false,
+            |v| v != 0,
+            |v| v as f64,
+            |v| v as f32,
+            |v| v as i64,
+            |v| v as u64
+        );
+    };
+}
+impl_int_element!(i8, Int8, i64, sum_converted);
+impl_int_element!(i16, Int16, i64, sum_converted);
+impl_int_element!(i32, Int32, i64, sum_converted);
+impl_int_element!(i64, Int64, i64, sum_uncast);
+impl_int_element!(u8, UInt8, u64, sum_converted);
+impl_int_element!(u16, UInt16, u64, sum_converted);
+impl_int_element!(u32, UInt32, u64, sum_converted);
+impl_int_element!(u64, UInt64, u64, sum_uncast);
 impl_element!(
     f32,
     Float32,
@@ -130,7 +141,8 @@ impl_element!(
     |v| v != 0.0,
     |v| v as f64,
     |v| v,
-    |v| v as i64
+    |v| v as i64,
+    |v| v as u64
 );
 impl_element!(
     f64,
@@ -141,11 +153,12 @@ impl_element!(
     |v| v != 0.0,
     |v| v,
     |v| v as f32,
-    |v| v as i64
+    |v| v as i64,
+    |v| v as u64
 );
 
-/// A type sums, products and scans are computed in: int64 (wrapping, as NumPy's
-/// integer arithmetic does), float32 or float64.
+/// A type sums, products and scans are computed in: int64 or uint64 (wrapping, as
+/// NumPy's integer arithmetic does), float32 or float64.
 pub(in crate::kernels) trait Accumulator: Element {
     const ZERO: Self;
     const ONE: Self;
@@ -157,22 +170,28 @@ pub(in crate::kernels) trait Accumulator: Element {
     fn sum_run(values: &[Self]) -> Self;
 }
 
-impl Accumulator for i64 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    fn from_element<E: Element>(value: E) -> Self {
-        value.to_i64()
-    }
-    fn add(self, other: Self) -> Self {
-        self.wrapping_add(other)
-    }
-    fn mul(self, other: Self) -> Self {
-        self.wrapping_mul(other)
-    }
-    fn sum_run(values: &[Self]) -> Self {
-        values.iter().fold(0, |acc, &v| acc.wrapping_add(v))
-    }
+macro_rules! impl_int_accumulator {
+    ($t:ty, $convert:ident) => {
+        impl Accumulator for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            fn from_element<E: Element>(value: E) -> Self {
+                value.$convert()
+            }
+            fn add(self, other: Self) -> Self {
+                self.wrapping_add(other)
+            }
+            fn mul(self, other: Self) -> Self {
+                self.wrapping_mul(other)
+            }
+            fn sum_run(values: &[Self]) -> Self {
+                values.iter().fold(0, |acc, &v| acc.wrapping_add(v))
+            }
+        }
+    };
 }
+impl_int_accumulator!(i64, to_i64);
+impl_int_accumulator!(u64, to_u64);
 
 macro_rules! impl_float_accumulator {
     ($t:ty, $convert:ident) => {

@@ -51,6 +51,16 @@ fn build_array(
         DType::Int64 => make(shape, codes.iter().map(|&c| c * 1_000_000_007).collect()),
         DType::Float32 => make(shape, pairs.map(|p| float(p) as f32).collect()),
         DType::Float64 => make(shape, pairs.map(float).collect()),
+        narrow => crate::kernels::cast(
+            &make(
+                shape,
+                codes
+                    .iter()
+                    .map(|&c| c * 1_000_000_007)
+                    .collect::<Vec<i64>>(),
+            ),
+            narrow,
+        ),
     }
 }
 

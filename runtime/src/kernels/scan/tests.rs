@@ -118,6 +118,10 @@ fn test_array(dtype: DType, shape: &[usize], codes: &[i64]) -> ArrayData {
             shape,
             codes.iter().map(|&c| (c.abs() + 1) as f64 / 10.0).collect(),
         ),
+        narrow => crate::kernels::cast(
+            &array::<i64>(shape, codes.iter().map(|&c| c * 3_000_000_019).collect()),
+            narrow,
+        ),
     }
 }
 

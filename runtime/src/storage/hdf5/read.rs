@@ -102,8 +102,14 @@ impl StoreReader for Hdf5Reader {
         let dataset = self.dataset()?;
         Ok(match self.dtype {
             DType::Bool => ArrayData::Bool(self.read(dataset, offset, shape)?),
+            DType::Int8 => ArrayData::Int8(self.read(dataset, offset, shape)?),
+            DType::Int16 => ArrayData::Int16(self.read(dataset, offset, shape)?),
             DType::Int32 => ArrayData::Int32(self.read(dataset, offset, shape)?),
             DType::Int64 => ArrayData::Int64(self.read(dataset, offset, shape)?),
+            DType::UInt8 => ArrayData::UInt8(self.read(dataset, offset, shape)?),
+            DType::UInt16 => ArrayData::UInt16(self.read(dataset, offset, shape)?),
+            DType::UInt32 => ArrayData::UInt32(self.read(dataset, offset, shape)?),
+            DType::UInt64 => ArrayData::UInt64(self.read(dataset, offset, shape)?),
             DType::Float32 => ArrayData::Float32(self.read(dataset, offset, shape)?),
             DType::Float64 => ArrayData::Float64(self.read(dataset, offset, shape)?),
         })

@@ -64,8 +64,14 @@ trait RegionSource {
 fn decode_region(source: &impl RegionSource, header: &NpyHeader) -> Result<ArrayData, NpyError> {
     let data = match header.dtype {
         DType::Bool => ArrayData::Bool(source.decode(|[b]: [u8; 1]| b != 0)?),
+        DType::Int8 => ArrayData::Int8(source.decode(i8::from_le_bytes)?),
+        DType::Int16 => ArrayData::Int16(source.decode(i16::from_le_bytes)?),
         DType::Int32 => ArrayData::Int32(source.decode(i32::from_le_bytes)?),
         DType::Int64 => ArrayData::Int64(source.decode(i64::from_le_bytes)?),
+        DType::UInt8 => ArrayData::UInt8(source.decode(u8::from_le_bytes)?),
+        DType::UInt16 => ArrayData::UInt16(source.decode(u16::from_le_bytes)?),
+        DType::UInt32 => ArrayData::UInt32(source.decode(u32::from_le_bytes)?),
+        DType::UInt64 => ArrayData::UInt64(source.decode(u64::from_le_bytes)?),
         DType::Float32 => ArrayData::Float32(source.decode(f32::from_le_bytes)?),
         DType::Float64 => ArrayData::Float64(source.decode(f64::from_le_bytes)?),
     };
@@ -208,8 +214,14 @@ pub fn write_region(
     // `iter()` walks in logical C order whatever the memory layout.
     match data {
         ArrayData::Bool(a) => writer.write(a.iter().map(|&v| [u8::from(v)])),
+        ArrayData::Int8(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::Int16(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
         ArrayData::Int32(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
         ArrayData::Int64(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::UInt8(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::UInt16(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::UInt32(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::UInt64(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
         ArrayData::Float32(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
         ArrayData::Float64(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
     }
@@ -270,8 +282,14 @@ pub fn write_region_mapped(
     let write = |result: std::io::Result<()>| result.map_err(|e| io_error("write", path, e));
     match data {
         ArrayData::Bool(a) => write(copy_runs(mapping, &spans, a, |&v| [u8::from(v)])),
+        ArrayData::Int8(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::Int16(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
         ArrayData::Int32(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
         ArrayData::Int64(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::UInt8(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::UInt16(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::UInt32(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::UInt64(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
         ArrayData::Float32(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
         ArrayData::Float64(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
     }?;
@@ -474,8 +492,14 @@ fn reverse_axes(data: ArrayData) -> ArrayData {
     }
     match data {
         ArrayData::Bool(a) => ArrayData::Bool(standard(a)),
+        ArrayData::Int8(a) => ArrayData::Int8(standard(a)),
+        ArrayData::Int16(a) => ArrayData::Int16(standard(a)),
         ArrayData::Int32(a) => ArrayData::Int32(standard(a)),
         ArrayData::Int64(a) => ArrayData::Int64(standard(a)),
+        ArrayData::UInt8(a) => ArrayData::UInt8(standard(a)),
+        ArrayData::UInt16(a) => ArrayData::UInt16(standard(a)),
+        ArrayData::UInt32(a) => ArrayData::UInt32(standard(a)),
+        ArrayData::UInt64(a) => ArrayData::UInt64(standard(a)),
         ArrayData::Float32(a) => ArrayData::Float32(standard(a)),
         ArrayData::Float64(a) => ArrayData::Float64(standard(a)),
     }
@@ -596,8 +620,14 @@ fn write_elements(out: &mut impl Write, data: &ArrayData) -> std::io::Result<()>
     // `iter()` walks in logical C order whatever the memory layout.
     match data {
         ArrayData::Bool(a) => a.iter().try_for_each(|v| out.write_all(&[u8::from(*v)])),
+        ArrayData::Int8(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::Int16(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
         ArrayData::Int32(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
         ArrayData::Int64(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::UInt8(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::UInt16(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::UInt32(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::UInt64(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
         ArrayData::Float32(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
         ArrayData::Float64(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
     }

@@ -135,7 +135,7 @@ fn v2_compressor(compressor: Compressor, dtype: DType) -> Value {
 fn fill_json(fill: FillValue, dtype: DType) -> Value {
     match (fill, dtype) {
         (FillValue::Default, DType::Bool) => json!(false),
-        (FillValue::Default, DType::Int32 | DType::Int64) => json!(0),
+        (FillValue::Default, int) if int.is_int() => json!(0),
         (FillValue::Default, _) => json!(0.0),
         (FillValue::Bool(b), _) => json!(b),
         (FillValue::Int(i), _) => json!(i),

@@ -195,7 +195,7 @@ macro_rules! from_store_bytes {
         }
     )*};
 }
-from_store_bytes!(i32, i64, f32, f64);
+from_store_bytes!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
 
 impl StoreReader for ZarrReader {
     fn open(&self) -> Result<(), String> {
@@ -210,8 +210,14 @@ impl StoreReader for ZarrReader {
         let array = self.array()?;
         Ok(match self.dtype {
             DType::Bool => ArrayData::Bool(self.read(array, offset, shape)?),
+            DType::Int8 => ArrayData::Int8(self.read(array, offset, shape)?),
+            DType::Int16 => ArrayData::Int16(self.read(array, offset, shape)?),
             DType::Int32 => ArrayData::Int32(self.read(array, offset, shape)?),
             DType::Int64 => ArrayData::Int64(self.read(array, offset, shape)?),
+            DType::UInt8 => ArrayData::UInt8(self.read(array, offset, shape)?),
+            DType::UInt16 => ArrayData::UInt16(self.read(array, offset, shape)?),
+            DType::UInt32 => ArrayData::UInt32(self.read(array, offset, shape)?),
+            DType::UInt64 => ArrayData::UInt64(self.read(array, offset, shape)?),
             DType::Float32 => ArrayData::Float32(self.read(array, offset, shape)?),
             DType::Float64 => ArrayData::Float64(self.read(array, offset, shape)?),
         })
