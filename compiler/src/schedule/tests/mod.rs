@@ -4,6 +4,7 @@
 
 mod assign;
 mod dag;
+mod dask_graphs;
 mod dask_shapes;
 mod evaluate;
 mod optimal;
