@@ -15,7 +15,9 @@
 //! - **Run a reducer's inputs together.** A node's missing inputs are computed one after
 //!   another, each input's own subgraph first, so a reducer runs right after its last
 //!   input. Inputs are taken by Sethi–Ullman need (the most demanding first), which is
-//!   optimal on trees and holds O(log n) results on a tree reduction.
+//!   optimal on trees and holds O(log n) results on a tree reduction. A final result
+//!   that joins otherwise unconnected parts of the graph takes its inputs part by part,
+//!   so one part is finished and freed before the next starts.
 //! - **Prefer the long critical path.** Ties between inputs go to the deeper one (the
 //!   longest path from a root: the Mars "depth"), then to the one more nodes read (its
 //!   other readers can then finish early), then to the smaller output, then to the
