@@ -6,18 +6,24 @@
 //!
 //! - **Finish a branch before starting another.** The walk picks a target and computes
 //!   its missing inputs depth-first (post-order), so a branch is reduced as soon as its
-//!   inputs exist. When the target is done the walk goes up to the target's reader;
-//!   failing that, to a node whose inputs are all computed already (nothing new to
-//!   load); failing that, to a reader of the live result with the fewest readers left
-//!   (the one closest to being freed); only then to the next final result.
+//!   inputs exist. When the target is done the walk goes up to the reader of the node
+//!   run last (the walk may have run on past the target for free: that branch is
+//!   finished first), then to the target's reader; failing that, to a node whose
+//!   inputs are all computed already (nothing new to load); failing that, to a reader
+//!   of the live result with the fewest readers left (the one closest to being freed);
+//!   only then to the next final result.
 //! - **Run a reducer's inputs together.** A node's missing inputs are computed one after
 //!   another, each input's own subgraph first, so a reducer runs right after its last
 //!   input. Inputs are taken by Sethi–Ullman need (the most demanding first), which is
-//!   optimal on trees and holds O(log n) results on a tree reduction.
+//!   optimal on trees and holds O(log n) results on a tree reduction. A final result
+//!   that joins otherwise unconnected parts of the graph takes its inputs part by part,
+//!   so one part is finished and freed before the next starts.
 //! - **Prefer the long critical path.** Ties between inputs go to the deeper one (the
 //!   longest path from a root: the Mars "depth"), then to the one more nodes read (its
 //!   other readers can then finish early), then to the smaller output, then to the
-//!   lower index. Final results are started deepest first.
+//!   lower index. Final results are started deepest first, then the most demanding,
+//!   then the one whose input has the most readers (a shared input's readers run
+//!   together instead of around an unrelated branch).
 //! - **Release memory eagerly.** A node that becomes runnable runs at once if it frees
 //!   at least as many results as it creates (it is the last reader of an input, or a
 //!   final result). A short *section* — a reader together with its private inputs and

@@ -96,10 +96,27 @@ impl NodeFacts {
                 .unwrap_or(0);
             need[node as usize] = held_while_computing.max(inputs.len() as u32);
         }
+        group_final_inputs_by_part(dag, &preferred_offsets, &mut preferred);
+        // Final results deepest first, then the most demanding; among equals, the one
+        // reading the input with the most readers, so a shared ("broker") input's
+        // readers run together rather than after an unrelated branch.
         let mut targets: Vec<u32> = dag.nodes().filter(|&node| dag.is_sink(node)).collect();
+        let most_shared_input = |node: u32| {
+            dag.dependencies(node)
+                .iter()
+                .map(|&input| dag.dependents(input).len())
+                .max()
+                .unwrap_or(0)
+        };
         targets.sort_unstable_by_key(|&node| {
             let at = node as usize;
-            (Reverse(depth[at]), Reverse(need[at]), size(node), node)
+            (
+                Reverse(depth[at]),
+                Reverse(need[at]),
+                Reverse(most_shared_input(node)),
+                size(node),
+                node,
+            )
         });
         NodeFacts {
             need,
@@ -113,6 +130,53 @@ impl NodeFacts {
         let node = node as usize;
         &self.preferred
             [self.preferred_offsets[node] as usize..self.preferred_offsets[node + 1] as usize]
+    }
+}
+
+/// A final result may join parts of the graph that nothing else connects (two
+/// independent halves stored by one final node): its inputs are then taken part by
+/// part, each part in need order, the part of the most demanding input first, so one
+/// part is finished and freed before the next starts. Parts are the connected
+/// components of the graph without its final results (union-find, O(E α(V))).
+fn group_final_inputs_by_part(dag: &Dag, offsets: &[u32], preferred: &mut [u32]) {
+    let mut parent: Vec<u32> = dag.nodes().collect();
+    fn find(parent: &mut [u32], mut node: u32) -> u32 {
+        while parent[node as usize] != node {
+            let up = parent[parent[node as usize] as usize];
+            parent[node as usize] = up;
+            node = up;
+        }
+        node
+    }
+    for node in dag.nodes().filter(|&node| !dag.is_sink(node)) {
+        for &input in dag.dependencies(node) {
+            let (a, b) = (find(&mut parent, input), find(&mut parent, node));
+            if a != b {
+                parent[a.max(b) as usize] = a.min(b);
+            }
+        }
+    }
+    let mut keyed: Vec<(u32, u32, u32)> = Vec::new();
+    let mut first_at: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    for node in dag.nodes().filter(|&node| dag.is_sink(node)) {
+        let inputs =
+            &mut preferred[offsets[node as usize] as usize..offsets[node as usize + 1] as usize];
+        if inputs.len() < 2 {
+            continue;
+        }
+        keyed.clear();
+        first_at.clear();
+        for (at, &input) in inputs.iter().enumerate() {
+            let part = find(&mut parent, input);
+            let first = *first_at.entry(part).or_insert(at as u32);
+            keyed.push((first, at as u32, input));
+        }
+        if first_at.len() > 1 && first_at.len() < inputs.len() {
+            keyed.sort_unstable();
+            for (slot, &(_, _, input)) in inputs.iter_mut().zip(keyed.iter()) {
+                *slot = input;
+            }
+        }
     }
 }
 
@@ -214,10 +278,17 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Where to go after a target: up to its reader (finish the branch); else to a
-    /// node that is already runnable (nothing new to load); else to a reader of the
-    /// live result closest to being freed. `None` leaves it to the next final result.
+    /// Where to go after a target: up to the reader of the node run last (the walk may
+    /// have run on past the target for free; finish that branch), else up to the
+    /// target's reader; else to a node that is already runnable (nothing new to load);
+    /// else to a reader of the live result closest to being freed. `None` leaves it to
+    /// the next final result.
     fn next_target(&mut self) -> Option<u32> {
+        if let Some(&last) = self.sequence.last() {
+            if let Some(reader) = self.unrun_reader(last) {
+                return Some(reader);
+            }
+        }
         if let Some(reader) = self.last_target.and_then(|t| self.unrun_reader(t)) {
             return Some(reader);
         }

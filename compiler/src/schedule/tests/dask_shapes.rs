@@ -1,35 +1,47 @@
 //! Graph shapes from the `dask.order` test suite (dask/tests/test_order.py), rebuilt
-//! from their descriptions in the `.dag` format. Dask counts final results as held,
-//! our contract does not, so the checks here are the ones that matter under ours:
-//! the structural preferences dask asserts, and live results against the exact
-//! optimum. Every graph is checked as written and with its lines reversed, which flips
-//! every tie broken by node index, so the order must come from the structure.
+//! from their descriptions in the `.dag` format. Our contract does not count final
+//! results as held; neither does dask's `diagnostics` pressure, which its tests bound,
+//! so those bounds carry over as `max_live_results`. The checks are dask's structural
+//! preferences and pressure bounds, plus live results against the exact optimum; a
+//! property that does not hold is an ignored test saying why (table in README.md).
+//! Every graph is checked as written and with its lines reversed, which flips every
+//! tie broken by node index, so the order must come from the structure.
 
 use super::optimal::optimal_max_live;
 use crate::schedule::dag::{parse_dag_file, Dag};
 use crate::schedule::priority::{bfs_order, max_live_results, order};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-struct Case {
-    dag: Dag,
-    index: HashMap<String, u32>,
-    priority: Vec<u32>,
+pub(super) struct Case {
+    pub(super) dag: Dag,
+    pub(super) index: HashMap<String, u32>,
+    pub(super) priority: Vec<u32>,
 }
 
 impl Case {
-    fn at(&self, name: &str) -> i64 {
+    pub(super) fn at(&self, name: &str) -> i64 {
         i64::from(self.priority[self.index[name] as usize])
     }
 
-    fn live(&self) -> usize {
+    pub(super) fn live(&self) -> usize {
         max_live_results(&self.dag, &self.priority)
+    }
+
+    /// The node names in run order.
+    pub(super) fn sequence(&self) -> Vec<&str> {
+        let mut names: Vec<(&String, &u32)> = self.index.iter().collect();
+        names.sort_by_key(|(_, &node)| self.priority[node as usize]);
+        names.into_iter().map(|(name, _)| name.as_str()).collect()
     }
 }
 
-/// The graph as written and with its lines reversed, each with its order.
-fn both_ways(text: &str) -> [Case; 2] {
+/// The graph as written and with its lines reversed, each with its order. With
+/// `DUMP_DAGS=DIR` set, each graph is also written to `DIR/TEST-N.dag` with our peaks
+/// in a first comment line, so the figures against dask.order can be made from them.
+pub(super) fn both_ways(text: &str) -> [Case; 2] {
     let reversed: String = text.lines().rev().map(|line| format!("{line}\n")).collect();
-    [text.to_string(), reversed].map(|text| {
+    let cases = [text.to_string(), reversed].map(|text| {
         let (dag, names) = parse_dag_file(&text).unwrap();
         let priority = order(&dag, None);
         let index = names.into_iter().zip(0..).collect();
@@ -38,10 +50,27 @@ fn both_ways(text: &str) -> [Case; 2] {
             index,
             priority,
         }
-    })
+    });
+    if let Some(dir) = std::env::var_os("DUMP_DAGS") {
+        static DUMPED: AtomicUsize = AtomicUsize::new(0);
+        let test = std::thread::current()
+            .name()
+            .unwrap_or("graph")
+            .rsplit("::")
+            .next()
+            .unwrap_or("graph")
+            .to_string();
+        let path = std::path::Path::new(&dir).join(format!(
+            "{test}-{}.dag",
+            DUMPED.fetch_add(1, Ordering::Relaxed)
+        ));
+        let header = format!("# marsc {} {}\n", cases[0].live(), cases[1].live());
+        std::fs::write(path, header + text).unwrap();
+    }
+    cases
 }
 
-fn assert_optimal(case: &Case) {
+pub(super) fn assert_optimal(case: &Case) {
     assert_eq!(
         case.live(),
         optimal_max_live(&case.dag),
@@ -72,6 +101,11 @@ fn keeps_groups_together() {
 #[test]
 fn finishes_a_branch_around_a_broker_node() {
     for case in both_ways("a0:\na1:\nb0: a0\nb1: a1\nb2: a1\n") {
+        // Whichever root runs first, its branch finishes before the other root loads.
+        assert!(
+            case.at("a1") < case.at("b0")
+                || case.at("b1") < case.at("a0") && case.at("b2") < case.at("a0")
+        );
         assert_optimal(&case);
     }
 }
@@ -139,9 +173,21 @@ fn favor_longest_critical_path_unless_memory_says_otherwise() {
 }
 
 #[test]
+#[ignore = "dask property favor_longest_critical_path does not hold: running b before the \
+            final results d and e holds c and b together (peak 2 instead of 1); memory wins"]
+fn favor_longest_critical_path() {
+    for case in both_ways("c:\nd: c\ne: c\nb: c\na: b\n") {
+        assert!(case.at("d") > case.at("b") && case.at("e") > case.at("b"));
+    }
+}
+
+#[test]
 fn run_smaller_sections() {
     let text = "a:\nc:\ne:\ncc:\nb: a c\nd: c e\nbb: cc\naa: d bb\ndd: cc\n";
     for case in both_ways(text) {
+        // Dask pins its own peak, 3, and calls it optimal; without holding final
+        // results the optimum is 2 (run dd before bb so cc goes at once).
+        assert!(case.live() <= 3);
         assert_optimal(&case);
     }
 }
@@ -203,10 +249,9 @@ fn map_overlap() {
     }
 }
 
-#[test]
-fn use_structure_not_keys() {
-    // Ten roots, ten readers of three roots each, wired in a ring by a scrambled
-    // numbering: a good order alternates roots and readers.
+/// Ten roots, ten readers of three roots each, wired in a ring by a scrambled
+/// numbering: a good order alternates roots and readers.
+fn structure_not_keys_text() -> String {
     let readers = [
         (5, [2, 2, 2]),
         (7, [0, 2, 2]),
@@ -225,8 +270,38 @@ fn use_structure_not_keys() {
         names.dedup();
         text += &format!("b{reader}: {}\n", names.join(" "));
     }
-    for case in both_ways(&text) {
+    text
+}
+
+#[test]
+fn use_structure_not_keys() {
+    for case in both_ways(&structure_not_keys_text()) {
+        assert_eq!(case.live(), 3);
         assert_optimal(&case);
+    }
+}
+
+#[test]
+#[ignore = "dask property does not hold: the walk starts from the most demanding reader, \
+            loading two roots before the first reader (peak 3 either way)"]
+fn use_structure_not_keys_alternates() {
+    for case in both_ways(&structure_not_keys_text()) {
+        // Dask's exact pattern: roots and readers alternate, the first reader at 1 or
+        // 3 (after one or two roots).
+        let sorted = |letter: char| {
+            let mut at: Vec<i64> = (0..10).map(|i| case.at(&format!("{letter}{i}"))).collect();
+            at.sort_unstable();
+            at
+        };
+        let (a, b) = (sorted('a'), sorted('b'));
+        let odd: Vec<i64> = (0..10).map(|i| 2 * i + 1).collect();
+        let even: Vec<i64> = (0..10).map(|i| 2 * i).collect();
+        if b[0] == 3 {
+            assert_eq!(a, [0, 1, 2, 4, 6, 8, 10, 12, 14, 16]);
+            assert_eq!(b, [3, 5, 7, 9, 11, 13, 15, 17, 18, 19]);
+        } else {
+            assert_eq!((a, b), (even, odd));
+        }
     }
 }
 
@@ -256,6 +331,21 @@ fn dont_run_all_dependents_too_early() {
         }
         let (ideal_dag, _) = parse_dag_file(&text).unwrap();
         assert!(case.live() <= max_live_results(&ideal_dag, &ideal));
+    }
+}
+
+#[test]
+#[ignore = "dask property does not hold exactly: b9 (the last reader of b0) runs early \
+            because it frees as much as it creates, so d8 is one step late"]
+fn dont_run_all_dependents_too_early_exactly() {
+    // Dask's exact positions: d_i at 3i + 3.
+    let mut text = String::from("a0:\nb0:\nc0:\nd0: a0 b0 c0\n");
+    for i in 1..10 {
+        text += &format!("b{i}: b0\nc{i}: c0\nd{i}: d{} b{i} c{i}\n", i - 1);
+    }
+    for case in both_ways(&text) {
+        let at: Vec<i64> = (0..10).map(|i| case.at(&format!("d{i}"))).collect();
+        assert_eq!(at, (0..10).map(|i| 3 * i + 3).collect::<Vec<i64>>());
     }
 }
 
@@ -310,9 +400,8 @@ fn terminal_node_backtrack() {
     }
 }
 
-#[test]
-fn order_flux_reduction() {
-    // Three shared roots, four reducers each reading one mapped copy of every root.
+/// Three shared roots, four reducers each reading one mapped copy of every root.
+fn flux_reduction_text() -> String {
     let mut text = String::from("a0:\na1:\na2:\n");
     for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
         for k in 0..3 {
@@ -320,7 +409,12 @@ fn order_flux_reduction() {
         }
         text += &format!("c{i}{j}: b{i}{j}0 b{i}{j}1 b{i}{j}2\nd{i}{j}: c{i}{j}\n");
     }
-    for case in both_ways(&text) {
+    text
+}
+
+#[test]
+fn order_flux_reduction() {
+    for case in both_ways(&flux_reduction_text()) {
         // Optimal: before the first reducer runs it holds its three inputs, and all
         // three roots are still needed by the other reducers.
         assert_eq!(case.live(), 6);
@@ -336,24 +430,60 @@ fn order_flux_reduction() {
 }
 
 #[test]
+#[ignore = "dask property order_flox_reduction_2 does not hold: the last reader of a \
+            shared root runs as soon as it frees the root, pulling the next group's \
+            mapped nodes into the current one (final nodes not 5 apart)"]
+fn order_flux_reduction_spacing() {
+    for case in both_ways(&flux_reduction_text()) {
+        // Dask: once the roots are in, each final node follows the previous one after
+        // exactly its four private inputs (three mapped copies and the reducer).
+        let mut finals: Vec<i64> = ["d00", "d01", "d10", "d11"]
+            .iter()
+            .map(|name| case.at(name))
+            .collect();
+        finals.sort_unstable();
+        assert!(
+            finals.windows(2).all(|pair| pair[1] - pair[0] == 5),
+            "{finals:?}"
+        );
+    }
+}
+
+#[test]
 fn reduce_with_many_common_dependents() {
     // A grid of blocks, each reading all of a few shared trivial inputs, summed along
-    // rows: a reducer's inputs should run back to back.
-    for (shared, rows) in [(2, 4), (5, 7)] {
-        let mut text: String = (0..shared).map(|k| format!("o{k}:\n")).collect();
-        let objects: Vec<String> = (0..shared).map(|k| format!("o{k}")).collect();
-        for i in 0..rows {
-            for j in 0..rows {
-                text += &format!("s{i}_{j}: {}\n", objects.join(" "));
-            }
-            let inputs: Vec<String> = (0..rows).map(|j| format!("s{i}_{j}")).collect();
-            text += &format!("agg{i}: {}\n", inputs.join(" "));
-        }
-        for case in both_ways(&text) {
+    // rows: a reducer's inputs should run back to back. With `keep_self` the blocks
+    // are kept as results too, so each block and its chunk sum are two nodes, and the
+    // reducer's inputs run every other step.
+    for keep_self in [false, true] {
+        for (shared, rows) in [(2, 4), (5, 4), (2, 7), (5, 7)] {
+            let mut text: String = (0..shared).map(|k| format!("o{k}:\n")).collect();
+            let objects: Vec<String> = (0..shared).map(|k| format!("o{k}")).collect();
+            let input = |i: usize, j: usize| {
+                if keep_self {
+                    format!("p{i}_{j}")
+                } else {
+                    format!("s{i}_{j}")
+                }
+            };
             for i in 0..rows {
-                let at: Vec<i64> = (0..rows).map(|j| case.at(&format!("s{i}_{j}"))).collect();
-                let spread = at.iter().max().unwrap() - at.iter().min().unwrap();
-                assert_eq!(spread, rows as i64 - 1, "row {i}: {at:?}");
+                for j in 0..rows {
+                    text += &format!("s{i}_{j}: {}\n", objects.join(" "));
+                    if keep_self {
+                        text += &format!("p{i}_{j}: s{i}_{j}\n");
+                    }
+                }
+                let inputs: Vec<String> = (0..rows).map(|j| input(i, j)).collect();
+                text += &format!("agg{i}: {}\n", inputs.join(" "));
+            }
+            for case in both_ways(&text) {
+                assert!(case.live() <= rows + shared, "{}", case.live());
+                for i in 0..rows {
+                    let at: Vec<i64> = (0..rows).map(|j| case.at(&input(i, j))).collect();
+                    let spread = at.iter().max().unwrap() - at.iter().min().unwrap();
+                    let step = if keep_self { 2 } else { 1 };
+                    assert_eq!(spread, step * (rows as i64 - 1), "row {i}: {at:?}");
+                }
             }
         }
     }
@@ -385,8 +515,11 @@ fn xarray_like_reduction() {
     }
 }
 
-#[test]
-fn order_with_equal_dependents() {
+/// dask's `(maxima, argmax)` graph: four groups crossed pairwise, each cross ending in
+/// a bundle of two chains (`x5_i_0 -> x6_i_0`, `x5_i_1 -> x6_i_1`). `tails` says which
+/// chain ends exist: 0 none past x5, 1 only x6_i_0, 2 both x6 (dask's graph), 3 both
+/// and an x7_i_0 after x6_i_0.
+fn equal_dependents_text(tails: usize) -> String {
     let groups = ["a", "b", "c", "d"];
     let mut text = String::new();
     for x in groups {
@@ -396,17 +529,47 @@ fn order_with_equal_dependents() {
         for (i, y) in groups.iter().enumerate() {
             text += &format!(
                 "{x}3_{i}: {x}20 {y}21\n{x}4_{i}: {x}3_{i}\n{x}5_{i}_0: {x}4_{i}\n\
-                 {x}5_{i}_1: {x}4_{i}\n{x}6_{i}_0: {x}5_{i}_0\n{x}6_{i}_1: {x}5_{i}_1\n"
+                 {x}5_{i}_1: {x}4_{i}\n"
             );
+            if tails >= 1 {
+                text += &format!("{x}6_{i}_0: {x}5_{i}_0\n");
+            }
+            if tails >= 2 {
+                text += &format!("{x}6_{i}_1: {x}5_{i}_1\n");
+            }
+            if tails >= 3 {
+                text += &format!("{x}7_{i}_0: {x}6_{i}_0\n");
+            }
         }
     }
-    for case in both_ways(&text) {
-        assert!(case.live() <= 10, "{}", case.live());
-        let spread: i64 = groups
-            .iter()
-            .flat_map(|x| (0..4).map(move |i| (x, i)))
-            .map(|(x, i)| (case.at(&format!("{x}6_{i}_1")) - case.at(&format!("{x}6_{i}_0"))).abs())
-            .sum();
-        assert!(spread <= 32, "{spread}");
+    text
+}
+
+#[test]
+fn order_with_equal_dependents() {
+    // Per variant: the two chain ends of a bundle, and how far apart they may be in
+    // total over the 16 bundles (dask: ideally the bundle's length, 2 or 3, each).
+    let variants = [
+        (2, ("6", "1"), ("6", "0"), 32),
+        (3, ("6", "1"), ("7", "0"), 48),
+        (1, ("5", "1"), ("6", "0"), 32),
+        (0, ("5", "1"), ("5", "0"), 32),
+    ];
+    for (tails, (step_a, chain_a), (step_b, chain_b), most) in variants {
+        for case in both_ways(&equal_dependents_text(tails)) {
+            assert!(case.live() <= 10, "tails {tails}: {}", case.live());
+            let mut spread = 0;
+            for x in ["a", "b", "c", "d"] {
+                for i in 0..4 {
+                    let gap = (case.at(&format!("{x}{step_a}_{i}_{chain_a}"))
+                        - case.at(&format!("{x}{step_b}_{i}_{chain_b}")))
+                    .abs();
+                    // Without tails dask asks each bundle's two ends within 2.
+                    assert!(tails != 0 || gap <= 2, "{x} {i}: {gap}");
+                    spread += gap;
+                }
+            }
+            assert!(spread <= most, "tails {tails}: {spread}");
+        }
     }
 }
