@@ -197,11 +197,14 @@ fn array_to_string(corners: &ArrayData, shape: &[usize], separator: &str, prefix
     }
 }
 
+/// Renders an array given the word at each printed index.
+type Layout<'a> = dyn Fn(&dyn Fn(&[usize]) -> String) -> String + 'a;
+
 /// An integer array laid out by `layout`, each word found through `at`.
 fn int_layout<T: Copy + Ord + ToString>(
     values: &ArrayD<T>,
     at: &dyn Fn(&[usize]) -> IxDyn,
-    layout: &dyn Fn(&dyn Fn(&[usize]) -> String) -> String,
+    layout: &Layout<'_>,
 ) -> String {
     let word = int_words(values);
     layout(&|index| word(values[at(index)]))
