@@ -474,11 +474,12 @@ fn reading_errors_are_clear() {
         dir.path(),
         "import zarr, numpy as np\n\
          zarr.create_array('u8.zarr', data=np.arange(4, dtype=np.uint8))\n\
+         zarr.create_array('f2.zarr', data=np.arange(4, dtype=np.float16))\n\
          zarr.create_group('g.zarr').create_array('d', data=np.arange(4))\n",
     );
     for (script, message) in [
         (
-            "mt.fromzarr('u8.zarr')",
+            "mt.fromzarr('f2.zarr')",
             "not supported yet: the Zarr array",
         ),
         ("mt.fromzarr('g.zarr')", "is a Zarr group, not an array"),
@@ -511,4 +512,9 @@ fn reading_errors_are_clear() {
         "import mars.tensor as mt\nprint(mt.fromzarr('g.zarr', dataset='d').sum())\n",
     );
     assert_eq!(output, "6\n");
+    let output = marsc(
+        dir.path(),
+        "import mars.tensor as mt\nu = mt.fromzarr('u8.zarr')\nprint(u - 1, u.dtype, u.sum().dtype)\n",
+    );
+    assert_eq!(output, "[255   0   1   2] uint8 uint64\n");
 }
