@@ -298,6 +298,26 @@ impl Lowerer<'_> {
         self.add_created(op, shape, dist.dtype(), chunks, span)
     }
 
+    /// Standard normal draws of `shape` for a library function taking `seed=`
+    /// (`linalg.svd_compressed`): with a seed, the first draw of `RandomState(seed)`;
+    /// without, the module's next stream, as `random.standard_normal` would give.
+    pub(super) fn standard_normal_draws(
+        &mut self,
+        shape: Vec<usize>,
+        seed: Option<u64>,
+        span: Span,
+    ) -> LowerResult<TileableId> {
+        let Some(seed) = seed else {
+            return self.random_tensor(RandomDist::StandardNormal, shape, None, span);
+        };
+        let op = TileOp::Random {
+            dist: RandomDist::StandardNormal,
+            seed,
+            stream: RANDOM_STATE_STREAMS,
+        };
+        self.add_created(op, shape, RandomDist::StandardNormal.dtype(), None, span)
+    }
+
     /// Uniform draws in [0, 1) of `shape`, chunked as the call's `chunks=` says.
     fn uniform_draws(&mut self, shape: Vec<usize>, args: &BoundArgs) -> LowerResult<TileableId> {
         let chunks = args.chunks.as_ref();
