@@ -104,7 +104,8 @@ fn script(case: &Case) -> String {
          print(mt.all(mt.linalg.inv(t) == mt.linalg.inv(t0)), mt.all(mt.linalg.det(t) == mt.linalg.det(t0)))\n\
          print(mt.all(mt.linalg.solve(t, b[:{n}]) == mt.linalg.solve(t0, b0[:{n}])), mt.all(mt.linalg.slogdet(t)[1] == mt.linalg.slogdet(t0)[1]))\n\
          print(mt.all(mt.linalg.cholesky(p) == mt.linalg.cholesky(p0)), mt.all(mt.linalg.eigh(p)[0] == mt.linalg.eigh(p0)[0]))\n\
-         print(mt.allclose(mt.linalg.matrix_power(t, 3), mt.linalg.matrix_power(t0, 3), rtol=1e-12, atol=0), mt.all(mt.linalg.solve(p, t) == mt.linalg.solve(p0, t0)))\n",
+         print(mt.allclose(mt.linalg.matrix_power(t, 3), mt.linalg.matrix_power(t0, 3), rtol=1e-12, atol=0), mt.all(mt.linalg.solve(p, t) == mt.linalg.solve(p0, t0)))\n\
+         print(mt.all(mt.linalg.svd(t, compute_uv=False) == mt.linalg.svd(t0, compute_uv=False)), mt.all(mt.linalg.norm(t, 'nuc', axis=(0, 2)) == mt.linalg.norm(t0, 'nuc', axis=(0, 2))))\n",
         rows = tuple(&case.row_chunks),
         columns = tuple(&case.column_chunks),
         stack = tuple(&case.stack_chunks),
@@ -124,6 +125,6 @@ proptest! {
         let (output, result) = run_script_printing(&text, &options(), case.workers);
         prop_assert!(result.is_ok(), "failed: {:?}\nscript:\n{}", result.err(), text);
         prop_assert!(!output.contains("False"), "output:\n{}script:\n{}", output, text);
-        prop_assert_eq!(output.matches("True").count(), 28, "output:\n{}", output);
+        prop_assert_eq!(output.matches("True").count(), 30, "output:\n{}", output);
     }
 }

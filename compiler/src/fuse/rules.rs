@@ -89,6 +89,7 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
                 | LinalgOp::Cholesky
                 | LinalgOp::Eigh
                 | LinalgOp::Svd
+                | LinalgOp::SvdValues
                 | LinalgOp::SolveTriangular { .. }
         ),
         ChunkOp::Binary {

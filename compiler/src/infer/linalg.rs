@@ -45,6 +45,13 @@ pub fn linalg_shape(op: LinalgOp, shapes: &[&[usize]]) -> Option<Vec<usize>> {
         LinalgOp::SlogDet => stacked_square(first).map(|(lead, _)| with(lead, &[2])),
         LinalgOp::Eigh => stacked_square(first).map(|(lead, n)| with(lead, &[n + 1, n])),
         LinalgOp::Svd => square(first).map(|n| vec![2 * n + 1, n]),
+        LinalgOp::SvdValues => match first.len() {
+            k if k >= 2 => Some(with(
+                first[..k - 2].to_vec(),
+                &[first[k - 2].min(first[k - 1])],
+            )),
+            _ => None,
+        },
         LinalgOp::Lu => square(first).map(|n| vec![3 * n, n]),
         LinalgOp::QrQ => match **first {
             [m, n] if m >= n => Some(vec![m, n]),

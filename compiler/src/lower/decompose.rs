@@ -138,6 +138,11 @@ impl Lowerer<'_> {
 
     /// An argument that must be a 2-D matrix (NumPy's errors otherwise), as float64.
     fn matrix_arg(&mut self, arg: &Arg, function: &str) -> LowerResult<Matrix> {
+        self.matrix_or_stack(arg, function, stacks(function))
+    }
+
+    /// A 2-D matrix argument, or a stack of them when `stacked`, as float64.
+    fn matrix_or_stack(&mut self, arg: &Arg, function: &str, stacked: bool) -> LowerResult<Matrix> {
         let id = self.tensor_of(arg, None, "`a`")?;
         let ndim = self.shape(id).len();
         if ndim < 2 {
@@ -149,7 +154,7 @@ impl Lowerer<'_> {
                 arg.span,
             ));
         }
-        if ndim > 2 && !stacks(function) {
+        if ndim > 2 && !stacked {
             return Err(Diagnostic::error(
                 format!(
                     "not supported yet: `linalg.{function}` of stacked matrices (a tensor with \
@@ -505,11 +510,16 @@ impl Lowerer<'_> {
     fn svd_call(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let a_arg = args.get("a");
-        let a = self.matrix_arg(&a_arg, "svd")?;
         let full = bool_arg(&args.get("full_matrices"), "full_matrices")?;
         let compute_uv = bool_arg(&args.get("compute_uv"), "compute_uv")?;
         // `hermitian=True` lets NumPy use `eigh`; the SVD gives the same `s`.
         bool_arg(&args.get("hermitian"), "hermitian")?;
+        // The singular values alone of a stack of matrices: one kernel per matrix.
+        let a = self.matrix_or_stack(&a_arg, "svd", !compute_uv)?;
+        if self.shape(a.id).len() > 2 {
+            let s = self.linalg_node(LinalgOp::SvdValues, vec![a.id], span)?;
+            return self.tensor_result(s, a.result, span);
+        }
         let (m, n) = (self.shape(a.id)[0], self.shape(a.id)[1]);
         if full && compute_uv && m != n {
             return Err(Diagnostic::error(
@@ -884,6 +894,43 @@ impl Lowerer<'_> {
         let x = self.cast(x, DType::Float64, span)?;
         let (_, s, _) = self.svd_tensors(x, span)?;
         let norm = self.apply(reduce, vec![Value::Tensor(s)], span)?;
+        self.cast(norm, result, span)
+    }
+}
+
+impl Lowerer<'_> {
+    /// `ord=2`, `-2` or `'nuc'` over axes `row` and `column` of a tensor of more than
+    /// two dimensions: the singular values of each matrix (one kernel per chunk of
+    /// whole matrices, the other axes in order first), reduced by `reduce`.
+    pub(super) fn stacked_singular_value_norm(
+        &mut self,
+        x: TileableId,
+        row: usize,
+        column: usize,
+        reduce: &str,
+        span: Span,
+    ) -> LowerResult<TileableId> {
+        let shape = self.shape(x).to_vec();
+        let mut axes: Vec<usize> = (0..shape.len())
+            .filter(|&axis| axis != row && axis != column)
+            .collect();
+        axes.extend([row, column]);
+        let result = self.dtype(x);
+        let x = self.cast(x, DType::Float64, span)?;
+        let moved = self.apply(
+            "transpose",
+            vec![Value::Tensor(x), Value::int_tuple(&axes)],
+            span,
+        )?;
+        let values = self.linalg_node(LinalgOp::SvdValues, vec![moved], span)?;
+        let norm = self.apply_args(
+            reduce,
+            vec![
+                (None, self.arg_at(Value::Tensor(values), span)),
+                (Some("axis"), self.arg_at(Value::Int(-1), span)),
+            ],
+            span,
+        )?;
         self.cast(norm, result, span)
     }
 }

@@ -6,7 +6,7 @@
 //! its local `Q` times its block of the second `Q`.
 //!
 //! The ops NumPy broadcasts over leading axes ([`LinalgOp::stacks`]: `solve`, `inv`,
-//! `det`, `slogdet`, `cholesky`, `eigh`) also take a chunk of stacked matrices
+//! `det`, `slogdet`, `cholesky`, `eigh`, the singular values) also take a chunk of stacked matrices
 //! `(..., n, n)` (and `solve` a `b` of `(..., n, k)` with the same leading axes) and
 //! give one result per matrix, stacked the same way: `det` `(...)`, `slogdet`
 //! `(..., 2)`, `eigh` `(..., n + 1, n)`.
@@ -50,6 +50,8 @@ pub enum LinalgOp {
     Eigh,
     /// `[a (n, n)]` → `[u; s; vh]`, singular values descending.
     Svd,
+    /// `[a (m, n)]` → its singular values, descending, `(min(m, n),)`.
+    SvdValues,
     /// `[a (n, n)]` → `[p; l; u]` (each `(n, n)`) with `a = p @ l @ u`, by partial
     /// pivoting (the largest magnitude in the column), as SciPy's and Mars's `lu`.
     Lu,
@@ -82,6 +84,7 @@ impl LinalgOp {
             LinalgOp::Cholesky => "cholesky",
             LinalgOp::Eigh => "eigh",
             LinalgOp::Svd => "svd",
+            LinalgOp::SvdValues => "svd.values",
             LinalgOp::Lu => "lu",
             LinalgOp::QrLocal => "qr.local",
             LinalgOp::QrStack => "qr.stack",
@@ -103,6 +106,7 @@ impl LinalgOp {
                 | LinalgOp::SlogDet
                 | LinalgOp::Cholesky
                 | LinalgOp::Eigh
+                | LinalgOp::SvdValues
         )
     }
 }
@@ -236,6 +240,13 @@ fn one(
                 i => v[(j, i - n - 1)],
             })
             .into_dyn()
+        }
+        LinalgOp::SvdValues => {
+            let a = to_faer(matrix(args, 0)?);
+            let s = a
+                .singular_values()
+                .map_err(|_| KernelError::new("SVD did not converge"))?;
+            Array1::from_vec(s).into_dyn()
         }
         LinalgOp::Lu => {
             let a = square(matrix(args, 0)?)?;
