@@ -105,7 +105,12 @@ fn script(case: &Case) -> String {
          print(mt.all(mt.linalg.solve(t, b[:{n}]) == mt.linalg.solve(t0, b0[:{n}])), mt.all(mt.linalg.slogdet(t)[1] == mt.linalg.slogdet(t0)[1]))\n\
          print(mt.all(mt.linalg.cholesky(p) == mt.linalg.cholesky(p0)), mt.all(mt.linalg.eigh(p)[0] == mt.linalg.eigh(p0)[0]))\n\
          print(mt.allclose(mt.linalg.matrix_power(t, 3), mt.linalg.matrix_power(t0, 3), rtol=1e-12, atol=0), mt.all(mt.linalg.solve(p, t) == mt.linalg.solve(p0, t0)))\n\
-         print(mt.all(mt.linalg.svd(t, compute_uv=False) == mt.linalg.svd(t0, compute_uv=False)), mt.all(mt.linalg.norm(t, 'nuc', axis=(0, 2)) == mt.linalg.norm(t0, 'nuc', axis=(0, 2))))\n",
+         print(mt.all(mt.linalg.svd(t, compute_uv=False) == mt.linalg.svd(t0, compute_uv=False)), mt.all(mt.linalg.norm(t, 'nuc', axis=(0, 2)) == mt.linalg.norm(t0, 'nuc', axis=(0, 2))))\n\
+         qc, rc = mt.linalg.qr(a, mode='complete')\n\
+         print(mt.all(qc == mt.linalg.qr(a0, mode='complete')[0]) & mt.all(rc == mt.linalg.qr(a0, mode='complete')[1]), mt.all(mt.linalg.svd(a)[1] == mt.linalg.svd(a0)[1]))\n\
+         uc, sc, vhc = mt.linalg.svd_compressed(a, {n}, seed=3)\n\
+         print(mt.allclose(sc, sv0, rtol=1e-9, atol=0), mt.allclose((uc * sc) @ vhc, a0, atol=1e-9))\n\
+         print(mt.all(mt.linalg.solve_triangular(s, b[:{n}], lower=True) == mt.linalg.solve_triangular(s0, b0[:{n}], lower=True)), mt.all(mt.linalg.solve_triangular(s, a[:{n}]) == mt.linalg.solve_triangular(s0, a0[:{n}])))\n",
         rows = tuple(&case.row_chunks),
         columns = tuple(&case.column_chunks),
         stack = tuple(&case.stack_chunks),
@@ -125,6 +130,6 @@ proptest! {
         let (output, result) = run_script_printing(&text, &options(), case.workers);
         prop_assert!(result.is_ok(), "failed: {:?}\nscript:\n{}", result.err(), text);
         prop_assert!(!output.contains("False"), "output:\n{}script:\n{}", output, text);
-        prop_assert_eq!(output.matches("True").count(), 30, "output:\n{}", output);
+        prop_assert_eq!(output.matches("True").count(), 36, "output:\n{}", output);
     }
 }

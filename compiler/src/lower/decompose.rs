@@ -521,14 +521,11 @@ impl Lowerer<'_> {
             return self.tensor_result(s, a.result, span);
         }
         let (m, n) = (self.shape(a.id)[0], self.shape(a.id)[1]);
-        if full && compute_uv && m != n {
-            return Err(Diagnostic::error(
-                "not supported yet: `linalg.svd` with `full_matrices=True` of a non-square \
-                 matrix (pass `full_matrices=False`)",
-                a_arg.span,
-            ));
-        }
-        let (u, s, vh) = self.svd_tensors(a.id, span)?;
+        let (u, s, vh) = if full && compute_uv && m != n {
+            self.svd_full_tensors(a.id, span)?
+        } else {
+            self.svd_tensors(a.id, span)?
+        };
         let s = self.tensor_result(s, a.result, span)?;
         if !compute_uv {
             return Ok(s);
@@ -538,6 +535,49 @@ impl Lowerer<'_> {
             s,
             self.tensor_result(vh, a.result, span)?,
         ]))
+    }
+
+    /// `(u, s, vh)` of a non-square float64 matrix with NumPy's `full_matrices=True`:
+    /// for a tall one, the complete QR `a = q [r; 0]` and the SVD `r = u_r s vh` give
+    /// `u = [q[:, :n] @ u_r, q[:, n:]]` (`(m, m)`); a wide one through its transpose.
+    fn svd_full_tensors(
+        &mut self,
+        a: TileableId,
+        span: Span,
+    ) -> LowerResult<(TileableId, TileableId, TileableId)> {
+        let (m, n) = (self.shape(a)[0], self.shape(a)[1]);
+        if m < n {
+            let at = self.apply("transpose", vec![Value::Tensor(a)], span)?;
+            let (u, s, vh) = self.svd_full_tensors(at, span)?;
+            let u_wide = self.apply("transpose", vec![Value::Tensor(vh)], span)?;
+            let vh_wide = self.apply("transpose", vec![Value::Tensor(u)], span)?;
+            return Ok((u_wide, s, vh_wide));
+        }
+        let packed = self.linalg_node(LinalgOp::QrComplete, vec![a], span)?;
+        let q = self.slice_axis(packed, 1, 0, n, span)?;
+        let rest = self.slice_axis(packed, 1, n, m - n, span)?;
+        let r_rows = self.slice_axis(packed, 0, 0, n, span)?;
+        let r = self.slice_axis(r_rows, 1, m, n, span)?;
+        let svd = self.linalg_node(LinalgOp::Svd, vec![r], span)?;
+        let u_r = self.slice_axis(svd, 0, 0, n, span)?;
+        let s = self.element(svd, n, span)?;
+        let vh = self.slice_axis(svd, 0, n + 1, n, span)?;
+        let u_left = self.apply("matmul", vec![Value::Tensor(q), Value::Tensor(u_r)], span)?;
+        let u = self.apply_args(
+            "concatenate",
+            vec![
+                (
+                    None,
+                    self.arg_at(
+                        Value::tuple(vec![Value::Tensor(u_left), Value::Tensor(rest)]),
+                        span,
+                    ),
+                ),
+                (Some("axis"), self.arg_at(Value::Int(1), span)),
+            ],
+            span,
+        )?;
+        Ok((u, s, vh))
     }
 
     /// `(u, s, vh)` of a float64 matrix, reduced: TSQR, then the SVD of `R`; a wide
