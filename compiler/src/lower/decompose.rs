@@ -778,12 +778,7 @@ impl Lowerer<'_> {
         let seed_arg = args.get("seed");
         let seed = match seed_arg.value {
             Value::None => None,
-            _ => {
-                let seed = int_arg(&seed_arg, "seed")?;
-                Some(u64::try_from(seed).map_err(|_| {
-                    Diagnostic::error("Seed must be between 0 and 2**32 - 1", seed_arg.span)
-                })?)
-            }
+            _ => Some(self.seed_value(&seed_arg)?),
         };
         bool_arg(&args.get("compute"), "compute")?;
         let coerce_signs = bool_arg(&args.get("coerce_signs"), "coerce_signs")?;

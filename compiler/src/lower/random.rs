@@ -63,7 +63,7 @@ impl Lowerer<'_> {
     }
 
     /// A seed as NumPy's legacy generator takes it: an int in [0, 2**32).
-    fn seed_value(&self, arg: &Arg) -> LowerResult<u64> {
+    pub(super) fn seed_value(&self, arg: &Arg) -> LowerResult<u64> {
         if arg.value == Value::None {
             return Err(Diagnostic::error(
                 "not supported yet: `seed(None)` (a seed from the operating system)",
