@@ -409,7 +409,18 @@ impl Lowerer<'_> {
             if ndim == 2 {
                 return this.apply("matmul", vec![Value::Tensor(x), Value::Tensor(y)], span);
             }
-            this.apply(
+            // Booleans as NumPy's matmul takes them: any of the pairwise ands, here
+            // a sum of int products that is not zero.
+            let boolean = this.dtype(x).is_bool();
+            let (x, y) = if boolean {
+                (
+                    this.cast(x, DType::Int64, span)?,
+                    this.cast(y, DType::Int64, span)?,
+                )
+            } else {
+                (x, y)
+            };
+            let product = this.apply(
                 "einsum",
                 vec![
                     Value::Str("...ij,...jk->...ik".into()),
@@ -417,7 +428,16 @@ impl Lowerer<'_> {
                     Value::Tensor(y),
                 ],
                 span,
-            )
+            )?;
+            if boolean {
+                this.apply(
+                    "not_equal",
+                    vec![Value::Tensor(product), Value::Int(0)],
+                    span,
+                )
+            } else {
+                Ok(product)
+            }
         };
         let result = match n {
             1 => base,
