@@ -20,6 +20,7 @@ struct Case {
     values: Vec<i8>,
     row_chunks: Vec<usize>,
     column_chunks: Vec<usize>,
+    stack_chunks: Vec<usize>,
     workers: u32,
 }
 
@@ -30,16 +31,20 @@ fn case() -> impl Strategy<Value = Case> {
             prop::collection::vec(-3i8..=3, rows * columns),
             random_splits(rows),
             random_splits(columns),
+            random_splits(3),
             1u32..=4,
         )
-            .prop_map(move |(values, row_chunks, column_chunks, workers)| Case {
-                rows,
-                columns,
-                values,
-                row_chunks,
-                column_chunks,
-                workers,
-            })
+            .prop_map(
+                move |(values, row_chunks, column_chunks, stack_chunks, workers)| Case {
+                    rows,
+                    columns,
+                    values,
+                    row_chunks,
+                    column_chunks,
+                    stack_chunks,
+                    workers,
+                },
+            )
     })
 }
 
@@ -91,9 +96,24 @@ fn script(case: &Case) -> String {
          pl, ll, ul = mt.linalg.lu(s)\n\
          pl0, ll0, ul0 = mt.linalg.lu(s0)\n\
          print(mt.all(pl == pl0) & mt.all(ll == ll0) & mt.all(ul == ul0), mt.allclose(pl @ ll @ ul, s0, atol=1e-9))\n\
-         print(mt.all(mt.kron(a, b[:2]) == mt.kron(a0, b0[:2])), mt.all(mt.einsum(\"ij,j,ij->i\", a, a[0], a) == mt.einsum(\"ij,j,ij->i\", a0, a0[0], a0)))\n",
+         print(mt.all(mt.kron(a, b[:2]) == mt.kron(a0, b0[:2])), mt.all(mt.einsum(\"ij,j,ij->i\", a, a[0], a) == mt.einsum(\"ij,j,ij->i\", a0, a0[0], a0)))\n\
+         t0 = mt.stack([s0, s0.T, s0 * 2])\n\
+         t = t0.rechunk(({stack}, {columns}, {columns}))\n\
+         p0 = mt.einsum(\"...ij,...kj->...ik\", t0, t0)\n\
+         p = p0.rechunk(({stack}, {columns}, {columns}))\n\
+         print(mt.all(mt.linalg.inv(t) == mt.linalg.inv(t0)), mt.all(mt.linalg.det(t) == mt.linalg.det(t0)))\n\
+         print(mt.all(mt.linalg.solve(t, b[:{n}]) == mt.linalg.solve(t0, b0[:{n}])), mt.all(mt.linalg.slogdet(t)[1] == mt.linalg.slogdet(t0)[1]))\n\
+         print(mt.all(mt.linalg.cholesky(p) == mt.linalg.cholesky(p0)), mt.all(mt.linalg.eigh(p)[0] == mt.linalg.eigh(p0)[0]))\n\
+         print(mt.allclose(mt.linalg.matrix_power(t, 3), mt.linalg.matrix_power(t0, 3), rtol=1e-12, atol=0), mt.all(mt.linalg.solve(p, t) == mt.linalg.solve(p0, t0)))\n\
+         print(mt.all(mt.linalg.svd(t, compute_uv=False) == mt.linalg.svd(t0, compute_uv=False)), mt.all(mt.linalg.norm(t, 'nuc', axis=(0, 2)) == mt.linalg.norm(t0, 'nuc', axis=(0, 2))))\n\
+         qc, rc = mt.linalg.qr(a, mode='complete')\n\
+         print(mt.all(qc == mt.linalg.qr(a0, mode='complete')[0]) & mt.all(rc == mt.linalg.qr(a0, mode='complete')[1]), mt.all(mt.linalg.svd(a)[1] == mt.linalg.svd(a0)[1]))\n\
+         uc, sc, vhc = mt.linalg.svd_compressed(a, {n}, seed=3)\n\
+         print(mt.allclose(sc, sv0, rtol=1e-9, atol=0), mt.allclose((uc * sc) @ vhc, a0, atol=1e-9))\n\
+         print(mt.all(mt.linalg.solve_triangular(s, b[:{n}], lower=True) == mt.linalg.solve_triangular(s0, b0[:{n}], lower=True)), mt.all(mt.linalg.solve_triangular(s, a[:{n}]) == mt.linalg.solve_triangular(s0, a0[:{n}])))\n",
         rows = tuple(&case.row_chunks),
         columns = tuple(&case.column_chunks),
+        stack = tuple(&case.stack_chunks),
     )
 }
 
@@ -110,6 +130,6 @@ proptest! {
         let (output, result) = run_script_printing(&text, &options(), case.workers);
         prop_assert!(result.is_ok(), "failed: {:?}\nscript:\n{}", result.err(), text);
         prop_assert!(!output.contains("False"), "output:\n{}script:\n{}", output, text);
-        prop_assert_eq!(output.matches("True").count(), 20, "output:\n{}", output);
+        prop_assert_eq!(output.matches("True").count(), 36, "output:\n{}", output);
     }
 }

@@ -326,7 +326,7 @@ impl ChunkOp {
             | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. } => (1, usize::MAX),
             ChunkOp::Linalg(op) => match op {
-                LinalgOp::Solve | LinalgOp::QrQ => (2, 2),
+                LinalgOp::Solve | LinalgOp::SolveTriangular { .. } | LinalgOp::QrQ => (2, 2),
                 LinalgOp::QrStack => (1, usize::MAX),
                 _ => (1, 1),
             },

@@ -84,7 +84,13 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
         // A singular matrix, one without a Cholesky factor, no convergence.
         ChunkOp::Linalg(op) => matches!(
             op,
-            LinalgOp::Solve | LinalgOp::Inv | LinalgOp::Cholesky | LinalgOp::Eigh | LinalgOp::Svd
+            LinalgOp::Solve
+                | LinalgOp::Inv
+                | LinalgOp::Cholesky
+                | LinalgOp::Eigh
+                | LinalgOp::Svd
+                | LinalgOp::SvdValues
+                | LinalgOp::SolveTriangular { .. }
         ),
         ChunkOp::Binary {
             op: BinaryOp::Power,

@@ -11,18 +11,47 @@ pub fn linalg_shape(op: LinalgOp, shapes: &[&[usize]]) -> Option<Vec<usize>> {
         [n, m] if n == m => Some(n),
         _ => None,
     };
+    // `(..., n, n)`: the leading axes and `n`.
+    let stacked_square = |shape: &'_ [usize]| match shape.len() {
+        k if k >= 2 && shape[k - 1] == shape[k - 2] => {
+            Some((shape[..k - 2].to_vec(), shape[k - 1]))
+        }
+        _ => None,
+    };
+    let with = |lead: Vec<usize>, tail: &[usize]| {
+        let mut shape = lead;
+        shape.extend_from_slice(tail);
+        shape
+    };
     let first = shapes.first()?;
     match op {
         LinalgOp::Solve => {
+            let (lead, n) = stacked_square(first)?;
+            let b = shapes.get(1)?;
+            let vector = lead.is_empty() && b.len() == 1 && b[0] == n;
+            let matrices =
+                b.len() == lead.len() + 2 && b[..lead.len()] == lead[..] && b[lead.len()] == n;
+            (vector || matrices).then(|| b.to_vec())
+        }
+        LinalgOp::SolveTriangular { .. } => {
             let n = square(first)?;
             let b = shapes.get(1)?;
             (matches!(b.len(), 1 | 2) && b[0] == n).then(|| b.to_vec())
         }
-        LinalgOp::Inv | LinalgOp::Cholesky => square(first).map(|n| vec![n, n]),
-        LinalgOp::Det => square(first).map(|_| vec![]),
-        LinalgOp::SlogDet => square(first).map(|_| vec![2]),
-        LinalgOp::Eigh => square(first).map(|n| vec![n + 1, n]),
+        LinalgOp::Inv | LinalgOp::Cholesky => {
+            stacked_square(first).map(|(lead, n)| with(lead, &[n, n]))
+        }
+        LinalgOp::Det => stacked_square(first).map(|(lead, _)| lead),
+        LinalgOp::SlogDet => stacked_square(first).map(|(lead, _)| with(lead, &[2])),
+        LinalgOp::Eigh => stacked_square(first).map(|(lead, n)| with(lead, &[n + 1, n])),
         LinalgOp::Svd => square(first).map(|n| vec![2 * n + 1, n]),
+        LinalgOp::SvdValues => match first.len() {
+            k if k >= 2 => Some(with(
+                first[..k - 2].to_vec(),
+                &[first[k - 2].min(first[k - 1])],
+            )),
+            _ => None,
+        },
         LinalgOp::Lu => square(first).map(|n| vec![3 * n, n]),
         LinalgOp::QrQ => match **first {
             [m, n] if m >= n => Some(vec![m, n]),
@@ -32,8 +61,22 @@ pub fn linalg_shape(op: LinalgOp, shapes: &[&[usize]]) -> Option<Vec<usize>> {
             [m, n] if m >= n => Some(vec![n, n]),
             _ => None,
         },
+        LinalgOp::QrComplete => match **first {
+            [m, n] => Some(vec![m, m + n]),
+            _ => None,
+        },
         // Chunk-level steps of TSQR, never tensors of their own.
         LinalgOp::QrLocal | LinalgOp::QrStack => None,
+    }
+}
+
+/// The number of leading (stacking) axes of a linalg op's inputs and result: those
+/// of its first input beyond the matrix's two, for the ops that stack.
+pub fn stacked_axes(op: LinalgOp, first: &[usize]) -> usize {
+    if op.stacks() {
+        first.len().saturating_sub(2)
+    } else {
+        0
     }
 }
 
@@ -84,5 +127,27 @@ mod tests {
         );
         assert_eq!(linalg_shape(LinalgOp::Solve, &[&[3, 3], &[2]]), None);
         assert_eq!(linalg_shape(LinalgOp::Inv, &[&[3, 2]]), None);
+        assert_eq!(
+            linalg_shape(LinalgOp::Inv, &[&[4, 2, 3, 3]]),
+            Some(vec![4, 2, 3, 3])
+        );
+        assert_eq!(linalg_shape(LinalgOp::Det, &[&[4, 3, 3]]), Some(vec![4]));
+        assert_eq!(
+            linalg_shape(LinalgOp::SlogDet, &[&[4, 3, 3]]),
+            Some(vec![4, 2])
+        );
+        assert_eq!(
+            linalg_shape(LinalgOp::Eigh, &[&[5, 3, 3]]),
+            Some(vec![5, 4, 3])
+        );
+        assert_eq!(
+            linalg_shape(LinalgOp::Solve, &[&[2, 3, 3], &[2, 3, 4]]),
+            Some(vec![2, 3, 4])
+        );
+        assert_eq!(linalg_shape(LinalgOp::Solve, &[&[2, 3, 3], &[3]]), None);
+        assert_eq!(
+            linalg_shape(LinalgOp::QrComplete, &[&[5, 2]]),
+            Some(vec![5, 7])
+        );
     }
 }

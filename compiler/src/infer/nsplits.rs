@@ -110,7 +110,19 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
             super::linalg::tsqr_row_splits(&first.splits(0), out_shape[1]),
             vec![out_shape[1]],
         ],
-        TileOp::Linalg(_) => one_chunk_each(out_shape),
+        // Stacked matrices keep their chunking along the leading axes.
+        TileOp::Linalg(op) => {
+            let lead = super::linalg::stacked_axes(*op, first.shape).min(out_shape.len());
+            (0..out_shape.len())
+                .map(|axis| {
+                    if axis < lead {
+                        first.splits(axis)
+                    } else {
+                        vec![out_shape[axis]]
+                    }
+                })
+                .collect()
+        }
         TileOp::Full(_)
         | TileOp::Arange { .. }
         | TileOp::Linspace { .. }

@@ -2,8 +2,11 @@
 //! `slogdet`, `cholesky`, `eigh`, `matrix_power`, `qr`, `svd` and `lstsq`.
 //!
 //! Inputs are checked here with NumPy's errors (a matrix that is not 2-D or not
-//! square, mismatched `solve`/`lstsq` operands); stacked matrices (ndim > 2) are
-//! "not supported yet". Ints and bools compute in float64 and float32 in float64 then
+//! square, mismatched `solve`/`lstsq` operands). Stacked matrices `(..., M, M)` are
+//! taken where NumPy broadcasts over the leading axes (`solve`, `inv`, `det`,
+//! `slogdet`, `cholesky`, `eigh`, `matrix_power`: the kernels run per matrix of a
+//! chunk, and `solve` broadcasts the leading axes of `a` and `b` first); elsewhere
+//! they are "not supported yet". Ints and bools compute in float64 and float32 in float64 then
 //! back to float32 (NumPy computes float32 in single precision: results agree within
 //! float32's rounding). The kernels (`TileOp::Linalg`, `tile/linalg.rs`) gather a
 //! whole matrix into one chunk, except `qr`, which is TSQR over row chunks. Results
@@ -14,11 +17,12 @@
 //! (LAPACK's `gelsd`, which NumPy calls, is an SVD solver too).
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{bool_arg, str_arg};
+use super::convert::{bool_arg, int_arg, shape_text, str_arg};
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::promote_types;
 use crate::infer::linalg::linalg_shape;
+use crate::infer::shapes::broadcast_shapes;
 use crate::tileable::{IndexItem, TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::kernels::linalg::LinalgOp;
@@ -38,6 +42,8 @@ pub(crate) enum Decomposition {
     Svd,
     Lstsq,
     Lu,
+    SolveTriangular,
+    SvdCompressed,
 }
 
 /// A matrix argument made float64, with the dtype NumPy's result has.
@@ -68,8 +74,9 @@ impl Lowerer<'_> {
             Decomposition::SlogDet => {
                 let a = self.square_matrix(&args.get("a"), "slogdet")?;
                 let packed = self.linalg_node(LinalgOp::SlogDet, vec![a.id], span)?;
-                let sign = self.element(packed, 0, span)?;
-                let logabsdet = self.element(packed, 1, span)?;
+                let last = self.shape(packed).len() - 1;
+                let sign = self.take_at(packed, last, 0, span)?;
+                let logabsdet = self.take_at(packed, last, 1, span)?;
                 Ok(Value::tuple(vec![
                     self.tensor_result(sign, a.result, span)?,
                     self.tensor_result(logabsdet, a.result, span)?,
@@ -80,7 +87,7 @@ impl Lowerer<'_> {
                 let upper = bool_arg(&args.get("upper"), "upper")?;
                 let lower = self.linalg_node(LinalgOp::Cholesky, vec![a.id], span)?;
                 let factor = if upper {
-                    self.apply("transpose", vec![Value::Tensor(lower)], span)?
+                    self.matrix_transpose(lower, span)?
                 } else {
                     lower
                 };
@@ -91,6 +98,8 @@ impl Lowerer<'_> {
             Decomposition::Qr => self.qr(args),
             Decomposition::Svd => self.svd_call(args),
             Decomposition::Lstsq => self.lstsq(args),
+            Decomposition::SolveTriangular => self.solve_triangular(args),
+            Decomposition::SvdCompressed => self.svd_compressed(args),
             Decomposition::Lu => {
                 let a = self.square_matrix(&args.get("a"), "lu")?;
                 let n = self.shape(a.id)[0];
@@ -129,6 +138,11 @@ impl Lowerer<'_> {
 
     /// An argument that must be a 2-D matrix (NumPy's errors otherwise), as float64.
     fn matrix_arg(&mut self, arg: &Arg, function: &str) -> LowerResult<Matrix> {
+        self.matrix_or_stack(arg, function, stacks(function))
+    }
+
+    /// A 2-D matrix argument, or a stack of them when `stacked`, as float64.
+    fn matrix_or_stack(&mut self, arg: &Arg, function: &str, stacked: bool) -> LowerResult<Matrix> {
         let id = self.tensor_of(arg, None, "`a`")?;
         let ndim = self.shape(id).len();
         if ndim < 2 {
@@ -140,7 +154,7 @@ impl Lowerer<'_> {
                 arg.span,
             ));
         }
-        if ndim > 2 {
+        if ndim > 2 && !stacked {
             return Err(Diagnostic::error(
                 format!(
                     "not supported yet: `linalg.{function}` of stacked matrices (a tensor with \
@@ -160,11 +174,12 @@ impl Lowerer<'_> {
         Ok(Matrix { id, result })
     }
 
-    /// A 2-D square matrix argument.
+    /// A square matrix argument (a stack of them where NumPy takes one).
     fn square_matrix(&mut self, arg: &Arg, function: &str) -> LowerResult<Matrix> {
         let matrix = self.matrix_arg(arg, function)?;
         let shape = self.shape(matrix.id);
-        if shape[0] != shape[1] {
+        let ndim = shape.len();
+        if shape[ndim - 2] != shape[ndim - 1] {
             return Err(Diagnostic::error(
                 "LinAlgError: Last 2 dimensions of the array must be square",
                 arg.span,
@@ -173,16 +188,19 @@ impl Lowerer<'_> {
         Ok(matrix)
     }
 
+    /// NumPy 2's `solve`: a 1-D `b` is one vector for every matrix of `a`; otherwise
+    /// `b` is `(..., M, K)` and the leading axes of `a` and `b` broadcast.
     fn solve(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let a = self.square_matrix(&args.get("a"), "solve")?;
         let b_arg = args.get("b");
         let b = self.tensor_of(&b_arg, None, "`b`")?;
-        let n = self.shape(a.id)[0];
+        let a_shape = self.shape(a.id).to_vec();
+        let n = a_shape[a_shape.len() - 1];
+        let a_lead = a_shape[..a_shape.len() - 2].to_vec();
         let b_shape = self.shape(b).to_vec();
         let (signature, name) = match b_shape.len() {
             1 => ("(m,m),(m)->(m)", "solve1"),
-            2 => ("(m,m),(m,n)->(m,n)", "solve"),
             0 => {
                 return Err(Diagnostic::error(
                     "solve1: Input operand 1 does not have enough dimensions (has 0, gufunc \
@@ -190,29 +208,118 @@ impl Lowerer<'_> {
                     b_arg.span,
                 ))
             }
-            ndim => {
-                return Err(Diagnostic::error(
-                    format!(
-                        "not supported yet: `linalg.solve` of a stacked `b` (a tensor with \
-                         {ndim} dimensions)"
-                    ),
-                    b_arg.span,
-                ))
-            }
+            _ => ("(m,m),(m,n)->(m,n)", "solve"),
         };
-        if b_shape[0] != n {
+        let core = b_shape[b_shape.len().saturating_sub(2)];
+        if core != n {
             return Err(Diagnostic::error(
                 format!(
                     "{name}: Input operand 1 has a mismatch in its core dimension 0, with gufunc \
-                     signature {signature} (size {} is different from {n})",
-                    b_shape[0]
+                     signature {signature} (size {core} is different from {n})"
                 ),
                 b_arg.span,
             ));
         }
         let result = float_result(promote_types(a.result, self.dtype(b)));
         let b = self.cast(b, DType::Float64, b_arg.span)?;
-        let x = self.linalg_node(LinalgOp::Solve, vec![a.id, b], span)?;
+        if b_shape.len() == 1 && a_lead.is_empty() {
+            let x = self.linalg_node(LinalgOp::Solve, vec![a.id, b], span)?;
+            return self.tensor_result(x, result, span);
+        }
+        // A vector `b` is a one-column matrix here, its column squeezed away after.
+        let vector = b_shape.len() == 1;
+        let (b, b_core) = if vector {
+            (self.expand_dims_tensor(b, &[1], span, span)?, vec![n, 1])
+        } else {
+            (b, b_shape[b_shape.len() - 2..].to_vec())
+        };
+        let b_lead = if vector {
+            Vec::new()
+        } else {
+            b_shape[..b_shape.len() - 2].to_vec()
+        };
+        let lead = broadcast_shapes(&[&a_lead, &b_lead]).map_err(|_| {
+            let remapped = |shape: &[usize], lead: usize| {
+                let mut items: Vec<String> = shape[..lead].iter().map(usize::to_string).collect();
+                items.extend(["newaxis".to_string(), "newaxis".to_string()]);
+                format!("({})", items.join(","))
+            };
+            let text = |shape: &[usize]| {
+                let items: Vec<String> = shape.iter().map(usize::to_string).collect();
+                format!("({})", items.join(","))
+            };
+            Diagnostic::error(
+                format!(
+                    "operands could not be broadcast together with remapped shapes \
+                     [original->remapped]: {}->{} {}->{}  and requested shape {}",
+                    text(&a_shape),
+                    remapped(&a_shape, a_lead.len()),
+                    text(&b_shape),
+                    remapped(&b_shape, b_lead.len()),
+                    text(&b_core),
+                ),
+                span,
+            )
+        })?;
+        let broadcast = |this: &mut Self, id: TileableId, core: &[usize]| {
+            let mut shape = lead.clone();
+            shape.extend_from_slice(core);
+            if this.shape(id) == shape.as_slice() {
+                return Ok(id);
+            }
+            this.apply(
+                "broadcast_to",
+                vec![Value::Tensor(id), Value::int_tuple(&shape)],
+                span,
+            )
+        };
+        let a_full = broadcast(self, a.id, &[n, n])?;
+        let b_full = broadcast(self, b, &b_core)?;
+        let mut x = self.linalg_node(LinalgOp::Solve, vec![a_full, b_full], span)?;
+        if vector {
+            let last = self.shape(x).len() - 1;
+            x = self.squeeze_tensor(x, Some(&[last as i64]), span, span)?;
+        }
+        self.tensor_result(x, result, span)
+    }
+
+    /// SciPy's (and Mars's) `solve_triangular(a, b, lower=False)`: `x` with `t @ x =
+    /// b`, `t` the lower or upper triangle of `a` (the other is never read).
+    fn solve_triangular(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let span = args.call_span;
+        let a_arg = args.get("a");
+        let a = self.tensor_of(&a_arg, None, "`a`")?;
+        let a_shape = self.shape(a).to_vec();
+        if a_shape.len() != 2 || a_shape[0] != a_shape[1] {
+            return Err(Diagnostic::error("expected square matrix", a_arg.span));
+        }
+        let a = self.matrix_arg(&a_arg, "solve_triangular")?;
+        let b_arg = args.get("b");
+        let b = self.tensor_of(&b_arg, None, "`b`")?;
+        let b_shape = self.shape(b).to_vec();
+        if b_shape.first() != Some(&a_shape[0]) {
+            return Err(Diagnostic::error(
+                format!(
+                    "shapes of a {} and b {} are incompatible",
+                    shape_text(&a_shape),
+                    shape_text(&b_shape)
+                ),
+                b_arg.span,
+            ));
+        }
+        if b_shape.len() > 2 {
+            return Err(Diagnostic::error(
+                format!(
+                    "not supported yet: `linalg.solve_triangular` of a `b` with {} dimensions",
+                    b_shape.len()
+                ),
+                b_arg.span,
+            ));
+        }
+        let lower = bool_arg(&args.get("lower"), "lower")?;
+        let result = float_result(promote_types(a.result, self.dtype(b)));
+        let b = self.cast(b, DType::Float64, b_arg.span)?;
+        let x = self.linalg_node(LinalgOp::SolveTriangular { lower }, vec![a.id, b], span)?;
         self.tensor_result(x, result, span)
     }
 
@@ -224,7 +331,7 @@ impl Lowerer<'_> {
         let input = match uplo {
             "L" | "l" => a.id,
             // The upper triangle is the lower triangle of the transpose.
-            "U" | "u" => self.apply("transpose", vec![Value::Tensor(a.id)], span)?,
+            "U" | "u" => self.matrix_transpose(a.id, span)?,
             _ => {
                 return Err(Diagnostic::error(
                     "UPLO argument must be 'L' or 'U'",
@@ -232,10 +339,11 @@ impl Lowerer<'_> {
                 ))
             }
         };
-        let n = self.shape(a.id)[0];
+        let n = *self.shape(a.id).last().unwrap_or(&0);
         let packed = self.linalg_node(LinalgOp::Eigh, vec![input], span)?;
-        let w = self.element(packed, 0, span)?;
-        let v = self.slice_axis(packed, 0, 1, n, span)?;
+        let rows = self.shape(packed).len() - 2;
+        let w = self.take_at(packed, rows, 0, span)?;
+        let v = self.slice_axis(packed, rows, 1, n, span)?;
         Ok(Value::tuple(vec![
             self.tensor_result(w, a.result, span)?,
             self.tensor_result(v, a.result, span)?,
@@ -249,29 +357,17 @@ impl Lowerer<'_> {
         let a_arg = args.get("a");
         let a = self.tensor_of(&a_arg, None, "`a`")?;
         let shape = self.shape(a).to_vec();
-        match shape.len() {
-            0 | 1 => {
-                return Err(Diagnostic::error(
-                    format!(
-                        "LinAlgError: {}-dimensional array given. Array must be at least \
-                         two-dimensional",
-                        shape.len()
-                    ),
-                    a_arg.span,
-                ))
-            }
-            2 => {}
-            ndim => {
-                return Err(Diagnostic::error(
-                    format!(
-                        "not supported yet: `linalg.matrix_power` of stacked matrices (a \
-                         tensor with {ndim} dimensions)"
-                    ),
-                    a_arg.span,
-                ))
-            }
+        let ndim = shape.len();
+        if ndim < 2 {
+            return Err(Diagnostic::error(
+                format!(
+                    "LinAlgError: {ndim}-dimensional array given. Array must be at least \
+                     two-dimensional"
+                ),
+                a_arg.span,
+            ));
         }
-        if shape[0] != shape[1] {
+        if shape[ndim - 2] != shape[ndim - 1] {
             return Err(Diagnostic::error(
                 "LinAlgError: Last 2 dimensions of the array must be square",
                 a_arg.span,
@@ -289,8 +385,17 @@ impl Lowerer<'_> {
             }
         };
         if n == 0 {
-            let eye = self.apply("eye", vec![Value::Int(shape[0] as i64)], span)?;
-            return Ok(Value::Tensor(self.cast(eye, self.dtype(a), span)?));
+            let eye = self.apply("eye", vec![Value::Int(shape[ndim - 1] as i64)], span)?;
+            let eye = self.cast(eye, self.dtype(a), span)?;
+            if ndim == 2 {
+                return Ok(Value::Tensor(eye));
+            }
+            let stack = self.apply(
+                "broadcast_to",
+                vec![Value::Tensor(eye), Value::int_tuple(&shape)],
+                span,
+            )?;
+            return Ok(Value::Tensor(stack));
         }
         let mut base = a;
         if n < 0 {
@@ -299,8 +404,40 @@ impl Lowerer<'_> {
             base = self.cast(base, matrix.result, span)?;
         }
         let mut n = n.unsigned_abs();
+        // Stacked matrices multiply pairwise along the leading axes.
         let product = |this: &mut Self, x: TileableId, y: TileableId| {
-            this.apply("matmul", vec![Value::Tensor(x), Value::Tensor(y)], span)
+            if ndim == 2 {
+                return this.apply("matmul", vec![Value::Tensor(x), Value::Tensor(y)], span);
+            }
+            // Booleans as NumPy's matmul takes them: any of the pairwise ands, here
+            // a sum of int products that is not zero.
+            let boolean = this.dtype(x).is_bool();
+            let (x, y) = if boolean {
+                (
+                    this.cast(x, DType::Int64, span)?,
+                    this.cast(y, DType::Int64, span)?,
+                )
+            } else {
+                (x, y)
+            };
+            let product = this.apply(
+                "einsum",
+                vec![
+                    Value::Str("...ij,...jk->...ik".into()),
+                    Value::Tensor(x),
+                    Value::Tensor(y),
+                ],
+                span,
+            )?;
+            if boolean {
+                this.apply(
+                    "not_equal",
+                    vec![Value::Tensor(product), Value::Int(0)],
+                    span,
+                )
+            } else {
+                Ok(product)
+            }
         };
         let result = match n {
             1 => base,
@@ -332,16 +469,25 @@ impl Lowerer<'_> {
         Ok(Value::Tensor(result))
     }
 
+    /// NumPy's `qr` modes: `'reduced'` (and its deprecated alias `'full'`), `'r'`, and
+    /// `'complete'`, whose `q` of a tall matrix is square: one kernel on the whole
+    /// matrix (faer's Householder QR), since `q` is `(m, m)` anyway.
     fn qr(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let a = self.matrix_arg(&args.get("a"), "qr")?;
         let mode_arg = args.get("mode");
         let mode = str_arg(&mode_arg, "mode")?;
         let (m, n) = (self.shape(a.id)[0], self.shape(a.id)[1]);
-        match mode {
-            "reduced" | "r" => {}
-            "complete" if m <= n => {}
-            "complete" | "raw" => {
+        let (q, r) = match mode {
+            "reduced" | "r" | "full" | "f" => self.qr_tensors(a.id, span)?,
+            "complete" if m <= n => self.qr_tensors(a.id, span)?,
+            "complete" => {
+                let packed = self.linalg_node(LinalgOp::QrComplete, vec![a.id], span)?;
+                let q = self.slice_axis(packed, 1, 0, m, span)?;
+                let r = self.slice_axis(packed, 1, m, n, span)?;
+                (q, r)
+            }
+            "raw" | "economic" | "e" => {
                 return Err(Diagnostic::error(
                     format!("not supported yet: `linalg.qr(..., mode='{mode}')`"),
                     mode_arg.span,
@@ -353,8 +499,7 @@ impl Lowerer<'_> {
                     mode_arg.span,
                 ))
             }
-        }
-        let (q, r) = self.qr_tensors(a.id, span)?;
+        };
         let r = self.tensor_result(r, a.result, span)?;
         if mode == "r" {
             return Ok(r);
@@ -385,20 +530,22 @@ impl Lowerer<'_> {
     fn svd_call(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let a_arg = args.get("a");
-        let a = self.matrix_arg(&a_arg, "svd")?;
         let full = bool_arg(&args.get("full_matrices"), "full_matrices")?;
         let compute_uv = bool_arg(&args.get("compute_uv"), "compute_uv")?;
         // `hermitian=True` lets NumPy use `eigh`; the SVD gives the same `s`.
         bool_arg(&args.get("hermitian"), "hermitian")?;
-        let (m, n) = (self.shape(a.id)[0], self.shape(a.id)[1]);
-        if full && compute_uv && m != n {
-            return Err(Diagnostic::error(
-                "not supported yet: `linalg.svd` with `full_matrices=True` of a non-square \
-                 matrix (pass `full_matrices=False`)",
-                a_arg.span,
-            ));
+        // The singular values alone of a stack of matrices: one kernel per matrix.
+        let a = self.matrix_or_stack(&a_arg, "svd", !compute_uv)?;
+        if self.shape(a.id).len() > 2 {
+            let s = self.linalg_node(LinalgOp::SvdValues, vec![a.id], span)?;
+            return self.tensor_result(s, a.result, span);
         }
-        let (u, s, vh) = self.svd_tensors(a.id, span)?;
+        let (m, n) = (self.shape(a.id)[0], self.shape(a.id)[1]);
+        let (u, s, vh) = if full && compute_uv && m != n {
+            self.svd_full_tensors(a.id, span)?
+        } else {
+            self.svd_tensors(a.id, span)?
+        };
         let s = self.tensor_result(s, a.result, span)?;
         if !compute_uv {
             return Ok(s);
@@ -408,6 +555,49 @@ impl Lowerer<'_> {
             s,
             self.tensor_result(vh, a.result, span)?,
         ]))
+    }
+
+    /// `(u, s, vh)` of a non-square float64 matrix with NumPy's `full_matrices=True`:
+    /// for a tall one, the complete QR `a = q [r; 0]` and the SVD `r = u_r s vh` give
+    /// `u = [q[:, :n] @ u_r, q[:, n:]]` (`(m, m)`); a wide one through its transpose.
+    fn svd_full_tensors(
+        &mut self,
+        a: TileableId,
+        span: Span,
+    ) -> LowerResult<(TileableId, TileableId, TileableId)> {
+        let (m, n) = (self.shape(a)[0], self.shape(a)[1]);
+        if m < n {
+            let at = self.apply("transpose", vec![Value::Tensor(a)], span)?;
+            let (u, s, vh) = self.svd_full_tensors(at, span)?;
+            let u_wide = self.apply("transpose", vec![Value::Tensor(vh)], span)?;
+            let vh_wide = self.apply("transpose", vec![Value::Tensor(u)], span)?;
+            return Ok((u_wide, s, vh_wide));
+        }
+        let packed = self.linalg_node(LinalgOp::QrComplete, vec![a], span)?;
+        let q = self.slice_axis(packed, 1, 0, n, span)?;
+        let rest = self.slice_axis(packed, 1, n, m - n, span)?;
+        let r_rows = self.slice_axis(packed, 0, 0, n, span)?;
+        let r = self.slice_axis(r_rows, 1, m, n, span)?;
+        let svd = self.linalg_node(LinalgOp::Svd, vec![r], span)?;
+        let u_r = self.slice_axis(svd, 0, 0, n, span)?;
+        let s = self.element(svd, n, span)?;
+        let vh = self.slice_axis(svd, 0, n + 1, n, span)?;
+        let u_left = self.apply("matmul", vec![Value::Tensor(q), Value::Tensor(u_r)], span)?;
+        let u = self.apply_args(
+            "concatenate",
+            vec![
+                (
+                    None,
+                    self.arg_at(
+                        Value::tuple(vec![Value::Tensor(u_left), Value::Tensor(rest)]),
+                        span,
+                    ),
+                ),
+                (Some("axis"), self.arg_at(Value::Int(1), span)),
+            ],
+            span,
+        )?;
+        Ok((u, s, vh))
     }
 
     /// `(u, s, vh)` of a float64 matrix, reduced: TSQR, then the SVD of `R`; a wide
@@ -568,6 +758,120 @@ impl Lowerer<'_> {
         ]))
     }
 
+    /// dask.array's `svd_compressed(a, k, ...)`: the randomized SVD of Halko, Martinsson
+    /// and Tropp, composed as dask composes it. A Gaussian test matrix `omega`
+    /// `(n, l)`, `l = min(max(20, k + n_oversamples), min(m, n))`, gives the range
+    /// `q` of `a @ omega` (TSQR), refined by `n_power_iter` power iterations (a QR
+    /// between each product); then the SVD of the small `q.T @ a` (through the TSQR
+    /// SVD of its transpose) lifted back by `q`, the first `k` triplets kept, and the
+    /// signs made those of dask's `svd_flip` (each row of `vh` sums to >= 0). Exact,
+    /// up to rounding, for a matrix of rank at most `l`.
+    fn svd_compressed(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let span = args.call_span;
+        let a_arg = args.get("a");
+        let a = self.matrix_arg(&a_arg, "svd_compressed")?;
+        let (m, n) = (self.shape(a.id)[0], self.shape(a.id)[1]);
+        let k_arg = args.get("k");
+        let k = int_arg(&k_arg, "k")?;
+        if k < 1 {
+            return Err(Diagnostic::error(
+                format!("not supported yet: `k` = {k} (the number of singular values must be at least 1)"),
+                k_arg.span,
+            ));
+        }
+        let iterator_arg = args.get("iterator");
+        let iterator = str_arg(&iterator_arg, "iterator")?;
+        if iterator != "power" {
+            return Err(Diagnostic::error(
+                format!("not supported yet: `iterator='{iterator}'` (only 'power')"),
+                iterator_arg.span,
+            ));
+        }
+        let count = |this: &BoundArgs, name: &str| -> LowerResult<usize> {
+            let arg = this.get(name);
+            let value = int_arg(&arg, name)?;
+            usize::try_from(value)
+                .map_err(|_| Diagnostic::error(format!("`{name}` must be non-negative"), arg.span))
+        };
+        let power_iterations = count(args, "n_power_iter")?;
+        let oversamples = count(args, "n_oversamples")?;
+        let seed_arg = args.get("seed");
+        let seed = match seed_arg.value {
+            Value::None => None,
+            _ => Some(self.seed_value(&seed_arg)?),
+        };
+        bool_arg(&args.get("compute"), "compute")?;
+        let coerce_signs = bool_arg(&args.get("coerce_signs"), "coerce_signs")?;
+        let l = (k as usize + oversamples).max(20).min(m.min(n));
+        let k = (k as usize).min(l);
+        let omega = self.standard_normal_draws(vec![n, l], seed, span)?;
+        let matmul = |this: &mut Self, x: TileableId, y: TileableId| {
+            this.apply("matmul", vec![Value::Tensor(x), Value::Tensor(y)], span)
+        };
+        let transpose =
+            |this: &mut Self, x: TileableId| this.apply("transpose", vec![Value::Tensor(x)], span);
+        let a_t = transpose(self, a.id)?;
+        let mut y = matmul(self, a.id, omega)?;
+        for _ in 0..power_iterations {
+            let (q, _) = self.qr_tensors(y, span)?;
+            let z = matmul(self, a_t, q)?;
+            let (q, _) = self.qr_tensors(z, span)?;
+            y = matmul(self, a.id, q)?;
+        }
+        let (q, _) = self.qr_tensors(y, span)?;
+        let q_t = transpose(self, q)?;
+        let small = matmul(self, q_t, a.id)?;
+        let small_t = transpose(self, small)?;
+        // small.T = v s w.T, so a ~ q small = (q w) s v.T.
+        let (v, s, w_t) = self.svd_tensors(small_t, span)?;
+        let w = transpose(self, w_t)?;
+        let u = matmul(self, q, w)?;
+        let mut u = self.slice_axis(u, 1, 0, k, span)?;
+        let s = self.slice_axis(s, 0, 0, k, span)?;
+        let vh = transpose(self, v)?;
+        let mut vh = self.slice_axis(vh, 0, 0, k, span)?;
+        if coerce_signs {
+            let sums = self.apply_args(
+                "sum",
+                vec![
+                    (None, self.arg_at(Value::Tensor(vh), span)),
+                    (Some("axis"), self.arg_at(Value::Int(1), span)),
+                ],
+                span,
+            )?;
+            let positive = self.apply(
+                "greater_equal",
+                vec![Value::Tensor(sums), Value::Float(0.0)],
+                span,
+            )?;
+            let signs = self.apply(
+                "where",
+                vec![
+                    Value::Tensor(positive),
+                    Value::Float(1.0),
+                    Value::Float(-1.0),
+                ],
+                span,
+            )?;
+            u = self.apply(
+                "multiply",
+                vec![Value::Tensor(u), Value::Tensor(signs)],
+                span,
+            )?;
+            let column = self.expand_dims_tensor(signs, &[1], span, span)?;
+            vh = self.apply(
+                "multiply",
+                vec![Value::Tensor(vh), Value::Tensor(column)],
+                span,
+            )?;
+        }
+        Ok(Value::tuple(vec![
+            self.tensor_result(u, a.result, span)?,
+            self.tensor_result(s, a.result, span)?,
+            self.tensor_result(vh, a.result, span)?,
+        ]))
+    }
+
     /// Row `row` of a 2-D tensor, 1-D.
     fn element(&mut self, packed: TileableId, row: usize, span: Span) -> LowerResult<TileableId> {
         let shape = self.shape(packed).to_vec();
@@ -589,6 +893,50 @@ impl Lowerer<'_> {
         )
     }
 
+    /// Element `k` along `axis` of `packed`, that axis dropped.
+    fn take_at(
+        &mut self,
+        packed: TileableId,
+        axis: usize,
+        k: usize,
+        span: Span,
+    ) -> LowerResult<TileableId> {
+        let shape = self.shape(packed).to_vec();
+        let items = shape
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| {
+                if i == axis {
+                    IndexItem::Int(k)
+                } else {
+                    IndexItem::Slice {
+                        start: 0,
+                        step: 1,
+                        len,
+                    }
+                }
+            })
+            .collect();
+        let mut out_shape = shape;
+        out_shape.remove(axis);
+        self.add_derived(
+            TileOp::Index { items },
+            vec![packed],
+            out_shape,
+            DType::Float64,
+            span,
+        )
+    }
+
+    /// The transpose of each matrix of a stack (its last two axes swapped).
+    fn matrix_transpose(&mut self, a: TileableId, span: Span) -> LowerResult<TileableId> {
+        self.apply(
+            "swapaxes",
+            vec![Value::Tensor(a), Value::Int(-1), Value::Int(-2)],
+            span,
+        )
+    }
+
     /// `ord=2`, `-2` or `'nuc'` of a 2-D float matrix: the largest, the smallest or
     /// the sum of its singular values (for `norm.rs`).
     pub(super) fn singular_value_norm(
@@ -603,6 +951,51 @@ impl Lowerer<'_> {
         let norm = self.apply(reduce, vec![Value::Tensor(s)], span)?;
         self.cast(norm, result, span)
     }
+}
+
+impl Lowerer<'_> {
+    /// `ord=2`, `-2` or `'nuc'` over axes `row` and `column` of a tensor of more than
+    /// two dimensions: the singular values of each matrix (one kernel per chunk of
+    /// whole matrices, the other axes in order first), reduced by `reduce`.
+    pub(super) fn stacked_singular_value_norm(
+        &mut self,
+        x: TileableId,
+        row: usize,
+        column: usize,
+        reduce: &str,
+        span: Span,
+    ) -> LowerResult<TileableId> {
+        let shape = self.shape(x).to_vec();
+        let mut axes: Vec<usize> = (0..shape.len())
+            .filter(|&axis| axis != row && axis != column)
+            .collect();
+        axes.extend([row, column]);
+        let result = self.dtype(x);
+        let x = self.cast(x, DType::Float64, span)?;
+        let moved = self.apply(
+            "transpose",
+            vec![Value::Tensor(x), Value::int_tuple(&axes)],
+            span,
+        )?;
+        let values = self.linalg_node(LinalgOp::SvdValues, vec![moved], span)?;
+        let norm = self.apply_args(
+            reduce,
+            vec![
+                (None, self.arg_at(Value::Tensor(values), span)),
+                (Some("axis"), self.arg_at(Value::Int(-1), span)),
+            ],
+            span,
+        )?;
+        self.cast(norm, result, span)
+    }
+}
+
+/// Whether NumPy's `linalg.FUNCTION` broadcasts over stacked matrices here.
+fn stacks(function: &str) -> bool {
+    matches!(
+        function,
+        "solve" | "inv" | "det" | "slogdet" | "cholesky" | "eigh" | "matrix_power"
+    )
 }
 
 /// NumPy's result dtype of a linalg function: float32 stays, everything else is

@@ -222,18 +222,32 @@ impl Lowerer<'_> {
         // The second axis's position once the first is reduced away.
         let after = |kept: usize, removed: usize| if kept > removed { kept - 1 } else { kept };
         if order.is(2.0) || order.is(-2.0) || *order == Order::Text("nuc".into()) {
-            if self.shape(x).len() != 2 {
-                return Err(Diagnostic::error(
-                    "not supported yet: matrix norms of order 2, -2 and 'nuc' of stacked \
-                     matrices (more than 2 dimensions)",
-                    ord_arg.span,
-                ));
-            }
             let reduce = match order {
                 Order::Text(_) => "sum",
                 _ if order.is(2.0) => "max",
                 _ => "min",
             };
+            let shape = self.shape(x).to_vec();
+            if shape.contains(&0) {
+                // NumPy reduces no singular values to 0 (`max` and `sum` start there),
+                // and has no minimum of none.
+                if reduce == "min" {
+                    return Err(Diagnostic::error(
+                        "zero-size array to reduction operation minimum which has no identity",
+                        ord_arg.span,
+                    ));
+                }
+                let kept: Vec<usize> = (0..shape.len())
+                    .filter(|&axis| axis != row && axis != column)
+                    .map(|axis| shape[axis])
+                    .collect();
+                let zeros = self.apply("zeros", vec![Value::int_tuple(&kept)], span)?;
+                let dtype = self.dtype(x);
+                return self.cast(zeros, dtype, span);
+            }
+            if shape.len() != 2 {
+                return self.stacked_singular_value_norm(x, row, column, reduce, span);
+            }
             return self.singular_value_norm(x, reduce, span);
         }
         match order {

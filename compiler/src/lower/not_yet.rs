@@ -249,6 +249,15 @@ const NUMPY_LINALG: &[&str] = &[
 
 /// The same for `linalg.NAME`.
 pub(crate) fn not_yet_in_linalg(name: &str, prefix: &str) -> Option<String> {
+    if matches!(name, "eig" | "eigvals") {
+        // NumPy's result dtype depends on the values: float64 when every eigenvalue is
+        // real, complex128 otherwise.
+        return Some(format!(
+            "not supported yet: `{prefix}{name}` returns complex eigenvalues unless all \
+             their imaginary parts are zero (its dtype depends on the values), and marsc \
+             has no complex dtype yet; for a symmetric matrix use `{prefix}eigh`"
+        ));
+    }
     NUMPY_LINALG
         .contains(&name)
         .then(|| not_in_version_1(prefix, name))

@@ -63,7 +63,7 @@ impl Lowerer<'_> {
     }
 
     /// A seed as NumPy's legacy generator takes it: an int in [0, 2**32).
-    fn seed_value(&self, arg: &Arg) -> LowerResult<u64> {
+    pub(super) fn seed_value(&self, arg: &Arg) -> LowerResult<u64> {
         if arg.value == Value::None {
             return Err(Diagnostic::error(
                 "not supported yet: `seed(None)` (a seed from the operating system)",
@@ -301,6 +301,26 @@ impl Lowerer<'_> {
         };
         let op = TileOp::Random { dist, seed, stream };
         self.add_created(op, shape, dist.dtype(), chunks, span)
+    }
+
+    /// Standard normal draws of `shape` for a library function taking `seed=`
+    /// (`linalg.svd_compressed`): with a seed, the first draw of `RandomState(seed)`;
+    /// without, the module's next stream, as `random.standard_normal` would give.
+    pub(super) fn standard_normal_draws(
+        &mut self,
+        shape: Vec<usize>,
+        seed: Option<u64>,
+        span: Span,
+    ) -> LowerResult<TileableId> {
+        let Some(seed) = seed else {
+            return self.random_tensor(RandomDist::StandardNormal, shape, None, span);
+        };
+        let op = TileOp::Random {
+            dist: RandomDist::StandardNormal,
+            seed,
+            stream: RANDOM_STATE_STREAMS,
+        };
+        self.add_created(op, shape, RandomDist::StandardNormal.dtype(), None, span)
     }
 
     /// Uniform draws in [0, 1) of `shape`, chunked as the call's `chunks=` says.

@@ -7,11 +7,13 @@
 //! stacked `R`s (`qr.stack`), then each block's `Q` as its local `Q` times its block
 //! of the second `Q` (`qr.q`) and `R` as the second `R` (`qr.r`). `Q` and `R` are two
 //! nodes of the TileableGraph; the first one tiled builds the two shared steps and
-//! the other reuses them (`Tiler::tsqr`).
+//! the other reuses them (`Tiler::tsqr`). Stacked matrices `(..., n, n)` keep their
+//! chunking along the leading axes (the matrix axes are gathered whole) and each
+//! chunk's kernel runs once per matrix it holds.
 
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
-use crate::infer::linalg::{linalg_shape, tsqr_row_splits};
+use crate::infer::linalg::{linalg_shape, stacked_axes, tsqr_row_splits};
 use crate::tileable::{TileableId, TileableNode};
 use marsc_runtime::kernels::linalg::LinalgOp;
 use marsc_runtime::DType;
@@ -26,24 +28,41 @@ impl Tiler<'_> {
         if matches!(op, LinalgOp::QrQ | LinalgOp::QrR) {
             return self.tile_tsqr(id, node, op);
         }
+        // Stacked matrices keep their chunks along the leading axes; each chunk holds
+        // whole matrices, and its result is the same chunk of the output.
+        let first_shape = &self.source.node(node.inputs[0]).shape;
+        let lead = stacked_axes(op, first_shape).min(node.shape.len());
+        let lead_splits: Vec<Vec<usize>> = node.nsplits[..lead].to_vec();
         let mut steps = Vec::with_capacity(node.inputs.len());
         for (position, &input) in node.inputs.iter().enumerate() {
-            let whole = one_chunk(&self.source.node(input).shape);
+            let shape = &self.source.node(input).shape;
+            let mut target = lead_splits.clone();
+            target.extend(one_chunk(&shape[lead.min(shape.len())..]));
             let step = self.input(node, position);
-            steps.push(self.ensure_nsplits(step, &whole, input)?);
+            steps.push(self.ensure_nsplits(step, &target, input)?);
         }
-        let firsts: Vec<ChunkId> = steps
+        let firsts: Vec<u32> = steps
             .iter()
-            .map(|&step| self.out.step(step).first_chunk)
+            .map(|&step| self.out.step(step).first_chunk.0)
             .collect();
-        let layout = Layout::new(one_chunk(&node.shape));
+        let mut splits = lead_splits.clone();
+        splits.extend(one_chunk(&node.shape[lead..]));
+        let lead_grid: Vec<usize> = lead_splits.iter().map(Vec::len).collect();
+        let layout = Layout::new(splits);
         self.add_listed(
             ChunkOp::Linalg(op),
             id,
             node.dtype,
             layout,
             steps,
-            |_, inputs| inputs.extend_from_slice(&firsts),
+            |position, inputs| {
+                // Every input's grid is the leading grid (its matrix axes whole).
+                let index = position[..lead]
+                    .iter()
+                    .zip(&lead_grid)
+                    .fold(0, |index, (&p, &n)| index * n + p);
+                inputs.extend(firsts.iter().map(|&first| ChunkId(first + index as u32)));
+            },
         )
     }
 

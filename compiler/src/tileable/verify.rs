@@ -85,7 +85,10 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
         | TileOp::Load { .. }
         | TileOp::Cached { .. } => Some(0),
         TileOp::Binary { .. } | TileOp::MatMul => Some(2),
-        TileOp::Linalg(marsc_runtime::kernels::linalg::LinalgOp::Solve) => Some(2),
+        TileOp::Linalg(
+            marsc_runtime::kernels::linalg::LinalgOp::Solve
+            | marsc_runtime::kernels::linalg::LinalgOp::SolveTriangular { .. },
+        ) => Some(2),
         TileOp::Where => Some(3),
         TileOp::Compress { .. }
         | TileOp::Gather { .. }

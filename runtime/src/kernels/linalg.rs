@@ -1,9 +1,15 @@
 //! Dense linear algebra kernels (issue 20) through faer: the solvers and
 //! factorizations of `mt.linalg` on one chunk holding a whole matrix (`solve`, `inv`,
-//! `det`, `slogdet`, `cholesky`, `eigh`, the small `svd` of a square `R`), and the
-//! three steps of a tall-and-skinny QR (TSQR) over row chunks: a QR per chunk, a QR
-//! of the stacked `R`s, and each chunk's `Q` block as its local `Q` times its block of
-//! the second `Q`.
+//! `det`, `slogdet`, `cholesky`, `eigh`, the small `svd` of a square `R`, the complete
+//! QR, `solve_triangular`), and the three steps of a tall-and-skinny QR (TSQR) over
+//! row chunks: a QR per chunk, a QR of the stacked `R`s, and each chunk's `Q` block as
+//! its local `Q` times its block of the second `Q`.
+//!
+//! The ops NumPy broadcasts over leading axes ([`LinalgOp::stacks`]: `solve`, `inv`,
+//! `det`, `slogdet`, `cholesky`, `eigh`, the singular values) also take a chunk of stacked matrices
+//! `(..., n, n)` (and `solve` a `b` of `(..., n, k)` with the same leading axes) and
+//! give one result per matrix, stacked the same way: `det` `(...)`, `slogdet`
+//! `(..., 2)`, `eigh` `(..., n + 1, n)`.
 //!
 //! Inputs are float64 (lowering casts ints, bools and float32 first, as NumPy computes
 //! them). A factorization that gives several results packs them into one matrix, which
@@ -11,19 +17,21 @@
 //! - `slogdet`: `[sign, logabsdet]`, shape `(2,)`;
 //! - `eigh`: `[w; v]`, shape `(n + 1, n)` (row 0 the ascending eigenvalues);
 //! - `svd` of a square `(n, n)` matrix: `[u; s; vh]`, shape `(2n + 1, n)`;
+//! - the complete QR of an `(m, n)` matrix: `[q | r]`, shape `(m, m + n)`;
 //! - a TSQR chunk's local QR of an `(m_i, n)` block (`m_i >= n`): `[q_i; r_i]`, shape
 //!   `(m_i + n, n)`; the QR of the stacked `r_i`s: `[q2; r]`, shape `(k n + n, n)`.
 //!
 //! NumPy's `LinAlgError`s are this module's errors: an exactly zero pivot of the LU
 //! factorization is "Singular matrix" (LAPACK's `gesv` rule: a nearly singular matrix
 //! is solved, with rounding error, as NumPy does), a matrix without a Cholesky factor
-//! is "Matrix is not positive definite".
+//! is "Matrix is not positive definite", and a zero on the diagonal of a triangular
+//! system is SciPy's "singular matrix: resolution failed at diagonal i".
 
 use crate::array::ArrayData;
 use crate::kernels::KernelError;
 use faer::linalg::solvers::Solve;
 use faer::{Mat, MatRef, Side};
-use ndarray::{Array1, Array2, ArrayD, Ix2};
+use ndarray::{Array1, Array2, ArrayD, ArrayViewD, Axis, Ix2, IxDyn};
 
 /// One dense linear algebra kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,6 +50,8 @@ pub enum LinalgOp {
     Eigh,
     /// `[a (n, n)]` → `[u; s; vh]`, singular values descending.
     Svd,
+    /// `[a (m, n)]` → its singular values, descending, `(min(m, n),)`.
+    SvdValues,
     /// `[a (n, n)]` → `[p; l; u]` (each `(n, n)`) with `a = p @ l @ u`, by partial
     /// pivoting (the largest magnitude in the column), as SciPy's and Mars's `lu`.
     Lu,
@@ -55,6 +65,12 @@ pub enum LinalgOp {
     QrQ,
     /// `[[q2; r]]` → `r`.
     QrR,
+    /// `[a (m, n)]` → `[q | r]`, NumPy's `mode='complete'`: `q` `(m, m)` orthogonal,
+    /// `r` `(m, n)` upper trapezoidal.
+    QrComplete,
+    /// `[a (n, n), b (n,) or (n, k)]` → `x` with `t @ x = b`, `t` the lower (or upper)
+    /// triangle of `a`, SciPy's `solve_triangular`.
+    SolveTriangular { lower: bool },
 }
 
 impl LinalgOp {
@@ -68,21 +84,88 @@ impl LinalgOp {
             LinalgOp::Cholesky => "cholesky",
             LinalgOp::Eigh => "eigh",
             LinalgOp::Svd => "svd",
+            LinalgOp::SvdValues => "svd.values",
             LinalgOp::Lu => "lu",
             LinalgOp::QrLocal => "qr.local",
             LinalgOp::QrStack => "qr.stack",
             LinalgOp::QrQ => "qr.q",
             LinalgOp::QrR => "qr.r",
+            LinalgOp::QrComplete => "qr.complete",
+            LinalgOp::SolveTriangular { lower: true } => "solve_triangular.lower",
+            LinalgOp::SolveTriangular { lower: false } => "solve_triangular.upper",
         }
+    }
+
+    /// Whether the op maps over leading axes, one result per stacked matrix.
+    pub fn stacks(self) -> bool {
+        matches!(
+            self,
+            LinalgOp::Solve
+                | LinalgOp::Inv
+                | LinalgOp::Det
+                | LinalgOp::SlogDet
+                | LinalgOp::Cholesky
+                | LinalgOp::Eigh
+                | LinalgOp::SvdValues
+        )
     }
 }
 
 /// Runs `op` on its arguments; `index` is the chunk's index in its step (only
 /// [`LinalgOp::QrQ`] reads it).
 pub fn linalg(op: LinalgOp, index: usize, args: &[&ArrayData]) -> Result<ArrayData, KernelError> {
+    let views = (0..args.len())
+        .map(|i| arg(args, i).map(|a| a.view()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let out = match views.first() {
+        Some(first) if op.stacks() && first.ndim() > 2 => stacked(op, &views)?,
+        _ => one(op, index, &views)?,
+    };
+    Ok(ArrayData::Float64(out))
+}
+
+/// `op` on each matrix of a stack: every argument's leading axes are the first
+/// argument's (lowering broadcasts them), the results stacked along the same axes.
+fn stacked(op: LinalgOp, args: &[ArrayViewD<'_, f64>]) -> Result<ArrayD<f64>, KernelError> {
+    let lead = &args[0].shape()[..args[0].ndim() - 2];
+    let batch: usize = lead.iter().product();
+    let mut flat = Vec::with_capacity(args.len());
+    for a in args {
+        if a.ndim() < lead.len() + 1 || &a.shape()[..lead.len()] != lead {
+            return Err(KernelError::new(
+                "internal error: stacked linalg operands disagree",
+            ));
+        }
+        let mut shape = vec![batch];
+        shape.extend_from_slice(&a.shape()[lead.len()..]);
+        flat.push(a.to_shape(IxDyn(&shape)).map_err(shape_error)?.into_owned());
+    }
+    let mut results = Vec::with_capacity(batch);
+    for i in 0..batch {
+        let matrices: Vec<ArrayViewD<'_, f64>> =
+            flat.iter().map(|f| f.index_axis(Axis(0), i)).collect();
+        results.push(one(op, 0, &matrices)?);
+    }
+    let Some(first) = results.first() else {
+        return Err(KernelError::new(
+            "internal error: linalg kernel of an empty stack",
+        ));
+    };
+    let mut shape = lead.to_vec();
+    shape.extend_from_slice(first.shape());
+    let data: Vec<f64> = results.iter().flat_map(|r| r.iter().copied()).collect();
+    ArrayD::from_shape_vec(IxDyn(&shape), data).map_err(shape_error)
+}
+
+/// `op` on one matrix (or one pair of operands).
+fn one(
+    op: LinalgOp,
+    index: usize,
+    args: &[ArrayViewD<'_, f64>],
+) -> Result<ArrayD<f64>, KernelError> {
     let out = match op {
         LinalgOp::Solve => {
-            let (a, b) = (matrix(args, 0)?, arg(args, 1)?);
+            let (a, b) = (matrix(args, 0)?, operand(args, 1)?);
             let lu = nonsingular_lu(a)?;
             let rhs = match b.ndim() {
                 1 => Mat::from_fn(b.len(), 1, |i, _| b[i]),
@@ -158,6 +241,13 @@ pub fn linalg(op: LinalgOp, index: usize, args: &[&ArrayData]) -> Result<ArrayDa
             })
             .into_dyn()
         }
+        LinalgOp::SvdValues => {
+            let a = to_faer(matrix(args, 0)?);
+            let s = a
+                .singular_values()
+                .map_err(|_| KernelError::new("SVD did not converge"))?;
+            Array1::from_vec(s).into_dyn()
+        }
         LinalgOp::Lu => {
             let a = square(matrix(args, 0)?)?;
             let n = a.nrows();
@@ -224,8 +314,67 @@ pub fn linalg(op: LinalgOp, index: usize, args: &[&ArrayData]) -> Result<ArrayDa
             };
             second.slice(ndarray::s![m.., ..]).to_owned().into_dyn()
         }
+        LinalgOp::QrComplete => {
+            let a = to_faer(matrix(args, 0)?);
+            let (m, n) = a.shape();
+            let qr = a.qr();
+            let (q, r) = (qr.compute_Q(), qr.R());
+            Array2::from_shape_fn((m, m + n), |(i, j)| {
+                if j < m {
+                    q[(i, j)]
+                } else if j - m >= i {
+                    r[(i, j - m)]
+                } else {
+                    0.0
+                }
+            })
+            .into_dyn()
+        }
+        LinalgOp::SolveTriangular { lower } => {
+            let (a, b) = (matrix(args, 0)?, operand(args, 1)?);
+            let n = a.nrows();
+            if a.ncols() != n || b.ndim() == 0 || b.ndim() > 2 || b.shape()[0] != n {
+                return Err(KernelError::new(
+                    "internal error: solve_triangular shapes disagree",
+                ));
+            }
+            if let Some(i) = (0..n).find(|&i| a[[i, i]] == 0.0) {
+                return Err(KernelError::new(format!(
+                    "singular matrix: resolution failed at diagonal {i}"
+                )));
+            }
+            // Only the named triangle is read, as LAPACK's `trtrs`.
+            let t = Mat::from_fn(n, n, |i, j| {
+                if (lower && j <= i) || (!lower && j >= i) {
+                    a[[i, j]]
+                } else {
+                    0.0
+                }
+            });
+            let k = if b.ndim() == 1 { 1 } else { b.shape()[1] };
+            let mut x = Mat::from_fn(n, k, |i, j| if b.ndim() == 1 { b[[i]] } else { b[[i, j]] });
+            let par = faer::get_global_parallelism();
+            if lower {
+                faer::linalg::triangular_solve::solve_lower_triangular_in_place(
+                    t.as_ref(),
+                    x.as_mut(),
+                    par,
+                );
+            } else {
+                faer::linalg::triangular_solve::solve_upper_triangular_in_place(
+                    t.as_ref(),
+                    x.as_mut(),
+                    par,
+                );
+            }
+            if b.ndim() == 1 {
+                Array1::from_shape_fn(n, |i| x[(i, 0)]).into_dyn()
+            } else {
+                from_faer(x.as_ref()).into_dyn()
+            }
+        }
     };
-    Ok(ArrayData::Float64(out))
+    Ok(out)
 }
 
 /// Argument `index`, which must be float64.
@@ -242,13 +391,24 @@ fn arg<'a>(args: &[&'a ArrayData], index: usize) -> Result<&'a ArrayD<f64>, Kern
     }
 }
 
-/// Argument `index` as a 2-D float64 view.
+/// Operand `index` of one matrix's computation.
+fn operand<'a>(
+    args: &'a [ArrayViewD<'_, f64>],
+    index: usize,
+) -> Result<ArrayViewD<'a, f64>, KernelError> {
+    args.get(index).map(|a| a.view()).ok_or_else(|| {
+        KernelError::new(format!(
+            "internal error: linalg kernel is missing argument {index}"
+        ))
+    })
+}
+
+/// Operand `index` as a 2-D view.
 fn matrix<'a>(
-    args: &[&'a ArrayData],
+    args: &'a [ArrayViewD<'_, f64>],
     index: usize,
 ) -> Result<ndarray::ArrayView2<'a, f64>, KernelError> {
-    arg(args, index)?
-        .view()
+    operand(args, index)?
         .into_dimensionality::<Ix2>()
         .map_err(shape_error)
 }

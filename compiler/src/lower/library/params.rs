@@ -622,6 +622,24 @@ pub(super) const LINALG_SVD: &[Param] = &[
     opt("hermitian", Default::Bool(false)),
 ];
 pub(super) const LINALG_LSTSQ: &[Param] = &[req("a"), req("b"), opt("rcond", NONE)];
+// Mars's signature (SciPy's puts `trans` before `lower`).
+pub(super) const LINALG_SOLVE_TRIANGULAR: &[Param] = &[
+    req("a"),
+    req("b"),
+    opt("lower", Default::Bool(false)),
+    unsupported("sparse"),
+];
+// dask.array's signature.
+pub(super) const LINALG_SVD_COMPRESSED: &[Param] = &[
+    req("a"),
+    req("k"),
+    opt("iterator", Default::Str("power")),
+    opt("n_power_iter", Default::Int(0)),
+    opt("n_oversamples", Default::Int(10)),
+    opt("seed", NONE),
+    opt("compute", Default::Bool(false)),
+    opt("coerce_signs", Default::Bool(true)),
+];
 // ---- histograms (issue 19) ----
 pub(super) const BINCOUNT: &[Param] = &[
     pos("x"),

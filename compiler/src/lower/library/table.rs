@@ -360,6 +360,12 @@ pub(crate) static LIBRARY: &[Signature] = &[
     linalg("svd", LINALG_SVD, D::Svd),
     linalg("lstsq", LINALG_LSTSQ, D::Lstsq),
     linalg("lu", LINALG_MATRIX, D::Lu),
+    linalg(
+        "solve_triangular",
+        LINALG_SOLVE_TRIANGULAR,
+        D::SolveTriangular,
+    ),
+    linalg("svd_compressed", LINALG_SVD_COMPRESSED, D::SvdCompressed),
     // ---- histograms (issue 19) ----
     entry("bincount", BINCOUNT, F::Histogram(Counting::Bincount)),
     entry("histogram", HISTOGRAM, F::Histogram(Counting::Histogram)),

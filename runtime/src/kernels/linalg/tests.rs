@@ -126,3 +126,91 @@ fn svd_of_a_square_matrix_is_descending_and_reconstructs() {
         .collect();
     close(&rebuilt, &[3.0, 0.0, 4.0, 5.0]);
 }
+
+fn shape(a: &ArrayData) -> Vec<usize> {
+    match a {
+        ArrayData::Float64(a) => a.shape().to_vec(),
+        other => panic!("expected float64, got {other:?}"),
+    }
+}
+
+#[test]
+fn stacked_matrices_give_one_result_each() {
+    // Two 2x2 matrices: [[1, 2], [3, 4]] and 2 * identity.
+    let a = f64s(&[2, 2, 2], &[1.0, 2.0, 3.0, 4.0, 2.0, 0.0, 0.0, 2.0]);
+    let det = linalg(LinalgOp::Det, 0, &[&a]).unwrap();
+    assert_eq!(shape(&det), [2]);
+    close(&values(&det), &[-2.0, 4.0]);
+    let inv = linalg(LinalgOp::Inv, 0, &[&a]).unwrap();
+    assert_eq!(shape(&inv), [2, 2, 2]);
+    close(&values(&inv), &[-2.0, 1.0, 1.5, -0.5, 0.5, 0.0, 0.0, 0.5]);
+    let slogdet = linalg(LinalgOp::SlogDet, 0, &[&a]).unwrap();
+    assert_eq!(shape(&slogdet), [2, 2]);
+    close(&values(&slogdet), &[-1.0, 2f64.ln(), 1.0, 4f64.ln()]);
+    let b = f64s(&[2, 2, 1], &[5.0, 6.0, 2.0, 4.0]);
+    let x = linalg(LinalgOp::Solve, 0, &[&a, &b]).unwrap();
+    assert_eq!(shape(&x), [2, 2, 1]);
+    close(&values(&x), &[-4.0, 4.5, 1.0, 2.0]);
+    let s = linalg(LinalgOp::SvdValues, 0, &[&a]).unwrap();
+    assert_eq!(shape(&s), [2, 2]);
+    close(&values(&s)[2..], &[2.0, 2.0]);
+    // A singular matrix anywhere in the stack is NumPy's error.
+    let singular = f64s(&[2, 2, 2], &[1.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 4.0]);
+    assert_eq!(
+        linalg(LinalgOp::Inv, 0, &[&singular]).unwrap_err().0,
+        "Singular matrix"
+    );
+}
+
+#[test]
+fn complete_qr_is_square_orthogonal_and_reconstructs() {
+    let (m, n) = (4, 2);
+    let a = f64s(&[m, n], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0]);
+    let packed = linalg(LinalgOp::QrComplete, 0, &[&a]).unwrap();
+    assert_eq!(shape(&packed), [m, m + n]);
+    let p = values(&packed);
+    let q = |i: usize, j: usize| p[i * (m + n) + j];
+    let r = |i: usize, j: usize| p[i * (m + n) + m + j];
+    let a = values(&a);
+    for i in 0..m {
+        for j in 0..m {
+            let dot: f64 = (0..m).map(|k| q(k, i) * q(k, j)).sum();
+            assert!((dot - f64::from(u8::from(i == j))).abs() < 1e-12);
+        }
+        for j in 0..n {
+            let product: f64 = (0..m).map(|k| q(i, k) * r(k, j)).sum();
+            assert!((product - a[i * n + j]).abs() < 1e-12);
+            if i > j {
+                assert_eq!(r(i, j), 0.0);
+            }
+        }
+    }
+}
+
+#[test]
+fn triangular_solves_read_one_triangle() {
+    // The other triangle holds values that must be ignored.
+    let a = f64s(&[2, 2], &[2.0, 1.0, 100.0, 4.0]);
+    let b = f64s(&[2], &[4.0, 8.0]);
+    close(
+        &values(&linalg(LinalgOp::SolveTriangular { lower: false }, 0, &[&a, &b]).unwrap()),
+        &[1.0, 2.0],
+    );
+    let a = f64s(&[2, 2], &[2.0, 100.0, 1.0, 4.0]);
+    let b = f64s(&[2, 1], &[4.0, 6.0]);
+    close(
+        &values(&linalg(LinalgOp::SolveTriangular { lower: true }, 0, &[&a, &b]).unwrap()),
+        &[2.0, 1.0],
+    );
+    let singular = f64s(&[2, 2], &[1.0, 0.0, 5.0, 0.0]);
+    assert_eq!(
+        linalg(
+            LinalgOp::SolveTriangular { lower: true },
+            0,
+            &[&singular, &b]
+        )
+        .unwrap_err()
+        .0,
+        "singular matrix: resolution failed at diagonal 1"
+    );
+}

@@ -1,4 +1,4 @@
-# qr with a mode NumPy does not know -> error: Unrecognized mode 'full'
+# qr with a mode NumPy does not know -> error: Unrecognized mode 'fast'
 import mars.tensor as mt
 a = mt.ones((5, 2))
-q, r = mt.linalg.qr(a, mode='full')
+q, r = mt.linalg.qr(a, mode="fast")

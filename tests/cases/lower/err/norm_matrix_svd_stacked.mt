@@ -1,4 +1,4 @@
-# the spectral matrix norm of a stack of matrices (3-d) -> error: not supported yet: matrix norms of order 2, -2 and 'nuc' of stacked matrices
+# the smallest singular value (ord=-2) of a stack of empty matrices, NumPy's error for a minimum of nothing -> error: zero-size array to reduction operation minimum which has no identity
 import mars.tensor as mt
-a = mt.ones((3, 4, 2), chunks=2)
-print(mt.linalg.norm(a, ord=2, axis=(0, 1)))
+a = mt.ones((3, 0, 2), chunks=2)
+print(mt.linalg.norm(a, ord=-2, axis=(0, 1)))

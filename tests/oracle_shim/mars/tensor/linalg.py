@@ -39,3 +39,45 @@ def lu(a):
     p = _np.zeros((n, n))
     p[order, _np.arange(n)] = 1.0
     return p.astype(result), lower.astype(result), u.astype(result)
+
+
+def solve_triangular(a, b, lower=False, sparse=None):
+    """Mars's (SciPy's) `solve_triangular`: substitution through the named triangle
+    only, as LAPACK's `trtrs`."""
+    a = _np.asarray(a)
+    b = _np.asarray(b)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError("expected square matrix")
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(f"shapes of a {a.shape} and b {b.shape} are incompatible")
+    single = a.dtype == _np.float32 and b.dtype == _np.float32
+    result = _np.float32 if single else _np.float64
+    n = a.shape[0]
+    t = a.astype(_np.float64)
+    x = b.astype(_np.float64).copy()
+    for i in range(n):
+        if t[i, i] == 0.0:
+            raise _np.linalg.LinAlgError(f"singular matrix: resolution failed at diagonal {i}")
+    rows = range(n) if lower else range(n - 1, -1, -1)
+    for i in rows:
+        known = slice(0, i) if lower else slice(i + 1, n)
+        x[i] = (x[i] - t[i, known] @ x[known]) / t[i, i]
+    return x.astype(result)
+
+
+def svd_compressed(a, k, iterator="power", n_power_iter=0, n_oversamples=10, seed=None,
+                   compute=False, coerce_signs=True):
+    """dask.array's randomized `svd_compressed`, here the exact SVD's leading `k`
+    triplets (what the randomized one gives for a matrix of rank at most its
+    subspace), with dask's `svd_flip` signs."""
+    a = _np.asarray(a)
+    m, n = a.shape
+    level = min(max(20, k + n_oversamples), min(m, n))
+    k = min(k, level)
+    u, s, vh = _np.linalg.svd(a, full_matrices=False)
+    u, s, vh = u[:, :k], s[:k], vh[:k]
+    if coerce_signs:
+        signs = _np.where(vh.sum(axis=1) >= 0, 1.0, -1.0)
+        u = u * signs
+        vh = vh * signs[:, None]
+    return u, s, vh

@@ -1,0 +1,31 @@
+# mt.linalg over stacked matrices (..., M, M), chunked along the leading axes and across the matrices: inv, det, slogdet, cholesky (lower, upper), eigh (w, and a @ v == v * w), solve with NumPy 2's rules for b (a vector for every matrix, a matrix broadcast, a stack broadcast against a's leading axes, a 2-D a against a stack), matrix_power (3, 0, -1; ints stay ints, bools multiply as logical and-or), float32 kept
+import mars.tensor as mt
+base = mt.arange(72, chunks=11).reshape((2, 4, 3, 3)) ** 1.3 % 5.0
+a = (base + mt.swapaxes(base, -1, -2) + 8 * mt.eye(3)).rechunk((1, 3, 2, 2))
+print(mt.linalg.inv(a))
+print(mt.linalg.det(a))
+sign, logdet = mt.linalg.slogdet(a)
+print(sign, logdet)
+sign, logdet = mt.linalg.slogdet(mt.stack([mt.eye(2), -mt.eye(2)[::-1], mt.zeros((2, 2))]))
+print(sign, logdet)
+print(mt.linalg.cholesky(a))
+print(mt.linalg.cholesky(a, upper=True)[1, 2])
+w, v = mt.linalg.eigh(a)
+print(w)
+print(mt.allclose(mt.einsum("...ij,...jk->...ik", a, v), v * w[..., None, :]))
+w, v = mt.linalg.eigh(mt.triu(a[0]), UPLO='U')
+print(w)
+b = mt.arange(3) * 1.5 - 1
+print(mt.linalg.solve(a, b))
+print(mt.linalg.solve(a, mt.ones((3, 2))))
+print(mt.linalg.solve(a, mt.arange(24, chunks=5).reshape((4, 3, 2))))
+x = mt.linalg.solve(a[0], mt.arange(30).reshape((5, 1, 3, 2)))
+print(x.shape, mt.allclose(mt.einsum("bij,abjk->abik", a[0], x), mt.arange(30).reshape((5, 1, 3, 2))))
+print(mt.linalg.matrix_power(a, 3)[1])
+print(mt.linalg.matrix_power(a, 0)[0, 0], mt.linalg.matrix_power(a, -1)[0, 1])
+print(mt.linalg.matrix_power(mt.ones((2, 2, 2), dtype=mt.int64, chunks=1), 5))
+f = a.astype(mt.float32)
+print(mt.linalg.det(f).dtype, mt.linalg.inv(f).dtype, mt.linalg.solve(f, b).dtype, mt.linalg.eigh(f)[0].dtype)
+i = mt.arange(18, chunks=5).reshape((2, 3, 3)) % 4
+print(mt.linalg.matrix_power(i, 4), mt.linalg.matrix_power(i > 1, 2), mt.linalg.matrix_power(i > 1, 3).dtype)
+print(mt.linalg.matrix_power(i[0] > 1, 3))

@@ -1,0 +1,13 @@
+# singular values of stacked matrices (..., M, N), chunked along the leading axes and across the matrices: svd(compute_uv=False) of tall and wide stacks, matrix norms of order 2, -2 and 'nuc' over any two axes (keepdims, ints made float64, float32 kept); empty matrices give 0 (NumPy reduces no singular values from 0)
+import mars.tensor as mt
+b = (mt.arange(96, chunks=7).reshape((2, 4, 4, 3)) ** 1.2 % 5.0).rechunk((1, 3, 2, 2))
+print(mt.linalg.svd(b, compute_uv=False))
+print(mt.linalg.svd(mt.swapaxes(b, -1, -2), compute_uv=False)[1])
+print(mt.linalg.norm(b, ord=2, axis=(-2, -1)))
+print(mt.linalg.norm(b, ord=-2, axis=(-1, -2)))
+print(mt.linalg.norm(b, ord='nuc', axis=(1, 3), keepdims=True))
+print(mt.linalg.norm(mt.arange(24).reshape((2, 3, 4)), ord=2, axis=(0, 2)))
+f = mt.linalg.norm(b.astype(mt.float32), ord=2, axis=(2, 3))
+print(f.dtype, f.shape)
+print(mt.linalg.norm(mt.ones((0, 2)), ord=2), mt.linalg.norm(mt.ones((0, 2)), ord='nuc'))
+print(mt.linalg.norm(mt.ones((3, 0, 2)), ord=2, axis=(0, 1), keepdims=True), mt.linalg.norm(mt.ones((3, 0, 2), dtype=mt.float32), ord='nuc', axis=(0, 1)).dtype)
