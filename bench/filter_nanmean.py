@@ -29,7 +29,9 @@ except ImportError:  # dask is optional: its column says n/a
     da = None
 
 
-def median_run_seconds(marsc, script_text, repeat):
+def median_run_seconds(marsc, script_text, repeat, flags=()):
+    """The median `run_seconds` of `repeat` runs of the script (with marsc's `flags`)
+    and what it printed."""
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "w.mt")
         stats = os.path.join(tmp, "s.json")
@@ -37,7 +39,7 @@ def median_run_seconds(marsc, script_text, repeat):
             f.write(script_text)
         times, printed = [], None
         for _ in range(repeat):
-            done = subprocess.run([marsc, "--stats-json", stats, script],
+            done = subprocess.run([marsc, *flags, "--stats-json", stats, script],
                                   capture_output=True, text=True, check=True)
             printed = done.stdout.strip()
             with open(stats) as f:
