@@ -252,6 +252,9 @@ mod tests {
     /// NumPy's result dtype per input dtype (in `DType::ALL`'s order; `None`: no loop).
     type Row = [Option<&'static str>; 11];
 
+    /// An op's result dtype by its name.
+    type Rule = dyn Fn(&str, DType) -> Result<DType, DTypeRuleError>;
+
     const UNARY: &[(&str, Row)] = &[
         (
             "negative",
@@ -911,10 +914,7 @@ mod tests {
             Err(DTypeRuleError::UnsupportedResult(name)) => Some(name),
             Err(DTypeRuleError::NoLoop) => None,
         };
-        let rules: [(
-            &[(&str, Row)],
-            &dyn Fn(&str, DType) -> Result<DType, DTypeRuleError>,
-        ); 3] = [
+        let rules: [(&[(&str, Row)], &Rule); 3] = [
             (UNARY, &|op, d| {
                 UnaryOp::from_name(op).unwrap().result_dtype(d)
             }),
