@@ -64,7 +64,9 @@ mod with_hdf5 {
     use std::path::Path;
     use std::process::Command;
 
-    const DTYPES: [&str; 5] = ["bool", "int32", "int64", "float32", "float64"];
+    const DTYPES: [&str; 9] = [
+        "bool", "int8", "int16", "int32", "int64", "uint8", "uint64", "float32", "float64",
+    ];
 
     /// Runs `code` with the environment's Python in `dir`; returns what it printed.
     fn python(python: &Path, dir: &Path, code: &str) -> String {
@@ -141,7 +143,7 @@ with h5py.File("all.h5", "w") as f:
             name = f"{{dtype}}_" + ("x".join(map(str, shape)) or "scalar") + ("_chunked" if chunks else "")
             f.create_dataset(name, data=data(dtype, shape), chunks=chunks)
             names.append(name)
-    for dtype in ("int32", "int64", "float32", "float64"):
+    for dtype in ("int16", "int32", "int64", "uint16", "float32", "float64"):
         name = f"{{dtype}}_big_endian"
         f.create_dataset(name, data=data(dtype, (7, 5)).astype(np.dtype(dtype).newbyteorder(">")), chunks=(2, 5))
         names.append(name)
@@ -356,7 +358,7 @@ print("ok")
             dir.path(),
             "import h5py, numpy as np\n\
              with h5py.File('f.h5', 'w') as f:\n\
-             \x20   f['u8'] = np.arange(4, dtype=np.uint8)\n\
+             \x20   f['c16'] = np.arange(4, dtype=np.complex128)\n\
              \x20   f.create_group('g')['d'] = np.arange(4)\n\
              open('text.h5', 'w').write('not hdf5')\n",
         );
@@ -370,8 +372,8 @@ print("ok")
                 "ValueError: `dataset` should be provided",
             ),
             (
-                "mt.fromhdf5('f.h5', dataset='u8')",
-                "not supported yet: the HDF5 dataset 'u8'",
+                "mt.fromhdf5('f.h5', dataset='c16')",
+                "not supported yet: the HDF5 dataset 'c16'",
             ),
             (
                 "mt.fromhdf5('f.h5', dataset='nope')",
