@@ -216,10 +216,17 @@ impl Lowerer<'_> {
             .collect();
         let common = match result_type(&operands) {
             Ok(common) => common,
-            // The only promotion error is a Python int out of an int32 tensor's
-            // range. NumPy 2 still compares such an int exactly, which comparing
-            // in int64 reproduces.
-            Err(_) if is_comparison(op) => DType::Int64,
+            // The only promotion error is a Python int out of an integer tensor's
+            // range. NumPy 2 still compares such an int exactly: the int is an
+            // int64 here, and integers that meet in float64 (uint64 and int64) are
+            // compared by their exact values (`kernels::binary`).
+            Err(_) if is_comparison(op) => operands
+                .iter()
+                .filter_map(|operand| match operand {
+                    Operand::Tensor(dtype) => Some(*dtype),
+                    _ => None,
+                })
+                .fold(DType::Int64, crate::infer::dtypes::promote_types),
             Err(e) => {
                 let culprit = match (&a_value, &b_value) {
                     (Value::Int(_), _) => a.span,

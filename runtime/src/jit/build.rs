@@ -195,6 +195,26 @@ impl Builder<'_> {
                 if !jit_dtype(*common) {
                     return None;
                 }
+                // Compared exactly by the interpreter (`kernels::binary`).
+                let loop_dtype = op.loop_dtype(*common).ok()?;
+                let exact = crate::kernels::binary::exact_int_comparison(
+                    self.dtype(args[0]),
+                    self.dtype(args[1]),
+                    loop_dtype,
+                );
+                if exact
+                    && matches!(
+                        op,
+                        BinaryOp::Equal
+                            | BinaryOp::NotEqual
+                            | BinaryOp::Less
+                            | BinaryOp::LessEqual
+                            | BinaryOp::Greater
+                            | BinaryOp::GreaterEqual
+                    )
+                {
+                    return None;
+                }
                 let dtype = binary_result(*op, *common, exponent_known)?;
                 self.push(
                     NodeKind::Binary {

@@ -38,6 +38,11 @@ pub fn binary(
         ))
     })?;
     let scalar = binary_scalar(op, loop_dtype).ok_or_else(|| no_loop(op, loop_dtype))?;
+    if let BinaryScalar::Compare(comparison) = scalar {
+        if exact_int_comparison(a.dtype(), b.dtype(), loop_dtype) {
+            return compare_exactly(comparison, a, b, &shape).map(into_c_order);
+        }
+    }
     let a = cast_to(a, loop_dtype);
     let b = cast_to(b, loop_dtype);
     let result = match scalar {
@@ -49,6 +54,55 @@ pub fn binary(
         _ => arithmetic(op, scalar, loop_dtype, &a, &b, &shape),
     };
     result.map(into_c_order)
+}
+
+/// Whether comparing integers of `a` and `b` in `loop_dtype` could change a value:
+/// NumPy 2 compares a uint64 with a signed integer (whose common dtype is float64),
+/// and any integer with a Python int beyond its range, exactly.
+pub fn exact_int_comparison(a: DType, b: DType, loop_dtype: DType) -> bool {
+    let v1 = |d: DType| matches!(d, DType::Int32 | DType::Int64);
+    a.is_int() && b.is_int() && (a != loop_dtype || b != loop_dtype) && !(v1(a) && v1(b))
+}
+
+/// A comparison of two integer arrays by their exact values.
+fn compare_exactly(
+    comparison: Comparison,
+    a: &ArrayData,
+    b: &ArrayData,
+    shape: &[usize],
+) -> Result<ArrayData, KernelError> {
+    fn wide(x: &ArrayData) -> Result<ArrayD<i128>, KernelError> {
+        Ok(match x {
+            ArrayData::Int8(v) => v.mapv(i128::from),
+            ArrayData::Int16(v) => v.mapv(i128::from),
+            ArrayData::Int32(v) => v.mapv(i128::from),
+            ArrayData::Int64(v) => v.mapv(i128::from),
+            ArrayData::UInt8(v) => v.mapv(i128::from),
+            ArrayData::UInt16(v) => v.mapv(i128::from),
+            ArrayData::UInt32(v) => v.mapv(i128::from),
+            ArrayData::UInt64(v) => v.mapv(i128::from),
+            other => {
+                return Err(KernelError::new(format!(
+                    "internal error: an exact integer comparison of a {} array",
+                    other.dtype()
+                )))
+            }
+        })
+    }
+    let compare: fn(i128, i128) -> bool = match comparison {
+        Comparison::Equal => |x, y| x == y,
+        Comparison::NotEqual => |x, y| x != y,
+        Comparison::Less => |x, y| x < y,
+        Comparison::LessEqual => |x, y| x <= y,
+        Comparison::Greater => |x, y| x > y,
+        Comparison::GreaterEqual => |x, y| x >= y,
+    };
+    Ok(ArrayData::Bool(zip_with(
+        &wide(a)?,
+        &wide(b)?,
+        shape,
+        compare,
+    )?))
 }
 
 fn arithmetic(

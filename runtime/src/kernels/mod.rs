@@ -5,7 +5,7 @@
 //! x86-64) are spelled out in [`scalar_semantics`] and [`cast`] rather than left to
 //! Rust's operators.
 
-mod binary;
+pub(crate) mod binary;
 mod cast;
 mod creation;
 mod element;

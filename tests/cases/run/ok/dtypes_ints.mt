@@ -43,3 +43,6 @@ x[1] = 4464
 x *= 20000
 print(x, x.dtype)
 print(mt.int8(100) + mt.int8(100), mt.uint8(3) * 2, (mt.uint8(3) * 2).dtype)
+u = mt.array([9007199254740993, 9223372036854775807, 0]).astype(mt.uint64) + mt.array([0, 2, 0]).astype(mt.uint64)
+s = mt.array([9007199254740992, 9223372036854775807, -1])
+print(u == s, u > s, u <= s, u != -1, u > -1, mt.arange(3, dtype=mt.uint8) < 300)
