@@ -4,8 +4,8 @@
 //! Each generated script builds the same random pipeline twice — from base tensors
 //! with two different random explicit chunkings (the second rechunked from the
 //! first, so rechunking is exercised too) — and prints whether the two results are
-//! identical. Base values are small integers (as int64 or float64), and the pipeline
-//! keeps them integral, so every step is exact and the comparison is `==`: bitwise,
+//! identical. Base values are small integers (as float64, int64, or a narrow or unsigned
+//! integer dtype, where they wrap), and the pipeline keeps them integral, so every step is exact and the comparison is `==`: bitwise,
 //! element by element. A final float reduction over non-integral values is compared
 //! within 1e-12 relative, as the contract allows for reductions. Each script goes
 //! through the driver with 1 to 4 workers. Cases are bounded to keep CI under a minute.
@@ -46,7 +46,8 @@ enum Step {
 #[derive(Clone, Debug)]
 struct Case {
     shape: Vec<usize>,
-    float: bool,
+    /// The base tensors' dtype.
+    dtype: &'static str,
     first: Vec<Vec<usize>>,
     second: Vec<Vec<usize>>,
     vector_first: Vec<usize>,
@@ -93,7 +94,7 @@ fn case() -> impl Strategy<Value = Case> {
         (
             (chunking(&shape), chunking(&shape)),
             (random_splits(VECTOR_LEN), random_splits(VECTOR_LEN)),
-            any::<bool>(),
+            prop::sample::select(vec!["float64", "int64", "int8", "uint8", "int16", "uint32"]),
             prop::collection::vec(step(), 1..=5),
             0usize..3,
             1u32..=4,
@@ -102,13 +103,13 @@ fn case() -> impl Strategy<Value = Case> {
                 move |(
                     (first, second),
                     (vector_first, vector_second),
-                    float,
+                    dtype,
                     steps,
                     final_axis,
                     workers,
                 )| Case {
                     shape: shape.clone(),
-                    float,
+                    dtype,
                     first,
                     second,
                     vector_first,
@@ -207,7 +208,7 @@ fn step_text(step: &Step, t: &str, v: &str, shape: &mut Vec<usize>) -> Option<St
 /// The script, and what it must print.
 fn script(case: &Case) -> (String, String) {
     let size: usize = case.shape.iter().product();
-    let dtype = if case.float { "float64" } else { "int64" };
+    let dtype = case.dtype;
     let shape = tuple(&case.shape);
     let mut text = String::from("import mars.tensor as mt\n");
     text.push_str(&format!(
