@@ -52,6 +52,9 @@ struct Matrix {
     result: DType,
 }
 
+/// The `(u, s, vh)` tensors of a singular value decomposition.
+type Svd = (TileableId, TileableId, TileableId);
+
 impl Lowerer<'_> {
     pub(super) fn decompose(
         &mut self,
@@ -557,6 +560,21 @@ impl Lowerer<'_> {
         ]))
     }
 
+    /// The SVD of a wide matrix from `svd` of its (tall) transpose: `a = u s vh` where
+    /// `a.T = u_t s vh_t`, so `u = vh_t.T` and `vh = u_t.T`.
+    fn svd_of_transpose(
+        &mut self,
+        a: TileableId,
+        span: Span,
+        svd: fn(&mut Self, TileableId, Span) -> LowerResult<Svd>,
+    ) -> LowerResult<Svd> {
+        let at = self.apply("transpose", vec![Value::Tensor(a)], span)?;
+        let (u, s, vh) = svd(self, at, span)?;
+        let u_wide = self.apply("transpose", vec![Value::Tensor(vh)], span)?;
+        let vh_wide = self.apply("transpose", vec![Value::Tensor(u)], span)?;
+        Ok((u_wide, s, vh_wide))
+    }
+
     /// `(u, s, vh)` of a non-square float64 matrix with NumPy's `full_matrices=True`:
     /// for a tall one, the complete QR `a = q [r; 0]` and the SVD `r = u_r s vh` give
     /// `u = [q[:, :n] @ u_r, q[:, n:]]` (`(m, m)`); a wide one through its transpose.
@@ -567,11 +585,7 @@ impl Lowerer<'_> {
     ) -> LowerResult<(TileableId, TileableId, TileableId)> {
         let (m, n) = (self.shape(a)[0], self.shape(a)[1]);
         if m < n {
-            let at = self.apply("transpose", vec![Value::Tensor(a)], span)?;
-            let (u, s, vh) = self.svd_full_tensors(at, span)?;
-            let u_wide = self.apply("transpose", vec![Value::Tensor(vh)], span)?;
-            let vh_wide = self.apply("transpose", vec![Value::Tensor(u)], span)?;
-            return Ok((u_wide, s, vh_wide));
+            return self.svd_of_transpose(a, span, Self::svd_full_tensors);
         }
         let packed = self.linalg_node(LinalgOp::QrComplete, vec![a], span)?;
         let q = self.slice_axis(packed, 1, 0, n, span)?;
@@ -609,11 +623,7 @@ impl Lowerer<'_> {
     ) -> LowerResult<(TileableId, TileableId, TileableId)> {
         let (m, n) = (self.shape(a)[0], self.shape(a)[1]);
         if m < n {
-            let at = self.apply("transpose", vec![Value::Tensor(a)], span)?;
-            let (u, s, vh) = self.svd_tensors(at, span)?;
-            let u_wide = self.apply("transpose", vec![Value::Tensor(vh)], span)?;
-            let vh_wide = self.apply("transpose", vec![Value::Tensor(u)], span)?;
-            return Ok((u_wide, s, vh_wide));
+            return self.svd_of_transpose(a, span, Self::svd_tensors);
         }
         let (q, r) = self.qr_tensors(a, span)?;
         let packed = self.linalg_node(LinalgOp::Svd, vec![r], span)?;
