@@ -7,6 +7,8 @@ use super::graph::{JitGraph, LeafKind, Node, NodeKind};
 use super::leaves::{IndexedSource, LeafInstance};
 use crate::dtype::DType;
 use crate::kernel::{Kernel, ReduceSpec};
+use crate::kernels::binary::exact_int_comparison;
+use crate::ops::semantics::{binary_scalar, BinaryScalar};
 use crate::ops::{BinaryOp, ReduceOp, UnaryOp};
 use crate::plan::{OpArg, PlanOp};
 use crate::scalar::Scalar;
@@ -131,9 +133,6 @@ impl Builder<'_> {
                     return Some(node);
                 }
                 let dtype = *self.input_dtypes.get(slot)?;
-                if !jit_dtype(dtype) {
-                    return None;
-                }
                 let node = self.leaf(LeafKind::Buffer, dtype, LeafInstance::Buffer);
                 self.buffer_inputs.push(input);
                 self.input_nodes[slot] = Some(node);
@@ -184,7 +183,7 @@ impl Builder<'_> {
         let node = match &op.kernel {
             Kernel::Unary(unary) => {
                 let [x] = args.as_slice() else { return None };
-                let dtype = unary_result(*unary, self.dtype(*x)).filter(|&d| jit_dtype(d))?;
+                let dtype = unary_result(*unary, self.dtype(*x))?;
                 self.push(NodeKind::Unary(*unary), dtype, args)
             }
             Kernel::Binary { op, common } => {
@@ -192,27 +191,14 @@ impl Builder<'_> {
                     return None;
                 };
                 let exponent_known = self.nonnegative_constant(*exponent, *common);
-                if !jit_dtype(*common) {
-                    return None;
-                }
                 // Compared exactly by the interpreter (`kernels::binary`).
                 let loop_dtype = op.loop_dtype(*common).ok()?;
-                let exact = crate::kernels::binary::exact_int_comparison(
-                    self.dtype(args[0]),
-                    self.dtype(args[1]),
-                    loop_dtype,
+                let compares = matches!(
+                    binary_scalar(*op, loop_dtype),
+                    Some(BinaryScalar::Compare(_))
                 );
-                if exact
-                    && matches!(
-                        op,
-                        BinaryOp::Equal
-                            | BinaryOp::NotEqual
-                            | BinaryOp::Less
-                            | BinaryOp::LessEqual
-                            | BinaryOp::Greater
-                            | BinaryOp::GreaterEqual
-                    )
-                {
+                let (a, b) = (self.dtype(args[0]), self.dtype(args[1]));
+                if compares && exact_int_comparison(a, b, loop_dtype) {
                     return None;
                 }
                 let dtype = binary_result(*op, *common, exponent_known)?;
@@ -237,9 +223,6 @@ impl Builder<'_> {
             }
             Kernel::Cast(dtype) => {
                 let [_] = args.as_slice() else { return None };
-                if !jit_dtype(*dtype) {
-                    return None;
-                }
                 self.push(NodeKind::Cast, *dtype, args)
             }
             creation => self.creation(creation)?,
@@ -410,12 +393,6 @@ fn chunk_inside(global: &[usize], offset: &[usize], shape: &[usize]) -> bool {
                 .checked_add(shape[d])
                 .is_some_and(|end| end <= global[d])
         })
-}
-
-/// Whether the JIT compiles values of `dtype` (every dtype does; indexed leaves
-/// only of the version 1 dtypes, see [`indexed_dtype`]).
-pub fn jit_dtype(_dtype: DType) -> bool {
-    true
 }
 
 /// Whether creation leaves (ranges, literals, random draws) of `dtype` are filled by

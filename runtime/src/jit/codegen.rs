@@ -56,19 +56,9 @@ pub struct KernelKey {
 pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, String> {
     use ReduceOp::*;
     Ok(match op {
-        // The result dtype: int64 for bool and signed ints, uint64 for unsigned.
-        Sum | Prod => op.result_dtype(input),
-        // NumPy's (and the interpreter's) mean of float32 sums in float32.
-        Mean => {
-            if input == DType::Float32 {
-                DType::Float32
-            } else {
-                DType::Float64
-            }
-        }
-        Max | Min => input,
-        All | Any => DType::Bool,
-        CountNonzero => DType::Int64,
+        // The result dtype (`ops.rs`): sums in int64/uint64 or the float itself, a
+        // float32 mean in float32 as NumPy's (and the interpreter's), counts in int64.
+        Sum | Prod | Mean | Max | Min | All | Any | CountNonzero => op.result_dtype(input),
         Var | Std | ArgMax | ArgMin | NanMax | NanMin | NanArgMax | NanArgMin | WeightsCheck
         | ChoiceCheck => return Err(format!("not supported yet: {} in JIT kernels", op.name())),
     })
