@@ -55,6 +55,32 @@ struct Matrix {
 /// The `(u, s, vh)` tensors of a singular value decomposition.
 type Svd = (TileableId, TileableId, TileableId);
 
+/// NumPy's `LinAlgError` for an argument of fewer than two dimensions.
+fn at_least_2d(ndim: usize, span: Span) -> LowerResult<()> {
+    if ndim < 2 {
+        return Err(Diagnostic::error(
+            format!(
+                "LinAlgError: {ndim}-dimensional array given. Array must be at least \
+                 two-dimensional"
+            ),
+            span,
+        ));
+    }
+    Ok(())
+}
+
+/// NumPy's `LinAlgError` for matrices (of at least two dimensions) that are not square.
+fn last_two_square(shape: &[usize], span: Span) -> LowerResult<()> {
+    let ndim = shape.len();
+    if shape[ndim - 2] != shape[ndim - 1] {
+        return Err(Diagnostic::error(
+            "LinAlgError: Last 2 dimensions of the array must be square",
+            span,
+        ));
+    }
+    Ok(())
+}
+
 impl Lowerer<'_> {
     pub(super) fn decompose(
         &mut self,
@@ -148,15 +174,7 @@ impl Lowerer<'_> {
     fn matrix_or_stack(&mut self, arg: &Arg, function: &str, stacked: bool) -> LowerResult<Matrix> {
         let id = self.tensor_of(arg, None, "`a`")?;
         let ndim = self.shape(id).len();
-        if ndim < 2 {
-            return Err(Diagnostic::error(
-                format!(
-                    "LinAlgError: {ndim}-dimensional array given. Array must be at least \
-                     two-dimensional"
-                ),
-                arg.span,
-            ));
-        }
+        at_least_2d(ndim, arg.span)?;
         if ndim > 2 && !stacked {
             return Err(Diagnostic::error(
                 format!(
@@ -180,14 +198,7 @@ impl Lowerer<'_> {
     /// A square matrix argument (a stack of them where NumPy takes one).
     fn square_matrix(&mut self, arg: &Arg, function: &str) -> LowerResult<Matrix> {
         let matrix = self.matrix_arg(arg, function)?;
-        let shape = self.shape(matrix.id);
-        let ndim = shape.len();
-        if shape[ndim - 2] != shape[ndim - 1] {
-            return Err(Diagnostic::error(
-                "LinAlgError: Last 2 dimensions of the array must be square",
-                arg.span,
-            ));
-        }
+        last_two_square(self.shape(matrix.id), arg.span)?;
         Ok(matrix)
     }
 
@@ -361,21 +372,8 @@ impl Lowerer<'_> {
         let a = self.tensor_of(&a_arg, None, "`a`")?;
         let shape = self.shape(a).to_vec();
         let ndim = shape.len();
-        if ndim < 2 {
-            return Err(Diagnostic::error(
-                format!(
-                    "LinAlgError: {ndim}-dimensional array given. Array must be at least \
-                     two-dimensional"
-                ),
-                a_arg.span,
-            ));
-        }
-        if shape[ndim - 2] != shape[ndim - 1] {
-            return Err(Diagnostic::error(
-                "LinAlgError: Last 2 dimensions of the array must be square",
-                a_arg.span,
-            ));
-        }
+        at_least_2d(ndim, a_arg.span)?;
+        last_two_square(&shape, a_arg.span)?;
         let n_arg = args.get("n");
         let n = match n_arg.value {
             Value::Int(n) => n,
