@@ -57,10 +57,7 @@ impl Scalar {
     }
 
     pub fn as_f64(self) -> f64 {
-        match self.cast(DType::Float64) {
-            Scalar::Float64(v) => v,
-            _ => unreachable!("a cast to float64 gives a float64"),
-        }
+        crate::kernels::FromScalar::from_scalar(self)
     }
 
     /// The exact value of an integer or bool scalar (`None` for floats).

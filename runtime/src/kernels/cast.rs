@@ -199,38 +199,20 @@ pub fn cast_scalar(value: Scalar, to: DType) -> Scalar {
 
 /// An element type every dtype converts to, so a [`Scalar`] of any dtype can be read
 /// as it.
-pub trait FromScalar:
-    CastFrom<bool>
-    + CastFrom<i8>
-    + CastFrom<i16>
-    + CastFrom<i32>
-    + CastFrom<i64>
-    + CastFrom<u8>
-    + CastFrom<u16>
-    + CastFrom<u32>
-    + CastFrom<u64>
-    + CastFrom<f32>
-    + CastFrom<f64>
-{
-    fn from_scalar(value: Scalar) -> Self {
-        crate::with_scalar!(value, v => Self::cast_from(v))
-    }
+pub trait FromScalar: Sized {
+    fn from_scalar(value: Scalar) -> Self;
 }
 
-impl<T> FromScalar for T where
-    T: CastFrom<bool>
-        + CastFrom<i8>
-        + CastFrom<i16>
-        + CastFrom<i32>
-        + CastFrom<i64>
-        + CastFrom<u8>
-        + CastFrom<u16>
-        + CastFrom<u32>
-        + CastFrom<u64>
-        + CastFrom<f32>
-        + CastFrom<f64>
-{
+macro_rules! from_scalar {
+    ($($t:ty),*) => {$(
+        impl FromScalar for $t {
+            fn from_scalar(value: Scalar) -> $t {
+                crate::with_scalar!(value, v => <$t>::cast_from(v))
+            }
+        }
+    )*};
 }
+from_scalar!(bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
 
 #[cfg(test)]
 mod tests {
