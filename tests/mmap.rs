@@ -67,7 +67,7 @@ fn two_mapped_inputs_are_read_in_place_by_one_kernel_per_chunk() {
         .subtasks
         .iter()
         .filter(|subtask| {
-            matches!(subtask.ops.as_slice(), [op] if matches!(&op.kernel, Kernel::Jit(jit)
+            matches!(&subtask.ops[..], [op] if matches!(&op.kernel, Kernel::Jit(jit)
                 if jit.leaves.len() == 2
                     && jit.leaves.iter().all(|leaf| matches!(leaf, LeafInstance::Mapped { .. }))
                     && op.args.is_empty()))

@@ -82,7 +82,7 @@ fn affine_ops() -> Vec<PlanOp<Kernel>> {
 fn subtask(ops: Vec<PlanOp<Kernel>>) -> Subtask<Kernel> {
     let last = ops.len() as u32 - 1;
     Subtask {
-        ops,
+        ops: ops.into(),
         inputs: vec![ChunkId(0), ChunkId(1)],
         outputs: vec![(last, ChunkId(2))],
         priority: 0,

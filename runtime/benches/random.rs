@@ -137,7 +137,7 @@ fn rand_sum_interpreter(bencher: divan::Bencher) {
 #[divan::bench]
 fn rand_sum_jit(bencher: divan::Bencher) {
     let subtask = Subtask {
-        ops: rand_sum_ops(),
+        ops: rand_sum_ops().into(),
         inputs: vec![],
         outputs: vec![(3, ChunkId(0))],
         priority: 0,

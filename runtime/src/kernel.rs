@@ -300,6 +300,66 @@ pub enum Kernel {
 }
 
 impl Kernel {
+    /// Whether the two kernels compute the same thing, comparing the specs a step's
+    /// chunks share (`Arc`s) by identity: cheap whatever a spec holds (a literal's
+    /// values, a file's readers). Equal specs of two steps are not found equal, which
+    /// only costs sharing ([`crate::plan::SharedOps`]).
+    pub fn same_as(&self, other: &Kernel) -> bool {
+        use Kernel::*;
+        match (self, other) {
+            (
+                Literal {
+                    spec: a,
+                    offset: oa,
+                    shape: sa,
+                },
+                Literal {
+                    spec: b,
+                    offset: ob,
+                    shape: sb,
+                },
+            ) => Arc::ptr_eq(a, b) && oa == ob && sa == sb,
+            (
+                Random {
+                    spec: a,
+                    offset: oa,
+                    shape: sa,
+                },
+                Random {
+                    spec: b,
+                    offset: ob,
+                    shape: sb,
+                },
+            ) => Arc::ptr_eq(a, b) && oa == ob && sa == sb,
+            (
+                Load {
+                    spec: a,
+                    offset: oa,
+                    shape: sa,
+                },
+                Load {
+                    spec: b,
+                    offset: ob,
+                    shape: sb,
+                },
+            ) => Arc::ptr_eq(a, b) && oa == ob && sa == sb,
+            (ReduceMap { spec: a, offset: oa }, ReduceMap { spec: b, offset: ob }) => {
+                Arc::ptr_eq(a, b) && oa == ob
+            }
+            (IndexBlocks { starts: a, len: la }, IndexBlocks { starts: b, len: lb }) => {
+                Arc::ptr_eq(a, b) && la == lb
+            }
+            (SaveInit(a), SaveInit(b)) | (SaveCommit(a), SaveCommit(b)) => Arc::ptr_eq(a, b),
+            (SaveRegion { file: a, offset: oa }, SaveRegion { file: b, offset: ob }) => {
+                Arc::ptr_eq(a, b) && oa == ob
+            }
+            (BinCounts(a), BinCounts(b)) => Arc::ptr_eq(a, b),
+            (Jit(a), Jit(b)) => std::ptr::eq(a.as_ref(), b.as_ref()),
+            // No spec shared by reference: field by field.
+            _ => self == other,
+        }
+    }
+
     /// A short name for traces and messages.
     pub fn name(&self) -> &'static str {
         match self {

@@ -11,6 +11,7 @@
 //! - every published op index exists, and every requested result is published.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// A chunk exchanged between subtasks. Ids are dense: `0..plan.num_chunks`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,7 +59,9 @@ pub struct Plan<K> {
 /// publishing the intermediate values.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Subtask<K> {
-    pub ops: Vec<PlanOp<K>>,
+    /// Shared by subtasks whose ops are alike (the chunks of a uniform step usually
+    /// are), so planning and the JIT pass store and rewrite each distinct list once.
+    pub ops: Arc<[PlanOp<K>]>,
     /// Chunks produced by other subtasks; `OpArg::Input(i)` is `inputs[i]`.
     pub inputs: Vec<ChunkId>,
     /// `(op index, chunk)`: the op's value is published as that chunk.
@@ -77,6 +80,56 @@ pub struct Subtask<K> {
 pub struct PlanOp<K> {
     pub kernel: K,
     pub args: Vec<OpArg>,
+}
+
+/// The op lists planned last, so that a subtask whose ops equal one of them shares
+/// its allocation instead of holding a copy. A few, not all: the chunks of a step are
+/// planned one after another, and a list that matches none costs only the compares.
+pub struct SharedOps<K> {
+    recent: Vec<Arc<[PlanOp<K>]>>,
+    next: usize,
+}
+
+/// How many recent lists [`SharedOps`] compares against.
+const SHARED_OPS_RECENT: usize = 4;
+
+impl<K> Default for SharedOps<K> {
+    fn default() -> Self {
+        SharedOps {
+            recent: Vec::with_capacity(SHARED_OPS_RECENT),
+            next: 0,
+        }
+    }
+}
+
+impl<K> SharedOps<K> {
+    /// `ops` as a shared list (emptying `ops`): one already made when `same` holds
+    /// for it and `ops` op by op, a new one otherwise.
+    pub fn share(
+        &mut self,
+        ops: &mut Vec<PlanOp<K>>,
+        same: impl Fn(&K, &K) -> bool,
+    ) -> Arc<[PlanOp<K>]> {
+        let found = self.recent.iter().find(|list| {
+            list.len() == ops.len()
+                && list
+                    .iter()
+                    .zip(ops.iter())
+                    .all(|(a, b)| a.args == b.args && same(&a.kernel, &b.kernel))
+        });
+        if let Some(list) = found {
+            ops.clear();
+            return list.clone();
+        }
+        let list: Arc<[PlanOp<K>]> = ops.drain(..).collect();
+        if self.recent.len() < SHARED_OPS_RECENT {
+            self.recent.push(list.clone());
+        } else {
+            self.recent[self.next] = list.clone();
+            self.next = (self.next + 1) % SHARED_OPS_RECENT;
+        }
+        list
+    }
 }
 
 /// An operation's argument.

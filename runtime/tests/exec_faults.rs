@@ -172,7 +172,7 @@ fn flaky_plan(fail_first: u32) -> (Plan<Flaky>, Arc<AtomicU32>) {
             ops: vec![PlanOp {
                 kernel,
                 args: vec![],
-            }],
+            }].into(),
             inputs: vec![],
             outputs: vec![(0, ChunkId(0))],
             priority: 0,

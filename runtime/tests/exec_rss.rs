@@ -60,7 +60,7 @@ fn tree_sum() -> Plan<Gen> {
         let chunk = ChunkId(next_chunk);
         next_chunk += 1;
         subtasks.push(Subtask {
-            ops: vec![PlanOp { kernel, args }],
+            ops: vec![PlanOp { kernel, args }].into(),
             inputs,
             outputs: vec![(0, chunk)],
             priority: 0,

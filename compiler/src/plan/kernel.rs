@@ -10,6 +10,7 @@ use marsc_runtime::kernel::{
     AssemblePiece, Kernel, LiteralSpec, LoadSpec, RandomSpec, ReduceSpec, SaveFile,
 };
 use marsc_runtime::kernels::cast_scalar;
+use marsc_runtime::kernels::reduce::reads_chunk_offset;
 use marsc_runtime::kernels::shape::SliceItem;
 use marsc_runtime::storage::{ReaderRef, SaveFormat, SharedReaders};
 use marsc_runtime::Scalar;
@@ -163,10 +164,12 @@ impl<'a> KernelBuilder<'a> {
                         })
                     })
                     .clone();
-                Kernel::ReduceMap {
-                    spec,
-                    offset: self.offset(input),
-                }
+                let offset = if reads_chunk_offset(reduction.op) {
+                    self.offset(input)
+                } else {
+                    Vec::new()
+                };
+                Kernel::ReduceMap { spec, offset }
             }
             ChunkOp::ReduceCombine { reduction, .. } => Kernel::ReduceCombine(*reduction),
             ChunkOp::ReduceFinish {

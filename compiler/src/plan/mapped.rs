@@ -20,7 +20,7 @@ pub fn map_loaded_files(
     plan: &Plan<Kernel>,
     tileables: &TileableGraph,
 ) -> Result<(), Box<Diagnostic>> {
-    let kernels = plan.subtasks.iter().flat_map(|subtask| &subtask.ops);
+    let kernels = plan.subtasks.iter().flat_map(|subtask| subtask.ops.iter());
     map_files_of(kernels.map(|op| &op.kernel), tileables)
 }
 

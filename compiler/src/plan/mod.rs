@@ -4,7 +4,8 @@
 //! computes, so a run-time error can name the source expression.
 //!
 //! This runs once per chunk, so it avoids per-subtask hashing: argument slots are
-//! found through two scratch tables indexed by chunk id, stamped per subtask.
+//! found through two scratch tables indexed by chunk id, stamped per subtask, and a
+//! subtask whose ops equal a recently planned list shares it (`SharedOps`).
 
 pub mod jit;
 pub mod kernel;
@@ -15,7 +16,7 @@ pub use kernel::KernelBuilder;
 use crate::chunk::{ChunkGraph, ChunkId};
 use crate::subtask::{SubtaskGraph, SubtaskId};
 use marsc_runtime::kernel::Kernel;
-use marsc_runtime::plan::{self, OpArg, Plan, PlanOp};
+use marsc_runtime::plan::{self, OpArg, Plan, PlanOp, SharedOps};
 
 /// Where a chunk is found while planning one subtask.
 #[derive(Clone, Copy)]
@@ -36,6 +37,10 @@ pub fn build_plan(subtasks: &SubtaskGraph, chunks: &ChunkGraph) -> Result<Plan<K
         chunks.num_chunks()
     ];
     let mut planned = Vec::with_capacity(subtasks.len());
+    let mut scratch = Scratch {
+        ops: Vec::new(),
+        shared: SharedOps::default(),
+    };
     for id in subtasks.ids() {
         planned.push(plan_subtask(
             subtasks,
@@ -43,6 +48,7 @@ pub fn build_plan(subtasks: &SubtaskGraph, chunks: &ChunkGraph) -> Result<Plan<K
             id,
             &mut kernels,
             &mut slots,
+            &mut scratch,
         )?);
     }
     Ok(Plan {
@@ -52,16 +58,25 @@ pub fn build_plan(subtasks: &SubtaskGraph, chunks: &ChunkGraph) -> Result<Plan<K
     })
 }
 
+/// Reused from subtask to subtask: the ops being planned, and the recent lists a
+/// subtask's ops may share.
+struct Scratch {
+    ops: Vec<PlanOp<Kernel>>,
+    shared: SharedOps<Kernel>,
+}
+
 fn plan_subtask(
     subtasks: &SubtaskGraph,
     chunks: &ChunkGraph,
     id: SubtaskId,
     kernels: &mut KernelBuilder<'_>,
     slots: &mut [Slot],
+    scratch: &mut Scratch,
 ) -> Result<plan::Subtask<Kernel>, String> {
     let ops_of = subtasks.ops(id);
     let mut inputs = Vec::new();
-    let mut ops = Vec::with_capacity(ops_of.len());
+    let ops = &mut scratch.ops;
+    ops.clear();
     let mut outputs = Vec::new();
     for (position, &chunk) in ops_of.iter().enumerate() {
         let args = chunks
@@ -97,7 +112,7 @@ fn plan_subtask(
         .last()
         .ok_or_else(|| format!("internal error: {id} has no ops"))?;
     Ok(plan::Subtask {
-        ops,
+        ops: scratch.shared.share(ops, Kernel::same_as),
         inputs,
         outputs,
         priority: subtask.priority,

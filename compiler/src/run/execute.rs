@@ -99,7 +99,7 @@ pub fn execute_plan<K: PlannedKernel>(
     let kernels = plan
         .subtasks
         .iter()
-        .flat_map(|subtask| &subtask.ops)
+        .flat_map(|subtask| subtask.ops.iter())
         .filter_map(|op| op.kernel.kernel());
     crate::plan::mapped::map_files_of(kernels, tileables).map_err(JobError::RunFailed)?;
     let mut observers = Observers {
@@ -133,7 +133,7 @@ pub fn execute_plan<K: PlannedKernel>(
 /// Removes the temporary file of every save in the plan, where a failed or
 /// cancelled run left one behind.
 pub fn remove_partial_saves<K: PlannedKernel>(plan: &Plan<K>) {
-    for op in plan.subtasks.iter().flat_map(|subtask| &subtask.ops) {
+    for op in plan.subtasks.iter().flat_map(|subtask| subtask.ops.iter()) {
         if let Some(Kernel::SaveInit(file)) = op.kernel.kernel() {
             // Absent is the normal case (committed, or never started).
             file.remove_temporary();

@@ -86,7 +86,7 @@ fn cached_inputs_become_local_ops_of_their_readers() {
         .plan
         .subtasks
         .iter()
-        .flat_map(|subtask| &subtask.ops)
+        .flat_map(|subtask| subtask.ops.iter())
         .filter(|op| matches!(op.kernel, SessionKernel::Cached(_)))
         .count();
     assert_eq!(cached_ops, 2);
@@ -127,7 +127,7 @@ fn count_ops(planned: &SessionPlan, wanted: fn(&SessionKernel) -> bool) -> usize
         .plan
         .subtasks
         .iter()
-        .flat_map(|subtask| &subtask.ops);
+        .flat_map(|subtask| subtask.ops.iter());
     ops.filter(|op| wanted(&op.kernel)).count()
 }
 

@@ -95,7 +95,7 @@ fn hand_in_subtask(
     }
     // Every original op moves up past the cached ones.
     let shift = ops.len() as u32;
-    for op in subtask.ops {
+    for op in subtask.ops.iter() {
         let args = op
             .args
             .iter()
@@ -105,12 +105,12 @@ fn hand_in_subtask(
             })
             .collect();
         ops.push(PlanOp {
-            kernel: SessionKernel::Run(op.kernel),
+            kernel: SessionKernel::Run(op.kernel.clone()),
             args,
         });
     }
     Subtask {
-        ops,
+        ops: ops.into(),
         inputs,
         outputs: subtask
             .outputs

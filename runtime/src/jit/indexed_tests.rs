@@ -222,7 +222,7 @@ proptest! {
         let ops = program(global, offset, shape, broadcast_leaves, reduce.clone());
         let last = ops.len() as u32 - 1;
         let subtask = Subtask {
-            ops,
+            ops: ops.into(),
             inputs: vec![ChunkId(0)],
             outputs: vec![(last, ChunkId(1000))],
             priority: 0,
@@ -322,7 +322,7 @@ proptest! {
                 .expect("shape"),
         ));
         let subtask = Subtask {
-            ops: eye_power_program(offset, shape, k, exponent, sum_rows),
+            ops: eye_power_program(offset, shape, k, exponent, sum_rows).into(),
             inputs: vec![ChunkId(0)],
             outputs: vec![(3 + u32::from(sum_rows), ChunkId(1000))],
             priority: 0,

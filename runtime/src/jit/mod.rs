@@ -108,7 +108,9 @@ pub struct InputInfo {
 }
 
 /// Rewrites every eligible subtask of `plan` to JIT ops; `input_info` describes a
-/// chunk a subtask reads. Ineligible subtasks are left as they are.
+/// chunk a subtask reads. Ineligible subtasks are left as they are. Subtasks that
+/// share their ops (see [`crate::plan::SharedOps`]) and read inputs of the same
+/// dtypes and shapes are rewritten once: they share the rewritten ops too.
 pub fn jit_plan(
     plan: &mut Plan<Kernel>,
     input_info: impl Fn(ChunkId) -> InputInfo,
@@ -117,15 +119,29 @@ pub fn jit_plan(
     let before = thread_compile_seconds();
     let mut kernels: HashSet<*const CompiledKernel> = HashSet::new();
     let mut rewritten = 0;
+    let mut recent = RecentRewrites::default();
     for subtask in &mut plan.subtasks {
         let inputs: Vec<InputInfo> = subtask.inputs.iter().map(|&c| input_info(c)).collect();
-        if let Some((ops, outputs)) = jit_subtask(subtask, &inputs)? {
-            for op in &ops {
-                if let Kernel::Jit(jit) = &op.kernel {
-                    kernels.extend(jit.compiled().map(Arc::as_ptr));
-                }
+        let rewrite = match recent.find(subtask, &inputs) {
+            Some(rewrite) => rewrite,
+            None => {
+                let rewrite = jit_subtask(subtask, &inputs)?.map(|(ops, outputs)| {
+                    for op in &ops {
+                        if let Kernel::Jit(jit) = &op.kernel {
+                            kernels.extend(jit.compiled().map(Arc::as_ptr));
+                        }
+                    }
+                    let positions = outputs.iter().map(|&(position, _)| position).collect();
+                    (Arc::from(ops), positions)
+                });
+                recent.insert(subtask, inputs, rewrite.clone());
+                rewrite
             }
-            subtask.outputs = outputs;
+        };
+        if let Some((ops, positions)) = rewrite {
+            for (output, position) in subtask.outputs.iter_mut().zip(positions.iter()) {
+                output.0 = *position;
+            }
             subtask.ops = ops;
             rewritten += 1;
         }
@@ -135,6 +151,60 @@ pub fn jit_plan(
         jit_seconds: thread_compile_seconds() - before,
         subtasks: rewritten,
     })
+}
+
+/// A subtask's rewrite as [`jit_plan`] shares it: the new ops and, per output, the
+/// position of the op publishing it; `None` when it stays interpreted.
+type SharedRewrite = Option<(Arc<[PlanOp<Kernel>]>, Arc<[u32]>)>;
+
+/// The last few rewrites, by the shared ops they rewrote.
+#[derive(Default)]
+struct RecentRewrites {
+    entries: Vec<RecentRewrite>,
+    next: usize,
+}
+
+struct RecentRewrite {
+    /// Held, so that no other list is allocated at its address while it is here.
+    ops: Arc<[PlanOp<Kernel>]>,
+    outputs: Vec<u32>,
+    inputs: Vec<InputInfo>,
+    rewrite: SharedRewrite,
+}
+
+/// How many rewrites [`RecentRewrites`] keeps.
+const RECENT_REWRITES: usize = 4;
+
+impl RecentRewrites {
+    fn find(&self, subtask: &Subtask<Kernel>, inputs: &[InputInfo]) -> Option<SharedRewrite> {
+        self.entries
+            .iter()
+            .find(|entry| {
+                Arc::ptr_eq(&entry.ops, &subtask.ops)
+                    && entry.inputs == inputs
+                    && entry
+                        .outputs
+                        .iter()
+                        .copied()
+                        .eq(subtask.outputs.iter().map(|&(position, _)| position))
+            })
+            .map(|entry| entry.rewrite.clone())
+    }
+
+    fn insert(&mut self, subtask: &Subtask<Kernel>, inputs: Vec<InputInfo>, rewrite: SharedRewrite) {
+        let entry = RecentRewrite {
+            ops: subtask.ops.clone(),
+            outputs: subtask.outputs.iter().map(|&(position, _)| position).collect(),
+            inputs,
+            rewrite,
+        };
+        if self.entries.len() < RECENT_REWRITES {
+            self.entries.push(entry);
+        } else {
+            self.entries[self.next] = entry;
+            self.next = (self.next + 1) % RECENT_REWRITES;
+        }
+    }
 }
 
 /// The ops and outputs of a rewritten subtask.
@@ -473,7 +543,7 @@ pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
     let mut seen: HashSet<*const CompiledKernel> = HashSet::new();
     let mut listing = String::new();
     for subtask in &plan.subtasks {
-        for op in &subtask.ops {
+        for op in subtask.ops.iter() {
             let Kernel::Jit(jit) = &op.kernel else {
                 continue;
             };

@@ -16,7 +16,7 @@ use proptest::prelude::*;
 pub(super) fn subtask(ops: Vec<PlanOp<Kernel>>, inputs: usize) -> Subtask<Kernel> {
     let last = ops.len() as u32 - 1;
     Subtask {
-        ops,
+        ops: ops.into(),
         inputs: (0..inputs as u32).map(ChunkId).collect(),
         outputs: vec![(last, ChunkId(1000))],
         priority: 0,

@@ -131,6 +131,21 @@ impl ReduceState {
     }
 }
 
+/// Whether [`reduce_map`] of `op` reads the chunk's place in the tensor (to report
+/// or to order by global indices); the planner gives the others no offset, so the
+/// map kernels of a step's chunks are alike.
+pub fn reads_chunk_offset(op: ReduceOp) -> bool {
+    matches!(
+        op,
+        ReduceOp::ArgMax
+            | ReduceOp::ArgMin
+            | ReduceOp::NanMax
+            | ReduceOp::NanMin
+            | ReduceOp::NanArgMax
+            | ReduceOp::NanArgMin
+    )
+}
+
 /// Reduces one chunk `x` over `axes` (chunk axes; any order, no repeats). `global_shape`
 /// and `chunk_offset` place the chunk in the whole tensor; only `argmax`/`argmin` read
 /// them (to report global indices), other ops accept empty slices.
@@ -142,19 +157,15 @@ pub fn reduce_map(
     chunk_offset: &[usize],
 ) -> Result<ReduceState, KernelError> {
     let layout = ReduceLayout::new(x.shape(), axes)?;
-    let indexer = match red.op {
-        ReduceOp::ArgMax
-        | ReduceOp::ArgMin
-        | ReduceOp::NanMax
-        | ReduceOp::NanMin
-        | ReduceOp::NanArgMax
-        | ReduceOp::NanArgMin => Some(GlobalIndexer::new(
+    let indexer = if reads_chunk_offset(red.op) {
+        Some(GlobalIndexer::new(
             &layout,
             x.shape(),
             global_shape,
             chunk_offset,
-        )?),
-        _ => None,
+        )?)
+    } else {
+        None
     };
     let walk = rows::RowWalk::new(x.shape(), &layout.axes);
     let partial = with_element_type!(x.dtype(), E => {

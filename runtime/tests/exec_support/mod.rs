@@ -128,7 +128,7 @@ impl PlanBuilder {
             .collect();
         let label = self.plan.subtasks.len() as u32;
         self.plan.subtasks.push(Subtask {
-            ops,
+            ops: ops.into(),
             inputs: inputs.to_vec(),
             outputs: outputs.clone(),
             priority,
@@ -152,7 +152,7 @@ pub fn evaluate_all(plan: &Plan<Toy>) -> Result<HashMap<ChunkId, Vec<i64>>, Stri
     let mut chunks: HashMap<ChunkId, Vec<i64>> = HashMap::new();
     for subtask in &plan.subtasks {
         let mut values: Vec<Vec<i64>> = Vec::new();
-        for op in &subtask.ops {
+        for op in subtask.ops.iter() {
             let args: Vec<&Vec<i64>> = op
                 .args
                 .iter()

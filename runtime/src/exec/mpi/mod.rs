@@ -292,7 +292,7 @@ fn fingerprint<K>(plan: &Plan<K>) -> u64 {
         (&subtask.inputs, &subtask.outputs).hash(&mut hasher);
         (subtask.priority, subtask.worker, subtask.label).hash(&mut hasher);
         subtask.ops.len().hash(&mut hasher);
-        for op in &subtask.ops {
+        for op in subtask.ops.iter() {
             op.args.hash(&mut hasher);
         }
     }
