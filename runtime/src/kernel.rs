@@ -343,16 +343,30 @@ impl Kernel {
                     shape: sb,
                 },
             ) => Arc::ptr_eq(a, b) && oa == ob && sa == sb,
-            (ReduceMap { spec: a, offset: oa }, ReduceMap { spec: b, offset: ob }) => {
-                Arc::ptr_eq(a, b) && oa == ob
-            }
+            (
+                ReduceMap {
+                    spec: a,
+                    offset: oa,
+                },
+                ReduceMap {
+                    spec: b,
+                    offset: ob,
+                },
+            ) => Arc::ptr_eq(a, b) && oa == ob,
             (IndexBlocks { starts: a, len: la }, IndexBlocks { starts: b, len: lb }) => {
                 Arc::ptr_eq(a, b) && la == lb
             }
             (SaveInit(a), SaveInit(b)) | (SaveCommit(a), SaveCommit(b)) => Arc::ptr_eq(a, b),
-            (SaveRegion { file: a, offset: oa }, SaveRegion { file: b, offset: ob }) => {
-                Arc::ptr_eq(a, b) && oa == ob
-            }
+            (
+                SaveRegion {
+                    file: a,
+                    offset: oa,
+                },
+                SaveRegion {
+                    file: b,
+                    offset: ob,
+                },
+            ) => Arc::ptr_eq(a, b) && oa == ob,
             (BinCounts(a), BinCounts(b)) => Arc::ptr_eq(a, b),
             (Jit(a), Jit(b)) => std::ptr::eq(a.as_ref(), b.as_ref()),
             // No spec shared by reference: field by field.

@@ -172,7 +172,8 @@ fn flaky_plan(fail_first: u32) -> (Plan<Flaky>, Arc<AtomicU32>) {
             ops: vec![PlanOp {
                 kernel,
                 args: vec![],
-            }].into(),
+            }]
+            .into(),
             inputs: vec![],
             outputs: vec![(0, ChunkId(0))],
             priority: 0,

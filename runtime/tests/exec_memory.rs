@@ -318,7 +318,8 @@ fn bytes_plan() -> Plan<Bytes> {
         ops: vec![PlanOp {
             kernel: Bytes(size),
             args: vec![],
-        }].into(),
+        }]
+        .into(),
         inputs: vec![],
         outputs: vec![(0, ChunkId(size as u32 / 1000 - 1))],
         priority: 0,
@@ -329,7 +330,8 @@ fn bytes_plan() -> Plan<Bytes> {
         ops: vec![PlanOp {
             kernel: Bytes(0),
             args: vec![OpArg::Input(0), OpArg::Input(1)],
-        }].into(),
+        }]
+        .into(),
         inputs: vec![ChunkId(0), ChunkId(1)],
         outputs: vec![(0, ChunkId(2))],
         priority: 0,

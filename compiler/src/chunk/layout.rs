@@ -118,6 +118,21 @@ impl Layout {
             .collect()
     }
 
+    /// The number of elements of chunk `index` along the axes from `first_axis` on,
+    /// without allocating its shape.
+    pub fn chunk_len_from(&self, index: usize, first_axis: usize) -> usize {
+        let mut rest = index;
+        let mut len = 1;
+        for axis in (0..self.ndim()).rev() {
+            let count = self.nsplits[axis].len();
+            if axis >= first_axis {
+                len *= self.nsplits[axis][rest % count];
+            }
+            rest /= count;
+        }
+        len
+    }
+
     /// Shape of chunk `index`.
     pub fn chunk_shape(&self, index: usize) -> Vec<usize> {
         let position = self.grid_position(index);

@@ -223,6 +223,15 @@ impl ChunkGraph {
         shape
     }
 
+    /// The number of elements of the chunk's data ([`Self::data_shape`]'s product),
+    /// without allocating a shape.
+    pub fn data_len(&self, id: ChunkId) -> usize {
+        let node = &self.chunks[id.index()];
+        let step = &self.steps[node.step.index()];
+        let first_axis = usize::from(step.op.has_partial_axis());
+        step.layout.chunk_len_from(node.index as usize, first_axis)
+    }
+
     /// Approximate heap bytes held by the graph (records, edges, layouts), for the
     /// bytes-per-chunk figure.
     pub fn heap_bytes(&self) -> usize {

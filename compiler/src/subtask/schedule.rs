@@ -50,14 +50,18 @@ impl AssignPolicy {
 /// size in bytes; an `Err` is an internal error (subtasks that form a cycle).
 ///
 /// A subtask that only opens a save's temporary file, reading nothing, is left out
-/// of the edges (see [`opens_a_file_early`]).
-pub fn subtask_dag(graph: &SubtaskGraph, chunks: &ChunkGraph) -> Result<(Dag, Vec<u64>), String> {
+/// of the edges (`openers`, see [`opens_a_file_early`]).
+fn subtask_dag(
+    graph: &SubtaskGraph,
+    chunks: &ChunkGraph,
+    openers: &[bool],
+) -> Result<(Dag, Vec<u64>), String> {
     let mut edges = Vec::new();
     let mut sizes = Vec::with_capacity(graph.len());
     for id in graph.ids() {
         for input in graph.inputs(chunks, id) {
             if let Some(producer) = graph.subtask_of(input) {
-                if !opens_a_file_early(graph, chunks, producer) {
+                if !openers[producer.index()] {
                     edges.push((producer.0, id.0));
                 }
             }
@@ -87,22 +91,27 @@ fn opens_a_file_early(graph: &SubtaskGraph, chunks: &ChunkGraph, id: SubtaskId) 
 }
 
 /// Renumbers `priorities` so that the file openers come first (in their order), the
-/// rest keeping theirs; still a topological order, since openers read nothing.
-fn run_file_openers_first(graph: &SubtaskGraph, chunks: &ChunkGraph, priorities: &mut [u32]) {
-    let mut sequence: Vec<u32> = (0..priorities.len() as u32).collect();
-    sequence.sort_by_key(|&index| {
-        let opener = opens_a_file_early(graph, chunks, SubtaskId(index));
-        (!opener, priorities[index as usize])
-    });
-    for (rank, &index) in sequence.iter().enumerate() {
+/// rest keeping theirs; still a topological order, since openers read nothing. Linear:
+/// `priorities` is a permutation of the subtask indices.
+fn run_file_openers_first(openers: &[bool], priorities: &mut [u32]) {
+    if !openers.contains(&true) {
+        return;
+    }
+    let mut sequence = vec![u32::MAX; priorities.len()];
+    for (index, &priority) in priorities.iter().enumerate() {
+        sequence[priority as usize] = index as u32;
+    }
+    let (first, rest): (Vec<u32>, Vec<u32>) = sequence
+        .into_iter()
+        .partition(|&index| openers[index as usize]);
+    for (rank, index) in first.into_iter().chain(rest).enumerate() {
         priorities[index as usize] = rank as u32;
     }
 }
 
 /// The bytes of a chunk's data (a reduction state counts as its data shape).
 fn chunk_bytes(chunks: &ChunkGraph, chunk: ChunkId) -> u64 {
-    let elements: usize = chunks.data_shape(chunk).iter().product();
-    (elements * chunks.step_of(chunk).dtype.itemsize()) as u64
+    (chunks.data_len(chunk) * chunks.step_of(chunk).dtype.itemsize()) as u64
 }
 
 /// Sets every subtask's priority by `order`, and, when `workers` is given, its worker
@@ -114,12 +123,16 @@ pub fn schedule_subtasks(
     assign: AssignPolicy,
     workers: Option<u32>,
 ) -> Result<(), String> {
-    let (dag, sizes) = subtask_dag(graph, chunks)?;
+    let openers: Vec<bool> = graph
+        .ids()
+        .map(|id| opens_a_file_early(graph, chunks, id))
+        .collect();
+    let (dag, sizes) = subtask_dag(graph, chunks, &openers)?;
     let mut priorities = match order {
         OrderPolicy::Priority => schedule::order(&dag, Some(&sizes)),
         OrderPolicy::Bfs => schedule::bfs_order(&dag),
     };
-    run_file_openers_first(graph, chunks, &mut priorities);
+    run_file_openers_first(&openers, &mut priorities);
     let assignment = workers
         .map(|workers| schedule::assign_workers(&dag, &sizes, workers as usize, assign.initial()));
     for (index, &priority) in priorities.iter().enumerate() {

@@ -207,7 +207,14 @@ where
                 };
                 MemoryBudget::new(limit, groups, num_subtasks, plan.num_chunks, projected)
             }),
-            ready: ReadyQueue::new(workers),
+            ready: ReadyQueue::new(
+                workers,
+                &plan
+                    .subtasks
+                    .iter()
+                    .map(|subtask| subtask.priority)
+                    .collect::<Vec<_>>(),
+            ),
             depth: QueueDepth::new(options.queue_depth),
             load: vec![0; w],
             alive: vec![true; w],

@@ -2,21 +2,28 @@
 //! id, so dispatch is deterministic for a given sequence of completions), the choice
 //! of a worker for a subtask without a preferred one, and the size of each worker's
 //! queue.
+//!
+//! The ready queue numbers the subtasks once by (priority, id) — their rank — and
+//! keeps each set of ready subtasks as a bitmap over ranks with a summary bitmap per
+//! 64 words above it ([`RankSet`]): push, pop and peek touch one word per level (four
+//! levels for 16 M subtasks), where a binary heap of hundreds of thousands of ready
+//! subtasks touched a cache line per level of a tree twenty deep.
 
 use crate::plan::SubtaskId;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
-type ReadyKey = Reverse<(i64, u32)>;
-
-/// Ready subtasks: one heap for those that may run anywhere, one per worker for
-/// those pinned to a worker by the plan.
+/// Ready subtasks: one set for those that may run anywhere, one per worker for those
+/// pinned to a worker by the plan.
 pub struct ReadyQueue {
-    any: BinaryHeap<ReadyKey>,
-    pinned: Vec<BinaryHeap<ReadyKey>>,
+    /// Per subtask id, its position in (priority, id) order.
+    rank: Vec<u32>,
+    /// Per rank, the subtask id.
+    by_rank: Vec<u32>,
+    any: RankSet,
+    pinned: Vec<RankSet>,
 }
 
-/// Which heap the next subtask comes from.
+/// Which set the next subtask comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NextReady {
     Any,
@@ -24,63 +31,167 @@ pub enum NextReady {
 }
 
 impl ReadyQueue {
-    pub fn new(workers: u32) -> Self {
+    /// A queue for subtasks of these priorities (indexed by subtask id).
+    pub fn new(workers: u32, priorities: &[i64]) -> Self {
+        let by_rank = rank_order(priorities);
+        let mut rank = vec![0; by_rank.len()];
+        for (position, &id) in by_rank.iter().enumerate() {
+            rank[id as usize] = position as u32;
+        }
+        let len = by_rank.len();
         ReadyQueue {
-            any: BinaryHeap::new(),
-            pinned: (0..workers).map(|_| BinaryHeap::new()).collect(),
+            rank,
+            by_rank,
+            any: RankSet::new(len),
+            pinned: (0..workers).map(|_| RankSet::new(len)).collect(),
         }
     }
 
-    /// `worker` must be below the worker count.
-    pub fn push(&mut self, subtask: SubtaskId, priority: i64, worker: Option<u32>) {
-        let key = Reverse((priority, subtask.0));
+    /// `worker` must be below the worker count, `subtask` below the subtask count.
+    pub fn push(&mut self, subtask: SubtaskId, worker: Option<u32>) {
+        let rank = self.rank[subtask.index()];
         match worker {
-            Some(worker) => self.pinned[worker as usize].push(key),
-            None => self.any.push(key),
+            Some(worker) => self.pinned[worker as usize].insert(rank),
+            None => self.any.insert(rank),
         }
     }
 
-    /// The first ready subtask in (priority, id) order among the pinned heaps of
-    /// workers with room and, when `include_any`, the shared heap.
+    /// The first ready subtask in (priority, id) order among the pinned sets of
+    /// workers with room and, when `include_any`, the shared set.
     pub fn peek_next(
         &self,
         has_room: impl Fn(u32) -> bool,
         include_any: bool,
     ) -> Option<NextReady> {
-        let mut best: Option<(ReadyKey, NextReady)> = None;
-        let mut consider = |key: Option<&ReadyKey>, from: NextReady| {
-            if let Some(&key) = key {
-                if best.is_none_or(|(best_key, _)| key > best_key) {
-                    best = Some((key, from));
+        let mut best: Option<(u32, NextReady)> = None;
+        let mut consider = |rank: Option<u32>, from: NextReady| {
+            if let Some(rank) = rank {
+                if best.is_none_or(|(best_rank, _)| rank < best_rank) {
+                    best = Some((rank, from));
                 }
             }
         };
         if include_any {
-            consider(self.any.peek(), NextReady::Any);
+            consider(self.any.first(), NextReady::Any);
         }
-        for (worker, heap) in self.pinned.iter().enumerate() {
+        for (worker, set) in self.pinned.iter().enumerate() {
             let worker = worker as u32;
             if has_room(worker) {
-                consider(heap.peek(), NextReady::Pinned(worker));
+                consider(set.first(), NextReady::Pinned(worker));
             }
         }
         best.map(|(_, from)| from)
     }
 
-    /// Empties a worker's pinned heap (the worker is gone), in no particular order.
+    /// Empties a worker's pinned set (the worker is gone), in (priority, id) order.
     pub fn drain_pinned(&mut self, worker: u32) -> Vec<SubtaskId> {
-        std::mem::take(&mut self.pinned[worker as usize])
-            .into_iter()
-            .map(|Reverse((_, id))| SubtaskId(id))
-            .collect()
+        let set = &mut self.pinned[worker as usize];
+        let mut drained = Vec::new();
+        while let Some(rank) = set.first() {
+            set.remove(rank);
+            drained.push(SubtaskId(self.by_rank[rank as usize]));
+        }
+        drained
     }
 
     pub fn pop(&mut self, from: NextReady) -> Option<SubtaskId> {
-        let heap = match from {
+        let set = match from {
             NextReady::Any => &mut self.any,
             NextReady::Pinned(worker) => &mut self.pinned[worker as usize],
         };
-        heap.pop().map(|Reverse((_, id))| SubtaskId(id))
+        let rank = set.first()?;
+        set.remove(rank);
+        Some(SubtaskId(self.by_rank[rank as usize]))
+    }
+}
+
+/// Subtask ids in (priority, id) order. Linear when the priorities are a permutation
+/// of the ids (what the scheduling pass gives), a sort otherwise.
+fn rank_order(priorities: &[i64]) -> Vec<u32> {
+    let mut by_rank = vec![u32::MAX; priorities.len()];
+    let permutation = priorities.iter().enumerate().all(|(id, &priority)| {
+        match usize::try_from(priority)
+            .ok()
+            .and_then(|p| by_rank.get_mut(p))
+        {
+            Some(slot) if *slot == u32::MAX => {
+                *slot = id as u32;
+                true
+            }
+            _ => false,
+        }
+    });
+    if !permutation {
+        by_rank = (0..priorities.len() as u32).collect();
+        by_rank.sort_unstable_by_key(|&id| (priorities[id as usize], id));
+    }
+    by_rank
+}
+
+/// A set of ranks below a fixed bound: a bitmap, and above it bitmaps saying which
+/// words below are not empty, up to a single word. Allocated on first insert, so a
+/// worker nothing is pinned to costs nothing.
+pub struct RankSet {
+    len: usize,
+    /// `levels[0]` holds the ranks; bit `i` of level `l + 1` says word `i` of level `l`
+    /// is not empty. The last level is one word.
+    levels: Vec<Vec<u64>>,
+}
+
+impl RankSet {
+    pub fn new(len: usize) -> Self {
+        RankSet {
+            len,
+            levels: Vec::new(),
+        }
+    }
+
+    pub fn insert(&mut self, rank: u32) {
+        if self.levels.is_empty() {
+            let mut words = self.len.div_ceil(64).max(1);
+            loop {
+                self.levels.push(vec![0; words]);
+                if words == 1 {
+                    break;
+                }
+                words = words.div_ceil(64);
+            }
+        }
+        let mut bit = rank as usize;
+        for level in &mut self.levels {
+            let word = &mut level[bit / 64];
+            let was_empty = *word == 0;
+            *word |= 1 << (bit % 64);
+            if !was_empty {
+                break;
+            }
+            bit /= 64;
+        }
+    }
+
+    pub fn remove(&mut self, rank: u32) {
+        let mut bit = rank as usize;
+        for level in &mut self.levels {
+            let word = &mut level[bit / 64];
+            *word &= !(1 << (bit % 64));
+            if *word != 0 {
+                break;
+            }
+            bit /= 64;
+        }
+    }
+
+    /// The smallest rank in the set.
+    pub fn first(&self) -> Option<u32> {
+        let top = self.levels.last()?;
+        if top[0] == 0 {
+            return None;
+        }
+        let mut index = 0usize;
+        for level in self.levels.iter().rev() {
+            index = index * 64 + level[index].trailing_zeros() as usize;
+        }
+        Some(index as u32)
     }
 }
 
@@ -174,10 +285,14 @@ mod tests {
 
     #[test]
     fn ready_queue_orders_by_priority_then_id_across_heaps() {
-        let mut queue = ReadyQueue::new(2);
-        queue.push(SubtaskId(5), 1, None);
-        queue.push(SubtaskId(3), 1, Some(1));
-        queue.push(SubtaskId(9), 0, Some(0));
+        let mut priorities = vec![7; 10];
+        priorities[5] = 1;
+        priorities[3] = 1;
+        priorities[9] = 0;
+        let mut queue = ReadyQueue::new(2, &priorities);
+        queue.push(SubtaskId(5), None);
+        queue.push(SubtaskId(3), Some(1));
+        queue.push(SubtaskId(9), Some(0));
         let mut order = Vec::new();
         while let Some(next) = queue.peek_next(|_| true, true) {
             order.push(queue.pop(next).map(|s| s.0));
@@ -188,14 +303,56 @@ mod tests {
 
     #[test]
     fn ready_queue_skips_full_workers() {
-        let mut queue = ReadyQueue::new(2);
-        queue.push(SubtaskId(1), 0, Some(0));
-        queue.push(SubtaskId(2), 5, Some(1));
+        let mut queue = ReadyQueue::new(2, &[9, 0, 5]);
+        queue.push(SubtaskId(1), Some(0));
+        queue.push(SubtaskId(2), Some(1));
         assert_eq!(
             queue.peek_next(|w| w == 1, false),
             Some(NextReady::Pinned(1))
         );
         assert_eq!(queue.peek_next(|_| false, false), None);
+    }
+
+    /// The bitmap set against a sorted set, over sizes that need one to four levels.
+    #[test]
+    fn rank_set_pops_in_order_like_a_sorted_set() {
+        for len in [1usize, 63, 64, 65, 4096, 4097, 300_000] {
+            let mut set = RankSet::new(len);
+            let mut model = std::collections::BTreeSet::new();
+            assert_eq!(set.first(), None);
+            let mut state = len as u64 * 2_654_435_761 + 1;
+            for step in 0..3000u32 {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                let rank = ((state >> 33) % len as u64) as u32;
+                if step % 3 == 2 {
+                    if let Some(first) = model.pop_first() {
+                        assert_eq!(set.first(), Some(first));
+                        set.remove(first);
+                    }
+                } else if model.insert(rank) {
+                    set.insert(rank);
+                }
+                assert_eq!(
+                    set.first(),
+                    model.first().copied(),
+                    "len {len}, step {step}"
+                );
+            }
+            while let Some(first) = model.pop_first() {
+                assert_eq!(set.first(), Some(first));
+                set.remove(first);
+            }
+            assert_eq!(set.first(), None);
+        }
+    }
+
+    #[test]
+    fn ranks_follow_priority_then_id_even_when_not_a_permutation() {
+        assert_eq!(rank_order(&[2, 0, 1]), [1, 2, 0]);
+        assert_eq!(rank_order(&[5, -1, 5, 0]), [1, 3, 0, 2]);
+        assert_eq!(rank_order(&[0, 0]), [0, 1]);
     }
 
     #[test]

@@ -191,10 +191,19 @@ impl RecentRewrites {
             .map(|entry| entry.rewrite.clone())
     }
 
-    fn insert(&mut self, subtask: &Subtask<Kernel>, inputs: Vec<InputInfo>, rewrite: SharedRewrite) {
+    fn insert(
+        &mut self,
+        subtask: &Subtask<Kernel>,
+        inputs: Vec<InputInfo>,
+        rewrite: SharedRewrite,
+    ) {
         let entry = RecentRewrite {
             ops: subtask.ops.clone(),
-            outputs: subtask.outputs.iter().map(|&(position, _)| position).collect(),
+            outputs: subtask
+                .outputs
+                .iter()
+                .map(|&(position, _)| position)
+                .collect(),
             inputs,
             rewrite,
         };

@@ -25,8 +25,7 @@ where
 
     pub(super) fn enqueue(&mut self, id: SubtaskId, worker: Option<u32>) {
         self.queued[id.index()] = true;
-        let priority = self.plan.subtasks[id.index()].priority;
-        self.ready.push(id, priority, worker);
+        self.ready.push(id, worker);
     }
 
     /// The retry target of a failed subtask, else the plan's choice; a dead worker's

@@ -86,8 +86,7 @@ where
         self.need_chunks(lost);
         for id in self.ready.drain_pinned(dead) {
             let worker = self.preferred_worker(id);
-            let priority = self.plan.subtasks[id.index()].priority;
-            self.ready.push(id, priority, worker);
+            self.ready.push(id, worker);
         }
     }
 
