@@ -73,7 +73,7 @@ pub fn resolve_chunks(
 
 /// More chunks than this would make compiling and scheduling the tensor too slow
 /// to be useful, so such a spec is rejected before any chunk list is built.
-const MAX_CHUNKS: u128 = 1 << 24;
+const MAX_CHUNKS: u128 = 1 << 25;
 
 /// Rejects fixed chunk sizes (`None` = whole axis) that would give too many chunks.
 fn check_chunk_count(shape: &[usize], sizes: &[Option<usize>]) -> InferResult<()> {
@@ -479,7 +479,7 @@ mod tests {
         );
         assert_eq!(
             message(ChunkSpec::All(1), &[100_000, 100_000]),
-            "these chunks would split a tensor of shape (100000, 100000) into 10000000000 chunks, more than the 16777216 supported"
+            "these chunks would split a tensor of shape (100000, 100000) into 10000000000 chunks, more than the 33554432 supported"
         );
         let err = resolve_chunks(
             &ChunkSpec::PerAxis(vec![AxisChunks::Splits(vec![2, 2])]),

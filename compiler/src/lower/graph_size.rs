@@ -8,18 +8,18 @@
 //!
 //! The estimates are upper bounds of the tiler's counts, within a small factor; the
 //! caps are fixed (not the machine's memory) so that whether a script compiles does
-//! not depend on the machine. Planning and running hold about 1 KiB per chunk
-//! operation (chunk record, subtask, plan kernel, executor state), so a graph at the
-//! caps needs a few GiB.
+//! not depend on the machine. Planning and running hold about 200 bytes per chunk
+//! operation (chunk record, subtask, plan, executor state: `bench/chunks_scale.py`),
+//! so a graph at the caps needs about 7 GiB.
 
 use crate::tile::{chunk_count, TileOptions};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use marsc_grammar::Diagnostic;
 
 /// The most chunk operations a program's chunk graph may have.
-pub const MAX_GRAPH_CHUNKS: u128 = 1 << 22;
+pub const MAX_GRAPH_CHUNKS: u128 = 1 << 25;
 /// The most edges (chunk inputs) a program's chunk graph may have.
-pub const MAX_GRAPH_EDGES: u128 = 1 << 25;
+pub const MAX_GRAPH_EDGES: u128 = 1 << 28;
 
 /// The estimated chunk operations and edges of one node (or output).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

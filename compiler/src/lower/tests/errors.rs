@@ -361,7 +361,7 @@ fn chunk_specs() {
     );
     check(
         "mt.ones(10**9, chunks=1)\n",
-        "these chunks would split the tensor into 1000000000 chunks, more than the 4194304 a tensor may have",
+        "these chunks would split the tensor into 1000000000 chunks, more than the 33554432 a tensor may have",
         "1",
     );
     check(
