@@ -21,6 +21,7 @@ pub fn npy_bytes(data: &ArrayData) -> Vec<u8> {
         ArrayData::UInt16(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::UInt32(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::UInt64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::Float16(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::Float32(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::Float64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
     }
@@ -95,6 +96,11 @@ impl ToNum for u64 {
             Ok(v) => Num::Int(v),
             Err(_) => Num::UInt(self),
         }
+    }
+}
+impl ToNum for marsc_runtime::f16 {
+    fn to_num(self) -> Num {
+        Num::Float(self.to_f64())
     }
 }
 impl ToNum for f32 {

@@ -111,6 +111,14 @@ fn test_array(dtype: DType, shape: &[usize], codes: &[i64]) -> ArrayData {
         DType::Bool => array(shape, codes.iter().map(|&c| c > 0).collect()),
         DType::Int32 => array(shape, codes.iter().map(|&c| c as i32 * 1_000_003).collect()),
         DType::Int64 => array(shape, codes.iter().map(|&c| c * 3_000_000_019).collect()),
+        // Rounded to float16 after every step, chunked or not: the same bits.
+        DType::Float16 => array(
+            shape,
+            codes
+                .iter()
+                .map(|&c| half::f16::from_f64(c as f64 / 3.0))
+                .collect(),
+        ),
         // Exact in binary, so cancellation cannot magnify rounding differences.
         DType::Float32 => array(shape, codes.iter().map(|&c| c as f32 / 8.0).collect()),
         // Inexact but positive, so reassociation changes results only by relative rounding.
