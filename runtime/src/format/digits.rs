@@ -41,6 +41,12 @@ pub(crate) trait PrintFloat: Copy + PartialOrd {
     fn shortest_exp(self) -> String {
         format!("{:e}", self.exact())
     }
+    /// Whether the decimal `text` (`{:e}` form) reads back as this value; only
+    /// float16 has to ask (its digits come from [`PrintFloat::shortest_exp`]'s search,
+    /// not from a round-trip formatter).
+    fn reads_back(self, _text: &str) -> bool {
+        true
+    }
 }
 
 impl PrintFloat for f64 {
@@ -161,22 +167,22 @@ impl PrintFloat for f16 {
     /// the float16's interval is lopsided, the other neighbour) reads back as it.
     fn shortest_exp(self) -> String {
         let value = self.to_f32();
-        let reads_back = |text: &str| {
-            text.parse::<f64>()
-                .is_ok_and(|x| crate::kernels::f64_to_f16(x).to_bits() == self.to_bits())
-        };
         for fraction in 0..5 {
             let nearest = format!("{value:.fraction$e}");
-            if reads_back(&nearest) {
+            if self.reads_back(&nearest) {
                 return nearest;
             }
             if let Some(other) = other_neighbour(&nearest, value, fraction) {
-                if reads_back(&other) {
+                if self.reads_back(&other) {
                     return other;
                 }
             }
         }
         format!("{value:e}")
+    }
+    fn reads_back(self, text: &str) -> bool {
+        text.parse::<f64>()
+            .is_ok_and(|x| crate::kernels::f64_to_f16(x).to_bits() == self.to_bits())
     }
 }
 
@@ -231,6 +237,17 @@ impl Digits {
         Digits {
             digits: vec![b'0'],
             exponent: 0,
+        }
+    }
+
+    /// The digits as `{:e}` text (`1.5625e-2`).
+    fn exp_text(&self) -> String {
+        let (lead, rest) = self.digits.split_at(1);
+        let text = |d: &[u8]| String::from_utf8_lossy(d).into_owned();
+        if rest.is_empty() {
+            format!("{}e{}", text(lead), self.exponent)
+        } else {
+            format!("{}.{}e{}", text(lead), text(rest), self.exponent)
         }
     }
 
@@ -316,7 +333,14 @@ fn shortest_digits<T: PrintFloat>(magnitude: T) -> Digits {
             .take_while(|d| **d == b'0')
             .count();
     if significant == count + 1 && exact.exponent == shortest.exponent {
-        exactly_rounded(magnitude, Cutoff::Significant(count))
+        // The even candidate, unless it falls outside a float16's interval (lopsided
+        // at a power of two) where only the other one reads back.
+        let even = exactly_rounded(magnitude, Cutoff::Significant(count));
+        if magnitude.reads_back(&even.exp_text()) {
+            even
+        } else {
+            shortest
+        }
     } else {
         shortest
     }
