@@ -4,10 +4,12 @@
 //! Each generated script builds the same random pipeline twice — from base tensors
 //! with two different random explicit chunkings (the second rechunked from the
 //! first, so rechunking is exercised too) — and prints whether the two results are
-//! identical. Base values are small integers (as float64, int64, or a narrow or unsigned
-//! integer dtype, where they wrap), and the pipeline keeps them integral, so every step is exact and the comparison is `==`: bitwise,
-//! element by element. A final float reduction over non-integral values is compared
-//! within 1e-12 relative, as the contract allows for reductions. Each script goes
+//! identical. Base values are small integers (as float64, float16, int64, or a narrow or
+//! unsigned integer dtype, where they wrap), and the pipeline keeps them integral, so every step is exact and the comparison is `==`: bitwise,
+//! element by element (float16 pipelines keep products and matrix products small
+//! enough for float16 to hold them exactly). A final float reduction over non-integral
+//! values is compared within 1e-12 relative (2e-3 for float16, whose sums are rounded
+//! to float16 once at the end), as the contract allows for reductions. Each script goes
 //! through the driver with 1 to 4 workers. Cases are bounded to keep CI under a minute.
 //!
 //! The same script must also print exactly the same (the values themselves are
@@ -94,7 +96,9 @@ fn case() -> impl Strategy<Value = Case> {
         (
             (chunking(&shape), chunking(&shape)),
             (random_splits(VECTOR_LEN), random_splits(VECTOR_LEN)),
-            prop::sample::select(vec!["float64", "int64", "int8", "uint8", "int16", "uint32"]),
+            prop::sample::select(vec![
+                "float64", "int64", "int8", "uint8", "int16", "uint32", "float16",
+            ]),
             prop::collection::vec(step(), 1..=5),
             0usize..3,
             1u32..=4,
@@ -145,8 +149,8 @@ fn chunks_text(nsplits: &[Vec<usize>]) -> String {
 }
 
 /// Writes one step applied to tensor `t` of `shape` (updated), or nothing if it
-/// does not fit.
-fn step_text(step: &Step, t: &str, v: &str, shape: &mut Vec<usize>) -> Option<String> {
+/// does not fit. `half`: the base tensors are float16, so products are kept small.
+fn step_text(step: &Step, t: &str, v: &str, shape: &mut Vec<usize>, half: bool) -> Option<String> {
     let ndim = shape.len();
     let last = *shape.last()?;
     let text = match step {
@@ -177,7 +181,11 @@ fn step_text(step: &Step, t: &str, v: &str, shape: &mut Vec<usize>) -> Option<St
         Step::CumSum(axis) => format!("{t}.cumsum(axis={}) % 13", axis % ndim),
         Step::MatMulTranspose if ndim == 2 => {
             *shape = vec![shape[0], shape[0]];
-            format!("({t} @ {t}.T) % 11")
+            if half {
+                format!("(({t} % 4) @ ({t} % 4).T) % 11")
+            } else {
+                format!("({t} @ {t}.T) % 11")
+            }
         }
         Step::Ravel if ndim > 1 => {
             *shape = vec![shape.iter().product()];
@@ -186,7 +194,10 @@ fn step_text(step: &Step, t: &str, v: &str, shape: &mut Vec<usize>) -> Option<St
         Step::Reduce(axis, op) if ndim > 1 => {
             let axis = axis % ndim;
             shape.remove(axis);
-            let reduced = format!("{t}.{op}(axis={axis})");
+            let reduced = match *op {
+                "prod" if half => format!("({t} % 2).prod(axis={axis})"),
+                _ => format!("{t}.{op}(axis={axis})"),
+            };
             match *op {
                 // Products grow fast; argmax gives int64 whatever the input.
                 "prod" => format!("{reduced} % 7"),
@@ -228,8 +239,9 @@ fn script(case: &Case) -> (String, String) {
     let mut current = case.shape.clone();
     for (number, step) in case.steps.iter().enumerate() {
         let mut shape = current.clone();
-        let first = step_text(step, "x1", "v1", &mut shape);
-        let second = step_text(step, "x2", "v2", &mut current.clone());
+        let half = dtype == "float16";
+        let first = step_text(step, "x1", "v1", &mut shape, half);
+        let second = step_text(step, "x2", "v2", &mut current.clone(), half);
         if let (Some(first), Some(second)) = (first, second) {
             text.push_str(&format!(
                 "x1 = {first}\nx2 = {second}\n# step {number}: {step:?}\n"
@@ -241,11 +253,17 @@ fn script(case: &Case) -> (String, String) {
     // Float sums may round differently with other chunkings; the difference is
     // bounded relative to the sum of magnitudes (a sum near zero may cancel).
     let axis = case.final_axis % current.len();
+    // float16 sums are kept far from its largest finite value (65504).
+    let (tolerance, kept) = if dtype == "float16" {
+        ("2e-3", " % 16")
+    } else {
+        ("1e-12", "")
+    };
     text.push_str(&format!(
-        "f1 = x1 / 7.0 + 0.1\nf2 = x2 / 7.0 + 0.1\n\
+        "f1 = x1{kept} / 7.0 + 0.1\nf2 = x2{kept} / 7.0 + 0.1\n\
          s1 = f1.sum(axis={axis})\ns2 = f2.sum(axis={axis})\n\
-         print(mt.all(mt.abs(s1 - s2) <= 1e-12 * mt.abs(f2).sum(axis={axis})))\n\
-         print(mt.abs(f1.mean() - f2.mean()) <= 1e-12 * mt.abs(f2).mean())\n"
+         print(mt.all(mt.abs(s1 - s2) <= {tolerance} * mt.abs(f2).sum(axis={axis})))\n\
+         print(mt.abs(f1.mean() - f2.mean()) <= {tolerance} * mt.abs(f2).mean())\n"
     ));
     let expected = format!("True {}\nTrue\nTrue\n", tuple(&current));
     text.push_str("print(x1)\nprint(s1)\nprint(f1.mean())\n");

@@ -474,12 +474,12 @@ fn reading_errors_are_clear() {
         dir.path(),
         "import zarr, numpy as np\n\
          zarr.create_array('u8.zarr', data=np.arange(4, dtype=np.uint8))\n\
-         zarr.create_array('f2.zarr', data=np.arange(4, dtype=np.float16))\n\
+         zarr.create_array('c8.zarr', data=np.arange(4, dtype=np.complex64))\n\
          zarr.create_group('g.zarr').create_array('d', data=np.arange(4))\n",
     );
     for (script, message) in [
         (
-            "mt.fromzarr('f2.zarr')",
+            "mt.fromzarr('c8.zarr')",
             "not supported yet: the Zarr array",
         ),
         ("mt.fromzarr('g.zarr')", "is a Zarr group, not an array"),
@@ -517,4 +517,40 @@ fn reading_errors_are_clear() {
         "import mars.tensor as mt\nu = mt.fromzarr('u8.zarr')\nprint(u - 1, u.dtype, u.sum().dtype)\n",
     );
     assert_eq!(output, "[255   0   1   2] uint8 uint64\n");
+}
+
+#[test]
+fn float16_arrays_round_trip_with_zarr_python() {
+    let Some(py) = zarr_python_or_skip("float16_arrays_round_trip_with_zarr_python") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    python(
+        &py,
+        dir.path(),
+        "import zarr, numpy as np\n\
+         zarr.create_array('f2.zarr', data=np.array([0.1, 1 / 3, -2.5, np.inf], dtype=np.float16), chunks=(3,))\n",
+    );
+    let output = marsc(
+        dir.path(),
+        "import mars.tensor as mt\n\
+         h = mt.fromzarr('f2.zarr')\n\
+         print(h, h.dtype, h[:3].sum())\n\
+         mt.tozarr('v3.zarr', h * 2)\n\
+         mt.tozarr('v2.zarr', h[:3], zarr_format=2, fill_value=0.1)\n",
+    );
+    assert_eq!(output, "[ 0.1     0.3333 -2.5        inf] float16 -2.066\n");
+    let read = python(
+        &py,
+        dir.path(),
+        "import zarr\n\
+         for name in ['v3.zarr', 'v2.zarr']:\n    \
+             a = zarr.open_array(name, mode='r')\n    \
+             print(a.dtype, repr(a[:]), a.fill_value)\n",
+    );
+    assert_eq!(
+        read,
+        "float16 array([ 0.2   ,  0.6665, -5.    ,     inf], dtype=float16) 0.0\n\
+         float16 array([ 0.1   ,  0.3333, -2.5   ], dtype=float16) 0.1\n"
+    );
 }

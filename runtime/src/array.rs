@@ -88,6 +88,7 @@ pub enum ArrayData {
     UInt16(ArrayD<u16>),
     UInt32(ArrayD<u32>),
     UInt64(ArrayD<u64>),
+    Float16(ArrayD<half::f16>),
     Float32(ArrayD<f32>),
     Float64(ArrayD<f64>),
 }
@@ -106,6 +107,7 @@ macro_rules! with_array {
             $crate::array::ArrayData::UInt16($a) => $body,
             $crate::array::ArrayData::UInt32($a) => $body,
             $crate::array::ArrayData::UInt64($a) => $body,
+            $crate::array::ArrayData::Float16($a) => $body,
             $crate::array::ArrayData::Float32($a) => $body,
             $crate::array::ArrayData::Float64($a) => $body,
         }
@@ -153,6 +155,10 @@ macro_rules! with_scalar_variant {
                 use ArrayData::UInt64 as $wrap;
                 $body
             }
+            Scalar::Float16($v) => {
+                use ArrayData::Float16 as $wrap;
+                $body
+            }
             Scalar::Float32($v) => {
                 use ArrayData::Float32 as $wrap;
                 $body
@@ -177,6 +183,7 @@ impl ArrayData {
             ArrayData::UInt16(_) => DType::UInt16,
             ArrayData::UInt32(_) => DType::UInt32,
             ArrayData::UInt64(_) => DType::UInt64,
+            ArrayData::Float16(_) => DType::Float16,
             ArrayData::Float32(_) => DType::Float32,
             ArrayData::Float64(_) => DType::Float64,
         }
@@ -227,6 +234,7 @@ impl ArrayData {
             ArrayData::UInt16(a) => a.iter().nth(index).map(|v| Scalar::UInt16(*v)),
             ArrayData::UInt32(a) => a.iter().nth(index).map(|v| Scalar::UInt32(*v)),
             ArrayData::UInt64(a) => a.iter().nth(index).map(|v| Scalar::UInt64(*v)),
+            ArrayData::Float16(a) => a.iter().nth(index).map(|v| Scalar::Float16(*v)),
             ArrayData::Float32(a) => a.iter().nth(index).map(|v| Scalar::Float32(*v)),
             ArrayData::Float64(a) => a.iter().nth(index).map(|v| Scalar::Float64(*v)),
         }

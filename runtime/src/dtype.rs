@@ -1,5 +1,5 @@
 //! The element types marsc computes with, and their NumPy names and sizes: bool,
-//! the signed and unsigned integers of 8 to 64 bits, float32 and float64.
+//! the signed and unsigned integers of 8 to 64 bits, float16, float32 and float64.
 
 use std::fmt;
 
@@ -16,13 +16,14 @@ pub enum DType {
     UInt16,
     UInt32,
     UInt64,
+    Float16,
     Float32,
     Float64,
 }
 
 impl DType {
     /// Every dtype, in NumPy's table order (`np.typecodes['All']` restricted to ours).
-    pub const ALL: [DType; 11] = [
+    pub const ALL: [DType; 12] = [
         DType::Bool,
         DType::Int8,
         DType::Int16,
@@ -32,6 +33,7 @@ impl DType {
         DType::UInt16,
         DType::UInt32,
         DType::UInt64,
+        DType::Float16,
         DType::Float32,
         DType::Float64,
     ];
@@ -57,6 +59,7 @@ impl DType {
             DType::UInt16 => "uint16",
             DType::UInt32 => "uint32",
             DType::UInt64 => "uint64",
+            DType::Float16 => "float16",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
         }
@@ -74,6 +77,7 @@ impl DType {
             "uint16" | "u2" | "<u2" | "ushort" | "H" => DType::UInt16,
             "uint32" | "u4" | "<u4" | "uintc" | "I" => DType::UInt32,
             "uint64" | "u8" | "<u8" | "uint" | "uintp" | "ulong" | "L" | "Q" => DType::UInt64,
+            "float16" | "f2" | "<f2" | "half" | "e" => DType::Float16,
             "float32" | "f4" | "<f4" | "single" | "f" => DType::Float32,
             "float64" | "float" | "f8" | "<f8" | "double" | "float_" | "d" => DType::Float64,
             _ => return None,
@@ -95,6 +99,7 @@ impl DType {
             DType::UInt16 => 8,
             DType::UInt32 => 9,
             DType::UInt64 => 10,
+            DType::Float16 => 11,
         }
     }
 
@@ -102,7 +107,7 @@ impl DType {
     pub fn itemsize(self) -> usize {
         match self {
             DType::Bool | DType::Int8 | DType::UInt8 => 1,
-            DType::Int16 | DType::UInt16 => 2,
+            DType::Int16 | DType::UInt16 | DType::Float16 => 2,
             DType::Int32 | DType::UInt32 | DType::Float32 => 4,
             DType::Int64 | DType::UInt64 | DType::Float64 => 8,
         }
@@ -132,7 +137,7 @@ impl DType {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, DType::Float32 | DType::Float64)
+        matches!(self, DType::Float16 | DType::Float32 | DType::Float64)
     }
 
     /// The inclusive range of an integer dtype's values, as `i128` (`None` for bool
@@ -163,6 +168,7 @@ impl DType {
             DType::UInt16 => "<u2",
             DType::UInt32 => "<u4",
             DType::UInt64 => "<u8",
+            DType::Float16 => "<f2",
             DType::Float32 => "<f4",
             DType::Float64 => "<f8",
         }
@@ -179,6 +185,7 @@ impl DType {
             "<u2" | "|u2" => DType::UInt16,
             "<u4" | "|u4" => DType::UInt32,
             "<u8" | "|u8" => DType::UInt64,
+            "<f2" | "|f2" => DType::Float16,
             "<f4" | "|f4" => DType::Float32,
             "<f8" | "|f8" => DType::Float64,
             _ => return None,

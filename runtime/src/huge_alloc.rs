@@ -276,6 +276,12 @@ macro_rules! zero_is_valid_int {
     )*};
 }
 zero_is_valid_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+impl ZeroIsValid for half::f16 {
+    const ZERO_BITS: half::f16 = half::f16::ZERO;
+    fn is_zero_bits(self) -> bool {
+        self.to_bits() == 0
+    }
+}
 impl ZeroIsValid for f32 {
     const ZERO_BITS: f32 = 0.0;
     fn is_zero_bits(self) -> bool {
@@ -300,6 +306,7 @@ mod private {
     impl Sealed for u16 {}
     impl Sealed for u32 {}
     impl Sealed for u64 {}
+    impl Sealed for half::f16 {}
     impl Sealed for f32 {}
     impl Sealed for f64 {}
 }

@@ -18,4 +18,6 @@ pub mod storage;
 
 pub use array::ArrayData;
 pub use dtype::DType;
+/// float16's storage type (`ArrayData::Float16`, `Scalar::Float16`).
+pub use half::f16;
 pub use scalar::Scalar;

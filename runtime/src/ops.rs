@@ -11,8 +11,8 @@ pub mod semantics;
 pub enum DTypeRuleError {
     /// NumPy has no loop for it either (e.g. `-` on bool, `~` on floats).
     NoLoop,
-    /// NumPy would give a dtype marsc does not have (float16 for `sqrt(bool)` and
-    /// `sqrt(uint8)`).
+    /// NumPy would give a dtype marsc does not have (none since float16 exists; kept
+    /// for the complex results still to come).
     UnsupportedResult(&'static str),
 }
 
@@ -99,16 +99,23 @@ pub struct Reduction {
 
 /// The float dtype NumPy's math functions (`sqrt`, `exp`, `arctan2`, ...) compute an
 /// input in: the smallest float that holds it exactly (float16 for bool and 8-bit
-/// ints, which marsc does not have yet; float32 for 16-bit ints).
+/// ints, float32 for 16-bit ints).
 fn float_math(input: DType) -> Result<DType, DTypeRuleError> {
-    match input {
-        DType::Bool | DType::Int8 | DType::UInt8 => {
-            Err(DTypeRuleError::UnsupportedResult("float16"))
-        }
-        DType::Int16 | DType::UInt16 | DType::Float32 => Ok(DType::Float32),
+    Ok(match input {
+        DType::Bool | DType::Int8 | DType::UInt8 | DType::Float16 => DType::Float16,
+        DType::Int16 | DType::UInt16 | DType::Float32 => DType::Float32,
         DType::Int32 | DType::Int64 | DType::UInt32 | DType::UInt64 | DType::Float64 => {
-            Ok(DType::Float64)
+            DType::Float64
         }
+    })
+}
+
+/// The dtype `/`, `mean`, `var` and `std` give: float16 and float32 keep theirs,
+/// everything else is float64.
+fn divide_dtype(input: DType) -> DType {
+    match input {
+        DType::Float16 | DType::Float32 => input,
+        _ => DType::Float64,
     }
 }
 
@@ -167,11 +174,7 @@ impl BinaryOp {
         match self {
             Add | Multiply | Maximum | Minimum | Fmax | Fmin => Ok(common),
             Subtract => same_no_bool(common, Err(DTypeRuleError::NoLoop)),
-            Divide => Ok(if common == DType::Float32 {
-                DType::Float32
-            } else {
-                DType::Float64
-            }),
+            Divide => Ok(divide_dtype(common)),
             FloorDivide | Remainder | Power => same_no_bool(common, Ok(DType::Int8)),
             Arctan2 | Hypot => float_math(common),
             Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual | LogicalAnd
@@ -199,13 +202,7 @@ impl ReduceOp {
         use ReduceOp::*;
         match self {
             Sum | Prod => sum_dtype(input),
-            Mean | Var | Std => {
-                if input == DType::Float32 {
-                    DType::Float32
-                } else {
-                    DType::Float64
-                }
-            }
+            Mean | Var | Std => divide_dtype(input),
             Max | Min | NanMax | NanMin => input,
             ArgMax | ArgMin | NanArgMax | NanArgMin | CountNonzero => DType::Int64,
             All | Any | WeightsCheck | ChoiceCheck => DType::Bool,
@@ -250,61 +247,61 @@ mod tests {
     }
 
     /// NumPy's result dtype per input dtype (in `DType::ALL`'s order; `None`: no loop).
-    type Row = [Option<&'static str>; 11];
+    type Row = [Option<&'static str>; 12];
 
     /// An op's result dtype by its name.
     type Rule = dyn Fn(&str, DType) -> Result<DType, DTypeRuleError>;
 
     #[rustfmt::skip]
     const UNARY: &[(&str, Row)] = &[
-        ("negative", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("positive", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("absolute", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("sqrt", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("square", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("exp", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("log", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("sin", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("arctan", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("floor", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("ceil", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("trunc", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("rint", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("sign", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("reciprocal", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("invert", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None]),
-        ("isnan", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
-        ("logical_not", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("negative", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("positive", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("absolute", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("sqrt", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("square", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("exp", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("log", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("sin", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("arctan", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("floor", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("ceil", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("trunc", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("rint", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("sign", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("reciprocal", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("invert", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None, None]),
+        ("isnan", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("logical_not", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
     ];
 
     #[rustfmt::skip]
     const BINARY: &[(&str, Row)] = &[
-        ("add", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("subtract", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("multiply", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("divide", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("floor_divide", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("remainder", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("power", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("maximum", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("fmax", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("arctan2", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("hypot", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("equal", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
-        ("less", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
-        ("logical_and", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
-        ("bitwise_and", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None]),
-        ("bitwise_xor", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None]),
+        ("add", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("subtract", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("multiply", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("divide", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("floor_divide", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("remainder", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("power", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("maximum", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("fmax", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("arctan2", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("hypot", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("equal", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("less", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("logical_and", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("bitwise_and", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None, None]),
+        ("bitwise_xor", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None, None]),
     ];
 
     #[rustfmt::skip]
     const REDUCE: &[(&str, Row)] = &[
-        ("sum", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("prod", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("mean", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("var", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float32"), Some("float64")]),
-        ("max", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float32"), Some("float64")]),
-        ("argmax", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64")]),
+        ("sum", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("prod", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("mean", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("var", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("max", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
+        ("argmax", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64")]),
     ];
 
     /// NumPy 2.4's result dtype of each op for each input dtype, generated with

@@ -15,6 +15,7 @@ pub enum Scalar {
     UInt16(u16),
     UInt32(u32),
     UInt64(u64),
+    Float16(half::f16),
     Float32(f32),
     Float64(f64),
 }
@@ -33,6 +34,7 @@ macro_rules! with_scalar {
             $crate::scalar::Scalar::UInt16($v) => $body,
             $crate::scalar::Scalar::UInt32($v) => $body,
             $crate::scalar::Scalar::UInt64($v) => $body,
+            $crate::scalar::Scalar::Float16($v) => $body,
             $crate::scalar::Scalar::Float32($v) => $body,
             $crate::scalar::Scalar::Float64($v) => $body,
         }
@@ -51,6 +53,7 @@ impl Scalar {
             Scalar::UInt16(_) => DType::UInt16,
             Scalar::UInt32(_) => DType::UInt32,
             Scalar::UInt64(_) => DType::UInt64,
+            Scalar::Float16(_) => DType::Float16,
             Scalar::Float32(_) => DType::Float32,
             Scalar::Float64(_) => DType::Float64,
         }
@@ -72,7 +75,7 @@ impl Scalar {
             Scalar::UInt16(v) => v.into(),
             Scalar::UInt32(v) => v.into(),
             Scalar::UInt64(v) => v.into(),
-            Scalar::Float32(_) | Scalar::Float64(_) => return None,
+            Scalar::Float16(_) | Scalar::Float32(_) | Scalar::Float64(_) => return None,
         })
     }
 
@@ -105,6 +108,7 @@ impl fmt::Display for Scalar {
             Scalar::UInt16(v) => write!(f, "{v}u16"),
             Scalar::UInt32(v) => write!(f, "{v}u32"),
             Scalar::UInt64(v) => write!(f, "{v}u64"),
+            Scalar::Float16(v) => write!(f, "{:?}f16", v.to_f32()),
             Scalar::Float32(v) => write!(f, "{v:?}f32"),
             Scalar::Float64(v) => write!(f, "{v:?}f64"),
         }

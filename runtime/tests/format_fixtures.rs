@@ -138,6 +138,7 @@ fn vector(values: &[Scalar]) -> ArrayData {
         Scalar::UInt16(_) => collect!(UInt16),
         Scalar::UInt32(_) => collect!(UInt32),
         Scalar::UInt64(_) => collect!(UInt64),
+        Scalar::Float16(_) => collect!(Float16),
     }
 }
 

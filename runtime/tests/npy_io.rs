@@ -6,7 +6,7 @@ use marsc_runtime::storage::npy::codec::{
     create_npy, read_array, read_region, write_array, write_region,
 };
 use marsc_runtime::storage::npy::header::{read_header, NpyError};
-use marsc_runtime::{ArrayData, DType};
+use marsc_runtime::{f16, ArrayData, DType};
 use ndarray::{ArrayD, IxDyn};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,6 +38,9 @@ fn expected(dtype: DType, global: &[usize], offset: &[usize], shape: &[usize]) -
         DType::UInt16 => ArrayData::UInt16(ArrayD::from_shape_fn(shape, |i| flat(i) as u16)),
         DType::UInt32 => ArrayData::UInt32(ArrayD::from_shape_fn(shape, |i| flat(i) as u32)),
         DType::UInt64 => ArrayData::UInt64(ArrayD::from_shape_fn(shape, |i| flat(i) as u64)),
+        DType::Float16 => ArrayData::Float16(ArrayD::from_shape_fn(shape, |i| {
+            f16::from_f64(flat(i) as f64)
+        })),
         DType::Float32 => ArrayData::Float32(ArrayD::from_shape_fn(shape, |i| flat(i) as f32)),
         DType::Float64 => ArrayData::Float64(ArrayD::from_shape_fn(shape, |i| flat(i) as f64)),
     }
@@ -269,6 +272,61 @@ print('ok')
         "numpy rejected our files: {}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// A float16 file NumPy writes (`<f2`, C and Fortran order) reads back bit for bit:
+/// subnormals, the largest finite value, infinities, NaN and -0.0.
+#[test]
+fn reads_float16_files_numpy_writes() {
+    if !numpy_required() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = "
+import sys, numpy as np
+v = np.array([0.1, 1/3, 6e-8, -6.1e-5, 65504, -np.inf, np.inf, -0.0, 2049, 0.5, -7, 1e4], dtype=np.float16)
+np.save(sys.argv[1] + '/c.npy', v.reshape(3, 4))
+np.save(sys.argv[1] + '/f.npy', np.asfortranarray(v.reshape(3, 4)))
+np.save(sys.argv[1] + '/nan.npy', np.array([np.nan], dtype=np.float16))
+print(' '.join(str(b) for b in v.view(np.uint16)))
+";
+    let output = Command::new("python3")
+        .args(["-c", script])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bits: Vec<u16> = String::from_utf8(output.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(|b| b.parse().unwrap())
+        .collect();
+    for name in ["c", "f"] {
+        let path = dir.path().join(format!("{name}.npy"));
+        let header = read_header(&path).unwrap();
+        assert_eq!(header.dtype, DType::Float16);
+        let ArrayData::Float16(read) = read_array(&path).unwrap() else {
+            panic!("{name}.npy did not read as float16");
+        };
+        assert_eq!(read.shape(), &[3, 4]);
+        let read_bits: Vec<u16> = read.iter().map(|v| v.to_bits()).collect();
+        assert_eq!(read_bits, bits, "{name}.npy");
+        // Written back, the bytes after the header are NumPy's.
+        let again = dir.path().join(format!("{name}_again.npy"));
+        write_array(&again, &ArrayData::Float16(read)).unwrap();
+        let ArrayData::Float16(twice) = read_array(&again).unwrap() else {
+            panic!("{name}_again.npy did not read as float16");
+        };
+        assert_eq!(twice.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), bits);
+    }
+    let ArrayData::Float16(nan) = read_array(&dir.path().join("nan.npy")).unwrap() else {
+        panic!("nan.npy did not read as float16");
+    };
+    assert!(nan[[0]].is_nan());
 }
 
 #[test]

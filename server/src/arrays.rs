@@ -21,6 +21,7 @@ pub fn npy_bytes(data: &ArrayData) -> Vec<u8> {
         ArrayData::UInt16(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::UInt32(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::UInt64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::Float16(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::Float32(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::Float64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
     }
@@ -97,6 +98,11 @@ impl ToNum for u64 {
         }
     }
 }
+impl ToNum for marsc_runtime::f16 {
+    fn to_num(self) -> Num {
+        Num::Float(self.to_f64())
+    }
+}
 impl ToNum for f32 {
     fn to_num(self) -> Num {
         Num::Float(f64::from(self))
@@ -126,5 +132,25 @@ mod tests {
         assert_eq!(bytes.len() % 16, 0);
         assert_eq!(&bytes[bytes.len() - 4..], &4i32.to_le_bytes());
         assert_eq!(values(&data, 3), vec![json!(1), json!(2), json!(3)]);
+    }
+
+    #[test]
+    fn float16_values_are_their_exact_numbers() {
+        let halves = [0.1, 2.5, f64::INFINITY, f64::NAN]
+            .map(marsc_runtime::kernels::f64_to_f16)
+            .to_vec();
+        let data = ArrayData::Float16(ArrayD::from_shape_vec(vec![4], halves).expect("shape"));
+        // Python's float() of np.float16(0.1) is 0.0999755859375.
+        assert_eq!(
+            values(&data, 4),
+            vec![
+                json!(0.0999755859375),
+                json!(2.5),
+                json!("inf"),
+                json!("nan")
+            ]
+        );
+        let bytes = npy_bytes(&data);
+        assert_eq!(&bytes[bytes.len() - 8..bytes.len() - 6], &[0x66, 0x2e]);
     }
 }

@@ -145,6 +145,7 @@ impl KeyHasher {
         self.dtype(value.dtype());
         match value {
             Scalar::Bool(v) => self.tag(v as u8),
+            Scalar::Float16(v) => self.u64(v.to_bits().into()),
             Scalar::Float32(v) => self.u64(v.to_bits().into()),
             Scalar::Float64(v) => self.f64(v),
             // The dtype is hashed above, so the value's bits are enough.

@@ -80,10 +80,20 @@ fn signed_of_bits(bits: usize) -> DType {
     }
 }
 
+/// The float of at least `bits` bits (float64 past it).
+fn float_of_bits(bits: usize) -> DType {
+    match bits {
+        0..=16 => DType::Float16,
+        17..=32 => DType::Float32,
+        _ => DType::Float64,
+    }
+}
+
 /// `np.promote_types(a, b)`: the smallest dtype that holds every value of both
 /// (NumPy's table: a signed and an unsigned integer meet in a signed integer twice
-/// the unsigned one's width, or float64 past int64; float32 holds integers of up to
-/// 16 bits exactly).
+/// the unsigned one's width, or float64 past int64; a float meets an integer in a
+/// float of at least twice the integer's width: float16 holds 8-bit integers
+/// exactly, float32 16-bit ones).
 pub fn promote_types(a: DType, b: DType) -> DType {
     if a == b || b.is_bool() {
         return a;
@@ -93,14 +103,10 @@ pub fn promote_types(a: DType, b: DType) -> DType {
     }
     let bits = |d: DType| d.itemsize() * 8;
     match (Kind::of(a), Kind::of(b)) {
-        (Kind::Float, Kind::Float) => DType::Float64,
+        (Kind::Float, Kind::Float) => float_of_bits(bits(a).max(bits(b))),
         (Kind::Float, _) | (_, Kind::Float) => {
             let (float, int) = if a.is_float() { (a, b) } else { (b, a) };
-            if float == DType::Float32 && bits(int) <= 16 {
-                DType::Float32
-            } else {
-                DType::Float64
-            }
+            float_of_bits(bits(float).max(2 * bits(int)))
         }
         (ka, kb) if ka == kb => {
             if bits(a) >= bits(b) {
@@ -343,74 +349,86 @@ mod tests {
     fn promotion_and_casting_match_numpy_for_every_dtype() {
         let promote = [
             [
-                Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64,
+                Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32,
+                Float64,
             ],
             [
-                Int8, Int8, Int16, Int32, Int64, Int16, Int32, Int64, Float64, Float32, Float64,
+                Int8, Int8, Int16, Int32, Int64, Int16, Int32, Int64, Float64, Float16, Float32,
+                Float64,
             ],
             [
-                Int16, Int16, Int16, Int32, Int64, Int16, Int32, Int64, Float64, Float32, Float64,
+                Int16, Int16, Int16, Int32, Int64, Int16, Int32, Int64, Float64, Float32, Float32,
+                Float64,
             ],
             [
                 Int32, Int32, Int32, Int32, Int64, Int32, Int32, Int64, Float64, Float64, Float64,
+                Float64,
             ],
             [
                 Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Float64, Float64, Float64,
+                Float64,
             ],
             [
-                UInt8, Int16, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64,
+                UInt8, Int16, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32,
+                Float64,
             ],
             [
                 UInt16, Int32, Int32, Int32, Int64, UInt16, UInt16, UInt32, UInt64, Float32,
-                Float64,
-            ],
-            [
-                UInt32, Int64, Int64, Int64, Int64, UInt32, UInt32, UInt32, UInt64, Float64,
-                Float64,
-            ],
-            [
-                UInt64, Float64, Float64, Float64, Float64, UInt64, UInt64, UInt64, UInt64,
-                Float64, Float64,
-            ],
-            [
-                Float32, Float32, Float32, Float64, Float64, Float32, Float32, Float64, Float64,
                 Float32, Float64,
             ],
             [
-                Float64, Float64, Float64, Float64, Float64, Float64, Float64, Float64, Float64,
+                UInt32, Int64, Int64, Int64, Int64, UInt32, UInt32, UInt32, UInt64, Float64,
                 Float64, Float64,
+            ],
+            [
+                UInt64, Float64, Float64, Float64, Float64, UInt64, UInt64, UInt64, UInt64,
+                Float64, Float64, Float64,
+            ],
+            [
+                Float16, Float16, Float32, Float64, Float64, Float16, Float32, Float64, Float64,
+                Float16, Float32, Float64,
+            ],
+            [
+                Float32, Float32, Float32, Float64, Float64, Float32, Float32, Float64, Float64,
+                Float32, Float32, Float64,
+            ],
+            [
+                Float64, Float64, Float64, Float64, Float64, Float64, Float64, Float64, Float64,
+                Float64, Float64, Float64,
             ],
         ];
         let safe = [
-            "11111111111",
-            "01111000011",
-            "00111000011",
-            "00011000001",
-            "00001000001",
-            "00111111111",
-            "00011011111",
-            "00001001101",
-            "00000000101",
-            "00000000011",
-            "00000000001",
+            "111111111111",
+            "011110000111",
+            "001110000011",
+            "000110000001",
+            "000010000001",
+            "001111111111",
+            "000110111011",
+            "000010011001",
+            "000000001001",
+            "000000000111",
+            "000000000011",
+            "000000000001",
         ];
         let same_kind = [
-            "11111111111",
-            "01111000011",
-            "01111000011",
-            "01111000011",
-            "01111000011",
-            "01111111111",
-            "01111111111",
-            "01111111111",
-            "01111111111",
-            "00000000011",
-            "00000000011",
+            "111111111111",
+            "011110000111",
+            "011110000111",
+            "011110000111",
+            "011110000111",
+            "011111111111",
+            "011111111111",
+            "011111111111",
+            "011111111111",
+            "000000000111",
+            "000000000111",
+            "000000000111",
         ];
         for (row, &a) in DType::ALL.iter().enumerate() {
             for (column, &b) in DType::ALL.iter().enumerate() {
                 assert_eq!(promote_types(a, b), promote[row][column], "{a} + {b}");
-                let bit = |table: &[&str; 11]| table[row].as_bytes()[column] == b'1';
+                let bit = |table: &[&str; 12]| table[row].as_bytes()[column] == b'1';
                 assert_eq!(can_cast(a, b, Casting::Safe), bit(&safe), "safe {a} -> {b}");
                 assert_eq!(
                     can_cast(a, b, Casting::SameKind),
@@ -419,6 +437,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn weak_scalars_next_to_float16_stay_float16() {
+        // `(np.ones(1, 'e') + 1.5).dtype`, `+ 1`, `+ True`; int8 + 1.5 is float64.
+        for scalar in [Operand::PyFloat, Operand::PyInt(70000), Operand::PyBool] {
+            assert_eq!(
+                result_type(&[Operand::Tensor(Float16), scalar]),
+                Ok(Float16)
+            );
+        }
+        assert_eq!(
+            result_type(&[Operand::Tensor(UInt8), Operand::Tensor(Float16)]),
+            Ok(Float16)
+        );
+        assert_eq!(
+            result_type(&[Operand::Tensor(Int16), Operand::Tensor(Float16)]),
+            Ok(Float32)
+        );
     }
 
     #[test]

@@ -434,7 +434,10 @@ impl Lowerer<'_> {
             // A NumPy scalar with `ndigits` rounds as `np.round` does, in its dtype.
             (Value::Tensor(id), Some(digits))
                 if self.shape(*id).is_empty()
-                    && self.dtype(*id) != marsc_runtime::DType::Float32 =>
+                    && !matches!(
+                        self.dtype(*id),
+                        marsc_runtime::DType::Float16 | marsc_runtime::DType::Float32
+                    ) =>
             {
                 match self.staged_scalar(*id, args.call_span) {
                     Some(Value::Float(v)) => Ok(Value::Float(numpy_round(v, digits))),

@@ -190,6 +190,12 @@ impl Lowerer<'_> {
                 arg.span,
             ));
         }
+        if self.dtype(id) == DType::Float16 {
+            return Err(Diagnostic::error(
+                "array type float16 is unsupported in linalg",
+                arg.span,
+            ));
+        }
         let result = float_result(self.dtype(id));
         let id = self.cast(id, DType::Float64, arg.span)?;
         Ok(Matrix { id, result })

@@ -16,7 +16,7 @@ pub(super) fn dtype_arg(arg: &Arg) -> LowerResult<Option<DType>> {
         Value::None => Ok(None),
         Value::Str(name) => dtype_from_name(name).map(Some).map_err(|message| {
             Diagnostic::error(message, arg.span)
-                .with_help("the dtypes are bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32 and float64")
+                .with_help("the dtypes are bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32 and float64")
         }),
         other => other.as_dtype().map(Some).ok_or_else(|| {
             Diagnostic::error(
@@ -62,8 +62,6 @@ fn dtype_from_name(name: &str) -> Result<DType, String> {
 /// NumPy dtype names and type codes marsc lacks.
 fn is_other_numpy_dtype(name: &str) -> bool {
     const NAMES: &[&str] = &[
-        "float16",
-        "half",
         "float128",
         "longdouble",
         "complex64",
@@ -151,9 +149,12 @@ mod tests {
         let message = |name: &str| dtype_arg(&arg(Value::str(name))).unwrap_err().message;
         assert_eq!(message("foo"), "data type 'foo' not understood");
         assert_eq!(
-            message("float16"),
-            "data type 'float16' is not supported by marsc"
+            message("float128"),
+            "data type 'float128' is not supported by marsc"
         );
+        for name in ["float16", "f2", "<f2", "=f2", "e", "half"] {
+            assert_eq!(dtype_arg(&arg(Value::str(name))), Ok(Some(DType::Float16)));
+        }
         assert_eq!(dtype_arg(&arg(Value::str("u8"))), Ok(Some(DType::UInt64)));
         assert_eq!(dtype_arg(&arg(Value::str("|u1"))), Ok(Some(DType::UInt8)));
         assert_eq!(dtype_arg(&arg(Value::str("short"))), Ok(Some(DType::Int16)));

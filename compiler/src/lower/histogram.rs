@@ -201,6 +201,14 @@ impl Lowerer<'_> {
         let (binning, edges) = match bins {
             BinsSpec::Edges(edges, tensor) => (Binning::Edges(edges), tensor),
             BinsSpec::Count(count) => {
+                if self.dtype(a) == DType::Float16 {
+                    return Err(Diagnostic::error(
+                        "not supported yet: bin counts of a float16 tensor (NumPy computes its \
+                         edges and bins in float16)",
+                        span,
+                    )
+                    .with_help("convert it first, e.g. `a.astype('float32')`"));
+                }
                 let single = self.dtype(a) == DType::Float32;
                 let (first, last) = match range {
                     Some(range) => range,

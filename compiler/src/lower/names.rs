@@ -62,6 +62,7 @@ fn scalar_type(name: &str) -> Option<DType> {
         "uint16" | "ushort" => DType::UInt16,
         "uint32" | "uintc" => DType::UInt32,
         "uint64" | "uint" | "uintp" | "ulong" | "ulonglong" => DType::UInt64,
+        "float16" | "half" => DType::Float16,
         "float32" | "single" => DType::Float32,
         "float64" | "double" => DType::Float64,
         _ => return None,
@@ -72,8 +73,8 @@ fn scalar_type(name: &str) -> Option<DType> {
 pub(crate) fn library_member_names() -> impl Iterator<Item = &'static str> {
     library::names(Home::Library).chain([
         "random", "linalg", "newaxis", "pi", "e", "inf", "nan", "bool", "bool_", "int8", "int16",
-        "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "double",
-        "single",
+        "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "half", "float32",
+        "float64", "double", "single",
     ])
 }
 

@@ -48,7 +48,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "polyval",
     "convolve",
     "correlate",
-    "float16",
     "complex64",
     "complex128",
     "datetime64",

@@ -866,7 +866,7 @@ impl Lowerer<'_> {
         // NumPy's array gamma makes it.
         let values: Vec<Value> = results.into_iter().map(Value::Tensor).collect();
         let stacked = self.apply("stack", vec![Value::sequence(values, true)], span)?;
-        let float = if self.dtype(stacked) == DType::Float32 {
+        let float = if matches!(self.dtype(stacked), DType::Float16 | DType::Float32) {
             self.cast(stacked, DType::Float64, span)?
         } else {
             stacked

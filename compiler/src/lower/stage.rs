@@ -197,6 +197,7 @@ impl Lowerer<'_> {
 pub(super) fn python_scalar(scalar: Scalar) -> Option<Value> {
     Some(match scalar {
         Scalar::Bool(b) => Value::Bool(b),
+        Scalar::Float16(v) => Value::Float(v.to_f64()),
         Scalar::Float32(v) => Value::Float(v as f64),
         Scalar::Float64(v) => Value::Float(v),
         int => Value::Int(i64::try_from(int.as_i128()?).ok()?),

@@ -9,10 +9,12 @@
 //! columns match the result. While more than one partial block remains, steps carry a
 //! leading axis counting them; the last level drops it.
 
+use super::grid_map::GridMap;
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
 use crate::infer::nsplits::unify_splits;
 use crate::tileable::{TileableId, TileableNode};
+use marsc_runtime::DType;
 
 impl Tiler<'_> {
     pub(super) fn tile_matmul(
@@ -30,18 +32,26 @@ impl Tiler<'_> {
         let n_runs = n_terms.div_ceil(run);
         let partial = n_runs > 1;
         let layout = block_layout(partial.then_some(n_runs), &rows, &columns);
+        // NumPy's float16 matmul sums float32 products in float32 and rounds once: a
+        // product summed over several runs is computed in float32 and rounded at the
+        // end (one run's kernel does the same inside).
+        let widened = partial && node.dtype == DType::Float16;
+        let (a, b, dtype) = if widened {
+            (
+                self.cast_step(a, id, DType::Float32)?,
+                self.cast_step(b, id, DType::Float32)?,
+                DType::Float32,
+            )
+        } else {
+            (a, b, node.dtype)
+        };
         let (first_a, first_b) = (
             self.out.step(a).first_chunk.0,
             self.out.step(b).first_chunk.0,
         );
         let op = ChunkOp::MatMulBlock { partial };
-        let mut current = self.add_listed(
-            op,
-            id,
-            node.dtype,
-            layout,
-            vec![a, b],
-            |position, inputs| {
+        let mut current =
+            self.add_listed(op, id, dtype, layout, vec![a, b], |position, inputs| {
                 let (g, i, j) = match position {
                     [g, i, j] => (*g, *i, *j),
                     [i, j] => (0, *i, *j),
@@ -51,17 +61,27 @@ impl Tiler<'_> {
                     inputs.push(ChunkId(first_a + (i * n_terms + l) as u32));
                     inputs.push(ChunkId(first_b + (l * n_columns + j) as u32));
                 }
-            },
-        )?;
+            })?;
         let mut terms = n_runs;
         while terms > 1 {
             let group = self.options.combine_size.min(terms);
             let next = terms.div_ceil(group);
-            current = self.sum_level(current, id, node, (terms, next, group), (&rows, &columns))?;
+            current =
+                self.sum_level(current, id, dtype, (terms, next, group), (&rows, &columns))?;
             terms = next;
         }
         debug_assert_eq!(self.layout(current).grid(), vec![n_rows, n_columns]);
+        if widened {
+            current = self.cast_step(current, id, DType::Float16)?;
+        }
         Ok(current)
+    }
+
+    /// `source` cast to `dtype`, chunk by chunk.
+    fn cast_step(&mut self, source: StepId, id: TileableId, dtype: DType) -> TileResult<StepId> {
+        let layout = self.layout(source).clone();
+        let identity = GridMap::identity(&layout);
+        self.add_mapped(ChunkOp::Cast, id, dtype, layout, &[(source, identity)])
     }
 
     /// One level of the tree sum: `terms` partial blocks per (i, j) summed `group` at
@@ -70,7 +90,7 @@ impl Tiler<'_> {
         &mut self,
         source: StepId,
         id: TileableId,
-        node: &TileableNode,
+        dtype: DType,
         (terms, next, group): (usize, usize, usize),
         (rows, columns): (&[usize], &[usize]),
     ) -> TileResult<StepId> {
@@ -79,23 +99,16 @@ impl Tiler<'_> {
         let first = self.out.step(source).first_chunk.0;
         let plane = rows.len() * columns.len();
         let op = ChunkOp::SumBlocks { partial };
-        self.add_listed(
-            op,
-            id,
-            node.dtype,
-            layout,
-            vec![source],
-            |position, inputs| {
-                let (l, cell) = match position {
-                    [l, i, j] => (*l, i * columns.len() + j),
-                    [i, j] => (0, i * columns.len() + j),
-                    _ => return,
-                };
-                for term in l * group..((l + 1) * group).min(terms) {
-                    inputs.push(ChunkId(first + (term * plane + cell) as u32));
-                }
-            },
-        )
+        self.add_listed(op, id, dtype, layout, vec![source], |position, inputs| {
+            let (l, cell) = match position {
+                [l, i, j] => (*l, i * columns.len() + j),
+                [i, j] => (0, i * columns.len() + j),
+                _ => return,
+            };
+            for term in l * group..((l + 1) * group).min(terms) {
+                inputs.push(ChunkId(first + (term * plane + cell) as u32));
+            }
+        })
     }
 }
 

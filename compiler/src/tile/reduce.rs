@@ -121,12 +121,16 @@ impl Tiler<'_> {
         keepdims: bool,
     ) -> TileResult<StepId> {
         let in_layout = self.layout(source).clone();
-        let mean_reduction = Reduction {
-            op: ReduceOp::Mean,
-            ddof: 0.0,
+        let mean = if dtype == DType::Float16 {
+            self.float16_var_mean(id, source, axes)?
+        } else {
+            let mean_reduction = Reduction {
+                op: ReduceOp::Mean,
+                ddof: 0.0,
+            };
+            let sums = self.reduce_tree(id, source, mean_reduction, axes)?;
+            self.finish_reduce(sums, id, dtype, mean_reduction, axes, true)?
         };
-        let sums = self.reduce_tree(id, source, mean_reduction, axes)?;
-        let mean = self.finish_reduce(sums, id, dtype, mean_reduction, axes, true)?;
         // Each chunk reads the mean of its kept block, broadcast along the reduced axes.
         let mean_strides = self.layout(mean).grid_strides();
         let mut mean_map = GridMap::constant(&in_layout.grid(), 0);
@@ -150,6 +154,44 @@ impl Tiler<'_> {
         };
         let squares = self.reduce_tree(id, squared, sum, axes)?;
         self.finish_reduce(squares, id, dtype, reduction, axes, keepdims)
+    }
+
+    /// The mean NumPy's `_var` subtracts from float16 data: the sum in float16 (no
+    /// `dtype=` is passed to its `umr_sum`), divided by the count (an intp, so in
+    /// float64) and rounded to float16 again, not `mean`'s float32 quotient.
+    fn float16_var_mean(
+        &mut self,
+        id: TileableId,
+        source: StepId,
+        axes: &[usize],
+    ) -> TileResult<StepId> {
+        let count: usize = axes
+            .iter()
+            .map(|&a| self.layout(source).shape()[a])
+            .product();
+        let sum = Reduction {
+            op: ReduceOp::Sum,
+            ddof: 0.0,
+        };
+        let sums = self.reduce_tree(id, source, sum, axes)?;
+        let total = self.finish_reduce(sums, id, DType::Float16, sum, axes, true)?;
+        let layout = self.layout(total).clone();
+        let identity = GridMap::identity(&layout);
+        let divisor = ChunkOp::Full(marsc_runtime::Scalar::Float64(count as f64));
+        let divisor = self.add_mapped(divisor, id, DType::Float64, layout.clone(), &[])?;
+        let divide = ChunkOp::Binary {
+            op: BinaryOp::Divide,
+            common: DType::Float64,
+        };
+        let inputs = [(total, identity.clone()), (divisor, identity.clone())];
+        let quotient = self.add_mapped(divide, id, DType::Float64, layout.clone(), &inputs)?;
+        self.add_mapped(
+            ChunkOp::Cast,
+            id,
+            DType::Float16,
+            layout,
+            &[(quotient, identity)],
+        )
     }
 
     /// One level of the tree: `source`'s blocks merged into `counts` blocks per

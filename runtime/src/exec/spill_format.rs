@@ -48,6 +48,7 @@ pub fn write_array(array: &ArrayData, out: &mut dyn Write) -> io::Result<()> {
         ArrayData::UInt16(a) => write_elements(a, out, u16::to_le_bytes),
         ArrayData::UInt32(a) => write_elements(a, out, u32::to_le_bytes),
         ArrayData::UInt64(a) => write_elements(a, out, u64::to_le_bytes),
+        ArrayData::Float16(a) => write_elements(a, out, half::f16::to_le_bytes),
         ArrayData::Float32(a) => write_elements(a, out, f32::to_le_bytes),
         ArrayData::Float64(a) => write_elements(a, out, f64::to_le_bytes),
     }
@@ -107,6 +108,9 @@ pub fn read_array(input: &mut dyn Read) -> io::Result<ArrayData> {
         })?),
         DType::UInt64 => ArrayData::UInt64(read_elements(input, shape, len, |b| {
             Ok(u64::from_le_bytes(b))
+        })?),
+        DType::Float16 => ArrayData::Float16(read_elements(input, shape, len, |b| {
+            Ok(half::f16::from_le_bytes(b))
         })?),
         DType::Float32 => ArrayData::Float32(read_elements(input, shape, len, |b| {
             Ok(f32::from_le_bytes(b))

@@ -8,10 +8,15 @@
 //! ties to even), so we derive NumPy's digits from those and only re-implement the
 //! layout: where the point goes, trimming, padding and the exponent.
 
+use half::f16;
 use std::fmt::{Display, LowerExp};
 
-/// The two float widths marsc prints, with the NumPy constants that depend on the width.
-pub(crate) trait PrintFloat: Copy + PartialOrd + Display + LowerExp {
+/// The float widths marsc prints, with the NumPy constants that depend on the width.
+pub(crate) trait PrintFloat: Copy + PartialOrd {
+    /// A type that formats the same value exactly (itself, float32 for float16, whose
+    /// `half` formatting drops the requested precision).
+    type Exact: Display + LowerExp;
+    fn exact(self) -> Self::Exact;
     /// `np.finfo(dtype).precision` capped at 8, as a power of ten: at or above this
     /// magnitude an array switches to scientific notation.
     const ARRAY_EXP_CUTOFF: Self;
@@ -31,9 +36,24 @@ pub(crate) trait PrintFloat: Copy + PartialOrd + Display + LowerExp {
     /// The exponent `q` of the value's last mantissa bit: the value is a multiple of
     /// `2^q`, so its decimal expansion ends at or before the `10^q` place.
     fn ulp_exponent(self) -> i32;
+    /// The shortest digits that read back as the same value in this width, as
+    /// Rust's `{:e}` writes them.
+    fn shortest_exp(self) -> String {
+        format!("{:e}", self.exact())
+    }
+    /// Whether the decimal `text` (`{:e}` form) reads back as this value; only
+    /// float16 has to ask (its digits come from [`PrintFloat::shortest_exp`]'s search,
+    /// not from a round-trip formatter).
+    fn reads_back(self, _text: &str) -> bool {
+        true
+    }
 }
 
 impl PrintFloat for f64 {
+    type Exact = f64;
+    fn exact(self) -> f64 {
+        self
+    }
     const ARRAY_EXP_CUTOFF: f64 = 1e8;
     const SCALAR_MAX_POSITIONAL: f64 = 1e16;
 
@@ -68,6 +88,10 @@ impl PrintFloat for f64 {
 }
 
 impl PrintFloat for f32 {
+    type Exact = f32;
+    fn exact(self) -> f32 {
+        self
+    }
     const ARRAY_EXP_CUTOFF: f32 = 1e6;
     const SCALAR_MAX_POSITIONAL: f64 = 1e6;
 
@@ -101,6 +125,96 @@ impl PrintFloat for f32 {
     }
 }
 
+impl PrintFloat for f16 {
+    type Exact = f32;
+    fn exact(self) -> f32 {
+        self.to_f32()
+    }
+    // `np.finfo(np.float16).precision` is 3.
+    const ARRAY_EXP_CUTOFF: f16 = f16::from_f32_const(1e3);
+    const SCALAR_MAX_POSITIONAL: f64 = 1e3;
+
+    fn is_finite(self) -> bool {
+        f16::is_finite(self)
+    }
+    fn is_nan(self) -> bool {
+        f16::is_nan(self)
+    }
+    fn is_sign_negative(self) -> bool {
+        f16::is_sign_negative(self)
+    }
+    fn is_zero(self) -> bool {
+        self == f16::ZERO
+    }
+    fn abs(self) -> f16 {
+        f16::from_bits(self.to_bits() & 0x7fff)
+    }
+    fn below_ten_thousandth(self) -> bool {
+        self < crate::kernels::f64_to_f16(0.0001)
+    }
+    fn ratio_exceeds_thousand(self, smaller: f16) -> bool {
+        f16::from_f32(self.to_f32() / smaller.to_f32()) > f16::from_f32(1000.0)
+    }
+    fn to_f64(self) -> f64 {
+        f16::to_f64(self)
+    }
+    fn ulp_exponent(self) -> i32 {
+        let biased = ((self.to_bits() >> 10) & 0x1f) as i32;
+        biased.max(1) - 25
+    }
+    /// `half` formats through float32, whose shortest digits are longer than
+    /// float16's: the fewest significant digits whose nearest decimal (or, where
+    /// the float16's interval is lopsided, the other neighbour) reads back as it.
+    fn shortest_exp(self) -> String {
+        let value = self.to_f32();
+        for fraction in 0..5 {
+            let nearest = format!("{value:.fraction$e}");
+            if self.reads_back(&nearest) {
+                return nearest;
+            }
+            if let Some(other) = other_neighbour(&nearest, value, fraction) {
+                if self.reads_back(&other) {
+                    return other;
+                }
+            }
+        }
+        format!("{value:e}")
+    }
+    fn reads_back(self, text: &str) -> bool {
+        text.parse::<f64>()
+            .is_ok_and(|x| crate::kernels::f64_to_f16(x).to_bits() == self.to_bits())
+    }
+}
+
+/// The decimal of `fraction + 1` significant digits on the other side of `value`
+/// from `nearest` (Rust's `{:.fraction$e}` of it), as `{:e}` text.
+fn other_neighbour(nearest: &str, value: f32, fraction: usize) -> Option<String> {
+    let (mantissa, exponent) = nearest.split_once('e')?;
+    let mut exponent: i32 = exponent.parse().ok()?;
+    let units: u64 = mantissa.replace('.', "").parse().ok()?;
+    let below = nearest.parse::<f64>().ok()? < f64::from(value);
+    let other = if below {
+        units + 1
+    } else {
+        units.checked_sub(1)?
+    };
+    let mut digits = other.to_string();
+    if digits.len() == fraction + 2 {
+        // 9.99 + 0.01 carried into a new leading digit.
+        digits.pop();
+        exponent += 1;
+    }
+    if digits.len() != fraction + 1 {
+        return None;
+    }
+    let (lead, rest) = digits.split_at(1);
+    Some(if rest.is_empty() {
+        format!("{lead}e{exponent}")
+    } else {
+        format!("{lead}.{rest}e{exponent}")
+    })
+}
+
 /// A non-negative decimal `d0.d1d2... × 10^exponent`; `digits` is never empty and has
 /// no leading zero unless the value is zero (then it is `"0"` with exponent 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,6 +237,17 @@ impl Digits {
         Digits {
             digits: vec![b'0'],
             exponent: 0,
+        }
+    }
+
+    /// The digits as `{:e}` text (`1.5625e-2`).
+    fn exp_text(&self) -> String {
+        let (lead, rest) = self.digits.split_at(1);
+        let text = |d: &[u8]| String::from_utf8_lossy(d).into_owned();
+        if rest.is_empty() {
+            format!("{}e{}", text(lead), self.exponent)
+        } else {
+            format!("{}.{}e{}", text(lead), text(rest), self.exponent)
         }
     }
 
@@ -190,16 +315,16 @@ pub(crate) fn dragon4_digits<T: PrintFloat>(
 /// The shortest round-trip digits, choosing the even last digit when the value lies
 /// exactly halfway between two shortest candidates (Dragon4 does; Rust rounds up).
 fn shortest_digits<T: PrintFloat>(magnitude: T) -> Digits {
-    let shortest = Digits::from_scientific(&format!("{magnitude:e}"));
+    let shortest = Digits::from_scientific(&magnitude.shortest_exp());
     let count = shortest.digits.len();
     // A tie means the exact value has exactly one more digit, a 5.
-    let one_more = format!("{:.*e}", count, magnitude);
+    let one_more = format!("{:.*e}", count, magnitude.exact());
     if !one_more.split('e').next().is_some_and(|m| m.ends_with('5')) {
         return shortest;
     }
     let last_exact_position = magnitude.ulp_exponent().min(0);
     let exact_count = (shortest.exponent - last_exact_position + 1).max(1) as usize;
-    let exact = Digits::from_scientific(&format!("{:.*e}", exact_count - 1, magnitude));
+    let exact = Digits::from_scientific(&format!("{:.*e}", exact_count - 1, magnitude.exact()));
     let significant = exact.digits.len()
         - exact
             .digits
@@ -208,7 +333,14 @@ fn shortest_digits<T: PrintFloat>(magnitude: T) -> Digits {
             .take_while(|d| **d == b'0')
             .count();
     if significant == count + 1 && exact.exponent == shortest.exponent {
-        exactly_rounded(magnitude, Cutoff::Significant(count))
+        // The even candidate, unless it falls outside a float16's interval (lopsided
+        // at a power of two) where only the other one reads back.
+        let even = exactly_rounded(magnitude, Cutoff::Significant(count));
+        if magnitude.reads_back(&even.exp_text()) {
+            even
+        } else {
+            shortest
+        }
     } else {
         shortest
     }
@@ -218,9 +350,11 @@ fn shortest_digits<T: PrintFloat>(magnitude: T) -> Digits {
 fn exactly_rounded<T: PrintFloat>(magnitude: T, cutoff: Cutoff) -> Digits {
     match cutoff {
         Cutoff::Significant(count) => {
-            Digits::from_scientific(&format!("{:.*e}", count.max(1) - 1, magnitude))
+            Digits::from_scientific(&format!("{:.*e}", count.max(1) - 1, magnitude.exact()))
         }
-        Cutoff::Fraction(count) => Digits::from_positional(&format!("{magnitude:.count$}")),
+        Cutoff::Fraction(count) => {
+            Digits::from_positional(&format!("{:.count$}", magnitude.exact()))
+        }
     }
 }
 

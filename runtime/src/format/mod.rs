@@ -79,6 +79,7 @@ pub fn repr_corners(corners: &ArrayData, shape: &[usize]) -> String {
 pub fn format_scalar(s: Scalar) -> String {
     match s {
         Scalar::Bool(b) => python_bool(b).to_string(),
+        Scalar::Float16(v) => float_scalar_str(v),
         Scalar::Float32(v) => float_scalar_str(v),
         Scalar::Float64(v) => float_scalar_str(v),
         int => int.as_i128().map_or_else(String::new, |v| v.to_string()),
@@ -186,6 +187,10 @@ fn array_to_string(corners: &ArrayData, shape: &[usize], separator: &str, prefix
         ArrayData::UInt16(values) => int_layout(values, &at, &layout),
         ArrayData::UInt32(values) => int_layout(values, &at, &layout),
         ArrayData::UInt64(values) => int_layout(values, &at, &layout),
+        ArrayData::Float16(values) => {
+            let format = FloatFormat::new(&values.iter().copied().collect::<Vec<_>>());
+            layout(&|index| format.format(values[at(index)]))
+        }
         ArrayData::Float32(values) => {
             let format = FloatFormat::new(&values.iter().copied().collect::<Vec<_>>());
             layout(&|index| format.format(values[at(index)]))

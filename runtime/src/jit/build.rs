@@ -69,7 +69,11 @@ impl<'a> Builder<'a> {
                 let [arg] = op.args.as_slice() else {
                     return None;
                 };
-                (self.arg(*arg)?, Some(spec.clone()), offset.clone())
+                let input = self.arg(*arg)?;
+                if self.dtype(input) == DType::Float16 {
+                    return None;
+                }
+                (input, Some(spec.clone()), offset.clone())
             }
             _ => (self.op(target)?, None, Vec::new()),
         })
@@ -180,6 +184,10 @@ impl Builder<'_> {
             .iter()
             .map(|&arg| self.arg(arg))
             .collect::<Option<Vec<u32>>>()?;
+        // float16 runs interpreted: no kernel reads or writes it.
+        if args.iter().any(|&arg| self.dtype(arg) == DType::Float16) {
+            return None;
+        }
         let node = match &op.kernel {
             Kernel::Unary(unary) => {
                 let [x] = args.as_slice() else { return None };
@@ -227,7 +235,7 @@ impl Builder<'_> {
             }
             creation => self.creation(creation)?,
         };
-        Some(node)
+        (self.dtype(node) != DType::Float16).then_some(node)
     }
 
     fn creation(&mut self, kernel: &Kernel) -> Option<u32> {

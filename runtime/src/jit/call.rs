@@ -39,6 +39,7 @@ impl Pod for u8 {}
 impl Pod for u16 {}
 impl Pod for u32 {}
 impl Pod for u64 {}
+impl Pod for half::f16 {}
 impl Pod for f32 {}
 impl Pod for f64 {}
 

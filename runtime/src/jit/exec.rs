@@ -201,6 +201,7 @@ fn buffer_bytes(data: &ArrayData) -> &[u8] {
         ArrayData::UInt16(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::UInt32(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::UInt64(a) => a.as_slice().map_or(&[], bytes_of),
+        ArrayData::Float16(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::Float32(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::Float64(a) => a.as_slice().map_or(&[], bytes_of),
     }
@@ -470,6 +471,7 @@ enum TypedVec {
     UInt16(Vec<u16>),
     UInt32(Vec<u32>),
     UInt64(Vec<u64>),
+    Float16(Vec<half::f16>),
     Float32(Vec<f32>),
     Float64(Vec<f64>),
 }
@@ -505,6 +507,9 @@ impl TypedVec {
             DType::UInt64 => {
                 TypedVec::UInt64(try_filled(len, u64::from_scalar(value)).map_err(failed)?)
             }
+            DType::Float16 => {
+                TypedVec::Float16(try_filled(len, half::f16::from_scalar(value)).map_err(failed)?)
+            }
             DType::Float32 => {
                 TypedVec::Float32(try_filled(len, f32::from_scalar(value)).map_err(failed)?)
             }
@@ -525,6 +530,7 @@ impl TypedVec {
             TypedVec::UInt16(v) => v.len(),
             TypedVec::UInt32(v) => v.len(),
             TypedVec::UInt64(v) => v.len(),
+            TypedVec::Float16(v) => v.len(),
             TypedVec::Float32(v) => v.len(),
             TypedVec::Float64(v) => v.len(),
         }
@@ -541,6 +547,7 @@ impl TypedVec {
             TypedVec::UInt16(v) => bytes_of_mut(v),
             TypedVec::UInt32(v) => bytes_of_mut(v),
             TypedVec::UInt64(v) => bytes_of_mut(v),
+            TypedVec::Float16(v) => bytes_of_mut(v),
             TypedVec::Float32(v) => bytes_of_mut(v),
             TypedVec::Float64(v) => bytes_of_mut(v),
         }
@@ -561,6 +568,7 @@ impl TypedVec {
             TypedVec::UInt16(v) => ArrayData::UInt16(build(shape, v)?),
             TypedVec::UInt32(v) => ArrayData::UInt32(build(shape, v)?),
             TypedVec::UInt64(v) => ArrayData::UInt64(build(shape, v)?),
+            TypedVec::Float16(v) => ArrayData::Float16(build(shape, v)?),
             TypedVec::Float32(v) => ArrayData::Float32(build(shape, v)?),
             TypedVec::Float64(v) => ArrayData::Float64(build(shape, v)?),
         })

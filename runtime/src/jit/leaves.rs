@@ -415,6 +415,7 @@ pub fn scalar_bits(value: Scalar) -> u64 {
         Scalar::UInt16(v) => u64::from(v),
         Scalar::UInt32(v) => u64::from(v),
         Scalar::UInt64(v) => v,
+        Scalar::Float16(v) => u64::from(v.to_bits()),
         Scalar::Float32(v) => u64::from(v.to_bits()),
         Scalar::Float64(v) => v.to_bits(),
     }

@@ -12,11 +12,12 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, FuncRef, InstBuilder, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
-/// The Cranelift type holding one element of `dtype` (bool is a 0/1 byte).
+/// The Cranelift type holding one element of `dtype` (bool is a 0/1 byte; float16,
+/// which no kernel computes in, its bits).
 pub fn scalar_type(dtype: DType) -> Type {
     match dtype {
         DType::Bool | DType::Int8 | DType::UInt8 => types::I8,
-        DType::Int16 | DType::UInt16 => types::I16,
+        DType::Int16 | DType::UInt16 | DType::Float16 => types::I16,
         DType::Int32 | DType::UInt32 => types::I32,
         DType::Int64 | DType::UInt64 => types::I64,
         DType::Float32 => types::F32,

@@ -90,6 +90,10 @@ fn same_bits(a: &ArrayData, b: &ArrayData) -> bool {
             .iter()
             .zip(y.iter())
             .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())),
+        (ArrayData::Float16(x), ArrayData::Float16(y)) => x
+            .iter()
+            .zip(y.iter())
+            .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())),
         _ => a == b,
     }
 }

@@ -63,6 +63,7 @@ pub fn assemble(
         ArrayData::UInt16(_) => assemble_as!(UInt16),
         ArrayData::UInt32(_) => assemble_as!(UInt32),
         ArrayData::UInt64(_) => assemble_as!(UInt64),
+        ArrayData::Float16(_) => assemble_as!(Float16),
         ArrayData::Float32(_) => assemble_as!(Float32),
         ArrayData::Float64(_) => assemble_as!(Float64),
     })

@@ -5,7 +5,7 @@
 use crate::array::{try_array_filled, ArrayData};
 use crate::dtype::DType;
 use crate::huge_alloc::ZeroIsValid;
-use crate::kernels::cast::cast_to;
+use crate::kernels::cast::{cast_to, narrow_to_f16, widen_f16};
 use crate::kernels::element::{into_c_order, with_same_dtype, Element};
 use crate::kernels::elementwise::{broadcast_shape, broadcast_view, rule_error};
 use crate::kernels::scalar_semantics::{
@@ -123,6 +123,10 @@ fn arithmetic(
         (ArrayData::UInt16(x), ArrayData::UInt16(y)) => int_binary(op, scalar, x, y, shape),
         (ArrayData::UInt32(x), ArrayData::UInt32(y)) => int_binary(op, scalar, x, y, shape),
         (ArrayData::UInt64(x), ArrayData::UInt64(y)) => int_binary(op, scalar, x, y, shape),
+        (ArrayData::Float16(x), ArrayData::Float16(y)) => {
+            let result = float_binary(op, scalar, &widen_f16(x), &widen_f16(y), shape)?;
+            Ok(narrow_to_f16(result))
+        }
         (ArrayData::Float32(x), ArrayData::Float32(y)) => float_binary(op, scalar, x, y, shape),
         (ArrayData::Float64(x), ArrayData::Float64(y)) => float_binary(op, scalar, x, y, shape),
         _ => Err(no_loop(op, loop_dtype)),

@@ -8,6 +8,7 @@ use crate::dtype::DType;
 use crate::kernels::element::into_c_order;
 use crate::scalar::Scalar;
 use crate::with_array;
+use half::f16;
 use ndarray::ArrayD;
 use std::borrow::Cow;
 
@@ -37,6 +38,23 @@ pub fn f64_to_i64(value: f64) -> i64 {
     } else {
         i64::MIN
     }
+}
+
+/// `f64` to float16, rounded once to nearest even. (`half`'s own conversion rounds
+/// through float32, or drops the low mantissa bits, so a value just above a float16
+/// tie can round down.) The float32 step rounds to odd, which keeps the bits that
+/// decide the float16 rounding.
+pub fn f64_to_f16(value: f64) -> f16 {
+    let narrow = value as f32;
+    if !narrow.is_finite() || f64::from(narrow) == value {
+        return f16::from_f32(narrow);
+    }
+    let toward_zero = if f64::from(narrow).abs() > value.abs() {
+        narrow.to_bits() - 1
+    } else {
+        narrow.to_bits()
+    };
+    f16::from_f32(f32::from_bits(toward_zero | 1))
 }
 
 macro_rules! cast_with {
@@ -69,11 +87,15 @@ pub fn f64_to_u64(value: f64) -> u64 {
 //   could round twice);
 // - float to a narrow integer (8 to 32 bits) goes through `f64_to_i32` (`f64_to_i64`
 //   for uint32) and keeps the low bits, as NumPy on x86-64;
-// - float to float rounds to nearest; values beyond f32's range become ±inf.
+// - float to float rounds to nearest; values beyond f32's range become ±inf;
+// - float16 reads as the float32 it widens to exactly, and everything else becomes
+//   float16 by one rounding to nearest even (an integer through float32, which holds
+//   every integer float16 does not round to inf exactly), as NumPy's casts.
 macro_rules! casts_from_bool {
     ($($to:ty),*) => {
         cast_with!(bool => bool, |v| v);
         $(cast_with!(bool => $to, |v| v as $to);)*
+        cast_with!(bool => f16, |v| if v { f16::ONE } else { f16::ZERO });
         cast_with!(bool => f32, |v| if v { 1.0 } else { 0.0 });
         cast_with!(bool => f64, |v| if v { 1.0 } else { 0.0 });
     };
@@ -91,6 +113,7 @@ macro_rules! casts_from_int {
         cast_with!($from => u16, |v| v as u16);
         cast_with!($from => u32, |v| v as u32);
         cast_with!($from => u64, |v| v as u64);
+        cast_with!($from => f16, |v| f16::from_f32(v as f32));
         cast_with!($from => f32, |v| v as f32);
         cast_with!($from => f64, |v| v as f64);
     };
@@ -119,6 +142,15 @@ macro_rules! casts_from_float {
 }
 casts_from_float!(f32);
 casts_from_float!(f64);
+macro_rules! casts_from_f16 {
+    ($($to:ty),*) => {$(
+        cast_with!(f16 => $to, |v| <$to>::cast_from(v.to_f32()));
+    )*};
+}
+casts_from_f16!(bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+cast_with!(f16 => f16, |v| v);
+cast_with!(f32 => f16, |v| f16::from_f32(v));
+cast_with!(f64 => f16, |v| f64_to_f16(v));
 cast_with!(f32 => f32, |v| v);
 cast_with!(f32 => f64, |v| v as f64);
 cast_with!(f64 => f32, |v| v as f32);
@@ -140,6 +172,7 @@ pub fn cast(x: &ArrayData, to: DType) -> ArrayData {
         DType::UInt16 => ArrayData::UInt16(convert(a)),
         DType::UInt32 => ArrayData::UInt32(convert(a)),
         DType::UInt64 => ArrayData::UInt64(convert(a)),
+        DType::Float16 => ArrayData::Float16(convert(a)),
         DType::Float32 => ArrayData::Float32(convert(a)),
         DType::Float64 => ArrayData::Float64(convert(a)),
     }))
@@ -159,6 +192,21 @@ pub fn int_values_saturating(x: &ArrayData) -> Vec<i64> {
             _ => Vec::new(),
         },
         _ => Vec::new(),
+    }
+}
+
+/// A float16 array's values as float32 (exactly): NumPy computes every float16
+/// ufunc loop in float32 and rounds the result back ([`narrow_to_f16`]).
+pub(crate) fn widen_f16(x: &ArrayD<f16>) -> ArrayD<f32> {
+    x.mapv(f16::to_f32)
+}
+
+/// A float32 result rounded to float16 (to nearest even); other dtypes (a
+/// comparison's bools) as they are.
+pub(crate) fn narrow_to_f16(x: ArrayData) -> ArrayData {
+    match x {
+        ArrayData::Float32(a) => ArrayData::Float16(a.mapv(f16::from_f32)),
+        other => other,
     }
 }
 
@@ -189,6 +237,7 @@ pub fn cast_scalar(value: Scalar, to: DType) -> Scalar {
                 DType::UInt16 => Scalar::UInt16(convert_scalar($v)),
                 DType::UInt32 => Scalar::UInt32(convert_scalar($v)),
                 DType::UInt64 => Scalar::UInt64(convert_scalar($v)),
+                DType::Float16 => Scalar::Float16(convert_scalar($v)),
                 DType::Float32 => Scalar::Float32(convert_scalar($v)),
                 DType::Float64 => Scalar::Float64(convert_scalar($v)),
             }
@@ -212,7 +261,7 @@ macro_rules! from_scalar {
         }
     )*};
 }
-from_scalar!(bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+from_scalar!(bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64);
 
 #[cfg(test)]
 mod tests {
@@ -390,6 +439,55 @@ mod tests {
                 .collect();
             assert_eq!(values, expected, "{dtype}");
         }
+    }
+
+    #[test]
+    fn float64_to_float16_rounds_once() {
+        // `np.array([x]).astype(np.float16).view(np.uint16)`.
+        let cases = [
+            (1.0 + 2f64.powi(-11) + 2f64.powi(-30), 0x3c01), // above a tie: up
+            (1.0 + 2f64.powi(-11), 0x3c00),                  // a tie: to even
+            (65519.99, 0x7bff),
+            (65520.0, 0x7c00),
+            (2f64.powi(-25), 0x0000), // half the smallest subnormal
+            (2f64.powi(-25) + 2f64.powi(-60), 0x0001), // just above it
+            (-(2f64.powi(-25) + 2f64.powi(-60)), 0x8001),
+            (3.0 * 2f64.powi(-26), 0x0001),
+            (0.1, 0x2e66),
+            (1e300, 0x7c00),
+            (-1e-300, 0x8000),
+            (2049.0000001, 0x6801),
+        ];
+        for (value, bits) in cases {
+            assert_eq!(f64_to_f16(value).to_bits(), bits, "{value:e}");
+        }
+        let x = f64_array(&[1.0 + 2f64.powi(-11) + 2f64.powi(-30), f64::NAN]);
+        let ArrayData::Float16(halves) = cast(&x, DType::Float16) else {
+            panic!("cast to float16 gives float16");
+        };
+        assert_eq!(halves[[0]].to_bits(), 0x3c01);
+        assert!(halves[[1]].is_nan());
+    }
+
+    #[test]
+    fn float16_to_integers_through_its_float32_value() {
+        // np.array([nan, 300.5, -1.5, 7e4, -7]).astype(np.float16).astype(t)
+        let x = cast(
+            &f64_array(&[f64::NAN, 300.5, -1.5, 7e4, -7.0]),
+            DType::Float16,
+        );
+        let ints = |dtype| {
+            let got = cast(&x, dtype);
+            (0..5)
+                .map(|i| got.get_flat(i).unwrap().as_i128().unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ints(DType::Int8), [0, 44, -1, 0, -7]);
+        assert_eq!(ints(DType::UInt8), [0, 44, 255, 0, 249]);
+        assert_eq!(
+            ints(DType::Int64),
+            [i64::MIN.into(), 300, -1, i64::MIN.into(), -7]
+        );
     }
 
     #[test]

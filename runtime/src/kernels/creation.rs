@@ -40,6 +40,7 @@ pub fn arange(
         Scalar::UInt32(start) => int_arange::<u32>(start.into(), i64::from_scalar(step), indices),
         // Computed modulo 2^64, as NumPy's uint64 arange.
         Scalar::UInt64(start) => int_arange::<u64>(start as i64, i64::from_scalar(step), indices),
+        Scalar::Float16(start) => f16_arange(start, f64::from_scalar(step), indices),
         Scalar::Float32(start) => float_arange(start, f32::from_scalar(step), indices),
         Scalar::Float64(start) => float_arange(start, f64::from_scalar(step), indices),
     }
@@ -52,6 +53,26 @@ fn float_arange<F: Float>(
 ) -> Result<ArrayData, KernelError> {
     let values = try_collect(indices.map(|i| float_arange_at(start, step, i)))?;
     Ok(F::into_data(ndarray::Array1::from_vec(values).into_dyn()))
+}
+
+/// A float16 arange as NumPy fills one: element 1 is `start + step` rounded to
+/// float16, and element i >= 2 is `start + i * delta` computed in float32 from the
+/// two float16 values and rounded.
+fn f16_arange(
+    start: half::f16,
+    step: f64,
+    indices: std::ops::Range<usize>,
+) -> Result<ArrayData, KernelError> {
+    let next = crate::kernels::f64_to_f16(start.to_f64() + step);
+    let (first, delta) = (start.to_f32(), next.to_f32() - start.to_f32());
+    let values = try_collect(indices.map(|i| match i {
+        0 => start,
+        1 => next,
+        _ => half::f16::from_f32(first + i as f32 * delta),
+    }))?;
+    Ok(ArrayData::Float16(
+        ndarray::Array1::from_vec(values).into_dyn(),
+    ))
 }
 
 /// Element `i` of a float arange (shared with the JIT, which computes one element at

@@ -85,6 +85,29 @@ macro_rules! impl_float_element {
     };
 }
 
+impl Element for half::f16 {
+    const DTYPE: DType = DType::Float16;
+
+    fn into_data(array: ArrayD<Self>) -> ArrayData {
+        ArrayData::Float16(array)
+    }
+
+    fn is_truthy(self) -> bool {
+        self != half::f16::ZERO
+    }
+
+    fn is_nan(self) -> bool {
+        half::f16::is_nan(self)
+    }
+
+    fn is_infinite(self) -> bool {
+        half::f16::is_infinite(self)
+    }
+
+    fn is_finite(self) -> bool {
+        half::f16::is_finite(self)
+    }
+}
 impl_float_element!(f32, Float32);
 impl_float_element!(f64, Float64);
 
@@ -130,6 +153,7 @@ macro_rules! with_same_dtype {
             ($crate::array::ArrayData::UInt16($x), $crate::array::ArrayData::UInt16($y)) => $body,
             ($crate::array::ArrayData::UInt32($x), $crate::array::ArrayData::UInt32($y)) => $body,
             ($crate::array::ArrayData::UInt64($x), $crate::array::ArrayData::UInt64($y)) => $body,
+            ($crate::array::ArrayData::Float16($x), $crate::array::ArrayData::Float16($y)) => $body,
             ($crate::array::ArrayData::Float32($x), $crate::array::ArrayData::Float32($y)) => $body,
             ($crate::array::ArrayData::Float64($x), $crate::array::ArrayData::Float64($y)) => $body,
             (a, b) => Err($crate::kernels::KernelError::new(format!(
@@ -183,6 +207,10 @@ macro_rules! with_element_type {
                 type $t = u64;
                 $body
             }
+            $crate::dtype::DType::Float16 => {
+                type $t = half::f16;
+                $body
+            }
             $crate::dtype::DType::Float32 => {
                 type $t = f32;
                 $body
@@ -218,6 +246,7 @@ pub(crate) fn into_c_order(x: ArrayData) -> ArrayData {
         ArrayData::UInt16(a) => standard(a),
         ArrayData::UInt32(a) => standard(a),
         ArrayData::UInt64(a) => standard(a),
+        ArrayData::Float16(a) => standard(a),
         ArrayData::Float32(a) => standard(a),
         ArrayData::Float64(a) => standard(a),
     }

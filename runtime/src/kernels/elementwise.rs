@@ -3,7 +3,7 @@
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::kernels::cast::cast_to;
+use crate::kernels::cast::{cast_to, narrow_to_f16, widen_f16};
 use crate::kernels::element::{into_c_order, with_same_dtype, Element};
 use crate::kernels::scalar_semantics::{float_sign, int_reciprocal, Float, Int};
 use crate::kernels::KernelError;
@@ -81,6 +81,9 @@ pub fn unary(op: UnaryOp, x: &ArrayData) -> Result<ArrayData, KernelError> {
         ArrayData::UInt16(a) => int_unary(op, a).map(ArrayData::UInt16),
         ArrayData::UInt32(a) => int_unary(op, a).map(ArrayData::UInt32),
         ArrayData::UInt64(a) => int_unary(op, a).map(ArrayData::UInt64),
+        ArrayData::Float16(a) => float_unary(op, &widen_f16(a))
+            .map(ArrayData::Float32)
+            .map(narrow_to_f16),
         ArrayData::Float32(a) => float_unary(op, a).map(ArrayData::Float32),
         ArrayData::Float64(a) => float_unary(op, a).map(ArrayData::Float64),
     };

@@ -286,6 +286,7 @@ fn float_values(values: &ArrayData) -> Result<Vec<f64>, KernelError> {
         ArrayData::UInt16(a) => a.iter().map(|&v| f64::from(v)).collect(),
         ArrayData::UInt32(a) => a.iter().map(|&v| f64::from(v)).collect(),
         ArrayData::UInt64(a) => a.iter().map(|&v| v as f64).collect(),
+        ArrayData::Float16(a) => a.iter().map(|&v| v.to_f64()).collect(),
         ArrayData::Float32(a) => a.iter().map(|&v| f64::from(v)).collect(),
         ArrayData::Float64(a) => a.iter().copied().collect(),
     })

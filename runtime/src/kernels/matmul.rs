@@ -38,6 +38,15 @@ pub fn matmul_blocks(operands: &[&ArrayData]) -> Result<ArrayData, KernelError> 
         }};
     }
     Ok(match a {
+        // NumPy's float16 matmul sums float32 products in float32 and rounds once.
+        ArrayData::Float16(_) => {
+            let widened: Vec<ArrayData> = operands
+                .iter()
+                .map(|x| crate::kernels::cast(x, crate::dtype::DType::Float32))
+                .collect();
+            let widened: Vec<&ArrayData> = widened.iter().collect();
+            crate::kernels::cast::narrow_to_f16(matmul_blocks(&widened)?)
+        }
         ArrayData::Float64(_) => float_sum!(Float64),
         ArrayData::Float32(_) => float_sum!(Float32),
         _ => {
@@ -141,6 +150,9 @@ pub fn add_blocks(parts: &[&ArrayData]) -> Result<ArrayData, KernelError> {
         ArrayData::UInt16(_) => fold_parts!(UInt16, u16::wrapping_add),
         ArrayData::UInt32(_) => fold_parts!(UInt32, u32::wrapping_add),
         ArrayData::UInt64(_) => fold_parts!(UInt64, u64::wrapping_add),
+        ArrayData::Float16(_) => fold_parts!(Float16, |x: half::f16, y: half::f16| {
+            half::f16::from_f32(x.to_f32() + y.to_f32())
+        }),
         ArrayData::Float32(_) => fold_parts!(Float32, |x: f32, y: f32| x + y),
         ArrayData::Float64(_) => fold_parts!(Float64, |x: f64, y: f64| x + y),
     })

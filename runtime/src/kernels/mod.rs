@@ -25,8 +25,8 @@ use std::fmt;
 
 pub use binary::binary;
 pub use cast::{
-    cast, cast_scalar, f64_to_i32, f64_to_i64, f64_to_u64, int_values_saturating, CastFrom,
-    FromScalar,
+    cast, cast_scalar, f64_to_f16, f64_to_i32, f64_to_i64, f64_to_u64, int_values_saturating,
+    CastFrom, FromScalar,
 };
 pub use creation::{arange, eye, full, linspace, literal};
 pub(crate) use creation::{float_arange_at, int_arange_at, linspace_at};

@@ -35,11 +35,12 @@ fn scan_typed<E: Element>(
     carry: Option<&ArrayData>,
 ) -> Result<ArrayData, KernelError> {
     let carry = carry
-        .map(|c| keepdims_operand::<E::SumAcc>(c, input.shape(), axis))
+        .map(|c| keepdims_operand::<E::ScanAcc>(c, input.shape(), axis))
         .transpose()?;
-    let seeds: Option<Vec<E::SumAcc>> =
+    let seeds: Option<Vec<E::ScanAcc>> =
         carry.map(|c| c.index_axis(Axis(axis), 0).iter().copied().collect());
-    let mut output: ArrayD<E::SumAcc> = input.as_standard_layout().mapv(<E::SumAcc>::from_element);
+    let mut output: ArrayD<E::ScanAcc> =
+        input.as_standard_layout().mapv(<E::ScanAcc>::from_element);
     for (lane_index, mut lane) in output.lanes_mut(Axis(axis)).into_iter().enumerate() {
         // Seeding the running value with the carry (rather than adding the carry to a
         // local scan afterwards) keeps floats as close as possible to NumPy's
@@ -54,7 +55,7 @@ fn scan_typed<E: Element>(
             running = Some(next);
         }
     }
-    Ok(<E::SumAcc>::into_data(output))
+    Ok(<E::ScanAcc>::into_data(output))
 }
 
 /// The total of `x` along `axis` (keepdims shape, result dtype): what the next chunk's
@@ -66,19 +67,19 @@ pub fn scan_total(op: ScanOp, x: &ArrayData, axis: usize) -> Result<ArrayData, K
 
 fn total_typed<E: Element>(op: ScanOp, input: &ArrayD<E>, axis: usize) -> ArrayData {
     let identity = match op {
-        ScanOp::CumSum => <E::SumAcc>::ZERO,
-        ScanOp::CumProd => <E::SumAcc>::ONE,
+        ScanOp::CumSum => <E::ScanAcc>::ZERO,
+        ScanOp::CumProd => <E::ScanAcc>::ONE,
     };
     // Folded in the same order as `scan_chunk`, so a chunk's total is exactly the last
     // element of its own scan.
     let totals = input.map_axis(Axis(axis), |lane| {
-        let mut values = lane.iter().map(|&v| <E::SumAcc>::from_element(v));
+        let mut values = lane.iter().map(|&v| <E::ScanAcc>::from_element(v));
         match values.next() {
             Some(first) => values.fold(first, |acc, v| combine(op, acc, v)),
             None => identity,
         }
     });
-    <E::SumAcc>::into_data(totals.insert_axis(Axis(axis)))
+    <E::ScanAcc>::into_data(totals.insert_axis(Axis(axis)))
 }
 
 /// The carry for the chunk after the one whose carry was `prev_carry` (`None` for the
@@ -97,6 +98,11 @@ pub fn scan_carry(
         }
         (ArrayData::UInt64(carry), ArrayData::UInt64(total)) if carry.shape() == total.shape() => {
             Ok(ArrayData::UInt64(carry_step(op, carry, total)))
+        }
+        (ArrayData::Float16(carry), ArrayData::Float16(total))
+            if carry.shape() == total.shape() =>
+        {
+            Ok(ArrayData::Float16(carry_step(op, carry, total)))
         }
         (ArrayData::Float32(carry), ArrayData::Float32(total))
             if carry.shape() == total.shape() =>

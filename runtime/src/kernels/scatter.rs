@@ -49,6 +49,7 @@ pub fn scatter(
         ArrayData::UInt16(a) => typed!(UInt16, a),
         ArrayData::UInt32(a) => typed!(UInt32, a),
         ArrayData::UInt64(a) => typed!(UInt64, a),
+        ArrayData::Float16(a) => typed!(Float16, a),
         ArrayData::Float32(a) => typed!(Float32, a),
         ArrayData::Float64(a) => typed!(Float64, a),
     })

@@ -84,6 +84,7 @@ pub fn compress(
         ArrayData::UInt16(a) => ArrayData::UInt16(slabs.take(a)?),
         ArrayData::UInt32(a) => ArrayData::UInt32(slabs.take(a)?),
         ArrayData::UInt64(a) => ArrayData::UInt64(slabs.take(a)?),
+        ArrayData::Float16(a) => ArrayData::Float16(slabs.take(a)?),
         ArrayData::Float32(a) => ArrayData::Float32(slabs.take(a)?),
         ArrayData::Float64(a) => ArrayData::Float64(slabs.take(a)?),
     })
@@ -251,6 +252,7 @@ pub fn gather(
         ArrayData::UInt16(_) => take!(UInt16),
         ArrayData::UInt32(_) => take!(UInt32),
         ArrayData::UInt64(_) => take!(UInt64),
+        ArrayData::Float16(_) => take!(Float16),
         ArrayData::Float32(_) => take!(Float32),
         ArrayData::Float64(_) => take!(Float64),
     })

@@ -85,6 +85,39 @@ impl SortKey for f32 {
     }
 }
 
+impl SortKey for half::f16 {
+    const BITS: u32 = 16;
+    const ZEROS: Option<(u64, u64)> = Some(((!(1u16 << 15)) as u64, 1 << 15));
+    fn key(self) -> u64 {
+        // -0.0 takes the key of 0.0.
+        let value = if self == half::f16::ZERO {
+            half::f16::ZERO
+        } else {
+            self
+        };
+        value.order_key()
+    }
+    fn order_key(self) -> u64 {
+        if self.is_nan() {
+            return u64::from(u16::MAX);
+        }
+        let bits = self.to_bits();
+        u64::from(if bits >> 15 == 1 {
+            !bits
+        } else {
+            bits | 1 << 15
+        })
+    }
+    fn from_order_key(key: u64) -> half::f16 {
+        let k = key as u16;
+        match k {
+            u16::MAX => half::f16::NAN,
+            k if k >> 15 == 1 => half::f16::from_bits(k & !(1 << 15)),
+            k => half::f16::from_bits(!k),
+        }
+    }
+}
+
 impl SortKey for i64 {
     const BITS: u32 = 64;
     fn key(self) -> u64 {
@@ -255,6 +288,7 @@ pub fn sort(x: &ArrayData, axis: usize, arg: bool, offset: i64) -> Result<ArrayD
         ArrayData::UInt16(a) => sort_typed(a, axis, arg, offset, ArrayData::UInt16)?,
         ArrayData::UInt32(a) => sort_typed(a, axis, arg, offset, ArrayData::UInt32)?,
         ArrayData::UInt64(a) => sort_typed(a, axis, arg, offset, ArrayData::UInt64)?,
+        ArrayData::Float16(a) => sort_typed(a, axis, arg, offset, ArrayData::Float16)?,
         ArrayData::Float32(a) => sort_typed(a, axis, arg, offset, ArrayData::Float32)?,
         ArrayData::Float64(a) => sort_typed(a, axis, arg, offset, ArrayData::Float64)?,
     })
@@ -375,6 +409,7 @@ pub fn bucket(
         (ArrayData::UInt16(a), ArrayData::UInt16(p)) => group!(a, p, ArrayData::UInt16),
         (ArrayData::UInt32(a), ArrayData::UInt32(p)) => group!(a, p, ArrayData::UInt32),
         (ArrayData::UInt64(a), ArrayData::UInt64(p)) => group!(a, p, ArrayData::UInt64),
+        (ArrayData::Float16(a), ArrayData::Float16(p)) => group!(a, p, ArrayData::Float16),
         (ArrayData::Float32(a), ArrayData::Float32(p)) => group!(a, p, ArrayData::Float32),
         (ArrayData::Float64(a), ArrayData::Float64(p)) => group!(a, p, ArrayData::Float64),
         _ => return Err(internal("pivots of another dtype than the chunk")),
@@ -420,6 +455,7 @@ pub fn search_sorted(a: &ArrayData, v: &ArrayData, right: bool) -> Result<ArrayD
         (ArrayData::UInt16(a), ArrayData::UInt16(v)) => search!(a, v),
         (ArrayData::UInt32(a), ArrayData::UInt32(v)) => search!(a, v),
         (ArrayData::UInt64(a), ArrayData::UInt64(v)) => search!(a, v),
+        (ArrayData::Float16(a), ArrayData::Float16(v)) => search!(a, v),
         (ArrayData::Float32(a), ArrayData::Float32(v)) => search!(a, v),
         (ArrayData::Float64(a), ArrayData::Float64(v)) => search!(a, v),
         _ => {
@@ -503,6 +539,7 @@ pub fn merge_sorted(
         ArrayData::UInt16(_) => merge!(UInt16),
         ArrayData::UInt32(_) => merge!(UInt32),
         ArrayData::UInt64(_) => merge!(UInt64),
+        ArrayData::Float16(_) => merge!(Float16),
         ArrayData::Float32(_) => merge!(Float32),
         ArrayData::Float64(_) => merge!(Float64),
     })

@@ -255,18 +255,19 @@ fn marsc_dtype(dataset: &hdf5::Dataset, file: &Path, name: &str) -> Result<DType
         T::Float(FloatSize::U8) => DType::Float64,
         other => {
             return Err(format!(
-                "not supported yet: the HDF5 dataset '{name}' in '{}' has datatype {other}; marsc has bool, the signed and unsigned integers of 8 to 64 bits, float32 and float64",
+                "not supported yet: the HDF5 dataset '{name}' in '{}' has datatype {other}; marsc reads bool, the signed and unsigned integers of 8 to 64 bits, float32 and float64 from HDF5 (not float16 yet)",
                 file.display()
             ))
         }
     })
 }
 
-/// The HDF5 datatype descriptor of `dtype`, as h5py writes NumPy's.
+/// The HDF5 datatype descriptor of `dtype`, as h5py writes NumPy's; `None` for
+/// float16, which the HDF5 library binding marsc uses cannot describe.
 #[cfg(feature = "hdf5")]
-fn descriptor(dtype: DType) -> hdf5::types::TypeDescriptor {
+fn descriptor(dtype: DType) -> Option<hdf5::types::TypeDescriptor> {
     use hdf5::types::{FloatSize, IntSize, TypeDescriptor as T};
-    match dtype {
+    Some(match dtype {
         DType::Bool => T::Boolean,
         DType::Int8 => T::Integer(IntSize::U1),
         DType::Int16 => T::Integer(IntSize::U2),
@@ -276,10 +277,15 @@ fn descriptor(dtype: DType) -> hdf5::types::TypeDescriptor {
         DType::UInt16 => T::Unsigned(IntSize::U2),
         DType::UInt32 => T::Unsigned(IntSize::U4),
         DType::UInt64 => T::Unsigned(IntSize::U8),
+        DType::Float16 => return None,
         DType::Float32 => T::Float(FloatSize::U4),
         DType::Float64 => T::Float(FloatSize::U8),
-    }
+    })
 }
+
+/// Why a float16 tensor cannot be written to HDF5 yet.
+pub const FLOAT16_NOT_SUPPORTED: &str =
+    "not supported yet: float16 HDF5 datasets (marsc's HDF5 binding cannot describe float16)";
 
 /// Opens `dataset` of `file` at compile time (`fromhdf5`).
 #[cfg(feature = "hdf5")]

@@ -27,8 +27,8 @@ use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use zarrs::array::data_type::{
-    BoolDataType, Float32DataType, Float64DataType, Int16DataType, Int32DataType, Int64DataType,
-    Int8DataType, UInt16DataType, UInt32DataType, UInt64DataType, UInt8DataType,
+    BoolDataType, Float16DataType, Float32DataType, Float64DataType, Int16DataType, Int32DataType,
+    Int64DataType, Int8DataType, UInt16DataType, UInt32DataType, UInt64DataType, UInt8DataType,
 };
 use zarrs::array::{Array, ArrayMetadata, CodecOptions, DataType};
 use zarrs::filesystem::FilesystemStore;
@@ -218,6 +218,8 @@ pub fn marsc_dtype(data_type: &DataType) -> Option<DType> {
         DType::Int32
     } else if data_type.is::<Int64DataType>() {
         DType::Int64
+    } else if data_type.is::<Float16DataType>() {
+        DType::Float16
     } else if data_type.is::<Float32DataType>() {
         DType::Float32
     } else if data_type.is::<Float64DataType>() {
@@ -229,7 +231,7 @@ pub fn marsc_dtype(data_type: &DataType) -> Option<DType> {
 
 fn unsupported_dtype(path: &Path, data_type: &DataType) -> String {
     format!(
-        "not supported yet: the Zarr array '{}' has data type {data_type}; marsc has bool, the signed and unsigned integers of 8 to 64 bits, float32 and float64",
+        "not supported yet: the Zarr array '{}' has data type {data_type}; marsc has bool, the signed and unsigned integers of 8 to 64 bits, float16, float32 and float64",
         path.display()
     )
 }

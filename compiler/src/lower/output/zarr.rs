@@ -414,12 +414,20 @@ fn fill_value_arg(arg: &Arg, dtype: DType) -> LowerResult<FillValue> {
         {
             FillValue::Int(*f as i64)
         }
-        (Value::Bool(b), DType::Float32 | DType::Float64) => {
+        (Value::Bool(b), DType::Float16 | DType::Float32 | DType::Float64) => {
             FillValue::Float(f64::from(u8::from(*b)).to_bits())
         }
+        (Value::Int(i), DType::Float16) => FillValue::Float(
+            marsc_runtime::kernels::f64_to_f16(*i as f64)
+                .to_f64()
+                .to_bits(),
+        ),
         (Value::Int(i), DType::Float32 | DType::Float64) => FillValue::Float((*i as f64).to_bits()),
         (Value::Float(f), DType::Float64) => FillValue::Float(f.to_bits()),
         (Value::Float(f), DType::Float32) => FillValue::Float(f64::from(*f as f32).to_bits()),
+        (Value::Float(f), DType::Float16) => {
+            FillValue::Float(marsc_runtime::kernels::f64_to_f16(*f).to_f64().to_bits())
+        }
         _ => return Err(wrong()),
     })
 }

@@ -296,6 +296,7 @@ fn build_array(shape: &[usize], values: Vec<Scalar>, dtype: DType, fortran: bool
         DType::UInt16 => pick!(UInt16),
         DType::UInt32 => pick!(UInt32),
         DType::UInt64 => pick!(UInt64),
+        DType::Float16 => pick!(Float16),
     }
 }
 

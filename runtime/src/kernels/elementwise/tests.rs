@@ -249,13 +249,11 @@ fn predicates_read_any_dtype() {
 fn unary_without_a_numpy_loop_is_an_error() {
     let err = unary(UnaryOp::Negative, &bools(&[true])).unwrap_err();
     assert_eq!(err.to_string(), "negative is not supported for dtype bool");
-    let err = unary(UnaryOp::Sqrt, &bools(&[true])).unwrap_err();
-    assert!(
-        err.to_string()
-            .starts_with("not supported yet: sqrt of bool"),
-        "{err}"
-    );
     assert!(unary(UnaryOp::Invert, &f64s(&[1.0])).is_err());
+    assert!(unary(UnaryOp::Invert, &f16_bits(&[0x3c00])).is_err());
+    // NumPy's sqrt of bool is float16's loop.
+    let roots = unary(UnaryOp::Sqrt, &bools(&[true])).unwrap();
+    assert_eq!(bits_of(&roots), [0x3c00]);
 }
 
 #[test]
@@ -542,4 +540,69 @@ fn fortran_ordered_inputs_give_c_ordered_results() {
         picked,
         ArrayData::Float64(fortran.mapv(|v| if v > 2.5 { v } else { 0.0 }))
     );
+}
+
+/// A float16 array from bit patterns.
+fn f16_bits(bits: &[u16]) -> ArrayData {
+    ArrayData::Float16(arr1(bits).mapv(half::f16::from_bits).into_dyn())
+}
+
+fn bits_of(x: &ArrayData) -> Vec<u16> {
+    match x {
+        ArrayData::Float16(a) => a.iter().map(|v| v.to_bits()).collect(),
+        other => panic!("a {} result, not float16", other.dtype()),
+    }
+}
+
+/// float16 loops compute in float32 and round once, bit for bit as NumPy 2.4:
+/// `(np.float16(a) <op> np.float16(b)).view(np.uint16)`.
+#[test]
+fn float16_binary_ops_round_their_float32_results_as_numpy() {
+    // 0.1, 65504, 6e-8 (the smallest subnormal), 1e-5, 1, 7, 300, 2
+    let cases = [
+        (BinaryOp::Multiply, 0x2e66, 0x4200, 0x34cc), // 0.1 * 3 = 0.2998
+        (BinaryOp::Add, 0x7bff, 0x5000, 0x7c00),      // 65504 + 32 = inf
+        (BinaryOp::Add, 0x7bff, 0x4c00, 0x7c00),      // 65504 + 16 = inf (a tie, to even)
+        (BinaryOp::Add, 0x7bff, 0x4800, 0x7bff),      // 65504 + 8 = 65504
+        (BinaryOp::Divide, 0x0001, 0x4000, 0x0000),   // 6e-8 / 2 = 0 (a tie, to even)
+        (BinaryOp::Multiply, 0x0001, 0x4200, 0x0003), // 6e-8 * 3
+        (BinaryOp::Multiply, 0x00a8, 0x1419, 0x0000), // 1e-5 * 1e-3 underflows
+        (BinaryOp::Divide, 0x3c00, 0x4200, 0x3555),   // 1 / 3
+        (BinaryOp::Power, 0x4000, 0x3800, 0x3da8),    // 2 ** 0.5
+        (BinaryOp::FloorDivide, 0x4700, 0x34cd, 0x4dc0), // 7 // 0.3
+        (BinaryOp::Remainder, 0x4700, 0x34cd, 0x2e54), // 7 % 0.3
+        (BinaryOp::Arctan2, 0x3c00, 0x4200, 0x3526),  // arctan2(1, 3)
+        (BinaryOp::Hypot, 0x5cb0, 0x5e40, 0x5fd0),    // hypot(300, 400)
+    ];
+    for (op, a, b, expected) in cases {
+        let got = binary(op, DType::Float16, &f16_bits(&[a]), &f16_bits(&[b])).unwrap();
+        assert_eq!(
+            bits_of(&got),
+            [expected],
+            "{} of {a:#06x}, {b:#06x}",
+            op.name()
+        );
+    }
+}
+
+#[test]
+fn float16_unary_ops_round_their_float32_results_as_numpy() {
+    let cases = [
+        (UnaryOp::Sqrt, 0x4000, 0x3da8), // sqrt(2)
+        (UnaryOp::Exp, 0x4980, 0x7b4f),  // exp(11) = 59870
+        (UnaryOp::Exp, 0x4a00, 0x7c00),  // exp(12) overflows to inf
+        (UnaryOp::Log, 0x2e66, 0xc09b),  // log(0.1)
+        (UnaryOp::Sin, 0x4200, 0x3084),  // sin(3)
+        (UnaryOp::Negative, 0x0001, 0x8001),
+    ];
+    for (op, x, expected) in cases {
+        let got = unary(op, &f16_bits(&[x])).unwrap();
+        assert_eq!(bits_of(&got), [expected], "{} of {x:#06x}", op.name());
+    }
+    // Math on bool and 8-bit integers gives float16, as NumPy's.
+    let small = ArrayData::UInt8(arr1(&[0u8, 2, 255]).into_dyn());
+    let roots = unary(UnaryOp::Sqrt, &small).unwrap();
+    assert_eq!(roots.dtype(), DType::Float16);
+    // np.sqrt(np.array([0, 2, 255], np.uint8)).view(np.uint16)
+    assert_eq!(bits_of(&roots), [0x0000, 0x3da8, 0x4bfc]);
 }

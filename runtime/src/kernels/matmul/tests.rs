@@ -128,6 +128,13 @@ fn matrix(dtype: DType, shape: [usize; 2], codes: &[i64]) -> ArrayData {
         DType::Bool => array(&shape, codes.iter().map(|&c| c > 0).collect()),
         DType::Int32 => array(&shape, codes.iter().map(|&c| c as i32 * 40_000).collect()),
         DType::Int64 => array(&shape, codes.iter().map(|&c| c << 40).collect()),
+        DType::Float16 => array(
+            &shape,
+            codes
+                .iter()
+                .map(|&c| half::f16::from_f32(c as f32 / 4.0))
+                .collect(),
+        ),
         DType::Float32 => array(&shape, codes.iter().map(|&c| c as f32 / 4.0).collect()),
         DType::Float64 => array(&shape, codes.iter().map(|&c| c as f64 / 8.0).collect()),
         // Wrapping products and sums, as NumPy's integer matmul.

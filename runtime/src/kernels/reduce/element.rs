@@ -7,6 +7,7 @@
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
+use half::f16;
 use ndarray::ArrayD;
 
 // One dispatch macro for every kernel family: the element kernels define it.
@@ -20,7 +21,11 @@ pub(in crate::kernels) trait Element:
     /// What `sum`, `prod`, `cumsum` and `cumprod` compute in (int64 for bool and
     /// signed ints, uint64 for unsigned ones).
     type SumAcc: Accumulator;
-    /// What `mean`, `var` and `std` compute in (float64, or float32 for float32).
+    /// What `cumsum` and `cumprod` compute in: `SumAcc`, except float16's, which
+    /// NumPy rounds to float16 after every step (each computed in float32).
+    type ScanAcc: Accumulator;
+    /// What `mean`, `var` and `std` compute in (float64, or float32 for float32 and
+    /// float16).
     type MeanAcc: FloatAccumulator;
     /// The sum as NumPy's `sum` computes it, in `SumAcc`.
     fn sum(values: &[Self]) -> Self::SumAcc;
@@ -48,9 +53,20 @@ macro_rules! impl_element {
         $t:ty, $variant:ident, sum: $sum_acc:ty = $sum:ident, mean: $mean_acc:ty = $mean:ident,
         $nan:expr, $nonzero:expr, $f64:expr, $f32:expr, $i64:expr, $u64:expr
     ) => {
+        impl_element!(
+            $t, $variant, sum: $sum_acc = $sum, scan: $sum_acc, mean: $mean_acc = $mean,
+            $nan, $nonzero, $f64, $f32, $i64, $u64
+        );
+    };
+    (
+        $t:ty, $variant:ident, sum: $sum_acc:ty = $sum:ident, scan: $scan_acc:ty,
+        mean: $mean_acc:ty = $mean:ident,
+        $nan:expr, $nonzero:expr, $f64:expr, $f32:expr, $i64:expr, $u64:expr
+    ) => {
         impl Element for $t {
             const DTYPE: DType = DType::$variant;
             type SumAcc = $sum_acc;
+            type ScanAcc = $scan_acc;
             type MeanAcc = $mean_acc;
             fn sum(values: &[Self]) -> $sum_acc {
                 $sum(values)
@@ -131,6 +147,22 @@ impl_int_element!(u8, UInt8, u64, sum_converted);
 impl_int_element!(u16, UInt16, u64, sum_converted);
 impl_int_element!(u32, UInt32, u64, sum_converted);
 impl_int_element!(u64, UInt64, u64, sum_uncast);
+// float16 sums, products and means accumulate in float32 (NumPy's loops convert
+// each float16 to float32 and round once at the end of a loop); the result is
+// rounded to float16 once, at the tree's root.
+impl_element!(
+    f16,
+    Float16,
+    sum: f32 = sum_converted,
+    scan: f16,
+    mean: f32 = sum_converted,
+    |v: f16| v.is_nan(),
+    |v| v != f16::ZERO,
+    |v: f16| v.to_f64(),
+    |v: f16| v.to_f32(),
+    |v: f16| v.to_f32() as i64,
+    |v: f16| v.to_f32() as u64
+);
 impl_element!(
     f32,
     Float32,
@@ -221,6 +253,26 @@ macro_rules! impl_float_accumulator {
             }
         }
     };
+}
+
+/// float16 as `cumsum`/`cumprod` accumulate it: each step computed in float32 and
+/// rounded to float16, as NumPy's float16 loops.
+impl Accumulator for f16 {
+    const ZERO: Self = f16::ZERO;
+    const ONE: Self = f16::ONE;
+    fn from_element<E: Element>(value: E) -> Self {
+        f16::from_f32(value.to_f32())
+    }
+    fn add(self, other: Self) -> Self {
+        f16::from_f32(self.to_f32() + other.to_f32())
+    }
+    fn mul(self, other: Self) -> Self {
+        f16::from_f32(self.to_f32() * other.to_f32())
+    }
+    fn sum_run(values: &[Self]) -> Self {
+        let widened: Vec<f32> = values.iter().map(|v| v.to_f32()).collect();
+        f16::from_f32(f32::sum_run(&widened))
+    }
 }
 
 /// A type means and variances are computed in: float64, or float32 for float32 input.

@@ -5,6 +5,7 @@
 use super::element::{with_element_type, Accumulator, Element, FloatAccumulator};
 use super::{Partial, ReduceState};
 use crate::array::ArrayData;
+use crate::dtype::DType;
 use crate::kernels::KernelError;
 use crate::ops::{ReduceOp, Reduction};
 use ndarray::{ArrayD, Axis};
@@ -33,6 +34,13 @@ pub(super) fn finish_partial<E: Element>(
         }
         (Partial::Total(squares), ReduceOp::Var | ReduceOp::Std) => {
             let squares = <E::SumAcc>::from_data(squares).ok_or_else(wrong_kind)?;
+            if E::DTYPE == DType::Float16 {
+                return Ok(ArrayData::Float16(float16_variance(
+                    red,
+                    state.count,
+                    squares,
+                )));
+            }
             Ok(<E::MeanAcc>::into_data(variance::<E::SumAcc, E::MeanAcc>(
                 red,
                 state.count,
@@ -100,6 +108,26 @@ fn variance<S: Accumulator, A: FloatAccumulator>(
     } else {
         var
     }
+}
+
+/// NumPy's `_var` of float16 data, whose sum of squares is a float16 (summed in
+/// float32, rounded once), divided by the count in float64 and rounded again; `std`
+/// is the float16 square root of that.
+fn float16_variance<S: Accumulator>(
+    red: Reduction,
+    count: usize,
+    squares: &ArrayD<S>,
+) -> ArrayD<half::f16> {
+    let divisor = (count as f64 - red.ddof).max(0.0);
+    squares.mapv(|sum| {
+        let sum = crate::kernels::f64_to_f16(sum.to_f64());
+        let var = crate::kernels::f64_to_f16(sum.to_f64() / divisor);
+        if red.op == ReduceOp::Std {
+            half::f16::from_f32(var.to_f32().sqrt())
+        } else {
+            var
+        }
+    })
 }
 
 /// NumPy's error for an extreme or arg-extreme over reduced axes with no elements.

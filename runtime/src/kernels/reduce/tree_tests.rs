@@ -49,6 +49,10 @@ fn build_array(
         DType::Int32 => make(shape, codes.iter().map(|&c| (c * 7) as i32).collect()),
         // Large enough that sums and products wrap around.
         DType::Int64 => make(shape, codes.iter().map(|&c| c * 1_000_000_007).collect()),
+        DType::Float16 => make(
+            shape,
+            pairs.map(|p| half::f16::from_f64(float(p))).collect(),
+        ),
         DType::Float32 => make(shape, pairs.map(|p| float(p) as f32).collect()),
         DType::Float64 => make(shape, pairs.map(float).collect()),
         narrow => crate::kernels::cast(
@@ -224,6 +228,24 @@ fn assert_equivalent(
             let tolerance = if rounding { 1e-5 } else { 0.0 };
             for (&a, &b) in w.iter().zip(t) {
                 prop_assert!(close(a as f64, b as f64, tolerance), "{} vs {}", a, b);
+            }
+        }
+        // Accumulated in float32 and rounded to float16 once: at most one float16
+        // step apart (2^-10 relative, or one subnormal step, 2^-24).
+        (ArrayData::Float16(w), ArrayData::Float16(t)) => {
+            let (tolerance, step) = if rounding {
+                (1e-3, 2f64.powi(-24))
+            } else {
+                (0.0, 0.0)
+            };
+            for (&a, &b) in w.iter().zip(t) {
+                let (a, b) = (a.to_f64(), b.to_f64());
+                prop_assert!(
+                    close(a, b, tolerance) || (a - b).abs() <= step,
+                    "{} vs {}",
+                    a,
+                    b
+                );
             }
         }
         _ => prop_assert_eq!(whole, tree),

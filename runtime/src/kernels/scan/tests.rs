@@ -111,6 +111,14 @@ fn test_array(dtype: DType, shape: &[usize], codes: &[i64]) -> ArrayData {
         DType::Bool => array(shape, codes.iter().map(|&c| c > 0).collect()),
         DType::Int32 => array(shape, codes.iter().map(|&c| c as i32 * 1_000_003).collect()),
         DType::Int64 => array(shape, codes.iter().map(|&c| c * 3_000_000_019).collect()),
+        // Rounded to float16 after every step; a chunk's carry adds whole chunk totals.
+        DType::Float16 => array(
+            shape,
+            codes
+                .iter()
+                .map(|&c| half::f16::from_f64(c as f64 / 3.0))
+                .collect(),
+        ),
         // Exact in binary, so cancellation cannot magnify rounding differences.
         DType::Float32 => array(shape, codes.iter().map(|&c| c as f32 / 8.0).collect()),
         // Inexact but positive, so reassociation changes results only by relative rounding.
@@ -163,6 +171,14 @@ proptest! {
             (ArrayData::Float32(w), ArrayData::Float32(c)) => {
                 for (&a, &b) in w.iter().zip(c) {
                     prop_assert!(close(a as f64, b as f64, 1e-5), "{} vs {}", a, b);
+                }
+            }
+            // Each step rounds to float16 (2^-11 relative), and a carry sums chunk
+            // totals in another order than the single scan: a few float16 steps apart.
+            (ArrayData::Float16(w), ArrayData::Float16(c)) => {
+                for (&a, &b) in w.iter().zip(c) {
+                    let (a, b) = (a.to_f64(), b.to_f64());
+                    prop_assert!(close(a, b, 1e-2) || (a - b).abs() <= 1e-2, "{} vs {}", a, b);
                 }
             }
             _ => prop_assert_eq!(whole, chunked),

@@ -153,7 +153,8 @@ impl Hdf5Writer {
     }
 
     fn create_dataset(&self, group: &hdf5::Group, name: &str) -> hdf5::Result<hdf5::Dataset> {
-        let builder = group.new_dataset_builder().empty_as(descriptor(self.dtype));
+        let descriptor = descriptor(self.dtype).ok_or(super::FLOAT16_NOT_SUPPORTED)?;
+        let builder = group.new_dataset_builder().empty_as(descriptor);
         if self.shape.is_empty() {
             return builder.shape(()).create(name);
         }

@@ -72,6 +72,7 @@ fn decode_region(source: &impl RegionSource, header: &NpyHeader) -> Result<Array
         DType::UInt16 => ArrayData::UInt16(source.decode(u16::from_le_bytes)?),
         DType::UInt32 => ArrayData::UInt32(source.decode(u32::from_le_bytes)?),
         DType::UInt64 => ArrayData::UInt64(source.decode(u64::from_le_bytes)?),
+        DType::Float16 => ArrayData::Float16(source.decode(half::f16::from_le_bytes)?),
         DType::Float32 => ArrayData::Float32(source.decode(f32::from_le_bytes)?),
         DType::Float64 => ArrayData::Float64(source.decode(f64::from_le_bytes)?),
     };
@@ -222,6 +223,7 @@ pub fn write_region(
         ArrayData::UInt16(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
         ArrayData::UInt32(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
         ArrayData::UInt64(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::Float16(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
         ArrayData::Float32(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
         ArrayData::Float64(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
     }
@@ -290,6 +292,7 @@ pub fn write_region_mapped(
         ArrayData::UInt16(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
         ArrayData::UInt32(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
         ArrayData::UInt64(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::Float16(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
         ArrayData::Float32(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
         ArrayData::Float64(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
     }?;
@@ -500,6 +503,7 @@ fn reverse_axes(data: ArrayData) -> ArrayData {
         ArrayData::UInt16(a) => ArrayData::UInt16(standard(a)),
         ArrayData::UInt32(a) => ArrayData::UInt32(standard(a)),
         ArrayData::UInt64(a) => ArrayData::UInt64(standard(a)),
+        ArrayData::Float16(a) => ArrayData::Float16(standard(a)),
         ArrayData::Float32(a) => ArrayData::Float32(standard(a)),
         ArrayData::Float64(a) => ArrayData::Float64(standard(a)),
     }
@@ -628,6 +632,7 @@ fn write_elements(out: &mut impl Write, data: &ArrayData) -> std::io::Result<()>
         ArrayData::UInt16(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
         ArrayData::UInt32(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
         ArrayData::UInt64(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::Float16(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
         ArrayData::Float32(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
         ArrayData::Float64(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
     }

@@ -195,7 +195,7 @@ macro_rules! from_store_bytes {
         }
     )*};
 }
-from_store_bytes!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+from_store_bytes!(i8, i16, i32, i64, u8, u16, u32, u64, half::f16, f32, f64);
 
 impl StoreReader for ZarrReader {
     fn open(&self) -> Result<(), String> {
@@ -218,6 +218,7 @@ impl StoreReader for ZarrReader {
             DType::UInt16 => ArrayData::UInt16(self.read(array, offset, shape)?),
             DType::UInt32 => ArrayData::UInt32(self.read(array, offset, shape)?),
             DType::UInt64 => ArrayData::UInt64(self.read(array, offset, shape)?),
+            DType::Float16 => ArrayData::Float16(self.read(array, offset, shape)?),
             DType::Float32 => ArrayData::Float32(self.read(array, offset, shape)?),
             DType::Float64 => ArrayData::Float64(self.read(array, offset, shape)?),
         })
