@@ -17,7 +17,6 @@ use super::{descriptor, tuple_text, Hdf5Save};
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::storage::StoreWriter;
-use crate::with_array;
 use hdf5::{Hyperslab, Selection, SliceOrIndex};
 use std::any::Any;
 use std::fmt;
@@ -288,7 +287,16 @@ impl StoreWriter for Hdf5Writer {
                 self.shown()
             ));
         };
-        with_array!(data, a => self.write(&created.dataset, offset, a))
+        // Every dtype HDF5 can describe (float16 never gets here: `create` refuses it).
+        macro_rules! write_as {
+            ($($variant:ident),*) => {
+                match data {
+                    $(ArrayData::$variant(a) => self.write(&created.dataset, offset, a),)*
+                    ArrayData::Float16(_) => return Err(super::FLOAT16_NOT_SUPPORTED.to_string()),
+                }
+            };
+        }
+        write_as!(Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64)
             .map_err(|e| self.error(e.to_string()))
     }
 
