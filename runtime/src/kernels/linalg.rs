@@ -3,7 +3,8 @@
 //! `det`, `slogdet`, `cholesky`, `eigh`, the small `svd` of a square `R`, the complete
 //! QR, `solve_triangular`), and the three steps of a tall-and-skinny QR (TSQR) over
 //! row chunks: a QR per chunk, a QR of the stacked `R`s, and each chunk's `Q` block as
-//! its local `Q` times its block of the second `Q`.
+//! its local `Q` times its block of the second `Q`. Each chunk's QR is itself a
+//! cache-blocked TSQR (`linalg/tsqr.rs`).
 //!
 //! The ops NumPy broadcasts over leading axes ([`LinalgOp::stacks`]: `solve`, `inv`,
 //! `det`, `slogdet`, `cholesky`, `eigh`, the singular values, the reduced and complete

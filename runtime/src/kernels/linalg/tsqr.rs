@@ -25,6 +25,16 @@ use rayon::prelude::*;
 /// block, its Householder factors and the applied `q2` block stay in cache.
 pub(super) const BLOCK_BYTES: usize = 512 * 1024;
 
+/// The largest buffer of Householder factors a worker thread keeps for its next
+/// chunk: on this VM a fresh page's first touch (the kernel clearing it) cost more
+/// than the factorization (perf: 35% of W9's CPU in `clear_page_erms`).
+const SCRATCH_KEPT_BYTES: usize = 256 << 20;
+
+thread_local! {
+    /// The last call's buffer of Householder factors, reused by the next.
+    static SCRATCH: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The rows of a block for `n` columns: at least `2n` (a block's QR needs `n`, and
 /// fewer rows would make the stacked `r`s as tall as the matrix).
 pub(super) fn block_rows(n: usize) -> usize {
@@ -40,34 +50,56 @@ pub(super) fn tall_qr(a: ArrayView2<'_, f64>, block: usize) -> (Array2<f64>, Arr
 }
 
 /// [`tall_qr`] writing `q` into `q` (`(m, n)`), returning `r`.
+///
+/// The blocks' Householder factors live in one column-major buffer the size of `a`,
+/// kept by the thread for its next call (fresh pages cost more than the
+/// factorization), and each block of `q` is computed in place in `q`'s rows.
 pub(super) fn tall_qr_into(
     a: ArrayView2<'_, f64>,
     block: usize,
-    mut q: ArrayViewMut2<'_, f64>,
+    q: ArrayViewMut2<'_, f64>,
 ) -> Array2<f64> {
     let (m, n) = a.dim();
     let block = block.max(2 * n).max(1);
     if m < 2 * block {
-        return direct_qr(a, &mut q);
+        return direct_qr(a, q);
     }
     let blocks = m / block;
     let bounds = |j: usize| (j * block, if j + 1 == blocks { m } else { (j + 1) * block });
-    let factored: Vec<Factored> = (0..blocks)
+    let mut factors = SCRATCH.with(|scratch| std::mem::take(&mut *scratch.borrow_mut()));
+    factors.clear();
+    factors.resize(m * n, 0.0);
+    let mut stacked = Array2::<f64>::zeros((blocks * n, n));
+    let mut work: Vec<(usize, &mut [f64], ArrayViewMut2<'_, f64>)> = Vec::with_capacity(blocks);
+    let mut rest = factors.as_mut_slice();
+    for (j, r_rows) in stacked.axis_chunks_iter_mut(Axis(0), n).enumerate() {
+        let (start, end) = bounds(j);
+        let (head, tail) = rest.split_at_mut((end - start) * n);
+        work.push((j, head, r_rows));
+        rest = tail;
+    }
+    let coeffs: Vec<Mat<f64>> = work
         .into_par_iter()
-        .map(|j| {
+        .map(|(j, buffer, mut r_rows)| {
             let (start, end) = bounds(j);
-            Factored::new(a.slice(ndarray::s![start..end, ..]))
+            let mut block_qr = MatMut::from_column_major_slice_mut(buffer, end - start, n);
+            copy_rows(a.slice(ndarray::s![start..end, ..]), block_qr.as_mut());
+            let coeff = factor_in_place(block_qr.as_mut());
+            // `r_j` out, then the unit lower trapezoid left as the Householder basis.
+            for ((i, k), x) in r_rows.indexed_iter_mut() {
+                if k >= i {
+                    *x = block_qr[(i, k)];
+                }
+            }
+            for k in 0..n {
+                for i in 0..k {
+                    block_qr[(i, k)] = 0.0;
+                }
+                block_qr[(k, k)] = 1.0;
+            }
+            coeff
         })
         .collect();
-    let mut stacked = Array2::<f64>::zeros((blocks * n, n));
-    for (j, f) in factored.iter().enumerate() {
-        let mut rows = stacked.slice_mut(ndarray::s![j * n..(j + 1) * n, ..]);
-        for ((i, k), x) in rows.indexed_iter_mut() {
-            if k >= i {
-                *x = f.qr[(i, k)];
-            }
-        }
-    }
     let (q2, r) = tall_qr(stacked.view(), block);
     let mut pieces: Vec<(usize, ArrayViewMut2<'_, f64>)> = Vec::with_capacity(blocks);
     let mut rest = q;
@@ -77,91 +109,105 @@ pub(super) fn tall_qr_into(
         pieces.push((j, head));
         rest = tail;
     }
+    let factor_slice = factors.as_slice();
     pieces.into_par_iter().for_each(|(j, mut out)| {
-        let top = q2.slice(ndarray::s![j * n..(j + 1) * n, ..]);
-        let target = factored[j].apply(top);
-        write_rows(target.as_ref(), &mut out);
+        let (start, end) = bounds(j);
+        let basis =
+            MatRef::from_column_major_slice(&factor_slice[start * n..end * n], end - start, n);
+        out.fill(0.0);
+        out.slice_mut(ndarray::s![..n, ..])
+            .assign(&q2.slice(ndarray::s![j * n..(j + 1) * n, ..]));
+        match out.as_slice_mut() {
+            Some(slice) => {
+                let target = MatMut::from_row_major_slice_mut(slice, end - start, n);
+                apply_in_place(basis, coeffs[j].as_ref(), target);
+            }
+            None => {
+                let mut target = Mat::from_fn(end - start, n, |i, c| out[[i, c]]);
+                apply_in_place(basis, coeffs[j].as_ref(), target.as_mut());
+                write_rows(target.as_ref(), &mut out);
+            }
+        }
     });
+    if factors.len() * 8 <= SCRATCH_KEPT_BYTES && crate::huge_alloc::keeping_allowed() {
+        factors.clear();
+        SCRATCH.with(|scratch| *scratch.borrow_mut() = factors);
+    }
     r
 }
 
-/// One block's Householder QR, in place: `qr`'s upper triangle is `r`, its strict
-/// lower part the Householder vectors, `coeff` their block factors.
-struct Factored {
-    qr: Mat<f64>,
-    coeff: Mat<f64>,
+/// faer's Householder QR of `a` in place (sequential): its upper triangle becomes
+/// `r`, its strict lower part the Householder vectors; returns their block factors.
+fn factor_in_place(a: MatMut<'_, f64>) -> Mat<f64> {
+    let (m, n) = a.shape();
+    let block_size = factor::recommended_block_size::<f64>(m, n);
+    let mut coeff = Mat::zeros(block_size, m.min(n));
+    let mut buffer = MemBuffer::new(factor::qr_in_place_scratch::<f64>(
+        m,
+        n,
+        block_size,
+        Par::Seq,
+        Default::default(),
+    ));
+    factor::qr_in_place(
+        a,
+        coeff.as_mut(),
+        Par::Seq,
+        MemStack::new(&mut buffer),
+        Default::default(),
+    );
+    coeff
 }
 
-impl Factored {
-    fn new(a: ArrayView2<'_, f64>) -> Self {
-        let mut qr = to_column_major(a);
-        let (m, n) = qr.shape();
-        let size = m.min(n);
-        let block_size = factor::recommended_block_size::<f64>(m, n);
-        let mut coeff = Mat::zeros(block_size, size);
-        let mut buffer = MemBuffer::new(factor::qr_in_place_scratch::<f64>(
-            m,
-            n,
-            block_size,
-            Par::Seq,
-            Default::default(),
-        ));
-        factor::qr_in_place(
-            qr.as_mut(),
-            coeff.as_mut(),
-            Par::Seq,
-            MemStack::new(&mut buffer),
-            Default::default(),
-        );
-        Factored { qr, coeff }
-    }
-
-    /// The Householder vectors with their unit diagonal, zeros above (as faer's
-    /// `Qr` keeps its basis).
-    fn basis(&self) -> Mat<f64> {
-        let (m, n) = self.qr.shape();
-        Mat::from_fn(m, n.min(m), |i, j| match i.cmp(&j) {
-            std::cmp::Ordering::Less => 0.0,
-            std::cmp::Ordering::Equal => 1.0,
-            std::cmp::Ordering::Greater => self.qr[(i, j)],
-        })
-    }
-
-    /// This block's `q` times `top` (`(n, k)`): the Householder sequence applied to
-    /// `[top; 0]`, `(m, k)`.
-    fn apply(&self, top: ArrayView2<'_, f64>) -> Mat<f64> {
-        let m = self.qr.nrows();
-        let (rows, k) = top.dim();
-        let mut target = Mat::from_fn(m, k, |i, j| if i < rows { top[[i, j]] } else { 0.0 });
-        let basis = self.basis();
-        let mut buffer = MemBuffer::new(
-            householder::apply_block_householder_sequence_on_the_left_in_place_scratch::<f64>(
-                m,
-                self.coeff.nrows(),
-                k,
-            ),
-        );
-        householder::apply_block_householder_sequence_on_the_left_in_place_with_conj(
-            basis.as_ref(),
-            self.coeff.as_ref(),
-            Conj::No,
-            target.as_mut(),
-            Par::Seq,
-            MemStack::new(&mut buffer),
-        );
-        target
-    }
+/// `target <- q target`, `q` the Householder sequence of `basis` (unit lower
+/// trapezoidal) and `coeff` (sequential).
+fn apply_in_place(basis: MatRef<'_, f64>, coeff: MatRef<'_, f64>, target: MatMut<'_, f64>) {
+    let mut buffer = MemBuffer::new(
+        householder::apply_block_householder_sequence_on_the_left_in_place_scratch::<f64>(
+            basis.nrows(),
+            coeff.nrows(),
+            target.ncols(),
+        ),
+    );
+    householder::apply_block_householder_sequence_on_the_left_in_place_with_conj(
+        basis,
+        coeff,
+        Conj::No,
+        target,
+        Par::Seq,
+        MemStack::new(&mut buffer),
+    );
 }
 
 /// The QR of a matrix small enough to factor whole, `q` written into `q_out`.
-fn direct_qr(a: ArrayView2<'_, f64>, q_out: &mut ArrayViewMut2<'_, f64>) -> Array2<f64> {
+fn direct_qr(a: ArrayView2<'_, f64>, mut q_out: ArrayViewMut2<'_, f64>) -> Array2<f64> {
     let (m, n) = a.dim();
-    let f = Factored::new(a);
     let size = m.min(n);
-    let identity = Array2::from_shape_fn((size, size), |(i, j)| f64::from(u8::from(i == j)));
-    let q = f.apply(identity.view());
-    write_rows(q.as_ref(), q_out);
-    Array2::from_shape_fn((size, n), |(i, j)| if j >= i { f.qr[(i, j)] } else { 0.0 })
+    let mut qr = to_column_major(a);
+    let coeff = factor_in_place(qr.as_mut());
+    let r = Array2::from_shape_fn((size, n), |(i, j)| if j >= i { qr[(i, j)] } else { 0.0 });
+    let basis = Mat::from_fn(m, size, |i, j| match i.cmp(&j) {
+        std::cmp::Ordering::Less => 0.0,
+        std::cmp::Ordering::Equal => 1.0,
+        std::cmp::Ordering::Greater => qr[(i, j)],
+    });
+    let mut q = Mat::from_fn(m, size, |i, j| f64::from(u8::from(i == j)));
+    apply_in_place(basis.as_ref(), coeff.as_ref(), q.as_mut());
+    write_rows(q.as_ref(), &mut q_out);
+    r
+}
+
+/// Copies a row-major (or any) view into a column-major block.
+fn copy_rows(a: ArrayView2<'_, f64>, mut out: MatMut<'_, f64>) {
+    let (m, n) = a.dim();
+    match a.as_slice() {
+        Some(slice) => out.copy_from(MatRef::from_row_major_slice(slice, m, n)),
+        None => {
+            for ((i, j), &x) in a.indexed_iter() {
+                out[(i, j)] = x;
+            }
+        }
+    }
 }
 
 /// A column-major copy of a view (faer's QR wants columns contiguous).
