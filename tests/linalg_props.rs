@@ -5,7 +5,9 @@
 //! `solve` gathers its operands into one chunk, so its result must be bit for bit
 //! the same; TSQR `qr`, `svd` and `lstsq` split the rows differently, so theirs agree
 //! within 1e-9 (`|r|`, since signs are the factorization's choice, `s`, the
-//! reconstructions and the least-squares solution). The products (`einsum`,
+//! reconstructions and the least-squares solution). Stacked `qr`, `svd`, `pinv` and
+//! `matrix_rank` run one kernel per matrix, so their factors are bit for bit the
+//! same (`pinv` within 1e-12, through `einsum`). The products (`einsum`,
 //! `tensordot`, `inner`, `kron`) of these small integers are exact: bit for bit.
 
 mod run_support;
@@ -110,7 +112,20 @@ fn script(case: &Case) -> String {
          print(mt.all(qc == mt.linalg.qr(a0, mode='complete')[0]) & mt.all(rc == mt.linalg.qr(a0, mode='complete')[1]), mt.all(mt.linalg.svd(a)[1] == mt.linalg.svd(a0)[1]))\n\
          uc, sc, vhc = mt.linalg.svd_compressed(a, {n}, seed=3)\n\
          print(mt.allclose(sc, sv0, rtol=1e-9, atol=0), mt.allclose((uc * sc) @ vhc, a0, atol=1e-9))\n\
-         print(mt.all(mt.linalg.solve_triangular(s, b[:{n}], lower=True) == mt.linalg.solve_triangular(s0, b0[:{n}], lower=True)), mt.all(mt.linalg.solve_triangular(s, a[:{n}]) == mt.linalg.solve_triangular(s0, a0[:{n}])))\n",
+         print(mt.all(mt.linalg.solve_triangular(s, b[:{n}], lower=True) == mt.linalg.solve_triangular(s0, b0[:{n}], lower=True)), mt.all(mt.linalg.solve_triangular(s, a[:{n}]) == mt.linalg.solve_triangular(s0, a0[:{n}])))\n\
+         qs, rs = mt.linalg.qr(t)\n\
+         qs0, rs0 = mt.linalg.qr(t0)\n\
+         print(mt.all(qs == qs0) & mt.all(rs == rs0), mt.all(mt.linalg.qr(t, mode='complete')[0] == mt.linalg.qr(t0, mode='complete')[0]))\n\
+         us, ss, vhs = mt.linalg.svd(t)\n\
+         us0, ss0, vhs0 = mt.linalg.svd(t0)\n\
+         print(mt.all(us == us0) & mt.all(ss == ss0) & mt.all(vhs == vhs0), mt.allclose(mt.linalg.pinv(t), mt.linalg.pinv(t0), rtol=1e-12, atol=0))\n\
+         print(mt.all(mt.linalg.matrix_rank(t) == mt.linalg.matrix_rank(t0)), mt.allclose(mt.einsum('...ij,...j,...jk->...ik', us, ss, vhs), t0, atol=1e-9))\n\
+         w0 = mt.stack([a0, -a0, a0 * 0.5])\n\
+         w = w0.rechunk(({stack}, {rows}, {columns}))\n\
+         qw, rw = mt.linalg.qr(w)\n\
+         uw, sw, vhw = mt.linalg.svd(w, full_matrices=False)\n\
+         print(mt.all(qw == mt.linalg.qr(w0)[0]) & mt.all(rw == mt.linalg.qr(w0)[1]), mt.all(sw == mt.linalg.svd(w0, full_matrices=False)[1]) & mt.all(uw == mt.linalg.svd(w0, full_matrices=False)[0]))\n\
+         print(mt.allclose(mt.einsum('...ij,...jk->...ik', qw, rw), w0, atol=1e-9), mt.all(mt.linalg.matrix_rank(w) == {n}))\n",
         rows = tuple(&case.row_chunks),
         columns = tuple(&case.column_chunks),
         stack = tuple(&case.stack_chunks),
@@ -130,6 +145,6 @@ proptest! {
         let (output, result) = run_script_printing(&text, &options(), case.workers);
         prop_assert!(result.is_ok(), "failed: {:?}\nscript:\n{}", result.err(), text);
         prop_assert!(!output.contains("False"), "output:\n{}script:\n{}", output, text);
-        prop_assert_eq!(output.matches("True").count(), 36, "output:\n{}", output);
+        prop_assert_eq!(output.matches("True").count(), 46, "output:\n{}", output);
     }
 }

@@ -369,7 +369,11 @@ def main():
                              "tmpfs mounted with huge=always gives them huge pages like NumPy's)")
     parser.add_argument("--no-linalg", action="store_true",
                         help="skip W9-W12 (qr, svd, solve, cholesky) and their 1.6 GB of inputs")
+    parser.add_argument("--only", default="",
+                        help="comma-separated workload ids to run (e.g. W9,W10,W11,W12); "
+                             "skips the others and W6")
     args = parser.parse_args()
+    only = {w.strip() for w in args.only.split(",") if w.strip()}
     if args.quick:
         n, side, mside, m_chunks, d_chunks = 1_000_000, 1000, 500, 20_000, 2_000
         tall_rows = 20_000
@@ -403,7 +407,12 @@ def main():
           + " ".join(f"{p:>8} {'ratio':>6}" for p in peers) + f" {'numpy+inputs':>12}")
     try:
         with tempfile.TemporaryDirectory() as workdir:
-            table(args, peers, probe, workloads(n, side, mside, paths, w3_output), workdir)
+            items = workloads(n, side, mside, paths, w3_output)
+            if only:
+                items = [item for item in items if item[0].split()[0] in only]
+            table(args, peers, probe, items, workdir)
+            if only:
+                return
             marsc_rate, subtasks, dask_rate = tasks_per_second(
                 args.marsc, args.workers, args.repeat, workdir, m_chunks, d_chunks)
     finally:

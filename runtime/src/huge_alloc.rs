@@ -113,8 +113,8 @@ fn fix_glibc_mmap_threshold() {
 /// Whether freed blocks may be kept now: not while a job needs prompt release, nor
 /// ever in a process started with `MALLOC_MMAP_THRESHOLD_` (read from the
 /// environment once; the read allocates only small strings, which the system
-/// allocator serves).
-fn keeping_allowed() -> bool {
+/// allocator serves). Kernels that keep scratch space between calls ask it too.
+pub(crate) fn keeping_allowed() -> bool {
     if PROMPT_RELEASE_JOBS.load(Ordering::Relaxed) > 0 {
         return false;
     }

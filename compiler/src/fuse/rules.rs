@@ -90,6 +90,7 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
                 | LinalgOp::Eigh
                 | LinalgOp::Svd
                 | LinalgOp::SvdValues
+                | LinalgOp::SvdFactors { .. }
                 | LinalgOp::SolveTriangular { .. }
         ),
         ChunkOp::Binary {

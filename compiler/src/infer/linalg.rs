@@ -18,6 +18,11 @@ pub fn linalg_shape(op: LinalgOp, shapes: &[&[usize]]) -> Option<Vec<usize>> {
         }
         _ => None,
     };
+    // `(..., m, n)`: the leading axes, `m` and `n`.
+    let stacked = |shape: &'_ [usize]| match shape.len() {
+        k if k >= 2 => Some((shape[..k - 2].to_vec(), shape[k - 2], shape[k - 1])),
+        _ => None,
+    };
     let with = |lead: Vec<usize>, tail: &[usize]| {
         let mut shape = lead;
         shape.extend_from_slice(tail);
@@ -45,13 +50,7 @@ pub fn linalg_shape(op: LinalgOp, shapes: &[&[usize]]) -> Option<Vec<usize>> {
         LinalgOp::SlogDet => stacked_square(first).map(|(lead, _)| with(lead, &[2])),
         LinalgOp::Eigh => stacked_square(first).map(|(lead, n)| with(lead, &[n + 1, n])),
         LinalgOp::Svd => square(first).map(|n| vec![2 * n + 1, n]),
-        LinalgOp::SvdValues => match first.len() {
-            k if k >= 2 => Some(with(
-                first[..k - 2].to_vec(),
-                &[first[k - 2].min(first[k - 1])],
-            )),
-            _ => None,
-        },
+        LinalgOp::SvdValues => stacked(first).map(|(lead, m, n)| with(lead, &[m.min(n)])),
         LinalgOp::Lu => square(first).map(|n| vec![3 * n, n]),
         LinalgOp::QrQ => match **first {
             [m, n] if m >= n => Some(vec![m, n]),
@@ -61,10 +60,13 @@ pub fn linalg_shape(op: LinalgOp, shapes: &[&[usize]]) -> Option<Vec<usize>> {
             [m, n] if m >= n => Some(vec![n, n]),
             _ => None,
         },
-        LinalgOp::QrComplete => match **first {
-            [m, n] => Some(vec![m, m + n]),
-            _ => None,
-        },
+        LinalgOp::QrComplete => stacked(first).map(|(lead, m, n)| with(lead, &[m, m + n])),
+        LinalgOp::QrReduced => stacked(first).map(|(lead, m, n)| with(lead, &[m + m.min(n), n])),
+        LinalgOp::SvdFactors { full } => stacked(first).map(|(lead, m, n)| {
+            let k = m.min(n);
+            let (ku, kv) = if full { (m, n) } else { (k, k) };
+            with(lead, &[m + 1 + kv, ku.max(n)])
+        }),
         // Chunk-level steps of TSQR, never tensors of their own.
         LinalgOp::QrLocal | LinalgOp::QrStack => None,
     }
@@ -148,6 +150,26 @@ mod tests {
         assert_eq!(
             linalg_shape(LinalgOp::QrComplete, &[&[5, 2]]),
             Some(vec![5, 7])
+        );
+        assert_eq!(
+            linalg_shape(LinalgOp::QrComplete, &[&[3, 5, 2]]),
+            Some(vec![3, 5, 7])
+        );
+        assert_eq!(
+            linalg_shape(LinalgOp::QrReduced, &[&[3, 5, 2]]),
+            Some(vec![3, 7, 2])
+        );
+        assert_eq!(
+            linalg_shape(LinalgOp::QrReduced, &[&[3, 2, 5]]),
+            Some(vec![3, 4, 5])
+        );
+        assert_eq!(
+            linalg_shape(LinalgOp::SvdFactors { full: true }, &[&[4, 5, 2]]),
+            Some(vec![4, 8, 5])
+        );
+        assert_eq!(
+            linalg_shape(LinalgOp::SvdFactors { full: false }, &[&[4, 2, 5]]),
+            Some(vec![4, 5, 5])
         );
     }
 }

@@ -1,12 +1,14 @@
 //! `mt.linalg`'s solvers and decompositions (issue 20): `solve`, `inv`, `det`,
-//! `slogdet`, `cholesky`, `eigh`, `matrix_power`, `qr`, `svd` and `lstsq`.
+//! `slogdet`, `cholesky`, `eigh`, `matrix_power`, `qr`, `svd`, `pinv`,
+//! `matrix_rank` and `lstsq`.
 //!
 //! Inputs are checked here with NumPy's errors (a matrix that is not 2-D or not
-//! square, mismatched `solve`/`lstsq` operands). Stacked matrices `(..., M, M)` are
-//! taken where NumPy broadcasts over the leading axes (`solve`, `inv`, `det`,
-//! `slogdet`, `cholesky`, `eigh`, `matrix_power`: the kernels run per matrix of a
-//! chunk, and `solve` broadcasts the leading axes of `a` and `b` first); elsewhere
-//! they are "not supported yet". Ints and bools compute in float64 and float32 in float64 then
+//! square, mismatched `solve`/`lstsq` operands). Stacked matrices `(..., M, N)` are
+//! taken where NumPy 2 broadcasts over the leading axes (`solve`, `inv`, `det`,
+//! `slogdet`, `cholesky`, `eigh`, `matrix_power`, `qr`, `svd`, `pinv`,
+//! `matrix_rank`: the kernels run per matrix of a chunk, and `solve` broadcasts the
+//! leading axes of `a` and `b` first); `lstsq` takes one matrix, as NumPy's; the
+//! rest (`lu`, `solve_triangular`, `svd_compressed`) say "not supported yet". Ints and bools compute in float64 and float32 in float64 then
 //! back to float32 (NumPy computes float32 in single precision: results agree within
 //! float32's rounding). The kernels (`TileOp::Linalg`, `tile/linalg.rs`) gather a
 //! whole matrix into one chunk, except `qr`, which is TSQR over row chunks. Results
@@ -44,6 +46,8 @@ pub(crate) enum Decomposition {
     Lu,
     SolveTriangular,
     SvdCompressed,
+    Pinv,
+    MatrixRank,
 }
 
 /// A matrix argument made float64, with the dtype NumPy's result has.
@@ -129,6 +133,8 @@ impl Lowerer<'_> {
             Decomposition::Lstsq => self.lstsq(args),
             Decomposition::SolveTriangular => self.solve_triangular(args),
             Decomposition::SvdCompressed => self.svd_compressed(args),
+            Decomposition::Pinv => self.pinv(args),
+            Decomposition::MatrixRank => self.matrix_rank(args),
             Decomposition::Lu => {
                 let a = self.square_matrix(&args.get("a"), "lu")?;
                 let n = self.shape(a.id)[0];
@@ -484,8 +490,13 @@ impl Lowerer<'_> {
         let a = self.matrix_arg(&args.get("a"), "qr")?;
         let mode_arg = args.get("mode");
         let mode = str_arg(&mode_arg, "mode")?;
-        let (m, n) = (self.shape(a.id)[0], self.shape(a.id)[1]);
+        let shape = self.shape(a.id).to_vec();
+        let ndim = shape.len();
+        let (m, n) = (shape[ndim - 2], shape[ndim - 1]);
         let (q, r) = match mode {
+            "reduced" | "r" | "full" | "f" | "complete" if ndim > 2 => {
+                self.stacked_qr(a.id, mode == "complete", span)?
+            }
             "reduced" | "r" | "full" | "f" => self.qr_tensors(a.id, span)?,
             "complete" if m <= n => self.qr_tensors(a.id, span)?,
             "complete" => {
@@ -517,6 +528,49 @@ impl Lowerer<'_> {
         ]))
     }
 
+    /// `(q, r)` of each matrix of a float64 stack `(..., m, n)`: one kernel per matrix
+    /// (faer's Householder QR, as LAPACK's), the packed result sliced apart.
+    fn stacked_qr(
+        &mut self,
+        a: TileableId,
+        complete: bool,
+        span: Span,
+    ) -> LowerResult<(TileableId, TileableId)> {
+        let shape = self.shape(a).to_vec();
+        let (rows, columns) = (shape.len() - 2, shape.len() - 1);
+        let (m, n) = (shape[rows], shape[columns]);
+        if complete {
+            let packed = self.linalg_node(LinalgOp::QrComplete, vec![a], span)?;
+            let q = self.slice_axis(packed, columns, 0, m, span)?;
+            let r = self.slice_axis(packed, columns, m, n, span)?;
+            return Ok((q, r));
+        }
+        let k = m.min(n);
+        let packed = self.linalg_node(LinalgOp::QrReduced, vec![a], span)?;
+        let q_rows = self.slice_axis(packed, rows, 0, m, span)?;
+        let q = self.slice_axis(q_rows, columns, 0, k, span)?;
+        let r = self.slice_axis(packed, rows, m, k, span)?;
+        Ok((q, r))
+    }
+
+    /// `(u, s, vh)` of each matrix of a float64 stack `(..., m, n)`, `full_matrices`
+    /// or not: one kernel per matrix, the packed result sliced apart.
+    fn stacked_svd(&mut self, a: TileableId, full: bool, span: Span) -> LowerResult<Svd> {
+        let shape = self.shape(a).to_vec();
+        let (rows, columns) = (shape.len() - 2, shape.len() - 1);
+        let (m, n) = (shape[rows], shape[columns]);
+        let k = m.min(n);
+        let (ku, kv) = if full { (m, n) } else { (k, k) };
+        let packed = self.linalg_node(LinalgOp::SvdFactors { full }, vec![a], span)?;
+        let u_rows = self.slice_axis(packed, rows, 0, m, span)?;
+        let u = self.slice_axis(u_rows, columns, 0, ku, span)?;
+        let s_row = self.take_at(packed, rows, m, span)?;
+        let s = self.slice_axis(s_row, rows, 0, k, span)?;
+        let vh_rows = self.slice_axis(packed, rows, m + 1, kv, span)?;
+        let vh = self.slice_axis(vh_rows, columns, 0, n, span)?;
+        Ok((u, s, vh))
+    }
+
     /// The reduced QR of a float64 matrix: TSQR when it is tall; for a wide one, `q`
     /// from the square matrix of its first columns and `r = triu(q.T @ a)`.
     fn qr_tensors(&mut self, a: TileableId, span: Span) -> LowerResult<(TileableId, TileableId)> {
@@ -541,14 +595,17 @@ impl Lowerer<'_> {
         let compute_uv = bool_arg(&args.get("compute_uv"), "compute_uv")?;
         // `hermitian=True` lets NumPy use `eigh`; the SVD gives the same `s`.
         bool_arg(&args.get("hermitian"), "hermitian")?;
-        // The singular values alone of a stack of matrices: one kernel per matrix.
-        let a = self.matrix_or_stack(&a_arg, "svd", !compute_uv)?;
-        if self.shape(a.id).len() > 2 {
+        // A stack of matrices: one kernel per matrix.
+        let a = self.matrix_or_stack(&a_arg, "svd", true)?;
+        if self.shape(a.id).len() > 2 && !compute_uv {
             let s = self.linalg_node(LinalgOp::SvdValues, vec![a.id], span)?;
             return self.tensor_result(s, a.result, span);
         }
-        let (m, n) = (self.shape(a.id)[0], self.shape(a.id)[1]);
-        let (u, s, vh) = if full && compute_uv && m != n {
+        let ndim = self.shape(a.id).len();
+        let (m, n) = (self.shape(a.id)[ndim - 2], self.shape(a.id)[ndim - 1]);
+        let (u, s, vh) = if ndim > 2 {
+            self.stacked_svd(a.id, full, span)?
+        } else if full && compute_uv && m != n {
             self.svd_full_tensors(a.id, span)?
         } else {
             self.svd_tensors(a.id, span)?
@@ -638,13 +695,151 @@ impl Lowerer<'_> {
         Ok((u, s, vh))
     }
 
+    /// NumPy 2's `pinv(a, rcond=None, hermitian=False, *, rtol)`: from the reduced
+    /// SVD of each matrix, singular values at most `rcond * max(s)` taken as zero
+    /// (`rcond` is `rtol` when `rcond` is None: by default 1e-15, and for `rtol=None`
+    /// machine epsilon times `max(m, n)`), `vh.T @ (1/s * u.T)` per matrix.
+    fn pinv(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let span = args.call_span;
+        let a = self.matrix_arg(&args.get("a"), "pinv")?;
+        bool_arg(&args.get("hermitian"), "hermitian")?;
+        let shape = self.shape(a.id).to_vec();
+        let ndim = shape.len();
+        let (m, n) = (shape[ndim - 2], shape[ndim - 1]);
+        let rcond = match number_or_none(&args.get("rcond"), "rcond")? {
+            Some(rcond) => rcond,
+            None => number_or_none(&args.get("rtol"), "rtol")?
+                .unwrap_or(epsilon(a.result) * m.max(n) as f64),
+        };
+        let (u, s, vh) = if ndim == 2 {
+            self.svd_tensors(a.id, span)?
+        } else {
+            self.stacked_svd(a.id, false, span)?
+        };
+        let top = self.apply_args(
+            "amax",
+            vec![
+                (None, self.arg_at(Value::Tensor(s), span)),
+                (Some("axis"), self.arg_at(Value::Int(-1), span)),
+                (Some("keepdims"), self.arg_at(Value::Bool(true), span)),
+            ],
+            span,
+        )?;
+        let cutoff = self.apply(
+            "multiply",
+            vec![Value::Tensor(top), Value::Float(rcond)],
+            span,
+        )?;
+        let large = self.apply(
+            "greater",
+            vec![Value::Tensor(s), Value::Tensor(cutoff)],
+            span,
+        )?;
+        let inverse = self.apply("divide", vec![Value::Float(1.0), Value::Tensor(s)], span)?;
+        let inverse = self.apply(
+            "where",
+            vec![
+                Value::Tensor(large),
+                Value::Tensor(inverse),
+                Value::Float(0.0),
+            ],
+            span,
+        )?;
+        let pinv = self.apply(
+            "einsum",
+            vec![
+                Value::Str("...ji,...j,...lj->...il".into()),
+                Value::Tensor(vh),
+                Value::Tensor(inverse),
+                Value::Tensor(u),
+            ],
+            span,
+        )?;
+        self.tensor_result(pinv, a.result, span)
+    }
+
+    /// NumPy 2's `matrix_rank(A, tol=None, hermitian=False, *, rtol=None)`: the
+    /// singular values of each matrix above `tol` (by default `rtol * max(s)`, `rtol`
+    /// by default machine epsilon of the values' dtype times `max(m, n)`), counted; a
+    /// vector or scalar has rank 1 unless it is all zeros.
+    fn matrix_rank(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let span = args.call_span;
+        let a_arg = args.get("A");
+        let id = self.tensor_of(&a_arg, None, "`A`")?;
+        bool_arg(&args.get("hermitian"), "hermitian")?;
+        let tol_arg = args.get("tol");
+        let tol = number_or_none(&tol_arg, "tol")?;
+        let rtol = number_or_none(&args.get("rtol"), "rtol")?;
+        if tol.is_some() && rtol.is_some() {
+            return Err(Diagnostic::error(
+                "ValueError: `tol` and `rtol` can't be both set.",
+                tol_arg.span,
+            ));
+        }
+        let shape = self.shape(id).to_vec();
+        let ndim = shape.len();
+        if ndim < 2 {
+            let nonzero = self.apply("any", vec![Value::Tensor(id)], span)?;
+            return Ok(Value::Tensor(self.cast(nonzero, DType::Int64, span)?));
+        }
+        let a = self.matrix_arg(&a_arg, "matrix_rank")?;
+        let (m, n) = (shape[ndim - 2], shape[ndim - 1]);
+        let s = self.linalg_node(LinalgOp::SvdValues, vec![a.id], span)?;
+        // The values in NumPy's dtype (float32 stays), compared in it.
+        let s = self.cast(s, a.result, span)?;
+        let tol = match tol {
+            Some(tol) => Value::Float(tol),
+            None => {
+                let rtol = rtol.unwrap_or(epsilon(a.result) * m.max(n) as f64);
+                let top = self.apply_args(
+                    "amax",
+                    vec![
+                        (None, self.arg_at(Value::Tensor(s), span)),
+                        (Some("axis"), self.arg_at(Value::Int(-1), span)),
+                        (Some("keepdims"), self.arg_at(Value::Bool(true), span)),
+                    ],
+                    span,
+                )?;
+                Value::Tensor(self.apply(
+                    "multiply",
+                    vec![Value::Tensor(top), Value::Float(rtol)],
+                    span,
+                )?)
+            }
+        };
+        let above = self.apply("greater", vec![Value::Tensor(s), tol], span)?;
+        let rank = self.apply_args(
+            "count_nonzero",
+            vec![
+                (None, self.arg_at(Value::Tensor(above), span)),
+                (Some("axis"), self.arg_at(Value::Int(-1), span)),
+            ],
+            span,
+        )?;
+        Ok(Value::Tensor(rank))
+    }
+
     /// NumPy's `lstsq`: the minimum-norm least-squares solution through the SVD,
     /// singular values at most `rcond * max(s)` taken as zero (`rcond=None` is
     /// machine epsilon times `max(m, n)`); residuals only when the rank is `n < m`
     /// (the rank is computed in a stage, since the residuals' shape depends on it).
     fn lstsq(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
-        let a = self.matrix_arg(&args.get("a"), "lstsq")?;
+        let a_arg = args.get("a");
+        if let Value::Tensor(id) = a_arg.value {
+            // NumPy's `lstsq` takes one matrix, not a stack.
+            let ndim = self.shape(id).len();
+            if ndim > 2 {
+                return Err(Diagnostic::error(
+                    format!(
+                        "LinAlgError: {ndim}-dimensional array given. Array must be \
+                         two-dimensional"
+                    ),
+                    a_arg.span,
+                ));
+            }
+        }
+        let a = self.matrix_arg(&a_arg, "lstsq")?;
         let b_arg = args.get("b");
         let b = self.tensor_of(&b_arg, None, "`b`")?;
         let (m, n) = (self.shape(a.id)[0], self.shape(a.id)[1]);
@@ -1008,8 +1203,41 @@ impl Lowerer<'_> {
 fn stacks(function: &str) -> bool {
     matches!(
         function,
-        "solve" | "inv" | "det" | "slogdet" | "cholesky" | "eigh" | "matrix_power"
+        "solve"
+            | "inv"
+            | "det"
+            | "slogdet"
+            | "cholesky"
+            | "eigh"
+            | "matrix_power"
+            | "qr"
+            | "svd"
+            | "pinv"
+            | "matrix_rank"
     )
+}
+
+/// Machine epsilon of a float result dtype (NumPy's `finfo(dtype).eps`).
+fn epsilon(dtype: DType) -> f64 {
+    if dtype == DType::Float32 {
+        f64::from(f32::EPSILON)
+    } else {
+        f64::EPSILON
+    }
+}
+
+/// A float parameter that may be None (ints and bools taken as numbers).
+fn number_or_none(arg: &Arg, name: &str) -> LowerResult<Option<f64>> {
+    match arg.value {
+        Value::None => Ok(None),
+        Value::Int(v) => Ok(Some(v as f64)),
+        Value::Bool(b) => Ok(Some(f64::from(u8::from(b)))),
+        Value::Float(v) => Ok(Some(v)),
+        _ => Err(Diagnostic::error(
+            format!("not supported yet: `{name}` must be None or a number"),
+            arg.span,
+        )),
+    }
 }
 
 /// NumPy's result dtype of a linalg function: float32 stays, everything else is

@@ -3,10 +3,12 @@
 //! `det`, `slogdet`, `cholesky`, `eigh`, the small `svd` of a square `R`, the complete
 //! QR, `solve_triangular`), and the three steps of a tall-and-skinny QR (TSQR) over
 //! row chunks: a QR per chunk, a QR of the stacked `R`s, and each chunk's `Q` block as
-//! its local `Q` times its block of the second `Q`.
+//! its local `Q` times its block of the second `Q`. Each chunk's QR is itself a
+//! cache-blocked TSQR (`linalg/tsqr.rs`).
 //!
 //! The ops NumPy broadcasts over leading axes ([`LinalgOp::stacks`]: `solve`, `inv`,
-//! `det`, `slogdet`, `cholesky`, `eigh`, the singular values) also take a chunk of stacked matrices
+//! `det`, `slogdet`, `cholesky`, `eigh`, the singular values, the reduced and complete
+//! QR, the SVD with its vectors) also take a chunk of stacked matrices
 //! `(..., n, n)` (and `solve` a `b` of `(..., n, k)` with the same leading axes) and
 //! give one result per matrix, stacked the same way: `det` `(...)`, `slogdet`
 //! `(..., 2)`, `eigh` `(..., n + 1, n)`.
@@ -17,7 +19,10 @@
 //! - `slogdet`: `[sign, logabsdet]`, shape `(2,)`;
 //! - `eigh`: `[w; v]`, shape `(n + 1, n)` (row 0 the ascending eigenvalues);
 //! - `svd` of a square `(n, n)` matrix: `[u; s; vh]`, shape `(2n + 1, n)`;
-//! - the complete QR of an `(m, n)` matrix: `[q | r]`, shape `(m, m + n)`;
+//! - the complete QR of an `(m, n)` matrix: `[q | r]`, shape `(m, m + n)`; the
+//!   reduced one: `[q | 0; r]`, shape `(m + k, n)`, `k = min(m, n)`;
+//! - the SVD of an `(m, n)` matrix with its vectors: `[u; s; vh]`, each padded with
+//!   zeros to the width `max(ku, n)` ([`LinalgOp::SvdFactors`]);
 //! - a TSQR chunk's local QR of an `(m_i, n)` block (`m_i >= n`): `[q_i; r_i]`, shape
 //!   `(m_i + n, n)`; the QR of the stacked `r_i`s: `[q2; r]`, shape `(k n + n, n)`.
 //!
@@ -71,6 +76,15 @@ pub enum LinalgOp {
     /// `[a (n, n), b (n,) or (n, k)]` → `x` with `t @ x = b`, `t` the lower (or upper)
     /// triangle of `a`, SciPy's `solve_triangular`.
     SolveTriangular { lower: bool },
+    /// `[a (m, n)]` → `[q | 0; r]`, NumPy's `mode='reduced'` of one matrix of a
+    /// stack, `k = min(m, n)`: shape `(m + k, n)`, `q` in rows `..m` and columns
+    /// `..k`, `r` `(k, n)` upper trapezoidal in rows `m..`.
+    QrReduced,
+    /// `[a (m, n)]` → `[u | 0; s | 0; vh | 0]`, the SVD of one matrix of a stack,
+    /// singular values descending: `u` `(m, ku)` in rows `..m`, `s` `(k,)` in row
+    /// `m`, `vh` `(kv, n)` in rows `m + 1..`, the width `max(ku, n)`; `ku = m` and
+    /// `kv = n` when `full` (NumPy's `full_matrices=True`), else both `k = min(m, n)`.
+    SvdFactors { full: bool },
 }
 
 impl LinalgOp {
@@ -93,6 +107,9 @@ impl LinalgOp {
             LinalgOp::QrComplete => "qr.complete",
             LinalgOp::SolveTriangular { lower: true } => "solve_triangular.lower",
             LinalgOp::SolveTriangular { lower: false } => "solve_triangular.upper",
+            LinalgOp::QrReduced => "qr.reduced",
+            LinalgOp::SvdFactors { full: true } => "svd.full",
+            LinalgOp::SvdFactors { full: false } => "svd.thin",
         }
     }
 
@@ -107,6 +124,9 @@ impl LinalgOp {
                 | LinalgOp::Cholesky
                 | LinalgOp::Eigh
                 | LinalgOp::SvdValues
+                | LinalgOp::QrComplete
+                | LinalgOp::QrReduced
+                | LinalgOp::SvdFactors { .. }
         )
     }
 }
@@ -201,18 +221,11 @@ fn one(
             let llt = a
                 .llt(Side::Lower)
                 .map_err(|_| KernelError::new("Matrix is not positive definite"))?;
-            let l = llt.L();
-            Array2::from_shape_fn(
-                (l.nrows(), l.ncols()),
-                |(i, j)| {
-                    if j <= i {
-                        l[(i, j)]
-                    } else {
-                        0.0
-                    }
-                },
-            )
-            .into_dyn()
+            let mut l = from_faer(llt.L());
+            for (i, mut row) in l.rows_mut().into_iter().enumerate() {
+                row.slice_mut(ndarray::s![i + 1..]).fill(0.0);
+            }
+            l.into_dyn()
         }
         LinalgOp::Eigh => {
             let a = square(matrix(args, 0)?)?;
@@ -266,14 +279,14 @@ fn one(
             .into_dyn()
         }
         LinalgOp::QrLocal => {
-            let a = to_faer(matrix(args, 0)?);
-            let (m, n) = a.shape();
+            let a = matrix(args, 0)?;
+            let (m, n) = a.dim();
             if m < n {
                 return Err(KernelError::new(format!(
                     "internal error: a TSQR block of {m} rows has fewer rows than its {n} columns"
                 )));
             }
-            packed_qr(a.as_ref())
+            packed_qr(a)?
         }
         LinalgOp::QrStack => {
             let blocks = args
@@ -285,11 +298,11 @@ fn one(
             if blocks.iter().any(|b| b.ncols() != n || b.nrows() < n) {
                 return Err(KernelError::new("internal error: TSQR blocks disagree"));
             }
-            let stacked = Mat::from_fn(blocks.len() * n, n, |i, j| {
+            let stacked = Array2::from_shape_fn((blocks.len() * n, n), |(i, j)| {
                 let block = &blocks[i / n];
                 block[[block.nrows() - n + i % n, j]]
             });
-            packed_qr(stacked.as_ref())
+            packed_qr(stacked.view())?
         }
         LinalgOp::QrQ => {
             let (local, second) = (matrix(args, 0)?, matrix(args, 1)?);
@@ -327,6 +340,47 @@ fn one(
                 } else {
                     0.0
                 }
+            })
+            .into_dyn()
+        }
+        LinalgOp::QrReduced => {
+            let a = to_faer(matrix(args, 0)?);
+            let (m, n) = a.shape();
+            let k = m.min(n);
+            let qr = a.qr();
+            let (q, r) = (qr.compute_thin_Q(), qr.thin_R());
+            Array2::from_shape_fn((m + k, n), |(i, j)| match i {
+                i if i < m && j < k => q[(i, j)],
+                i if i >= m && j >= i - m => r[(i - m, j)],
+                _ => 0.0,
+            })
+            .into_dyn()
+        }
+        LinalgOp::SvdFactors { full } => {
+            let a = to_faer(matrix(args, 0)?);
+            let (m, n) = a.shape();
+            let k = m.min(n);
+            let svd = if full { a.svd() } else { a.thin_svd() }
+                .map_err(|_| KernelError::new("SVD did not converge"))?;
+            let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
+            let (ku, kv) = (u.ncols(), v.ncols());
+            Array2::from_shape_fn((m + 1 + kv, ku.max(n)), |(i, j)| match i {
+                i if i < m => {
+                    if j < ku {
+                        u[(i, j)]
+                    } else {
+                        0.0
+                    }
+                }
+                i if i == m => {
+                    if j < k {
+                        s[j]
+                    } else {
+                        0.0
+                    }
+                }
+                i if j < n => v[(j, i - m - 1)],
+                _ => 0.0,
             })
             .into_dyn()
         }
@@ -418,29 +472,27 @@ fn shape_error(error: ndarray::ShapeError) -> KernelError {
 }
 
 /// The thin QR of an `(m, n)` matrix, `m >= n`, packed as TSQR passes it on:
-/// `[q (m, n); r (n, n)]`, r's strict lower triangle zero.
-fn packed_qr(a: MatRef<'_, f64>) -> ArrayD<f64> {
-    let qr = a.qr();
-    let (q, r) = (qr.compute_thin_Q(), qr.thin_R());
-    let (m, n) = a.shape();
-    Array2::from_shape_fn((m + n, n), |(i, j)| {
-        if i < m {
-            q[(i, j)]
-        } else if j >= i - m {
-            r[(i - m, j)]
-        } else {
-            0.0
-        }
-    })
-    .into_dyn()
+/// `[q (m, n); r (n, n)]`, r's strict lower triangle zero (cache-blocked, `tsqr.rs`).
+fn packed_qr(a: ndarray::ArrayView2<'_, f64>) -> Result<ArrayD<f64>, KernelError> {
+    let (m, n) = a.dim();
+    let mut packed = Array2::<f64>::zeros((m + n, n));
+    let (q, mut r_rows) = packed.view_mut().split_at(Axis(0), m);
+    let r = tsqr::tall_qr_into(a, tsqr::block_rows(n), q);
+    if r.dim() != (n, n) {
+        return Err(KernelError::new("internal error: TSQR's R is not square"));
+    }
+    r_rows.assign(&r);
+    Ok(packed.into_dyn())
 }
 
 fn to_faer(a: ndarray::ArrayView2<'_, f64>) -> Mat<f64> {
-    Mat::from_fn(a.nrows(), a.ncols(), |i, j| a[[i, j]])
+    tsqr::to_column_major(a)
 }
 
 fn from_faer(a: MatRef<'_, f64>) -> Array2<f64> {
-    Array2::from_shape_fn((a.nrows(), a.ncols()), |(i, j)| a[(i, j)])
+    let mut out = Array2::zeros((a.nrows(), a.ncols()));
+    tsqr::write_rows(a, &mut out.view_mut());
+    out
 }
 
 /// A square matrix as faer's, or an internal error (lowering checks squareness).
@@ -519,6 +571,8 @@ fn permutation_sign(forward: &[usize]) -> f64 {
     }
     sign
 }
+
+mod tsqr;
 
 #[cfg(test)]
 mod tests;

@@ -622,6 +622,19 @@ pub(super) const LINALG_SVD: &[Param] = &[
     opt("hermitian", Default::Bool(false)),
 ];
 pub(super) const LINALG_LSTSQ: &[Param] = &[req("a"), req("b"), opt("rcond", NONE)];
+// NumPy 2's `rtol` of `pinv` defaults to a marker meaning `rcond=1e-15`.
+pub(super) const LINALG_PINV: &[Param] = &[
+    req("a"),
+    opt("rcond", NONE),
+    opt("hermitian", Default::Bool(false)),
+    kw("rtol", Default::Float(1e-15)),
+];
+pub(super) const LINALG_MATRIX_RANK: &[Param] = &[
+    req("A"),
+    opt("tol", NONE),
+    opt("hermitian", Default::Bool(false)),
+    kw("rtol", NONE),
+];
 // Mars's signature (SciPy's puts `trans` before `lower`).
 pub(super) const LINALG_SOLVE_TRIANGULAR: &[Param] = &[
     req("a"),

@@ -359,6 +359,8 @@ pub(crate) static LIBRARY: &[Signature] = &[
     linalg("qr", LINALG_QR, D::Qr),
     linalg("svd", LINALG_SVD, D::Svd),
     linalg("lstsq", LINALG_LSTSQ, D::Lstsq),
+    linalg("pinv", LINALG_PINV, D::Pinv),
+    linalg("matrix_rank", LINALG_MATRIX_RANK, D::MatrixRank),
     linalg("lu", LINALG_MATRIX, D::Lu),
     linalg(
         "solve_triangular",

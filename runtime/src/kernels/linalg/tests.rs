@@ -214,3 +214,34 @@ fn triangular_solves_read_one_triangle() {
         "singular matrix: resolution failed at diagonal 1"
     );
 }
+
+#[test]
+fn blocked_tsqr_reconstructs_and_matches_the_direct_r() {
+    for (m, n, block) in [
+        (37, 3, 4),
+        (200, 5, 10),
+        (64, 4, 8),
+        (1000, 7, 20),
+        (9, 9, 1),
+    ] {
+        let a = Array2::from_shape_fn((m, n), |(i, j)| {
+            ((i * 7 + j * 13) % 11) as f64 - 5.0 + if i == j { 10.0 } else { 0.0 }
+        });
+        let (q, r) = tsqr::tall_qr(a.view(), block);
+        let (_, r0) = tsqr::tall_qr(a.view(), m);
+        assert_eq!((q.dim(), r.dim()), ((m, n), (n, n)));
+        let qr = q.dot(&r);
+        let qtq = q.t().dot(&q);
+        for ((i, j), &x) in qr.indexed_iter() {
+            assert!((x - a[[i, j]]).abs() < 1e-10, "q @ r at {i},{j}: {x}");
+        }
+        for ((i, j), &x) in qtq.indexed_iter() {
+            let one = f64::from(u8::from(i == j));
+            assert!((x - one).abs() < 1e-12, "q.T @ q at {i},{j}: {x}");
+        }
+        for ((i, j), &x) in r.indexed_iter() {
+            assert!(j >= i || x == 0.0);
+            assert!((x.abs() - r0[[i, j]].abs()).abs() < 1e-10, "|r| at {i},{j}");
+        }
+    }
+}
