@@ -695,6 +695,38 @@ impl Lowerer<'_> {
         Ok((u, s, vh))
     }
 
+    /// Which singular values a pseudo-inverse and `lstsq` keep (`s > rcond * top`, `top`
+    /// the largest, broadcast against `s`) and their reciprocals (0 where not kept).
+    fn kept_reciprocals(
+        &mut self,
+        s: TileableId,
+        top: TileableId,
+        rcond: f64,
+        span: Span,
+    ) -> LowerResult<(TileableId, TileableId)> {
+        let cutoff = self.apply(
+            "multiply",
+            vec![Value::Tensor(top), Value::Float(rcond)],
+            span,
+        )?;
+        let kept = self.apply(
+            "greater",
+            vec![Value::Tensor(s), Value::Tensor(cutoff)],
+            span,
+        )?;
+        let inverse = self.apply("divide", vec![Value::Float(1.0), Value::Tensor(s)], span)?;
+        let inverse = self.apply(
+            "where",
+            vec![
+                Value::Tensor(kept),
+                Value::Tensor(inverse),
+                Value::Float(0.0),
+            ],
+            span,
+        )?;
+        Ok((kept, inverse))
+    }
+
     /// NumPy 2's `pinv(a, rcond=None, hermitian=False, *, rtol)`: from the reduced
     /// SVD of each matrix, singular values at most `rcond * max(s)` taken as zero
     /// (`rcond` is `rtol` when `rcond` is None: by default 1e-15, and for `rtol=None`
@@ -725,26 +757,7 @@ impl Lowerer<'_> {
             ],
             span,
         )?;
-        let cutoff = self.apply(
-            "multiply",
-            vec![Value::Tensor(top), Value::Float(rcond)],
-            span,
-        )?;
-        let large = self.apply(
-            "greater",
-            vec![Value::Tensor(s), Value::Tensor(cutoff)],
-            span,
-        )?;
-        let inverse = self.apply("divide", vec![Value::Float(1.0), Value::Tensor(s)], span)?;
-        let inverse = self.apply(
-            "where",
-            vec![
-                Value::Tensor(large),
-                Value::Tensor(inverse),
-                Value::Float(0.0),
-            ],
-            span,
-        )?;
+        let (_, inverse) = self.kept_reciprocals(s, top, rcond, span)?;
         let pinv = self.apply(
             "einsum",
             vec![
@@ -881,26 +894,7 @@ impl Lowerer<'_> {
         };
         let (u, s, vh) = self.svd_tensors(a.id, span)?;
         let top = self.apply("max", vec![Value::Tensor(s)], span)?;
-        let cutoff = self.apply(
-            "multiply",
-            vec![Value::Tensor(top), Value::Float(rcond)],
-            span,
-        )?;
-        let kept = self.apply(
-            "greater",
-            vec![Value::Tensor(s), Value::Tensor(cutoff)],
-            span,
-        )?;
-        let inverse = self.apply("divide", vec![Value::Float(1.0), Value::Tensor(s)], span)?;
-        let inverse = self.apply(
-            "where",
-            vec![
-                Value::Tensor(kept),
-                Value::Tensor(inverse),
-                Value::Float(0.0),
-            ],
-            span,
-        )?;
+        let (kept, inverse) = self.kept_reciprocals(s, top, rcond, span)?;
         let k = self.shape(s)[0];
         let column = self.apply(
             "reshape",
