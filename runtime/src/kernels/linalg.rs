@@ -365,20 +365,10 @@ fn one(
             let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
             let (ku, kv) = (u.ncols(), v.ncols());
             Array2::from_shape_fn((m + 1 + kv, ku.max(n)), |(i, j)| match i {
-                i if i < m => {
-                    if j < ku {
-                        u[(i, j)]
-                    } else {
-                        0.0
-                    }
-                }
-                i if i == m => {
-                    if j < k {
-                        s[j]
-                    } else {
-                        0.0
-                    }
-                }
+                i if i < m && j < ku => u[(i, j)],
+                i if i < m => 0.0,
+                i if i == m && j < k => s[j],
+                i if i == m => 0.0,
                 i if j < n => v[(j, i - m - 1)],
                 _ => 0.0,
             })
