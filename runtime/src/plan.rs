@@ -82,22 +82,51 @@ pub struct PlanOp<K> {
     pub args: Vec<OpArg>,
 }
 
-/// The op lists planned last, so that a subtask whose ops equal one of them shares
-/// its allocation instead of holding a copy. A few, not all: the chunks of a step are
-/// planned one after another, and a list that matches none costs only the compares.
-pub struct SharedOps<K> {
-    recent: Vec<Arc<[PlanOp<K>]>>,
+/// The last few values a pass made, replaced oldest first: a pass over a graph whose
+/// steps are uniform finds the value it needs among the last few (the chunks of a step
+/// come one after another), and a miss costs only the compares.
+pub struct Recent<T> {
+    entries: Vec<T>,
     next: usize,
 }
 
-/// How many recent lists [`SharedOps`] compares against.
-const SHARED_OPS_RECENT: usize = 4;
+impl<T> Recent<T> {
+    /// How many values are kept.
+    pub const LEN: usize = 4;
+
+    pub fn find(&self, matches: impl FnMut(&&T) -> bool) -> Option<&T> {
+        self.entries.iter().find(matches)
+    }
+
+    pub fn insert(&mut self, value: T) {
+        if self.entries.len() < Self::LEN {
+            self.entries.push(value);
+        } else {
+            self.entries[self.next] = value;
+            self.next = (self.next + 1) % Self::LEN;
+        }
+    }
+}
+
+impl<T> Default for Recent<T> {
+    fn default() -> Self {
+        Recent {
+            entries: Vec::with_capacity(Self::LEN),
+            next: 0,
+        }
+    }
+}
+
+/// The op lists planned last, so that a subtask whose ops equal one of them shares
+/// its allocation instead of holding a copy.
+pub struct SharedOps<K> {
+    recent: Recent<Arc<[PlanOp<K>]>>,
+}
 
 impl<K> Default for SharedOps<K> {
     fn default() -> Self {
         SharedOps {
-            recent: Vec::with_capacity(SHARED_OPS_RECENT),
-            next: 0,
+            recent: Recent::default(),
         }
     }
 }
@@ -110,7 +139,7 @@ impl<K> SharedOps<K> {
         ops: &mut Vec<PlanOp<K>>,
         same: impl Fn(&K, &K) -> bool,
     ) -> Arc<[PlanOp<K>]> {
-        let found = self.recent.iter().find(|list| {
+        let found = self.recent.find(|list| {
             list.len() == ops.len()
                 && list
                     .iter()
@@ -122,12 +151,7 @@ impl<K> SharedOps<K> {
             return list.clone();
         }
         let list: Arc<[PlanOp<K>]> = ops.drain(..).collect();
-        if self.recent.len() < SHARED_OPS_RECENT {
-            self.recent.push(list.clone());
-        } else {
-            self.recent[self.next] = list.clone();
-            self.next = (self.next + 1) % SHARED_OPS_RECENT;
-        }
+        self.recent.insert(list.clone());
         list
     }
 }

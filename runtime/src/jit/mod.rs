@@ -38,7 +38,7 @@ pub use exec::run_jit;
 use crate::dtype::DType;
 use crate::kernel::{Kernel, ReduceSpec, SaveFile};
 use crate::ops::ReduceOp;
-use crate::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
+use crate::plan::{ChunkId, OpArg, Plan, PlanOp, Recent, Subtask};
 use arg::ArgPass;
 use codegen::{accumulator_dtype, uses_pairwise, KernelKey};
 use layout::{root_shape, row_layout, row_layout_into, LeafGeometry};
@@ -119,11 +119,12 @@ pub fn jit_plan(
     let before = thread_compile_seconds();
     let mut kernels: HashSet<*const CompiledKernel> = HashSet::new();
     let mut rewritten = 0;
-    let mut recent = RecentRewrites::default();
+    let mut recent: Recent<RecentRewrite> = Recent::default();
     for subtask in &mut plan.subtasks {
         let inputs: Vec<InputInfo> = subtask.inputs.iter().map(|&c| input_info(c)).collect();
-        let rewrite = match recent.find(subtask, &inputs) {
-            Some(rewrite) => rewrite,
+        let found = recent.find(|entry| entry.fits(subtask, &inputs));
+        let rewrite = match found {
+            Some(entry) => entry.rewrite.clone(),
             None => {
                 let rewrite = jit_subtask(subtask, &inputs)?.map(|(ops, outputs)| {
                     for op in &ops {
@@ -134,7 +135,16 @@ pub fn jit_plan(
                     let positions = outputs.iter().map(|&(position, _)| position).collect();
                     (Arc::from(ops), positions)
                 });
-                recent.insert(subtask, inputs, rewrite.clone());
+                recent.insert(RecentRewrite {
+                    ops: subtask.ops.clone(),
+                    outputs: subtask
+                        .outputs
+                        .iter()
+                        .map(|&(position, _)| position)
+                        .collect(),
+                    inputs,
+                    rewrite: rewrite.clone(),
+                });
                 rewrite
             }
         };
@@ -157,13 +167,7 @@ pub fn jit_plan(
 /// position of the op publishing it; `None` when it stays interpreted.
 type SharedRewrite = Option<(Arc<[PlanOp<Kernel>]>, Arc<[u32]>)>;
 
-/// The last few rewrites, by the shared ops they rewrote.
-#[derive(Default)]
-struct RecentRewrites {
-    entries: Vec<RecentRewrite>,
-    next: usize,
-}
-
+/// A rewrite [`jit_plan`] made, by the shared ops it rewrote.
 struct RecentRewrite {
     /// Held, so that no other list is allocated at its address while it is here.
     ops: Arc<[PlanOp<Kernel>]>,
@@ -172,47 +176,16 @@ struct RecentRewrite {
     rewrite: SharedRewrite,
 }
 
-/// How many rewrites [`RecentRewrites`] keeps.
-const RECENT_REWRITES: usize = 4;
-
-impl RecentRewrites {
-    fn find(&self, subtask: &Subtask<Kernel>, inputs: &[InputInfo]) -> Option<SharedRewrite> {
-        self.entries
-            .iter()
-            .find(|entry| {
-                Arc::ptr_eq(&entry.ops, &subtask.ops)
-                    && entry.inputs == inputs
-                    && entry
-                        .outputs
-                        .iter()
-                        .copied()
-                        .eq(subtask.outputs.iter().map(|&(position, _)| position))
-            })
-            .map(|entry| entry.rewrite.clone())
-    }
-
-    fn insert(
-        &mut self,
-        subtask: &Subtask<Kernel>,
-        inputs: Vec<InputInfo>,
-        rewrite: SharedRewrite,
-    ) {
-        let entry = RecentRewrite {
-            ops: subtask.ops.clone(),
-            outputs: subtask
+impl RecentRewrite {
+    /// Whether `subtask`, reading `inputs`, would be rewritten as this was.
+    fn fits(&self, subtask: &Subtask<Kernel>, inputs: &[InputInfo]) -> bool {
+        Arc::ptr_eq(&self.ops, &subtask.ops)
+            && self.inputs == inputs
+            && self
                 .outputs
                 .iter()
-                .map(|&(position, _)| position)
-                .collect(),
-            inputs,
-            rewrite,
-        };
-        if self.entries.len() < RECENT_REWRITES {
-            self.entries.push(entry);
-        } else {
-            self.entries[self.next] = entry;
-            self.next = (self.next + 1) % RECENT_REWRITES;
-        }
+                .copied()
+                .eq(subtask.outputs.iter().map(|&(position, _)| position))
     }
 }
 
