@@ -695,6 +695,20 @@ impl Lowerer<'_> {
         Ok((u, s, vh))
     }
 
+    /// Each matrix's largest singular value, `s.max(axis=-1, keepdims=True)`, for the
+    /// cutoffs of `pinv`, `lstsq` and `matrix_rank`.
+    fn largest_singular_values(&mut self, s: TileableId, span: Span) -> LowerResult<TileableId> {
+        self.apply_args(
+            "amax",
+            vec![
+                (None, self.arg_at(Value::Tensor(s), span)),
+                (Some("axis"), self.arg_at(Value::Int(-1), span)),
+                (Some("keepdims"), self.arg_at(Value::Bool(true), span)),
+            ],
+            span,
+        )
+    }
+
     /// Which singular values a pseudo-inverse and `lstsq` keep (`s > rcond * top`, `top`
     /// the largest, broadcast against `s`) and their reciprocals (0 where not kept).
     fn kept_reciprocals(
@@ -748,15 +762,7 @@ impl Lowerer<'_> {
         } else {
             self.stacked_svd(a.id, false, span)?
         };
-        let top = self.apply_args(
-            "amax",
-            vec![
-                (None, self.arg_at(Value::Tensor(s), span)),
-                (Some("axis"), self.arg_at(Value::Int(-1), span)),
-                (Some("keepdims"), self.arg_at(Value::Bool(true), span)),
-            ],
-            span,
-        )?;
+        let top = self.largest_singular_values(s, span)?;
         let (_, inverse) = self.kept_reciprocals(s, top, rcond, span)?;
         let pinv = self.apply(
             "einsum",
@@ -804,15 +810,7 @@ impl Lowerer<'_> {
             Some(tol) => Value::Float(tol),
             None => {
                 let rtol = rtol.unwrap_or(epsilon(a.result) * m.max(n) as f64);
-                let top = self.apply_args(
-                    "amax",
-                    vec![
-                        (None, self.arg_at(Value::Tensor(s), span)),
-                        (Some("axis"), self.arg_at(Value::Int(-1), span)),
-                        (Some("keepdims"), self.arg_at(Value::Bool(true), span)),
-                    ],
-                    span,
-                )?;
+                let top = self.largest_singular_values(s, span)?;
                 Value::Tensor(self.apply(
                     "multiply",
                     vec![Value::Tensor(top), Value::Float(rtol)],
