@@ -262,9 +262,16 @@ fn cancel_while_running_ends_within_a_second_and_leaves_no_files() {
 const BIG_QUICK: &str = "import mars.tensor as mt\nprint(mt.ones(1000, chunks=1).sum())\n";
 
 /// A script whose compilation takes a while (many chunks).
+/// A script whose compile takes a while (about 300 k chunks) and whose run takes
+/// seconds, so that a cancel sent a few hundred milliseconds after it starts
+/// preparing lands before it ends, however fast the machine compiles.
 const SLOW_TO_COMPILE: &str = "import mars.tensor as mt\n\
-a = mt.ones((6000, 6000), chunks=30)\n\
-print((a + 1).sum())\n";
+a = mt.ones((6000, 6000), chunks=20)\n\
+print((a + 1).sum())\n\
+x = mt.random.rand(3000, 3000, chunks=300)\n\
+y = x @ x\n\
+z = y @ y\n\
+print((z @ z).sum())\n";
 
 #[test]
 fn cancel_while_preparing_or_queued() {
