@@ -10,7 +10,7 @@
 //! observer that wants spans gets them (all on worker 0), and worker 0's memory at
 //! the end, as from a threaded run.
 
-use super::kernel_call::run_ops_with;
+use super::kernel_call::{run_ops_with, OpScratch};
 use super::trace::{ExecObserver, SubtaskSpan, WorkerMemory};
 use super::{ChunkKernel, ExecError, ExecOptions, ExecOutput, ExecStats};
 use crate::plan::{ChunkId, Plan, SubtaskId};
@@ -40,6 +40,7 @@ pub(super) fn execute_inline<K: ChunkKernel>(
     }
     let mut held: Vec<Option<Arc<K::Value>>> = vec![None; chunks];
     let wants_spans = observer.wants_spans();
+    let mut scratch = OpScratch::default();
     let (mut live_chunks, mut live_bytes) = (0u64, 0u64);
     let (mut peak_chunks, mut peak_bytes) = (0u64, 0u64);
     for (index, subtask) in plan.subtasks.iter().enumerate() {
@@ -50,12 +51,11 @@ pub(super) fn execute_inline<K: ChunkKernel>(
         {
             return Err(ExecError::Cancelled);
         }
-        let mut values = Vec::with_capacity(subtask.ops.len());
         let span_start = wants_spans.then(|| started.elapsed().as_nanos() as u64);
         let ran = run_ops_with(
             subtask,
             |chunk: ChunkId| held[chunk.0 as usize].as_ref(),
-            &mut values,
+            &mut scratch,
         );
         if let Err(message) = ran {
             return Err(ExecError::SubtaskFailed {
@@ -66,13 +66,14 @@ pub(super) fn execute_inline<K: ChunkKernel>(
             });
         }
         for &(op, chunk) in &subtask.outputs {
-            let value = values[op as usize].clone().ok_or_else(|| {
+            let value = scratch.values[op as usize].clone().ok_or_else(|| {
                 ExecError::Internal(format!("the value of published op {op} was dropped"))
             })?;
             live_chunks += 1;
             live_bytes += K::nbytes(&value) as u64;
             held[chunk.0 as usize] = Some(value);
         }
+        scratch.clear();
         peak_chunks = peak_chunks.max(live_chunks);
         peak_bytes = peak_bytes.max(live_bytes);
         if let Some(start_nanos) = span_start {

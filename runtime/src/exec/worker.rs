@@ -16,7 +16,7 @@
 
 use super::faults::FaultInjection;
 use super::index::PlanIndex;
-use super::kernel_call::{panic_text, run_ops};
+use super::kernel_call::{panic_text, run_ops, OpScratch};
 use super::message::{CompletionReport, CoordinatorMessage, WorkOrder, WorkerMessage};
 use super::store::{ChunkMap, ChunkStore, IdMap};
 use super::transport::{Disconnected, Inbox, Received, Transport};
@@ -88,8 +88,8 @@ struct Worker<K: ChunkKernel, T> {
     /// none, when they were abandoned while the request was out).
     fetching: ChunkMap<Vec<SubtaskId>>,
     report: CompletionReport<K::Value>,
-    /// The values of the running subtask's ops; kept to reuse its allocation.
-    op_values: Vec<Option<Arc<K::Value>>>,
+    /// The running subtask's op values; kept to reuse their allocations.
+    scratch: OpScratch<K::Value>,
     report_every: u32,
     busy_since: Option<Instant>,
     killed: bool,
@@ -110,7 +110,7 @@ where
             waiting: IdMap::default(),
             fetching: ChunkMap::default(),
             report: CompletionReport::new(me),
-            op_values: Vec::new(),
+            scratch: OpScratch::default(),
             report_every: 1,
             busy_since: None,
             killed: false,
@@ -309,16 +309,16 @@ where
         }
         let subtask = &self.context.plan.subtasks[id.index()];
         let start = self.context.record_spans.then(Instant::now);
-        let mut values = std::mem::take(&mut self.op_values);
-        if let Err(message) = run_ops(subtask, &self.store, &mut values) {
-            values.clear();
-            self.op_values = values;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        if let Err(message) = run_ops(subtask, &self.store, &mut scratch) {
+            scratch.clear();
+            self.scratch = scratch;
             self.report.failed.push((id, message));
             return Ok(());
         }
         for &(op_index, chunk) in &subtask.outputs {
             // Published ops are never dropped (see `run_ops`).
-            let Some(value) = &values[op_index as usize] else {
+            let Some(value) = &scratch.values[op_index as usize] else {
                 debug_assert!(false, "published op {op_index} of {id} has no value");
                 continue;
             };
@@ -337,8 +337,8 @@ where
             self.report.spans.push(span);
         }
         self.report.subtasks.push(id);
-        values.clear();
-        self.op_values = values;
+        scratch.clear();
+        self.scratch = scratch;
         Ok(())
     }
 
@@ -369,7 +369,7 @@ where
         self.runnable.clear();
         self.waiting.clear();
         self.fetching.clear();
-        self.op_values.clear();
+        self.scratch.clear();
         self.report = CompletionReport::new(self.context.me);
     }
 

@@ -16,6 +16,7 @@ use super::codegen::{
 use super::externs::{all_externs, Extern, ExternType};
 use super::scalar_ops::scalar_type;
 use super::scalar_ops::ExternResolver;
+use crate::dtype::DType;
 use cranelift_codegen::ir::{types, AbiParam, FuncRef, UserFuncName};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilder;
@@ -33,6 +34,9 @@ pub struct CompiledKernel {
     pub(super) address: usize,
     /// The Cranelift IR, as `--emit kernels` prints it.
     pub ir: String,
+    /// The dtype of each leaf, in leaf order (what `key.graph.leaf_dtypes()` gives,
+    /// kept so that running a chunk does not walk the graph again).
+    pub leaf_dtypes: Vec<DType>,
 }
 
 impl std::fmt::Debug for CompiledKernel {
@@ -219,6 +223,7 @@ fn compile(key: &KernelKey) -> Result<CompiledKernel, String> {
         key: key.clone(),
         address,
         ir,
+        leaf_dtypes: key.graph.leaf_dtypes(),
     })
 }
 

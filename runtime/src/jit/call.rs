@@ -168,8 +168,8 @@ pub(super) fn run_row(
         call(kernel, slots, out, n);
         return Ok(());
     }
-    let dtypes = kernel.key.graph.leaf_dtypes();
-    for (operand, &dtype) in operands.iter().zip(&dtypes) {
+    let dtypes = &kernel.leaf_dtypes;
+    for (operand, &dtype) in operands.iter().zip(dtypes) {
         if let Operand::Source(leaf, _) = operand {
             if leaf.indexed_dtype() != Some(dtype) {
                 return Err(format!(
@@ -226,7 +226,7 @@ pub(super) fn run_row(
             }
             let block = RowBlock {
                 start,
-                dtypes: &dtypes,
+                dtypes,
                 broadcast: &kernel.key.variant.broadcast,
                 scratch: &scratch_addresses,
             };

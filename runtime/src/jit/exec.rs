@@ -17,8 +17,10 @@ use crate::kernels::FromScalar;
 use crate::ops::ReduceOp;
 use crate::scalar::Scalar;
 use crate::storage::npy::codec::checked_region_byte_runs;
+use crate::plan::Recent;
 use crate::storage::npy::Reserved;
 use ndarray::{ArrayD, IxDyn};
+use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -37,10 +39,8 @@ pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
 
 fn run_into_buffer(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
     let buffers = buffer_args(op, args)?;
-    let geometry = geometry(op, &buffers)?;
-    let reduce_axes = op.reduce.as_ref().map(|reduce| sorted_axes(&reduce.axes));
-    let layout = row_layout(&geometry, reduce_axes.as_deref())?.grouped(&op.kernel.key.graph);
-    let kernel = kernel_for(&op.kernel, &layout)?;
+    let laid = laid_out(op, &buffers)?;
+    let kernel = &laid.kernel;
     let graph = &kernel.key.graph;
     let root_dtype = graph.root_dtype();
     let (out_dtype, initial) = match graph.reduce {
@@ -50,28 +50,144 @@ fn run_into_buffer(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, Strin
             (dtype, identity(reduce, dtype))
         }
     };
-    let out_len = match graph.reduce {
+    let mut out = TypedVec::filled(out_dtype, laid.out_len, initial)?;
+    run_rows(
+        kernel,
+        op,
+        &laid.layout,
+        &buffers,
+        &laid.bases,
+        out_dtype,
+        &OutTarget::buffer(out.bytes_mut()),
+    )?;
+    match (graph.reduce, &laid.reduce_axes) {
+        (Some(reduce), Some(axes)) => {
+            reduce_state(reduce, root_dtype, &laid.layout.shape, axes.clone(), out)
+                .map(ChunkValue::State)
+        }
+        _ => out.into_array(&laid.layout.shape).map(ChunkValue::Array),
+    }
+}
+
+/// How one chunk of a [`JitOp`] is walked: everything that depends on the op's kernel,
+/// its reduction and its leaves' shapes and places, not on the values. The chunks of
+/// a step are alike, so a worker computes this once per step, not once per chunk
+/// (see [`laid_out`]).
+struct Laid {
+    /// What the entry was made for: [`layout_key`]'s words and the planned kernel
+    /// (held, so that its address in the key cannot be reused by another kernel).
+    key: Vec<usize>,
+    planned: Arc<CompiledKernel>,
+    layout: RowLayout,
+    /// The kernel compiled for the layout's variant.
+    kernel: Arc<CompiledKernel>,
+    /// The reduced axes, sorted, for an op with a reduction tail.
+    reduce_axes: Option<Vec<usize>>,
+    /// Elements of the output buffer (the accumulator's, for a reduction).
+    out_len: usize,
+    /// Per leaf, the index of its first element ([`LeafGeometry::base`]).
+    bases: Vec<usize>,
+}
+
+thread_local! {
+    /// The layouts this thread computed last, with the key of each.
+    static LAID: std::cell::RefCell<(Vec<usize>, Recent<std::rc::Rc<Laid>>)> =
+        std::cell::RefCell::new((Vec::new(), Recent::default()));
+}
+
+/// The layout of this chunk of `op`: one of the last few this thread computed when
+/// their kernel, reduction and leaf geometries are the same (compared as a few words,
+/// without building the geometry), else computed now and remembered.
+fn laid_out(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<std::rc::Rc<Laid>, String> {
+    LAID.with(|cell| {
+        let (key, recent) = &mut *cell.borrow_mut();
+        layout_key(op, buffers, key)?;
+        if let Some(laid) =
+            recent.find(|laid| Arc::ptr_eq(&laid.planned, &op.kernel) && laid.key == *key)
+        {
+            return Ok(std::rc::Rc::clone(laid));
+        }
+        let laid = std::rc::Rc::new(lay_out(op, buffers, key.clone())?);
+        recent.insert(std::rc::Rc::clone(&laid));
+        Ok(laid)
+    })
+}
+
+/// Writes into `key` the words a chunk's layout depends on besides its planned
+/// kernel: the reduced axes, then each leaf's kind, shape and (for a leaf read in
+/// place from a larger array) that array's shape and the chunk's offset in it.
+fn layout_key(
+    op: &JitOp,
+    buffers: &[Cow<'_, ArrayData>],
+    key: &mut Vec<usize>,
+) -> Result<(), String> {
+    key.clear();
+    match &op.reduce {
+        Some(reduce) => {
+            key.push(reduce.axes.len());
+            key.extend_from_slice(&reduce.axes);
+        }
+        None => key.push(usize::MAX),
+    }
+    let mut next_buffer = buffers.iter();
+    let dims = |key: &mut Vec<usize>, dims: &[usize]| {
+        key.push(dims.len());
+        key.extend_from_slice(dims);
+    };
+    for leaf in &op.leaves {
+        match leaf {
+            LeafInstance::Buffer => {
+                let data = next_buffer
+                    .next()
+                    .ok_or_else(|| "internal error: too few JIT arguments".to_string())?;
+                key.push(0);
+                dims(key, data.shape());
+            }
+            LeafInstance::Constant { shape, .. } => {
+                key.push(1);
+                dims(key, shape);
+            }
+            LeafInstance::Indexed { shape, .. } => {
+                key.push(2);
+                dims(key, shape);
+            }
+            LeafInstance::Mapped {
+                global_shape,
+                offset,
+                shape,
+                ..
+            } => {
+                key.push(3);
+                dims(key, global_shape);
+                dims(key, offset);
+                dims(key, shape);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Computes a chunk's [`Laid`] from its leaves' geometry.
+fn lay_out(op: &JitOp, buffers: &[Cow<'_, ArrayData>], key: Vec<usize>) -> Result<Laid, String> {
+    let geometry = geometry(op, buffers)?;
+    let reduce_axes = op.reduce.as_ref().map(|reduce| sorted_axes(&reduce.axes));
+    let layout = row_layout(&geometry, reduce_axes.as_deref())?.grouped(&op.kernel.key.graph);
+    let kernel = kernel_for(&op.kernel, &layout)?;
+    let out_len = match kernel.key.graph.reduce {
         None => layout.len(),
         Some(_) => keepdims_shape(&layout.shape, reduce_axes.as_deref())
             .iter()
             .product(),
     };
-    let mut out = TypedVec::filled(out_dtype, out_len, initial)?;
-    run_rows(
-        &kernel,
-        op,
-        &layout,
-        &buffers,
-        &geometry,
-        out_dtype,
-        &OutTarget::buffer(out.bytes_mut()),
-    )?;
-    match (graph.reduce, reduce_axes) {
-        (Some(reduce), Some(axes)) => {
-            reduce_state(reduce, root_dtype, &layout.shape, axes, out).map(ChunkValue::State)
-        }
-        _ => out.into_array(&layout.shape).map(ChunkValue::Array),
-    }
+    Ok(Laid {
+        key,
+        planned: Arc::clone(&op.kernel),
+        bases: geometry.iter().map(|leaf| leaf.base).collect(),
+        layout,
+        kernel,
+        reduce_axes,
+        out_len,
+    })
 }
 
 /// Computes an element-wise chunk straight into its region of a save's mapped file.
@@ -105,12 +221,13 @@ fn run_into_file(op: &JitOp, sink: &SaveSink, args: &[&ChunkValue]) -> Result<Ch
     let out = LeafGeometry::within(&file.shape, &sink.offset, &shape);
     let layout = row_layout_into(&geometry, &out)?;
     let kernel = kernel_for(&op.kernel, &layout)?;
+    let bases: Vec<usize> = geometry.iter().map(|leaf| leaf.base).collect();
     run_rows(
         &kernel,
         op,
         &layout,
         &buffers,
-        &geometry,
+        &bases,
         file.dtype,
         &OutTarget::file(&mapping),
     )?;
@@ -140,8 +257,11 @@ fn kernel_for(
     })
 }
 
+/// A chunk's arguments (kernels read one to three: no allocation for them).
+type Buffers<'a> = SmallVec<[Cow<'a, ArrayData>; 4]>;
+
 /// The argument chunks as C-contiguous data.
-fn buffer_args<'a>(op: &JitOp, args: &[&'a ChunkValue]) -> Result<Vec<Cow<'a, ArrayData>>, String> {
+fn buffer_args<'a>(op: &JitOp, args: &[&'a ChunkValue]) -> Result<Buffers<'a>, String> {
     let wanted = op
         .leaves
         .iter()
@@ -214,20 +334,20 @@ fn run_rows(
     op: &JitOp,
     layout: &RowLayout,
     buffers: &[Cow<'_, ArrayData>],
-    geometry: &[LeafGeometry],
+    bases: &[usize],
     out_dtype: DType,
     out: &OutTarget<'_>,
 ) -> Result<(), String> {
     if layout.is_empty() {
         return Ok(());
     }
-    let leaf_dtypes = kernel.key.graph.leaf_dtypes();
-    if leaf_dtypes.len() != op.leaves.len() {
+    let leaf_dtypes = &kernel.leaf_dtypes;
+    if leaf_dtypes.len() != op.leaves.len() || bases.len() != op.leaves.len() {
         return Err("internal error: JIT leaves do not match the kernel".into());
     }
-    let mut buffer_of_leaf = Vec::with_capacity(op.leaves.len());
+    let mut buffer_of_leaf: SmallVec<[Option<&[u8]>; 4]> = SmallVec::new();
     let mut next = buffers.iter();
-    for (leaf, &dtype) in op.leaves.iter().zip(&leaf_dtypes) {
+    for (leaf, &dtype) in op.leaves.iter().zip(leaf_dtypes) {
         buffer_of_leaf.push(match leaf {
             LeafInstance::Buffer => {
                 let data = next.next().ok_or("internal error: too few JIT arguments")?;
@@ -261,14 +381,14 @@ fn run_rows(
         Mode::FoldRow => out_itemsize,
         _ => n * out_itemsize,
     };
-    let mut index = vec![0usize; outer];
+    let mut index: SmallVec<[usize; 4]> = smallvec::smallvec![0; outer];
     let mut slots = Vec::new();
-    let mut operands = Vec::with_capacity(op.leaves.len());
-    let group = GroupedRows::new(kernel, layout, &leaf_dtypes, op)?;
+    let mut operands: SmallVec<[Operand<'_>; 4]> = SmallVec::new();
+    let group = GroupedRows::new(kernel, layout, leaf_dtypes, op)?;
     loop {
         operands.clear();
         for (k, leaf) in op.leaves.iter().enumerate() {
-            let position = geometry[k].base
+            let position = bases[k]
                 + (0..outer)
                     .map(|axis| index[axis] * layout.leaf_strides[k][axis])
                     .sum::<usize>();
