@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use marsc::driver::{self, Options};
 use marsc::error::JobError;
 use marsc::fuse::Fusion;
-use marsc::run::memory::projected_chunk_bytes;
+use marsc::run::preflight::projected_chunk_bytes;
 use marsc::simulate::units::{
     format_bytes, format_rate, format_seconds, parse_bandwidth, parse_duration, parse_flop_rate,
 };

@@ -1,7 +1,7 @@
 //! How long lowering takes on a generated 10,000-statement script (parsing is
 //! measured separately, so the lowering figure stands on its own).
 //!
-//! Run with `cargo bench -p marsc --bench lower`.
+//! Run with `cargo bench -p marsc-compiler --bench lower`.
 
 use marsc::lower::{lower, LowerOptions};
 use std::fmt::Write;

@@ -1,7 +1,7 @@
 //! The scheduling passes together on about a million chunks: fusion (ChunkGraph →
 //! SubtaskGraph), worker assignment and priority. Target: under 1 µs per chunk for
 //! all three. Prints the CPU time per chunk of each pass once, then divan's timings
-//! of fusion alone and of all three (`cargo bench -p marsc --bench passes`).
+//! of fusion alone and of all three (`cargo bench -p marsc-compiler --bench passes`).
 //!
 //! Two graphs: an element-wise tree over two random inputs ending in a sum (most
 //! chunks fuse into the reduction's map), and a long element-wise chain over a 2-D

@@ -1,7 +1,7 @@
 //! Planning throughput: `ones((1000, 1000), chunks=1)` → `(x + 1).sum()`, about 3.3
 //! million chunks. Prints the time per chunk of forming subtasks, assigning
 //! priorities and building the runtime plan once before divan's timings
-//! (`cargo bench -p marsc --bench plan`). Planning runs once per chunk, so it must
+//! (`cargo bench -p marsc-compiler --bench plan`). Planning runs once per chunk, so it must
 //! stay well under a second for a million chunks.
 
 use marsc::driver::{self, Options};

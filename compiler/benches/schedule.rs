@@ -6,7 +6,7 @@
 //! neighbours close together), and also randomly renumbered: the worst case for the
 //! caches, since every step then touches memory far from the last.
 //!
-//! Run with `cargo bench -p marsc --bench schedule`.
+//! Run with `cargo bench -p marsc-compiler --bench schedule`.
 
 use marsc::schedule::assign::{assign_workers, InitialAssignment};
 use marsc::schedule::priority::{bfs_order, max_live_results, order};

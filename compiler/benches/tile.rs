@@ -1,6 +1,6 @@
 //! Tiling throughput: `ones((1000, 1000), chunks=1)` → `(x + 1).sum()`, a graph of
 //! about 3.3 million chunks. Prints the nanoseconds per chunk and the bytes of graph
-//! per chunk once before divan's timings (`cargo bench -p marsc --bench tile`).
+//! per chunk once before divan's timings (`cargo bench -p marsc-compiler --bench tile`).
 
 use marsc::tile::{tile, TileOptions};
 use marsc::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableNode};

@@ -184,7 +184,7 @@ pub fn compile_for_run(
         workers: options.workers.or(Some(run_options.workers)),
         ..options.clone()
     };
-    compile_checked(text, &scheduled, crate::run::memory::check_saves)
+    compile_checked(text, &scheduled, crate::run::preflight::check_saves)
 }
 
 /// Runs an already compiled script, writing what it prints to `out` as `print`

@@ -354,7 +354,7 @@ pub const SMALL_BYTES: u64 = 16 << 20;
 /// The lane of a compiled job.
 fn lane_of(compiled: &Compiled) -> LaneKind {
     let small = compiled.subtasks.len() <= SMALL_SUBTASKS
-        && marsc::run::memory::projected_chunk_bytes(&compiled.chunks)
+        && marsc::run::preflight::projected_chunk_bytes(&compiled.chunks)
             .iter()
             .sum::<u64>()
             <= SMALL_BYTES;

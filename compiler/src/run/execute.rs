@@ -6,8 +6,8 @@
 //! for, and removes partial saves when the run fails or is cancelled.
 
 use super::active;
-use super::memory::{check_fits, projected_chunk_bytes};
 use super::options::{Progress, RunOptions};
+use super::preflight::{check_fits, projected_chunk_bytes};
 use crate::chunk::ChunkGraph;
 use crate::error::JobError;
 use crate::tileable::TileableGraph;

@@ -9,9 +9,9 @@ pub mod active;
 pub mod cancel;
 pub mod execute;
 pub mod failure;
-pub mod memory;
 pub mod options;
 pub mod output;
+pub mod preflight;
 pub mod stats;
 
 pub use cancel::CancelToken;

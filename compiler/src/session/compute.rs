@@ -21,7 +21,7 @@ use crate::error::JobError;
 use crate::plan::runtime_id;
 use crate::run::execute::{execute_plan, PlanFailure};
 use crate::run::failure::failure_error;
-use crate::run::memory::projected_chunk_bytes;
+use crate::run::preflight::projected_chunk_bytes;
 use crate::run::RunOptions;
 use crate::subtask::SubtaskGraph;
 use crate::tileable::TileableGraph;

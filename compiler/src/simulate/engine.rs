@@ -307,7 +307,7 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    /// The runtime's choice for an unpinned subtask (`exec/dispatch.rs`
+    /// The runtime's choice for an unpinned subtask (`exec/ready.rs`
     /// `choose_worker`): the holder of most input bytes if its queue has room, a
     /// nearly idle worker if not, else wait.
     fn place(&mut self, task: u32) -> Option<u32> {

@@ -1,6 +1,6 @@
 //! From the compiler's SubtaskGraph to the simulator's [`SimGraph`]: each subtask's
 //! worker and priority as scheduled, the published chunks it reads and writes with
-//! their projected bytes (`run/memory.rs`, what `--memory-limit` budgets with), the
+//! their projected bytes (`run/preflight.rs`, what `--memory-limit` budgets with), the
 //! bytes it streams (its inputs once, and every value it computes), and the flops
 //! of its block matrix products.
 
@@ -10,7 +10,7 @@ use crate::subtask::SubtaskGraph;
 use std::collections::HashMap;
 
 /// The plan of `subtasks` as a [`SimGraph`]; `projected` holds every chunk's bytes,
-/// indexed by chunk id (`run::memory::projected_chunk_bytes`).
+/// indexed by chunk id (`run::preflight::projected_chunk_bytes`).
 pub fn from_subtasks(subtasks: &SubtaskGraph, chunks: &ChunkGraph, projected: &[u64]) -> SimGraph {
     let mut index: HashMap<ChunkId, u32> = HashMap::new();
     let mut sim_chunks = Vec::new();

@@ -6,7 +6,7 @@
 //! The model ([`Cluster`]), in brief:
 //! - **Workers** have one core each. The coordinator hands out ready subtasks in the
 //!   plan's priority order, a pinned subtask to its worker, any other to the worker
-//!   holding most of its input bytes (the runtime's `exec/dispatch.rs` rule, with its
+//!   holding most of its input bytes (the runtime's `exec/ready.rs` rule, with its
 //!   queue depth), and at most `depth` subtasks in flight per worker. A worker asks
 //!   for its missing inputs as soon as an order arrives and runs the subtasks whose
 //!   inputs are all present, first come first served.

@@ -246,7 +246,7 @@ print((a @ b).sum())
         ..Options::default()
     };
     let (_, chunks, subtasks) = driver::subtasks(text, &options).unwrap();
-    let projected = crate::run::memory::projected_chunk_bytes(&chunks);
+    let projected = crate::run::preflight::projected_chunk_bytes(&chunks);
     let graph = super::from_subtasks(&subtasks, &chunks, &projected);
     assert_eq!(graph.tasks.len(), subtasks.len());
     // The block products do 2 m k n flops in all, however they are split.

@@ -15,12 +15,12 @@ mod dispatching;
 mod recovery;
 mod spilling;
 
-use super::dispatch::{QueueDepth, ReadyQueue};
 use super::faults::KillSchedule;
 use super::index::PlanIndex;
 use super::locations::ChunkLocations;
 use super::memory::{MemoryBudget, MAX_PROCESSES};
 use super::message::{CompletionReport, CoordinatorMessage, WorkOrder};
+use super::ready::{QueueDepth, ReadyQueue};
 use super::results::ResultStore;
 use super::stats::{ExecStats, LiveTracker};
 use super::store::IdMap;

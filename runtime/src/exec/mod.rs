@@ -28,7 +28,7 @@
 //! just wait) releases a subtask once all its inputs exist and dispatches ready
 //! subtasks in (priority, id) order: to the plan's preferred worker if any, else to the
 //! worker holding most of its input bytes, else to the least loaded (see
-//! `dispatch.rs`). Each worker keeps a small queue whose length adapts to the measured
+//! `ready.rs`). Each worker keeps a small queue whose length adapts to the measured
 //! subtask time, and reports completions halfway through it, so it never idles
 //! waiting for the coordinator while a better-priority subtask never waits behind a
 //! long queue. A chunk is freed on every worker holding it once its last consumer has
@@ -63,7 +63,6 @@
 //! memory limit the spilling bookkeeping costs a few flag checks per chunk.
 
 mod coordinator;
-mod dispatch;
 mod faults;
 mod index;
 mod inline;
@@ -74,6 +73,7 @@ pub mod message;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod pool;
+mod ready;
 mod results;
 pub mod spill_format;
 mod stats;
@@ -82,8 +82,8 @@ pub mod trace;
 pub mod transport;
 mod worker;
 
-pub use dispatch::{choose_worker, QueueDepth};
 pub use memory::check_memory;
+pub use ready::{choose_worker, QueueDepth};
 pub use stats::{process_status_bytes, ExecStats};
 pub use trace::{
     write_chrome_trace, write_chrome_trace_grouped, write_chrome_trace_with, ExecObserver,

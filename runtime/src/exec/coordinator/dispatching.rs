@@ -2,8 +2,8 @@
 //! admission of a run with a limit, and the work orders sent to workers.
 
 use super::{Coordinator, Phase};
-use crate::exec::dispatch::{choose_worker, NextReady};
 use crate::exec::message::{CoordinatorMessage, WorkerMessage};
+use crate::exec::ready::{choose_worker, NextReady};
 use crate::exec::transport::{Inbox, Transport};
 use crate::exec::{ChunkKernel, ExecError};
 use crate::plan::SubtaskId;
