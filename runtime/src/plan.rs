@@ -41,7 +41,7 @@ impl SubtaskId {
 
 impl fmt::Display for SubtaskId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "s{}", self.0)
+        write!(f, "st{}", self.0)
     }
 }
 

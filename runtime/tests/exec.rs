@@ -391,7 +391,7 @@ fn invalid_plans_and_options_are_rejected() {
     let error = run(&plan, 1).unwrap_err();
     assert_eq!(
         error,
-        ExecError::InvalidPlan("s0: input c0 is not published by an earlier subtask".into())
+        ExecError::InvalidPlan("st0: input c0 is not published by an earlier subtask".into())
     );
     plan.subtasks[0].inputs.clear();
     plan.results.push(ChunkId(7));

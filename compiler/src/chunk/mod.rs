@@ -29,19 +29,13 @@ use marsc_runtime::DType;
 use std::ops::Range;
 use std::path::PathBuf;
 
-/// Identifies a chunk; ids are dense and in topological order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ChunkId(pub u32);
+/// Identifies a chunk; ids are dense and in topological order. The runtime's plan
+/// numbers its chunks the same way, so the compiler uses the runtime's type.
+pub use marsc_runtime::plan::ChunkId;
 
 /// Identifies a step; ids are dense and in topological order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StepId(pub u32);
-
-impl ChunkId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
 
 impl StepId {
     pub fn index(self) -> usize {
@@ -330,11 +324,5 @@ pub struct TooManyChunks {
 impl std::fmt::Display for StepId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "s{}", self.0)
-    }
-}
-
-impl std::fmt::Display for ChunkId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "c{}", self.0)
     }
 }

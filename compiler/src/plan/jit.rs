@@ -5,15 +5,12 @@
 use crate::chunk::{ChunkGraph, ChunkId};
 use marsc_runtime::jit::{jit_plan, InputInfo, JitSummary};
 use marsc_runtime::kernel::Kernel;
-use marsc_runtime::plan::{self, Plan};
+use marsc_runtime::plan::Plan;
 
 /// Compiles the plan's eligible subtasks in place; an `Err` is an internal error.
 pub fn compile_kernels(plan: &mut Plan<Kernel>, chunks: &ChunkGraph) -> Result<JitSummary, String> {
-    jit_plan(plan, |chunk: plan::ChunkId| {
-        let id = ChunkId(chunk.0);
-        InputInfo {
-            dtype: chunks.step_of(id).dtype,
-            shape: chunks.data_shape(id),
-        }
+    jit_plan(plan, |id: ChunkId| InputInfo {
+        dtype: chunks.step_of(id).dtype,
+        shape: chunks.data_shape(id),
     })
 }

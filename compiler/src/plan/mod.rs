@@ -13,7 +13,7 @@ pub mod mapped;
 
 pub use kernel::KernelBuilder;
 
-use crate::chunk::{ChunkGraph, ChunkId};
+use crate::chunk::ChunkGraph;
 use crate::subtask::{SubtaskGraph, SubtaskId};
 use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::{self, OpArg, Plan, PlanOp, SharedOps};
@@ -54,7 +54,7 @@ pub fn build_plan(subtasks: &SubtaskGraph, chunks: &ChunkGraph) -> Result<Plan<K
     Ok(Plan {
         subtasks: planned,
         num_chunks: chunks.num_chunks() as u32,
-        results: subtasks.results().iter().map(|&c| runtime_id(c)).collect(),
+        results: subtasks.results().to_vec(),
     })
 }
 
@@ -90,7 +90,7 @@ fn plan_subtask(
                         stamp: id.0,
                         arg: OpArg::Input(inputs.len() as u32),
                     };
-                    inputs.push(runtime_id(input));
+                    inputs.push(input);
                 }
                 slot.arg
             })
@@ -104,7 +104,7 @@ fn plan_subtask(
             arg: OpArg::Local(position as u32),
         };
         if subtasks.is_published(chunk) {
-            outputs.push((position as u32, runtime_id(chunk)));
+            outputs.push((position as u32, chunk));
         }
     }
     let subtask = subtasks.subtask(id);
@@ -119,11 +119,6 @@ fn plan_subtask(
         worker: subtask.worker,
         label: chunks.step_of(*last).tileable.0,
     })
-}
-
-/// The runtime's id for a chunk: the same number.
-pub fn runtime_id(chunk: ChunkId) -> plan::ChunkId {
-    plan::ChunkId(chunk.0)
 }
 
 #[cfg(test)]

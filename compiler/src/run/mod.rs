@@ -20,7 +20,7 @@ pub use stats::RunStats;
 
 use crate::driver::Compiled;
 use crate::error::JobError;
-use crate::subtask::{SubtaskGraph, SubtaskId};
+use crate::subtask::SubtaskGraph;
 use execute::{execute_plan, PlanFailure};
 use marsc_runtime::exec::{ChunkKernel, ExecError, ExecStats};
 use marsc_runtime::kernel::Kernel;
@@ -74,7 +74,7 @@ fn failed_run(
     // program's own.
     let mut prefix: Option<(SubtaskGraph, Arc<Plan<Kernel>>)> = None;
     while let ExecError::SubtaskFailed { subtask, .. } = &error {
-        let failed = SubtaskId(subtask.0);
+        let failed = *subtask;
         let subtasks = prefix.as_ref().map_or(&program.subtasks, |(s, _)| s);
         let first = failure::first_failed_output(&program.chunks, subtasks, failed);
         let first = failure::statement_start(&program.tileables, first);

@@ -5,19 +5,17 @@
 //! arrives as its corners only ([`PrintItem::Summary`]) and is laid out with `...`
 //! from them and its full shape.
 
-use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
+use crate::chunk::{ChunkGraph, ChunkId, ChunkOutput, PrintItem, StepId};
 use crate::error::JobError;
-use crate::plan::runtime_id;
 use marsc_runtime::format::{format_array, format_corners, repr_array, repr_corners, repr_scalar};
 use marsc_runtime::kernel::{AssemblePiece, ChunkValue, Kernel};
-use marsc_runtime::plan::ChunkId as RuntimeChunk;
 use marsc_runtime::ArrayData;
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Arc;
 
 /// The result chunks of a run, by chunk.
-pub type Results = HashMap<RuntimeChunk, Arc<ChunkValue>>;
+pub type Results = HashMap<ChunkId, Arc<ChunkValue>>;
 
 /// What printing a tensor shows: its values (only the corners of a summarized
 /// tensor) and the tensor's whole shape.
@@ -251,7 +249,7 @@ pub fn tensor(chunks: &ChunkGraph, results: &Results, step: StepId) -> Result<Ar
         .chunk_ids()
         .map(|chunk| {
             results
-                .get(&runtime_id(chunk))
+                .get(&chunk)
                 .ok_or_else(|| format!("internal error: no result for {chunk}"))
         })
         .collect::<Result<Vec<_>, _>>()?;

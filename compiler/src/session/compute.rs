@@ -18,7 +18,6 @@ use super::session_kernel::hand_in_cached;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkKey, ChunkOutput, StepId};
 use crate::driver::{plan_needed, Options};
 use crate::error::JobError;
-use crate::plan::runtime_id;
 use crate::run::execute::{execute_plan, PlanFailure};
 use crate::run::failure::failure_error;
 use crate::run::preflight::projected_chunk_bytes;
@@ -207,9 +206,7 @@ pub fn plan_with_cache_inspected(
     let (subtasks, plan, jit) = plan_needed(chunks, &selection.needed, results, options)?;
     inspect(&subtasks, &plan);
     let plan = hand_in_cached(plan, |chunk| {
-        cache
-            .get(&chunks.chunk_key(ChunkId(chunk.0)))
-            .map(Arc::clone)
+        cache.get(&chunks.chunk_key(chunk)).map(Arc::clone)
     });
     Ok(SessionPlan {
         plan: Arc::new(plan),
@@ -313,7 +310,7 @@ pub fn run_with_cache(
         stats = output.stats;
         for (chunk, value) in output.results {
             let value = Arc::unwrap_or_clone(value);
-            let id = ChunkId(chunk.0);
+            let id = chunk;
             cache.insert_in_step(
                 chunks.step_of(id).key,
                 chunks.chunk_key(id),
@@ -324,7 +321,7 @@ pub fn run_with_cache(
     }
     for chunk in planned.cached {
         if let Some(value) = cache.get(&chunks.chunk_key(chunk)) {
-            values.insert(runtime_id(chunk), Arc::clone(value));
+            values.insert(chunk, Arc::clone(value));
         }
     }
     Ok((values, stats))

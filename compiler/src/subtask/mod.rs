@@ -24,23 +24,10 @@ pub use schedule::{schedule_subtasks, AssignPolicy, OrderPolicy};
 pub use verify::verify;
 
 use crate::chunk::{ChunkGraph, ChunkId};
-use std::fmt;
 
-/// Identifies a subtask; ids are dense and in topological order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SubtaskId(pub u32);
-
-impl SubtaskId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Display for SubtaskId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "st{}", self.0)
-    }
-}
+/// Identifies a subtask; ids are dense and in topological order. The runtime's
+/// plan keeps the graph's order, so the compiler uses the runtime's type.
+pub use marsc_runtime::plan::SubtaskId;
 
 /// One subtask: its ops are `ops[ops_start..ops_start + ops_len]` of the graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
