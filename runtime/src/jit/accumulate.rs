@@ -2,7 +2,7 @@
 //! row values combined lane by lane into the output row, `out[j] = out[j] op x[j]`,
 //! with exactly the scalar fold's semantics so both loops give the same bits.
 
-use super::codegen::float_keeps;
+use super::scalar_ops::float_keeps;
 use crate::dtype::DType;
 use crate::ops::ReduceOp;
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Type, Value};
@@ -26,7 +26,7 @@ pub fn combine_lanes(
     value: Value,
 ) -> Result<Value, String> {
     Ok(match op {
-        ReduceOp::Sum | ReduceOp::Mean => super::codegen::add(b, dtype, acc, value),
+        ReduceOp::Sum | ReduceOp::Mean => super::scalar_ops::add(b, dtype, acc, value),
         ReduceOp::Prod if dtype.is_float() => b.ins().fmul(acc, value),
         ReduceOp::Max | ReduceOp::Min if dtype.is_float() => {
             extreme_lanes(b, op == ReduceOp::Max, vector, acc, value)

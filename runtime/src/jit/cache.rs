@@ -10,13 +10,11 @@
 //! spends compiling is counted per thread ([`thread_compile_seconds`]), so a job's
 //! JIT figures are its own even while other jobs compile.
 
-use super::codegen::{
-    accumulator_dtype, build_function, build_range_sum, uses_pairwise, KernelKey,
-};
+use super::codegen::{build_function, build_range_sum};
 use super::externs::{all_externs, Extern, ExternType};
+use super::key::{accumulator_dtype, uses_pairwise, CompiledKernel, KernelKey};
 use super::scalar_ops::scalar_type;
 use super::scalar_ops::ExternResolver;
-use crate::dtype::DType;
 use cranelift_codegen::ir::{types, AbiParam, FuncRef, UserFuncName};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilder;
@@ -26,32 +24,6 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
-
-/// A compiled kernel: the entry point of one [`KernelKey`] and its IR text.
-pub struct CompiledKernel {
-    pub key: KernelKey,
-    /// The address of `fn(args: *const u64, out: *mut u8, n: u64)`.
-    pub(super) address: usize,
-    /// The Cranelift IR, as `--emit kernels` prints it.
-    pub ir: String,
-    /// The dtype of each leaf, in leaf order (what `key.graph.leaf_dtypes()` gives,
-    /// kept so that running a chunk does not walk the graph again).
-    pub leaf_dtypes: Vec<DType>,
-}
-
-impl std::fmt::Debug for CompiledKernel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CompiledKernel")
-            .field("key", &self.key)
-            .finish_non_exhaustive()
-    }
-}
-
-impl PartialEq for CompiledKernel {
-    fn eq(&self, other: &CompiledKernel) -> bool {
-        self.key == other.key
-    }
-}
 
 /// A key's compiled kernel, or why it cannot be compiled (set once).
 type Slot = Arc<OnceLock<Result<Arc<CompiledKernel>, String>>>;

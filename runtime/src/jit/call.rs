@@ -9,9 +9,9 @@
 //! pairwise sums fill their own <= 128-element base cases through `leaf_fill`.
 #![allow(unsafe_code)]
 
-use super::cache::CompiledKernel;
-use super::codegen::{uses_pairwise, Mode};
 use super::graph::SLOTS_PER_LEAF;
+use super::key::CompiledKernel;
+use super::key::{uses_pairwise, Mode};
 use super::leaves::{LeafBlock, LeafInstance};
 use crate::dtype::DType;
 use crate::storage::WritableNpy;

@@ -6,89 +6,21 @@
 //! for a sum) when every node is a plain lane-wise op, then a scalar tail.
 
 use super::call::{leaf_fill_address, FILL_SLOT_ELEMENTS};
-use super::externs::{Extern, ExternType};
-use super::graph::{JitGraph, LeafKind, NodeKind, SLOTS_PER_LEAF};
+use super::externs::{leaf_fill_extern, leaf_value_extern, Extern};
+use super::graph::{LeafKind, NodeKind, SLOTS_PER_LEAF};
+use super::key::{accumulator_dtype, uses_pairwise, KernelKey, Mode};
 use super::loops::CountedLoop;
 use super::scalar_ops::{
-    binary_is_vector_friendly, int_extremum, scalar_type, unary_is_vector_friendly, ExternResolver,
-    OpEmitter,
+    add, binary_is_vector_friendly, float_keeps, int_extremum, scalar_type,
+    unary_is_vector_friendly, ExternResolver, OpEmitter,
 };
 use crate::dtype::DType;
 use crate::ops::ReduceOp;
-use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{
     types, Function, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Type, Value,
 };
 use cranelift_codegen::isa::TargetFrontendConfig;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
-
-/// How a row's values are used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    /// `out[j] = value[j]`.
-    Store,
-    /// The row is one output position's run: `out[0] = fold(out[0], value[..])`.
-    FoldRow,
-    /// The row runs along kept axes: `out[j] = fold(out[j], value[j])`.
-    AccumulateRow,
-}
-
-/// The chunk-independent shape of a call: which leaves are broadcast along the row.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Variant {
-    /// Per leaf: its value does not change along the row (inner stride 0).
-    pub broadcast: Vec<bool>,
-    pub mode: Mode,
-    /// Rows one call folds into the same output row, in order (1, or
-    /// [`super::layout::ROW_GROUP`] for an `AccumulateRow` kernel whose rows are grouped;
-    /// leaf k's rows are then slot 1's byte stride apart).
-    pub rows: usize,
-}
-
-/// What the cache compiles once: a kernel's structure and its call variant.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct KernelKey {
-    pub graph: JitGraph,
-    pub variant: Variant,
-}
-
-/// The dtype a reduction accumulates `input` in (its map state's dtype).
-pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, String> {
-    use ReduceOp::*;
-    Ok(match op {
-        // The result dtype (`ops.rs`): sums in int64/uint64 or the float itself, a
-        // float32 mean in float32 as NumPy's (and the interpreter's), counts in int64.
-        Sum | Prod | Mean | Max | Min | All | Any | CountNonzero => op.result_dtype(input),
-        Var | Std | ArgMax | ArgMin | NanMax | NanMin | NanArgMax | NanArgMin | WeightsCheck
-        | ChoiceCheck => return Err(format!("not supported yet: {} in JIT kernels", op.name())),
-    })
-}
-
-/// The extern that computes an indexed leaf's value bits: `fn(source, index) -> u64`.
-pub fn leaf_value_extern(address: usize) -> Extern {
-    Extern {
-        name: "marsc_leaf_value",
-        address,
-        params: &[ExternType::I64, ExternType::I64],
-        result: ExternType::I64,
-    }
-}
-
-/// The extern that writes an indexed leaf's block of values:
-/// `fn(source, first_index, len, out) -> 0` (see `call::leaf_fill`).
-pub fn leaf_fill_extern(address: usize) -> Extern {
-    Extern {
-        name: "marsc_leaf_fill",
-        address,
-        params: &[
-            ExternType::I64,
-            ExternType::I64,
-            ExternType::I64,
-            ExternType::I64,
-        ],
-        result: ExternType::I64,
-    }
-}
 
 /// Builds the body of `func` (whose signature is `(i64, i64, i64)`).
 pub fn build_function(
@@ -147,18 +79,6 @@ pub fn build_function(
     b.seal_all_blocks();
     b.finalize(frontend);
     Ok(())
-}
-
-/// Whether the kernel sums floats over whole runs, which it does in NumPy's pairwise
-/// order (in a second, recursive function) to match the interpreter bit for bit.
-pub fn uses_pairwise(key: &KernelKey) -> bool {
-    key.variant.mode == Mode::FoldRow
-        && matches!(key.graph.reduce, Some(ReduceOp::Sum | ReduceOp::Mean))
-        && key
-            .graph
-            .reduce
-            .and_then(|op| accumulator_dtype(op, key.graph.root_dtype()).ok())
-            .is_some_and(DType::is_float)
 }
 
 /// Builds the recursive pairwise sum `fn(args, start, n) -> acc` of a pairwise kernel.
@@ -617,35 +537,6 @@ impl Lowering<'_, '_> {
             }
         })
     }
-}
-
-pub(super) fn add(b: &mut FunctionBuilder<'_>, dtype: DType, x: Value, y: Value) -> Value {
-    if dtype.is_float() {
-        b.ins().fadd(x, y)
-    } else {
-        b.ins().iadd(x, y)
-    }
-}
-
-/// Whether a max (`largest`) or min fold keeps `acc` rather than taking `value`, as
-/// the interpreter's `Direction::replaces` (NumPy's `maximum`) decides: `acc` stays
-/// when it is a NaN or strictly larger (smaller); otherwise `value` replaces it, so a
-/// NaN value replaces a number and an equal value (the other signed zero) replaces
-/// `acc`. Works on scalars and, lane by lane, on vectors.
-pub(super) fn float_keeps(
-    b: &mut FunctionBuilder<'_>,
-    largest: bool,
-    acc: Value,
-    value: Value,
-) -> Value {
-    let cc = if largest {
-        FloatCC::GreaterThan
-    } else {
-        FloatCC::LessThan
-    };
-    let acc_nan = b.ins().fcmp(FloatCC::Unordered, acc, acc);
-    let better = b.ins().fcmp(cc, acc, value);
-    b.ins().bor(acc_nan, better)
 }
 
 /// The interpreter's `Direction::replaces` fold: a NaN stays, and anything not

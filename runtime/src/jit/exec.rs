@@ -3,12 +3,13 @@
 //! or as the same [`ReduceState`] the interpreter's `reduce_map` builds — or, for an
 //! op with a save sink, writes the rows straight into the saved file's mapping.
 
-use super::cache::{compiled, CompiledKernel};
+use super::cache::compiled;
 use super::call::{bytes_of, bytes_of_mut, run_row, run_row_group, Operand, OutTarget, Output};
-use super::codegen::{accumulator_dtype, KernelKey, Mode, Variant};
+use super::key::CompiledKernel;
+use super::key::{accumulator_dtype, KernelKey, Mode, Variant};
 use super::layout::{root_shape, row_layout, row_layout_into, LeafGeometry, RowLayout};
 use super::leaves::LeafInstance;
-use super::{JitOp, SaveSink, SecondPass};
+use super::{JitOp, SaveSink};
 use crate::array::{try_filled, ArrayData};
 use crate::dtype::DType;
 use crate::kernel::ChunkValue;
@@ -24,20 +25,9 @@ use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-/// Computes the op's chunk from its argument chunks (one per buffer leaf, in order);
-/// an op with a save sink writes it into the saved file instead and returns `Done`.
-pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
-    match &op.second {
-        Some(SecondPass::Arg(pass)) => return super::arg::run_arg(op, pass, args),
-        None => {}
-    }
-    match &op.sink {
-        Some(sink) => run_into_file(op, sink, args),
-        None => run_into_buffer(op, args),
-    }
-}
-
-fn run_into_buffer(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+/// Computes one pass of the op into a buffer of its own: its chunk, or its reduction
+/// tail's partial state.
+pub(super) fn run_into_buffer(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
     let buffers = buffer_args(op, args)?;
     let laid = laid_out(op, &buffers)?;
     let kernel = &laid.kernel;
@@ -193,7 +183,11 @@ fn lay_out(op: &JitOp, buffers: &[Cow<'_, ArrayData>], key: Vec<usize>) -> Resul
 /// Computes an element-wise chunk straight into its region of a save's mapped file.
 /// Without a mapping that can reserve the region's pages, computes it into a buffer
 /// and writes that as an interpreted region would.
-fn run_into_file(op: &JitOp, sink: &SaveSink, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+pub(super) fn run_into_file(
+    op: &JitOp,
+    sink: &SaveSink,
+    args: &[&ChunkValue],
+) -> Result<ChunkValue, String> {
     let buffers = buffer_args(op, args)?;
     let geometry = geometry(op, &buffers)?;
     let shape = root_shape(&geometry)?;

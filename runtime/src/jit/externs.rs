@@ -258,8 +258,8 @@ pub fn float_to_int_extern(to: DType) -> Option<Extern> {
 /// Every extern a kernel may call, for the JIT's symbol lookup.
 pub fn all_externs() -> Vec<Extern> {
     let mut all = vec![
-        super::codegen::leaf_value_extern(super::call::leaf_value_address()),
-        super::codegen::leaf_fill_extern(super::call::leaf_fill_address()),
+        leaf_value_extern(super::call::leaf_value_address()),
+        leaf_fill_extern(super::call::leaf_fill_address()),
     ];
     for dtype in DType::ALL {
         all.extend(
@@ -275,4 +275,30 @@ pub fn all_externs() -> Vec<Extern> {
         all.extend(float_to_int_extern(dtype));
     }
     all
+}
+
+/// The extern that computes an indexed leaf's value bits: `fn(source, index) -> u64`.
+pub fn leaf_value_extern(address: usize) -> Extern {
+    Extern {
+        name: "marsc_leaf_value",
+        address,
+        params: &[ExternType::I64, ExternType::I64],
+        result: ExternType::I64,
+    }
+}
+
+/// The extern that writes an indexed leaf's block of values:
+/// `fn(source, first_index, len, out) -> 0` (see `call::leaf_fill`).
+pub fn leaf_fill_extern(address: usize) -> Extern {
+    Extern {
+        name: "marsc_leaf_fill",
+        address,
+        params: &[
+            ExternType::I64,
+            ExternType::I64,
+            ExternType::I64,
+            ExternType::I64,
+        ],
+        result: ExternType::I64,
+    }
 }

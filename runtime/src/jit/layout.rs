@@ -4,8 +4,8 @@
 //! row. Pure shape arithmetic, shared by the planner (to compile the right variant
 //! ahead of time) and the run-time driver.
 
-use super::codegen::{Mode, Variant};
 use super::graph::{JitGraph, LeafKind};
+use super::key::{Mode, Variant};
 use super::leaves::LeafInstance;
 use crate::kernels::broadcast_shape;
 

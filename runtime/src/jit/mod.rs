@@ -5,11 +5,25 @@
 //! plan so the subtask runs it as a single [`Kernel::Jit`] op per published value (or
 //! per value an unsupported op such as a slice reads; those ops stay interpreted).
 //!
-//! - `build`: subtask ops → [`graph::JitGraph`] (structure) + leaf values;
-//! - `layout`: a chunk's shapes → rows and the call [`codegen::Variant`];
-//! - `codegen`, `scalar_ops`, `externs`: the Cranelift lowering;
-//! - `cache`: compile once per structure and variant, process-wide;
-//! - `exec` + `call`: run a chunk (the only unsafe code is in `call`).
+//! Layers, each importing only those above it (no import cycle between them):
+//! 1. IR: `graph` ([`graph::JitGraph`], the structure) and `leaves` (a chunk's leaf
+//!    values), then `key` ([`key::KernelKey`] = structure + call [`key::Variant`],
+//!    [`CompiledKernel`], the accumulator dtype and pairwise rule all layers share);
+//! 2. selection: `build` (subtask ops → graph + leaves) and `layout` (a chunk's
+//!    shapes → rows and the variant);
+//! 3. ABI: `call` (the row function's argument slots, the callbacks compiled code
+//!    calls, and the call itself: the JIT's only unsafe code) and `externs` (the
+//!    functions compiled code may call, by name and address);
+//! 4. lowering to CLIF: `scalar_ops` (one scalar or lane op), `accumulate` (folds),
+//!    `loops`, `codegen` (a row function), `pairwise` (NumPy's pairwise sums);
+//! 5. `cache`: compile once per key, process-wide, outside its lock;
+//! 6. running a chunk: `exec` (one pass into a buffer or a saved file), `passes` and
+//!    `arg` (two-pass arg tails), and [`run_jit`] here;
+//! 7. the plan rewrite ([`jit_plan`], here): which subtasks compile, and their ops
+//!    replaced by [`Kernel::Jit`].
+//!
+//! The op types ([`JitOp`], [`SecondPass`]) are defined here and `arg`'s pass is one
+//! of them: the one mutual reference left, between a type and the code that runs it.
 //!
 //! Results are bit-identical to the interpreter for element-wise kernels; float
 //! reductions differ only by summation order.
@@ -23,6 +37,7 @@ pub mod codegen;
 mod exec;
 mod externs;
 pub mod graph;
+pub mod key;
 pub mod layout;
 pub mod leaves;
 mod loops;
@@ -30,21 +45,32 @@ mod pairwise;
 mod passes;
 mod scalar_ops;
 
-pub use cache::{
-    compile_counters, compiled, thread_compile_seconds, CompileCounters, CompiledKernel,
-};
-pub use exec::run_jit;
+pub use cache::{compile_counters, compiled, thread_compile_seconds, CompileCounters};
+pub use key::CompiledKernel;
 
 use crate::dtype::DType;
-use crate::kernel::{Kernel, ReduceSpec, SaveFile};
+use crate::kernel::{ChunkValue, Kernel, ReduceSpec, SaveFile};
 use crate::ops::ReduceOp;
 use crate::plan::{ChunkId, OpArg, Plan, PlanOp, Recent, Subtask};
 use arg::ArgPass;
-use codegen::{accumulator_dtype, uses_pairwise, KernelKey};
+use key::{accumulator_dtype, uses_pairwise, KernelKey};
 use layout::{root_shape, row_layout, row_layout_into, LeafGeometry};
 use leaves::LeafInstance;
 use std::collections::HashSet;
 use std::sync::Arc;
+
+/// Computes the op's chunk from its argument chunks (one per buffer leaf, in order);
+/// an op with a save sink writes it into the saved file instead and returns `Done`.
+pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+    match &op.second {
+        Some(SecondPass::Arg(pass)) => return arg::run_arg(op, pass, args),
+        None => {}
+    }
+    match &op.sink {
+        Some(sink) => exec::run_into_file(op, sink, args),
+        None => exec::run_into_buffer(op, args),
+    }
+}
 
 /// One chunk's JIT kernel: the compiled code (shared by every chunk with the same
 /// structure) and this chunk's leaf values and placements.
@@ -480,7 +506,7 @@ fn checked_kernel(
     };
     let whole_runs = uses_pairwise(&key) && !layout.reduced_outside_row;
     // Rows accumulated in C order add up as the interpreter's row walk does.
-    let by_rows = key.variant.mode == codegen::Mode::AccumulateRow
+    let by_rows = key.variant.mode == key::Mode::AccumulateRow
         && reduce_axes
             .is_some_and(|axes| crate::kernels::reduce::reduces_by_rows(&layout.shape, axes));
     if sums_floats(&key) && !whole_runs && !by_rows {

@@ -7,8 +7,9 @@
 //! one by one. Sums that convert their input (int or float32 data into a float64
 //! mean) go through NumPy's 8192-element cast buffers, summed one after another.
 
-use super::codegen::{add, Lowering};
+use super::codegen::Lowering;
 use super::loops::CountedLoop;
+use super::scalar_ops::add;
 use crate::dtype::DType;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Type, Value};

@@ -3,7 +3,7 @@
 //! the ones that pass adds, the first of them reading the first pass's result
 //! (broadcast along the reduced axes) as its last argument.
 
-use super::exec::run_jit;
+use super::exec::run_into_buffer;
 use super::leaves::LeafInstance;
 use super::{CompiledKernel, JitOp};
 use crate::kernel::ChunkValue;
@@ -28,7 +28,7 @@ pub fn run_first(op: &JitOp, args: &[&ChunkValue]) -> Result<FirstPass, String> 
         second: None,
         sink: None,
     };
-    let state = into_state(run_jit(&first, args)?)?;
+    let state = into_state(run_into_buffer(&first, args)?)?;
     Ok(FirstPass {
         axes: state.axes().to_vec(),
         keepdims: state.keepdims_shape().to_vec(),
@@ -58,7 +58,7 @@ pub fn run_second(
     };
     let mut second_args = args.to_vec();
     second_args.push(result);
-    Ok(into_state(run_jit(&second, &second_args)?)?.into_partial())
+    Ok(into_state(run_into_buffer(&second, &second_args)?)?.into_partial())
 }
 
 fn into_state(value: ChunkValue) -> Result<ReduceState, String> {

@@ -427,3 +427,32 @@ pub fn binary_is_vector_friendly(op: BinaryOp, dtype: DType) -> bool {
         dtype == DType::Int64 && matches!(op, Add | Subtract | BitwiseAnd | BitwiseOr | BitwiseXor)
     }
 }
+
+pub(super) fn add(b: &mut FunctionBuilder<'_>, dtype: DType, x: Value, y: Value) -> Value {
+    if dtype.is_float() {
+        b.ins().fadd(x, y)
+    } else {
+        b.ins().iadd(x, y)
+    }
+}
+
+/// Whether a max (`largest`) or min fold keeps `acc` rather than taking `value`, as
+/// the interpreter's `Direction::replaces` (NumPy's `maximum`) decides: `acc` stays
+/// when it is a NaN or strictly larger (smaller); otherwise `value` replaces it, so a
+/// NaN value replaces a number and an equal value (the other signed zero) replaces
+/// `acc`. Works on scalars and, lane by lane, on vectors.
+pub(super) fn float_keeps(
+    b: &mut FunctionBuilder<'_>,
+    largest: bool,
+    acc: Value,
+    value: Value,
+) -> Value {
+    let cc = if largest {
+        FloatCC::GreaterThan
+    } else {
+        FloatCC::LessThan
+    };
+    let acc_nan = b.ins().fcmp(FloatCC::Unordered, acc, acc);
+    let better = b.ins().fcmp(cc, acc, value);
+    b.ins().bor(acc_nan, better)
+}
