@@ -5,8 +5,9 @@
 //! stay well under a second for a million chunks.
 
 use marsc::driver::{self, Options};
+use marsc::fuse::form_subtasks;
 use marsc::plan::build_plan;
-use marsc::subtask::{form_subtasks, schedule_subtasks, AssignPolicy, OrderPolicy};
+use marsc::subtask::{schedule_subtasks, AssignPolicy, OrderPolicy};
 use std::time::Instant;
 
 const SCRIPT: &str = "import mars.tensor as mt\n\

@@ -10,9 +10,10 @@
 
 use marsc::chunk::ChunkGraph;
 use marsc::driver::{self, Options};
+use marsc::fuse::form_subtasks;
 use marsc::plan::build_plan;
 use marsc::plan::jit::compile_kernels;
-use marsc::subtask::{form_subtasks, schedule_subtasks, AssignPolicy, OrderPolicy, SubtaskGraph};
+use marsc::subtask::{schedule_subtasks, AssignPolicy, OrderPolicy, SubtaskGraph};
 use marsc::tileable::TileableGraph;
 use std::time::Instant;
 

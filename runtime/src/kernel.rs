@@ -9,15 +9,12 @@
 
 mod assemble;
 mod io;
-mod run_slot;
 
 pub use assemble::AssemblePiece;
 pub use io::SaveFile;
-pub use run_slot::RunSlot;
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::exec::spill_format::{read_array, write_array};
 use crate::exec::ChunkKernel;
 use crate::kernels::reduce::{
     read_state, reduce_combine, reduce_finish, reduce_map, write_state, ReduceState,
@@ -27,6 +24,7 @@ use crate::kernels::{self, matmul, scan, select, shape, sort, KernelError};
 use crate::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use crate::random::{random_chunk, RandomDist};
 use crate::scalar::Scalar;
+use crate::spill_format::{read_array, write_array};
 use crate::storage::{ReaderRef, StoreRef};
 use std::sync::Arc;
 

@@ -14,6 +14,7 @@ pub mod paths;
 pub mod plan;
 pub mod random;
 pub mod scalar;
+pub mod spill_format;
 pub mod storage;
 
 pub use array::ArrayData;

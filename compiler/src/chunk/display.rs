@@ -13,8 +13,9 @@
 //! order (runs of consecutive ids written `c0..c3`); `… +N` stands for the rest.
 
 use super::{ChunkGraph, ChunkId, ChunkOp, ChunkOutput, PrintItem, Step, StepId};
-use crate::tileable::display::{index_item_text, list_text, nsplits_text, python_bool, shape_text};
-use marsc_runtime::kernels::histogram::Binning;
+use crate::tileable::display::{
+    binning_parameters, index_item_text, list_text, nsplits_text, python_bool, shape_text,
+};
 use marsc_runtime::random::RandomDist;
 use std::fmt::{self, Write};
 
@@ -223,25 +224,6 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         }
         ChunkOp::MergeSorted { .. } | ChunkOp::Bucket { .. } => vec![],
         ChunkOp::BinCounts(binning) => binning_parameters(binning),
-    }
-}
-
-/// The dump's parameters of a `bin_counts` step (shared with the TileableGraph's).
-pub(crate) fn binning_parameters(binning: &Binning) -> Vec<String> {
-    let bins = format!("bins={}", binning.bins());
-    match binning {
-        Binning::Integers { .. } => vec![bins, "by=value".into()],
-        Binning::Uniform { first, last, .. } => {
-            vec![bins, format!("range=({first:?}, {last:?})")]
-        }
-        Binning::UniformSingle { first, last, .. } => {
-            vec![
-                bins,
-                format!("range=({first:?}, {last:?})"),
-                "float32".into(),
-            ]
-        }
-        Binning::Edges(_) => vec![bins, "by=edges".into()],
     }
 }
 

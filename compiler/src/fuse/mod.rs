@@ -35,6 +35,11 @@ pub enum Fusion {
     Blockwise,
 }
 
+/// The subtasks the outputs need, fused by default.
+pub fn form_subtasks(chunks: &ChunkGraph) -> SubtaskGraph {
+    fuse(chunks, Fusion::default())
+}
+
 /// Forms the subtasks the outputs need, fused as `fusion` says.
 pub fn fuse(chunks: &ChunkGraph, fusion: Fusion) -> SubtaskGraph {
     let results = form::result_chunks(chunks, &chunks.outputs);

@@ -7,12 +7,6 @@
 
 use super::{Subtask, SubtaskGraph, NOT_RUN};
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOutput};
-use crate::fuse::{fuse, Fusion};
-
-/// The subtasks the outputs need, fused by default.
-pub fn form_subtasks(chunks: &ChunkGraph) -> SubtaskGraph {
-    fuse(chunks, Fusion::default())
-}
 
 /// The SubtaskGraph of the groups in `roots` (per chunk: its group's root chunk, or
 /// [`crate::fuse::NOT_RUN`]); the table is reused as the chunk-to-subtask table.

@@ -18,7 +18,6 @@ pub mod placement;
 pub mod schedule;
 pub mod verify;
 
-pub use form::form_subtasks;
 pub use placement::{assign_workers, Placement};
 pub use schedule::{schedule_subtasks, AssignPolicy, OrderPolicy};
 pub use verify::verify;

@@ -13,6 +13,7 @@
 
 use super::{IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use marsc_grammar::{LineIndex, Span};
+use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::random::RandomDist;
 use std::fmt::{self, Write};
 
@@ -201,7 +202,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         TileOp::Load { source } => source.dump_parameters(),
         TileOp::Cached { key } => vec![format!("key={key:016x}")],
         TileOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
-        TileOp::BinCounts(binning) => crate::chunk::display::binning_parameters(binning),
+        TileOp::BinCounts(binning) => binning_parameters(binning),
         TileOp::Scatter { axis, touched } => vec![
             format!("axis={axis}"),
             format!("reads={}", touched.iter().map(Vec::len).sum::<usize>()),
@@ -373,6 +374,25 @@ fn output_text(output: &Output) -> (String, Span) {
                 *span,
             )
         }
+    }
+}
+
+/// The dump's parameters of a `bin_counts` step (shared with the ChunkGraph's).
+pub(crate) fn binning_parameters(binning: &Binning) -> Vec<String> {
+    let bins = format!("bins={}", binning.bins());
+    match binning {
+        Binning::Integers { .. } => vec![bins, "by=value".into()],
+        Binning::Uniform { first, last, .. } => {
+            vec![bins, format!("range=({first:?}, {last:?})")]
+        }
+        Binning::UniformSingle { first, last, .. } => {
+            vec![
+                bins,
+                format!("range=({first:?}, {last:?})"),
+                "float32".into(),
+            ]
+        }
+        Binning::Edges(_) => vec![bins, "by=edges".into()],
     }
 }
 

@@ -75,7 +75,6 @@ pub mod mpi;
 pub mod pool;
 mod ready;
 mod results;
-pub mod spill_format;
 mod stats;
 mod store;
 pub mod trace;
@@ -114,7 +113,7 @@ pub trait ChunkKernel: Send + Sync + 'static {
     /// Bytes of a value (for memory accounting and transfer_bytes).
     fn nbytes(value: &Self::Value) -> usize;
     /// Writes a value to a spill file (needed only under a memory limit); for
-    /// arrays, [`spill_format::write_array`] does it.
+    /// arrays, [`crate::spill_format::write_array`] does it.
     fn spill(_value: &Self::Value, _out: &mut dyn Write) -> io::Result<()> {
         Err(spill_unsupported())
     }

@@ -30,6 +30,7 @@
 pub mod hdf5;
 pub mod npy;
 pub mod npz;
+mod run_slot;
 pub mod zarr;
 
 use crate::array::ArrayData;
@@ -41,6 +42,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use npy::WritableNpy;
+pub use run_slot::RunSlot;
 
 /// What the compiler learns of a store when it opens it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,8 +11,8 @@
 use super::{Partial, ReduceState};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::exec::spill_format::{invalid, read_array, read_bytes, read_u8, write_array};
 use crate::ops::ReduceOp;
+use crate::spill_format::{invalid, read_array, read_bytes, read_u8, write_array};
 use std::io::{self, Read, Write};
 
 const MAGIC: &[u8; 8] = b"MTSTATE1";

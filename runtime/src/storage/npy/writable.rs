@@ -27,7 +27,7 @@
 //! (before Linux 5.14) gets no reservation: the save then falls back to `pwrite`.
 #![allow(unsafe_code)]
 
-use crate::kernel::RunSlot;
+use crate::storage::RunSlot;
 use memmap2::{Advice, MmapOptions, MmapRaw};
 use std::fs::File;
 use std::os::fd::AsRawFd;
