@@ -1,0 +1,210 @@
+//! The factorizations of one whole matrix, each in place on one copy of the chunk
+//! (and `cholesky`, at the end, the same way on a row-major view).
+//!
+//! The LU factorization behind `solve`, `inv`, `det` and `slogdet`: faer's recursive
+//! partial-pivoting LU (parallel on rayon's pool), run in place on one copy of the
+//! chunk's row-major values.
+//!
+//! A row-major `(n, n)` matrix `a` read as column-major is `a.T`, so the chunk's
+//! values are copied once, as they lie, into a buffer that faer factors as `m = a.T`:
+//! `p m = l u`. Then `a x = b` is `m.T x = b`, faer's transposed solve with the same
+//! factors; `inv(a) = inv(m).T`, whose column-major values are `inv(a)`'s row-major
+//! ones (the result buffer becomes the output as it is); `det(a) = det(m)`. Before,
+//! the matrix went through a transposing copy into faer's layout, a second copy that
+//! faer's `PartialPivLu` makes of its input, and a third into separate `l` and `u`
+//! matrices: three fresh buffers of the matrix's size, whose first touch costs more
+//! than a copy on this VM (see `huge_alloc.rs`), and as many passes over memory.
+//!
+//! Pivoting is over the rows of `a.T`, the columns of `a`: as stable as LAPACK's row
+//! pivoting (`dgesv`, which NumPy calls), with different rounding. An exactly zero
+//! pivot still means an exactly singular matrix ("Singular matrix", as NumPy's
+//! `LinAlgError`): elimination leaves a zero column exactly where `a` has dependent
+//! rows or columns that are exact multiples.
+
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::cholesky::llt::factor as llt;
+use faer::linalg::lu::partial_pivoting::{factor, inverse, solve};
+use faer::perm::PermRef;
+use faer::{MatMut, MatRef, Par};
+use ndarray::{Array2, ArrayD, ArrayView2, ArrayViewD, Ix1, Ix2};
+
+/// The factors of `m = a.T` for a square `a`: `p m = l u`, packed as LAPACK packs
+/// them (`l` unit lower below the diagonal, `u` on and above it), column-major.
+pub(super) struct TransposedLu {
+    packed: Vec<f64>,
+    n: usize,
+    forward: Vec<usize>,
+    inverse: Vec<usize>,
+    transpositions: usize,
+}
+
+impl TransposedLu {
+    /// Factors the square matrix `a`.
+    pub(super) fn new(a: ArrayView2<'_, f64>) -> Self {
+        let n = a.nrows();
+        debug_assert_eq!(a.ncols(), n);
+        let mut packed = Vec::with_capacity(n * n);
+        match a.as_slice() {
+            Some(values) => packed.extend_from_slice(values),
+            None => packed.extend(a.iter().copied()),
+        }
+        let mut forward = vec![0usize; n];
+        let mut inverse = vec![0usize; n];
+        let par = parallelism();
+        let mut scratch = MemBuffer::new(factor::lu_in_place_scratch::<usize, f64>(
+            n,
+            n,
+            par,
+            Default::default(),
+        ));
+        let (info, _) = factor::lu_in_place(
+            MatMut::from_column_major_slice_mut(&mut packed, n, n),
+            &mut forward,
+            &mut inverse,
+            par,
+            MemStack::new(&mut scratch),
+            Default::default(),
+        );
+        TransposedLu {
+            packed,
+            n,
+            forward,
+            inverse,
+            transpositions: info.transposition_count,
+        }
+    }
+
+    fn factors(&self) -> MatRef<'_, f64> {
+        MatRef::from_column_major_slice(&self.packed, self.n, self.n)
+    }
+
+    fn permutation(&self) -> PermRef<'_, usize> {
+        PermRef::new_checked(&self.forward, &self.inverse, self.n)
+    }
+
+    /// `u`'s diagonal, the pivots.
+    fn pivots(&self) -> impl Iterator<Item = f64> + '_ {
+        (0..self.n).map(|i| self.packed[i * self.n + i])
+    }
+
+    /// Whether a pivot is exactly zero (LAPACK's `info > 0`).
+    pub(super) fn singular(&self) -> bool {
+        self.pivots().any(|pivot| pivot == 0.0)
+    }
+
+    /// `x` with `a @ x = b`, `b` `(n,)` or `(n, k)`, `x` of `b`'s shape.
+    pub(super) fn solve(&self, b: ArrayViewD<'_, f64>) -> Result<ArrayD<f64>, String> {
+        let n = self.n;
+        if b.ndim() == 0 || b.ndim() > 2 || b.shape()[0] != n {
+            return Err(format!(
+                "solve of a {n}x{n} matrix and a b shaped {:?}",
+                b.shape()
+            ));
+        }
+        let k = if b.ndim() == 1 { 1 } else { b.shape()[1] };
+        // `x` starts as `b`, row-major like the output, and is solved in place.
+        let mut x = Array2::<f64>::zeros((n, k));
+        match (
+            b.view().into_dimensionality::<Ix2>(),
+            b.view().into_dimensionality::<Ix1>(),
+        ) {
+            (Ok(b2), _) => x.assign(&b2),
+            (_, Ok(b1)) => x.column_mut(0).assign(&b1),
+            _ => return Err("solve's b is neither 1-D nor 2-D".to_string()),
+        }
+        let par = parallelism();
+        let mut scratch = MemBuffer::new(solve::solve_transpose_in_place_scratch::<usize, f64>(
+            n, k, par,
+        ));
+        let values = x
+            .as_slice_mut()
+            .ok_or_else(|| "solve's output is not contiguous".to_string())?;
+        solve::solve_transpose_in_place(
+            self.factors(),
+            self.factors(),
+            self.permutation(),
+            MatMut::from_row_major_slice_mut(values, n, k),
+            par,
+            MemStack::new(&mut scratch),
+        );
+        Ok(if b.ndim() == 1 {
+            x.into_shape_with_order(n)
+                .map_err(|error| error.to_string())?
+                .into_dyn()
+        } else {
+            x.into_dyn()
+        })
+    }
+
+    /// `inv(a)`: `inv(m)` computed column-major is `inv(a)` row-major.
+    pub(super) fn inverse(&self) -> Result<Array2<f64>, String> {
+        let n = self.n;
+        let mut out = vec![0.0; n * n];
+        let par = parallelism();
+        let mut scratch = MemBuffer::new(inverse::inverse_scratch::<usize, f64>(n, par));
+        inverse::inverse(
+            MatMut::from_column_major_slice_mut(&mut out, n, n),
+            self.factors(),
+            self.factors(),
+            self.permutation(),
+            par,
+            MemStack::new(&mut scratch),
+        );
+        Array2::from_shape_vec((n, n), out).map_err(|error| error.to_string())
+    }
+
+    /// `(sign, log|det|)`, NumPy's `slogdet`: the permutation's sign and the signs of
+    /// the pivots, the sum of the logs of their magnitudes; a zero pivot gives
+    /// `(0, -inf)`.
+    pub(super) fn slogdet(&self) -> (f64, f64) {
+        let mut sign = if self.transpositions % 2 == 0 {
+            1.0
+        } else {
+            -1.0
+        };
+        let mut logabs = 0.0;
+        for pivot in self.pivots() {
+            if pivot == 0.0 {
+                return (0.0, f64::NEG_INFINITY);
+            }
+            if pivot < 0.0 {
+                sign = -sign;
+            }
+            logabs += pivot.abs().ln();
+        }
+        (sign, logabs)
+    }
+}
+
+/// The lower Cholesky factor of `a` from its lower triangle, or `None` when `a` is
+/// not positive definite: faer's blocked Cholesky in place on one row-major copy of
+/// `a` (faer reads a matrix of any strides), the strict upper triangle then zeroed.
+/// faer's `Llt` would copy the triangle into a zeroed matrix of its own and the
+/// result out again.
+pub(super) fn cholesky(a: ArrayView2<'_, f64>) -> Option<Array2<f64>> {
+    let n = a.nrows();
+    let mut l = a.as_standard_layout().into_owned();
+    let par = parallelism();
+    let mut scratch = MemBuffer::new(llt::cholesky_in_place_scratch::<f64>(
+        n,
+        par,
+        Default::default(),
+    ));
+    llt::cholesky_in_place(
+        MatMut::from_row_major_slice_mut(l.as_slice_mut()?, n, n),
+        Default::default(),
+        par,
+        MemStack::new(&mut scratch),
+        Default::default(),
+    )
+    .ok()?;
+    for (i, mut row) in l.rows_mut().into_iter().enumerate() {
+        row.slice_mut(ndarray::s![i + 1..]).fill(0.0);
+    }
+    Some(l)
+}
+
+/// faer's global setting: rayon's current pool, all of its threads.
+fn parallelism() -> Par {
+    faer::get_global_parallelism()
+}
