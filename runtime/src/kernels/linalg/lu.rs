@@ -13,7 +13,8 @@
 //! the matrix went through a transposing copy into faer's layout, a second copy that
 //! faer's `PartialPivLu` makes of its input, and a third into separate `l` and `u`
 //! matrices: three fresh buffers of the matrix's size, whose first touch costs more
-//! than a copy on this VM (see `huge_alloc.rs`), and as many passes over memory.
+//! than a copy on this VM (see `huge_alloc.rs`), and as many passes over memory. The
+//! one copy left runs on rayon's pool, so the threads share its page clearing.
 //!
 //! Pivoting is over the rows of `a.T`, the columns of `a`: as stable as LAPACK's row
 //! pivoting (`dgesv`, which NumPy calls), with different rounding. An exactly zero
@@ -27,6 +28,7 @@ use faer::linalg::lu::partial_pivoting::{factor, inverse, solve};
 use faer::perm::PermRef;
 use faer::{MatMut, MatRef, Par};
 use ndarray::{Array2, ArrayD, ArrayView2, ArrayViewD, Ix1, Ix2};
+use rayon::prelude::*;
 
 /// The factors of `m = a.T` for a square `a`: `p m = l u`, packed as LAPACK packs
 /// them (`l` unit lower below the diagonal, `u` on and above it), column-major.
@@ -43,11 +45,8 @@ impl TransposedLu {
     pub(super) fn new(a: ArrayView2<'_, f64>) -> Self {
         let n = a.nrows();
         debug_assert_eq!(a.ncols(), n);
-        let mut packed = Vec::with_capacity(n * n);
-        match a.as_slice() {
-            Some(values) => packed.extend_from_slice(values),
-            None => packed.extend(a.iter().copied()),
-        }
+        let mut packed = vec![0.0; n * n];
+        copy_rows(a, &mut packed);
         let mut forward = vec![0usize; n];
         let mut inverse = vec![0usize; n];
         let par = parallelism();
@@ -183,7 +182,8 @@ impl TransposedLu {
 /// result out again.
 pub(super) fn cholesky(a: ArrayView2<'_, f64>) -> Option<Array2<f64>> {
     let n = a.nrows();
-    let mut l = a.as_standard_layout().into_owned();
+    let mut l = Array2::<f64>::zeros((n, n));
+    copy_rows(a, l.as_slice_mut()?);
     let par = parallelism();
     let mut scratch = MemBuffer::new(llt::cholesky_in_place_scratch::<f64>(
         n,
@@ -203,6 +203,34 @@ pub(super) fn cholesky(a: ArrayView2<'_, f64>) -> Option<Array2<f64>> {
     }
     Some(l)
 }
+
+/// Copies `a` into `out` in row-major order, in blocks of rows on rayon's pool. A
+/// matrix-sized buffer is fresh memory (a zeroed allocation this large is a new
+/// mapping, not yet touched): its first touch, the kernel clearing every page, cost
+/// as much as the copy itself (perf of W11: a third of the CPU in `clear_page_erms`),
+/// and it runs on whichever thread touches the page, so the threads share it.
+fn copy_rows(a: ArrayView2<'_, f64>, out: &mut [f64]) {
+    let n = a.ncols().max(1);
+    let rows = (COPY_BLOCK_VALUES / n).max(1);
+    out.par_chunks_mut(rows * n)
+        .enumerate()
+        .for_each(|(block, out)| {
+            let first = block * rows;
+            let last = (first + out.len() / n).min(a.nrows());
+            let source = a.slice(ndarray::s![first..last, ..]);
+            match source.as_slice() {
+                Some(values) => out.copy_from_slice(values),
+                None => {
+                    for (to, from) in out.iter_mut().zip(source.iter()) {
+                        *to = *from;
+                    }
+                }
+            }
+        });
+}
+
+/// The values one task of [`copy_rows`] copies: one 2 MiB huge page of float64.
+const COPY_BLOCK_VALUES: usize = (2 << 20) / 8;
 
 /// faer's global setting: rayon's current pool, all of its threads.
 fn parallelism() -> Par {
