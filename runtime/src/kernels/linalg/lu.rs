@@ -17,10 +17,11 @@
 //! one copy left runs on rayon's pool, so the threads share its page clearing.
 //!
 //! Pivoting is over the rows of `a.T`, the columns of `a`: as stable as LAPACK's row
-//! pivoting (`dgesv`, which NumPy calls), with different rounding. An exactly zero
-//! pivot still means an exactly singular matrix ("Singular matrix", as NumPy's
-//! `LinAlgError`): elimination leaves a zero column exactly where `a` has dependent
-//! rows or columns that are exact multiples.
+//! pivoting (`dgesv`, which NumPy calls), with different rounding. Which matrices are
+//! exactly singular ("Singular matrix", NumPy's `LinAlgError`: a pivot exactly zero)
+//! must not change with that, so a factorization with a pivot that is not clearly
+//! away from zero is done again over `a`'s rows, as LAPACK does, and that one used
+//! (see [`TransposedLu::new`]).
 
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor as llt;
@@ -30,23 +31,46 @@ use faer::{MatMut, MatRef, Par};
 use ndarray::{Array2, ArrayD, ArrayView2, ArrayViewD, Ix1, Ix2};
 use rayon::prelude::*;
 
-/// The factors of `m = a.T` for a square `a`: `p m = l u`, packed as LAPACK packs
-/// them (`l` unit lower below the diagonal, `u` on and above it), column-major.
+/// The factors of `m` for a square `a`: `p m = l u`, packed as LAPACK packs them
+/// (`l` unit lower below the diagonal, `u` on and above it), column-major. `m` is
+/// `a.T` (`transposed`, the fast path) or `a` itself (LAPACK's row pivoting, for a
+/// matrix whose pivots were not clearly away from zero).
 pub(super) struct TransposedLu {
     packed: Vec<f64>,
     n: usize,
     forward: Vec<usize>,
     inverse: Vec<usize>,
     transpositions: usize,
+    transposed: bool,
 }
 
 impl TransposedLu {
-    /// Factors the square matrix `a`.
+    /// Factors the square matrix `a`: as `a.T`, and again over `a`'s rows when a
+    /// pivot of that is (nearly) zero, so that an exactly singular matrix is found as
+    /// LAPACK finds it. Pivoting over columns turns exact cancellations into rounding
+    /// (`[[1, 2, 3], [2, 4, 6], [1, 0, 1]]`: its rows are multiples, a zero pivot for
+    /// LAPACK, a pivot of 2e-16 for the transposed factorization, where NumPy raises
+    /// "Singular matrix"), so a pivot at most `n` epsilons of the largest one is
+    /// settled by the row-pivoted factorization, used from then on.
     pub(super) fn new(a: ArrayView2<'_, f64>) -> Self {
         let n = a.nrows();
         debug_assert_eq!(a.ncols(), n);
         let mut packed = vec![0.0; n * n];
         copy_rows(a, &mut packed);
+        let lu = Self::factor(packed, n, true);
+        let largest = lu.pivots().fold(0.0f64, |top, pivot| top.max(pivot.abs()));
+        let tiny = largest * n as f64 * f64::EPSILON;
+        if lu.pivots().all(|pivot| pivot.abs() > tiny) {
+            return lu;
+        }
+        let mut packed = lu.packed;
+        MatMut::from_column_major_slice_mut(&mut packed, n, n)
+            .copy_from(MatRef::from_row_major_slice(&to_rows(a), n, n));
+        Self::factor(packed, n, false)
+    }
+
+    /// faer's LU in place on the column-major `packed` (`m`).
+    fn factor(mut packed: Vec<f64>, n: usize, transposed: bool) -> Self {
         let mut forward = vec![0usize; n];
         let mut inverse = vec![0usize; n];
         let par = parallelism();
@@ -70,6 +94,7 @@ impl TransposedLu {
             forward,
             inverse,
             transpositions: info.transposition_count,
+            transposed,
         }
     }
 
@@ -112,20 +137,28 @@ impl TransposedLu {
             _ => return Err("solve's b is neither 1-D nor 2-D".to_string()),
         }
         let par = parallelism();
-        let mut scratch = MemBuffer::new(solve::solve_transpose_in_place_scratch::<usize, f64>(
-            n, k, par,
-        ));
+        let mut scratch = MemBuffer::new(
+            solve::solve_transpose_in_place_scratch::<usize, f64>(n, k, par)
+                .or(solve::solve_in_place_scratch::<usize, f64>(n, k, par)),
+        );
         let values = x
             .as_slice_mut()
             .ok_or_else(|| "solve's output is not contiguous".to_string())?;
-        solve::solve_transpose_in_place(
-            self.factors(),
-            self.factors(),
-            self.permutation(),
-            MatMut::from_row_major_slice_mut(values, n, k),
-            par,
-            MemStack::new(&mut scratch),
-        );
+        let rhs = MatMut::from_row_major_slice_mut(values, n, k);
+        let stack = MemStack::new(&mut scratch);
+        if self.transposed {
+            solve::solve_transpose_in_place(
+                self.factors(),
+                self.factors(),
+                self.permutation(),
+                rhs,
+                par,
+                stack,
+            );
+        } else {
+            let (l, u) = (self.factors(), self.factors());
+            solve::solve_in_place(l, u, self.permutation(), rhs, par, stack);
+        }
         Ok(if b.ndim() == 1 {
             x.into_shape_with_order(n)
                 .map_err(|error| error.to_string())?
@@ -135,7 +168,7 @@ impl TransposedLu {
         })
     }
 
-    /// `inv(a)`: `inv(m)` computed column-major is `inv(a)` row-major.
+    /// `inv(a)`: `inv(m)` computed column-major is `inv(a)` row-major when `m = a.T`.
     pub(super) fn inverse(&self) -> Result<Array2<f64>, String> {
         let n = self.n;
         let mut out = vec![0.0; n * n];
@@ -149,7 +182,12 @@ impl TransposedLu {
             par,
             MemStack::new(&mut scratch),
         );
-        Array2::from_shape_vec((n, n), out).map_err(|error| error.to_string())
+        let inverse = Array2::from_shape_vec((n, n), out).map_err(|error| error.to_string())?;
+        if self.transposed {
+            return Ok(inverse);
+        }
+        // `inv(a)` column-major: its transpose, laid out row-major.
+        Ok(inverse.reversed_axes().as_standard_layout().into_owned())
     }
 
     /// `(sign, log|det|)`, NumPy's `slogdet`: the permutation's sign and the signs of
@@ -202,6 +240,14 @@ pub(super) fn cholesky(a: ArrayView2<'_, f64>) -> Option<Array2<f64>> {
         row.slice_mut(ndarray::s![i + 1..]).fill(0.0);
     }
     Some(l)
+}
+
+/// `a`'s values in row-major order (a view when it is laid out so, else a copy).
+fn to_rows(a: ArrayView2<'_, f64>) -> std::borrow::Cow<'_, [f64]> {
+    match a.to_slice() {
+        Some(values) => std::borrow::Cow::Borrowed(values),
+        None => std::borrow::Cow::Owned(a.iter().copied().collect()),
+    }
 }
 
 /// Copies `a` into `out` in row-major order, in blocks of rows on rayon's pool. A

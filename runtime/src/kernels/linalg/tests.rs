@@ -317,3 +317,21 @@ fn stacked_lu_and_triangular_solves_run_per_matrix() {
     // [[1, 0], [3, 4]] x = [2, 3]; [[2, 0], [1, 4]] x = [4, 8].
     close(&values(&x), &[2.0, -0.75, 2.0, 1.5]);
 }
+
+/// Rows that are exact multiples are a zero pivot for LAPACK's row pivoting (NumPy's
+/// "Singular matrix", a zero determinant), but rounding for the transposed
+/// factorization: the tiny pivot sends it to the row-pivoted one.
+#[test]
+fn multiple_rows_are_singular_as_for_lapack() {
+    let a = f64s(&[3, 3], &[1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 1.0, 0.0, 1.0]);
+    let b = f64s(&[3], &[1.0, 1.0, 1.0]);
+    let error = linalg(LinalgOp::Solve, 0, &[&a, &b]).unwrap_err();
+    assert_eq!(error.0, "Singular matrix");
+    assert_eq!(values(&linalg(LinalgOp::Det, 0, &[&a]).unwrap()), [0.0]);
+    // Well away from singular, the transposed factorization's answer.
+    let well = f64s(&[3, 3], &[1.0, 2.0, 3.0, 2.0, 5.0, 6.0, 1.0, 0.0, 1.0]);
+    close(
+        &values(&linalg(LinalgOp::Det, 0, &[&well]).unwrap()),
+        &[-2.0],
+    );
+}
