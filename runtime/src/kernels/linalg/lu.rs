@@ -194,7 +194,7 @@ impl TransposedLu {
     /// the pivots, the sum of the logs of their magnitudes; a zero pivot gives
     /// `(0, -inf)`.
     pub(super) fn slogdet(&self) -> (f64, f64) {
-        let mut sign = if self.transpositions % 2 == 0 {
+        let mut sign = if self.transpositions.is_multiple_of(2) {
             1.0
         } else {
             -1.0
