@@ -7,7 +7,8 @@
 //! within 1e-9 (`|r|`, since signs are the factorization's choice, `s`, the
 //! reconstructions and the least-squares solution). Stacked `qr`, `svd`, `pinv` and
 //! `matrix_rank` run one kernel per matrix, so their factors are bit for bit the
-//! same (`pinv` within 1e-12, through `einsum`). The products (`einsum`,
+//! same (`pinv` within 1e-12, through `einsum`), as are stacked `lu` and
+//! `solve_triangular`. The products (`einsum`,
 //! `tensordot`, `inner`, `kron`) of these small integers are exact: bit for bit.
 
 mod run_support;
@@ -125,7 +126,12 @@ fn script(case: &Case) -> String {
          qw, rw = mt.linalg.qr(w)\n\
          uw, sw, vhw = mt.linalg.svd(w, full_matrices=False)\n\
          print(mt.all(qw == mt.linalg.qr(w0)[0]) & mt.all(rw == mt.linalg.qr(w0)[1]), mt.all(sw == mt.linalg.svd(w0, full_matrices=False)[1]) & mt.all(uw == mt.linalg.svd(w0, full_matrices=False)[0]))\n\
-         print(mt.allclose(mt.einsum('...ij,...jk->...ik', qw, rw), w0, atol=1e-9), mt.all(mt.linalg.matrix_rank(w) == {n}))\n",
+         print(mt.allclose(mt.einsum('...ij,...jk->...ik', qw, rw), w0, atol=1e-9), mt.all(mt.linalg.matrix_rank(w) == {n}))\n\
+         pt, lt, ut = mt.linalg.lu(t)\n\
+         pt0, lt0, ut0 = mt.linalg.lu(t0)\n\
+         print(mt.all(pt == pt0) & mt.all(lt == lt0) & mt.all(ut == ut0), mt.allclose(mt.einsum('...ij,...jk,...kl->...il', pt, lt, ut), t0, atol=1e-9))\n\
+         print(mt.all(mt.linalg.solve_triangular(t, b[:{n}], lower=True) == mt.linalg.solve_triangular(t0, b0[:{n}], lower=True)), mt.all(mt.linalg.solve_triangular(t, p) == mt.linalg.solve_triangular(t0, p0)))\n\
+         print(mt.all(t @ t == t0 @ t0), mt.all(mt.matmul(t, b[:{n}]) == mt.matmul(t0, b0[:{n}])))\n",
         rows = tuple(&case.row_chunks),
         columns = tuple(&case.column_chunks),
         stack = tuple(&case.stack_chunks),
@@ -145,6 +151,6 @@ proptest! {
         let (output, result) = run_script_printing(&text, &options(), case.workers);
         prop_assert!(result.is_ok(), "failed: {:?}\nscript:\n{}", result.err(), text);
         prop_assert!(!output.contains("False"), "output:\n{}script:\n{}", output, text);
-        prop_assert_eq!(output.matches("True").count(), 46, "output:\n{}", output);
+        prop_assert_eq!(output.matches("True").count(), 52, "output:\n{}", output);
     }
 }

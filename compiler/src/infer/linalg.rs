@@ -39,9 +39,12 @@ pub fn linalg_shape(op: LinalgOp, shapes: &[&[usize]]) -> Option<Vec<usize>> {
             (vector || matrices).then(|| b.to_vec())
         }
         LinalgOp::SolveTriangular { .. } => {
-            let n = square(first)?;
+            let (lead, n) = stacked_square(first)?;
             let b = shapes.get(1)?;
-            (matches!(b.len(), 1 | 2) && b[0] == n).then(|| b.to_vec())
+            let unstacked = lead.is_empty() && matches!(b.len(), 1 | 2) && b[0] == n;
+            let matrices =
+                b.len() == lead.len() + 2 && b[..lead.len()] == lead[..] && b[lead.len()] == n;
+            (unstacked || matrices).then(|| b.to_vec())
         }
         LinalgOp::Inv | LinalgOp::Cholesky => {
             stacked_square(first).map(|(lead, n)| with(lead, &[n, n]))
@@ -51,7 +54,7 @@ pub fn linalg_shape(op: LinalgOp, shapes: &[&[usize]]) -> Option<Vec<usize>> {
         LinalgOp::Eigh => stacked_square(first).map(|(lead, n)| with(lead, &[n + 1, n])),
         LinalgOp::Svd => square(first).map(|n| vec![2 * n + 1, n]),
         LinalgOp::SvdValues => stacked(first).map(|(lead, m, n)| with(lead, &[m.min(n)])),
-        LinalgOp::Lu => square(first).map(|n| vec![3 * n, n]),
+        LinalgOp::Lu => stacked_square(first).map(|(lead, n)| with(lead, &[3 * n, n])),
         LinalgOp::QrQ => match **first {
             [m, n] if m >= n => Some(vec![m, n]),
             _ => None,
@@ -134,6 +137,17 @@ mod tests {
             Some(vec![4, 2, 3, 3])
         );
         assert_eq!(linalg_shape(LinalgOp::Det, &[&[4, 3, 3]]), Some(vec![4]));
+        assert_eq!(
+            linalg_shape(LinalgOp::Lu, &[&[4, 3, 3]]),
+            Some(vec![4, 9, 3])
+        );
+        let upper = LinalgOp::SolveTriangular { lower: false };
+        assert_eq!(
+            linalg_shape(upper, &[&[2, 3, 3], &[2, 3, 4]]),
+            Some(vec![2, 3, 4])
+        );
+        assert_eq!(linalg_shape(upper, &[&[3, 3], &[3, 4]]), Some(vec![3, 4]));
+        assert_eq!(linalg_shape(upper, &[&[2, 3, 3], &[3]]), None);
         assert_eq!(
             linalg_shape(LinalgOp::SlogDet, &[&[4, 3, 3]]),
             Some(vec![4, 2])

@@ -7,10 +7,12 @@
 //! taken where NumPy 2 broadcasts over the leading axes (`solve`, `inv`, `det`,
 //! `slogdet`, `cholesky`, `eigh`, `matrix_power`, `qr`, `svd`, `pinv`,
 //! `matrix_rank`: the kernels run per matrix of a chunk, and `solve` broadcasts the
-//! leading axes of `a` and `b` first); `lstsq` takes one matrix, as NumPy's; the
-//! rest (`lu`, `solve_triangular`, `svd_compressed`) say "not supported yet". Ints and bools compute in float64 and float32 in float64 then
-//! back to float32 (NumPy computes float32 in single precision: results agree within
-//! float32's rounding). The kernels (`TileOp::Linalg`, `tile/linalg.rs`) gather a
+//! leading axes of `a` and `b` first), and where SciPy 1.16 batches them (`lu`,
+//! `solve_triangular`, whose `b` follows `solve`'s rule); `lstsq` takes one matrix,
+//! as NumPy's; `svd_compressed` one, as dask's ("not supported yet" for a stack).
+//! Ints and bools compute in float64 and float32 in float64 then back to float32
+//! (NumPy computes float32 in single precision: results agree within float32's
+//! rounding). The kernels (`TileOp::Linalg`, `tile/linalg.rs`) gather a
 //! whole matrix into one chunk, except `qr`, which is TSQR over row chunks. Results
 //! a kernel packs into one matrix (`eigh`, `slogdet`, the small `svd`) are sliced
 //! apart here. Everything else is composed from existing ops as NumPy's own code
@@ -136,12 +138,15 @@ impl Lowerer<'_> {
             Decomposition::Pinv => self.pinv(args),
             Decomposition::MatrixRank => self.matrix_rank(args),
             Decomposition::Lu => {
+                // SciPy's `lu` of a stack: `p`, `l` and `u` of each matrix, packed
+                // along the rows axis.
                 let a = self.square_matrix(&args.get("a"), "lu")?;
-                let n = self.shape(a.id)[0];
+                let shape = self.shape(a.id).to_vec();
+                let (rows, n) = (shape.len() - 2, shape[shape.len() - 1]);
                 let packed = self.linalg_node(LinalgOp::Lu, vec![a.id], span)?;
                 let mut factors = Vec::with_capacity(3);
                 for k in 0..3 {
-                    let factor = self.slice_axis(packed, 0, k * n, n, span)?;
+                    let factor = self.slice_axis(packed, rows, k * n, n, span)?;
                     factors.push(self.tensor_result(factor, a.result, span)?);
                 }
                 Ok(Value::tuple(factors))
@@ -310,34 +315,49 @@ impl Lowerer<'_> {
     }
 
     /// SciPy's (and Mars's) `solve_triangular(a, b, lower=False)`: `x` with `t @ x =
-    /// b`, `t` the lower or upper triangle of `a` (the other is never read).
+    /// b`, `t` the lower or upper triangle of `a` (the other is never read). Stacks as
+    /// SciPy 1.16 batches it: `a` is `(..., M, M)`; a 1-D `b` is one vector for every
+    /// matrix, otherwise `b` is `(..., M, K)`; the leading axes of both broadcast.
     fn solve_triangular(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let a_arg = args.get("a");
         let a = self.tensor_of(&a_arg, None, "`a`")?;
         let a_shape = self.shape(a).to_vec();
-        if a_shape.len() != 2 || a_shape[0] != a_shape[1] {
+        let ndim = a_shape.len();
+        if ndim < 2 || a_shape[ndim - 2] != a_shape[ndim - 1] {
             return Err(Diagnostic::error("expected square matrix", a_arg.span));
         }
+        let n = a_shape[ndim - 1];
         let a = self.matrix_arg(&a_arg, "solve_triangular")?;
         let b_arg = args.get("b");
         let b = self.tensor_of(&b_arg, None, "`b`")?;
         let b_shape = self.shape(b).to_vec();
-        if b_shape.first() != Some(&a_shape[0]) {
+        let vector = b_shape.len() < 2;
+        let (b_lead, b_core) = if vector {
+            (Vec::new(), b_shape.clone())
+        } else {
+            let split = b_shape.len() - 2;
+            (b_shape[..split].to_vec(), b_shape[split..].to_vec())
+        };
+        let a_lead = a_shape[..ndim - 2].to_vec();
+        // SciPy broadcasts the batch shapes before it looks at a matrix.
+        let lead = broadcast_shapes(&[&a_lead, &b_lead]).map_err(|_| {
+            Diagnostic::error(
+                format!(
+                    "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch \
+                     is between arg 0 with shape {} and arg 1 with shape {}.",
+                    shape_text(&a_lead),
+                    shape_text(&b_lead)
+                ),
+                span,
+            )
+        })?;
+        if b_core.first() != Some(&n) {
             return Err(Diagnostic::error(
                 format!(
                     "shapes of a {} and b {} are incompatible",
-                    shape_text(&a_shape),
-                    shape_text(&b_shape)
-                ),
-                b_arg.span,
-            ));
-        }
-        if b_shape.len() > 2 {
-            return Err(Diagnostic::error(
-                format!(
-                    "not supported yet: `linalg.solve_triangular` of a `b` with {} dimensions",
-                    b_shape.len()
+                    shape_text(&a_shape[ndim - 2..]),
+                    shape_text(&b_core)
                 ),
                 b_arg.span,
             ));
@@ -345,8 +365,50 @@ impl Lowerer<'_> {
         let lower = bool_arg(&args.get("lower"), "lower")?;
         let result = float_result(promote_types(a.result, self.dtype(b)));
         let b = self.cast(b, DType::Float64, b_arg.span)?;
-        let x = self.linalg_node(LinalgOp::SolveTriangular { lower }, vec![a.id, b], span)?;
+        let op = LinalgOp::SolveTriangular { lower };
+        if lead.is_empty() {
+            let x = self.linalg_node(op, vec![a.id, b], span)?;
+            return self.tensor_result(x, result, span);
+        }
+        let (a_full, b_full) = self.broadcast_matrices(a.id, b, &lead, vector, span)?;
+        let mut x = self.linalg_node(op, vec![a_full, b_full], span)?;
+        if vector {
+            let last = self.shape(x).len() - 1;
+            x = self.squeeze_tensor(x, Some(&[last as i64]), span, span)?;
+        }
         self.tensor_result(x, result, span)
+    }
+
+    /// `a` `(..., n, n)` and `b` broadcast to the leading axes `lead`: `b` a vector
+    /// `(n,)` made one column `(lead..., n, 1)` (the caller squeezes it from the
+    /// result), otherwise `(..., n, k)` made `(lead..., n, k)`.
+    fn broadcast_matrices(
+        &mut self,
+        a: TileableId,
+        b: TileableId,
+        lead: &[usize],
+        vector: bool,
+        span: Span,
+    ) -> LowerResult<(TileableId, TileableId)> {
+        let b = if vector {
+            self.expand_dims_tensor(b, &[1], span, span)?
+        } else {
+            b
+        };
+        let broadcast = |this: &mut Self, id: TileableId| {
+            let shape = this.shape(id).to_vec();
+            let mut target = lead.to_vec();
+            target.extend_from_slice(&shape[shape.len() - 2..]);
+            if shape == target {
+                return Ok(id);
+            }
+            this.apply(
+                "broadcast_to",
+                vec![Value::Tensor(id), Value::int_tuple(&target)],
+                span,
+            )
+        };
+        Ok((broadcast(self, a)?, broadcast(self, b)?))
     }
 
     fn eigh(&mut self, args: &BoundArgs) -> LowerResult<Value> {
@@ -1206,6 +1268,8 @@ fn stacks(function: &str) -> bool {
             | "svd"
             | "pinv"
             | "matrix_rank"
+            | "lu"
+            | "solve_triangular"
     )
 }
 

@@ -1,7 +1,9 @@
 //! Linear algebra: `matmul`/`@` and `dot` with NumPy's 1-D rules (a 1-D left
 //! operand is a row, a 1-D right operand a column, and the added axis is squeezed
 //! away afterwards), `dot` with a scalar as multiplication, and `outer` as a
-//! broadcast multiplication of a column by a row.
+//! broadcast multiplication of a column by a row. `matmul` of stacks `(..., n, k)`
+//! broadcasts the leading axes as NumPy's does, through `einsum`
+//! (`...ij,...jk->...ik`: a product per matrix pair, summed along `j`).
 
 use super::bind::{Arg, BoundArgs};
 use super::convert::shape_text;
@@ -9,10 +11,11 @@ use super::elementwise::at;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::promote_types;
-use crate::infer::shapes::matmul_shape;
+use crate::infer::shapes::{broadcast_shapes, matmul_shape};
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::ops::BinaryOp;
+use marsc_runtime::DType;
 
 const GUFUNC_SIGNATURE: &str = "(n?,k),(k,m?)->(n?,m?)";
 
@@ -23,6 +26,7 @@ impl Lowerer<'_> {
         arg: &Arg,
         index: usize,
         function: &str,
+        stacks: bool,
     ) -> LowerResult<TileableId> {
         let id = self.tensor_of(arg, None, "an operand")?;
         let ndim = self.shape(id).len();
@@ -36,7 +40,7 @@ impl Lowerer<'_> {
             )
             .with_help("use `*` to multiply by a scalar"));
         }
-        if ndim > 2 {
+        if ndim > 2 && !stacks {
             return Err(Diagnostic::error(
                 format!("not supported yet: `{function}` of tensors with more than 2 dimensions"),
                 arg.span,
@@ -53,9 +57,101 @@ impl Lowerer<'_> {
         error_span: Span,
         span: Span,
     ) -> LowerResult<Value> {
-        let left = self.linalg_operand(a, 0, "matmul")?;
-        let right = self.linalg_operand(b, 1, "matmul")?;
+        let left = self.linalg_operand(a, 0, "matmul", true)?;
+        let right = self.linalg_operand(b, 1, "matmul", true)?;
+        if self.shape(left).len() > 2 || self.shape(right).len() > 2 {
+            return self.stacked_matmul(left, right, error_span, span);
+        }
         self.matmul_tensors(left, right, error_span, span)
+    }
+
+    /// NumPy's `matmul` with an operand of more than two dimensions: a stack of
+    /// matrices (a 1-D operand a vector for each), the leading axes broadcast;
+    /// NumPy's messages for mismatched core or leading axes.
+    fn stacked_matmul(
+        &mut self,
+        left: TileableId,
+        right: TileableId,
+        error_span: Span,
+        span: Span,
+    ) -> LowerResult<Value> {
+        let (a, b) = (self.shape(left).to_vec(), self.shape(right).to_vec());
+        let a_inner = a[a.len() - 1];
+        let b_inner = if b.len() == 1 { b[0] } else { b[b.len() - 2] };
+        if a_inner != b_inner {
+            return Err(Diagnostic::error(
+                format!(
+                    "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc \
+                     signature {GUFUNC_SIGNATURE} (size {b_inner} is different from {a_inner})"
+                ),
+                error_span,
+            ));
+        }
+        let a_core = a.len().min(2);
+        let b_core = b.len().min(2);
+        let (a_lead, b_lead) = (&a[..a.len() - a_core], &b[..b.len() - b_core]);
+        if broadcast_shapes(&[a_lead, b_lead]).is_err() {
+            let text = |items: Vec<String>| format!("({})", items.join(","));
+            let numbers = |shape: &[usize]| shape.iter().map(usize::to_string).collect();
+            let remapped = |lead: &[usize], core: usize| {
+                let mut items: Vec<String> = numbers(lead);
+                items.extend((0..core).map(|_| "newaxis".to_string()));
+                text(items)
+            };
+            let mut requested = Vec::new();
+            if a.len() >= 2 {
+                requested.push(a[a.len() - 2]);
+            }
+            if b.len() >= 2 {
+                requested.push(b[b.len() - 1]);
+            }
+            return Err(Diagnostic::error(
+                format!(
+                    "operands could not be broadcast together with remapped shapes \
+                     [original->remapped]: {}->{} {}->{}  and requested shape {}",
+                    text(numbers(&a)),
+                    remapped(a_lead, a_core),
+                    text(numbers(&b)),
+                    remapped(b_lead, b_core),
+                    text(numbers(&requested)),
+                ),
+                error_span,
+            ));
+        }
+        let subscripts = match (a.len(), b.len()) {
+            (1, _) => "j,...jk->...k",
+            (_, 1) => "...ij,j->...i",
+            _ => "...ij,...jk->...ik",
+        };
+        // Booleans as NumPy's matmul takes them: any of the pairwise ands, here a
+        // sum of int products that is not zero.
+        let boolean = self.dtype(left).is_bool() && self.dtype(right).is_bool();
+        let (left, right) = if boolean {
+            (
+                self.cast(left, DType::Int64, span)?,
+                self.cast(right, DType::Int64, span)?,
+            )
+        } else {
+            (left, right)
+        };
+        let product = self.apply(
+            "einsum",
+            vec![
+                Value::Str(subscripts.into()),
+                Value::Tensor(left),
+                Value::Tensor(right),
+            ],
+            span,
+        )?;
+        if !boolean {
+            return Ok(Value::Tensor(product));
+        }
+        let nonzero = self.apply(
+            "not_equal",
+            vec![Value::Tensor(product), Value::Int(0)],
+            span,
+        )?;
+        Ok(Value::Tensor(nonzero))
     }
 
     pub(super) fn matmul_tensors(
@@ -114,8 +210,8 @@ impl Lowerer<'_> {
             };
             return self.binary(BinaryOp::Multiply, &a, &b, span, span);
         }
-        let left = self.linalg_operand(&a, 0, "dot")?;
-        let right = self.linalg_operand(&b, 1, "dot")?;
+        let left = self.linalg_operand(&a, 0, "dot", false)?;
+        let right = self.linalg_operand(&b, 1, "dot", false)?;
         let (left_shape, right_shape) = (self.shape(left), self.shape(right));
         let left_dim = left_shape.len() - 1;
         let (k_left, k_right) = (left_shape[left_dim], right_shape[0]);

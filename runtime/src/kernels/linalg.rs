@@ -8,10 +8,11 @@
 //!
 //! The ops NumPy broadcasts over leading axes ([`LinalgOp::stacks`]: `solve`, `inv`,
 //! `det`, `slogdet`, `cholesky`, `eigh`, the singular values, the reduced and complete
-//! QR, the SVD with its vectors) also take a chunk of stacked matrices
-//! `(..., n, n)` (and `solve` a `b` of `(..., n, k)` with the same leading axes) and
-//! give one result per matrix, stacked the same way: `det` `(...)`, `slogdet`
-//! `(..., 2)`, `eigh` `(..., n + 1, n)`.
+//! QR, the SVD with its vectors) and those SciPy batches (`lu`, `solve_triangular`)
+//! also take a chunk of stacked matrices `(..., n, n)` (and `solve` and
+//! `solve_triangular` a `b` of `(..., n, k)` with the same leading axes) and give one
+//! result per matrix, stacked the same way: `det` `(...)`, `slogdet` `(..., 2)`,
+//! `eigh` `(..., n + 1, n)`, `lu` `(..., 3n, n)`.
 //!
 //! Inputs are float64 (lowering casts ints, bools and float32 first, as NumPy computes
 //! them). A factorization that gives several results packs them into one matrix, which
@@ -26,6 +27,10 @@
 //! - a TSQR chunk's local QR of an `(m_i, n)` block (`m_i >= n`): `[q_i; r_i]`, shape
 //!   `(m_i + n, n)`; the QR of the stacked `r_i`s: `[q2; r]`, shape `(k n + n, n)`.
 //!
+//! `solve`, `inv`, `det` and `slogdet` share one LU factorization, done in place on
+//! a copy of the chunk's row-major values (`linalg/lu.rs`); `lu` factors the matrix
+//! itself, as SciPy's row pivoting gives `p`.
+//!
 //! NumPy's `LinAlgError`s are this module's errors: an exactly zero pivot of the LU
 //! factorization is "Singular matrix" (LAPACK's `gesv` rule: a nearly singular matrix
 //! is solved, with rounding error, as NumPy does), a matrix without a Cholesky factor
@@ -34,7 +39,6 @@
 
 use crate::array::ArrayData;
 use crate::kernels::KernelError;
-use faer::linalg::solvers::Solve;
 use faer::{Mat, MatRef, Side};
 use ndarray::{Array1, Array2, ArrayD, ArrayViewD, Axis, Ix2, IxDyn};
 
@@ -127,6 +131,8 @@ impl LinalgOp {
                 | LinalgOp::QrComplete
                 | LinalgOp::QrReduced
                 | LinalgOp::SvdFactors { .. }
+                | LinalgOp::Lu
+                | LinalgOp::SolveTriangular { .. }
         )
     }
 }
@@ -185,27 +191,12 @@ fn one(
 ) -> Result<ArrayD<f64>, KernelError> {
     let out = match op {
         LinalgOp::Solve => {
-            let (a, b) = (matrix(args, 0)?, operand(args, 1)?);
-            let lu = nonsingular_lu(a)?;
-            let rhs = match b.ndim() {
-                1 => Mat::from_fn(b.len(), 1, |i, _| b[i]),
-                2 => to_faer(b.view().into_dimensionality::<Ix2>().map_err(shape_error)?),
-                _ => return Err(KernelError::new("internal error: solve of a stacked b")),
-            };
-            if rhs.nrows() != lu.n {
-                return Err(KernelError::new("internal error: solve shapes disagree"));
-            }
-            let x = lu.lu.solve(&rhs);
-            if b.ndim() == 1 {
-                Array1::from_shape_fn(x.nrows(), |i| x[(i, 0)]).into_dyn()
-            } else {
-                from_faer(x.as_ref()).into_dyn()
-            }
+            let (a, b) = (nonsingular_lu(matrix(args, 0)?)?, operand(args, 1)?);
+            a.solve(b).map_err(internal)?
         }
         LinalgOp::Inv => {
             let lu = nonsingular_lu(matrix(args, 0)?)?;
-            let x = lu.lu.solve(Mat::<f64>::identity(lu.n, lu.n));
-            from_faer(x.as_ref()).into_dyn()
+            lu.inverse().map_err(internal)?.into_dyn()
         }
         LinalgOp::Det => {
             // NumPy's `det` is `sign * exp(logabsdet)` of the same factorization.
@@ -216,17 +207,9 @@ fn one(
             let (sign, logabs) = lu_determinant(matrix(args, 0)?)?;
             Array1::from_vec(vec![sign, logabs]).into_dyn()
         }
-        LinalgOp::Cholesky => {
-            let a = square(matrix(args, 0)?)?;
-            let llt = a
-                .llt(Side::Lower)
-                .map_err(|_| KernelError::new("Matrix is not positive definite"))?;
-            let mut l = from_faer(llt.L());
-            for (i, mut row) in l.rows_mut().into_iter().enumerate() {
-                row.slice_mut(ndarray::s![i + 1..]).fill(0.0);
-            }
-            l.into_dyn()
-        }
+        LinalgOp::Cholesky => lu::cholesky(square_view(matrix(args, 0)?)?)
+            .ok_or_else(|| KernelError::new("Matrix is not positive definite"))?
+            .into_dyn(),
         LinalgOp::Eigh => {
             let a = square(matrix(args, 0)?)?;
             let n = a.nrows();
@@ -487,6 +470,13 @@ fn from_faer(a: MatRef<'_, f64>) -> Array2<f64> {
 
 /// A square matrix as faer's, or an internal error (lowering checks squareness).
 fn square(a: ndarray::ArrayView2<'_, f64>) -> Result<Mat<f64>, KernelError> {
+    Ok(to_faer(square_view(a)?))
+}
+
+/// `a`, or an internal error if it is not square.
+fn square_view(
+    a: ndarray::ArrayView2<'_, f64>,
+) -> Result<ndarray::ArrayView2<'_, f64>, KernelError> {
     if a.nrows() != a.ncols() {
         return Err(KernelError::new(format!(
             "internal error: linalg kernel of a {}x{} matrix",
@@ -494,74 +484,31 @@ fn square(a: ndarray::ArrayView2<'_, f64>) -> Result<Mat<f64>, KernelError> {
             a.ncols()
         )));
     }
-    Ok(to_faer(a))
+    Ok(a)
 }
 
-/// An LU factorization with partial pivoting and the matrix's order.
-struct Lu {
-    lu: faer::linalg::solvers::PartialPivLu<f64>,
-    n: usize,
-}
-
-/// The LU factorization of `a`, or NumPy's "Singular matrix" for a zero pivot.
-fn nonsingular_lu(a: ndarray::ArrayView2<'_, f64>) -> Result<Lu, KernelError> {
-    let a = square(a)?;
-    let n = a.nrows();
-    let lu = a.partial_piv_lu();
-    let u = lu.U();
-    if (0..n).any(|i| u[(i, i)] == 0.0) {
+/// The LU factorization of `a` (`lu.rs`), or NumPy's "Singular matrix" for a zero
+/// pivot.
+fn nonsingular_lu(a: ndarray::ArrayView2<'_, f64>) -> Result<lu::TransposedLu, KernelError> {
+    let lu = lu::TransposedLu::new(square_view(a)?);
+    if lu.singular() {
         return Err(KernelError::new("Singular matrix"));
     }
-    Ok(Lu { lu, n })
+    Ok(lu)
 }
 
-/// `(sign, log|det|)` from the LU factorization, as NumPy's `slogdet` computes them:
-/// the signs of `U`'s diagonal and the permutation's, the sum of the logs of the
-/// pivots' magnitudes; a zero pivot gives `(0, -inf)`.
+/// `(sign, log|det|)` from the LU factorization, as NumPy's `slogdet` computes them
+/// (`lu.rs`); a zero pivot gives `(0, -inf)`.
 fn lu_determinant(a: ndarray::ArrayView2<'_, f64>) -> Result<(f64, f64), KernelError> {
-    let a = square(a)?;
-    let n = a.nrows();
-    let lu = a.partial_piv_lu();
-    let u = lu.U();
-    let mut sign = permutation_sign(lu.P().arrays().0);
-    let mut logabs = 0.0;
-    for i in 0..n {
-        let pivot = u[(i, i)];
-        if pivot == 0.0 {
-            sign = 0.0;
-        } else if pivot < 0.0 {
-            sign = -sign;
-        }
-        logabs += pivot.abs().ln();
-    }
-    if sign == 0.0 {
-        return Ok((0.0, f64::NEG_INFINITY));
-    }
-    Ok((sign, logabs))
+    Ok(lu::TransposedLu::new(square_view(a)?).slogdet())
 }
 
-/// +1 for an even permutation, -1 for an odd one (by its cycles).
-fn permutation_sign(forward: &[usize]) -> f64 {
-    let mut seen = vec![false; forward.len()];
-    let mut sign = 1.0;
-    for start in 0..forward.len() {
-        if seen[start] {
-            continue;
-        }
-        let mut length = 0;
-        let mut at = start;
-        while !seen[at] {
-            seen[at] = true;
-            at = forward[at];
-            length += 1;
-        }
-        if length % 2 == 0 {
-            sign = -sign;
-        }
-    }
-    sign
+/// An internal error of a kernel's own checks.
+fn internal(message: String) -> KernelError {
+    KernelError::new(format!("internal error: {message}"))
 }
 
+mod lu;
 mod tsqr;
 
 #[cfg(test)]

@@ -185,9 +185,22 @@ fn shapes() {
         "2",
     );
     check(
-        "mt.matmul(mt.ones((2, 2, 2)), mt.ones(2))\n",
-        "not supported yet: `matmul` of tensors with more than 2 dimensions",
+        "mt.dot(mt.ones((2, 2, 2)), mt.ones(2))\n",
+        "not supported yet: `dot` of tensors with more than 2 dimensions",
         "mt.ones((2, 2, 2))",
+    );
+    check(
+        "mt.matmul(mt.ones((2, 3, 4)), mt.ones((3, 4, 5)))\n",
+        "operands could not be broadcast together with remapped shapes \
+         [original->remapped]: (2,3,4)->(2,newaxis,newaxis) (3,4,5)->(3,newaxis,newaxis)  \
+         and requested shape (3,5)",
+        "mt.matmul(mt.ones((2, 3, 4)), mt.ones((3, 4, 5)))",
+    );
+    check(
+        "mt.ones((2, 3, 4)) @ mt.ones((2, 5, 6))\n",
+        "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc \
+         signature (n?,k),(k,m?)->(n?,m?) (size 5 is different from 4)",
+        "@",
     );
     check(
         "mt.ones(6).reshape(4, 4)\n",

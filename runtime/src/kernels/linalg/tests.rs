@@ -245,3 +245,93 @@ fn blocked_tsqr_reconstructs_and_matches_the_direct_r() {
         }
     }
 }
+
+/// A 70x70 matrix that needs pivoting (a zero diagonal), large enough for faer's
+/// recursive LU to split it: `a @ solve(a, b) == b`, `a @ inv(a) == I`, and the
+/// sign and log-magnitude of the determinant of a row-permuted triangular matrix.
+#[test]
+fn transposed_lu_solves_inverts_and_signs_the_determinant() {
+    let n = 70;
+    // A cyclic shift of an upper triangular matrix with 2 on its diagonal: row i is
+    // row i + 1 of the triangle, so every pivot must come from another row.
+    let triangle = |i: usize, j: usize| match j.cmp(&i) {
+        std::cmp::Ordering::Less => 0.0,
+        std::cmp::Ordering::Equal => 2.0,
+        std::cmp::Ordering::Greater => ((i * 7 + j * 3) % 5) as f64 * 0.25 - 0.5,
+    };
+    let a: Vec<f64> = (0..n * n)
+        .map(|k| triangle((k / n + 1) % n, k % n))
+        .collect();
+    let matrix = ndarray::Array2::from_shape_vec((n, n), a.clone()).unwrap();
+    let rhs: Vec<f64> = (0..n).map(|i| (i % 9) as f64 - 4.0).collect();
+    let x = values(&linalg(LinalgOp::Solve, 0, &[&f64s(&[n, n], &a), &f64s(&[n], &rhs)]).unwrap());
+    let ax = matrix.dot(&ndarray::Array1::from_vec(x));
+    close(&ax.to_vec(), &rhs);
+    let inverse = values(&linalg(LinalgOp::Inv, 0, &[&f64s(&[n, n], &a)]).unwrap());
+    let product = matrix.dot(&ndarray::Array2::from_shape_vec((n, n), inverse).unwrap());
+    let identity = ndarray::Array2::<f64>::eye(n);
+    for (p, e) in product.iter().zip(identity.iter()) {
+        assert!((p - e).abs() < 1e-12, "a @ inv(a) is not the identity");
+    }
+    // The rows are an n-cycle of a triangle's (sign (-1)^(n-1)), det 2^n.
+    let (sign, logabs) =
+        match values(&linalg(LinalgOp::SlogDet, 0, &[&f64s(&[n, n], &a)]).unwrap())[..] {
+            [sign, logabs] => (sign, logabs),
+            _ => panic!("slogdet packs two values"),
+        };
+    assert_eq!(sign, -1.0);
+    close(&[logabs], &[n as f64 * 2f64.ln()]);
+}
+
+#[test]
+fn stacked_lu_and_triangular_solves_run_per_matrix() {
+    let a = f64s(&[2, 2, 2], &[1.0, 2.0, 3.0, 4.0, 2.0, 0.0, 1.0, 4.0]);
+    let packed = linalg(LinalgOp::Lu, 0, &[&a]).unwrap();
+    assert_eq!(shape(&packed), [2, 6, 2]);
+    let factors = values(&packed);
+    // p, l, u of [[1, 2], [3, 4]], then of [[2, 0], [1, 4]].
+    close(
+        &factors[..12],
+        &[
+            0.0,
+            1.0,
+            1.0,
+            0.0,
+            1.0,
+            0.0,
+            1.0 / 3.0,
+            1.0,
+            3.0,
+            4.0,
+            0.0,
+            2.0 / 3.0,
+        ],
+    );
+    close(
+        &factors[12..],
+        &[1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.5, 1.0, 2.0, 0.0, 0.0, 4.0],
+    );
+    let b = f64s(&[2, 2, 1], &[2.0, 3.0, 4.0, 8.0]);
+    let x = linalg(LinalgOp::SolveTriangular { lower: true }, 0, &[&a, &b]).unwrap();
+    assert_eq!(shape(&x), [2, 2, 1]);
+    // [[1, 0], [3, 4]] x = [2, 3]; [[2, 0], [1, 4]] x = [4, 8].
+    close(&values(&x), &[2.0, -0.75, 2.0, 1.5]);
+}
+
+/// Rows that are exact multiples are a zero pivot for LAPACK's row pivoting (NumPy's
+/// "Singular matrix", a zero determinant), but rounding for the transposed
+/// factorization: the tiny pivot sends it to the row-pivoted one.
+#[test]
+fn multiple_rows_are_singular_as_for_lapack() {
+    let a = f64s(&[3, 3], &[1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 1.0, 0.0, 1.0]);
+    let b = f64s(&[3], &[1.0, 1.0, 1.0]);
+    let error = linalg(LinalgOp::Solve, 0, &[&a, &b]).unwrap_err();
+    assert_eq!(error.0, "Singular matrix");
+    assert_eq!(values(&linalg(LinalgOp::Det, 0, &[&a]).unwrap()), [0.0]);
+    // Well away from singular, the transposed factorization's answer.
+    let well = f64s(&[3, 3], &[1.0, 2.0, 3.0, 2.0, 5.0, 6.0, 1.0, 0.0, 1.0]);
+    close(
+        &values(&linalg(LinalgOp::Det, 0, &[&well]).unwrap()),
+        &[-2.0],
+    );
+}

@@ -16,8 +16,19 @@ def __getattr__(name):
         raise AttributeError(f"module 'mars.tensor.linalg' has no attribute '{name}'") from None
 
 
+def _batched(function, a, *rest):
+    """`function` on each matrix of a stack `(..., M, M)`, results stacked (SciPy
+    1.16's batching of `lu`)."""
+    lead = a.shape[:-2]
+    results = [function(a[index], *rest) for index in _np.ndindex(lead)]
+    return tuple(_np.stack([r[k] for r in results]).reshape(lead + results[0][k].shape)
+                 for k in range(len(results[0])))
+
+
 def lu(a):
     a = _np.asarray(a)
+    if a.ndim > 2 and a.shape[-1] == a.shape[-2]:
+        return _batched(lu, a)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError("expected a square matrix")
     result = a.dtype if a.dtype.kind == "f" else _np.float64
@@ -46,6 +57,17 @@ def solve_triangular(a, b, lower=False, sparse=None):
     only, as LAPACK's `trtrs`."""
     a = _np.asarray(a)
     b = _np.asarray(b)
+    if a.ndim > 2 or b.ndim > 2:
+        # SciPy 1.16's batching: a 1-D b is one vector for every matrix, otherwise
+        # b is (..., M, K); the leading axes broadcast.
+        if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+            raise ValueError("expected square matrix")
+        core = 1 if b.ndim < 2 else 2
+        lead = _np.broadcast_shapes(a.shape[:-2], b.shape[:b.ndim - core])
+        a = _np.broadcast_to(a, lead + a.shape[-2:])
+        b = _np.broadcast_to(b, lead + b.shape[b.ndim - core:])
+        results = [solve_triangular(a[i], b[i], lower) for i in _np.ndindex(lead)]
+        return _np.stack(results).reshape(lead + results[0].shape)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError("expected square matrix")
     if a.shape[0] != b.shape[0]:
