@@ -78,6 +78,21 @@ impl Lowerer<'_> {
                 op => op,
             }
         };
+        if self.dtype(input).is_complex()
+            && matches!(
+                op,
+                ReduceOp::NanMax | ReduceOp::NanMin | ReduceOp::NanArgMax | ReduceOp::NanArgMin
+            )
+        {
+            return Err(Diagnostic::error(
+                format!(
+                    "not supported yet: `{}` of {} tensors",
+                    op.name(),
+                    self.dtype(input)
+                ),
+                span,
+            ));
+        }
         let ndim = self.shape(input).len();
         let axis_arg = args.get("axis");
         let axes = reduction_axes(op, &axis_arg, ndim)?;
