@@ -39,7 +39,13 @@ pub trait Part:
     const HALF: Self;
     const NAN: Self;
     const INFINITY: Self;
+    const MAX: Self;
+    const EPSILON: Self;
     fn abs(self) -> Self;
+    fn ln_1p(self) -> Self;
+    /// `x² + y² - 1` as glibc's `__x2y2m1` (float32: in float64; float64: with the
+    /// squares' rounding errors kept).
+    fn x2y2m1(x: Self, y: Self) -> Self;
     fn sqrt(self) -> Self;
     fn hypot(self, other: Self) -> Self;
     fn exp(self) -> Self;
@@ -70,8 +76,16 @@ macro_rules! impl_part {
             const HALF: $t = 0.5;
             const NAN: $t = <$t>::NAN;
             const INFINITY: $t = <$t>::INFINITY;
+            const MAX: $t = <$t>::MAX;
+            const EPSILON: $t = <$t>::EPSILON;
             fn abs(self) -> $t {
                 <$t>::abs(self)
+            }
+            fn ln_1p(self) -> $t {
+                <$t>::ln_1p(self)
+            }
+            fn x2y2m1(x: $t, y: $t) -> $t {
+                x2y2m1_of(x, y)
             }
             fn sqrt(self) -> $t {
                 <$t>::sqrt(self)
@@ -163,6 +177,46 @@ impl<T: Part> Cx<T> {
         ratio.mul_add(ratio, T::ONE).sqrt() * larger
     }
 
+    /// C's `complex * complex` (Annex G's `__muldc3`, which glibc's `cpow` uses):
+    /// the plain product, with infinities recovered where it gives NaN in both parts.
+    pub fn mul_c99(self, other: Cx<T>) -> Cx<T> {
+        let product = self.mul_plain(other);
+        if !(product.0.re.is_nan() && product.0.im.is_nan()) {
+            return product;
+        }
+        let (mut a, mut b) = (self.0.re, self.0.im);
+        let (mut c, mut d) = (other.0.re, other.0.im);
+        let unit = |v: T| {
+            if v.is_infinite() {
+                T::ONE.copysign(v)
+            } else {
+                T::ZERO.copysign(v)
+            }
+        };
+        let zero_nan = |v: T| if v.is_nan() { T::ZERO.copysign(v) } else { v };
+        let mut recalc = false;
+        if a.is_infinite() || b.is_infinite() {
+            (a, b) = (unit(a), unit(b));
+            (c, d) = (zero_nan(c), zero_nan(d));
+            recalc = true;
+        }
+        if c.is_infinite() || d.is_infinite() {
+            (c, d) = (unit(c), unit(d));
+            (a, b) = (zero_nan(a), zero_nan(b));
+            recalc = true;
+        }
+        let (ac, bd, ad, bc) = (a * c, b * d, a * d, b * c);
+        if !recalc && (ac.is_infinite() || bd.is_infinite() || ad.is_infinite() || bc.is_infinite())
+        {
+            (a, b, c, d) = (zero_nan(a), zero_nan(b), zero_nan(c), zero_nan(d));
+            recalc = true;
+        }
+        if !recalc {
+            return product;
+        }
+        Cx::new(T::INFINITY * (a * c - b * d), T::INFINITY * (a * d + b * c))
+    }
+
     /// The product as NumPy's scalar code computes it (`npy_cmul`, and the
     /// reductions' loop): two products and a sum per part, each rounded.
     pub fn mul_plain(self, other: Cx<T>) -> Cx<T> {
@@ -224,34 +278,41 @@ impl<T: Part> Cx<T> {
             let r = (T::HALF * im.abs()).sqrt();
             return Cx::new(r, r.copysign(im));
         }
-        // Computed in f64 for both widths, so hypot cannot overflow for float32 and
-        // the float64 case keeps glibc's formula.
-        let (x, y) = (re.to_f64(), im.to_f64());
-        let scale = if x.abs().max(y.abs()) > f64::MAX / 4.0 {
-            4.0
+        // glibc's formula in the part's own width (`csqrtf` for complex64), the
+        // operands scaled down by 4 where `hypot` could overflow.
+        let quarter = T::from_f64(0.25);
+        let huge = re.abs() > T::MAX / T::from_f64(4.0) || im.abs() > T::MAX / T::from_f64(4.0);
+        let (x, y) = if huge {
+            (re * quarter, im * quarter)
         } else {
-            1.0
+            (re, im)
         };
-        let (xs, ys) = (x / scale, y / scale);
-        let (r, s) = if xs > 0.0 {
-            let d = (0.5 * (xs.hypot(ys) + xs)).sqrt();
-            (d, 0.5 * (ys / d))
+        let d = x.hypot(y);
+        let (r, s) = if x > T::ZERO {
+            let r = (T::HALF * (d + x)).sqrt();
+            (r, T::HALF * (y / r))
         } else {
-            let s = (0.5 * (xs.hypot(ys) - xs)).sqrt();
-            ((0.5 * (ys / s)).abs(), s.copysign(ys))
+            let s = (T::HALF * (d - x)).sqrt();
+            ((T::HALF * (y / s)).abs(), s)
         };
-        let root = scale.sqrt();
-        Cx::new(T::from_f64(r * root), T::from_f64(s * root))
+        let two = T::ONE + T::ONE;
+        let (r, s) = if huge { (r * two, s * two) } else { (r, s) };
+        Cx::new(r, s.copysign(im))
     }
 
     /// `exp`: `e^re (cos im + i sin im)`, a zero imaginary part kept exactly.
     pub fn exp(self) -> Cx<T> {
         let (re, im) = (self.0.re, self.0.im);
-        if im == T::ZERO && !re.is_nan() {
+        if im == T::ZERO {
             return Cx::new(re.exp(), im);
         }
         if re.is_infinite() && re < T::ZERO && !im.is_finite() {
-            return Cx::new(T::ZERO, T::ZERO);
+            let zero = if im.is_nan() {
+                T::ZERO
+            } else {
+                T::ZERO.copysign(im)
+            };
+            return Cx::new(T::ZERO, zero);
         }
         if re.is_infinite() && re > T::ZERO && !im.is_finite() {
             return Cx::new(re, T::NAN);
@@ -260,10 +321,12 @@ impl<T: Part> Cx<T> {
         Cx::new(magnitude * im.cos(), magnitude * im.sin())
     }
 
-    /// `log`: `ln |z| + i arg z`, the cut along the negative real axis.
+    /// `log`: `ln |z| + i arg z`, the cut along the negative real axis; `ln |z|`
+    /// as glibc's `clog` (which NumPy calls) takes it near `|z| = 1`, through
+    /// `log1p(x² + y² - 1) / 2`.
     pub fn ln(self) -> Cx<T> {
         let (re, im) = (self.0.re, self.0.im);
-        Cx::new(re.hypot(im).ln(), im.atan2(re))
+        Cx::new(log_modulus(re, im), im.atan2(re))
     }
 
     /// `reciprocal`, as NumPy's loop (a scaled division that avoids overflow).
@@ -300,7 +363,7 @@ impl<T: Part> Cx<T> {
             return one;
         }
         if self.0.re == T::ZERO && self.0.im == T::ZERO {
-            return if br > T::ZERO && bi == T::ZERO {
+            return if br > T::ZERO {
                 Cx::new(T::ZERO, T::ZERO)
             } else {
                 Cx::new(T::NAN, T::NAN)
@@ -332,8 +395,89 @@ impl<T: Part> Cx<T> {
                 }
             }
         }
-        exponent.mul_plain(self.ln()).exp()
+        exponent.mul_c99(self.ln()).exp()
     }
+}
+
+/// `ln |re + i im|` as glibc's `clog` computes it: `log1p(x² + y² - 1) / 2` near the
+/// unit circle (with `x² + y² - 1` in double-double precision), else `log(hypot)`.
+fn log_modulus<T: Part>(re: T, im: T) -> T {
+    let (mut x, mut y) = (re.abs(), im.abs());
+    if x.is_infinite() || y.is_infinite() {
+        return T::INFINITY;
+    }
+    if x.is_nan() || y.is_nan() {
+        return T::NAN;
+    }
+    if x < y {
+        std::mem::swap(&mut x, &mut y);
+    }
+    if x == T::ZERO {
+        return -T::INFINITY;
+    }
+    let two = T::ONE + T::ONE;
+    if x > T::MAX / two {
+        return (x / two).hypot(y / two).ln() + T::from_f64(std::f64::consts::LN_2);
+    }
+    if x == T::ONE {
+        return (y * y).ln_1p() / two;
+    }
+    if x > T::ONE && x < two && y < T::ONE {
+        let mut d2m1 = (x - T::ONE) * (x + T::ONE);
+        if y >= T::EPSILON {
+            d2m1 = d2m1 + y * y;
+        }
+        return d2m1.ln_1p() / two;
+    }
+    let in_half_one = x >= T::HALF && x < T::ONE;
+    if in_half_one && y < T::EPSILON / two {
+        return ((x - T::ONE) * (x + T::ONE)).ln_1p() / two;
+    }
+    if in_half_one && x * x + y * y >= T::HALF {
+        return T::x2y2m1(x, y).ln_1p() / two;
+    }
+    x.hypot(y).ln()
+}
+
+/// `__x2y2m1f`: float32's `x² + y² - 1`, computed in float64 and rounded once.
+fn x2y2m1_of_f32(x: f32, y: f32) -> f32 {
+    let (x, y) = (f64::from(x), f64::from(y));
+    ((x - 1.0) * (x + 1.0) + y * y) as f32
+}
+
+trait X2y2m1: Sized {
+    fn x2y2m1(x: Self, y: Self) -> Self;
+}
+
+impl X2y2m1 for f32 {
+    fn x2y2m1(x: f32, y: f32) -> f32 {
+        x2y2m1_of_f32(x, y)
+    }
+}
+
+impl X2y2m1 for f64 {
+    fn x2y2m1(x: f64, y: f64) -> f64 {
+        x2y2m1(x, y)
+    }
+}
+
+fn x2y2m1_of<T: X2y2m1>(x: T, y: T) -> T {
+    T::x2y2m1(x, y)
+}
+
+/// `x² + y² - 1` with the squares' rounding errors kept (exact products by fused
+/// multiply-adds, compensated sums), as glibc's `__x2y2m1`.
+fn x2y2m1(x: f64, y: f64) -> f64 {
+    let two_sum = |a: f64, b: f64| {
+        let s = a + b;
+        let bb = s - a;
+        (s, (a - (s - bb)) + (b - bb))
+    };
+    let (x2, x2_err) = (x * x, x.mul_add(x, -(x * x)));
+    let (y2, y2_err) = (y * y, y.mul_add(y, -(y * y)));
+    let (s, e1) = two_sum(x2, -1.0);
+    let (s, e2) = two_sum(s, y2);
+    s + (((x2_err + y2_err) + e1) + e2)
 }
 
 macro_rules! le_bytes {
