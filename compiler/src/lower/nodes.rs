@@ -396,10 +396,17 @@ pub(super) fn dtype_rule_error(
                 ("invert" | "bitwise_and" | "bitwise_or" | "bitwise_xor", _) => {
                     "`~`, `&`, `|` and `^` work on bool and integer tensors"
                 }
+                (_, DType::Complex64 | DType::Complex128) => {
+                    "NumPy has no complex loop for it: take `x.real`, `x.imag` or `abs(x)` first"
+                }
                 _ => "cast first: `x.astype(int)`",
             };
             diagnostic.with_help(help)
         }
+        DTypeRuleError::UnsupportedResult(_) if dtype.is_complex() => Diagnostic::error(
+            format!("not supported yet: `{name}` of {dtype} tensors"),
+            span,
+        ),
         DTypeRuleError::UnsupportedResult(result) => Diagnostic::error(
             format!("not supported yet: NumPy would give {result} here"),
             span,
