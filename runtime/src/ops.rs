@@ -154,7 +154,11 @@ impl UnaryOp {
             return self.complex_result_dtype(input);
         }
         match self {
-            Real | Imag | Conjugate => Ok(input),
+            Real | Imag => Ok(input),
+            // NumPy's loop for bool is int8's.
+            Conjugate => same_no_bool(input, Ok(DType::Int8)),
+            // `np.angle(x)` is `arctan2(0, x)`, where a bool meets the weak 0 as int64.
+            Angle if input == DType::Bool => Ok(DType::Float64),
             Angle => float_math(input),
             Negative | Positive | Sign => same_no_bool(input, Err(DTypeRuleError::NoLoop)),
             Absolute | Floor | Ceil | Trunc => Ok(input),
@@ -300,6 +304,10 @@ mod tests {
         ("reciprocal", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
         ("invert", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None, None, None, None]),
         ("isnan", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("real", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("float32"), Some("float64")]),
+        ("imag", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("float32"), Some("float64")]),
+        ("conjugate", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("angle", [Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float32"), Some("float64")]),
         ("logical_not", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
     ];
 
@@ -335,7 +343,7 @@ mod tests {
 
     /// NumPy 2.4's result dtype of each op for each input dtype, generated with
     /// `np.<op>(np.ones(1, t)[, np.ones(1, t)]).dtype` (`np.<op>(np.ones(1, t))` for
-    /// reductions).
+    /// reductions; `real`, `imag` and `angle` are NumPy functions, not ufuncs).
     #[test]
     fn result_dtypes_match_numpy_for_every_dtype() {
         let name = |got: Result<DType, DTypeRuleError>| match got {

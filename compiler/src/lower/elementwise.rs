@@ -120,7 +120,7 @@ impl Lowerer<'_> {
             let fast = match b.value {
                 Value::Int(2) => Some(UnaryOp::Square),
                 Value::Int(-1) => Some(UnaryOp::Reciprocal),
-                Value::Float(half) if half == 0.5 => Some(UnaryOp::Sqrt),
+                Value::Float(0.5) => Some(UnaryOp::Sqrt),
                 _ => None,
             };
             if let (true, Some(unary)) = (self.dtype(*id).is_complex(), fast) {
