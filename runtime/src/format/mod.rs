@@ -304,6 +304,35 @@ mod tests {
         assert_eq!(repr_array(&b), "array(True)");
     }
 
+    /// Expected strings from NumPy 2.4 (`str`/`repr` of `np.complex128`/`np.complex64`
+    /// scalars and arrays).
+    #[test]
+    fn complex_scalars_and_arrays() {
+        use crate::complex::Cx;
+        let c = |re: f64, im: f64| Scalar::Complex128(Cx::new(re, im));
+        assert_eq!(format_scalar(c(1.0, 2.0)), "(1+2j)");
+        assert_eq!(format_scalar(c(0.0, 2.0)), "2j");
+        assert_eq!(format_scalar(c(-0.0, 2.0)), "(-0+2j)");
+        assert_eq!(format_scalar(c(1.0, f64::NAN)), "(1+nanj)");
+        assert_eq!(format_scalar(c(f64::INFINITY, f64::NEG_INFINITY)), "(inf-infj)");
+        assert_eq!(format_scalar(c(1e20, 1e-5)), "(1e+20+1e-05j)");
+        assert_eq!(repr_scalar(c(1.0, 2.0)), "np.complex128(1+2j)");
+        assert_eq!(repr_scalar(c(0.0, 2.0)), "np.complex128(2j)");
+        let single = Scalar::Complex64(Cx::new(0.1f32, -0.2));
+        assert_eq!(repr_scalar(single), "np.complex64(0.1-0.2j)");
+        let array = |values: Vec<(f64, f64)>| {
+            let values = values.into_iter().map(|(re, im)| Cx::new(re, im)).collect();
+            ArrayData::Complex128(ArrayD::from_shape_vec(IxDyn(&[3]), values).unwrap())
+        };
+        let mixed = array(vec![(1e10, 1.0), (f64::NAN, f64::INFINITY), (-1.0, -2.5)]);
+        assert_eq!(
+            format_array(&mixed),
+            "[ 1.e+10+1.j      nan+infj -1.e+00-2.5j]"
+        );
+        let plain = array(vec![(1.0, 2.0), (3.0, -1.0), (-0.0, -0.5)]);
+        assert_eq!(repr_array(&plain), "array([ 1.+2.j ,  3.-1.j , -0.-0.5j])");
+    }
+
     #[test]
     fn scalar_reprs() {
         assert_eq!(repr_scalar(Scalar::Float64(1.5)), "np.float64(1.5)");
