@@ -314,7 +314,10 @@ mod tests {
         assert_eq!(format_scalar(c(0.0, 2.0)), "2j");
         assert_eq!(format_scalar(c(-0.0, 2.0)), "(-0+2j)");
         assert_eq!(format_scalar(c(1.0, f64::NAN)), "(1+nanj)");
-        assert_eq!(format_scalar(c(f64::INFINITY, f64::NEG_INFINITY)), "(inf-infj)");
+        assert_eq!(
+            format_scalar(c(f64::INFINITY, f64::NEG_INFINITY)),
+            "(inf-infj)"
+        );
         assert_eq!(format_scalar(c(1e20, 1e-5)), "(1e+20+1e-05j)");
         assert_eq!(repr_scalar(c(1.0, 2.0)), "np.complex128(1+2j)");
         assert_eq!(repr_scalar(c(0.0, 2.0)), "np.complex128(2j)");
