@@ -67,17 +67,6 @@ impl Lowerer<'_> {
         args: &BoundArgs,
     ) -> LowerResult<Value> {
         let span = args.call_span;
-        let op = if self.dtype(input).is_float() {
-            op
-        } else {
-            match op {
-                ReduceOp::NanMax => ReduceOp::Max,
-                ReduceOp::NanMin => ReduceOp::Min,
-                ReduceOp::NanArgMax => ReduceOp::ArgMax,
-                ReduceOp::NanArgMin => ReduceOp::ArgMin,
-                op => op,
-            }
-        };
         if self.dtype(input).is_complex()
             && matches!(
                 op,
@@ -93,6 +82,17 @@ impl Lowerer<'_> {
                 span,
             ));
         }
+        let op = if self.dtype(input).is_float() {
+            op
+        } else {
+            match op {
+                ReduceOp::NanMax => ReduceOp::Max,
+                ReduceOp::NanMin => ReduceOp::Min,
+                ReduceOp::NanArgMax => ReduceOp::ArgMax,
+                ReduceOp::NanArgMin => ReduceOp::ArgMin,
+                op => op,
+            }
+        };
         let ndim = self.shape(input).len();
         let axis_arg = args.get("axis");
         let axes = reduction_axes(op, &axis_arg, ndim)?;
