@@ -368,3 +368,50 @@ proptest! {
         prop_assert_eq!(output_of(&text, &options(), workers), expected, "script:\n{}", text);
     }
 }
+
+/// A script of complex reductions over a vector of `len` chunked as `chunks`, in
+/// `dtype`: integral parts make `sum`, `cumsum`, `mean`, `max` and `argmax` exact,
+/// so they print the same whatever the chunking and the workers; sums of non-integral
+/// values and `var` are compared with the unchunked ones within 1e-12 relative (1e-5
+/// for complex64).
+fn complex_reductions_script(len: usize, chunks: &[usize], dtype: &str) -> String {
+    let tolerance = if dtype == "complex64" {
+        "1e-5"
+    } else {
+        "1e-12"
+    };
+    format!(
+        "import mars.tensor as mt\n\
+         a = mt.arange({len}) * 7 % 11 - 5\n\
+         z = (a + 1j * (a * 3 % 5 - 2)).astype(mt.{dtype}).rechunk({chunks})\n\
+         w = (a + 1j * (a * 3 % 5 - 2)).astype(mt.{dtype})\n\
+         print(z.sum(), z.mean(), z.max(), z.argmax(), z.min(), z.argmin())\n\
+         print(mt.cumsum(z), z.sum().dtype, z.var().dtype)\n\
+         f = z / 7 + 0.1j\n\
+         g = w / 7 + 0.1j\n\
+         print(abs(f.sum() - g.sum()) <= {tolerance} * abs(g).sum())\n\
+         print(abs(z.var() - w.var()) <= {tolerance} * w.var(), abs(z.std() - w.std()) <= {tolerance} * w.std())\n",
+        chunks = chunks_text(std::slice::from_ref(&chunks.to_vec())),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn complex_reductions_do_not_depend_on_chunking_or_workers(
+        (len, chunks) in (2usize..=40).prop_flat_map(|len| (Just(len), random_splits(len))),
+        dtype in prop::sample::select(vec!["complex128", "complex64"]),
+        workers in 1u32..=4,
+    ) {
+        let text = complex_reductions_script(len, &chunks, dtype);
+        let whole = complex_reductions_script(len, &[len], dtype);
+        let expected = output_of(&whole, &options(), 1);
+        prop_assert!(expected.ends_with("True\nTrue True\n"), "script:\n{}\nprinted:\n{}", whole, expected);
+        prop_assert_eq!(output_of(&text, &options(), workers), expected, "script:\n{}", text);
+    }
+}

@@ -160,6 +160,8 @@ pub enum ExprKind {
     /// Integer literal. Literals too large for i64 are a syntax error.
     Int(i64),
     Float(f64),
+    /// Imaginary literal (`2j`): the imaginary part of a Python complex.
+    Imaginary(f64),
     Bool(bool),
     None,
     /// String literal with escapes already processed.

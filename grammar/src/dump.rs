@@ -257,6 +257,9 @@ impl Walk {
             ExprKind::Name(name) => self.push(depth, role, "Name", name.clone(), span),
             ExprKind::Int(value) => self.push(depth, role, "Int", value.to_string(), span),
             ExprKind::Float(value) => self.push(depth, role, "Float", format!("{value:?}"), span),
+            ExprKind::Imaginary(value) => {
+                self.push(depth, role, "Imaginary", format!("{value:?}"), span)
+            }
             ExprKind::Bool(value) => {
                 let text = if *value { "True" } else { "False" };
                 self.push(depth, role, "Bool", text.to_string(), span);

@@ -321,14 +321,12 @@ impl<'src> Lexer<'src> {
                 Err(diagnostic) => self.error(*diagnostic),
             },
             RawToken::RadixPrefixWithoutDigits => self.error(radix_without_digits(text, &span)),
-            RawToken::Imaginary => self.error(
-                Diagnostic::error(
-                    "complex numbers are not supported yet",
-                    Span::new(span.start, span.end),
-                )
-                .with_label("imaginary literal")
-                .with_help("marsc has only bool, int and float dtypes so far"),
-            ),
+            // Python reads the digits before the `j` as a float (`010j` is 10j).
+            RawToken::Imaginary => match literals::parse_float(&text[..text.len() - 1], span.start)
+            {
+                Ok(value) => Token::Imaginary(value),
+                Err(diagnostic) => self.error(*diagnostic),
+            },
             RawToken::Str(end) => self.string(text, span, end),
             RawToken::Unsupported => {
                 let first_on_line = span.start == self.line_first_token;

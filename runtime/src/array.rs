@@ -91,6 +91,8 @@ pub enum ArrayData {
     Float16(ArrayD<half::f16>),
     Float32(ArrayD<f32>),
     Float64(ArrayD<f64>),
+    Complex64(ArrayD<crate::complex::C64>),
+    Complex128(ArrayD<crate::complex::C128>),
 }
 
 /// Runs `$body` with `$a` bound to the inner `ArrayD<T>` whatever the dtype.
@@ -110,6 +112,8 @@ macro_rules! with_array {
             $crate::array::ArrayData::Float16($a) => $body,
             $crate::array::ArrayData::Float32($a) => $body,
             $crate::array::ArrayData::Float64($a) => $body,
+            $crate::array::ArrayData::Complex64($a) => $body,
+            $crate::array::ArrayData::Complex128($a) => $body,
         }
     };
 }
@@ -167,6 +171,14 @@ macro_rules! with_scalar_variant {
                 use ArrayData::Float64 as $wrap;
                 $body
             }
+            Scalar::Complex64($v) => {
+                use ArrayData::Complex64 as $wrap;
+                $body
+            }
+            Scalar::Complex128($v) => {
+                use ArrayData::Complex128 as $wrap;
+                $body
+            }
         }
     };
 }
@@ -186,6 +198,8 @@ impl ArrayData {
             ArrayData::Float16(_) => DType::Float16,
             ArrayData::Float32(_) => DType::Float32,
             ArrayData::Float64(_) => DType::Float64,
+            ArrayData::Complex64(_) => DType::Complex64,
+            ArrayData::Complex128(_) => DType::Complex128,
         }
     }
 
@@ -237,6 +251,8 @@ impl ArrayData {
             ArrayData::Float16(a) => a.iter().nth(index).map(|v| Scalar::Float16(*v)),
             ArrayData::Float32(a) => a.iter().nth(index).map(|v| Scalar::Float32(*v)),
             ArrayData::Float64(a) => a.iter().nth(index).map(|v| Scalar::Float64(*v)),
+            ArrayData::Complex64(a) => a.iter().nth(index).map(|v| Scalar::Complex64(*v)),
+            ArrayData::Complex128(a) => a.iter().nth(index).map(|v| Scalar::Complex128(*v)),
         }
     }
 }

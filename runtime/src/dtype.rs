@@ -1,5 +1,6 @@
 //! The element types marsc computes with, and their NumPy names and sizes: bool,
-//! the signed and unsigned integers of 8 to 64 bits, float16, float32 and float64.
+//! the signed and unsigned integers of 8 to 64 bits, float16, float32, float64,
+//! complex64 and complex128.
 
 use std::fmt;
 
@@ -19,11 +20,13 @@ pub enum DType {
     Float16,
     Float32,
     Float64,
+    Complex64,
+    Complex128,
 }
 
 impl DType {
     /// Every dtype, in NumPy's table order (`np.typecodes['All']` restricted to ours).
-    pub const ALL: [DType; 12] = [
+    pub const ALL: [DType; 14] = [
         DType::Bool,
         DType::Int8,
         DType::Int16,
@@ -36,6 +39,8 @@ impl DType {
         DType::Float16,
         DType::Float32,
         DType::Float64,
+        DType::Complex64,
+        DType::Complex128,
     ];
 
     /// The five dtypes of version 1 (the tables some tests were written against).
@@ -62,6 +67,8 @@ impl DType {
             DType::Float16 => "float16",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
+            DType::Complex64 => "complex64",
+            DType::Complex128 => "complex128",
         }
     }
 
@@ -80,6 +87,10 @@ impl DType {
             "float16" | "f2" | "<f2" | "half" | "e" => DType::Float16,
             "float32" | "f4" | "<f4" | "single" | "f" => DType::Float32,
             "float64" | "float" | "f8" | "<f8" | "double" | "float_" | "d" => DType::Float64,
+            "complex64" | "c8" | "<c8" | "csingle" | "F" => DType::Complex64,
+            "complex128" | "complex" | "c16" | "<c16" | "cdouble" | "complex_" | "D" => {
+                DType::Complex128
+            }
             _ => return None,
         })
     }
@@ -100,6 +111,8 @@ impl DType {
             DType::UInt32 => 9,
             DType::UInt64 => 10,
             DType::Float16 => 11,
+            DType::Complex64 => 12,
+            DType::Complex128 => 13,
         }
     }
 
@@ -109,7 +122,8 @@ impl DType {
             DType::Bool | DType::Int8 | DType::UInt8 => 1,
             DType::Int16 | DType::UInt16 | DType::Float16 => 2,
             DType::Int32 | DType::UInt32 | DType::Float32 => 4,
-            DType::Int64 | DType::UInt64 | DType::Float64 => 8,
+            DType::Int64 | DType::UInt64 | DType::Float64 | DType::Complex64 => 8,
+            DType::Complex128 => 16,
         }
     }
 
@@ -138,6 +152,25 @@ impl DType {
 
     pub fn is_float(self) -> bool {
         matches!(self, DType::Float16 | DType::Float32 | DType::Float64)
+    }
+
+    pub fn is_complex(self) -> bool {
+        matches!(self, DType::Complex64 | DType::Complex128)
+    }
+
+    /// A float or complex dtype (NumPy's `inexact`).
+    pub fn is_inexact(self) -> bool {
+        self.is_float() || self.is_complex()
+    }
+
+    /// The float dtype of a complex dtype's parts (`real`, `imag`, `abs`); other
+    /// dtypes are their own.
+    pub fn real_part(self) -> DType {
+        match self {
+            DType::Complex64 => DType::Float32,
+            DType::Complex128 => DType::Float64,
+            other => other,
+        }
     }
 
     /// The inclusive range of an integer dtype's values, as `i128` (`None` for bool
@@ -171,6 +204,8 @@ impl DType {
             DType::Float16 => "<f2",
             DType::Float32 => "<f4",
             DType::Float64 => "<f8",
+            DType::Complex64 => "<c8",
+            DType::Complex128 => "<c16",
         }
     }
 
@@ -188,6 +223,8 @@ impl DType {
             "<f2" | "|f2" => DType::Float16,
             "<f4" | "|f4" => DType::Float32,
             "<f8" | "|f8" => DType::Float64,
+            "<c8" | "|c8" => DType::Complex64,
+            "<c16" | "|c16" => DType::Complex128,
             _ => return None,
         })
     }

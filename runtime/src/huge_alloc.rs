@@ -294,6 +294,13 @@ impl ZeroIsValid for f64 {
         self.to_bits() == 0
     }
 }
+impl<T: crate::complex::Part + ZeroIsValid> ZeroIsValid for crate::complex::Cx<T> {
+    const ZERO_BITS: crate::complex::Cx<T> =
+        crate::complex::Cx(num_complex::Complex::new(T::ZERO_BITS, T::ZERO_BITS));
+    fn is_zero_bits(self) -> bool {
+        self.0.re.is_zero_bits() && self.0.im.is_zero_bits()
+    }
+}
 
 mod private {
     pub trait Sealed {}
@@ -309,6 +316,7 @@ mod private {
     impl Sealed for half::f16 {}
     impl Sealed for f32 {}
     impl Sealed for f64 {}
+    impl<T> Sealed for crate::complex::Cx<T> {}
 }
 
 /// `len` zeros from the global allocator's zeroed path (a fresh mapping costs no pass

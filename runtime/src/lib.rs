@@ -2,6 +2,7 @@
 //! It owns the plan's data types and never depends on the compiler.
 
 pub mod array;
+pub mod complex;
 pub mod dtype;
 pub mod exec;
 pub mod format;
@@ -18,6 +19,8 @@ pub mod spill_format;
 pub mod storage;
 
 pub use array::ArrayData;
+/// complex64/complex128 storage types (`ArrayData::Complex64`, `Scalar::Complex128`).
+pub use complex::{C128, C64};
 pub use dtype::DType;
 /// float16's storage type (`ArrayData::Float16`, `Scalar::Float16`).
 pub use half::f16;

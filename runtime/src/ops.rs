@@ -11,8 +11,8 @@ pub mod semantics;
 pub enum DTypeRuleError {
     /// NumPy has no loop for it either (e.g. `-` on bool, `~` on floats).
     NoLoop,
-    /// NumPy would give a dtype marsc does not have (none since float16 exists; kept
-    /// for the complex results still to come).
+    /// NumPy has the loop but marsc does not yet (the complex math functions
+    /// beyond `sqrt`, `exp` and `log`); the name is NumPy's result dtype.
     UnsupportedResult(&'static str),
 }
 
@@ -48,6 +48,7 @@ named_enum!(
         Trunc => "trunc", Rint => "rint", Sign => "sign", Reciprocal => "reciprocal",
         IsNan => "isnan", IsInf => "isinf", IsFinite => "isfinite",
         LogicalNot => "logical_not", Invert => "invert",
+        Real => "real", Imag => "imag", Conjugate => "conjugate", Angle => "angle",
     }
 );
 
@@ -107,6 +108,7 @@ fn float_math(input: DType) -> Result<DType, DTypeRuleError> {
         DType::Int32 | DType::Int64 | DType::UInt32 | DType::UInt64 | DType::Float64 => {
             DType::Float64
         }
+        DType::Complex64 | DType::Complex128 => input,
     })
 }
 
@@ -114,7 +116,7 @@ fn float_math(input: DType) -> Result<DType, DTypeRuleError> {
 /// everything else is float64.
 fn divide_dtype(input: DType) -> DType {
     match input {
-        DType::Float16 | DType::Float32 => input,
+        DType::Float16 | DType::Float32 | DType::Complex64 | DType::Complex128 => input,
         _ => DType::Float64,
     }
 }
@@ -133,7 +135,7 @@ fn same_no_bool(
 /// What `sum`, `prod`, `cumsum` and `cumprod` give: floats keep their dtype, bool and
 /// signed ints widen to int64, unsigned ints to uint64.
 fn sum_dtype(input: DType) -> DType {
-    if input.is_float() {
+    if input.is_inexact() {
         input
     } else if input.is_unsigned() {
         DType::UInt64
@@ -148,7 +150,16 @@ impl UnaryOp {
     /// (`isnan`, `isinf`, `isfinite`, `logical_not`) which read the input as is.
     pub fn result_dtype(self, input: DType) -> Result<DType, DTypeRuleError> {
         use UnaryOp::*;
+        if input.is_complex() {
+            return self.complex_result_dtype(input);
+        }
         match self {
+            Real | Imag => Ok(input),
+            // NumPy's loop for bool is int8's.
+            Conjugate => same_no_bool(input, Ok(DType::Int8)),
+            // `np.angle(x)` is `arctan2(0, x)`, where a bool meets the weak 0 as int64.
+            Angle if input == DType::Bool => Ok(DType::Float64),
+            Angle => float_math(input),
             Negative | Positive | Sign => same_no_bool(input, Err(DTypeRuleError::NoLoop)),
             Absolute | Floor | Ceil | Trunc => Ok(input),
             // NumPy's smallest loop for bool is int8's.
@@ -157,12 +168,31 @@ impl UnaryOp {
             | Arctan | Sinh | Cosh | Tanh | Rint => float_math(input),
             IsNan | IsInf | IsFinite | LogicalNot => Ok(DType::Bool),
             Invert => {
-                if input.is_float() {
+                if input.is_inexact() {
                     Err(DTypeRuleError::NoLoop)
                 } else {
                     Ok(input)
                 }
             }
+        }
+    }
+}
+
+impl UnaryOp {
+    /// The result dtype for a complex input: the parts' float for `abs`, `real`,
+    /// `imag` and `angle`; no loop for the rounding functions and `~`; the math
+    /// functions marsc has no complex kernel for yet say so.
+    fn complex_result_dtype(self, input: DType) -> Result<DType, DTypeRuleError> {
+        use UnaryOp::*;
+        match self {
+            Absolute | Real | Imag | Angle => Ok(input.real_part()),
+            Negative | Positive | Sqrt | Square | Exp | Log | Rint | Reciprocal | Conjugate => {
+                Ok(input)
+            }
+            IsNan | IsInf | IsFinite | LogicalNot => Ok(DType::Bool),
+            Floor | Ceil | Trunc | Invert => Err(DTypeRuleError::NoLoop),
+            Expm1 | Log1p | Log2 | Log10 | Sin | Cos | Tan | Arcsin | Arccos | Arctan | Sinh
+            | Cosh | Tanh | Sign => Err(DTypeRuleError::UnsupportedResult(input.name())),
         }
     }
 }
@@ -175,12 +205,14 @@ impl BinaryOp {
             Add | Multiply | Maximum | Minimum | Fmax | Fmin => Ok(common),
             Subtract => same_no_bool(common, Err(DTypeRuleError::NoLoop)),
             Divide => Ok(divide_dtype(common)),
+            FloorDivide | Remainder if common.is_complex() => Err(DTypeRuleError::NoLoop),
+            Arctan2 | Hypot if common.is_complex() => Err(DTypeRuleError::NoLoop),
             FloorDivide | Remainder | Power => same_no_bool(common, Ok(DType::Int8)),
             Arctan2 | Hypot => float_math(common),
             Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual | LogicalAnd
             | LogicalOr | LogicalXor => Ok(DType::Bool),
             BitwiseAnd | BitwiseOr | BitwiseXor => {
-                if common.is_float() {
+                if common.is_inexact() {
                     Err(DTypeRuleError::NoLoop)
                 } else {
                     Ok(common)
@@ -202,6 +234,7 @@ impl ReduceOp {
         use ReduceOp::*;
         match self {
             Sum | Prod => sum_dtype(input),
+            Var | Std if input.is_complex() => input.real_part(),
             Mean | Var | Std => divide_dtype(input),
             Max | Min | NanMax | NanMin => input,
             ArgMax | ArgMin | NanArgMax | NanArgMin | CountNonzero => DType::Int64,
@@ -247,66 +280,70 @@ mod tests {
     }
 
     /// NumPy's result dtype per input dtype (in `DType::ALL`'s order; `None`: no loop).
-    type Row = [Option<&'static str>; 12];
+    type Row = [Option<&'static str>; 14];
 
     /// An op's result dtype by its name.
     type Rule = dyn Fn(&str, DType) -> Result<DType, DTypeRuleError>;
 
     #[rustfmt::skip]
     const UNARY: &[(&str, Row)] = &[
-        ("negative", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("positive", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("absolute", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("sqrt", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("square", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("exp", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("log", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("sin", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("arctan", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("floor", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("ceil", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("trunc", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("rint", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("sign", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("reciprocal", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("invert", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None, None]),
-        ("isnan", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
-        ("logical_not", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("negative", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("positive", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("absolute", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("float32"), Some("float64")]),
+        ("sqrt", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("square", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("exp", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("log", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("sin", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("arctan", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("floor", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), None, None]),
+        ("ceil", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), None, None]),
+        ("trunc", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), None, None]),
+        ("rint", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("sign", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("reciprocal", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("invert", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None, None, None, None]),
+        ("isnan", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("real", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("float32"), Some("float64")]),
+        ("imag", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("float32"), Some("float64")]),
+        ("conjugate", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("angle", [Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float32"), Some("float64")]),
+        ("logical_not", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
     ];
 
     #[rustfmt::skip]
     const BINARY: &[(&str, Row)] = &[
-        ("add", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("subtract", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("multiply", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("divide", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("floor_divide", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("remainder", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("power", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("maximum", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("fmax", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("arctan2", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("hypot", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("equal", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
-        ("less", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
-        ("logical_and", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
-        ("bitwise_and", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None, None]),
-        ("bitwise_xor", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None, None]),
+        ("add", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("subtract", [None, Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("multiply", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("divide", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("floor_divide", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), None, None]),
+        ("remainder", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), None, None]),
+        ("power", [Some("int8"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("maximum", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("fmax", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("arctan2", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), None, None]),
+        ("hypot", [Some("float16"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), None, None]),
+        ("equal", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("less", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("logical_and", [Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool"), Some("bool")]),
+        ("bitwise_and", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None, None, None, None]),
+        ("bitwise_xor", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), None, None, None, None, None]),
     ];
 
     #[rustfmt::skip]
     const REDUCE: &[(&str, Row)] = &[
-        ("sum", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("prod", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("mean", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("var", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("max", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64")]),
-        ("argmax", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64")]),
+        ("sum", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("prod", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("mean", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("var", [Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float64"), Some("float16"), Some("float32"), Some("float64"), Some("float32"), Some("float64")]),
+        ("max", [Some("bool"), Some("int8"), Some("int16"), Some("int32"), Some("int64"), Some("uint8"), Some("uint16"), Some("uint32"), Some("uint64"), Some("float16"), Some("float32"), Some("float64"), Some("complex64"), Some("complex128")]),
+        ("argmax", [Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64"), Some("int64")]),
     ];
 
     /// NumPy 2.4's result dtype of each op for each input dtype, generated with
     /// `np.<op>(np.ones(1, t)[, np.ones(1, t)]).dtype` (`np.<op>(np.ones(1, t))` for
-    /// reductions).
+    /// reductions; `real`, `imag` and `angle` are NumPy functions, not ufuncs).
     #[test]
     fn result_dtypes_match_numpy_for_every_dtype() {
         let name = |got: Result<DType, DTypeRuleError>| match got {

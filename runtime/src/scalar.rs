@@ -18,6 +18,8 @@ pub enum Scalar {
     Float16(half::f16),
     Float32(f32),
     Float64(f64),
+    Complex64(crate::complex::C64),
+    Complex128(crate::complex::C128),
 }
 
 /// Runs `$body` with `$v` bound to the scalar's value whatever its dtype.
@@ -37,6 +39,8 @@ macro_rules! with_scalar {
             $crate::scalar::Scalar::Float16($v) => $body,
             $crate::scalar::Scalar::Float32($v) => $body,
             $crate::scalar::Scalar::Float64($v) => $body,
+            $crate::scalar::Scalar::Complex64($v) => $body,
+            $crate::scalar::Scalar::Complex128($v) => $body,
         }
     };
 }
@@ -56,6 +60,8 @@ impl Scalar {
             Scalar::Float16(_) => DType::Float16,
             Scalar::Float32(_) => DType::Float32,
             Scalar::Float64(_) => DType::Float64,
+            Scalar::Complex64(_) => DType::Complex64,
+            Scalar::Complex128(_) => DType::Complex128,
         }
     }
 
@@ -75,7 +81,11 @@ impl Scalar {
             Scalar::UInt16(v) => v.into(),
             Scalar::UInt32(v) => v.into(),
             Scalar::UInt64(v) => v.into(),
-            Scalar::Float16(_) | Scalar::Float32(_) | Scalar::Float64(_) => return None,
+            Scalar::Float16(_)
+            | Scalar::Float32(_)
+            | Scalar::Float64(_)
+            | Scalar::Complex64(_)
+            | Scalar::Complex128(_) => return None,
         })
     }
 
@@ -92,6 +102,21 @@ impl Scalar {
 
     pub fn from_f64(v: f64, to: DType) -> Scalar {
         Scalar::Float64(v).cast(to)
+    }
+
+    /// The value as a complex128 (`(re, im)`; a real value has imaginary part 0).
+    pub fn as_c128(self) -> crate::complex::C128 {
+        match self {
+            Scalar::Complex64(v) => crate::complex::Cx::new(f64::from(v.re()), f64::from(v.im())),
+            Scalar::Complex128(v) => v,
+            other => crate::complex::Cx::new(other.as_f64(), 0.0),
+        }
+    }
+
+    /// `re + im*j` in dtype `to` (the imaginary part dropped for a real `to`, as
+    /// NumPy's cast with its ComplexWarning).
+    pub fn from_c128(re: f64, im: f64, to: DType) -> Scalar {
+        Scalar::Complex128(crate::complex::Cx::new(re, im)).cast(to)
     }
 }
 
@@ -111,6 +136,8 @@ impl fmt::Display for Scalar {
             Scalar::Float16(v) => write!(f, "{:?}f16", v.to_f32()),
             Scalar::Float32(v) => write!(f, "{v:?}f32"),
             Scalar::Float64(v) => write!(f, "{v:?}f64"),
+            Scalar::Complex64(v) => write!(f, "({:?}{:+?}j)c64", v.re(), v.im()),
+            Scalar::Complex128(v) => write!(f, "({:?}{:+?}j)c128", v.re(), v.im()),
         }
     }
 }

@@ -51,6 +51,8 @@ pub fn write_array(array: &ArrayData, out: &mut dyn Write) -> io::Result<()> {
         ArrayData::Float16(a) => write_elements(a, out, half::f16::to_le_bytes),
         ArrayData::Float32(a) => write_elements(a, out, f32::to_le_bytes),
         ArrayData::Float64(a) => write_elements(a, out, f64::to_le_bytes),
+        ArrayData::Complex64(a) => write_elements(a, out, crate::C64::to_le_bytes),
+        ArrayData::Complex128(a) => write_elements(a, out, crate::C128::to_le_bytes),
     }
 }
 
@@ -117,6 +119,12 @@ pub fn read_array(input: &mut dyn Read) -> io::Result<ArrayData> {
         })?),
         DType::Float64 => ArrayData::Float64(read_elements(input, shape, len, |b| {
             Ok(f64::from_le_bytes(b))
+        })?),
+        DType::Complex64 => ArrayData::Complex64(read_elements(input, shape, len, |b| {
+            Ok(crate::C64::from_le_bytes(b))
+        })?),
+        DType::Complex128 => ArrayData::Complex128(read_elements(input, shape, len, |b| {
+            Ok(crate::C128::from_le_bytes(b))
         })?),
     })
 }

@@ -139,6 +139,8 @@ fn vector(values: &[Scalar]) -> ArrayData {
         Scalar::UInt32(_) => collect!(UInt32),
         Scalar::UInt64(_) => collect!(UInt64),
         Scalar::Float16(_) => collect!(Float16),
+        Scalar::Complex64(_) => collect!(Complex64),
+        Scalar::Complex128(_) => collect!(Complex128),
     }
 }
 

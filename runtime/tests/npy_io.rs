@@ -43,6 +43,14 @@ fn expected(dtype: DType, global: &[usize], offset: &[usize], shape: &[usize]) -
         })),
         DType::Float32 => ArrayData::Float32(ArrayD::from_shape_fn(shape, |i| flat(i) as f32)),
         DType::Float64 => ArrayData::Float64(ArrayD::from_shape_fn(shape, |i| flat(i) as f64)),
+        DType::Complex64 => ArrayData::Complex64(ArrayD::from_shape_fn(shape, |i| {
+            let v = flat(i) as f32;
+            marsc_runtime::C64::new(v, -0.5 * v)
+        })),
+        DType::Complex128 => ArrayData::Complex128(ArrayD::from_shape_fn(shape, |i| {
+            let v = flat(i) as f64;
+            marsc_runtime::C128::new(v, -0.5 * v)
+        })),
     }
 }
 
@@ -255,6 +263,8 @@ for path, dtype, shape in zip(*[iter(sys.argv[1:])] * 3):
     a = np.load(path)
     flat = np.arange(int(np.prod(shape)))
     want = (flat % 3 == 0) if dtype == 'bool' else flat.astype(dtype)
+    if dtype.startswith('complex'):
+        want = (flat - 0.5j * flat).astype(dtype)
     assert a.dtype == np.dtype(dtype), (path, a.dtype)
     assert a.shape == shape, (path, a.shape)
     assert np.array_equal(a, want.reshape(shape)), path

@@ -24,12 +24,15 @@ pub fn npy_bytes(data: &ArrayData) -> Vec<u8> {
         ArrayData::Float16(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::Float32(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
         ArrayData::Float64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::Complex64(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
+        ArrayData::Complex128(a) => a.iter().for_each(|v| bytes.extend(v.to_le_bytes())),
     }
     bytes
 }
 
 /// Up to `limit` values of an array in C order, as JSON numbers (booleans as
-/// `true`/`false`; NaN and infinities, which JSON lacks, as strings).
+/// `true`/`false`; NaN and infinities, which JSON lacks, as strings; a complex
+/// number as the pair `[real, imag]`).
 pub fn values(data: &ArrayData, limit: usize) -> Vec<Value> {
     with_array!(data, a => a.iter().take(limit).map(|v| scalar_json(f64_or_bool(*v))).collect())
 }
@@ -56,6 +59,8 @@ pub enum Num {
     /// A uint64 beyond int64.
     UInt(u64),
     Float(f64),
+    /// A complex number's real and imaginary parts.
+    Complex(f64, f64),
 }
 
 fn scalar_json(value: Num) -> Value {
@@ -67,6 +72,7 @@ fn scalar_json(value: Num) -> Value {
         Num::Float(f) if f.is_nan() => json!("nan"),
         Num::Float(f) if f > 0.0 => json!("inf"),
         Num::Float(_) => json!("-inf"),
+        Num::Complex(re, im) => json!([scalar_json(Num::Float(re)), scalar_json(Num::Float(im))]),
     }
 }
 
@@ -114,6 +120,17 @@ impl ToNum for f64 {
     }
 }
 
+impl ToNum for marsc_runtime::C64 {
+    fn to_num(self) -> Num {
+        Num::Complex(f64::from(self.re()), f64::from(self.im()))
+    }
+}
+impl ToNum for marsc_runtime::C128 {
+    fn to_num(self) -> Num {
+        Num::Complex(self.re(), self.im())
+    }
+}
+
 fn f64_or_bool<T: ToNum>(value: T) -> Num {
     value.to_num()
 }
@@ -132,6 +149,22 @@ mod tests {
         assert_eq!(bytes.len() % 16, 0);
         assert_eq!(&bytes[bytes.len() - 4..], &4i32.to_le_bytes());
         assert_eq!(values(&data, 3), vec![json!(1), json!(2), json!(3)]);
+    }
+
+    #[test]
+    fn complex_values_are_pairs() {
+        let values_in = vec![
+            marsc_runtime::C128::new(1.5, -2.0),
+            marsc_runtime::C128::new(f64::NAN, f64::INFINITY),
+        ];
+        let data =
+            ArrayData::Complex128(ArrayD::from_shape_vec(vec![2], values_in).expect("shape"));
+        assert_eq!(
+            values(&data, 2),
+            vec![json!([1.5, -2.0]), json!(["nan", "inf"])]
+        );
+        let bytes = npy_bytes(&data);
+        assert_eq!(&bytes[bytes.len() - 8..], &f64::INFINITY.to_le_bytes());
     }
 
     #[test]

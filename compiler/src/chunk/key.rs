@@ -148,6 +148,14 @@ impl KeyHasher {
             Scalar::Float16(v) => self.u64(v.to_bits().into()),
             Scalar::Float32(v) => self.u64(v.to_bits().into()),
             Scalar::Float64(v) => self.f64(v),
+            Scalar::Complex64(v) => {
+                self.u64(v.re().to_bits().into());
+                self.u64(v.im().to_bits().into());
+            }
+            Scalar::Complex128(v) => {
+                self.f64(v.re());
+                self.f64(v.im());
+            }
             // The dtype is hashed above, so the value's bits are enough.
             int => self.u64(marsc_runtime::jit::leaves::scalar_bits(int)),
         }

@@ -16,15 +16,17 @@ pub enum Operand {
     PyBool,
     PyInt(i64),
     PyFloat,
+    PyComplex,
 }
 
-/// NumPy's kinds (`dtype.kind`: b, u, i, f).
+/// NumPy's kinds (`dtype.kind`: b, u, i, f, c).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Bool,
     Unsigned,
     Signed,
     Float,
+    Complex,
 }
 
 impl Kind {
@@ -35,18 +37,21 @@ impl Kind {
             Kind::Unsigned
         } else if dtype.is_signed_int() {
             Kind::Signed
+        } else if dtype.is_complex() {
+            Kind::Complex
         } else {
             Kind::Float
         }
     }
 
-    /// The order `same_kind` casting goes up (b < u < i < f).
+    /// The order `same_kind` casting goes up (b < u < i < f < c).
     fn casting_rank(self) -> u8 {
         match self {
             Kind::Bool => 0,
             Kind::Unsigned => 1,
             Kind::Signed => 2,
             Kind::Float => 3,
+            Kind::Complex => 4,
         }
     }
 
@@ -57,6 +62,7 @@ impl Kind {
             Kind::Bool => 0,
             Kind::Unsigned | Kind::Signed => 1,
             Kind::Float => 2,
+            Kind::Complex => 3,
         }
     }
 
@@ -66,7 +72,17 @@ impl Kind {
             Kind::Bool => DType::Bool,
             Kind::Unsigned | Kind::Signed => DType::Int64,
             Kind::Float => DType::Float64,
+            Kind::Complex => DType::Complex128,
         }
+    }
+}
+
+/// The complex dtype whose parts hold `real` (float16's and float32's values are
+/// complex64's parts; anything wider needs complex128).
+fn complex_of(real: DType) -> DType {
+    match real {
+        DType::Float16 | DType::Float32 | DType::Complex64 => DType::Complex64,
+        _ => DType::Complex128,
     }
 }
 
@@ -100,6 +116,11 @@ pub fn promote_types(a: DType, b: DType) -> DType {
     }
     if a.is_bool() {
         return b;
+    }
+    if a.is_complex() || b.is_complex() {
+        // The parts' float is the promotion of the two real dtypes (float32 and
+        // int32 meet in float64, so complex64 and int32 in complex128).
+        return complex_of(promote_types(a.real_part(), b.real_part()));
     }
     let bits = |d: DType| d.itemsize() * 8;
     match (Kind::of(a), Kind::of(b)) {
@@ -190,6 +211,7 @@ pub fn result_type(operands: &[Operand]) -> InferResult<DType> {
             Operand::PyBool => weak_kind = stronger(weak_kind, Kind::Bool),
             Operand::PyInt(_) => weak_kind = stronger(weak_kind, Kind::Signed),
             Operand::PyFloat => weak_kind = stronger(weak_kind, Kind::Float),
+            Operand::PyComplex => weak_kind = stronger(weak_kind, Kind::Complex),
         }
     }
     let result = match (strong, weak_kind) {
@@ -199,6 +221,9 @@ pub fn result_type(operands: &[Operand]) -> InferResult<DType> {
         (Some(dtype), None) => dtype,
         (None, Some(kind)) => kind.default_dtype(),
         (Some(dtype), Some(kind)) if Kind::of(dtype).weak_rank() >= kind.weak_rank() => dtype,
+        // NEP 50: a Python complex next to a float tensor keeps its precision
+        // (`float32 + 1j` is complex64).
+        (Some(dtype), Some(Kind::Complex)) if dtype.is_float() => complex_of(dtype),
         (Some(dtype), Some(kind)) => promote_types(dtype, kind.default_dtype()),
     };
     for operand in operands {
@@ -350,85 +375,97 @@ mod tests {
         let promote = [
             [
                 Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32,
-                Float64,
+                Float64, Complex64, Complex128,
             ],
             [
                 Int8, Int8, Int16, Int32, Int64, Int16, Int32, Int64, Float64, Float16, Float32,
-                Float64,
+                Float64, Complex64, Complex128,
             ],
             [
                 Int16, Int16, Int16, Int32, Int64, Int16, Int32, Int64, Float64, Float32, Float32,
-                Float64,
+                Float64, Complex64, Complex128,
             ],
             [
                 Int32, Int32, Int32, Int32, Int64, Int32, Int32, Int64, Float64, Float64, Float64,
-                Float64,
+                Float64, Complex128, Complex128,
             ],
             [
                 Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Float64, Float64, Float64,
-                Float64,
+                Float64, Complex128, Complex128,
             ],
             [
                 UInt8, Int16, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32,
-                Float64,
+                Float64, Complex64, Complex128,
             ],
             [
                 UInt16, Int32, Int32, Int32, Int64, UInt16, UInt16, UInt32, UInt64, Float32,
-                Float32, Float64,
+                Float32, Float64, Complex64, Complex128,
             ],
             [
                 UInt32, Int64, Int64, Int64, Int64, UInt32, UInt32, UInt32, UInt64, Float64,
-                Float64, Float64,
+                Float64, Float64, Complex128, Complex128,
             ],
             [
                 UInt64, Float64, Float64, Float64, Float64, UInt64, UInt64, UInt64, UInt64,
-                Float64, Float64, Float64,
+                Float64, Float64, Float64, Complex128, Complex128,
             ],
             [
                 Float16, Float16, Float32, Float64, Float64, Float16, Float32, Float64, Float64,
-                Float16, Float32, Float64,
+                Float16, Float32, Float64, Complex64, Complex128,
             ],
             [
                 Float32, Float32, Float32, Float64, Float64, Float32, Float32, Float64, Float64,
-                Float32, Float32, Float64,
+                Float32, Float32, Float64, Complex64, Complex128,
             ],
             [
                 Float64, Float64, Float64, Float64, Float64, Float64, Float64, Float64, Float64,
-                Float64, Float64, Float64,
+                Float64, Float64, Float64, Complex128, Complex128,
+            ],
+            [
+                Complex64, Complex64, Complex64, Complex128, Complex128, Complex64, Complex64,
+                Complex128, Complex128, Complex64, Complex64, Complex128, Complex64, Complex128,
+            ],
+            [
+                Complex128, Complex128, Complex128, Complex128, Complex128, Complex128, Complex128,
+                Complex128, Complex128, Complex128, Complex128, Complex128, Complex128, Complex128,
             ],
         ];
         let safe = [
-            "111111111111",
-            "011110000111",
-            "001110000011",
-            "000110000001",
-            "000010000001",
-            "001111111111",
-            "000110111011",
-            "000010011001",
-            "000000001001",
-            "000000000111",
-            "000000000011",
-            "000000000001",
+            "11111111111111",
+            "01111000011111",
+            "00111000001111",
+            "00011000000101",
+            "00001000000101",
+            "00111111111111",
+            "00011011101111",
+            "00001001100101",
+            "00000000100101",
+            "00000000011111",
+            "00000000001111",
+            "00000000000101",
+            "00000000000011",
+            "00000000000001",
         ];
         let same_kind = [
-            "111111111111",
-            "011110000111",
-            "011110000111",
-            "011110000111",
-            "011110000111",
-            "011111111111",
-            "011111111111",
-            "011111111111",
-            "011111111111",
-            "000000000111",
-            "000000000111",
-            "000000000111",
+            "11111111111111",
+            "01111000011111",
+            "01111000011111",
+            "01111000011111",
+            "01111000011111",
+            "01111111111111",
+            "01111111111111",
+            "01111111111111",
+            "01111111111111",
+            "00000000011111",
+            "00000000011111",
+            "00000000011111",
+            "00000000000011",
+            "00000000000011",
         ];
         for (row, &a) in DType::ALL.iter().enumerate() {
             for (column, &b) in DType::ALL.iter().enumerate() {
                 assert_eq!(promote_types(a, b), promote[row][column], "{a} + {b}");
-                let bit = |table: &[&str; 12]| table[row].as_bytes()[column] == b'1';
+                let bit = |table: &[&str; 14]| table[row].as_bytes()[column] == b'1';
                 assert_eq!(can_cast(a, b, Casting::Safe), bit(&safe), "safe {a} -> {b}");
                 assert_eq!(
                     can_cast(a, b, Casting::SameKind),
@@ -437,6 +474,31 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn weak_complex_keeps_a_float_tensors_precision() {
+        // `(np.ones(1, 'f') + 1j).dtype` is complex64; ints and float64 give complex128.
+        let cases = [
+            (Float16, Complex64),
+            (Float32, Complex64),
+            (Float64, Complex128),
+            (Int8, Complex128),
+            (Bool, Complex128),
+            (Complex64, Complex64),
+        ];
+        for (tensor, expected) in cases {
+            assert_eq!(
+                result_type(&[Operand::Tensor(tensor), Operand::PyComplex]),
+                Ok(expected),
+                "{tensor} + 1j"
+            );
+        }
+        assert_eq!(
+            result_type(&[Operand::Tensor(Complex64), Operand::PyFloat]),
+            Ok(Complex64)
+        );
+        assert_eq!(result_type(&[Operand::PyComplex]), Ok(Complex128));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::DType;
 
 pub(super) const TENSOR_ATTRIBUTES: &[&str] = &[
-    "shape", "ndim", "size", "dtype", "T", "nsplits", "itemsize", "nbytes",
+    "shape", "ndim", "size", "dtype", "T", "nsplits", "itemsize", "nbytes", "real", "imag",
 ];
 
 impl Lowerer<'_> {
@@ -29,6 +29,8 @@ impl Lowerer<'_> {
             Value::Namespace(namespace) => namespace_member(*namespace, name),
             Value::DType(dtype) | Value::ScalarType(dtype) => dtype_attribute(*dtype, name),
             Value::RandomState(stream) => random_state_method(stream, name),
+            Value::Complex(re, _) if name == "real" => Some(Value::Float(*re)),
+            Value::Complex(_, im) if name == "imag" => Some(Value::Float(*im)),
             Value::NpzFile(npz) if name == "files" => Some(Value::List(
                 npz.archive
                     .entries
@@ -102,6 +104,15 @@ impl Lowerer<'_> {
             "itemsize" => Value::Int(node.dtype.itemsize() as i64),
             "nbytes" => Value::Int((size * node.dtype.itemsize()) as i64),
             "nsplits" => Value::tuple(node.nsplits.iter().map(|s| Value::int_tuple(s)).collect()),
+            "real" | "imag" => {
+                let op = if attr.name == "real" {
+                    marsc_runtime::ops::UnaryOp::Real
+                } else {
+                    marsc_runtime::ops::UnaryOp::Imag
+                };
+                let result = self.unary(op, id, attr.span, object_span.to(attr.span));
+                self.value_or_report(result)
+            }
             "T" => {
                 let result = self
                     .transpose_tensor(id, None, attr.span, object_span.to(attr.span))

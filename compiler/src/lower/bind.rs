@@ -50,6 +50,14 @@ impl BoundArgs {
             .unwrap_or_else(|| panic!("`{}` has no parameter `{name}`", self.signature().name))
     }
 
+    /// The arguments the call gave (the receiver first), in parameter order.
+    pub fn given_args(&self) -> impl Iterator<Item = &Arg> {
+        self.receiver
+            .iter()
+            .chain(self.slots.iter().flatten())
+            .chain(self.rest.iter())
+    }
+
     /// The argument the call gave for `name`, if any.
     pub fn given(&self, name: &str) -> Option<&Arg> {
         self.slots[self.position(name)].as_ref()

@@ -44,6 +44,7 @@ impl Lowerer<'_> {
                 self.stream_override = outer;
                 result
             }
+            Value::PyType(PyType::Complex) => complex_builtin(args),
             Value::PyType(py_type) => {
                 let arg = single_positional(py_type.name(), args)?;
                 if let Some(Arg {
@@ -167,6 +168,7 @@ impl Lowerer<'_> {
             Value::Tensor(id) => self.unary(UnaryOp::Absolute, *id, args.call_span, args.call_span),
             // Python's `abs(-0.0)` is `0.0`: the sign bit is cleared, not compared.
             Value::Float(v) => Ok(Value::Float(v.abs())),
+            Value::Complex(re, im) => Ok(Value::Float(re.hypot(*im))),
             Value::Int(_) | Value::Bool(_) => {
                 let negative = arg.value.as_f64().is_some_and(|v| v < 0.0);
                 let op = if negative {
@@ -224,6 +226,64 @@ impl Lowerer<'_> {
     }
 }
 
+/// Python's `complex(real=0, imag=0)` of Python numbers: `real + imag * 1j`, each
+/// part a complex itself if it is one (`complex(1, 2j)` is `(-1+0j)`).
+fn complex_builtin(args: Vec<CallArg>) -> LowerResult<Value> {
+    if args.len() > 2 {
+        return Err(Diagnostic::error(
+            "`complex()` takes at most 2 arguments",
+            args[2].span,
+        ));
+    }
+    let mut parts = [(0.0, 0.0); 2];
+    for (part, arg) in parts.iter_mut().zip(&args) {
+        if let Some((keyword, span)) = &arg.keyword {
+            return Err(Diagnostic::error(
+                format!("not supported yet: `complex()` with the keyword argument `{keyword}`"),
+                *span,
+            ));
+        }
+        *part = match &arg.value {
+            Value::Poison => return Ok(Value::Poison),
+            Value::Complex(re, im) => (*re, *im),
+            Value::Tensor(_) => {
+                return Err(Diagnostic::error(
+                    "not supported yet: `complex()` of a tensor (use `t.astype(complex)`)",
+                    arg.span,
+                ))
+            }
+            other => match other.as_f64() {
+                Some(v) => (v, 0.0),
+                None => {
+                    return Err(Diagnostic::error(
+                        format!(
+                            "complex() argument must be a string or a number, not {}",
+                            other.type_name()
+                        ),
+                        arg.span,
+                    ))
+                }
+            },
+        };
+    }
+    // CPython adds the other part only where an argument is complex, so that
+    // `complex(1, -0.0)` keeps its negative zero.
+    let is_complex = |i: usize| matches!(args.get(i).map(|a| &a.value), Some(Value::Complex(..)));
+    let [(mut re, real_im), (imag_re, imag_im)] = parts;
+    let mut im = imag_re;
+    if is_complex(1) {
+        re -= imag_im;
+    }
+    if is_complex(0) {
+        im = if args.len() > 1 {
+            im + real_im
+        } else {
+            real_im
+        };
+    }
+    Ok(Value::Complex(re, im))
+}
+
 /// The argument of a one-argument conversion (`int(x)`, `mt.float32(x)`), if any.
 fn single_positional(name: &str, args: Vec<CallArg>) -> LowerResult<Option<Arg>> {
     let mut args = args.into_iter();
@@ -257,6 +317,7 @@ pub(super) fn convert_python(py_type: PyType, arg: Option<Arg>) -> LowerResult<V
             PyType::Int => Value::Int(0),
             PyType::Float => Value::Float(0.0),
             PyType::Bool => Value::Bool(false),
+            PyType::Complex => Value::Complex(0.0, 0.0),
         });
     };
     let fail = |message: String| Diagnostic::error(message, arg.span);

@@ -86,9 +86,11 @@ impl Lowerer<'_> {
         let mut values = Vec::with_capacity(n);
         for choice in &choices {
             let value = match &choice.value {
-                Value::Tensor(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
-                    choice.value.clone()
-                }
+                Value::Tensor(_)
+                | Value::Int(_)
+                | Value::Float(_)
+                | Value::Complex(..)
+                | Value::Bool(_) => choice.value.clone(),
                 Value::List(_) | Value::Tuple(_) => {
                     Value::Tensor(self.literal_tensor(choice, None, None)?)
                 }

@@ -36,9 +36,12 @@ impl Lowerer<'_> {
                     None => id,
                 }
             }
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Tuple(_) | Value::List(_) => {
-                self.literal_tensor(&object, dtype, chunks)?
-            }
+            Value::Int(_)
+            | Value::Float(_)
+            | Value::Complex(..)
+            | Value::Bool(_)
+            | Value::Tuple(_)
+            | Value::List(_) => self.literal_tensor(&object, dtype, chunks)?,
             ref other => {
                 return Err(Diagnostic::error(
                     format!(
@@ -393,7 +396,7 @@ fn is_array_fill(value: &Value) -> bool {
 
 fn check_scalar_fill(value: &Value, span: marsc_grammar::Span) -> LowerResult<()> {
     match value {
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) => Ok(()),
+        Value::Int(_) | Value::Float(_) | Value::Complex(..) | Value::Bool(_) => Ok(()),
         other => Err(Diagnostic::error(
             format!(
                 "not supported yet: a fill value that is {} (only numbers, tensors and lists)",

@@ -16,7 +16,7 @@ pub(super) fn dtype_arg(arg: &Arg) -> LowerResult<Option<DType>> {
         Value::None => Ok(None),
         Value::Str(name) => dtype_from_name(name).map(Some).map_err(|message| {
             Diagnostic::error(message, arg.span)
-                .with_help("the dtypes are bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32 and float64")
+                .with_help("the dtypes are bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64 and complex128")
         }),
         other => other.as_dtype().map(Some).ok_or_else(|| {
             Diagnostic::error(
@@ -64,12 +64,7 @@ fn is_other_numpy_dtype(name: &str) -> bool {
     const NAMES: &[&str] = &[
         "float128",
         "longdouble",
-        "complex64",
-        "complex128",
         "complex256",
-        "complex",
-        "csingle",
-        "cdouble",
         "clongdouble",
         "str",
         "str_",

@@ -113,6 +113,20 @@ impl Lowerer<'_> {
                 return self.unary(UnaryOp::Square, *id, span, span);
             }
         }
+        if let (BinOp::Pow, Value::Tensor(id)) = (op, &a.value) {
+            // NumPy's `array ** scalar` computes `** 2`, `** -1` (Python ints) and
+            // `** 0.5` as `square`, `reciprocal` and `sqrt`, whose complex loops
+            // round differently from `power`'s.
+            let fast = match b.value {
+                Value::Int(2) => Some(UnaryOp::Square),
+                Value::Int(-1) => Some(UnaryOp::Reciprocal),
+                Value::Float(0.5) => Some(UnaryOp::Sqrt),
+                _ => None,
+            };
+            if let (true, Some(unary)) = (self.dtype(*id).is_complex(), fast) {
+                return self.unary(unary, *id, span, span);
+            }
+        }
         match binary_op_of(op) {
             Some(binary) => self.binary(binary, &a, &b, op_span, span),
             None => self.matmul(&a, &b, op_span, span),
@@ -142,9 +156,11 @@ impl Lowerer<'_> {
     /// they are, literal lists as tensors (which are strongly typed, as in NumPy).
     fn elementwise_operand(&mut self, arg: &Arg, error_span: Span) -> LowerResult<Value> {
         match &arg.value {
-            Value::Tensor(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
-                Ok(arg.value.clone())
-            }
+            Value::Tensor(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Complex(..)
+            | Value::Bool(_) => Ok(arg.value.clone()),
             Value::Tuple(_) | Value::List(_) => {
                 Ok(Value::Tensor(self.literal_tensor(arg, None, None)?))
             }

@@ -23,6 +23,7 @@ impl Lowerer<'_> {
             | ExprKind::ListComp { .. } => self.eval_origin(expr).0,
             ExprKind::Int(v) => Value::Int(*v),
             ExprKind::Float(v) => Value::Float(*v),
+            ExprKind::Imaginary(v) => Value::Complex(0.0, *v),
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::None => Value::None,
             ExprKind::Str(text) => Value::str(text),

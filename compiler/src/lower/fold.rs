@@ -44,8 +44,103 @@ fn unsupported_operands(op: &str, a: &Value, b: &Value) -> String {
     )
 }
 
+/// A Python number as a complex (`(re, im)`), when one of two operands is complex.
+fn complex_parts(value: &Value) -> Option<(f64, f64)> {
+    match value {
+        Value::Complex(re, im) => Some((*re, *im)),
+        other => number(other).map(|n| (as_float(n), 0.0)),
+    }
+}
+
+/// Python's complex arithmetic (CPython's `_Py_c_*`): a real operand is converted
+/// to `complex(x, 0.0)` first (Python 3.11).
+fn fold_complex(op: BinOp, a: (f64, f64), b: (f64, f64), values: (&Value, &Value)) -> FoldResult {
+    let ((ar, ai), (br, bi)) = (a, b);
+    let (re, im) = match op {
+        BinOp::Add => (ar + br, ai + bi),
+        BinOp::Sub => (ar - br, ai - bi),
+        BinOp::Mul => (ar * br - ai * bi, ar * bi + ai * br),
+        BinOp::Div => complex_quotient(a, b).ok_or("complex division by zero")?,
+        BinOp::Pow => complex_pow(a, b)?,
+        _ => return Err(unsupported_operands(op.symbol(), values.0, values.1)),
+    };
+    Ok(Value::Complex(re, im))
+}
+
+/// CPython's `_Py_c_quot`; `None` for a zero divisor.
+fn complex_quotient((ar, ai): (f64, f64), (br, bi): (f64, f64)) -> Option<(f64, f64)> {
+    let (abs_br, abs_bi) = (br.abs(), bi.abs());
+    if abs_br >= abs_bi {
+        if abs_br == 0.0 {
+            return None;
+        }
+        let ratio = bi / br;
+        let denom = br + bi * ratio;
+        Some(((ar + ai * ratio) / denom, (ai - ar * ratio) / denom))
+    } else if abs_bi >= abs_br {
+        let ratio = br / bi;
+        let denom = br * ratio + bi;
+        Some(((ar * ratio + ai) / denom, (ai * ratio - ar) / denom))
+    } else {
+        Some((f64::NAN, f64::NAN))
+    }
+}
+
+fn complex_product((ar, ai): (f64, f64), (br, bi): (f64, f64)) -> (f64, f64) {
+    (ar * br - ai * bi, ar * bi + ai * br)
+}
+
+/// CPython's `complex.__pow__`: integer exponents up to 100 in magnitude by repeated
+/// squaring, others through polar form.
+fn complex_pow(a: (f64, f64), b: (f64, f64)) -> Result<(f64, f64), String> {
+    let (br, bi) = b;
+    if bi == 0.0 && br == br.trunc() && br.abs() <= 100.0 {
+        let n = br as i64;
+        let mut power = (1.0, 0.0);
+        let mut base = a;
+        let mut mask = 1u64;
+        let magnitude = n.unsigned_abs();
+        while mask > 0 && magnitude >= mask {
+            if magnitude & mask != 0 {
+                power = complex_product(power, base);
+            }
+            mask <<= 1;
+            base = complex_product(base, base);
+        }
+        if n < 0 {
+            return complex_quotient((1.0, 0.0), power)
+                .ok_or_else(|| "0.0 to a negative or complex power".to_string());
+        }
+        return Ok(power);
+    }
+    let (ar, ai) = a;
+    if br == 0.0 && bi == 0.0 {
+        return Ok((1.0, 0.0));
+    }
+    if ar == 0.0 && ai == 0.0 {
+        if bi != 0.0 || br < 0.0 {
+            return Err("0.0 to a negative or complex power".into());
+        }
+        return Ok((0.0, 0.0));
+    }
+    let magnitude = ar.hypot(ai);
+    let mut length = magnitude.powf(br);
+    let angle = ai.atan2(ar);
+    let mut phase = angle * br;
+    if bi != 0.0 {
+        length /= (angle * bi).exp();
+        phase += bi * magnitude.ln();
+    }
+    Ok((length * phase.cos(), length * phase.sin()))
+}
+
 /// `a OP b` for two non-tensor values.
 pub(crate) fn fold_binary(op: BinOp, a: &Value, b: &Value) -> FoldResult {
+    if matches!(a, Value::Complex(..)) || matches!(b, Value::Complex(..)) {
+        if let (Some(x), Some(y)) = (complex_parts(a), complex_parts(b)) {
+            return fold_complex(op, x, y, (a, b));
+        }
+    }
     if let (Some(x), Some(y)) = (number(a), number(b)) {
         return match op {
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => fold_bitwise(op, a, b),
@@ -260,7 +355,11 @@ pub(crate) fn fold_unary(op: UnaryOp, value: &Value) -> FoldResult {
         (UnaryOp::Pos, Some(Number::Int(v))) => Ok(Value::Int(v)),
         (UnaryOp::Pos, Some(Number::Float(v))) => Ok(Value::Float(v)),
         (UnaryOp::Invert, Some(Number::Int(v))) => Ok(Value::Int(!v)),
-        _ => Err(bad()),
+        _ => match (op, value) {
+            (UnaryOp::Neg, Value::Complex(re, im)) => Ok(Value::Complex(-re, -im)),
+            (UnaryOp::Pos, Value::Complex(re, im)) => Ok(Value::Complex(*re, *im)),
+            _ => Err(bad()),
+        },
     }
 }
 
@@ -345,6 +444,12 @@ fn python_is(a: &Value, b: &Value) -> Result<bool, String> {
 /// Python's `==`, extended as NumPy does so that a dtype equals its names and types
 /// (`x.dtype == 'float64'`, `x.dtype == float`).
 pub(crate) fn python_eq(a: &Value, b: &Value) -> bool {
+    if matches!(a, Value::Complex(..)) || matches!(b, Value::Complex(..)) {
+        return match (complex_parts(a), complex_parts(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        };
+    }
     if let (Some(x), Some(y)) = (number(a), number(b)) {
         return match (x, y) {
             (Number::Int(i), Number::Int(j)) => i == j,
@@ -394,6 +499,7 @@ pub(crate) fn truthy(value: &Value) -> Option<bool> {
         Value::Tensor(_) | Value::Poison => return None,
         Value::Int(v) => *v != 0,
         Value::Float(v) => *v != 0.0,
+        Value::Complex(re, im) => *re != 0.0 || *im != 0.0,
         Value::Bool(b) => *b,
         Value::Str(text) => !text.is_empty(),
         Value::None => false,

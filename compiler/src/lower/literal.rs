@@ -103,8 +103,9 @@ fn ragged_error(shape: &[usize], depth: usize, arg: &Arg) -> Diagnostic {
     .with_help("every nested list must have the same length")
 }
 
-/// NumPy's dtype for a list of Python scalars: float64 if any is a float, int64 if
-/// any is an int, bool if all are bools; float64 for an empty list.
+/// NumPy's dtype for a list of Python scalars: complex128 if any is a complex,
+/// float64 if any is a float, int64 if any is an int, bool if all are bools; float64
+/// for an empty list.
 fn infer_dtype(leaves: &[&Value]) -> DType {
     let mut dtype = if leaves.is_empty() {
         DType::Float64
@@ -113,8 +114,9 @@ fn infer_dtype(leaves: &[&Value]) -> DType {
     };
     for leaf in leaves {
         match leaf {
-            Value::Float(_) => return DType::Float64,
-            Value::Int(_) => dtype = DType::Int64,
+            Value::Complex(..) => return DType::Complex128,
+            Value::Float(_) => dtype = DType::Float64,
+            Value::Int(_) if dtype == DType::Bool => dtype = DType::Int64,
             _ => {}
         }
     }

@@ -23,6 +23,7 @@ fn python_builtin(name: &str) -> Option<Value> {
         "int" => Value::PyType(PyType::Int),
         "float" => Value::PyType(PyType::Float),
         "bool" => Value::PyType(PyType::Bool),
+        "complex" => Value::PyType(PyType::Complex),
         // The library is reachable as `mt.` and `np.` even without an import.
         "mt" => Value::Namespace(Namespace::Library(LibraryModule::MarsTensor)),
         "np" => Value::Namespace(Namespace::Library(LibraryModule::Numpy)),
@@ -65,6 +66,8 @@ fn scalar_type(name: &str) -> Option<DType> {
         "float16" | "half" => DType::Float16,
         "float32" | "single" => DType::Float32,
         "float64" | "double" => DType::Float64,
+        "complex64" | "csingle" => DType::Complex64,
+        "complex128" | "cdouble" => DType::Complex128,
         _ => return None,
     })
 }
@@ -72,9 +75,33 @@ fn scalar_type(name: &str) -> Option<DType> {
 /// Every name a library namespace has, for suggestions.
 pub(crate) fn library_member_names() -> impl Iterator<Item = &'static str> {
     library::names(Home::Library).chain([
-        "random", "linalg", "newaxis", "pi", "e", "inf", "nan", "bool", "bool_", "int8", "int16",
-        "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "half", "float32",
-        "float64", "double", "single",
+        "random",
+        "linalg",
+        "newaxis",
+        "pi",
+        "e",
+        "inf",
+        "nan",
+        "bool",
+        "bool_",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "half",
+        "float32",
+        "float64",
+        "double",
+        "single",
+        "complex64",
+        "complex128",
+        "csingle",
+        "cdouble",
     ])
 }
 

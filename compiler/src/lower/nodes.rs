@@ -45,6 +45,18 @@ impl Lowerer<'_> {
         span: Span,
     ) -> LowerResult<TileableId> {
         check_size(&shape, dtype, span)?;
+        if let Some(what) = refused_for_complex(&op) {
+            let complex = inputs
+                .iter()
+                .map(|&id| self.graph.node(id).dtype)
+                .find(|dtype| dtype.is_complex());
+            if let Some(complex) = complex {
+                return Err(Diagnostic::error(
+                    format!("not supported yet: {what} of {complex} tensors"),
+                    span,
+                ));
+            }
+        }
         let layouts: Vec<InputLayout> = inputs
             .iter()
             .map(|&id| {
@@ -174,6 +186,7 @@ impl Lowerer<'_> {
             Value::Tensor(id) => Operand::Tensor(self.dtype(*id)),
             Value::Int(v) => Operand::PyInt(*v),
             Value::Float(_) => Operand::PyFloat,
+            Value::Complex(..) => Operand::PyComplex,
             Value::Bool(_) => Operand::PyBool,
             _ => return None,
         })
@@ -189,7 +202,7 @@ impl Lowerer<'_> {
     ) -> LowerResult<TileableId> {
         match &arg.value {
             Value::Tensor(id) => Ok(*id),
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+            Value::Int(_) | Value::Float(_) | Value::Complex(..) | Value::Bool(_) => {
                 let scalar = python_scalar(&arg.value, dtype, arg.span)?;
                 Ok(self.scalar_tensor(scalar, arg.span))
             }
@@ -215,6 +228,7 @@ pub(super) fn python_scalar(
     let scalar = match value {
         Value::Int(v) => Scalar::Int64(*v),
         Value::Float(v) => Scalar::Float64(*v),
+        Value::Complex(re, im) => Scalar::Complex128(marsc_runtime::C128::new(*re, *im)),
         Value::Bool(b) => Scalar::Bool(*b),
         other => {
             return Err(Diagnostic::error(
@@ -349,6 +363,20 @@ fn check_chunk_count(
     Ok(())
 }
 
+/// What an op that has no complex kernel yet is called in its "not supported yet"
+/// message; `None` for the ops complex tensors go through.
+fn refused_for_complex(op: &TileOp) -> Option<&'static str> {
+    Some(match op {
+        TileOp::MatMul => "matrix products",
+        TileOp::Linalg(_) => "linear algebra",
+        TileOp::Sort { .. }
+        | TileOp::Bucket { .. }
+        | TileOp::SearchBlocks { .. }
+        | TileOp::MergeSorted { .. } => "sorting",
+        _ => return None,
+    })
+}
+
 /// The user error for an op that has no result dtype for its input dtype.
 pub(super) fn dtype_rule_error(
     name: &str,
@@ -368,10 +396,17 @@ pub(super) fn dtype_rule_error(
                 ("invert" | "bitwise_and" | "bitwise_or" | "bitwise_xor", _) => {
                     "`~`, `&`, `|` and `^` work on bool and integer tensors"
                 }
+                (_, DType::Complex64 | DType::Complex128) => {
+                    "NumPy has no complex loop for it: take `x.real`, `x.imag` or `abs(x)` first"
+                }
                 _ => "cast first: `x.astype(int)`",
             };
             diagnostic.with_help(help)
         }
+        DTypeRuleError::UnsupportedResult(_) if dtype.is_complex() => Diagnostic::error(
+            format!("not supported yet: `{name}` of {dtype} tensors"),
+            span,
+        ),
         DTypeRuleError::UnsupportedResult(result) => Diagnostic::error(
             format!("not supported yet: NumPy would give {result} here"),
             span,

@@ -48,8 +48,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "polyval",
     "convolve",
     "correlate",
-    "complex64",
-    "complex128",
     "datetime64",
     "matrix",
     "ma",
@@ -72,10 +70,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "right_shift",
     "isreal",
     "iscomplex",
-    "real",
-    "imag",
-    "conj",
-    "angle",
     // Mars-only members of `mars.tensor`.
     "ExecutableTuple",
     "fromtiledb",
@@ -114,10 +108,6 @@ const NOT_YET_TENSOR_MEMBERS: &[&str] = &[
     "view",
     "resize",
     "byteswap",
-    "conj",
-    "conjugate",
-    "real",
-    "imag",
     "flat",
     "mT",
     "strides",
@@ -165,7 +155,6 @@ const NOT_YET_BUILTIN: &[&str] = &[
     "hex",
     "oct",
     "bin",
-    "complex",
     "bytes",
 ];
 

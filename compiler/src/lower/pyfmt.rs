@@ -38,6 +38,10 @@ pub(crate) fn python_repr_with(
         Value::Poison => return None,
         Value::Int(v) => v.to_string(),
         Value::Float(v) => float_repr(*v),
+        // Python's complex repr is NumPy's str of a complex128 (`(1+2j)`, `2j`).
+        Value::Complex(re, im) => marsc_runtime::format::format_scalar(
+            marsc_runtime::Scalar::Complex128(marsc_runtime::C128::new(*re, *im)),
+        ),
         Value::Bool(b) => bool_repr(*b).to_string(),
         Value::Str(text) => string_repr(text),
         Value::None => "None".to_string(),

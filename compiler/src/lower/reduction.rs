@@ -67,6 +67,21 @@ impl Lowerer<'_> {
         args: &BoundArgs,
     ) -> LowerResult<Value> {
         let span = args.call_span;
+        if self.dtype(input).is_complex()
+            && matches!(
+                op,
+                ReduceOp::NanMax | ReduceOp::NanMin | ReduceOp::NanArgMax | ReduceOp::NanArgMin
+            )
+        {
+            return Err(Diagnostic::error(
+                format!(
+                    "not supported yet: `{}` of {} tensors",
+                    op.name(),
+                    self.dtype(input)
+                ),
+                span,
+            ));
+        }
         let op = if self.dtype(input).is_float() {
             op
         } else {

@@ -441,7 +441,9 @@ impl Lowerer<'_> {
     fn value_shape(&self, value: &Value) -> Option<Vec<usize>> {
         match value {
             Value::Tensor(id) => Some(self.shape(*id).to_vec()),
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(Vec::new()),
+            Value::Int(_) | Value::Float(_) | Value::Complex(..) | Value::Bool(_) => {
+                Some(Vec::new())
+            }
             _ => None,
         }
     }

@@ -200,6 +200,8 @@ pub(super) fn python_scalar(scalar: Scalar) -> Option<Value> {
         Scalar::Float16(v) => Value::Float(v.to_f64()),
         Scalar::Float32(v) => Value::Float(v as f64),
         Scalar::Float64(v) => Value::Float(v),
+        Scalar::Complex64(v) => Value::Complex(v.re().into(), v.im().into()),
+        Scalar::Complex128(v) => Value::Complex(v.re(), v.im()),
         int => Value::Int(i64::try_from(int.as_i128()?).ok()?),
     })
 }

@@ -47,6 +47,22 @@ pub(crate) enum Statistic {
 impl Lowerer<'_> {
     pub(super) fn statistic(&mut self, stat: Statistic, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
+        // The statistics are composed of ops whose complex semantics (NaN masks,
+        // tolerances, orderings) have not been checked against NumPy's yet.
+        let complex = args.given_args().any(|arg| match &arg.value {
+            Value::Complex(..) => true,
+            Value::Tensor(id) => self.dtype(*id).is_complex(),
+            _ => false,
+        });
+        if complex {
+            return Err(Diagnostic::error(
+                format!(
+                    "not supported yet: `{}` of complex values",
+                    args.signature().name
+                ),
+                span,
+            ));
+        }
         let composed = match stat {
             Statistic::Ptp => Some(self.ptp(args)),
             Statistic::Average => Some(self.average(args)),

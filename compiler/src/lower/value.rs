@@ -14,6 +14,8 @@ pub(crate) enum Value {
     Tensor(TileableId),
     Int(i64),
     Float(f64),
+    /// A Python `complex`: its real and imaginary parts.
+    Complex(f64, f64),
     Bool(bool),
     Str(Rc<str>),
     None,
@@ -127,6 +129,7 @@ pub(crate) enum PyType {
     Int,
     Float,
     Bool,
+    Complex,
 }
 
 impl PyType {
@@ -135,6 +138,7 @@ impl PyType {
             PyType::Int => "int",
             PyType::Float => "float",
             PyType::Bool => "bool",
+            PyType::Complex => "complex",
         }
     }
 
@@ -144,6 +148,7 @@ impl PyType {
             PyType::Int => DType::Int64,
             PyType::Float => DType::Float64,
             PyType::Bool => DType::Bool,
+            PyType::Complex => DType::Complex128,
         }
     }
 }
@@ -225,6 +230,7 @@ impl Value {
             Value::Tensor(_) => "tensor",
             Value::Int(_) => "int",
             Value::Float(_) => "float",
+            Value::Complex(..) => "complex",
             Value::Bool(_) => "bool",
             Value::Str(_) => "str",
             Value::None => "None",
@@ -251,6 +257,7 @@ impl Value {
             Value::Tensor(_) => "a tensor",
             Value::Int(_) => "an int",
             Value::Float(_) => "a float",
+            Value::Complex(..) => "a complex",
             Value::Bool(_) => "a bool",
             Value::Str(_) => "a str",
             Value::None => "None",

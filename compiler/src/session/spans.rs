@@ -133,6 +133,7 @@ fn shift_expr(expr: &mut Expr, by: u32) {
         ExprKind::Name(_)
         | ExprKind::Int(_)
         | ExprKind::Float(_)
+        | ExprKind::Imaginary(_)
         | ExprKind::Bool(_)
         | ExprKind::None
         | ExprKind::Str(_)

@@ -121,6 +121,11 @@ impl Tiler<'_> {
         keepdims: bool,
     ) -> TileResult<StepId> {
         let in_layout = self.layout(source).clone();
+        // Complex data: the mean and the deviations are complex, and NumPy sums
+        // `(d * conj(d)).real`, real numbers of the variance's `dtype`.
+        let in_dtype = self.out.step(source).dtype;
+        let complex = in_dtype.is_complex();
+        let moment_dtype = if complex { in_dtype } else { dtype };
         let mean = if dtype == DType::Float16 {
             self.float16_var_mean(id, source, axes)?
         } else {
@@ -129,7 +134,7 @@ impl Tiler<'_> {
                 ddof: 0.0,
             };
             let sums = self.reduce_tree(id, source, mean_reduction, axes)?;
-            self.finish_reduce(sums, id, dtype, mean_reduction, axes, true)?
+            self.finish_reduce(sums, id, moment_dtype, mean_reduction, axes, true)?
         };
         // Each chunk reads the mean of its kept block, broadcast along the reduced axes.
         let mean_strides = self.layout(mean).grid_strides();
@@ -141,13 +146,37 @@ impl Tiler<'_> {
         }
         let subtract = ChunkOp::Binary {
             op: BinaryOp::Subtract,
-            common: dtype,
+            common: moment_dtype,
         };
         let identity = GridMap::identity(&in_layout);
         let inputs = [(source, identity.clone()), (mean, mean_map)];
-        let deviation = self.add_mapped(subtract, id, dtype, in_layout.clone(), &inputs)?;
-        let square = ChunkOp::Unary(UnaryOp::Square);
-        let squared = self.add_mapped(square, id, dtype, in_layout, &[(deviation, identity)])?;
+        let deviation = self.add_mapped(subtract, id, moment_dtype, in_layout.clone(), &inputs)?;
+        let squared = if complex {
+            let conjugate = ChunkOp::Unary(UnaryOp::Conjugate);
+            let deviation_in = [(deviation, identity.clone())];
+            let conjugated = self.add_mapped(
+                conjugate,
+                id,
+                moment_dtype,
+                in_layout.clone(),
+                &deviation_in,
+            )?;
+            let multiply = ChunkOp::Binary {
+                op: BinaryOp::Multiply,
+                common: moment_dtype,
+            };
+            let factors = [
+                (deviation, identity.clone()),
+                (conjugated, identity.clone()),
+            ];
+            let product =
+                self.add_mapped(multiply, id, moment_dtype, in_layout.clone(), &factors)?;
+            let real = ChunkOp::Unary(UnaryOp::Real);
+            self.add_mapped(real, id, dtype, in_layout, &[(product, identity)])?
+        } else {
+            let square = ChunkOp::Unary(UnaryOp::Square);
+            self.add_mapped(square, id, dtype, in_layout, &[(deviation, identity)])?
+        };
         let sum = Reduction {
             op: ReduceOp::Sum,
             ddof: 0.0,

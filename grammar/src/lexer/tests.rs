@@ -338,6 +338,22 @@ fn unsupported_keywords_and_shifts() {
 }
 
 #[test]
+fn imaginary_literals_as_python_reads_them() {
+    assert_eq!(
+        tokens("2j 1.5J 1e3j .5j 010j 1_0j"),
+        vec![
+            Token::Imaginary(2.0),
+            Token::Imaginary(1.5),
+            Token::Imaginary(1000.0),
+            Token::Imaginary(0.5),
+            Token::Imaginary(10.0),
+            Token::Imaginary(10.0),
+            Token::Newline,
+        ]
+    );
+}
+
+#[test]
 fn literal_errors() {
     assert_eq!(
         messages("9223372036854775808"),
@@ -349,7 +365,6 @@ fn literal_errors() {
         messages("x = '''abc\ny = 2"),
         ["unterminated string literal"]
     );
-    assert_eq!(messages("1j"), ["complex numbers are not supported yet"]);
     assert_eq!(messages("x = $"), ["unexpected character `$`"]);
     assert_eq!(messages("x = 1 \\ 2"), ["unexpected character `\\`"]);
 }

@@ -10,6 +10,8 @@ pub enum Token<'src> {
     Name(&'src str),
     Int(i64),
     Float(f64),
+    /// An imaginary literal (`2j`, `1.5e3J`): the value of its imaginary part.
+    Imaginary(f64),
     /// A string literal with its escapes processed.
     Str(Cow<'src, str>),
     /// An f-string, its fields parsed.
@@ -90,7 +92,7 @@ impl Token<'_> {
     pub fn describe(&self, text: &str) -> String {
         match self {
             Token::Name(name) => format!("name `{name}`"),
-            Token::Int(_) | Token::Float(_) => format!("number `{text}`"),
+            Token::Int(_) | Token::Float(_) | Token::Imaginary(_) => format!("number `{text}`"),
             Token::Str(_) => "a string".to_string(),
             Token::FString(_) => "an f-string".to_string(),
             Token::Newline if text.is_empty() => "end of file".to_string(),
@@ -108,6 +110,7 @@ impl Token<'_> {
             Token::Name(_)
                 | Token::Int(_)
                 | Token::Float(_)
+                | Token::Imaginary(_)
                 | Token::Str(_)
                 | Token::FString(_)
                 | Token::True

@@ -204,6 +204,7 @@ fn assignment_target(sink: &mut Sink<'_>, target: Expr, operator: &str) -> Optio
         ),
         ExprKind::Int(_)
         | ExprKind::Float(_)
+        | ExprKind::Imaginary(_)
         | ExprKind::Bool(_)
         | ExprKind::None
         | ExprKind::Str(_)

@@ -12,6 +12,7 @@ fn sexpr(expr: &Expr) -> String {
         ExprKind::Name(name) => name.clone(),
         ExprKind::Int(value) => value.to_string(),
         ExprKind::Float(value) => format!("{value:?}"),
+        ExprKind::Imaginary(value) => format!("{value:?}j"),
         ExprKind::Bool(value) => if *value { "True" } else { "False" }.to_string(),
         ExprKind::None => "None".into(),
         ExprKind::Str(value) => format!("{value:?}"),

@@ -381,6 +381,8 @@ pub(crate) struct Layout {
     pub pad_left: Option<usize>,
     /// Spaces are added on the right until this many characters follow the point.
     pub pad_right: Option<usize>,
+    /// A non-negative value gets a `+` (NumPy's `sign='+'`, the imaginary parts).
+    pub plus_sign: bool,
     /// The exponent has at least this many digits (2 when `None`).
     pub exp_digits: Option<usize>,
 }
@@ -393,6 +395,7 @@ impl Layout {
             pad_left: None,
             pad_right: None,
             exp_digits: None,
+            plus_sign: false,
         }
     }
 }
@@ -424,6 +427,17 @@ fn apply_trim(fraction: &mut String, layout: &Layout) -> bool {
     point
 }
 
+/// The sign a number is written with: `-`, `+` when the layout asks for it, or none.
+fn sign_char(negative: bool, layout: &Layout) -> Option<char> {
+    if negative {
+        Some('-')
+    } else if layout.plus_sign {
+        Some('+')
+    } else {
+        None
+    }
+}
+
 /// `ddd.ddd` (NumPy's `FormatPositional`).
 pub(crate) fn positional(digits: &Digits, negative: bool, layout: &Layout) -> String {
     let text = |d: &[u8]| String::from_utf8_lossy(d).into_owned();
@@ -445,14 +459,12 @@ pub(crate) fn positional(digits: &Digits, negative: bool, layout: &Layout) -> St
     let point = apply_trim(&mut fraction, layout);
 
     let mut out = String::new();
-    let sign_len = usize::from(negative);
+    let sign = sign_char(negative, layout);
     if let Some(pad_left) = layout.pad_left {
-        let used = whole.len() + sign_len;
+        let used = whole.len() + usize::from(sign.is_some());
         out.extend(std::iter::repeat_n(' ', pad_left.saturating_sub(used)));
     }
-    if negative {
-        out.push('-');
-    }
+    out.extend(sign);
     out.push_str(&whole);
     if point {
         out.push('.');
@@ -472,13 +484,12 @@ pub(crate) fn positional(digits: &Digits, negative: bool, layout: &Layout) -> St
 /// `d.ddde+xx` (NumPy's `FormatScientific`).
 pub(crate) fn scientific(digits: &Digits, negative: bool, layout: &Layout) -> String {
     let mut out = String::new();
+    let sign = sign_char(negative, layout);
     if let Some(pad_left) = layout.pad_left {
-        let used = 1 + usize::from(negative);
+        let used = 1 + usize::from(sign.is_some());
         out.extend(std::iter::repeat_n(' ', pad_left.saturating_sub(used)));
     }
-    if negative {
-        out.push('-');
-    }
+    out.extend(sign);
     out.push(digits.digits[0] as char);
     let mut fraction = String::from_utf8_lossy(&digits.digits[1..]).into_owned();
     let point = apply_trim(&mut fraction, layout);

@@ -16,11 +16,19 @@ pub(crate) struct FloatFormat {
     pad_left: usize,
     pad_right: usize,
     exp_digits: usize,
+    /// Non-negative values get a `+` (the imaginary parts of complex numbers).
+    plus_sign: bool,
 }
 
 impl FloatFormat {
     /// Mirrors `FloatingFormat.fillFormat` over the elements that will be printed.
     pub(crate) fn new<T: PrintFloat>(values: &[T]) -> FloatFormat {
+        FloatFormat::with_sign(values, false)
+    }
+
+    /// [`FloatFormat::new`] with NumPy's `sign='+'` when `plus_sign` (how a complex
+    /// array's imaginary parts are laid out).
+    pub(crate) fn with_sign<T: PrintFloat>(values: &[T], plus_sign: bool) -> FloatFormat {
         let finite: Vec<T> = values.iter().copied().filter(|v| v.is_finite()).collect();
         let mut format = FloatFormat {
             scientific: chooses_scientific(&finite),
@@ -28,6 +36,7 @@ impl FloatFormat {
             pad_left: 0,
             pad_right: 0,
             exp_digits: 0,
+            plus_sign,
         };
         if finite.is_empty() {
             // NumPy leaves the notation decision to the (absent) finite values.
@@ -37,9 +46,10 @@ impl FloatFormat {
             format.fill_positional(&finite);
         }
         if finite.len() != values.len() {
-            let negative_inf = values
-                .iter()
-                .any(|v| !v.is_finite() && !v.is_nan() && v.is_sign_negative());
+            let negative_inf = plus_sign
+                || values
+                    .iter()
+                    .any(|v| !v.is_finite() && !v.is_nan() && v.is_sign_negative());
             // Room for `nan`/`inf`/`-inf` right-aligned in the column.
             let offset = format.pad_right + 1;
             let needed = (3 + usize::from(negative_inf)).saturating_sub(offset);
@@ -49,7 +59,10 @@ impl FloatFormat {
     }
 
     fn fill_scientific<T: PrintFloat>(&mut self, finite: &[T]) {
-        let layout = Layout::plain(Trim::Point);
+        let layout = Layout {
+            plus_sign: self.plus_sign,
+            ..Layout::plain(Trim::Point)
+        };
         let mut exp_len = 0;
         for &value in finite {
             let digits = dragon4_digits(value, Some(Cutoff::Significant(PRECISION + 1)), None);
@@ -66,7 +79,10 @@ impl FloatFormat {
     }
 
     fn fill_positional<T: PrintFloat>(&mut self, finite: &[T]) {
-        let layout = Layout::plain(Trim::Point);
+        let layout = Layout {
+            plus_sign: self.plus_sign,
+            ..Layout::plain(Trim::Point)
+        };
         for &value in finite {
             let digits = dragon4_digits(value, Some(Cutoff::Fraction(PRECISION)), None);
             let text = positional(&digits, value.is_sign_negative(), &layout);
@@ -80,8 +96,13 @@ impl FloatFormat {
     pub(crate) fn format<T: PrintFloat>(&self, value: T) -> String {
         if !value.is_finite() {
             let word = non_finite_word(value);
+            let sign = if self.plus_sign && !word.starts_with('-') {
+                "+"
+            } else {
+                ""
+            };
             let width = self.pad_left + self.pad_right + 1;
-            return format!("{word:>width$}");
+            return format!("{:>width$}", format!("{sign}{word}"));
         }
         let negative = value.is_sign_negative();
         if self.scientific {
@@ -93,6 +114,7 @@ impl FloatFormat {
                 pad_left: Some(self.pad_left),
                 pad_right: None,
                 exp_digits: Some(self.exp_digits),
+                plus_sign: self.plus_sign,
             };
             scientific(&digits, negative, &layout)
         } else {
@@ -103,6 +125,7 @@ impl FloatFormat {
                 pad_left: Some(self.pad_left),
                 pad_right: Some(self.pad_right),
                 exp_digits: None,
+                plus_sign: self.plus_sign,
             };
             positional(&digits, negative, &layout)
         }
@@ -146,6 +169,45 @@ pub(crate) fn float_scalar_str<T: PrintFloat>(value: T) -> String {
     } else {
         scientific(&digits, negative, &Layout::plain(Trim::PointAndZeros))
     }
+}
+
+/// One part of a complex scalar's `str()` (NumPy's `_either` with trim mode
+/// `DptZeros`: `1`, `1.5`, `1e+20`), with a `+` for a non-negative `plus_sign` part.
+pub(crate) fn complex_part_str<T: PrintFloat>(value: T, plus_sign: bool) -> String {
+    if !value.is_finite() {
+        let word = non_finite_word(value);
+        let sign = if plus_sign && !word.starts_with('-') {
+            "+"
+        } else {
+            ""
+        };
+        return format!("{sign}{word}");
+    }
+    let magnitude = value.abs().to_f64();
+    let digits = dragon4_digits(value, None, None);
+    let negative = value.is_sign_negative();
+    let layout = Layout {
+        plus_sign,
+        ..Layout::plain(Trim::PointAndZeros)
+    };
+    if magnitude == 0.0 || (magnitude < T::SCALAR_MAX_POSITIONAL && magnitude >= 1e-4) {
+        positional(&digits, negative, &layout)
+    } else {
+        scientific(&digits, negative, &layout)
+    }
+}
+
+/// `str()` of a complex scalar as NumPy 2 (and Python's `complex`) writes it:
+/// `(1+2j)`, `(-0-1.5j)`, `(nan+infj)`, and `2j` when the real part is `+0`.
+pub(crate) fn complex_scalar_str<T: PrintFloat>(re: T, im: T) -> String {
+    if re.is_zero() && !re.is_sign_negative() {
+        return format!("{}j", complex_part_str(im, false));
+    }
+    format!(
+        "({}{}j)",
+        complex_part_str(re, false),
+        complex_part_str(im, true)
+    )
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ mod layout;
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::scalar::Scalar;
-use float::{float_scalar_str, FloatFormat};
+use float::{complex_scalar_str, float_scalar_str, FloatFormat};
 use layout::{corner_index, NestedLayout, LINE_WIDTH};
 pub use layout::{is_summarized, shown_ranges, summary_shape};
 use ndarray::{ArrayD, Axis, IxDyn};
@@ -82,6 +82,8 @@ pub fn format_scalar(s: Scalar) -> String {
         Scalar::Float16(v) => float_scalar_str(v),
         Scalar::Float32(v) => float_scalar_str(v),
         Scalar::Float64(v) => float_scalar_str(v),
+        Scalar::Complex64(v) => complex_scalar_str(v.re(), v.im()),
+        Scalar::Complex128(v) => complex_scalar_str(v.re(), v.im()),
         int => int.as_i128().map_or_else(String::new, |v| v.to_string()),
     }
 }
@@ -90,6 +92,14 @@ pub fn format_scalar(s: Scalar) -> String {
 pub fn repr_scalar(s: Scalar) -> String {
     match s {
         Scalar::Bool(b) => format!("np.{}_", python_bool(b)),
+        Scalar::Complex64(_) | Scalar::Complex128(_) => {
+            let text = format_scalar(s);
+            let inner = text
+                .strip_prefix('(')
+                .and_then(|t| t.strip_suffix(')'))
+                .unwrap_or(&text);
+            format!("np.{}({inner})", s.dtype().name())
+        }
         other => format!("np.{}({})", other.dtype().name(), format_scalar(other)),
     }
 }
@@ -118,7 +128,10 @@ pub fn python_tuple(shape: &[usize]) -> String {
 
 /// The dtypes `repr` leaves implicit (NumPy's `dtype_is_implied`).
 fn dtype_is_implied(dtype: DType) -> bool {
-    matches!(dtype, DType::Bool | DType::Int64 | DType::Float64)
+    matches!(
+        dtype,
+        DType::Bool | DType::Int64 | DType::Float64 | DType::Complex128
+    )
 }
 
 /// The positions of `a` that printing shows (the corners of each elided axis), or
@@ -199,7 +212,33 @@ fn array_to_string(corners: &ArrayData, shape: &[usize], separator: &str, prefix
             let format = FloatFormat::new(&values.iter().copied().collect::<Vec<_>>());
             layout(&|index| format.format(values[at(index)]))
         }
+        ArrayData::Complex64(values) => complex_layout(values, &at, &layout),
+        ArrayData::Complex128(values) => complex_layout(values, &at, &layout),
     }
+}
+
+/// A complex array laid out as NumPy's `ComplexFloatingFormat`: the real parts and
+/// the imaginary parts each get a float column format (the imaginary one signed
+/// with `+`), and the `j` goes before the imaginary part's right padding.
+fn complex_layout<T>(
+    values: &ArrayD<crate::complex::Cx<T>>,
+    at: &dyn Fn(&[usize]) -> IxDyn,
+    layout: &Layout<'_>,
+) -> String
+where
+    T: crate::complex::Part + digits::PrintFloat,
+{
+    let reals: Vec<T> = values.iter().map(|v| v.re()).collect();
+    let imags: Vec<T> = values.iter().map(|v| v.im()).collect();
+    let real_format = FloatFormat::new(&reals);
+    let imag_format = FloatFormat::with_sign(&imags, true);
+    layout(&|index| {
+        let value = values[at(index)];
+        let real = real_format.format(value.re());
+        let imag = imag_format.format(value.im());
+        let end = imag.trim_end().len();
+        format!("{real}{}j{}", &imag[..end], &imag[end..])
+    })
 }
 
 /// Renders an array given the word at each printed index.
@@ -263,6 +302,38 @@ mod tests {
         assert_eq!(repr_array(&a), "array(1.e+20)");
         let b = ArrayData::from_scalar(Scalar::Bool(true));
         assert_eq!(repr_array(&b), "array(True)");
+    }
+
+    /// Expected strings from NumPy 2.4 (`str`/`repr` of `np.complex128`/`np.complex64`
+    /// scalars and arrays).
+    #[test]
+    fn complex_scalars_and_arrays() {
+        use crate::complex::Cx;
+        let c = |re: f64, im: f64| Scalar::Complex128(Cx::new(re, im));
+        assert_eq!(format_scalar(c(1.0, 2.0)), "(1+2j)");
+        assert_eq!(format_scalar(c(0.0, 2.0)), "2j");
+        assert_eq!(format_scalar(c(-0.0, 2.0)), "(-0+2j)");
+        assert_eq!(format_scalar(c(1.0, f64::NAN)), "(1+nanj)");
+        assert_eq!(
+            format_scalar(c(f64::INFINITY, f64::NEG_INFINITY)),
+            "(inf-infj)"
+        );
+        assert_eq!(format_scalar(c(1e20, 1e-5)), "(1e+20+1e-05j)");
+        assert_eq!(repr_scalar(c(1.0, 2.0)), "np.complex128(1+2j)");
+        assert_eq!(repr_scalar(c(0.0, 2.0)), "np.complex128(2j)");
+        let single = Scalar::Complex64(Cx::new(0.1f32, -0.2));
+        assert_eq!(repr_scalar(single), "np.complex64(0.1-0.2j)");
+        let array = |values: Vec<(f64, f64)>| {
+            let values = values.into_iter().map(|(re, im)| Cx::new(re, im)).collect();
+            ArrayData::Complex128(ArrayD::from_shape_vec(IxDyn(&[3]), values).unwrap())
+        };
+        let mixed = array(vec![(1e10, 1.0), (f64::NAN, f64::INFINITY), (-1.0, -2.5)]);
+        assert_eq!(
+            format_array(&mixed),
+            "[ 1.e+10+1.j      nan+infj -1.e+00-2.5j]"
+        );
+        let plain = array(vec![(1.0, 2.0), (3.0, -1.0), (-0.0, -0.5)]);
+        assert_eq!(repr_array(&plain), "array([ 1.+2.j ,  3.-1.j , -0.-0.5j])");
     }
 
     #[test]

@@ -70,7 +70,7 @@ impl<'a> Builder<'a> {
                     return None;
                 };
                 let input = self.arg(*arg)?;
-                if self.dtype(input) == DType::Float16 {
+                if interpreted_only(self.dtype(input)) {
                     return None;
                 }
                 (input, Some(spec.clone()), offset.clone())
@@ -184,8 +184,8 @@ impl Builder<'_> {
             .iter()
             .map(|&arg| self.arg(arg))
             .collect::<Option<Vec<u32>>>()?;
-        // float16 runs interpreted: no kernel reads or writes it.
-        if args.iter().any(|&arg| self.dtype(arg) == DType::Float16) {
+        // float16 and complex run interpreted: no kernel reads or writes them.
+        if args.iter().any(|&arg| interpreted_only(self.dtype(arg))) {
             return None;
         }
         let node = match &op.kernel {
@@ -235,7 +235,7 @@ impl Builder<'_> {
             }
             creation => self.creation(creation)?,
         };
-        (self.dtype(node) != DType::Float16).then_some(node)
+        (!interpreted_only(self.dtype(node))).then_some(node)
     }
 
     fn creation(&mut self, kernel: &Kernel) -> Option<u32> {
@@ -403,6 +403,11 @@ fn chunk_inside(global: &[usize], offset: &[usize], shape: &[usize]) -> bool {
         })
 }
 
+/// The dtypes no JIT kernel reads or writes: float16 and complex64/complex128.
+fn interpreted_only(dtype: DType) -> bool {
+    dtype == DType::Float16 || dtype.is_complex()
+}
+
 /// Whether creation leaves (ranges, literals, random draws) of `dtype` are filled by
 /// the JIT's block filler (the version 1 dtypes; others run interpreted).
 fn indexed_dtype(dtype: DType) -> bool {
@@ -417,6 +422,8 @@ fn unary_result(op: UnaryOp, input: DType) -> Option<DType> {
     use UnaryOp::*;
     let output = op.result_dtype(input).ok()?;
     let supported = match op {
+        // Complex inputs run interpreted, and these are only planned for them.
+        Real | Imag | Conjugate | Angle => false,
         IsNan | IsInf | IsFinite | LogicalNot => true,
         _ if output.is_float() => op != Invert,
         // The integer reciprocal calls the interpreter's int32/int64 function.

@@ -318,6 +318,8 @@ fn buffer_bytes(data: &ArrayData) -> &[u8] {
         ArrayData::Float16(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::Float32(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::Float64(a) => a.as_slice().map_or(&[], bytes_of),
+        // Complex runs interpreted (`build::interpreted_only`): no kernel reads it.
+        ArrayData::Complex64(_) | ArrayData::Complex128(_) => &[],
     }
 }
 
@@ -629,6 +631,11 @@ impl TypedVec {
             }
             DType::Float64 => {
                 TypedVec::Float64(try_filled(len, f64::from_scalar(value)).map_err(failed)?)
+            }
+            DType::Complex64 | DType::Complex128 => {
+                return Err(format!(
+                    "internal error: a JIT kernel writes {dtype}, which runs interpreted"
+                ))
             }
         })
     }

@@ -418,6 +418,9 @@ pub fn scalar_bits(value: Scalar) -> u64 {
         Scalar::Float16(v) => u64::from(v.to_bits()),
         Scalar::Float32(v) => u64::from(v.to_bits()),
         Scalar::Float64(v) => v.to_bits(),
+        // Complex runs interpreted; no kernel holds a complex constant.
+        Scalar::Complex64(v) => u64::from(v.re().to_bits()),
+        Scalar::Complex128(v) => v.re().to_bits(),
     }
 }
 

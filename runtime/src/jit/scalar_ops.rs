@@ -22,6 +22,9 @@ pub fn scalar_type(dtype: DType) -> Type {
         DType::Int64 | DType::UInt64 => types::I64,
         DType::Float32 => types::F32,
         DType::Float64 => types::F64,
+        // Complex runs interpreted; these only size its bits.
+        DType::Complex64 => types::I64,
+        DType::Complex128 => types::I128,
     }
 }
 

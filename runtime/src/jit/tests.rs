@@ -94,6 +94,15 @@ fn same_bits(a: &ArrayData, b: &ArrayData) -> bool {
             .iter()
             .zip(y.iter())
             .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())),
+        // Complex runs interpreted on both sides; NaN parts compare as equal.
+        (ArrayData::Complex64(x), ArrayData::Complex64(y)) => x
+            .iter()
+            .zip(y.iter())
+            .all(|(p, q)| p.to_le_bytes() == q.to_le_bytes() || (p.is_nan() && q.is_nan())),
+        (ArrayData::Complex128(x), ArrayData::Complex128(y)) => x
+            .iter()
+            .zip(y.iter())
+            .all(|(p, q)| p.to_le_bytes() == q.to_le_bytes() || (p.is_nan() && q.is_nan())),
         _ => a == b,
     }
 }

@@ -66,6 +66,8 @@ pub fn assemble(
         ArrayData::Float16(_) => assemble_as!(Float16),
         ArrayData::Float32(_) => assemble_as!(Float32),
         ArrayData::Float64(_) => assemble_as!(Float64),
+        ArrayData::Complex64(_) => assemble_as!(Complex64),
+        ArrayData::Complex128(_) => assemble_as!(Complex128),
     })
 }
 

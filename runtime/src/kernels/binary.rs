@@ -3,6 +3,7 @@
 //! `scalar_semantics` for the functions that are more than an operator.
 
 use crate::array::{try_array_filled, ArrayData};
+use crate::complex::{Cx, Part};
 use crate::dtype::DType;
 use crate::huge_alloc::ZeroIsValid;
 use crate::kernels::cast::{cast_to, narrow_to_f16, widen_f16};
@@ -129,6 +130,12 @@ fn arithmetic(
         }
         (ArrayData::Float32(x), ArrayData::Float32(y)) => float_binary(op, scalar, x, y, shape),
         (ArrayData::Float64(x), ArrayData::Float64(y)) => float_binary(op, scalar, x, y, shape),
+        (ArrayData::Complex64(x), ArrayData::Complex64(y)) => {
+            complex_binary(op, scalar, x, y, shape)
+        }
+        (ArrayData::Complex128(x), ArrayData::Complex128(y)) => {
+            complex_binary(op, scalar, x, y, shape)
+        }
         _ => Err(no_loop(op, loop_dtype)),
     }
 }
@@ -209,6 +216,44 @@ fn float_binary<F: Float>(
         _ => Err(no_loop(op, F::DTYPE)),
     }?;
     Ok(F::into_data(result))
+}
+
+/// Complex arithmetic as NumPy's loops (see `crate::complex`); `maximum` and
+/// `minimum` keep the first NaN operand, `fmax` and `fmin` the other one, and compare
+/// lexicographically.
+fn complex_binary<T: Part>(
+    op: BinaryOp,
+    scalar: BinaryScalar,
+    x: &ArrayD<Cx<T>>,
+    y: &ArrayD<Cx<T>>,
+    shape: &[usize],
+) -> Result<ArrayData, KernelError>
+where
+    Cx<T>: Element,
+{
+    use BinaryScalar as S;
+    let result = match scalar {
+        S::Add => zip_with(x, y, shape, |a, b| a + b),
+        S::Subtract => zip_with(x, y, shape, |a, b| a - b),
+        S::Multiply => zip_with(x, y, shape, |a, b| a * b),
+        S::Divide => zip_with(x, y, shape, |a, b| a / b),
+        S::Extremum { max, nan_wins } => zip_with(x, y, shape, move |a, b| {
+            let first_wins = if max { a >= b } else { a <= b };
+            let keep_first = if nan_wins {
+                a.is_nan() || first_wins
+            } else {
+                b.is_nan() || first_wins
+            };
+            if keep_first {
+                a
+            } else {
+                b
+            }
+        }),
+        S::Function(BinaryOp::Power) => zip_with(x, y, shape, Cx::pow),
+        _ => Err(no_loop(op, Cx::<T>::DTYPE)),
+    }?;
+    Ok(Cx::<T>::into_data(result))
 }
 
 fn int_binary<I: Int>(

@@ -4,6 +4,7 @@
 //! (what the x86 `cvttsd2si` instruction gives), whereas Rust's `as` saturates.
 
 use crate::array::ArrayData;
+use crate::complex::{Cx, C128, C64};
 use crate::dtype::DType;
 use crate::kernels::element::into_c_order;
 use crate::scalar::Scalar;
@@ -156,6 +157,28 @@ cast_with!(f32 => f64, |v| v as f64);
 cast_with!(f64 => f32, |v| v as f32);
 cast_with!(f64 => f64, |v| v);
 
+// complex: a real value is the real part (imaginary part 0, its real part cast as
+// the float of the complex dtype's width); a complex value cast to a real dtype
+// drops its imaginary part (NumPy's ComplexWarning), except bool: either part
+// nonzero.
+macro_rules! casts_with_complex {
+    ($($real:ty),*) => {$(
+        cast_with!($real => C64, |v| Cx::new(f32::cast_from(v), 0.0));
+        cast_with!($real => C128, |v| Cx::new(f64::cast_from(v), 0.0));
+        cast_with!(C64 => $real, |v| <$real>::cast_from(v.re()));
+        cast_with!(C128 => $real, |v| <$real>::cast_from(v.re()));
+    )*};
+}
+casts_with_complex!(i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64);
+cast_with!(bool => C64, |v| Cx::new(f32::cast_from(v), 0.0));
+cast_with!(bool => C128, |v| Cx::new(f64::cast_from(v), 0.0));
+cast_with!(C64 => bool, |v| v.is_truthy());
+cast_with!(C128 => bool, |v| v.is_truthy());
+cast_with!(C64 => C64, |v| v);
+cast_with!(C128 => C128, |v| v);
+cast_with!(C64 => C128, |v| Cx::new(f64::from(v.re()), f64::from(v.im())));
+cast_with!(C128 => C64, |v| Cx::new(v.re() as f32, v.im() as f32));
+
 fn convert<S: Copy, T: CastFrom<S>>(array: &ArrayD<S>) -> ArrayD<T> {
     array.mapv(T::cast_from)
 }
@@ -175,6 +198,8 @@ pub fn cast(x: &ArrayData, to: DType) -> ArrayData {
         DType::Float16 => ArrayData::Float16(convert(a)),
         DType::Float32 => ArrayData::Float32(convert(a)),
         DType::Float64 => ArrayData::Float64(convert(a)),
+        DType::Complex64 => ArrayData::Complex64(convert(a)),
+        DType::Complex128 => ArrayData::Complex128(convert(a)),
     }))
 }
 
@@ -240,6 +265,8 @@ pub fn cast_scalar(value: Scalar, to: DType) -> Scalar {
                 DType::Float16 => Scalar::Float16(convert_scalar($v)),
                 DType::Float32 => Scalar::Float32(convert_scalar($v)),
                 DType::Float64 => Scalar::Float64(convert_scalar($v)),
+                DType::Complex64 => Scalar::Complex64(convert_scalar($v)),
+                DType::Complex128 => Scalar::Complex128(convert_scalar($v)),
             }
         };
     }
@@ -261,7 +288,7 @@ macro_rules! from_scalar {
         }
     )*};
 }
-from_scalar!(bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64);
+from_scalar!(bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64, C64, C128);
 
 #[cfg(test)]
 mod tests {

@@ -43,6 +43,11 @@ pub fn arange(
         Scalar::Float16(start) => f16_arange(start, f64::from_scalar(step), indices),
         Scalar::Float32(start) => float_arange(start, f32::from_scalar(step), indices),
         Scalar::Float64(start) => float_arange(start, f64::from_scalar(step), indices),
+        // A complex arange of real start and step: the float64 one, converted.
+        Scalar::Complex64(_) | Scalar::Complex128(_) => {
+            let real = float_arange(start.as_f64(), step.as_f64(), indices)?;
+            Ok(crate::kernels::cast(&real, dtype))
+        }
     }
 }
 

@@ -111,6 +111,36 @@ impl Element for half::f16 {
 impl_float_element!(f32, Float32);
 impl_float_element!(f64, Float64);
 
+macro_rules! impl_complex_element {
+    ($t:ty, $variant:ident) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$variant;
+
+            fn into_data(array: ArrayD<Self>) -> ArrayData {
+                ArrayData::$variant(array)
+            }
+
+            fn is_truthy(self) -> bool {
+                <$t>::is_truthy(self)
+            }
+
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+
+            fn is_infinite(self) -> bool {
+                <$t>::is_infinite(self)
+            }
+
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+        }
+    };
+}
+impl_complex_element!(crate::complex::C64, Complex64);
+impl_complex_element!(crate::complex::C128, Complex128);
+
 /// The number of elements of `shape`, or an error when an array of that shape could
 /// not exist (ndarray would panic on it).
 pub(crate) fn checked_len(shape: &[usize], dtype: DType) -> Result<usize, KernelError> {
@@ -156,6 +186,13 @@ macro_rules! with_same_dtype {
             ($crate::array::ArrayData::Float16($x), $crate::array::ArrayData::Float16($y)) => $body,
             ($crate::array::ArrayData::Float32($x), $crate::array::ArrayData::Float32($y)) => $body,
             ($crate::array::ArrayData::Float64($x), $crate::array::ArrayData::Float64($y)) => $body,
+            ($crate::array::ArrayData::Complex64($x), $crate::array::ArrayData::Complex64($y)) => {
+                $body
+            }
+            (
+                $crate::array::ArrayData::Complex128($x),
+                $crate::array::ArrayData::Complex128($y),
+            ) => $body,
             (a, b) => Err($crate::kernels::KernelError::new(format!(
                 "internal error: operands of dtypes {} and {} where one dtype was expected",
                 a.dtype(),
@@ -219,6 +256,14 @@ macro_rules! with_element_type {
                 type $t = f64;
                 $body
             }
+            $crate::dtype::DType::Complex64 => {
+                type $t = $crate::complex::C64;
+                $body
+            }
+            $crate::dtype::DType::Complex128 => {
+                type $t = $crate::complex::C128;
+                $body
+            }
         }
     };
 }
@@ -249,5 +294,7 @@ pub(crate) fn into_c_order(x: ArrayData) -> ArrayData {
         ArrayData::Float16(a) => standard(a),
         ArrayData::Float32(a) => standard(a),
         ArrayData::Float64(a) => standard(a),
+        ArrayData::Complex64(a) => standard(a),
+        ArrayData::Complex128(a) => standard(a),
     }
 }

@@ -2,12 +2,14 @@
 //! broadcasting they share with the binary kernels in `binary.rs`.
 
 use crate::array::ArrayData;
+use crate::complex::{Cx, Part};
 use crate::dtype::DType;
 use crate::kernels::cast::{cast_to, narrow_to_f16, widen_f16};
 use crate::kernels::element::{into_c_order, with_same_dtype, Element};
 use crate::kernels::scalar_semantics::{float_sign, int_reciprocal, Float, Int};
 use crate::kernels::KernelError;
 use crate::ops::{DTypeRuleError, UnaryOp};
+use crate::scalar::Scalar;
 use crate::with_array;
 use ndarray::{ArrayD, ArrayViewD, IxDyn, Zip};
 
@@ -70,6 +72,9 @@ pub fn unary(op: UnaryOp, x: &ArrayData) -> Result<ArrayData, KernelError> {
     if let Some(predicate) = unary_predicate(op, x) {
         return Ok(ArrayData::Bool(predicate));
     }
+    if let Some(result) = complex_unary(op, x, out_dtype)? {
+        return Ok(into_c_order(result));
+    }
     let x = cast_to(x, out_dtype);
     let result = match &*x {
         ArrayData::Bool(a) => bool_unary(op, a).map(ArrayData::Bool),
@@ -86,8 +91,63 @@ pub fn unary(op: UnaryOp, x: &ArrayData) -> Result<ArrayData, KernelError> {
             .map(narrow_to_f16),
         ArrayData::Float32(a) => float_unary(op, a).map(ArrayData::Float32),
         ArrayData::Float64(a) => float_unary(op, a).map(ArrayData::Float64),
+        ArrayData::Complex64(_) | ArrayData::Complex128(_) => Err(internal_unary(op, x.dtype())),
     };
     result.map(into_c_order)
+}
+
+/// The ops on complex inputs, and `real`, `imag`, `conjugate` and `angle` of real
+/// ones (the input as it is, zeros, the input, `arctan2(0, x)`); `None` for the
+/// other ops on real inputs.
+fn complex_unary(
+    op: UnaryOp,
+    x: &ArrayData,
+    out_dtype: DType,
+) -> Result<Option<ArrayData>, KernelError> {
+    use UnaryOp::*;
+    Ok(Some(match x {
+        ArrayData::Complex64(a) => complex_values(op, a)?,
+        ArrayData::Complex128(a) => complex_values(op, a)?,
+        _ => match op {
+            Real | Conjugate => cast_to(x, out_dtype).into_owned(),
+            Imag => ArrayData::try_full(x.shape(), Scalar::from_i64(0, out_dtype))?,
+            Angle => {
+                let angles = match crate::kernels::cast::cast(x, DType::Float64) {
+                    ArrayData::Float64(a) => a.mapv(|v| 0.0f64.atan2(v)),
+                    _ => return Err(internal_unary(op, x.dtype())),
+                };
+                crate::kernels::cast::cast(&ArrayData::Float64(angles), out_dtype)
+            }
+            _ => return Ok(None),
+        },
+    }))
+}
+
+/// `op` of a complex array (complex64 computes in float32, as NumPy's loops).
+fn complex_values<T>(op: UnaryOp, a: &ArrayD<Cx<T>>) -> Result<ArrayData, KernelError>
+where
+    T: Part + Element,
+    Cx<T>: Element,
+{
+    use UnaryOp::*;
+    let complex = |f: fn(Cx<T>) -> Cx<T>| Cx::<T>::into_data(a.mapv(f));
+    let real = |f: fn(Cx<T>) -> T| T::into_data(a.mapv(f));
+    Ok(match op {
+        Negative => complex(|v| -v),
+        Positive => complex(|v| v),
+        Conjugate => complex(Cx::conj),
+        Sqrt => complex(Cx::sqrt),
+        Square => complex(|v| v * v),
+        Exp => complex(Cx::exp),
+        Log => complex(Cx::ln),
+        Rint => complex(Cx::rint),
+        Reciprocal => complex(Cx::recip),
+        Absolute => real(Cx::abs),
+        Real => real(Cx::re),
+        Imag => real(Cx::im),
+        Angle => real(Cx::arg),
+        _ => return Err(internal_unary(op, Cx::<T>::DTYPE)),
+    })
 }
 
 /// The predicates, which read any dtype and give bool; `None` for other operations.
@@ -133,7 +193,9 @@ fn float_unary<F: Float>(op: UnaryOp, a: &ArrayD<F>) -> Result<ArrayD<F>, Kernel
         Rint => a.mapv(F::rint),
         Sign => a.mapv(float_sign),
         Reciprocal => a.mapv(|v| F::ONE / v),
-        IsNan | IsInf | IsFinite | LogicalNot | Invert => return Err(internal_unary(op, F::DTYPE)),
+        IsNan | IsInf | IsFinite | LogicalNot | Invert | Real | Imag | Conjugate | Angle => {
+            return Err(internal_unary(op, F::DTYPE))
+        }
     })
 }
 

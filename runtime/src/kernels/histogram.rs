@@ -289,6 +289,12 @@ fn float_values(values: &ArrayData) -> Result<Vec<f64>, KernelError> {
         ArrayData::Float16(a) => a.iter().map(|&v| v.to_f64()).collect(),
         ArrayData::Float32(a) => a.iter().map(|&v| f64::from(v)).collect(),
         ArrayData::Float64(a) => a.iter().copied().collect(),
+        ArrayData::Complex64(_) | ArrayData::Complex128(_) => {
+            return Err(KernelError::new(format!(
+                "not supported yet: histograms of {} values",
+                values.dtype()
+            )))
+        }
     })
 }
 

@@ -49,6 +49,12 @@ pub fn matmul_blocks(operands: &[&ArrayData]) -> Result<ArrayData, KernelError> 
         }
         ArrayData::Float64(_) => float_sum!(Float64),
         ArrayData::Float32(_) => float_sum!(Float32),
+        ArrayData::Complex64(_) | ArrayData::Complex128(_) => {
+            return Err(KernelError(format!(
+                "not supported yet: matmul of {} matrices",
+                a.dtype()
+            )))
+        }
         _ => {
             let mut products = pairs
                 .iter()
@@ -155,6 +161,10 @@ pub fn add_blocks(parts: &[&ArrayData]) -> Result<ArrayData, KernelError> {
         }),
         ArrayData::Float32(_) => fold_parts!(Float32, |x: f32, y: f32| x + y),
         ArrayData::Float64(_) => fold_parts!(Float64, |x: f64, y: f64| x + y),
+        ArrayData::Complex64(_) => fold_parts!(Complex64, |x: crate::C64, y: crate::C64| x + y),
+        ArrayData::Complex128(_) => {
+            fold_parts!(Complex128, |x: crate::C128, y: crate::C128| x + y)
+        }
     })
 }
 

@@ -114,6 +114,16 @@ pub fn scan_carry(
         {
             Ok(ArrayData::Float64(carry_step(op, carry, total)))
         }
+        (ArrayData::Complex64(carry), ArrayData::Complex64(total))
+            if carry.shape() == total.shape() =>
+        {
+            Ok(ArrayData::Complex64(carry_step(op, carry, total)))
+        }
+        (ArrayData::Complex128(carry), ArrayData::Complex128(total))
+            if carry.shape() == total.shape() =>
+        {
+            Ok(ArrayData::Complex128(carry_step(op, carry, total)))
+        }
         _ => Err(KernelError(format!(
             "scan carry of {} {:?} does not match chunk total of {} {:?}",
             prev_carry.dtype(),

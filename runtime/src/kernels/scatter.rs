@@ -52,6 +52,8 @@ pub fn scatter(
         ArrayData::Float16(a) => typed!(Float16, a),
         ArrayData::Float32(a) => typed!(Float32, a),
         ArrayData::Float64(a) => typed!(Float64, a),
+        ArrayData::Complex64(a) => typed!(Complex64, a),
+        ArrayData::Complex128(a) => typed!(Complex128, a),
     })
 }
 

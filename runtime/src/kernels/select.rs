@@ -87,6 +87,8 @@ pub fn compress(
         ArrayData::Float16(a) => ArrayData::Float16(slabs.take(a)?),
         ArrayData::Float32(a) => ArrayData::Float32(slabs.take(a)?),
         ArrayData::Float64(a) => ArrayData::Float64(slabs.take(a)?),
+        ArrayData::Complex64(a) => ArrayData::Complex64(slabs.take(a)?),
+        ArrayData::Complex128(a) => ArrayData::Complex128(slabs.take(a)?),
     })
 }
 
@@ -255,6 +257,8 @@ pub fn gather(
         ArrayData::Float16(_) => take!(Float16),
         ArrayData::Float32(_) => take!(Float32),
         ArrayData::Float64(_) => take!(Float64),
+        ArrayData::Complex64(_) => take!(Complex64),
+        ArrayData::Complex128(_) => take!(Complex128),
     })
 }
 

@@ -268,6 +268,11 @@ fn internal(message: impl std::fmt::Display) -> KernelError {
     KernelError::new(format!("internal error: {message}"))
 }
 
+/// The compiler refuses to sort complex tensors; a kernel that meets one says so.
+fn complex_not_sorted(dtype: crate::dtype::DType) -> KernelError {
+    KernelError::new(format!("not supported yet: sorting {dtype} values"))
+}
+
 /// `x` sorted along `axis` (stably); with `arg`, the int64 positions along the axis
 /// that sort it instead (NumPy's `argsort(kind='stable')`), plus `offset` (where the
 /// chunk starts along the whole axis).
@@ -291,6 +296,9 @@ pub fn sort(x: &ArrayData, axis: usize, arg: bool, offset: i64) -> Result<ArrayD
         ArrayData::Float16(a) => sort_typed(a, axis, arg, offset, ArrayData::Float16)?,
         ArrayData::Float32(a) => sort_typed(a, axis, arg, offset, ArrayData::Float32)?,
         ArrayData::Float64(a) => sort_typed(a, axis, arg, offset, ArrayData::Float64)?,
+        ArrayData::Complex64(_) | ArrayData::Complex128(_) => {
+            return Err(complex_not_sorted(x.dtype()))
+        }
     })
 }
 
@@ -542,6 +550,9 @@ pub fn merge_sorted(
         ArrayData::Float16(_) => merge!(Float16),
         ArrayData::Float32(_) => merge!(Float32),
         ArrayData::Float64(_) => merge!(Float64),
+        ArrayData::Complex64(_) | ArrayData::Complex128(_) => {
+            return Err(complex_not_sorted(first.dtype()))
+        }
     })
 }
 

@@ -88,7 +88,8 @@ pub fn binary_scalar(op: BinaryOp, loop_dtype: DType) -> Option<BinaryScalar> {
             _ => None,
         };
     }
-    let float = loop_dtype.is_float();
+    // Floats and complex numbers (`Divide`, and no bitwise ops).
+    let float = loop_dtype.is_inexact();
     Some(match op {
         Add => S::Add,
         Subtract => S::Subtract,
@@ -114,7 +115,7 @@ pub fn binary_scalar(op: BinaryOp, loop_dtype: DType) -> Option<BinaryScalar> {
         BitwiseOr if !float => S::Bits(Logic::Or),
         BitwiseXor if !float => S::Bits(Logic::Xor),
         FloorDivide | Remainder | Power => S::Function(op),
-        Arctan2 | Hypot if float => S::Function(op),
+        Arctan2 | Hypot if loop_dtype.is_float() => S::Function(op),
         _ => return None,
     })
 }

@@ -277,7 +277,7 @@ fn descriptor(dtype: DType) -> Option<hdf5::types::TypeDescriptor> {
         DType::UInt16 => T::Unsigned(IntSize::U2),
         DType::UInt32 => T::Unsigned(IntSize::U4),
         DType::UInt64 => T::Unsigned(IntSize::U8),
-        DType::Float16 => return None,
+        DType::Float16 | DType::Complex64 | DType::Complex128 => return None,
         DType::Float32 => T::Float(FloatSize::U4),
         DType::Float64 => T::Float(FloatSize::U8),
     })
@@ -286,6 +286,9 @@ fn descriptor(dtype: DType) -> Option<hdf5::types::TypeDescriptor> {
 /// Why a float16 tensor cannot be written to HDF5 yet.
 pub const FLOAT16_NOT_SUPPORTED: &str =
     "not supported yet: float16 HDF5 datasets (marsc's HDF5 binding cannot describe float16)";
+
+pub const COMPLEX_NOT_SUPPORTED: &str =
+    "not supported yet: complex HDF5 datasets (marsc's HDF5 binding has no compound types)";
 
 /// Opens `dataset` of `file` at compile time (`fromhdf5`).
 #[cfg(feature = "hdf5")]

@@ -231,7 +231,7 @@ pub fn marsc_dtype(data_type: &DataType) -> Option<DType> {
 
 fn unsupported_dtype(path: &Path, data_type: &DataType) -> String {
     format!(
-        "not supported yet: the Zarr array '{}' has data type {data_type}; marsc has bool, the signed and unsigned integers of 8 to 64 bits, float16, float32 and float64",
+        "not supported yet: the Zarr array '{}' has data type {data_type}; marsc reads bool, the signed and unsigned integers of 8 to 64 bits, float16, float32 and float64 from Zarr",
         path.display()
     )
 }

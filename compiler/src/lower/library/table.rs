@@ -179,6 +179,18 @@ pub(crate) static LIBRARY: &[Signature] = &[
     unary("logical_not", U::LogicalNot),
     unary("invert", U::Invert),
     unary("bitwise_not", U::Invert),
+    // `real`/`imag` of a real tensor are the tensor and its zeros, as NumPy's.
+    unary("real", U::Real),
+    unary("imag", U::Imag),
+    Signature {
+        method: true,
+        ..unary("conj", U::Conjugate)
+    },
+    Signature {
+        method: true,
+        ..unary("conjugate", U::Conjugate)
+    },
+    unary("angle", U::Angle),
     // ---- element-wise binary ----
     binary("add", B::Add),
     binary("subtract", B::Subtract),

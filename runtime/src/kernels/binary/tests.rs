@@ -297,6 +297,8 @@ fn build_array(shape: &[usize], values: Vec<Scalar>, dtype: DType, fortran: bool
         DType::UInt32 => pick!(UInt32),
         DType::UInt64 => pick!(UInt64),
         DType::Float16 => pick!(Float16),
+        DType::Complex64 => pick!(Complex64),
+        DType::Complex128 => pick!(Complex128),
     }
 }
 

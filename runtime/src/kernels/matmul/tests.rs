@@ -150,7 +150,10 @@ proptest! {
     /// blocked products must equal the whole product exactly.
     #[test]
     fn uneven_blocks_equal_the_whole_product(
-        dtype in prop::sample::select(DType::ALL.to_vec()),
+        // Complex matmul is not supported yet.
+        dtype in prop::sample::select(
+            DType::ALL.into_iter().filter(|d| !d.is_complex()).collect::<Vec<_>>()
+        ),
         (n, k, m) in (1usize..7, 1usize..7, 1usize..7),
         codes in prop::collection::vec(-4i64..5, 72),
         cuts in prop::collection::vec(any::<bool>(), 18),

@@ -6,6 +6,7 @@
 //! NumPy's pairwise summation.
 
 use crate::array::ArrayData;
+use crate::complex::{Cx, Part};
 use crate::dtype::DType;
 use half::f16;
 use ndarray::ArrayD;
@@ -43,6 +44,10 @@ pub(in crate::kernels) trait Element:
     fn to_i64(self) -> i64;
     /// Exact for bool and unsigned ints; only those are accumulated in uint64.
     fn to_u64(self) -> u64;
+    /// The value as complex128 parts (`(value, 0)` for the real types).
+    fn to_c128(self) -> (f64, f64) {
+        (self.to_f64(), 0.0)
+    }
     fn into_data(array: ArrayD<Self>) -> ArrayData;
     fn from_data(data: &ArrayData) -> Option<&ArrayD<Self>>;
     fn take_data(data: ArrayData) -> Option<ArrayD<Self>>;
@@ -189,6 +194,127 @@ impl_element!(
     |v| v as u64
 );
 
+// complex64 and complex128 sum, average and scan in their own dtype (each part in
+// its float, as NumPy's loops); their real-valued conversions read the real part.
+macro_rules! impl_complex_element {
+    ($part:ty, $variant:ident) => {
+        impl Element for Cx<$part> {
+            const DTYPE: DType = DType::$variant;
+            type SumAcc = Cx<$part>;
+            type ScanAcc = Cx<$part>;
+            type MeanAcc = Cx<$part>;
+            fn sum(values: &[Self]) -> Self {
+                Self::sum_run(values)
+            }
+            fn mean_sum(values: &[Self]) -> Self {
+                Self::sum_run(values)
+            }
+            fn is_nan(self) -> bool {
+                Cx::is_nan(self)
+            }
+            fn is_nonzero(self) -> bool {
+                self.is_truthy()
+            }
+            fn to_f64(self) -> f64 {
+                self.re() as f64
+            }
+            fn to_f32(self) -> f32 {
+                self.re() as f32
+            }
+            fn to_i64(self) -> i64 {
+                self.re() as i64
+            }
+            fn to_u64(self) -> u64 {
+                self.re() as u64
+            }
+            fn to_c128(self) -> (f64, f64) {
+                (self.re() as f64, self.im() as f64)
+            }
+            fn into_data(array: ArrayD<Self>) -> ArrayData {
+                ArrayData::$variant(array)
+            }
+            fn from_data(data: &ArrayData) -> Option<&ArrayD<Self>> {
+                match data {
+                    ArrayData::$variant(array) => Some(array),
+                    _ => None,
+                }
+            }
+            fn take_data(data: ArrayData) -> Option<ArrayD<Self>> {
+                match data {
+                    ArrayData::$variant(array) => Some(array),
+                    _ => None,
+                }
+            }
+        }
+
+        impl Accumulator for Cx<$part> {
+            const ZERO: Self = Cx(num_complex::Complex::new(0.0, 0.0));
+            const ONE: Self = Cx(num_complex::Complex::new(1.0, 0.0));
+            fn from_element<E: Element>(value: E) -> Self {
+                let (re, im) = value.to_c128();
+                Cx::new(re as $part, im as $part)
+            }
+            fn add(self, other: Self) -> Self {
+                self + other
+            }
+            // NumPy's reduction loops multiply without fused operations.
+            fn mul(self, other: Self) -> Self {
+                self.mul_plain(other)
+            }
+            fn sum_run(values: &[Self]) -> Self {
+                Self::ZERO + pairwise_sum_complex(values)
+            }
+        }
+
+        impl FloatAccumulator for Cx<$part> {
+            fn from_f64(value: f64) -> Self {
+                Cx::new(value as $part, 0.0)
+            }
+            fn sqrt(self) -> Self {
+                Cx::sqrt(self)
+            }
+            /// NumPy's `true_divide(sum, count)`: a complex128 division by
+            /// `count + 0j` (Smith's algorithm, so a product with `1 / count`), cast
+            /// back.
+            fn div_count(self, count: f64) -> Self {
+                let (re, im) = self.to_c128();
+                let quotient = Cx::new(re, im) / Cx::new(count, 0.0);
+                Cx::new(quotient.re() as $part, quotient.im() as $part)
+            }
+        }
+    };
+}
+impl_complex_element!(f32, Complex64);
+impl_complex_element!(f64, Complex128);
+
+/// NumPy's pairwise summation of complex values (`@TYPE@_pairwise_sum` for CFLOAT and
+/// CDOUBLE): the same blocks as [`pairwise_sum`] counted in parts, so four complex
+/// lanes, blocks of 64 values, each part summed on its own.
+fn pairwise_sum_complex<T: Part>(values: &[Cx<T>]) -> Cx<T> {
+    let n = values.len();
+    let zero = Cx::new(T::ZERO, T::ZERO);
+    if n < 4 {
+        values.iter().fold(zero, |acc, &v| acc + v)
+    } else if n <= PAIRWISE_BLOCK / 2 {
+        let mut lanes = [zero; 4];
+        lanes.copy_from_slice(&values[..4]);
+        let unrolled_end = n - n % 4;
+        for block in values[4..unrolled_end].chunks_exact(4) {
+            for (lane, &v) in lanes.iter_mut().zip(block) {
+                *lane = *lane + v;
+            }
+        }
+        let [r0, r1, r2, r3] = lanes;
+        let head = (r0 + r1) + (r2 + r3);
+        values[unrolled_end..].iter().fold(head, |acc, &v| acc + v)
+    } else {
+        // NumPy halves the count of parts and rounds down to a multiple of 8 parts.
+        let half_parts = n;
+        let split = (half_parts - half_parts % 8) / 2;
+        pairwise_sum_complex(&values[..split]) + pairwise_sum_complex(&values[split..])
+    }
+}
+
 /// A type sums, products and scans are computed in: int64 or uint64 (wrapping, as
 /// NumPy's integer arithmetic does), float32 or float64.
 pub(in crate::kernels) trait Accumulator: Element {
@@ -279,6 +405,10 @@ impl Accumulator for f16 {
 pub(in crate::kernels) trait FloatAccumulator: Accumulator {
     fn from_f64(value: f64) -> Self;
     fn sqrt(self) -> Self;
+    /// A mean from its sum: divided by the count in float64 and cast back, as NumPy.
+    fn div_count(self, count: f64) -> Self {
+        Self::from_f64(self.to_f64() / count)
+    }
 }
 
 impl_float_accumulator!(f32, to_f32);

@@ -29,7 +29,7 @@ pub(super) fn finish_partial<E: Element>(
             let total = <E::MeanAcc>::from_data(total).ok_or_else(wrong_kind)?;
             let count = state.count as f64;
             Ok(<E::MeanAcc>::into_data(
-                total.mapv(|sum| <E::MeanAcc>::from_f64(sum.to_f64() / count)),
+                total.mapv(|sum| sum.div_count(count)),
             ))
         }
         (Partial::Total(squares), ReduceOp::Var | ReduceOp::Std) => {

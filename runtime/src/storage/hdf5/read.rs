@@ -111,6 +111,9 @@ impl StoreReader for Hdf5Reader {
             DType::UInt32 => ArrayData::UInt32(self.read(dataset, offset, shape)?),
             DType::UInt64 => ArrayData::UInt64(self.read(dataset, offset, shape)?),
             DType::Float16 => return Err(super::FLOAT16_NOT_SUPPORTED.to_string()),
+            DType::Complex64 | DType::Complex128 => {
+                return Err(super::COMPLEX_NOT_SUPPORTED.to_string())
+            }
             DType::Float32 => ArrayData::Float32(self.read(dataset, offset, shape)?),
             DType::Float64 => ArrayData::Float64(self.read(dataset, offset, shape)?),
         })

@@ -293,6 +293,9 @@ impl StoreWriter for Hdf5Writer {
                 match data {
                     $(ArrayData::$variant(a) => self.write(&created.dataset, offset, a),)*
                     ArrayData::Float16(_) => return Err(super::FLOAT16_NOT_SUPPORTED.to_string()),
+                    ArrayData::Complex64(_) | ArrayData::Complex128(_) => {
+                        return Err(super::COMPLEX_NOT_SUPPORTED.to_string())
+                    }
                 }
             };
         }

@@ -75,6 +75,8 @@ fn decode_region(source: &impl RegionSource, header: &NpyHeader) -> Result<Array
         DType::Float16 => ArrayData::Float16(source.decode(half::f16::from_le_bytes)?),
         DType::Float32 => ArrayData::Float32(source.decode(f32::from_le_bytes)?),
         DType::Float64 => ArrayData::Float64(source.decode(f64::from_le_bytes)?),
+        DType::Complex64 => ArrayData::Complex64(source.decode(crate::C64::from_le_bytes)?),
+        DType::Complex128 => ArrayData::Complex128(source.decode(crate::C128::from_le_bytes)?),
     };
     Ok(if header.fortran_order {
         reverse_axes(data)
@@ -226,6 +228,8 @@ pub fn write_region(
         ArrayData::Float16(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
         ArrayData::Float32(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
         ArrayData::Float64(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::Complex64(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
+        ArrayData::Complex128(a) => writer.write(a.iter().map(|v| v.to_le_bytes())),
     }
 }
 
@@ -295,6 +299,8 @@ pub fn write_region_mapped(
         ArrayData::Float16(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
         ArrayData::Float32(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
         ArrayData::Float64(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::Complex64(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
+        ArrayData::Complex128(a) => write(copy_runs(mapping, &spans, a, |v| v.to_le_bytes())),
     }?;
     Ok(Reserved::Yes)
 }
@@ -506,6 +512,8 @@ fn reverse_axes(data: ArrayData) -> ArrayData {
         ArrayData::Float16(a) => ArrayData::Float16(standard(a)),
         ArrayData::Float32(a) => ArrayData::Float32(standard(a)),
         ArrayData::Float64(a) => ArrayData::Float64(standard(a)),
+        ArrayData::Complex64(a) => ArrayData::Complex64(standard(a)),
+        ArrayData::Complex128(a) => ArrayData::Complex128(standard(a)),
     }
 }
 
@@ -635,6 +643,8 @@ fn write_elements(out: &mut impl Write, data: &ArrayData) -> std::io::Result<()>
         ArrayData::Float16(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
         ArrayData::Float32(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
         ArrayData::Float64(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::Complex64(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
+        ArrayData::Complex128(a) => a.iter().try_for_each(|v| out.write_all(&v.to_le_bytes())),
     }
 }
 

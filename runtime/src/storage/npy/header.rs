@@ -137,7 +137,7 @@ pub fn parse_header(bytes: &[u8]) -> Result<NpyHeader, NpyError> {
         .ok_or_else(|| malformed("the header has no 'descr'"))?;
     let dtype = DType::from_npy_descr(&descr).ok_or_else(|| {
         NpyError::Malformed(format!(
-            "unsupported dtype '{descr}' (marsc reads bool, the signed and unsigned integers, float16, float32 and float64, little-endian)"
+            "unsupported dtype '{descr}' (marsc reads bool, the signed and unsigned integers, float16, float32, float64, complex64 and complex128, little-endian)"
         ))
     })?;
     Ok(NpyHeader {

@@ -221,6 +221,9 @@ impl StoreReader for ZarrReader {
             DType::Float16 => ArrayData::Float16(self.read(array, offset, shape)?),
             DType::Float32 => ArrayData::Float32(self.read(array, offset, shape)?),
             DType::Float64 => ArrayData::Float64(self.read(array, offset, shape)?),
+            DType::Complex64 | DType::Complex128 => {
+                return Err(format!("not supported yet: {} Zarr arrays", self.dtype))
+            }
         })
     }
 

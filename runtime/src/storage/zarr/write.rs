@@ -21,7 +21,6 @@ use super::{codec_options, open_array, tuple_text, OpenedArray};
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::storage::{KeySink, StoreWriter};
-use crate::with_array;
 use ndarray::{Axis, Slice};
 use std::any::Any;
 use std::fmt;
@@ -469,7 +468,27 @@ impl StoreWriter for ZarrWriter {
                 ))
             }
         };
-        with_array!(data, a => self.write(&array, offset, a)).map_err(|e| self.error(e))
+        match data {
+            ArrayData::Complex64(_) | ArrayData::Complex128(_) => {
+                return Err(format!(
+                    "not supported yet: writing {} to Zarr",
+                    data.dtype()
+                ))
+            }
+            ArrayData::Bool(a) => self.write(&array, offset, a),
+            ArrayData::Int8(a) => self.write(&array, offset, a),
+            ArrayData::Int16(a) => self.write(&array, offset, a),
+            ArrayData::Int32(a) => self.write(&array, offset, a),
+            ArrayData::Int64(a) => self.write(&array, offset, a),
+            ArrayData::UInt8(a) => self.write(&array, offset, a),
+            ArrayData::UInt16(a) => self.write(&array, offset, a),
+            ArrayData::UInt32(a) => self.write(&array, offset, a),
+            ArrayData::UInt64(a) => self.write(&array, offset, a),
+            ArrayData::Float16(a) => self.write(&array, offset, a),
+            ArrayData::Float32(a) => self.write(&array, offset, a),
+            ArrayData::Float64(a) => self.write(&array, offset, a),
+        }
+        .map_err(|e| self.error(e))
     }
 
     fn commit(&self) -> Result<(), String> {

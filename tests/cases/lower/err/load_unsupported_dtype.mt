@@ -1,3 +1,3 @@
-# load of a complex128 .npy -> error: "tests/cases/lower/data/c16_4.npy" has dtype <c16, which is not supported (bool, the signed and unsigned integers, float16, float32, float64)
+# load of a datetime64 .npy -> error: "tests/cases/lower/data/datetime_2.npy" has dtype <M8[D], which is not supported (bool, the integers, the floats and the complex dtypes)
 import mars.tensor as mt
-print(mt.load("tests/cases/lower/data/c16_4.npy"))
+print(mt.load("tests/cases/lower/data/datetime_2.npy"))

@@ -1,3 +1,3 @@
-# a dtype attribute of the library that marsc does not have -> error: unknown dtype `mt.complex128`
+# a dtype attribute of the library that marsc does not have -> error: not supported yet: `mt.clongdouble`
 import mars.tensor as mt
-print(mt.zeros(2, dtype=mt.complex128))
+print(mt.zeros(2, dtype=mt.clongdouble))
