@@ -9,8 +9,8 @@ mod run_support;
 
 use marsc::driver::{Compiled, Options};
 use marsc::job::{self, JobError};
+use marsc_runtime::chunk_kernel::{Kernel, LoadSpec};
 use marsc_runtime::jit::leaves::LeafInstance;
-use marsc_runtime::kernel::{Kernel, LoadSpec};
 use marsc_runtime::storage::npy::header::encode_header;
 use marsc_runtime::storage::npy::MappedNpy;
 use marsc_runtime::DType;

@@ -10,7 +10,7 @@ mod run_support;
 use marsc::driver::Compiled;
 use marsc::job;
 use marsc_runtime::array::ArrayData;
-use marsc_runtime::kernel::Kernel;
+use marsc_runtime::chunk_kernel::Kernel;
 use marsc_runtime::storage::npy::codec::read_array;
 use marsc_tests::repo_root;
 use run_support::{compile, options_in, render, run_options};

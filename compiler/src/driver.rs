@@ -14,8 +14,8 @@ use crate::subtask::{
 use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
 use marsc_grammar::ast::Module;
+use marsc_runtime::chunk_kernel::Kernel;
 use marsc_runtime::jit::JitSummary;
-use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -4,9 +4,9 @@
 //! (`cargo bench -p marsc-runtime --bench jit`).
 
 use marsc_runtime::array::ArrayData;
+use marsc_runtime::chunk_kernel::{ChunkValue, Kernel, ReduceSpec};
 use marsc_runtime::dtype::DType;
 use marsc_runtime::jit::{compiled, jit_subtask, InputInfo};
-use marsc_runtime::kernel::{ChunkValue, Kernel, ReduceSpec};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction};
 use marsc_runtime::plan::{ChunkId, OpArg, PlanOp, Subtask};
 use marsc_runtime::scalar::Scalar;

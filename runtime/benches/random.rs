@@ -4,8 +4,8 @@
 //! (`cargo bench -p marsc-runtime --bench random`).
 
 use divan::counter::ItemsCount;
+use marsc_runtime::chunk_kernel::{ChunkValue, Kernel, RandomSpec, ReduceSpec};
 use marsc_runtime::jit::jit_subtask;
-use marsc_runtime::kernel::{ChunkValue, Kernel, RandomSpec, ReduceSpec};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction};
 use marsc_runtime::plan::{ChunkId, OpArg, PlanOp, Subtask};
 use marsc_runtime::random::simd::{self, Isa};

@@ -2,13 +2,13 @@
 //! It owns the plan's data types and never depends on the compiler.
 
 pub mod array;
+pub mod chunk_kernel;
 pub mod complex;
 pub mod dtype;
 pub mod exec;
 pub mod format;
 pub mod huge_alloc;
 pub mod jit;
-pub mod kernel;
 pub mod kernels;
 pub mod ops;
 pub mod paths;

@@ -3,8 +3,8 @@
 //! shape from the ChunkGraph so the right kernel variant is compiled before the run.
 
 use crate::chunk::{ChunkGraph, ChunkId};
+use marsc_runtime::chunk_kernel::Kernel;
 use marsc_runtime::jit::{jit_plan, InputInfo, JitSummary};
-use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 
 /// Compiles the plan's eligible subtasks in place; an `Err` is an internal error.

@@ -6,7 +6,7 @@
 
 use crate::chunk::corners::corner_pieces;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
-use marsc_runtime::kernel::{
+use marsc_runtime::chunk_kernel::{
     AssemblePiece, Kernel, LiteralSpec, LoadSpec, RandomSpec, ReduceSpec, SaveFile,
 };
 use marsc_runtime::kernels::cast_scalar;

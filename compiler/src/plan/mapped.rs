@@ -9,8 +9,8 @@
 
 use crate::tileable::{TileableGraph, TileableId};
 use marsc_grammar::{Diagnostic, Span};
+use marsc_runtime::chunk_kernel::Kernel;
 use marsc_runtime::jit::leaves::LeafInstance;
-use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 use marsc_runtime::storage::ReaderRef;
 use std::collections::HashSet;

@@ -15,7 +15,7 @@ pub use kernel::KernelBuilder;
 
 use crate::chunk::ChunkGraph;
 use crate::subtask::{SubtaskGraph, SubtaskId};
-use marsc_runtime::kernel::Kernel;
+use marsc_runtime::chunk_kernel::Kernel;
 use marsc_runtime::plan::{self, OpArg, Plan, PlanOp, SharedOps};
 
 /// Where a chunk is found while planning one subtask.

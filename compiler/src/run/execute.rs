@@ -11,11 +11,11 @@ use super::preflight::{check_fits, projected_chunk_bytes};
 use crate::chunk::ChunkGraph;
 use crate::error::JobError;
 use crate::tileable::TileableGraph;
+use marsc_runtime::chunk_kernel::Kernel;
 use marsc_runtime::exec::{
     execute, write_chrome_trace_grouped, ChunkKernel, ExecError, ExecObserver, ExecOptions,
     ExecOutput, SubtaskSpan, TraceRecorder, WorkerMemory,
 };
-use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 use std::path::Path;
 use std::sync::Arc;

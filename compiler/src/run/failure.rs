@@ -18,8 +18,8 @@ use crate::subtask::form::{needed_chunks, result_chunks};
 use crate::subtask::{SubtaskGraph, SubtaskId};
 use crate::tileable::{Output, TileableGraph, TileableId};
 use marsc_grammar::{Diagnostic, Span};
+use marsc_runtime::chunk_kernel::Kernel;
 use marsc_runtime::exec::ExecError;
-use marsc_runtime::kernel::Kernel;
 use marsc_runtime::plan::Plan;
 
 /// The error of a failed run: a diagnostic at the failing expression, or the

@@ -7,8 +7,8 @@
 
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOutput, PrintItem, StepId};
 use crate::error::JobError;
+use marsc_runtime::chunk_kernel::{AssemblePiece, ChunkValue, Kernel};
 use marsc_runtime::format::{format_array, format_corners, repr_array, repr_corners, repr_scalar};
-use marsc_runtime::kernel::{AssemblePiece, ChunkValue, Kernel};
 use marsc_runtime::ArrayData;
 use std::collections::HashMap;
 use std::io::Write;

@@ -7,8 +7,8 @@
 //! such input is a leading [`SessionKernel::Cached`] op of its reader.
 
 use crate::run::execute::PlannedKernel;
+use marsc_runtime::chunk_kernel::{ChunkValue, Kernel};
 use marsc_runtime::exec::ChunkKernel;
-use marsc_runtime::kernel::{ChunkValue, Kernel};
 use marsc_runtime::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
 use std::sync::Arc;
 

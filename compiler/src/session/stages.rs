@@ -314,11 +314,12 @@ impl<'s> Runner<'s> {
         });
         let mut planned = None;
         if wants_plan {
-            let mut capture =
-                |subtasks: &SubtaskGraph,
-                 plan: &marsc_runtime::plan::Plan<marsc_runtime::kernel::Kernel>| {
-                    planned = Some((subtasks.clone(), marsc_runtime::jit::kernel_listing(plan)));
-                };
+            let mut capture = |subtasks: &SubtaskGraph,
+                               plan: &marsc_runtime::plan::Plan<
+                marsc_runtime::chunk_kernel::Kernel,
+            >| {
+                planned = Some((subtasks.clone(), marsc_runtime::jit::kernel_listing(plan)));
+            };
             plan_with_cache_inspected(
                 &chunks,
                 lowering.program_outputs,

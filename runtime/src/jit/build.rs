@@ -5,8 +5,8 @@
 
 use super::graph::{JitGraph, LeafKind, Node, NodeKind};
 use super::leaves::{IndexedSource, LeafInstance};
+use crate::chunk_kernel::{Kernel, ReduceSpec};
 use crate::dtype::DType;
-use crate::kernel::{Kernel, ReduceSpec};
 use crate::kernels::binary::exact_int_comparison;
 use crate::ops::semantics::{binary_scalar, BinaryScalar};
 use crate::ops::{BinaryOp, ReduceOp, UnaryOp};

@@ -7,7 +7,7 @@ use super::layout::ROW_GROUP;
 use super::tests::{assert_same, f64_array, input_infos, jit, op, reduce_map, subtask};
 use super::*;
 use crate::array::ArrayData;
-use crate::kernel::ChunkValue;
+use crate::chunk_kernel::ChunkValue;
 use crate::ops::{BinaryOp, ReduceOp};
 use crate::plan::OpArg;
 use ndarray::{ArrayD, IxDyn};

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::array::ArrayData;
-use crate::kernel::{ChunkValue, RandomSpec};
+use crate::chunk_kernel::{ChunkValue, RandomSpec};
 use crate::kernels::reduce::reduce_finish;
 use crate::ops::{BinaryOp, ReduceOp, Reduction};
 use crate::plan::{ChunkId, OpArg, PlanOp, Subtask};
@@ -127,7 +127,7 @@ fn program(
         let root = ops.len() as u32 - 1;
         ops.push(op(
             Kernel::ReduceMap {
-                spec: Arc::new(crate::kernel::ReduceSpec {
+                spec: Arc::new(crate::chunk_kernel::ReduceSpec {
                     reduction: Reduction {
                         op: reduce,
                         ddof: 0.0,
@@ -289,7 +289,7 @@ fn eye_power_program(
     if sum_rows {
         ops.push(op(
             Kernel::ReduceMap {
-                spec: Arc::new(crate::kernel::ReduceSpec {
+                spec: Arc::new(crate::chunk_kernel::ReduceSpec {
                     reduction: Reduction {
                         op: ReduceOp::Sum,
                         ddof: 0.0,

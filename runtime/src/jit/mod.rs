@@ -17,7 +17,7 @@
 //! 4. lowering to CLIF: `scalar_ops` (one scalar or lane op), `accumulate` (folds),
 //!    `loops`, `codegen` (a row function), `pairwise` (NumPy's pairwise sums);
 //! 5. `cache`: compile once per key, process-wide, outside its lock;
-//! 6. running a chunk: `exec` (one pass into a buffer or a saved file), `passes` and
+//! 6. running a chunk: `run_chunk` (one pass into a buffer or a saved file), `passes` and
 //!    `arg` (two-pass arg tails), and [`run_jit`] here;
 //! 7. the plan rewrite ([`jit_plan`], here): which subtasks compile, and their ops
 //!    replaced by [`Kernel::Jit`].
@@ -34,7 +34,6 @@ mod build;
 mod cache;
 mod call;
 pub mod codegen;
-mod exec;
 mod externs;
 pub mod graph;
 pub mod key;
@@ -43,13 +42,14 @@ pub mod leaves;
 mod loops;
 mod pairwise;
 mod passes;
+mod run_chunk;
 mod scalar_ops;
 
 pub use cache::{compile_counters, compiled, thread_compile_seconds, CompileCounters};
 pub use key::CompiledKernel;
 
+use crate::chunk_kernel::{ChunkValue, Kernel, ReduceSpec, SaveFile};
 use crate::dtype::DType;
-use crate::kernel::{ChunkValue, Kernel, ReduceSpec, SaveFile};
 use crate::ops::ReduceOp;
 use crate::plan::{ChunkId, OpArg, Plan, PlanOp, Recent, Subtask};
 use arg::ArgPass;
@@ -67,8 +67,8 @@ pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
         None => {}
     }
     match &op.sink {
-        Some(sink) => exec::run_into_file(op, sink, args),
-        None => exec::run_into_buffer(op, args),
+        Some(sink) => run_chunk::run_into_file(op, sink, args),
+        None => run_chunk::run_into_buffer(op, args),
     }
 }
 
@@ -480,7 +480,7 @@ fn two_passes(
     };
     let shape = root_shape(&geometry)?;
     let mut with_result = geometry;
-    with_result.push(LeafGeometry::buffer(&exec::keepdims_shape(
+    with_result.push(LeafGeometry::buffer(&run_chunk::keepdims_shape(
         &shape,
         reduce_axes,
     )));

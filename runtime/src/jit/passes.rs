@@ -3,10 +3,10 @@
 //! the ones that pass adds, the first of them reading the first pass's result
 //! (broadcast along the reduced axes) as its last argument.
 
-use super::exec::run_into_buffer;
 use super::leaves::LeafInstance;
+use super::run_chunk::run_into_buffer;
 use super::{CompiledKernel, JitOp};
-use crate::kernel::ChunkValue;
+use crate::chunk_kernel::ChunkValue;
 use crate::kernels::reduce::{Partial, ReduceState};
 use std::sync::Arc;
 

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::array::ArrayData;
-use crate::kernel::{ChunkValue, LiteralSpec, RandomSpec};
+use crate::chunk_kernel::{ChunkValue, LiteralSpec, RandomSpec};
 use crate::kernels::reduce::reduce_finish;
 use crate::ops::{BinaryOp, ReduceOp, Reduction, UnaryOp};
 use crate::plan::{ChunkId, OpArg, PlanOp, Subtask};

@@ -11,8 +11,8 @@ use super::layout::{root_shape, row_layout, row_layout_into, LeafGeometry, RowLa
 use super::leaves::LeafInstance;
 use super::{JitOp, SaveSink};
 use crate::array::{try_filled, ArrayData};
+use crate::chunk_kernel::ChunkValue;
 use crate::dtype::DType;
-use crate::kernel::ChunkValue;
 use crate::kernels::reduce::{Partial, ReduceState};
 use crate::kernels::FromScalar;
 use crate::ops::ReduceOp;
