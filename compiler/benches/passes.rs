@@ -7,11 +7,14 @@
 //! chunks fuse into the reduction's map), and a long element-wise chain over a 2-D
 //! tensor that is printed whole (every chunk's chain fuses, nothing reduces).
 
+mod support;
+
 use marsc::chunk::ChunkGraph;
 use marsc::driver::{self, Options};
 use marsc::fuse::{fuse, Fusion};
 use marsc::subtask::{schedule_subtasks, AssignPolicy, OrderPolicy, SubtaskGraph};
 use std::time::Instant;
+use support::cpu_nanos;
 
 /// About 1.07 million chunks: 200,000 chunks per element-wise step plus the tree.
 const TREE_SCRIPT: &str = "import mars.tensor as mt\n\
@@ -55,15 +58,6 @@ fn schedule(subtasks: &mut SubtaskGraph, chunks: &ChunkGraph) {
     ) {
         panic!("scheduling failed: {message}");
     }
-}
-
-/// Nanoseconds this thread has run on a CPU (Linux), so a busy machine does not
-/// inflate the figures; wall time where that is unavailable.
-fn cpu_nanos(wall: Instant) -> u128 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|text| text.split_whitespace().next()?.parse().ok())
-        .unwrap_or_else(|| wall.elapsed().as_nanos())
 }
 
 fn report_per_chunk_figures(name: &str, chunks: &ChunkGraph) {

@@ -4,11 +4,14 @@
 //! (`cargo bench -p marsc-compiler --bench plan`). Planning runs once per chunk, so it must
 //! stay well under a second for a million chunks.
 
+mod support;
+
 use marsc::driver::{self, Options};
 use marsc::fuse::form_subtasks;
 use marsc::plan::build_plan;
 use marsc::subtask::{schedule_subtasks, AssignPolicy, OrderPolicy};
 use std::time::Instant;
+use support::cpu_nanos;
 
 const SCRIPT: &str = "import mars.tensor as mt\n\
                       x = mt.ones((1000, 1000), chunks=1)\n\
@@ -26,8 +29,6 @@ fn chunk_graph() -> marsc::chunk::ChunkGraph {
     }
 }
 
-/// Nanoseconds this thread has run on a CPU (Linux), so a busy machine does not
-/// inflate the figures; wall time where that is unavailable.
 /// The default scheduling pass (priority order; no worker count, so no assignment).
 fn schedule(subtasks: &mut marsc::subtask::SubtaskGraph, chunks: &marsc::chunk::ChunkGraph) {
     schedule_subtasks(
@@ -38,13 +39,6 @@ fn schedule(subtasks: &mut marsc::subtask::SubtaskGraph, chunks: &marsc::chunk::
         None,
     )
     .expect("a tiled graph is a DAG");
-}
-
-fn cpu_nanos(wall: Instant) -> u128 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|text| text.split_whitespace().next()?.parse().ok())
-        .unwrap_or_else(|| wall.elapsed().as_nanos())
 }
 
 fn report_per_chunk_figures() {

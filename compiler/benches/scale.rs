@@ -8,6 +8,8 @@
 //! The whole process (parse to exit, and the run) is measured by
 //! `bench/chunks_scale.py`, which also reports peak memory per chunk.
 
+mod support;
+
 use marsc::chunk::ChunkGraph;
 use marsc::driver::{self, Options};
 use marsc::fuse::form_subtasks;
@@ -16,6 +18,7 @@ use marsc::plan::jit::compile_kernels;
 use marsc::subtask::{schedule_subtasks, AssignPolicy, OrderPolicy, SubtaskGraph};
 use marsc::tileable::TileableGraph;
 use std::time::Instant;
+use support::cpu_nanos;
 
 /// Millions of chunks of the two graphs, and the column count `n` that gives them.
 const SIZES: [usize; 2] = [1, 10];
@@ -72,15 +75,6 @@ fn schedule(subtasks: &mut SubtaskGraph, chunks: &ChunkGraph) {
         Some(2),
     )
     .expect("a tiled graph is a DAG");
-}
-
-/// Nanoseconds this thread has run on a CPU (Linux), so a busy machine does not
-/// inflate the figures; wall time where that is unavailable.
-fn cpu_nanos(wall: Instant) -> u128 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|text| text.split_whitespace().next()?.parse().ok())
-        .unwrap_or_else(|| wall.elapsed().as_nanos())
 }
 
 fn report_per_chunk_figures(millions: usize) {

@@ -293,28 +293,40 @@ pub fn plan_needed(
 
 /// Compiles a script all the way to the runtime's plan.
 pub fn compile(text: &str, options: &Options) -> Result<Compiled, JobError> {
-    compile_checked(text, options, |_| Ok(()))
+    compile_checked(text, options, |_| Ok(()), &|| false)
 }
 
 /// [`compile`], with `check_saves` run on the TileableGraph before tiling (a run
-/// refuses saves that cannot fit before building and planning a huge graph).
+/// refuses saves that cannot fit before building and planning a huge graph). Once
+/// `cancelled` says so, the compile ends between two passes with
+/// [`JobError::Cancelled`] (compiling tens of millions of chunks takes seconds).
 pub(crate) fn compile_checked(
     text: &str,
     options: &Options,
     check_saves: impl Fn(&TileableGraph) -> Result<(), JobError>,
+    cancelled: &dyn Fn() -> bool,
 ) -> Result<Compiled, JobError> {
     let started = Instant::now();
     let mut passes = PassFigures::default();
+    let go_on = || match cancelled() {
+        true => Err(JobError::Cancelled),
+        false => Ok(()),
+    };
+    go_on()?;
     let (module, tileables) = tileable_timed(text, options, Some(&mut passes))?;
     check_saves(&tileables)?;
+    go_on()?;
     let chunks = passes.time("tile", || tile_graph(&tileables))?;
+    go_on()?;
     let subtasks = subtask_graph_timed(&chunks, options, Some(&mut passes))?;
+    go_on()?;
     let mut plan = passes.time("plan", || {
         let plan = crate::plan::build_plan(&subtasks, &chunks)
             .map_err(|message| JobError::internal("plan", message))?;
         verify_ir("plan", || plan.verify());
         Ok::<_, JobError>(plan)
     })?;
+    go_on()?;
     let jit = passes.time("jit", || {
         let jit = if options.jit {
             crate::plan::jit::compile_kernels(&mut plan, &chunks)

@@ -175,6 +175,7 @@ fn add_note(diagnostic: &mut marsc_grammar::Diagnostic, text: String) {
 
 /// Compiles a script for a run with `run_options` (the scheduling passes place
 /// subtasks on that run's workers unless `options` names a worker count).
+/// A cancel of `run_options.cancel` while it compiles ends it between two passes.
 pub fn compile_for_run(
     text: &str,
     options: &Options,
@@ -184,7 +185,12 @@ pub fn compile_for_run(
         workers: options.workers.or(Some(run_options.workers)),
         ..options.clone()
     };
-    compile_checked(text, &scheduled, crate::run::preflight::check_saves)
+    compile_checked(
+        text,
+        &scheduled,
+        crate::run::preflight::check_saves,
+        &|| run_options.cancel.is_cancelled(),
+    )
 }
 
 /// Runs an already compiled script, writing what it prints to `out` as `print`

@@ -79,6 +79,27 @@ fn a_job_cancelled_before_it_runs_does_nothing() {
 }
 
 #[test]
+fn a_cancel_stops_the_compile_between_passes() {
+    // A compile of millions of chunks takes seconds: the token is read between
+    // passes, so a cancelled job does not compile (nor run) at all.
+    let run_options = RunOptions {
+        workers: 2,
+        ..RunOptions::default()
+    };
+    run_options.cancel.cancel();
+    let big =
+        "import mars.tensor as mt\nx = mt.ones((1000, 1000), chunks=1)\nprint((x + 1).sum())\n";
+    let error = job::compile_for_run(big, &Options::default(), &run_options)
+        .err()
+        .expect("a cancelled compile gives no program");
+    assert!(matches!(error, JobError::Cancelled), "{error:?}");
+    // Without a cancel the same entry point compiles.
+    let small = "import mars.tensor as mt\nprint(mt.ones(4, chunks=2).sum())\n";
+    let compiled = job::compile_for_run(small, &Options::default(), &RunOptions::default());
+    assert!(compiled.is_ok());
+}
+
+#[test]
 fn prints_reach_a_sink_as_data_and_render_as_print_does() {
     let text = "import mars.tensor as mt\nx = mt.arange(3, chunks=2)\nprint('x:', x, x.sum(), sep='|')\nprint(mt.ones(2000))\n";
     let run_options = RunOptions {
