@@ -57,8 +57,10 @@ impl_exact_element!(u16, UInt16, 0);
 impl_exact_element!(u32, UInt32, 0);
 impl_exact_element!(u64, UInt64, 0);
 
-macro_rules! impl_float_element {
-    ($t:ty, $variant:ident) => {
+/// Floats and complex numbers: their own NaN/infinity tests, and `truthy` (NumPy's
+/// truth value: nonzero, NaN counting as nonzero).
+macro_rules! impl_inexact_element {
+    ($t:ty, $variant:ident, $truthy:expr) => {
         impl Element for $t {
             const DTYPE: DType = DType::$variant;
 
@@ -67,7 +69,7 @@ macro_rules! impl_float_element {
             }
 
             fn is_truthy(self) -> bool {
-                self != 0.0
+                ($truthy)(self)
             }
 
             fn is_nan(self) -> bool {
@@ -85,61 +87,20 @@ macro_rules! impl_float_element {
     };
 }
 
-impl Element for half::f16 {
-    const DTYPE: DType = DType::Float16;
+impl_inexact_element!(half::f16, Float16, |x: half::f16| x != half::f16::ZERO);
+impl_inexact_element!(f32, Float32, |x: f32| x != 0.0);
+impl_inexact_element!(f64, Float64, |x: f64| x != 0.0);
 
-    fn into_data(array: ArrayD<Self>) -> ArrayData {
-        ArrayData::Float16(array)
-    }
-
-    fn is_truthy(self) -> bool {
-        self != half::f16::ZERO
-    }
-
-    fn is_nan(self) -> bool {
-        half::f16::is_nan(self)
-    }
-
-    fn is_infinite(self) -> bool {
-        half::f16::is_infinite(self)
-    }
-
-    fn is_finite(self) -> bool {
-        half::f16::is_finite(self)
-    }
-}
-impl_float_element!(f32, Float32);
-impl_float_element!(f64, Float64);
-
-macro_rules! impl_complex_element {
-    ($t:ty, $variant:ident) => {
-        impl Element for $t {
-            const DTYPE: DType = DType::$variant;
-
-            fn into_data(array: ArrayD<Self>) -> ArrayData {
-                ArrayData::$variant(array)
-            }
-
-            fn is_truthy(self) -> bool {
-                <$t>::is_truthy(self)
-            }
-
-            fn is_nan(self) -> bool {
-                <$t>::is_nan(self)
-            }
-
-            fn is_infinite(self) -> bool {
-                <$t>::is_infinite(self)
-            }
-
-            fn is_finite(self) -> bool {
-                <$t>::is_finite(self)
-            }
-        }
-    };
-}
-impl_complex_element!(crate::complex::C64, Complex64);
-impl_complex_element!(crate::complex::C128, Complex128);
+impl_inexact_element!(
+    crate::complex::C64,
+    Complex64,
+    crate::complex::C64::is_truthy
+);
+impl_inexact_element!(
+    crate::complex::C128,
+    Complex128,
+    crate::complex::C128::is_truthy
+);
 
 /// The number of elements of `shape`, or an error when an array of that shape could
 /// not exist (ndarray would panic on it).
