@@ -53,6 +53,28 @@ pub(in crate::kernels) trait Element:
     fn take_data(data: ArrayData) -> Option<ArrayD<Self>>;
 }
 
+/// The three `Element` methods that move an array in and out of its `ArrayData`
+/// variant, the same for every element type.
+macro_rules! data_access {
+    ($variant:ident) => {
+        fn into_data(array: ArrayD<Self>) -> ArrayData {
+            ArrayData::$variant(array)
+        }
+        fn from_data(data: &ArrayData) -> Option<&ArrayD<Self>> {
+            match data {
+                ArrayData::$variant(array) => Some(array),
+                _ => None,
+            }
+        }
+        fn take_data(data: ArrayData) -> Option<ArrayD<Self>> {
+            match data {
+                ArrayData::$variant(array) => Some(array),
+                _ => None,
+            }
+        }
+    };
+}
+
 macro_rules! impl_element {
     (
         $t:ty, $variant:ident, sum: $sum_acc:ty = $sum:ident, mean: $mean_acc:ty = $mean:ident,
@@ -97,21 +119,7 @@ macro_rules! impl_element {
             fn to_u64(self) -> u64 {
                 ($u64)(self)
             }
-            fn into_data(array: ArrayD<Self>) -> ArrayData {
-                ArrayData::$variant(array)
-            }
-            fn from_data(data: &ArrayData) -> Option<&ArrayD<Self>> {
-                match data {
-                    ArrayData::$variant(array) => Some(array),
-                    _ => None,
-                }
-            }
-            fn take_data(data: ArrayData) -> Option<ArrayD<Self>> {
-                match data {
-                    ArrayData::$variant(array) => Some(array),
-                    _ => None,
-                }
-            }
+            data_access!($variant);
         }
     };
 }
@@ -230,21 +238,7 @@ macro_rules! impl_complex_element {
             fn to_c128(self) -> (f64, f64) {
                 (self.re() as f64, self.im() as f64)
             }
-            fn into_data(array: ArrayD<Self>) -> ArrayData {
-                ArrayData::$variant(array)
-            }
-            fn from_data(data: &ArrayData) -> Option<&ArrayD<Self>> {
-                match data {
-                    ArrayData::$variant(array) => Some(array),
-                    _ => None,
-                }
-            }
-            fn take_data(data: ArrayData) -> Option<ArrayD<Self>> {
-                match data {
-                    ArrayData::$variant(array) => Some(array),
-                    _ => None,
-                }
-            }
+            data_access!($variant);
         }
 
         impl Accumulator for Cx<$part> {
