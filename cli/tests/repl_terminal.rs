@@ -68,6 +68,10 @@ fn tab_completes_library_functions_and_tensor_methods() {
     session.send("xs = mt.aran").expect("sent");
     session.send("\t").expect("tab");
     session.send_line("(4)").expect("sent");
+    // The completion redraws the line behind a `>>> `: wait for the line's end, so
+    // that the next `>>> ` is the new prompt (input typed before the line editor
+    // takes the terminal again is discarded).
+    session.exp_string("(4)").expect("the completed line");
     session.exp_string(">>> ").expect("a prompt");
     session.send("xs.cums").expect("sent");
     session.send("\t").expect("tab");
