@@ -32,7 +32,7 @@ fn binary(op: BinaryOp, a: OpArg, b: OpArg) -> PlanOp<Kernel> {
             op,
             common: DType::Float64,
         },
-        args: vec![a, b],
+        args: [a, b].into_iter().collect(),
     }
 }
 
@@ -42,7 +42,7 @@ fn constant(value: f64) -> PlanOp<Kernel> {
             shape: vec![],
             value: Scalar::Float64(value),
         },
-        args: vec![],
+        args: Default::default(),
     }
 }
 
@@ -61,7 +61,7 @@ fn sum_ops() -> Vec<PlanOp<Kernel>> {
                 }),
                 offset: vec![0],
             },
-            args: vec![OpArg::Local(0)],
+            args: [OpArg::Local(0)].into_iter().collect(),
         },
     ]
 }
@@ -83,8 +83,8 @@ fn subtask(ops: Vec<PlanOp<Kernel>>) -> Subtask<Kernel> {
     let last = ops.len() as u32 - 1;
     Subtask {
         ops: ops.into(),
-        inputs: vec![ChunkId(0), ChunkId(1)],
-        outputs: vec![(last, ChunkId(2))],
+        inputs: [ChunkId(0), ChunkId(1)].into_iter().collect(),
+        outputs: [(last, ChunkId(2))].into_iter().collect(),
         priority: 0,
         worker: None,
         label: 0,

@@ -77,7 +77,7 @@ fn rand_op(stream: u64) -> PlanOp<Kernel> {
             offset: vec![0],
             shape: vec![CHUNK],
         },
-        args: vec![],
+        args: Default::default(),
     }
 }
 
@@ -91,7 +91,7 @@ fn rand_sum_ops() -> Vec<PlanOp<Kernel>> {
                 op: BinaryOp::Add,
                 common: DType::Float64,
             },
-            args: vec![OpArg::Local(0), OpArg::Local(1)],
+            args: [OpArg::Local(0), OpArg::Local(1)].into_iter().collect(),
         },
         PlanOp {
             kernel: Kernel::ReduceMap {
@@ -105,7 +105,7 @@ fn rand_sum_ops() -> Vec<PlanOp<Kernel>> {
                 }),
                 offset: vec![0],
             },
-            args: vec![OpArg::Local(2)],
+            args: [OpArg::Local(2)].into_iter().collect(),
         },
     ]
 }
@@ -138,8 +138,8 @@ fn rand_sum_interpreter(bencher: divan::Bencher) {
 fn rand_sum_jit(bencher: divan::Bencher) {
     let subtask = Subtask {
         ops: rand_sum_ops().into(),
-        inputs: vec![],
-        outputs: vec![(3, ChunkId(0))],
+        inputs: Default::default(),
+        outputs: [(3, ChunkId(0))].into_iter().collect(),
         priority: 0,
         worker: None,
         label: 0,

@@ -10,6 +10,7 @@
 //! - op arguments refer to existing inputs or to earlier ops of the same subtask;
 //! - every published op index exists, and every requested result is published.
 
+use smallvec::SmallVec;
 use std::fmt;
 use std::sync::Arc;
 
@@ -63,9 +64,9 @@ pub struct Subtask<K> {
     /// are), so planning and the JIT pass store and rewrite each distinct list once.
     pub ops: Arc<[PlanOp<K>]>,
     /// Chunks produced by other subtasks; `OpArg::Input(i)` is `inputs[i]`.
-    pub inputs: Vec<ChunkId>,
+    pub inputs: Inputs,
     /// `(op index, chunk)`: the op's value is published as that chunk.
-    pub outputs: Vec<(u32, ChunkId)>,
+    pub outputs: Outputs,
     /// Among ready subtasks, smaller runs first (then smaller subtask id).
     pub priority: i64,
     /// The worker the assignment pass chose; `None` lets the executor choose. Taken
@@ -79,8 +80,18 @@ pub struct Subtask<K> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanOp<K> {
     pub kernel: K,
-    pub args: Vec<OpArg>,
+    pub args: Args,
 }
+
+/// A subtask's inputs: inline up to four (a reduction tree's combine reads four), so
+/// planning millions of subtasks allocates nothing per subtask for them.
+pub type Inputs = SmallVec<[ChunkId; 4]>;
+
+/// A subtask's published `(op index, chunk)` pairs, inline up to two.
+pub type Outputs = SmallVec<[(u32, ChunkId); 2]>;
+
+/// An op's arguments, inline up to three (`where`'s).
+pub type Args = SmallVec<[OpArg; 3]>;
 
 /// The last few values a pass made, replaced oldest first: a pass over a graph whose
 /// steps are uniform finds the value it needs among the last few (the chunks of a step

@@ -161,11 +161,11 @@ fn chain_frees_each_link_after_its_consumer() {
         let ops = vec![
             PlanOp {
                 kernel: Toy::Const(vec![1]),
-                args: vec![],
+                args: Default::default(),
             },
             PlanOp {
                 kernel: Toy::Add,
-                args: vec![OpArg::Input(0), OpArg::Local(0)],
+                args: [OpArg::Input(0), OpArg::Local(0)].into_iter().collect(),
             },
         ];
         previous = b.subtask(ops, &[previous], &[1], 0, None)[0];

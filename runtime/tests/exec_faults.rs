@@ -171,11 +171,11 @@ fn flaky_plan(fail_first: u32) -> (Plan<Flaky>, Arc<AtomicU32>) {
         subtasks: vec![Subtask {
             ops: vec![PlanOp {
                 kernel,
-                args: vec![],
+                args: Default::default(),
             }]
             .into(),
-            inputs: vec![],
-            outputs: vec![(0, ChunkId(0))],
+            inputs: Default::default(),
+            outputs: [(0, ChunkId(0))].into_iter().collect(),
             priority: 0,
             worker: None,
             label: 42,
@@ -301,11 +301,11 @@ fn a_chain_survives_its_worker_dying() {
         let ops = vec![
             PlanOp {
                 kernel: Toy::Const(vec![1]),
-                args: vec![],
+                args: Default::default(),
             },
             PlanOp {
                 kernel: Toy::Add,
-                args: vec![OpArg::Input(0), OpArg::Local(0)],
+                args: [OpArg::Input(0), OpArg::Local(0)].into_iter().collect(),
             },
         ];
         link = b.subtask(ops, &[link], &[1], 0, Some(0))[0];

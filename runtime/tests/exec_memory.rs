@@ -317,11 +317,11 @@ fn bytes_plan() -> Plan<Bytes> {
     let source = |size| Subtask {
         ops: vec![PlanOp {
             kernel: Bytes(size),
-            args: vec![],
+            args: Default::default(),
         }]
         .into(),
-        inputs: vec![],
-        outputs: vec![(0, ChunkId(size as u32 / 1000 - 1))],
+        inputs: Default::default(),
+        outputs: [(0, ChunkId(size as u32 / 1000 - 1))].into_iter().collect(),
         priority: 0,
         worker: None,
         label: 0,
@@ -329,11 +329,11 @@ fn bytes_plan() -> Plan<Bytes> {
     let join = Subtask {
         ops: vec![PlanOp {
             kernel: Bytes(0),
-            args: vec![OpArg::Input(0), OpArg::Input(1)],
+            args: [OpArg::Input(0), OpArg::Input(1)].into_iter().collect(),
         }]
         .into(),
-        inputs: vec![ChunkId(0), ChunkId(1)],
-        outputs: vec![(0, ChunkId(2))],
+        inputs: [ChunkId(0), ChunkId(1)].into_iter().collect(),
+        outputs: [(0, ChunkId(2))].into_iter().collect(),
         priority: 0,
         worker: None,
         label: 9,

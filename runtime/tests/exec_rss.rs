@@ -61,8 +61,8 @@ fn tree_sum() -> Plan<Gen> {
         next_chunk += 1;
         subtasks.push(Subtask {
             ops: vec![PlanOp { kernel, args }].into(),
-            inputs,
-            outputs: vec![(0, chunk)],
+            inputs: inputs.into(),
+            outputs: [(0, chunk)].into_iter().collect(),
             priority: 0,
             worker: None,
             label: 0,

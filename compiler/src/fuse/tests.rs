@@ -265,8 +265,8 @@ fn a_fused_subtask_plans_as_ops_reading_each_other() {
     assert!(subtask.inputs.is_empty());
     assert_eq!(subtask.ops.len(), 2);
     use marsc_runtime::plan::OpArg;
-    assert_eq!(subtask.ops[1].args, vec![OpArg::Local(0), OpArg::Local(0)]);
-    assert_eq!(subtask.outputs, vec![(1, compiled.plan.results[0])]);
+    assert_eq!(subtask.ops[1].args[..], [OpArg::Local(0), OpArg::Local(0)]);
+    assert_eq!(subtask.outputs[..], [(1, compiled.plan.results[0])]);
 }
 
 #[test]

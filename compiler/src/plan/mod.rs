@@ -74,10 +74,10 @@ fn plan_subtask(
     scratch: &mut Scratch,
 ) -> Result<plan::Subtask<Kernel>, String> {
     let ops_of = subtasks.ops(id);
-    let mut inputs = Vec::new();
+    let mut inputs = plan::Inputs::new();
     let ops = &mut scratch.ops;
     ops.clear();
-    let mut outputs = Vec::new();
+    let mut outputs = plan::Outputs::new();
     for (position, &chunk) in ops_of.iter().enumerate() {
         let args = chunks
             .inputs(chunk)

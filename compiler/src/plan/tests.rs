@@ -26,8 +26,8 @@ fn a_chunk_read_twice_is_one_input() {
     plan.verify().unwrap();
     let multiply = plan.subtasks.last().unwrap();
     assert_eq!(multiply.inputs.len(), 1);
-    assert_eq!(multiply.ops[0].args, vec![OpArg::Input(0), OpArg::Input(0)]);
-    assert_eq!(multiply.outputs, vec![(0, plan.results[0])]);
+    assert_eq!(multiply.ops[0].args[..], [OpArg::Input(0), OpArg::Input(0)]);
+    assert_eq!(multiply.outputs[..], [(0, plan.results[0])]);
 }
 
 #[test]

@@ -9,7 +9,7 @@
 use crate::run::execute::PlannedKernel;
 use marsc_runtime::chunk_kernel::{ChunkValue, Kernel};
 use marsc_runtime::exec::ChunkKernel;
-use marsc_runtime::plan::{ChunkId, OpArg, Plan, PlanOp, Subtask};
+use marsc_runtime::plan::{self, ChunkId, OpArg, Plan, PlanOp, Subtask};
 use std::sync::Arc;
 
 /// A plan op: a cached value handed on, or a kernel that runs.
@@ -76,7 +76,7 @@ fn hand_in_subtask(
     given: &impl Fn(ChunkId) -> Option<Arc<ChunkValue>>,
 ) -> Subtask<SessionKernel> {
     let mut ops = Vec::with_capacity(subtask.ops.len());
-    let mut inputs = Vec::with_capacity(subtask.inputs.len());
+    let mut inputs = plan::Inputs::with_capacity(subtask.inputs.len());
     let mut arg_of_input = Vec::with_capacity(subtask.inputs.len());
     for &input in &subtask.inputs {
         match given(input) {
@@ -84,7 +84,7 @@ fn hand_in_subtask(
                 arg_of_input.push(OpArg::Local(ops.len() as u32));
                 ops.push(PlanOp {
                     kernel: SessionKernel::Cached(value),
-                    args: Vec::new(),
+                    args: Default::default(),
                 });
             }
             None => {

@@ -111,6 +111,14 @@ impl SubtaskGraph {
     /// The chunks a subtask reads from other subtasks, each once, in first-use order.
     pub fn inputs(&self, chunks: &ChunkGraph, id: SubtaskId) -> Vec<ChunkId> {
         let mut inputs = Vec::new();
+        self.inputs_into(chunks, id, &mut inputs);
+        inputs
+    }
+
+    /// [`SubtaskGraph::inputs`] written into `inputs` (cleared first), so a pass over
+    /// every subtask reuses one buffer.
+    pub fn inputs_into(&self, chunks: &ChunkGraph, id: SubtaskId, inputs: &mut Vec<ChunkId>) {
+        inputs.clear();
         // A save's commit reads every region, so dedupe with a set past a few inputs.
         let mut seen = std::collections::HashSet::new();
         for &op in self.ops(id) {
@@ -131,7 +139,6 @@ impl SubtaskGraph {
                 }
             }
         }
-        inputs
     }
 
     /// The chunks of a subtask whose values it publishes.

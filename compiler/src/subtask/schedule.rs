@@ -58,8 +58,10 @@ fn subtask_dag(
 ) -> Result<(Dag, Vec<u64>), String> {
     let mut edges = Vec::new();
     let mut sizes = Vec::with_capacity(graph.len());
+    let mut inputs = Vec::new();
     for id in graph.ids() {
-        for input in graph.inputs(chunks, id) {
+        graph.inputs_into(chunks, id, &mut inputs);
+        for &input in &inputs {
             if let Some(producer) = graph.subtask_of(input) {
                 if !openers[producer.index()] {
                     edges.push((producer.0, id.0));

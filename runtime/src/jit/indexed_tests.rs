@@ -16,7 +16,7 @@ use proptest::prelude::*;
 fn op(kernel: Kernel, args: &[OpArg]) -> PlanOp<Kernel> {
     PlanOp {
         kernel,
-        args: args.to_vec(),
+        args: args.into(),
     }
 }
 
@@ -223,8 +223,8 @@ proptest! {
         let last = ops.len() as u32 - 1;
         let subtask = Subtask {
             ops: ops.into(),
-            inputs: vec![ChunkId(0)],
-            outputs: vec![(last, ChunkId(1000))],
+            inputs: [ChunkId(0)].into_iter().collect(),
+            outputs: [(last, ChunkId(1000))].into_iter().collect(),
             priority: 0,
             worker: None,
             label: 0,
@@ -323,8 +323,8 @@ proptest! {
         ));
         let subtask = Subtask {
             ops: eye_power_program(offset, shape, k, exponent, sum_rows).into(),
-            inputs: vec![ChunkId(0)],
-            outputs: vec![(3 + u32::from(sum_rows), ChunkId(1000))],
+            inputs: [ChunkId(0)].into_iter().collect(),
+            outputs: [(3 + u32::from(sum_rows), ChunkId(1000))].into_iter().collect(),
             priority: 0,
             worker: None,
             label: 0,

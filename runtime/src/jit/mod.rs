@@ -312,7 +312,7 @@ pub fn jit_subtask(
                 .map(|index| (index, chunk))
                 .ok_or_else(|| "internal error: a JIT rewrite lost an output".to_string())
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<_, String>>()?;
     Ok(Some((new_ops, outputs)))
 }
 
@@ -327,7 +327,7 @@ fn remap_args(op: &PlanOp<Kernel>, new_index: &[Option<u32>]) -> Result<PlanOp<K
                 .map(OpArg::Local)
                 .ok_or_else(|| "internal error: a JIT rewrite lost an argument".to_string()),
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<_, String>>()?;
     Ok(PlanOp {
         kernel: op.kernel.clone(),
         args,

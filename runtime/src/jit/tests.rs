@@ -18,7 +18,7 @@ pub(super) fn subtask(ops: Vec<PlanOp<Kernel>>, inputs: usize) -> Subtask<Kernel
     Subtask {
         ops: ops.into(),
         inputs: (0..inputs as u32).map(ChunkId).collect(),
-        outputs: vec![(last, ChunkId(1000))],
+        outputs: [(last, ChunkId(1000))].into_iter().collect(),
         priority: 0,
         worker: None,
         label: 0,
@@ -28,7 +28,7 @@ pub(super) fn subtask(ops: Vec<PlanOp<Kernel>>, inputs: usize) -> Subtask<Kernel
 pub(super) fn op(kernel: Kernel, args: &[OpArg]) -> PlanOp<Kernel> {
     PlanOp {
         kernel,
-        args: args.to_vec(),
+        args: args.into(),
     }
 }
 

@@ -129,8 +129,8 @@ impl PlanBuilder {
         let label = self.plan.subtasks.len() as u32;
         self.plan.subtasks.push(Subtask {
             ops: ops.into(),
-            inputs: inputs.to_vec(),
-            outputs: outputs.clone(),
+            inputs: inputs.into(),
+            outputs: outputs.iter().copied().collect(),
             priority,
             worker,
             label,

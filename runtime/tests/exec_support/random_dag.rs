@@ -73,7 +73,7 @@ pub fn build_plan(specs: &[SubtaskSpec], result_picks: &[usize]) -> Plan<Toy> {
                 if op.kind == 0 || sources == 0 {
                     return PlanOp {
                         kernel: Toy::Const(op.constants.clone()),
-                        args: Vec::new(),
+                        args: Default::default(),
                     };
                 }
                 let args = op
