@@ -123,14 +123,26 @@ pub struct PassFigure {
     pub rss_bytes: u64,
 }
 
+/// Seconds a pass must take before its freed memory is given back: a shorter pass
+/// freed little, and a stage of a small loop should not pay a heap walk per pass.
+const GIVE_BACK_AFTER: f64 = 0.01;
+
 impl PassFigures {
     /// Runs `pass`, recording it as `name`.
+    ///
+    /// After a pass longer than [`GIVE_BACK_AFTER`] (one over a large graph), the
+    /// memory it freed goes back to the system before the resident set is read, so
+    /// the next pass's IR does not pile up on this one's scratch.
     pub fn time<T>(&mut self, name: &'static str, pass: impl FnOnce() -> T) -> T {
         let started = Instant::now();
         let out = pass();
+        let seconds = started.elapsed().as_secs_f64();
+        if seconds >= GIVE_BACK_AFTER {
+            marsc_runtime::huge_alloc::give_back_freed();
+        }
         self.0.push(PassFigure {
             pass: name,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds,
             rss_bytes: marsc_runtime::exec::process_status_bytes("VmRSS:"),
         });
         out
@@ -307,6 +319,9 @@ pub(crate) fn compile_checked(
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Compiled, JobError> {
     let started = Instant::now();
+    // Freed arrays of the passes go back to the system rather than into the
+    // allocator's cache of large blocks (see `keep_nothing`).
+    let _keep_nothing = marsc_runtime::huge_alloc::keep_nothing();
     let mut passes = PassFigures::default();
     let go_on = || match cancelled() {
         true => Err(JobError::Cancelled),
