@@ -2,6 +2,7 @@
 //! about 3.3 million chunks. Prints the nanoseconds per chunk and the bytes of graph
 //! per chunk once before divan's timings (`cargo bench -p marsc-compiler --bench tile`).
 
+use marsc::ops::Creation;
 use marsc::tile::{tile, TileOptions};
 use marsc::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableNode};
 use marsc_grammar::Span;
@@ -28,13 +29,13 @@ fn million_chunk_program() -> TileableGraph {
         span: Span::new(0, 0),
     };
     let ones = graph.add(node(
-        TileOp::Full(Scalar::Float64(1.0)),
+        TileOp::Create(Creation::Full(Scalar::Float64(1.0))),
         vec![],
         vec![SIDE, SIDE],
         vec![vec![1; SIDE], vec![1; SIDE]],
     ));
     let one = graph.add(node(
-        TileOp::Full(Scalar::Float64(1.0)),
+        TileOp::Create(Creation::Full(Scalar::Float64(1.0))),
         vec![],
         vec![],
         vec![],

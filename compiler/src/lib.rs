@@ -10,6 +10,7 @@ pub mod fuse;
 pub mod infer;
 pub mod job;
 pub mod lower;
+pub mod ops;
 pub mod plan;
 pub mod run;
 pub mod schedule;

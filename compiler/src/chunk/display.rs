@@ -16,7 +16,6 @@ use super::{ChunkGraph, ChunkId, ChunkOp, ChunkOutput, PrintItem, Step, StepId};
 use crate::tileable::display::{
     binning_parameters, index_item_text, list_text, nsplits_text, python_bool, shape_text,
 };
-use marsc_runtime::random::RandomDist;
 use std::fmt::{self, Write};
 
 /// Chunks whose inputs are listed per step; the rest are counted.
@@ -112,31 +111,7 @@ fn runs_text(ids: &[ChunkId], limit: usize) -> String {
 fn op_parameters(op: &ChunkOp) -> Vec<String> {
     match op {
         ChunkOp::Linalg(_) => vec![],
-        ChunkOp::Full(value) => vec![format!("value={value}")],
-        ChunkOp::Arange { start, step } => {
-            vec![format!("start={start}"), format!("step={step}")]
-        }
-        ChunkOp::Linspace {
-            start,
-            stop,
-            num,
-            endpoint,
-        } => vec![
-            format!("start={start:?}"),
-            format!("stop={stop:?}"),
-            format!("num={num}"),
-            format!("endpoint={}", python_bool(*endpoint)),
-        ],
-        ChunkOp::Eye { k } => vec![format!("k={k}")],
-        ChunkOp::Literal(values) => vec![format!("{} values", values.len())],
-        ChunkOp::Random { dist, seed, stream } => {
-            let mut parameters = vec![format!("dist={}", random_text(dist))];
-            parameters.push(format!("seed={seed}"));
-            parameters.push(format!("stream={stream}"));
-            parameters
-        }
-        ChunkOp::Load { source } => source.dump_parameters(),
-        ChunkOp::Cached { key } => vec![format!("key={key:016x}")],
+        ChunkOp::Create(op) => op.chunk_parameters(),
         ChunkOp::Binary { common, .. } => vec![format!("common={common}")],
         ChunkOp::ReduceMap {
             reduction,
@@ -224,20 +199,6 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         }
         ChunkOp::MergeSorted { .. } | ChunkOp::Bucket { .. } => vec![],
         ChunkOp::BinCounts(binning) => binning_parameters(binning),
-    }
-}
-
-fn random_text(dist: &RandomDist) -> String {
-    match dist {
-        RandomDist::Uniform01 => "uniform01".into(),
-        RandomDist::Uniform { low, high } => format!("uniform({low:?}, {high:?})"),
-        RandomDist::StandardNormal => "standard_normal".into(),
-        RandomDist::Normal { loc, scale } => format!("normal({loc:?}, {scale:?})"),
-        RandomDist::Randint { low, high } => format!("randint({low}, {high})"),
-        RandomDist::Gamma { shape, scale } => format!("gamma({shape:?}, {scale:?})"),
-        RandomDist::Beta { a, b } => format!("beta({a:?}, {b:?})"),
-        RandomDist::Poisson { lam } => format!("poisson({lam:?})"),
-        RandomDist::Binomial { n, p } => format!("binomial({n}, {p:?})"),
     }
 }
 

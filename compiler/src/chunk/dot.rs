@@ -113,6 +113,7 @@ fn outputs(graph: &ChunkGraph, out: &mut String) {
 mod tests {
     use super::*;
     use crate::chunk::{ChunkId, ChunkOp, Layout};
+    use crate::ops::Creation;
     use crate::tileable::TileableId;
     use marsc_runtime::ops::UnaryOp;
     use marsc_runtime::{DType, Scalar};
@@ -120,7 +121,7 @@ mod tests {
     fn two_steps(chunks: usize) -> ChunkGraph {
         let mut graph = ChunkGraph::new();
         let layout = Layout::new(vec![vec![1; chunks]]);
-        let full = ChunkOp::Full(Scalar::Float64(1.0));
+        let full = ChunkOp::Create(Creation::Full(Scalar::Float64(1.0)));
         let x = graph
             .add_step(full, TileableId(0), DType::Float64, layout.clone(), vec![])
             .unwrap();

@@ -11,9 +11,8 @@ use super::{ChunkOp, Layout};
 use crate::tileable::IndexItem;
 use marsc_runtime::kernels::histogram::{Binning, Edges, SingleDenom};
 use marsc_runtime::ops::Reduction;
-use marsc_runtime::random::RandomDist;
 use marsc_runtime::storage::KeySink;
-use marsc_runtime::{DType, Scalar};
+use marsc_runtime::DType;
 use std::fmt;
 use std::path::Path;
 use xxhash_rust::xxh3::Xxh3;
@@ -141,70 +140,9 @@ impl KeyHasher {
         }
     }
 
-    fn scalar(&mut self, value: Scalar) {
-        self.dtype(value.dtype());
-        match value {
-            Scalar::Bool(v) => self.tag(v as u8),
-            Scalar::Float16(v) => self.u64(v.to_bits().into()),
-            Scalar::Float32(v) => self.u64(v.to_bits().into()),
-            Scalar::Float64(v) => self.f64(v),
-            Scalar::Complex64(v) => {
-                self.u64(v.re().to_bits().into());
-                self.u64(v.im().to_bits().into());
-            }
-            Scalar::Complex128(v) => {
-                self.f64(v.re());
-                self.f64(v.im());
-            }
-            // The dtype is hashed above, so the value's bits are enough.
-            int => self.u64(marsc_runtime::jit::leaves::scalar_bits(int)),
-        }
-    }
-
     fn reduction(&mut self, reduction: Reduction) {
         self.tag(reduction.op as u8);
         self.f64(reduction.ddof);
-    }
-
-    fn random(&mut self, dist: RandomDist) {
-        match dist {
-            RandomDist::Uniform01 => self.tag(0),
-            RandomDist::Uniform { low, high } => {
-                self.tag(1);
-                self.f64(low);
-                self.f64(high);
-            }
-            RandomDist::StandardNormal => self.tag(2),
-            RandomDist::Normal { loc, scale } => {
-                self.tag(3);
-                self.f64(loc);
-                self.f64(scale);
-            }
-            RandomDist::Randint { low, high } => {
-                self.tag(4);
-                self.i64(low);
-                self.i64(high);
-            }
-            RandomDist::Gamma { shape, scale } => {
-                self.tag(5);
-                self.f64(shape);
-                self.f64(scale);
-            }
-            RandomDist::Beta { a, b } => {
-                self.tag(6);
-                self.f64(a);
-                self.f64(b);
-            }
-            RandomDist::Poisson { lam } => {
-                self.tag(7);
-                self.f64(lam);
-            }
-            RandomDist::Binomial { n, p } => {
-                self.tag(8);
-                self.i64(n);
-                self.f64(p);
-            }
-        }
     }
 
     fn index_items(&mut self, items: &[IndexItem]) {
@@ -232,36 +170,7 @@ impl KeyHasher {
         self.usize(name.len());
         self.0.update(name.as_bytes());
         match op {
-            ChunkOp::Full(value) => self.scalar(*value),
-            ChunkOp::Arange { start, step } => {
-                self.scalar(*start);
-                self.scalar(*step);
-            }
-            ChunkOp::Linspace {
-                start,
-                stop,
-                num,
-                endpoint,
-            } => {
-                self.f64(*start);
-                self.f64(*stop);
-                self.usize(*num);
-                self.tag(*endpoint as u8);
-            }
-            ChunkOp::Eye { k } => self.i64(*k),
-            ChunkOp::Literal(values) => {
-                self.usize(values.len());
-                for value in values.iter() {
-                    self.scalar(*value);
-                }
-            }
-            ChunkOp::Random { dist, seed, stream } => {
-                self.random(*dist);
-                self.u64(*seed);
-                self.u64(*stream);
-            }
-            ChunkOp::Load { source } => source.write_key(self),
-            ChunkOp::Cached { key } => self.u64(*key),
+            ChunkOp::Create(op) => op.write_key(self),
             ChunkOp::Binary { common, .. } => self.dtype(*common),
             ChunkOp::ReduceMap {
                 reduction,
@@ -350,7 +259,9 @@ pub fn step_key(op: &ChunkOp, dtype: DType, layout: &Layout, input_keys: &[u64])
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::Creation;
     use marsc_runtime::ops::UnaryOp;
+    use marsc_runtime::Scalar;
 
     #[test]
     fn keys_are_pinned() {
@@ -358,7 +269,7 @@ mod tests {
         // key on every machine) is noticed.
         let layout = Layout::new(vec![vec![2, 2]]);
         let full = step_key(
-            &ChunkOp::Full(Scalar::Float64(1.0)),
+            &ChunkOp::Create(Creation::Full(Scalar::Float64(1.0))),
             DType::Float64,
             &layout,
             &[],
@@ -367,14 +278,14 @@ mod tests {
         assert_eq!(
             full,
             step_key(
-                &ChunkOp::Full(Scalar::Float64(1.0)),
+                &ChunkOp::Create(Creation::Full(Scalar::Float64(1.0))),
                 DType::Float64,
                 &layout,
                 &[]
             )
         );
         let other = step_key(
-            &ChunkOp::Full(Scalar::Float64(2.0)),
+            &ChunkOp::Create(Creation::Full(Scalar::Float64(2.0))),
             DType::Float64,
             &layout,
             &[],
@@ -397,7 +308,7 @@ mod tests {
         assert_ne!(
             full,
             step_key(
-                &ChunkOp::Full(Scalar::Float64(1.0)),
+                &ChunkOp::Create(Creation::Full(Scalar::Float64(1.0))),
                 DType::Float64,
                 &rechunked,
                 &[]

@@ -261,11 +261,8 @@ impl ChunkGraph {
             return Err(TooManyChunks { requested: total });
         }
         let input_keys: Vec<u64> = inputs.iter().map(|&s| self.steps[s.index()].key).collect();
-        let key = match op {
-            // A cached tensor keeps the key its chunks are cached under.
-            ChunkOp::Cached { key } => key,
-            _ => key::step_key(&op, dtype, &layout, &input_keys),
-        };
+        // A cached tensor keeps the key its chunks are cached under.
+        let key = (op.own_key()).unwrap_or_else(|| key::step_key(&op, dtype, &layout, &input_keys));
         let id = StepId(self.steps.len() as u32);
         self.chunks.reserve(count as usize);
         self.steps.push(Step {

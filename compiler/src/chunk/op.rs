@@ -3,13 +3,12 @@
 //! per chunk (its offset, its shape, the local part of a slice) is derived from the
 //! chunk's index and its step's [`Layout`](super::Layout) on demand.
 
+use crate::ops::Creation;
 use crate::tileable::IndexItem;
 use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::kernels::linalg::LinalgOp;
 use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
-use marsc_runtime::random::RandomDist;
-use marsc_runtime::storage::{SaveFormat, StoreRef};
-use marsc_runtime::Scalar;
+use marsc_runtime::storage::SaveFormat;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -17,41 +16,9 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ChunkOp {
     // ---- creation: no inputs; each chunk places itself by its global offset ----
-    /// Every element equal to the value.
-    Full(Scalar),
-    /// Element with global index i (axis 0) is `start + i * ((start + step) - start)`.
-    Arange {
-        start: Scalar,
-        step: Scalar,
-    },
-    /// NumPy's `linspace`, the chunk computing its own elements.
-    Linspace {
-        start: f64,
-        stop: f64,
-        num: usize,
-        endpoint: bool,
-    },
-    /// Ones on the k-th diagonal; the chunk's row and column offsets place it.
-    Eye {
-        k: i64,
-    },
-    /// The chunk's region of literal data given in C order for the whole tensor.
-    Literal(Arc<[Scalar]>),
-    /// Counter-based random values keyed by (seed, stream, global flat index).
-    Random {
-        dist: RandomDist,
-        seed: u64,
-        stream: u64,
-    },
-    /// The chunk's region of a store opened at compile time.
-    Load {
-        source: StoreRef,
-    },
-    /// A chunk the session's cache holds (the step's key is `key`, the cached
-    /// tensor's original step key); it is never computed, only handed in.
-    Cached {
-        key: u64,
-    },
+    /// A creation op, the same value as its tileable's
+    /// ([`crate::ops::creation`] declares what it knows).
+    Create(Creation),
 
     // ---- element-wise: inputs are chunk-aligned; length-1 axes broadcast ----
     Unary(UnaryOp),
@@ -231,14 +198,7 @@ impl ChunkOp {
     /// The short name used in dumps.
     pub fn name(&self) -> String {
         match self {
-            ChunkOp::Full(_) => "full".into(),
-            ChunkOp::Arange { .. } => "arange".into(),
-            ChunkOp::Linspace { .. } => "linspace".into(),
-            ChunkOp::Eye { .. } => "eye".into(),
-            ChunkOp::Literal(_) => "literal".into(),
-            ChunkOp::Random { .. } => "random".into(),
-            ChunkOp::Load { .. } => "load".into(),
-            ChunkOp::Cached { .. } => "cached".into(),
+            ChunkOp::Create(op) => op.name().into(),
             ChunkOp::Unary(op) => op.name().into(),
             ChunkOp::Binary { op, .. } => op.name().into(),
             ChunkOp::Where => "where".into(),
@@ -285,14 +245,7 @@ impl ChunkOp {
     /// The number of inputs each chunk of this op takes, as an inclusive range.
     pub fn arity(&self) -> (usize, usize) {
         match self {
-            ChunkOp::Full(_)
-            | ChunkOp::Arange { .. }
-            | ChunkOp::Linspace { .. }
-            | ChunkOp::Eye { .. }
-            | ChunkOp::Literal(_)
-            | ChunkOp::Random { .. }
-            | ChunkOp::Load { .. }
-            | ChunkOp::Cached { .. } => (0, 0),
+            ChunkOp::Create(_) => (0, 0),
             ChunkOp::Unary(_)
             | ChunkOp::Cast
             | ChunkOp::ReduceMap { .. }
@@ -330,6 +283,15 @@ impl ChunkOp {
                 LinalgOp::QrStack => (1, usize::MAX),
                 _ => (1, 1),
             },
+        }
+    }
+
+    /// The step key its chunks keep instead of one computed from their contents
+    /// ([`Creation::own_key`]: a cached tensor's).
+    pub fn own_key(&self) -> Option<u64> {
+        match self {
+            ChunkOp::Create(op) => op.own_key(),
+            _ => None,
         }
     }
 

@@ -18,8 +18,11 @@
 //!   that failed (a subtask's label is its last operation's tileable). A load with
 //!   `mmap_mode='r'` does not: its file is mapped (and checked) before the run, and
 //!   once mapped, reading it cannot fail.
+//!
+//! An op family answers for its own ops (`ops::FusionClass`, `may_fail`).
 
 use crate::chunk::ChunkOp;
+use crate::ops::FusionClass;
 use marsc_runtime::kernels::linalg::LinalgOp;
 use marsc_runtime::ops::{BinaryOp, ReduceOp};
 use marsc_runtime::DType;
@@ -46,6 +49,9 @@ pub fn may_join(
 
 /// Whether the op reduces the size of an axis (or a contracted matmul axis).
 pub fn contracts(op: &ChunkOp) -> bool {
+    if let ChunkOp::Create(op) = op {
+        return op.fusion_class() == FusionClass::Contracts;
+    }
     matches!(
         op,
         ChunkOp::ReduceMap { .. }
@@ -64,6 +70,9 @@ pub fn contracts(op: &ChunkOp) -> bool {
 
 /// Whether the op reads a variable number of chunks meant to be computed in parallel.
 pub fn gathers(op: &ChunkOp) -> bool {
+    if let ChunkOp::Create(op) = op {
+        return op.fusion_class() == FusionClass::Gathers;
+    }
     matches!(
         op,
         ChunkOp::ReduceCombine { .. }
@@ -79,7 +88,7 @@ pub fn gathers(op: &ChunkOp) -> bool {
 /// Whether the op can fail on valid input when it runs (`dtype` is its step's).
 pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
     match op {
-        ChunkOp::Load { source } => !source.reads_cannot_fail(),
+        ChunkOp::Create(op) => op.may_fail(dtype),
         ChunkOp::SaveInit { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::SaveCommit { .. } => true,
         // A singular matrix, one without a Cholesky factor, no convergence.
         ChunkOp::Linalg(op) => matches!(
@@ -97,7 +106,6 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
             op: BinaryOp::Power,
             common,
         } => common.is_int(),
-        ChunkOp::Arange { .. } => dtype.is_bool(),
         // An all-NaN slice (NumPy's ValueError), weights summing to zero, an index
         // of `choose` out of range.
         ChunkOp::ReduceFinish { reduction, .. } => {

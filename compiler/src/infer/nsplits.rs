@@ -123,16 +123,8 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
                 })
                 .collect()
         }
-        TileOp::Full(_)
-        | TileOp::Arange { .. }
-        | TileOp::Linspace { .. }
-        | TileOp::Eye { .. }
-        | TileOp::Literal(_)
-        | TileOp::Random { .. }
-        | TileOp::Load { .. }
-        | TileOp::Rechunk => one_chunk_each(out_shape),
-        // Never lowered from source: made with the cached tensor's own splits.
-        TileOp::Cached { .. } => one_chunk_each(out_shape),
+        // A cached tensor is never lowered from source: it is made with its own splits.
+        TileOp::Create(_) | TileOp::Rechunk => one_chunk_each(out_shape),
         // One chunk per mask block along axis 0.
         TileOp::BlockCounts => vec![vec![1; first.nsplits.first().map_or(1, Vec::len)]],
         TileOp::IndexBlocks { splits } => vec![

@@ -11,6 +11,7 @@ use super::library::FillKind;
 use super::nodes::python_scalar;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
+use crate::ops::Creation;
 use crate::tileable::TileOp;
 use marsc_grammar::Diagnostic;
 use marsc_runtime::ops::UnaryOp;
@@ -63,7 +64,7 @@ impl Lowerer<'_> {
         layout_order_arg(&args.get("order"))?;
         let value = Scalar::from_i64(fill_constant(kind), dtype);
         let id = self.add_created(
-            TileOp::Full(value),
+            TileOp::Create(Creation::Full(value)),
             shape,
             dtype,
             args.chunks.as_ref(),
@@ -86,7 +87,7 @@ impl Lowerer<'_> {
         check_scalar_fill(&fill.value, fill.span)?;
         let value = python_scalar(&fill.value, dtype, fill.span)?;
         let id = self.add_created(
-            TileOp::Full(value),
+            TileOp::Create(Creation::Full(value)),
             shape,
             value.dtype(),
             args.chunks.as_ref(),
@@ -131,10 +132,17 @@ impl Lowerer<'_> {
         };
         let id = if args.chunks.is_none() && shape == self.shape(prototype) {
             let nsplits = self.node(prototype).nsplits.clone();
-            self.add_with_splits(TileOp::Full(value), vec![], shape, dtype, nsplits, span)
+            self.add_with_splits(
+                TileOp::Create(Creation::Full(value)),
+                vec![],
+                shape,
+                dtype,
+                nsplits,
+                span,
+            )
         } else {
             self.add_created(
-                TileOp::Full(value),
+                TileOp::Create(Creation::Full(value)),
                 shape,
                 dtype,
                 args.chunks.as_ref(),
@@ -193,10 +201,10 @@ impl Lowerer<'_> {
         }
         let len = arange_length(&start, &stop.value, &step)
             .map_err(|message| Diagnostic::error(message, step_arg.span))?;
-        let op = TileOp::Arange {
+        let op = TileOp::Create(Creation::Arange {
             start: python_scalar(&start, Some(dtype), first.span)?,
             step: python_scalar(&step, Some(dtype), step_arg.span)?,
-        };
+        });
         let id = self.add_created(op, vec![len], dtype, args.chunks.as_ref(), args.call_span)?;
         Ok(Value::Tensor(id))
     }
@@ -232,12 +240,12 @@ impl Lowerer<'_> {
         }
         let dtype = dtype_arg(&args.get("dtype"))?.unwrap_or(DType::Float64);
         let span = args.call_span;
-        let op = TileOp::Linspace {
+        let op = TileOp::Create(Creation::Linspace {
             start,
             stop,
             num,
             endpoint,
-        };
+        });
         let mut id = self.add_created(op, vec![num], DType::Float64, args.chunks.as_ref(), span)?;
         if dtype.is_int() {
             id = match self.unary(UnaryOp::Floor, id, span, span)? {
@@ -265,7 +273,7 @@ impl Lowerer<'_> {
         };
         let dtype = dtype_arg(&args.get("dtype"))?.unwrap_or(DType::Float64);
         let id = self.add_created(
-            TileOp::Eye { k },
+            TileOp::Create(Creation::Eye { k }),
             vec![rows, columns],
             dtype,
             args.chunks.as_ref(),
@@ -297,7 +305,7 @@ impl Lowerer<'_> {
             .map_err(|e| Diagnostic::error(format!("cannot load `{file}`: {e}"), file_arg.span))?;
         let (shape, dtype) = (source.metadata().shape.clone(), source.metadata().dtype);
         let id = self.add_created(
-            TileOp::Load { source },
+            TileOp::Create(Creation::Load { source }),
             shape,
             dtype,
             args.chunks.as_ref(),

@@ -129,14 +129,7 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             .map_or(0, |&id| chunk_count(&graph.node(id).nsplits))
     };
     match &node.op {
-        TileOp::Full(_)
-        | TileOp::Arange { .. }
-        | TileOp::Linspace { .. }
-        | TileOp::Eye { .. }
-        | TileOp::Literal(_)
-        | TileOp::Random { .. }
-        | TileOp::Load { .. }
-        | TileOp::Cached { .. } => Cost {
+        TileOp::Create(_) => Cost {
             chunks: out,
             edges: 0,
         },

@@ -15,6 +15,7 @@ use super::pyfmt::{float_repr, python_str};
 use super::stage::MAX_STAGED_ELEMENTS;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
+use crate::ops::Creation;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::kernels::histogram::{Binning, Edges, SingleDenom};
@@ -443,12 +444,12 @@ impl Lowerer<'_> {
             .checked_add(1)
             .ok_or_else(|| Diagnostic::error("`bins` is too large", span))?;
         let edges_node = self.add_derived(
-            TileOp::Linspace {
+            TileOp::Create(Creation::Linspace {
                 start,
                 stop,
                 num,
                 endpoint: true,
-            },
+            }),
             vec![],
             vec![num],
             DType::Float64,
@@ -522,7 +523,7 @@ impl Lowerer<'_> {
         }
         let values: Vec<Scalar> = edges.iter().map(|&e| Scalar::Float32(e)).collect();
         let edges_node = self.add_derived(
-            TileOp::Literal(values.into()),
+            TileOp::Create(Creation::Literal(values.into())),
             vec![],
             vec![num],
             DType::Float32,

@@ -21,6 +21,7 @@ use super::pyfmt::python_repr_with;
 use super::stage::SharedStager;
 use super::value::{Namespace, Value};
 use super::{LowerOptions, Lowerer};
+use crate::ops::Creation;
 use crate::tileable::prune::{prune_to, reached_from, reached_nodes};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId};
 use marsc_grammar::ast::{Module, StmtKind};
@@ -178,7 +179,7 @@ impl<'o> SessionLowerer<'o> {
             .ids()
             .skip(first)
             .filter_map(|node| match &graph.node(node).op {
-                TileOp::Load { source } => Some(LoadSite {
+                TileOp::Create(Creation::Load { source }) => Some(LoadSite {
                     node,
                     path: source.path().to_path_buf(),
                     span: graph.node(node).span,
@@ -368,7 +369,12 @@ impl Lowerer<'_> {
         let loads = reached
             .iter()
             .copied()
-            .filter(|id| matches!(self.graph.node(*id).op, TileOp::Load { .. }))
+            .filter(|id| {
+                matches!(
+                    self.graph.node(*id).op,
+                    TileOp::Create(Creation::Load { .. })
+                )
+            })
             .collect();
         // The handles pushed above are among the reached nodes, so the outputs reach
         // exactly those: the graph is pruned to them without walking it again.

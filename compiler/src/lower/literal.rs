@@ -7,6 +7,7 @@ use super::convert::shape_text;
 use super::nodes::python_scalar;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
+use crate::ops::Creation;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::Diagnostic;
 use marsc_runtime::{DType, Scalar};
@@ -43,7 +44,7 @@ impl Lowerer<'_> {
             None => shape.iter().map(|&len| vec![len]).collect(),
         };
         Ok(self.add_with_splits(
-            TileOp::Literal(Arc::from(values)),
+            TileOp::Create(Creation::Literal(Arc::from(values))),
             vec![],
             shape,
             dtype,

@@ -11,6 +11,7 @@ use crate::infer::budget::{fit_to_budget, largest_chunk};
 use crate::infer::chunks::{resolve_chunks, AxisChunks, ChunkSpec};
 use crate::infer::dtypes::Operand;
 use crate::infer::nsplits::{infer_nsplits, InputLayout};
+use crate::ops::Creation;
 use crate::tileable::{TileOp, TileableId, TileableNode};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::ops::DTypeRuleError;
@@ -157,7 +158,7 @@ impl Lowerer<'_> {
     /// A 0-d tensor holding `value`.
     pub(super) fn scalar_tensor(&mut self, value: Scalar, span: Span) -> TileableId {
         self.add_with_splits(
-            TileOp::Full(value),
+            TileOp::Create(Creation::Full(value)),
             vec![],
             vec![],
             value.dtype(),

@@ -365,15 +365,8 @@ impl Lowerer<'_> {
             return false;
         }
         match &node.op {
-            TileOp::Full(_)
-            | TileOp::Arange { .. }
-            | TileOp::Linspace { .. }
-            | TileOp::Eye { .. }
-            | TileOp::Literal(_)
-            | TileOp::Random { .. } => true,
-            TileOp::Load { source } => source.metadata().c_contiguous,
-            TileOp::Cached { .. }
-            | TileOp::BlockCounts
+            TileOp::Create(op) => op.c_contiguous(),
+            TileOp::BlockCounts
             | TileOp::Compress { .. }
             | TileOp::IndexBlocks { .. }
             | TileOp::Gather { .. }

@@ -8,6 +8,7 @@ use super::dtype_args::dtype_arg;
 use super::library::RandomKind;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
+use crate::ops::Creation;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::random::RandomDist;
@@ -299,7 +300,7 @@ impl Lowerer<'_> {
                 (self.seed, self.random_calls - 1)
             }
         };
-        let op = TileOp::Random { dist, seed, stream };
+        let op = TileOp::Create(Creation::Random { dist, seed, stream });
         self.add_created(op, shape, dist.dtype(), chunks, span)
     }
 
@@ -315,11 +316,11 @@ impl Lowerer<'_> {
         let Some(seed) = seed else {
             return self.random_tensor(RandomDist::StandardNormal, shape, None, span);
         };
-        let op = TileOp::Random {
+        let op = TileOp::Create(Creation::Random {
             dist: RandomDist::StandardNormal,
             seed,
             stream: RANDOM_STATE_STREAMS,
-        };
+        });
         self.add_created(op, shape, RandomDist::StandardNormal.dtype(), None, span)
     }
 

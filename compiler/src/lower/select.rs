@@ -18,6 +18,7 @@ use super::indexing::Item;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::infer::shapes::normalize_axis;
+use crate::ops::Creation;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::{ArrayData, DType, Scalar};
@@ -669,7 +670,7 @@ impl Lowerer<'_> {
         let nsplits = self.node(mask).nsplits.clone();
         let zeros = (shape.len() > 1).then(|| {
             self.add_with_splits(
-                TileOp::Full(Scalar::Int64(0)),
+                TileOp::Create(Creation::Full(Scalar::Int64(0))),
                 vec![],
                 shape.clone(),
                 DType::Int64,
@@ -680,10 +681,10 @@ impl Lowerer<'_> {
         (0..shape.len())
             .map(|axis| {
                 let arange = self.add_with_splits(
-                    TileOp::Arange {
+                    TileOp::Create(Creation::Arange {
                         start: Scalar::Int64(0),
                         step: Scalar::Int64(1),
-                    },
+                    }),
                     vec![],
                     vec![shape[axis]],
                     DType::Int64,

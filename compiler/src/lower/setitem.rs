@@ -23,6 +23,7 @@ use super::indexing::Item;
 use super::inplace::numpy_shape;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
+use crate::ops::Creation;
 use crate::tileable::TileableId;
 use marsc_grammar::ast::{BinOp, Expr, ExprKind, Ident};
 use marsc_grammar::{Diagnostic, Span};
@@ -367,7 +368,9 @@ impl Lowerer<'_> {
                 // NumPy's checks of `x[idx] OP v` (dtypes, shapes) on a stand-in of
                 // the region, so that they come before the stage.
                 let stand_in = self.add_derived(
-                    crate::tileable::TileOp::Full(marsc_runtime::Scalar::from_f64(0.0, dtype)),
+                    crate::tileable::TileOp::Create(Creation::Full(
+                        marsc_runtime::Scalar::from_f64(0.0, dtype),
+                    )),
                     vec![],
                     region_shape.clone(),
                     dtype,

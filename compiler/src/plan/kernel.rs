@@ -6,14 +6,11 @@
 
 use crate::chunk::corners::corner_pieces;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
-use marsc_runtime::chunk_kernel::{
-    AssemblePiece, Kernel, LiteralSpec, LoadSpec, RandomSpec, ReduceSpec, SaveFile,
-};
-use marsc_runtime::kernels::cast_scalar;
+use crate::ops::creation::{ChunkSite, CreationShared};
+use marsc_runtime::chunk_kernel::{AssemblePiece, Kernel, ReduceSpec, SaveFile};
 use marsc_runtime::kernels::reduce::reads_chunk_offset;
 use marsc_runtime::kernels::shape::SliceItem;
-use marsc_runtime::storage::{ReaderRef, SaveFormat, SharedReaders};
-use marsc_runtime::Scalar;
+use marsc_runtime::storage::{SaveFormat, SharedReaders};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -21,9 +18,7 @@ use std::sync::Arc;
 #[derive(Default)]
 struct StepShared {
     axes: Option<Arc<[usize]>>,
-    literal: Option<Arc<LiteralSpec>>,
-    random: Option<Arc<RandomSpec>>,
-    load: Option<Arc<LoadSpec>>,
+    creation: CreationShared,
     reduce: Option<Arc<ReduceSpec>>,
     save: Option<Arc<SaveFile>>,
 }
@@ -56,91 +51,11 @@ impl<'a> KernelBuilder<'a> {
         let step_id = graph.chunk(chunk).step;
         let step = graph.step(step_id);
         let kernel = match &step.op {
-            ChunkOp::Full(value) => Kernel::Full {
-                shape: self.shape(chunk),
-                value: in_dtype(*value, step.dtype),
-            },
-            ChunkOp::Arange { start, step: delta } => Kernel::Arange {
-                start: in_dtype(*start, step.dtype),
-                step: in_dtype(*delta, step.dtype),
-                offset: self.first_axis(chunk).0,
-                len: self.first_axis(chunk).1,
-            },
-            ChunkOp::Linspace {
-                start,
-                stop,
-                num,
-                endpoint,
-            } => Kernel::Linspace {
-                start: *start,
-                stop: *stop,
-                num: *num,
-                endpoint: *endpoint,
-                dtype: step.dtype,
-                offset: self.first_axis(chunk).0,
-                len: self.first_axis(chunk).1,
-            },
-            ChunkOp::Eye { k } => self.eye(chunk, *k)?,
-            ChunkOp::Literal(values) => {
-                let spec = self.shared[step_id.index()]
-                    .literal
-                    .get_or_insert_with(|| {
-                        Arc::new(LiteralSpec {
-                            values: values.clone(),
-                            dtype: step.dtype,
-                            shape: step.layout.shape().to_vec(),
-                        })
-                    })
-                    .clone();
-                Kernel::Literal {
-                    spec,
-                    offset: self.offset(chunk),
-                    shape: self.shape(chunk),
-                }
-            }
-            ChunkOp::Random { dist, seed, stream } => {
-                let spec = self.shared[step_id.index()]
-                    .random
-                    .get_or_insert_with(|| {
-                        Arc::new(RandomSpec {
-                            dist: *dist,
-                            seed: *seed,
-                            stream: *stream,
-                            shape: step.layout.shape().to_vec(),
-                        })
-                    })
-                    .clone();
-                Kernel::Random {
-                    spec,
-                    offset: self.offset(chunk),
-                    shape: self.shape(chunk),
-                }
-            }
-            ChunkOp::Load { source } => {
-                let shared = &mut self.shared[step_id.index()];
-                let spec = shared
-                    .load
-                    .get_or_insert_with(|| {
-                        Arc::new(LoadSpec {
-                            store: source.clone(),
-                            reader: ReaderRef(
-                                source.reader(step.tileable.0, &mut self.shared_readers),
-                            ),
-                        })
-                    })
-                    .clone();
-                Kernel::Load {
-                    spec,
-                    offset: self.offset(chunk),
-                    shape: self.shape(chunk),
-                }
-            }
-            ChunkOp::Cached { .. } => {
-                return Err(format!(
-                    "chunk {} of a cached tensor is not in the session's cache",
-                    chunk.0
-                ))
-            }
+            ChunkOp::Create(op) => op.chunk_kernel(&mut CreationSite {
+                builder: self,
+                chunk,
+                step: step_id,
+            })?,
             ChunkOp::Unary(op) => Kernel::Unary(*op),
             ChunkOp::Binary { op, common } => Kernel::Binary {
                 op: *op,
@@ -281,21 +196,6 @@ impl<'a> KernelBuilder<'a> {
         Ok(kernel)
     }
 
-    fn eye(&mut self, chunk: ChunkId, k: i64) -> Result<Kernel, String> {
-        let graph = self.chunks;
-        let (offset, shape) = (self.offset(chunk), self.shape(chunk));
-        match (offset.as_slice(), shape.as_slice()) {
-            (&[row_offset, col_offset], &[rows, cols]) => Ok(Kernel::Eye {
-                shape: [rows, cols],
-                row_offset,
-                col_offset,
-                k,
-                dtype: graph.step_of(chunk).dtype,
-            }),
-            _ => Err(format!("internal error: eye chunk {chunk} is not 2-D")),
-        }
-    }
-
     /// `chunk`'s layout and grid position (in the reused buffer).
     fn place(&mut self, chunk: ChunkId) -> (&'a crate::chunk::Layout, &[usize]) {
         let graph: &'a ChunkGraph = self.chunks;
@@ -383,11 +283,48 @@ impl<'a> KernelBuilder<'a> {
     }
 }
 
-fn in_dtype(value: Scalar, dtype: marsc_runtime::DType) -> Scalar {
-    if value.dtype() == dtype {
-        value
-    } else {
-        cast_scalar(value, dtype)
+/// One chunk of a creation step, as `ops::creation` asks the planner about it.
+struct CreationSite<'b, 'a> {
+    builder: &'b mut KernelBuilder<'a>,
+    chunk: ChunkId,
+    step: StepId,
+}
+
+impl ChunkSite for CreationSite<'_, '_> {
+    fn chunk(&self) -> ChunkId {
+        self.chunk
+    }
+
+    fn dtype(&self) -> marsc_runtime::DType {
+        self.builder.chunks.step(self.step).dtype
+    }
+
+    fn tensor_shape(&self) -> &[usize] {
+        self.builder.chunks.step(self.step).layout.shape()
+    }
+
+    fn tileable(&self) -> u32 {
+        self.builder.chunks.step(self.step).tileable.0
+    }
+
+    fn offset(&mut self) -> Vec<usize> {
+        self.builder.offset(self.chunk)
+    }
+
+    fn shape(&mut self) -> Vec<usize> {
+        self.builder.shape(self.chunk)
+    }
+
+    fn first_axis(&mut self) -> (usize, usize) {
+        self.builder.first_axis(self.chunk)
+    }
+
+    fn shared(&mut self) -> &mut CreationShared {
+        &mut self.builder.shared[self.step.index()].creation
+    }
+
+    fn readers(&mut self) -> &mut SharedReaders {
+        &mut self.builder.shared_readers
     }
 }
 

@@ -9,6 +9,7 @@ use super::{tile, TileOptions};
 use crate::chunk::{verify, ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use crate::infer::index::{normalize_index, RawIndexItem};
 use crate::infer::nsplits::{infer_nsplits, InputLayout};
+use crate::ops::Creation;
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use marsc_grammar::Span;
 use marsc_runtime::kernels::reduce::{reduce_combine, reduce_finish, reduce_map, ReduceState};
@@ -58,7 +59,7 @@ fn eval_chunk(graph: &ChunkGraph, values: &[Value], chunk: ChunkId) -> Value {
     let arg = |i: usize| data(inputs[i]);
     let out_shape = graph.chunk_shape(chunk);
     let result = match &step.op {
-        ChunkOp::Literal(literal) => {
+        ChunkOp::Create(Creation::Literal(literal)) => {
             let flat: Vec<i64> = literal.iter().map(|s| s.as_f64() as i64).collect();
             let whole = ArrayD::from_shape_vec(IxDyn(step.layout.shape()), flat).unwrap();
             Ok(ArrayData::Int64(region_of(
@@ -249,7 +250,12 @@ impl Builder {
         } else {
             nsplits.to_vec()
         };
-        self.node(TileOp::Literal(values), &[], shape.to_vec(), nsplits)
+        self.node(
+            TileOp::Create(Creation::Literal(values)),
+            &[],
+            shape.to_vec(),
+            nsplits,
+        )
     }
 
     fn derived(&mut self, op: TileOp, inputs: &[TileableId], shape: Vec<usize>) -> TileableId {

@@ -122,14 +122,7 @@ impl Tiler<'_> {
     fn tile_node(&mut self, id: TileableId) -> TileResult<StepId> {
         let node = self.source.node(id);
         let step = match &node.op {
-            TileOp::Full(_)
-            | TileOp::Arange { .. }
-            | TileOp::Linspace { .. }
-            | TileOp::Eye { .. }
-            | TileOp::Literal(_)
-            | TileOp::Random { .. }
-            | TileOp::Load { .. }
-            | TileOp::Cached { .. } => self.tile_creation(id, node)?,
+            TileOp::Create(op) => self.tile_creation(id, node, op)?,
             TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
                 self.tile_elementwise(id, node)?
             }

@@ -14,6 +14,7 @@
 use super::grid_map::{push_box, GridMap};
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkOp, Layout, StepId};
+use crate::ops::Creation;
 use crate::tileable::{TileableId, TileableNode};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction, UnaryOp};
 use marsc_runtime::DType;
@@ -206,7 +207,7 @@ impl Tiler<'_> {
         let total = self.finish_reduce(sums, id, DType::Float16, sum, axes, true)?;
         let layout = self.layout(total).clone();
         let identity = GridMap::identity(&layout);
-        let divisor = ChunkOp::Full(marsc_runtime::Scalar::Float64(count as f64));
+        let divisor = ChunkOp::Create(Creation::Full(marsc_runtime::Scalar::Float64(count as f64)));
         let divisor = self.add_mapped(divisor, id, DType::Float64, layout.clone(), &[])?;
         let divide = ChunkOp::Binary {
             op: BinaryOp::Divide,

@@ -3,6 +3,7 @@
 
 use super::{tile, TileOptions};
 use crate::chunk::{verify, ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
+use crate::ops::Creation;
 use crate::tileable::{
     IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode,
 };
@@ -37,7 +38,11 @@ impl Program {
     }
 
     fn ones(&mut self, nsplits: &[&[usize]]) -> TileableId {
-        self.add(TileOp::Full(Scalar::Float64(1.0)), &[], nsplits)
+        self.add(
+            TileOp::Create(Creation::Full(Scalar::Float64(1.0))),
+            &[],
+            nsplits,
+        )
     }
 
     /// Tiles the program printing `shown`, checks `verify`, and returns the graph
@@ -424,7 +429,11 @@ fn saves_write_regions_between_init_and_commit() {
 fn keys_are_stable_and_content_addressed() {
     let build = |value: f64| {
         let mut program = Program::new();
-        let x = program.add(TileOp::Full(Scalar::Float64(value)), &[], &[&[2, 2]]);
+        let x = program.add(
+            TileOp::Create(Creation::Full(Scalar::Float64(value))),
+            &[],
+            &[&[2, 2]],
+        );
         let y = program.add(TileOp::Unary(UnaryOp::Exp), &[x], &[&[2, 2]]);
         program.tile(y)
     };
@@ -446,7 +455,7 @@ fn verify_rejects_a_chunk_with_the_wrong_arity() {
     let layout = crate::chunk::Layout::new(vec![vec![2]]);
     let x = graph
         .add_step(
-            ChunkOp::Full(Scalar::Float64(1.0)),
+            ChunkOp::Create(Creation::Full(Scalar::Float64(1.0))),
             TileableId(0),
             DType::Float64,
             layout.clone(),
@@ -471,7 +480,7 @@ fn verify_rejects_misaligned_elementwise_inputs() {
     let mut graph = ChunkGraph::new();
     let x = graph
         .add_step(
-            ChunkOp::Full(Scalar::Float64(1.0)),
+            ChunkOp::Create(Creation::Full(Scalar::Float64(1.0))),
             TileableId(0),
             DType::Float64,
             crate::chunk::Layout::new(vec![vec![2, 2]]),
@@ -522,9 +531,9 @@ fn loads_read_their_own_regions() {
         data_offset: 128,
     };
     let store = NpyStore::with_header(Path::new("data.npy"), header, false);
-    let load = TileOp::Load {
+    let load = TileOp::Create(Creation::Load {
         source: StoreRef::new(Arc::new(store)),
-    };
+    });
     let x = program.add(load, &[], &[&[1, 1], &[2, 1]]);
     let (graph, step) = program.tile(x);
     assert_eq!(graph.step(step).num_chunks, 4);

@@ -14,7 +14,6 @@
 use super::{IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use marsc_grammar::{LineIndex, Span};
 use marsc_runtime::kernels::histogram::Binning;
-use marsc_runtime::random::RandomDist;
 use std::fmt::{self, Write};
 
 /// A graph paired with its source text, so the dump can show `line:col`.
@@ -91,14 +90,7 @@ pub fn node_text(node: &TileableNode) -> String {
 /// The short name of an op (`add`, `sum`, `transpose`, `random.normal`).
 pub fn op_name(op: &TileOp) -> String {
     match op {
-        TileOp::Full(_) => "full".into(),
-        TileOp::Arange { .. } => "arange".into(),
-        TileOp::Linspace { .. } => "linspace".into(),
-        TileOp::Eye { .. } => "eye".into(),
-        TileOp::Literal(_) => "literal".into(),
-        TileOp::Random { dist, .. } => format!("random.{}", random_name(dist)),
-        TileOp::Load { .. } => "load".into(),
-        TileOp::Cached { .. } => "cached".into(),
+        TileOp::Create(op) => op.tile_name(),
         TileOp::Unary(op) => op.name().into(),
         TileOp::Binary { op, .. } => op.name().into(),
         TileOp::Where => "where".into(),
@@ -131,76 +123,14 @@ pub fn op_name(op: &TileOp) -> String {
     }
 }
 
-fn random_name(dist: &RandomDist) -> &'static str {
-    match dist {
-        RandomDist::Uniform01 => "random",
-        RandomDist::Uniform { .. } => "uniform",
-        RandomDist::StandardNormal => "randn",
-        RandomDist::Normal { .. } => "normal",
-        RandomDist::Randint { .. } => "randint",
-        RandomDist::Gamma { .. } => "gamma",
-        RandomDist::Beta { .. } => "beta",
-        RandomDist::Poisson { .. } => "poisson",
-        RandomDist::Binomial { .. } => "binomial",
-    }
-}
-
-/// Most literals are short; longer ones are elided so dumps stay one line per node.
+/// Long lists (a compress's block counts) show their first values, as a literal's
+/// do (`ops::creation`), so dumps stay one line per node.
 const LITERAL_SHOWN: usize = 8;
 
 /// The op's parameters as `name=value` texts, in a fixed order.
 fn op_parameters(op: &TileOp) -> Vec<String> {
     match op {
-        TileOp::Full(value) => vec![format!("value={value}")],
-        TileOp::Arange { start, step } => vec![format!("start={start}"), format!("step={step}")],
-        TileOp::Linspace {
-            start,
-            stop,
-            num,
-            endpoint,
-        } => vec![
-            format!("start={start:?}"),
-            format!("stop={stop:?}"),
-            format!("num={num}"),
-            format!("endpoint={}", python_bool(*endpoint)),
-        ],
-        TileOp::Eye { k } => vec![format!("k={k}")],
-        TileOp::Literal(values) => {
-            let mut shown: Vec<String> = values
-                .iter()
-                .take(LITERAL_SHOWN)
-                .map(|v| v.to_string())
-                .collect();
-            if values.len() > LITERAL_SHOWN {
-                shown.push(format!("... {} values", values.len()));
-            }
-            vec![format!("[{}]", shown.join(", "))]
-        }
-        TileOp::Random { dist, seed, stream } => {
-            let mut parameters = match dist {
-                RandomDist::Uniform01 | RandomDist::StandardNormal => vec![],
-                RandomDist::Uniform { low, high } => {
-                    vec![format!("low={low:?}"), format!("high={high:?}")]
-                }
-                RandomDist::Normal { loc, scale } => {
-                    vec![format!("loc={loc:?}"), format!("scale={scale:?}")]
-                }
-                RandomDist::Randint { low, high } => {
-                    vec![format!("low={low}"), format!("high={high}")]
-                }
-                RandomDist::Gamma { shape, scale } => {
-                    vec![format!("shape={shape:?}"), format!("scale={scale:?}")]
-                }
-                RandomDist::Beta { a, b } => vec![format!("a={a:?}"), format!("b={b:?}")],
-                RandomDist::Poisson { lam } => vec![format!("lam={lam:?}")],
-                RandomDist::Binomial { n, p } => vec![format!("n={n}"), format!("p={p:?}")],
-            };
-            parameters.push(format!("seed={seed}"));
-            parameters.push(format!("stream={stream}"));
-            parameters
-        }
-        TileOp::Load { source } => source.dump_parameters(),
-        TileOp::Cached { key } => vec![format!("key={key:016x}")],
+        TileOp::Create(op) => op.tile_parameters(),
         TileOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
         TileOp::BinCounts(binning) => binning_parameters(binning),
         TileOp::Scatter { axis, touched } => vec![
@@ -399,6 +329,7 @@ pub(crate) fn binning_parameters(binning: &Binning) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::Creation;
     use marsc_runtime::ops::BinaryOp;
     use marsc_runtime::{DType, Scalar};
 
@@ -429,7 +360,7 @@ mod tests {
         let source = "a = 1\nb = a + 2\n";
         let mut graph = TileableGraph::new();
         let a = graph.add(node(
-            TileOp::Full(Scalar::Float64(1.0)),
+            TileOp::Create(Creation::Full(Scalar::Float64(1.0))),
             vec![],
             vec![1000, 1000],
             Span::new(4, 5),

@@ -70,6 +70,7 @@ fn escape(label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::Creation;
     use crate::tileable::{TileOp, TileableNode};
     use marsc_grammar::Span;
     use marsc_runtime::{DType, Scalar};
@@ -78,7 +79,7 @@ mod tests {
     fn boxes_edges_and_sinks() {
         let mut graph = TileableGraph::new();
         let a = graph.add(TileableNode {
-            op: TileOp::Full(Scalar::Float64(1.0)),
+            op: TileOp::Create(Creation::Full(Scalar::Float64(1.0))),
             inputs: vec![],
             shape: vec![4],
             dtype: DType::Float64,

@@ -2,47 +2,18 @@
 //! lowering has resolved names, bound arguments, normalized axes and indices, and
 //! decomposed conveniences (`clip`, `outer`, `stack`, 1-D `dot`, ...) into these.
 
+use crate::ops::Creation;
 use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
-use marsc_runtime::random::RandomDist;
-use marsc_runtime::storage::StoreRef;
-use marsc_runtime::{DType, Scalar};
+use marsc_runtime::DType;
 use std::sync::Arc;
 
 /// One tensor operation. Inputs are the node's `inputs`, in the order documented here.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TileOp {
     // ---- creation (no inputs) ----
-    /// Every element equal to the value (`ones`, `zeros`, `full`, `empty`, and Python
-    /// scalars used as operands, which become 0-d `Full` nodes). Value has the node's dtype.
-    Full(Scalar),
-    /// `arange`: element i is `start + i * delta` in the node's dtype, where (as NumPy
-    /// computes it) `delta = (start + step) - start`. `start`/`step` have the node's dtype.
-    Arange { start: Scalar, step: Scalar },
-    /// `linspace` (NumPy's algorithm: `step = (stop - start) / div`, element
-    /// `start + i * step`, the last element set to `stop` when `endpoint`).
-    Linspace {
-        start: f64,
-        stop: f64,
-        num: usize,
-        endpoint: bool,
-    },
-    /// `eye(N, M, k)`: ones on the k-th diagonal of a 2-D tensor.
-    Eye { k: i64 },
-    /// `tensor([...])`: literal data in C order, each value of the node's dtype.
-    Literal(Arc<[Scalar]>),
-    /// `random.*`: element with global flat index i is a function of (seed, stream, i).
-    Random {
-        dist: RandomDist,
-        seed: u64,
-        stream: u64,
-    },
-    /// `load(path)`: data from a store opened at compile time (its metadata is the
-    /// node's shape and dtype; how it is read is the store's own).
-    Load { source: StoreRef },
-    /// A tensor an earlier stage or REPL input computed, whose chunks are all in the
-    /// session's cache under the step key `key` (staged execution cuts the history
-    /// behind it: nothing before it is tiled or planned again).
-    Cached { key: u64 },
+    /// A creation op (`full`, `arange`, `linspace`, `eye`, literals, random, `load`,
+    /// cached tensors), declared with everything it knows in [`crate::ops::creation`].
+    Create(Creation),
 
     // ---- element-wise (inputs are broadcast against each other) ----
     /// One input; computes in `op.result_dtype(input)`.

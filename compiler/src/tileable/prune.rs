@@ -5,6 +5,7 @@
 //! what makes dumps minimal and independent of such incidental work.
 
 use super::{Output, PrintItem, TileableGraph, TileableId};
+use crate::ops::Creation;
 use std::collections::{HashMap, HashSet};
 
 /// Returns a graph with only the nodes reachable backwards from the outputs.
@@ -13,7 +14,7 @@ pub fn prune(graph: &TileableGraph) -> TileableGraph {
 }
 
 /// [`prune`], with the nodes `cut` gives a key for replaced by leaves
-/// (`TileOp::Cached` with that key): what only they needed is dropped. A session
+/// (`Creation::Cached` with that key): what only they needed is dropped. A session
 /// cuts the tensors whose chunks it has cached (staged execution).
 pub fn prune_cut(graph: &TileableGraph, cut: impl Fn(TileableId) -> Option<u64>) -> TileableGraph {
     let live = reached_nodes(graph, |id| cut(id).is_some());
@@ -32,7 +33,7 @@ pub fn prune_to(
     for &id in live {
         let mut node = graph.node(id).clone();
         if let Some(key) = cut(id) {
-            node.op = super::TileOp::Cached { key };
+            node.op = super::TileOp::Create(Creation::Cached { key });
             node.inputs.clear();
         }
         for input in &mut node.inputs {
@@ -137,7 +138,7 @@ mod tests {
 
     fn leaf(value: f64) -> TileableNode {
         TileableNode {
-            op: TileOp::Full(Scalar::Float64(value)),
+            op: TileOp::Create(Creation::Full(Scalar::Float64(value))),
             inputs: vec![],
             shape: vec![],
             dtype: DType::Float64,
@@ -177,7 +178,7 @@ mod tests {
         assert_eq!(pruned.len(), 2);
         assert_eq!(
             pruned.node(TileableId(0)).op,
-            TileOp::Full(Scalar::Float64(2.0))
+            TileOp::Create(Creation::Full(Scalar::Float64(2.0)))
         );
         assert_eq!(pruned.node(TileableId(1)).inputs, vec![TileableId(0)]);
         assert!(matches!(

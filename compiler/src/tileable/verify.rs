@@ -23,7 +23,7 @@ use super::{IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, Til
 use crate::error::Problems;
 use crate::infer::dtypes::promote_types;
 use crate::infer::shapes::{broadcast_shapes, broadcast_to_check, matmul_shape, reduced_shape};
-use marsc_runtime::{DType, Scalar};
+use marsc_runtime::DType;
 
 /// Returns every violated invariant (the first of each node), naming the node.
 pub fn verify(graph: &TileableGraph) -> Result<(), String> {
@@ -76,14 +76,7 @@ fn check_node(graph: &TileableGraph, id: TileableId, node: &TileableNode) -> Res
 
 fn check_arity(node: &TileableNode) -> Result<(), String> {
     let expected = match &node.op {
-        TileOp::Full(_)
-        | TileOp::Arange { .. }
-        | TileOp::Linspace { .. }
-        | TileOp::Eye { .. }
-        | TileOp::Literal(_)
-        | TileOp::Random { .. }
-        | TileOp::Load { .. }
-        | TileOp::Cached { .. } => Some(0),
+        TileOp::Create(_) => Some(0),
         TileOp::Binary { .. } | TileOp::MatMul => Some(2),
         TileOp::Linalg(
             marsc_runtime::kernels::linalg::LinalgOp::Solve
@@ -152,20 +145,8 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
     let size: usize = shape.iter().product();
     let first = inputs.first().map(|n| n.shape.as_slice()).unwrap_or(&[]);
     match &node.op {
-        TileOp::Full(_) | TileOp::Random { .. } | TileOp::Load { .. } | TileOp::Cached { .. } => {
-            Ok(())
-        }
-        TileOp::Arange { .. } => (shape.len() == 1)
-            .then_some(())
-            .ok_or("arange is not 1-D".into()),
-        TileOp::Linspace { num, .. } => expect_shape(shape, &[*num]),
-        TileOp::Eye { .. } => (shape.len() == 2)
-            .then_some(())
-            .ok_or("eye is not 2-D".into()),
-        TileOp::Literal(values) => (values.len() == size).then_some(()).ok_or(format!(
-            "{} literal values for {size} elements",
-            values.len()
-        )),
+        // Its dtype too (`check_dtype` has nothing left to check of it).
+        TileOp::Create(op) => op.verify(shape, node.dtype),
         TileOp::Unary(_) | TileOp::Cast | TileOp::Scan { .. } | TileOp::Rechunk => {
             if let TileOp::Scan { axis, .. } = node.op {
                 if axis >= first.len() {
@@ -415,13 +396,9 @@ fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result<(), String
 
 fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), String> {
     let dtype = node.dtype;
-    let scalar = |s: &Scalar| expect_dtype("a constant", s.dtype(), dtype);
     match &node.op {
-        TileOp::Full(value) => scalar(value),
-        TileOp::Arange { start, step } => scalar(start).and(scalar(step)),
-        TileOp::Literal(values) => values.iter().try_for_each(scalar),
-        TileOp::Linspace { .. } => expect_dtype("linspace", dtype, DType::Float64),
-        TileOp::Eye { .. } | TileOp::Load { .. } | TileOp::Cached { .. } => Ok(()),
+        // Checked with its shape.
+        TileOp::Create(_) => Ok(()),
         TileOp::IndexBlocks { .. } => {
             if !inputs[0].dtype.is_int() {
                 return Err("an index is not of an integer dtype".into());
@@ -473,10 +450,6 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         TileOp::SearchBlocks { .. } => {
             expect_dtype("v", inputs[1].dtype, inputs[0].dtype)?;
             expect_dtype("the counts", dtype, DType::Int64)
-        }
-        TileOp::Random { dist, .. } => {
-            let expected = dist.dtype();
-            expect_dtype("a random tensor", dtype, expected)
         }
         TileOp::Unary(op) => {
             let expected = op
@@ -552,12 +525,14 @@ fn check_scatter(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::Creation;
     use marsc_grammar::Span;
     use marsc_runtime::ops::BinaryOp;
+    use marsc_runtime::Scalar;
 
     fn full(shape: Vec<usize>, nsplits: Vec<Vec<usize>>) -> TileableNode {
         TileableNode {
-            op: TileOp::Full(Scalar::Float64(0.0)),
+            op: TileOp::Create(Creation::Full(Scalar::Float64(0.0))),
             inputs: vec![],
             shape,
             dtype: DType::Float64,

@@ -6,8 +6,8 @@
 //! A format implements three traits, one per stage of a store's life:
 //! - [`Store`], opened at compile time by [`open`]: the array's metadata (shape,
 //!   dtype, the store's native chunk grid), what the dumps show and the chunk keys
-//!   hash, and a [`StoreReader`] per run. `TileOp::Load` and `ChunkOp::Load` hold a
-//!   [`StoreRef`] to one.
+//!   hash, and a [`StoreReader`] per run. The compiler's creation op `load`
+//!   (`Creation::Load`, in both IRs) holds a [`StoreRef`] to one.
 //! - [`StoreReader`], the run-time side of a load: opened before the run (so a
 //!   missing or changed store is an error against its `load`, and a later save of
 //!   the same path cannot change what it reads), then read one N-d box per chunk,

@@ -16,6 +16,7 @@ use crate::lower::bind::{Arg, BoundArgs};
 use crate::lower::convert::str_arg;
 use crate::lower::value::Value;
 use crate::lower::{LowerResult, Lowerer};
+use crate::ops::Creation;
 use crate::tileable::{Output, TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::paths::file_identity;
@@ -57,7 +58,7 @@ impl Lowerer<'_> {
             (chunks, _) => self.resolve_spec(chunks.as_ref(), &shape, dtype, call_span)?,
         };
         let id = self.add_with_splits(
-            TileOp::Load { source },
+            TileOp::Create(Creation::Load { source }),
             vec![],
             shape,
             dtype,
@@ -207,7 +208,7 @@ impl Lowerer<'_> {
     ) -> LowerResult<()> {
         let identity = file_identity(file);
         let read = self.graph.ids().any(|id| match &self.graph.node(id).op {
-            TileOp::Load { source } => file_identity(source.path()) == identity,
+            TileOp::Create(Creation::Load { source }) => file_identity(source.path()) == identity,
             _ => false,
         });
         if read {

@@ -11,6 +11,7 @@ use crate::lower::convert::str_arg;
 use crate::lower::indexing::Item;
 use crate::lower::value::{NpzValue, Value};
 use crate::lower::{LowerResult, Lowerer};
+use crate::ops::Creation;
 use crate::tileable::TileOp;
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::paths::file_identity;
@@ -77,7 +78,13 @@ impl Lowerer<'_> {
         };
         let source = npz.archive.open(entry);
         let (shape, dtype) = (entry.header.shape.clone(), entry.header.dtype);
-        let id = self.add_created(TileOp::Load { source }, shape, dtype, None, span)?;
+        let id = self.add_created(
+            TileOp::Create(Creation::Load { source }),
+            shape,
+            dtype,
+            None,
+            span,
+        )?;
         Ok(Value::Tensor(id))
     }
 

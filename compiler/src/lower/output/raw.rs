@@ -10,6 +10,7 @@ use crate::lower::convert::{int_arg, str_arg};
 use crate::lower::dtype_args::dtype_arg;
 use crate::lower::value::Value;
 use crate::lower::{LowerResult, Lowerer};
+use crate::ops::Creation;
 use marsc_grammar::Diagnostic;
 use marsc_runtime::paths::file_identity;
 use marsc_runtime::storage::{self, SaveFormat};
@@ -68,7 +69,7 @@ impl Lowerer<'_> {
         })?;
         let shape = source.metadata().shape.clone();
         let id = self.add_created(
-            crate::tileable::TileOp::Load { source },
+            crate::tileable::TileOp::Create(Creation::Load { source }),
             shape,
             dtype,
             args.chunks.as_ref(),

@@ -14,6 +14,7 @@ use crate::lower::bind::{Arg, BoundArgs};
 use crate::lower::convert::{int_arg, str_arg};
 use crate::lower::value::Value;
 use crate::lower::{LowerResult, Lowerer};
+use crate::ops::Creation;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::paths::file_identity;
@@ -56,7 +57,14 @@ impl Lowerer<'_> {
             }
             (chunks, _) => self.resolve_spec(chunks.as_ref(), &shape, dtype, span)?,
         };
-        let id = self.add_with_splits(TileOp::Load { source }, vec![], shape, dtype, nsplits, span);
+        let id = self.add_with_splits(
+            TileOp::Create(Creation::Load { source }),
+            vec![],
+            shape,
+            dtype,
+            nsplits,
+            span,
+        );
         Ok(Value::Tensor(id))
     }
 
@@ -150,7 +158,7 @@ impl Lowerer<'_> {
     ) -> LowerResult<()> {
         let identity = file_identity(path);
         let read = self.graph.ids().any(|id| match &self.graph.node(id).op {
-            TileOp::Load { source } => {
+            TileOp::Create(Creation::Load { source }) => {
                 (source.path().starts_with(path) || file_identity(source.path()) == identity)
                     && (&**source as &dyn std::any::Any)
                         .downcast_ref::<ZarrStore>()

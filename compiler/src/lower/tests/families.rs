@@ -5,6 +5,7 @@
 //! dump format itself.
 
 use super::support::{dump, lower_script};
+use crate::ops::Creation;
 use crate::tileable::{Output, TileOp, TileableGraph};
 use marsc_runtime::ops::{BinaryOp, ReduceOp};
 use marsc_runtime::random::RandomDist;
@@ -266,7 +267,7 @@ fn random_ops(graph: &TileableGraph) -> Vec<(RandomDist, u64, u64)> {
     graph
         .ids()
         .filter_map(|id| match graph.node(id).op {
-            TileOp::Random { dist, seed, stream } => Some((dist, seed, stream)),
+            TileOp::Create(Creation::Random { dist, seed, stream }) => Some((dist, seed, stream)),
             _ => None,
         })
         .collect()

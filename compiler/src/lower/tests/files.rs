@@ -3,6 +3,7 @@
 
 use super::support::lower_with;
 use crate::lower::LowerOptions;
+use crate::ops::Creation;
 use crate::tileable::{Output, TileOp, TileableId};
 use marsc_runtime::storage::npy::header::encode_header;
 use marsc_runtime::DType;
@@ -37,7 +38,7 @@ fn load_reads_shape_and_dtype_from_the_header() {
     );
     assert_eq!(node.nsplits, [vec![3, 3], vec![2, 2]]);
     match &node.op {
-        TileOp::Load { source } => {
+        TileOp::Create(Creation::Load { source }) => {
             assert_eq!(source.path(), dir.path().join("data.npy"));
             assert_eq!(
                 source.dump_parameters()[1..],
