@@ -7,6 +7,7 @@
 
 use super::call::{leaf_fill_address, FILL_SLOT_ELEMENTS};
 use super::externs::{leaf_fill_extern, leaf_value_extern, Extern};
+use super::float16;
 use super::graph::{LeafKind, NodeKind, SLOTS_PER_LEAF};
 use super::key::{accumulator_dtype, uses_pairwise, KernelKey, Mode};
 use super::loops::CountedLoop;
@@ -548,7 +549,12 @@ fn extreme(
     value: Value,
     dtype: DType,
 ) -> Value {
-    if dtype.is_float() {
+    if dtype == DType::Float16 {
+        // Compared as float32, the float16 bits kept as they are.
+        let (wide_acc, wide_value) = (float16::widen(b, acc), float16::widen(b, value));
+        let keep = float_keeps(b, largest, wide_acc, wide_value);
+        b.ins().select(keep, acc, value)
+    } else if dtype.is_float() {
         let keep = float_keeps(b, largest, acc, value);
         b.ins().select(keep, acc, value)
     } else if dtype == DType::Bool {
