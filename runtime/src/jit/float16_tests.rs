@@ -6,11 +6,11 @@
 //! narrowed to float16; and a property test of random float16 programs that must
 //! compile.
 
-use super::tests::{interpret, jit, op, subtask};
+use super::tests::{assert_same, interpret, jit, op, reduce_map, subtask};
 use crate::array::ArrayData;
 use crate::chunk_kernel::{ChunkValue, Kernel};
 use crate::dtype::DType;
-use crate::ops::{BinaryOp, UnaryOp};
+use crate::ops::{BinaryOp, ReduceOp, UnaryOp};
 use crate::plan::{OpArg, PlanOp};
 use crate::scalar::Scalar;
 use half::f16;
@@ -220,6 +220,103 @@ fn every_float32_and_float64_rounding_case_narrows_as_the_interpreter() {
     assert_bit_identical(ops, &[x], "float64 astype(float16)");
 }
 
+fn float16_array(shape: &[usize], value: impl Fn(usize) -> f32) -> ChunkValue {
+    let len: usize = shape.iter().product();
+    let values: Vec<f16> = (0..len).map(|i| f16::from_f32(value(i))).collect();
+    ChunkValue::Array(ArrayData::Float16(
+        ArrayD::from_shape_vec(IxDyn(shape), values).expect("shape"),
+    ))
+}
+
+#[test]
+fn float16_reduction_tails_compile_and_keep_the_interpreters_float32_totals() {
+    use OpArg::{Input, Local};
+    let ops_of = |reduce: ReduceOp, axes: Vec<usize>, shape: &[usize], chained: bool| {
+        if chained {
+            // (x * 2 + 1) rounded to float16 twice, then reduced.
+            vec![
+                constant(Scalar::Float16(f16::from_f32(2.0))),
+                binary(BinaryOp::Multiply, DType::Float16, Input(0), Local(0)),
+                constant(Scalar::Float16(f16::ONE)),
+                binary(BinaryOp::Add, DType::Float16, Local(1), Local(2)),
+                op(reduce_map(reduce, axes, shape), &[Local(3)]),
+            ]
+        } else {
+            vec![op(reduce_map(reduce, axes, shape), &[Input(0)])]
+        }
+    };
+    let reductions = [
+        ReduceOp::Sum,
+        ReduceOp::Mean,
+        ReduceOp::Prod,
+        ReduceOp::Max,
+        ReduceOp::Min,
+        ReduceOp::All,
+        ReduceOp::Any,
+        ReduceOp::CountNonzero,
+    ];
+    // Runs shorter and longer than a pairwise block and than NumPy's 8192-element
+    // cast buffer, whole axes and leading axes (rows accumulated).
+    let cases: Vec<(Vec<usize>, Vec<Vec<usize>>)> = vec![
+        (vec![0], vec![vec![0]]),
+        (vec![7], vec![vec![0]]),
+        (vec![300], vec![vec![0]]),
+        (vec![20_001], vec![vec![0]]),
+        (vec![6, 5], vec![vec![0], vec![1], vec![0, 1]]),
+        (vec![3, 9000], vec![vec![1], vec![0]]),
+        (vec![4, 3, 5], vec![vec![0, 1], vec![2], vec![1]]),
+    ];
+    for (shape, axes_list) in cases {
+        // Finite values (states compare with `==`), some exact zeros.
+        let x = float16_array(&shape, |i| ((i as f32 * 0.37).sin() * 3.0).round() / 4.0);
+        for axes in axes_list {
+            for reduce in reductions {
+                for chained in [false, true] {
+                    let ops = ops_of(reduce, axes.clone(), &shape, chained);
+                    let inputs = std::slice::from_ref(&x);
+                    let expected = interpret(&ops, inputs).expect("the interpreter runs");
+                    let Some(got) = jit(&subtask(ops, 1), inputs) else {
+                        // Float sums the JIT leaves to the interpreter's own order
+                        // (`checked_kernel`), as it does for float32.
+                        let single = op(reduce_map(reduce, axes.clone(), &shape), &[Input(0)]);
+                        let x32 = crate::kernels::cast(x.array().expect("data"), DType::Float32);
+                        let compiled = jit(&subtask(vec![single], 1), &[ChunkValue::Array(x32)]);
+                        assert!(
+                            compiled.is_none(),
+                            "{} over {axes:?} of {shape:?}: float32 compiles",
+                            reduce.name()
+                        );
+                        continue;
+                    };
+                    assert_eq!(
+                        expected,
+                        got,
+                        "{} over {axes:?} of {shape:?} (chained: {chained})",
+                        reduce.name()
+                    );
+                }
+            }
+        }
+    }
+    // NaNs, infinities and signed zeros through the extremes and truth tails.
+    let special = [
+        0.0,
+        -0.0,
+        f32::NAN,
+        1.5,
+        f32::INFINITY,
+        -2.0,
+        f32::NEG_INFINITY,
+    ];
+    let x = float16_array(&[7, 6], |i| special[(i * 5 + i / 7) % special.len()]);
+    for reduce in reductions {
+        for axes in [vec![0], vec![1], vec![0, 1]] {
+            let ops = ops_of(reduce, axes, &[7, 6], false);
+            assert_same(&subtask(ops, 1), std::slice::from_ref(&x));
+        }
+    }
+}
+
 // ---- random float16 programs: they must compile, and match ----
 
 const SPECIAL: [f32; 14] = [
@@ -324,7 +421,16 @@ fn program(inputs: usize, steps: &[Step]) -> Vec<PlanOp<Kernel>> {
 }
 
 fn float16_input() -> impl Strategy<Value = ChunkValue> {
-    let shapes: Vec<Vec<usize>> = vec![vec![3, 4], vec![4], vec![1, 4], vec![], vec![2, 3, 4]];
+    // Rows of 17 and 9 run the SIMD loop (8 elements a step) and a scalar tail.
+    let shapes: Vec<Vec<usize>> = vec![
+        vec![3, 4],
+        vec![4],
+        vec![1, 4],
+        vec![],
+        vec![2, 3, 4],
+        vec![17],
+        vec![2, 9],
+    ];
     prop::sample::select(shapes).prop_flat_map(|shape| {
         let len: usize = shape.iter().product();
         prop::collection::vec(prop::sample::select(SPECIAL.to_vec()), len).prop_map(move |v| {

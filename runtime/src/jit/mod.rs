@@ -1,5 +1,6 @@
 //! The Cranelift JIT: compiles each eligible subtask (element-wise ops over the real
-//! dtypes, float16 computed in float32 and rounded after each op as NumPy's, casts, comparisons, `where`, creation ops read by global element index,
+//! dtypes, float16 computed in float32 and rounded after each op as NumPy's, casts,
+//! comparisons, `where`, creation ops read by global element index,
 //! and an optional `reduce.map` tail: argmax/argmin tails take two compiled passes,
 //! `arg`) into one native row function, and rewrites the
 //! plan so the subtask runs it as a single [`Kernel::Jit`] op per published value (or

@@ -227,7 +227,7 @@ impl OpEmitter<'_> {
         }
     }
 
-    fn float_unary(
+    pub(super) fn float_unary(
         &mut self,
         b: &mut FunctionBuilder<'_>,
         op: UnaryOp,
