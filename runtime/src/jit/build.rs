@@ -70,7 +70,11 @@ impl<'a> Builder<'a> {
                     return None;
                 };
                 let input = self.arg(*arg)?;
-                if interpreted_only(self.dtype(input)) {
+                // float16 argmax/argmin tails run interpreted (the values they read
+                // are compiled).
+                let arg = matches!(spec.reduction.op, ReduceOp::ArgMax | ReduceOp::ArgMin);
+                let half = self.dtype(input) == DType::Float16;
+                if interpreted_only(self.dtype(input)) || (half && arg) {
                     return None;
                 }
                 (input, Some(spec.clone()), offset.clone())
@@ -184,7 +188,7 @@ impl Builder<'_> {
             .iter()
             .map(|&arg| self.arg(arg))
             .collect::<Option<Vec<u32>>>()?;
-        // float16 and complex run interpreted: no kernel reads or writes them.
+        // Complex runs interpreted: no kernel reads or writes it.
         if args.iter().any(|&arg| interpreted_only(self.dtype(arg))) {
             return None;
         }
@@ -403,9 +407,9 @@ fn chunk_inside(global: &[usize], offset: &[usize], shape: &[usize]) -> bool {
         })
 }
 
-/// The dtypes no JIT kernel reads or writes: float16 and complex64/complex128.
+/// The dtypes no JIT kernel reads or writes: complex64/complex128.
 fn interpreted_only(dtype: DType) -> bool {
-    dtype == DType::Float16 || dtype.is_complex()
+    dtype.is_complex()
 }
 
 /// Whether creation leaves (ranges, literals, random draws) of `dtype` are filled by
@@ -469,7 +473,8 @@ fn binary_result(op: BinaryOp, common: DType, exponent_known: bool) -> Option<DT
                 | LogicalOr
                 | LogicalXor
         ),
-        DType::Float32 | DType::Float64 => true,
+        // float16 computes in float32 (see `float16`), with float32's functions.
+        DType::Float16 | DType::Float32 | DType::Float64 => true,
         _ => false,
     };
     supported.then_some(output)

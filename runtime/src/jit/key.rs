@@ -42,6 +42,9 @@ pub struct KernelKey {
 pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, String> {
     use ReduceOp::*;
     Ok(match op {
+        // float16 sums, products and means accumulate in float32, as NumPy's (and the
+        // interpreter's, whose state holds the float32 totals).
+        Sum | Prod | Mean if input == DType::Float16 => DType::Float32,
         // The result dtype (`ops.rs`): sums in int64/uint64 or the float itself, a
         // float32 mean in float32 as NumPy's (and the interpreter's), counts in int64.
         Sum | Prod | Mean | Max | Min | All | Any | CountNonzero => op.result_dtype(input),

@@ -1,5 +1,6 @@
-//! The Cranelift JIT: compiles each eligible subtask (element-wise ops over the five
-//! dtypes, casts, comparisons, `where`, creation ops read by global element index,
+//! The Cranelift JIT: compiles each eligible subtask (element-wise ops over the real
+//! dtypes, float16 computed in float32 and rounded after each op as NumPy's, casts,
+//! comparisons, `where`, creation ops read by global element index,
 //! and an optional `reduce.map` tail: argmax/argmin tails take two compiled passes,
 //! `arg`) into one native row function, and rewrites the
 //! plan so the subtask runs it as a single [`Kernel::Jit`] op per published value (or
@@ -14,7 +15,8 @@
 //! 3. ABI: `call` (the row function's argument slots, the callbacks compiled code
 //!    calls, and the call itself: the JIT's only unsafe code) and `externs` (the
 //!    functions compiled code may call, by name and address);
-//! 4. lowering to CLIF: `scalar_ops` (one scalar or lane op), `accumulate` (folds),
+//! 4. lowering to CLIF: `scalar_ops` (one scalar or lane op), `float16` (float16 bits
+//!    to and from float32, which float16 ops compute in), `accumulate` (folds),
 //!    `loops`, `codegen` (a row function), `pairwise` (NumPy's pairwise sums);
 //! 5. `cache`: compile once per key, process-wide, outside its lock;
 //! 6. running a chunk: `run_chunk` (one pass into a buffer or a saved file), `passes` and
@@ -35,6 +37,7 @@ mod cache;
 mod call;
 pub mod codegen;
 mod externs;
+mod float16;
 pub mod graph;
 pub mod key;
 pub mod layout;
@@ -576,6 +579,8 @@ pub fn kernel_listing(plan: &Plan<Kernel>) -> String {
     listing
 }
 
+#[cfg(test)]
+mod float16_tests;
 #[cfg(test)]
 mod grouped_tests;
 #[cfg(test)]

@@ -515,8 +515,12 @@ pub(super) fn keepdims_shape(shape: &[usize], axes: Option<&[usize]>) -> Vec<usi
 fn identity(op: ReduceOp, dtype: DType) -> Scalar {
     let value = match (op, dtype) {
         (ReduceOp::Prod, _) | (ReduceOp::All, _) => Scalar::Int64(1),
-        (ReduceOp::Max, DType::Float32 | DType::Float64) => Scalar::Float64(f64::NEG_INFINITY),
-        (ReduceOp::Min, DType::Float32 | DType::Float64) => Scalar::Float64(f64::INFINITY),
+        (ReduceOp::Max, DType::Float16 | DType::Float32 | DType::Float64) => {
+            Scalar::Float64(f64::NEG_INFINITY)
+        }
+        (ReduceOp::Min, DType::Float16 | DType::Float32 | DType::Float64) => {
+            Scalar::Float64(f64::INFINITY)
+        }
         (ReduceOp::Max | ReduceOp::Min, DType::UInt64) => {
             Scalar::UInt64(if op == ReduceOp::Max { 0 } else { u64::MAX })
         }

@@ -5,6 +5,7 @@
 //! of the interpreter's own Rust functions (see `externs`).
 
 use super::externs::{binary_extern, float_to_int_extern, unary_extern, Extern};
+use super::float16;
 use crate::dtype::DType;
 use crate::ops::semantics::{binary_scalar, BinaryScalar, Comparison, Logic};
 use crate::ops::{BinaryOp, UnaryOp};
@@ -12,8 +13,8 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, FuncRef, InstBuilder, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
-/// The Cranelift type holding one element of `dtype` (bool is a 0/1 byte; float16,
-/// which no kernel computes in, its bits).
+/// The Cranelift type holding one element of `dtype` (bool is a 0/1 byte; float16 its
+/// bits, widened to float32 by each op that computes on it: see `float16`).
 pub fn scalar_type(dtype: DType) -> Type {
     match dtype {
         DType::Bool | DType::Int8 | DType::UInt8 => types::I8,
@@ -66,7 +67,11 @@ impl OpEmitter<'_> {
 
     /// NumPy's truth value as a 0/1 byte (NaN is true).
     pub fn truthy(&mut self, b: &mut FunctionBuilder<'_>, value: Value, dtype: DType) -> Value {
-        if dtype.is_float() {
+        if dtype == DType::Float16 {
+            // Any bits but a signed zero's.
+            let magnitude = b.ins().band_imm_s(value, 0x7fff);
+            b.ins().icmp_imm_s(IntCC::NotEqual, magnitude, 0)
+        } else if dtype.is_float() {
             let zero = Self::float_const(b, dtype, 0.0);
             b.ins().fcmp(FloatCC::NotEqual, value, zero)
         } else {
@@ -89,6 +94,23 @@ impl OpEmitter<'_> {
         let to_type = scalar_type(to);
         Ok(match (from, to) {
             (_, Bool) => self.truthy(b, value, from),
+            // float16 reads as the float32 it widens to (`kernels::cast`).
+            (Float16, _) => {
+                let wide = float16::widen(b, value);
+                self.cast(b, wide, Float32, to)?
+            }
+            (Bool, Float16) => {
+                let one = b.ins().iconst(types::I16, 0x3c00);
+                let zero = b.ins().iconst(types::I16, 0);
+                b.ins().select(value, one, zero)
+            }
+            (Float32, Float16) => float16::narrow(b, value),
+            (Float64, Float16) => float16::narrow_f64(b, value),
+            // An integer through float32 (which rounds it once), as `kernels::cast`.
+            (_, Float16) => {
+                let single = self.cast(b, value, from, Float32)?;
+                float16::narrow(b, single)
+            }
             (Bool, _) if to.is_int() => resize_int(b, value, DType::UInt8, to),
             (Bool, Float32 | Float64) => {
                 let wide = b.ins().uextend(types::I32, value);
@@ -148,11 +170,21 @@ impl OpEmitter<'_> {
     ) -> Result<Value, String> {
         use UnaryOp::*;
         match op {
-            IsNan | IsInf | IsFinite | LogicalNot => return Ok(self.predicate(b, op, x, input)),
+            LogicalNot => return Ok(self.predicate(b, op, x, input)),
+            IsNan | IsInf | IsFinite if input == DType::Float16 => {
+                let wide = float16::widen(b, x);
+                return Ok(self.predicate(b, op, wide, DType::Float32));
+            }
+            IsNan | IsInf | IsFinite => return Ok(self.predicate(b, op, x, input)),
             _ => {}
         }
         let x = self.cast(b, x, input, output)?;
-        if output.is_float() {
+        if output == DType::Float16 {
+            // Computed in float32 and rounded back, as NumPy's float16 loops.
+            let wide = float16::widen(b, x);
+            let result = self.float_unary(b, op, wide, DType::Float32)?;
+            Ok(float16::narrow(b, result))
+        } else if output.is_float() {
             self.float_unary(b, op, x, output)
         } else if output.is_int() {
             self.int_unary(b, op, x, output)
@@ -195,7 +227,7 @@ impl OpEmitter<'_> {
         }
     }
 
-    fn float_unary(
+    pub(super) fn float_unary(
         &mut self,
         b: &mut FunctionBuilder<'_>,
         op: UnaryOp,
@@ -278,10 +310,19 @@ impl OpEmitter<'_> {
         let no_loop = |dtype: DType| format!("{} has no {dtype} loop", op.name());
         let loop_dtype = op.loop_dtype(common).map_err(|_| no_loop(common))?;
         let scalar = binary_scalar(op, loop_dtype).ok_or_else(|| no_loop(loop_dtype))?;
-        let x = self.cast(b, x, x_dtype, loop_dtype)?;
-        let y = self.cast(b, y, y_dtype, loop_dtype)?;
+        let mut x = self.cast(b, x, x_dtype, loop_dtype)?;
+        let mut y = self.cast(b, y, y_dtype, loop_dtype)?;
+        // A float16 loop computes in float32 and rounds its float results back.
+        let half = loop_dtype == DType::Float16;
+        let loop_dtype = if half {
+            x = float16::widen(b, x);
+            y = float16::widen(b, y);
+            DType::Float32
+        } else {
+            loop_dtype
+        };
         let float = loop_dtype.is_float();
-        Ok(match scalar {
+        let value = match scalar {
             S::Compare(comparison) => compare(b, comparison, x, y, loop_dtype),
             S::Logical(logic) => {
                 let x = self.truthy(b, x, loop_dtype);
@@ -315,6 +356,11 @@ impl OpEmitter<'_> {
                 let ext = binary_extern(function, loop_dtype).ok_or_else(|| no_loop(loop_dtype))?;
                 self.call(b, ext, &[x, y])?
             }
+        };
+        Ok(match scalar {
+            S::Compare(_) | S::Logical(_) | S::Bits(_) => value,
+            _ if half => float16::narrow(b, value),
+            _ => value,
         })
     }
 }

@@ -33,7 +33,10 @@ pub(super) fn op(kernel: Kernel, args: &[OpArg]) -> PlanOp<Kernel> {
 }
 
 /// Runs the subtask's ops one by one in the interpreter; the last op's value.
-fn interpret(ops: &[PlanOp<Kernel>], inputs: &[ChunkValue]) -> Result<ChunkValue, String> {
+pub(super) fn interpret(
+    ops: &[PlanOp<Kernel>],
+    inputs: &[ChunkValue],
+) -> Result<ChunkValue, String> {
     let mut values: Vec<ChunkValue> = Vec::new();
     for op in ops {
         let args: Vec<&ChunkValue> = op
