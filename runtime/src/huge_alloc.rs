@@ -61,8 +61,9 @@ fn keeping_allowed_with(threshold: Option<std::ffi::OsString>) -> bool {
     threshold.is_none()
 }
 
-/// How many jobs now need freed buffers to go back to the system at once.
-static PROMPT_RELEASE_JOBS: AtomicUsize = AtomicUsize::new(0);
+/// How many [`KeepNothing`] guards are alive (jobs under a memory limit, compiles):
+/// while any is, freed blocks are not kept.
+static KEEPING_SUSPENDED: AtomicUsize = AtomicUsize::new(0);
 
 /// Makes freed chunk buffers go back to the system at once until the guard is
 /// dropped (a job under a memory limit holds one while it runs, so the resident set
@@ -80,21 +81,11 @@ static PROMPT_RELEASE_JOBS: AtomicUsize = AtomicUsize::new(0);
 /// `MALLOC_MMAP_THRESHOLD_` variable does at start-up) turns that dynamic behaviour
 /// off. glibc has no way back to the dynamic threshold, so it stays fixed for the
 /// rest of the process, which costs only a mapping per buffer of 1 to 4 MiB.
-pub fn release_promptly() -> PromptRelease {
-    PROMPT_RELEASE_JOBS.fetch_add(1, Ordering::SeqCst);
+pub fn release_promptly() -> KeepNothing {
+    let guard = keep_nothing();
     fix_glibc_mmap_threshold();
     FreeBlocks::lock().release_all();
-    PromptRelease(())
-}
-
-/// A job's claim that freed buffers go back at once; see [`release_promptly`].
-#[derive(Debug)]
-pub struct PromptRelease(());
-
-impl Drop for PromptRelease {
-    fn drop(&mut self) {
-        PROMPT_RELEASE_JOBS.fetch_sub(1, Ordering::SeqCst);
-    }
+    guard
 }
 
 /// Stops freed large blocks from being kept until the guard is dropped, without
@@ -105,22 +96,20 @@ impl Drop for PromptRelease {
 /// about 140 MB; chunk buffers of a run, which come and go at one length, are
 /// what keeping is for).
 pub fn keep_nothing() -> KeepNothing {
-    KEEP_NOTHING_HOLDERS.fetch_add(1, Ordering::SeqCst);
+    KEEPING_SUSPENDED.fetch_add(1, Ordering::SeqCst);
     KeepNothing(())
 }
 
-/// See [`keep_nothing`].
+/// A claim that freed blocks are not kept, from [`keep_nothing`] or
+/// [`release_promptly`]; dropping it ends the claim.
 #[derive(Debug)]
 pub struct KeepNothing(());
 
 impl Drop for KeepNothing {
     fn drop(&mut self) {
-        KEEP_NOTHING_HOLDERS.fetch_sub(1, Ordering::SeqCst);
+        KEEPING_SUSPENDED.fetch_sub(1, Ordering::SeqCst);
     }
 }
-
-/// How many [`KeepNothing`] guards are alive.
-static KEEP_NOTHING_HOLDERS: AtomicUsize = AtomicUsize::new(0);
 
 /// Gives memory nobody uses back to the system: the kept large blocks, and with
 /// glibc the free pages inside malloc's heaps (`malloc_trim`, which walks the free
@@ -154,9 +143,7 @@ fn fix_glibc_mmap_threshold() {
 /// environment once; the read allocates only small strings, which the system
 /// allocator serves). Kernels that keep scratch space between calls ask it too.
 pub(crate) fn keeping_allowed() -> bool {
-    if PROMPT_RELEASE_JOBS.load(Ordering::Relaxed) > 0
-        || KEEP_NOTHING_HOLDERS.load(Ordering::Relaxed) > 0
-    {
+    if KEEPING_SUSPENDED.load(Ordering::Relaxed) > 0 {
         return false;
     }
     match KEEPING.load(Ordering::Relaxed) {
