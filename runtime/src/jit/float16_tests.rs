@@ -6,7 +6,7 @@
 //! narrowed to float16; and a property test of random float16 programs that must
 //! compile.
 
-use super::tests::{assert_same, interpret, jit, op, reduce_map, subtask};
+use super::tests::{assert_same, interpret, jit, op, program, reduce_map, subtask, Step};
 use crate::array::ArrayData;
 use crate::chunk_kernel::{ChunkValue, Kernel};
 use crate::dtype::DType;
@@ -336,15 +336,6 @@ const SPECIAL: [f32; 14] = [
     0.333,
 ];
 
-#[derive(Clone, Debug)]
-enum Step {
-    Unary(UnaryOp, usize),
-    Binary(BinaryOp, usize, usize),
-    Cast(DType, usize),
-    Where(usize, usize, usize),
-    Constant(f32, DType),
-}
-
 const FLOATS: [DType; 3] = [DType::Float16, DType::Float32, DType::Float64];
 
 fn step_strategy() -> impl Strategy<Value = Step> {
@@ -361,63 +352,9 @@ fn step_strategy() -> impl Strategy<Value = Step> {
             .prop_map(|(o, a, b)| Step::Binary(o, a, b)),
         (float.clone(), index.clone()).prop_map(|(d, a)| Step::Cast(d, a)),
         (index.clone(), index.clone(), index).prop_map(|(c, a, b)| Step::Where(c, a, b)),
-        (prop::sample::select(SPECIAL.to_vec()), float).prop_map(|(v, d)| Step::Constant(v, d)),
+        (prop::sample::select(SPECIAL.to_vec()), float)
+            .prop_map(|(v, d)| Step::Constant(f64::from(v), d)),
     ]
-}
-
-/// Ops over float16 inputs whose every value is a float (steps giving another dtype,
-/// and `real`, `imag`, `conjugate`, `angle`, planned for complex inputs only, are
-/// skipped).
-fn program(inputs: usize, steps: &[Step]) -> Vec<PlanOp<Kernel>> {
-    let mut values: Vec<(OpArg, DType)> = (0..inputs)
-        .map(|i| (OpArg::Input(i as u32), DType::Float16))
-        .collect();
-    let mut ops = Vec::new();
-    for step in steps {
-        let pick = |i: usize| values[i % values.len()];
-        let (kernel, args, dtype) = match *step {
-            Step::Unary(UnaryOp::Real | UnaryOp::Imag | UnaryOp::Conjugate | UnaryOp::Angle, _) => {
-                continue
-            }
-            Step::Unary(unary, a) => {
-                let (arg, dtype) = pick(a);
-                match unary.result_dtype(dtype) {
-                    Ok(out) => (Kernel::Unary(unary), vec![arg], out),
-                    Err(_) => continue,
-                }
-            }
-            Step::Binary(binary, a, b) => {
-                let ((x, dx), (y, dy)) = (pick(a), pick(b));
-                let common = dx.max(dy);
-                match binary.result_dtype(common) {
-                    Ok(out) => (Kernel::Binary { op: binary, common }, vec![x, y], out),
-                    _ => continue,
-                }
-            }
-            Step::Cast(to, a) => (Kernel::Cast(to), vec![pick(a).0], to),
-            Step::Where(c, a, b) => {
-                let ((cond, _), (x, dx), (y, dy)) = (pick(c), pick(a), pick(b));
-                if dx != dy {
-                    continue;
-                }
-                (Kernel::Where, vec![cond, x, y], dx)
-            }
-            Step::Constant(v, d) => (
-                Kernel::Full {
-                    shape: vec![],
-                    value: crate::kernels::cast_scalar(Scalar::Float32(v), d),
-                },
-                vec![],
-                d,
-            ),
-        };
-        if !dtype.is_float() {
-            continue;
-        }
-        ops.push(op(kernel, &args));
-        values.push((OpArg::Local(ops.len() as u32 - 1), dtype));
-    }
-    ops
 }
 
 fn float16_input() -> impl Strategy<Value = ChunkValue> {
@@ -456,7 +393,7 @@ proptest! {
             .into_iter()
             .filter(|input| input.array().expect("data").shape() == shape.as_slice())
             .collect();
-        let ops = program(inputs.len(), &steps);
+        let ops = program(&vec![DType::Float16; inputs.len()], &steps, true);
         // A lone constant has nothing to compile.
         prop_assume!(ops.last().is_some_and(|last| !matches!(last.kernel, Kernel::Full { .. })));
         let expected = interpret(&ops, &inputs);

@@ -672,7 +672,7 @@ fn input_strategy() -> impl Strategy<Value = ChunkValue> {
 /// One random op: which kind, which operands (indices into the values so far) and
 /// which parameters.
 #[derive(Clone, Debug)]
-enum Step {
+pub(super) enum Step {
     Unary(UnaryOp, usize),
     Binary(BinaryOp, usize, usize),
     Cast(DType, usize),
@@ -698,17 +698,28 @@ fn step_strategy() -> impl Strategy<Value = Step> {
     ]
 }
 
-/// Turns random steps into ops over `inputs`, skipping steps NumPy has no loop for.
-fn program(inputs: &[ChunkValue], steps: &[Step]) -> Vec<PlanOp<Kernel>> {
-    let mut values: Vec<(OpArg, DType)> = inputs
+/// Turns random steps into ops over inputs of `input_dtypes`, skipping steps NumPy
+/// has no loop for. With `floats_only`, also the steps whose value is not a float
+/// and `real`, `imag`, `conjugate`, `angle` (planned for complex inputs only).
+pub(super) fn program(
+    input_dtypes: &[DType],
+    steps: &[Step],
+    floats_only: bool,
+) -> Vec<PlanOp<Kernel>> {
+    let mut values: Vec<(OpArg, DType)> = input_dtypes
         .iter()
         .enumerate()
-        .map(|(i, v)| (OpArg::Input(i as u32), v.array().expect("data").dtype()))
+        .map(|(i, &dtype)| (OpArg::Input(i as u32), dtype))
         .collect();
     let mut ops = Vec::new();
     for step in steps {
         let pick = |i: usize| values[i % values.len()];
         let (kernel, args, dtype) = match *step {
+            Step::Unary(UnaryOp::Real | UnaryOp::Imag | UnaryOp::Conjugate | UnaryOp::Angle, _)
+                if floats_only =>
+            {
+                continue
+            }
             Step::Unary(unary, a) => {
                 let (arg, dtype) = pick(a);
                 match unary.result_dtype(dtype) {
@@ -744,6 +755,9 @@ fn program(inputs: &[ChunkValue], steps: &[Step]) -> Vec<PlanOp<Kernel>> {
                 d,
             ),
         };
+        if floats_only && !dtype.is_float() {
+            continue;
+        }
         ops.push(op(kernel, &args));
         values.push((OpArg::Local(ops.len() as u32 - 1), dtype));
     }
@@ -759,7 +773,11 @@ proptest! {
         steps in prop::collection::vec(step_strategy(), 1..8),
         reduce in prop::option::of((prop::sample::select(ReduceOp::ALL.to_vec()), 0usize..6)),
     ) {
-        let mut ops = program(&inputs, &steps);
+        let dtypes: Vec<DType> = inputs
+            .iter()
+            .map(|v| v.array().expect("data").dtype())
+            .collect();
+        let mut ops = program(&dtypes, &steps, false);
         prop_assume!(!ops.is_empty());
         let expected = interpret(&ops, &inputs);
         prop_assume!(expected.is_ok());
