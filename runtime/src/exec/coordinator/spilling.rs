@@ -164,10 +164,18 @@ where
             let Some(chunk) = memory.furthest_candidate(group) else {
                 return Ok(());
             };
-            let elsewhere = self.groups > 1 && self.worker_groups(chunk) & !(1 << group) != 0;
-            let with_coordinator = self.index.is_result(chunk) && self.results.in_memory(chunk);
-            if elsewhere && !(group == 0 && with_coordinator) {
-                self.evict_from_group(chunk, group);
+            let holders = self.worker_groups(chunk);
+            if self.groups > 1 && holders & !(1 << group) != 0 {
+                // Other processes' workers hold it too, perhaps for a subtask running
+                // there (pins are not per process): only this process's copies go —
+                // its workers', and in process 0 the coordinator's copy of a result.
+                if holders & (1 << group) != 0 {
+                    self.evict_from_group(chunk, group);
+                }
+                if group == 0 {
+                    self.spill_result(chunk)?;
+                    self.refresh_chunk(chunk);
+                }
             } else {
                 self.spill_chunk(chunk)?;
             }
@@ -195,7 +203,25 @@ where
         self.refresh_chunk(chunk);
     }
 
+    /// Spills the chunk everywhere: the coordinator's copy of a result and every
+    /// worker's copy (a file written at its home).
     fn spill_chunk(&mut self, chunk: ChunkId) -> Result<(), ExecError> {
+        self.spill_result(chunk)?;
+        if self.locations.in_memory(chunk) {
+            let action = self.locations.spill(chunk);
+            if let Some(worker) = action.write_on {
+                self.orders[worker as usize].spill.push(chunk);
+            }
+            for worker in action.evict_on {
+                self.orders[worker as usize].evict.push(chunk);
+            }
+        }
+        self.refresh_chunk(chunk);
+        Ok(())
+    }
+
+    /// Writes the coordinator's copy of a result chunk to disk, if it holds one.
+    fn spill_result(&mut self, chunk: ChunkId) -> Result<(), ExecError> {
         if self.index.is_result(chunk) && self.results.in_memory(chunk) {
             let dir = self.spill_dir.ok_or_else(|| {
                 ExecError::Internal("a memory limit without a spill directory".to_string())
@@ -208,16 +234,6 @@ where
             })?;
             self.spilled_bytes += written;
         }
-        if self.locations.in_memory(chunk) {
-            let action = self.locations.spill(chunk);
-            if let Some(worker) = action.write_on {
-                self.orders[worker as usize].spill.push(chunk);
-            }
-            for worker in action.evict_on {
-                self.orders[worker as usize].evict.push(chunk);
-            }
-        }
-        self.refresh_chunk(chunk);
         Ok(())
     }
 }
