@@ -452,7 +452,7 @@ impl Lowerer<'_> {
             )),
             (Value::Tensor(_), _) => {
                 Err(fail("type numpy.ndarray doesn't define __round__ method")
-                    .with_help("not supported yet: `mt.round` / `mt.around`"))
+                    .with_help("round each element with `mt.round(t, decimals)`"))
             }
             (Value::Bool(b), digits) => round_int(*b as i64, digits).map_err(|m| fail(&m)),
             (Value::Int(v), digits) => round_int(*v, digits).map_err(|m| fail(&m)),
@@ -669,7 +669,7 @@ fn round_float(value: f64, digits: i64) -> Result<Value, String> {
 /// negative `d`, `rint(x / 10**-d) * 10**-d`), in float64 as NumPy computes it
 /// (so `round(np.float64(2.675), 2)` is 2.68 where Python's float gives 2.67).
 fn numpy_round(value: f64, digits: i64) -> f64 {
-    let scale = 10f64.powi(digits.unsigned_abs().min(400) as i32);
+    let scale = super::composed::power_of_ten(digits.unsigned_abs());
     if digits >= 0 {
         (value * scale).round_ties_even() / scale
     } else {

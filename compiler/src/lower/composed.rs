@@ -2,7 +2,7 @@
 //! Python source computes it: `ptp` (max - min), `average` (weighted, with NumPy's
 //! shape checks as compile-time diagnostics), `diff` (`n` differences of shifted
 //! slices; `not_equal` for bools), `ediff1d`, `isclose`/`allclose`, `array_equal`,
-//! `cov` and `corrcoef`.
+//! `cov`, `corrcoef`, and `around` (`round`, and the method `a.round(decimals)`).
 
 use super::bind::{Arg, BoundArgs};
 use super::convert::{bool_arg, int_arg, reduction_axes_arg, shape_text};
@@ -656,5 +656,68 @@ impl Lowerer<'_> {
             span,
         )?;
         Ok(Value::Tensor(clipped))
+    }
+}
+
+impl Lowerer<'_> {
+    /// `around(a, decimals=0)`, also `round` and `a.round(decimals)`, as NumPy's
+    /// `PyArray_Round` computes it: an integer array with `decimals >= 0` is itself; a
+    /// float (or, for `decimals == 0`, bool) array is `rint(a * f) / f` in its own
+    /// dtype (`rint(a / f) * f` for `decimals < 0`) with `f = 10 ** |decimals|` as
+    /// NumPy builds it; an integer array with `decimals < 0` goes through float64
+    /// and back to its dtype.
+    pub(super) fn around(&mut self, args: &BoundArgs) -> LowerResult<Value> {
+        let span = args.call_span;
+        let a = self.tensor_of(&args.get("a"), None, "`a`")?;
+        let decimals = int_arg(&args.get("decimals"), "decimals")?;
+        let dtype = self.dtype(a);
+        if dtype.is_int() && decimals >= 0 {
+            return Ok(Value::Tensor(a));
+        }
+        if decimals == 0 {
+            // `f` is 1: multiplying and dividing by it changes nothing.
+            return Ok(Value::Tensor(self.apply(
+                "rint",
+                vec![Value::Tensor(a)],
+                span,
+            )?));
+        }
+        let (first, second) = match decimals > 0 {
+            true => ("multiply", "true_divide"),
+            false => ("true_divide", "multiply"),
+        };
+        if dtype == DType::Bool {
+            return Err(Diagnostic::error(
+                format!(
+                    "Cannot cast ufunc '{}' output from dtype('float64') to dtype('bool') \
+                     with casting rule 'same_kind'",
+                    first.trim_start_matches("true_")
+                ),
+                span,
+            ));
+        }
+        let f = Value::Float(power_of_ten(decimals.unsigned_abs()));
+        let scaled = self.apply(first, vec![Value::Tensor(a), f.clone()], span)?;
+        let rounded = self.apply("rint", vec![Value::Tensor(scaled)], span)?;
+        let back = self.apply(second, vec![Value::Tensor(rounded), f], span)?;
+        Ok(Value::Tensor(self.cast(back, dtype, span)?))
+    }
+}
+
+/// `10 ** n` as NumPy's `power_of_ten` computes it for `round` (exact up to 1e8,
+/// then multiplied by ten a step at a time), so that large `decimals` round as
+/// NumPy's do to the last bit.
+pub(super) fn power_of_ten(n: u64) -> f64 {
+    const EXACT: [f64; 9] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
+    match EXACT.get(n as usize) {
+        Some(&exact) => exact,
+        None => {
+            let mut value = 1e9;
+            // Past 1e308 it is infinite and stays so: stop there.
+            for _ in 9..n.min(400) {
+                value *= 10.0;
+            }
+            value
+        }
     }
 }

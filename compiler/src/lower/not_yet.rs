@@ -13,8 +13,6 @@ const NOT_YET_IN_LIBRARY: &[&str] = &[
     "copy",
     "astype",
     "fft",
-    "round",
-    "around",
     "tile",
     "repeat",
     "split",
@@ -93,7 +91,6 @@ const NOT_YET_IN_RANDOM: &[&str] = &[
 /// Methods and attributes of NumPy arrays (and a few of Mars tensors) that
 /// version 1 does not have.
 const NOT_YET_TENSOR_MEMBERS: &[&str] = &[
-    "round",
     "repeat",
     "put",
     "diagonal",

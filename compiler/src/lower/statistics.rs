@@ -42,6 +42,7 @@ pub(crate) enum Statistic {
     Norm,
     Cov,
     Corrcoef,
+    Around,
 }
 
 impl Lowerer<'_> {
@@ -79,6 +80,7 @@ impl Lowerer<'_> {
             Statistic::Norm => Some(self.norm(args)),
             Statistic::Cov => Some(self.cov(args)),
             Statistic::Corrcoef => Some(self.corrcoef(args)),
+            Statistic::Around => Some(self.around(args)),
             _ => None,
         };
         if let Some(result) = composed {

@@ -427,6 +427,11 @@ pub(super) const PTP: &[Param] = &[
     unsupported("out"),
     opt("keepdims", Default::Bool(false)),
 ];
+pub(super) const AROUND: &[Param] = &[
+    req("a"),
+    opt("decimals", Default::Int(0)),
+    unsupported("out"),
+];
 pub(super) const AVERAGE: &[Param] = &[
     req("a"),
     opt("axis", NONE),

@@ -292,6 +292,8 @@ pub(crate) static LIBRARY: &[Signature] = &[
     entry("nancumsum", CUMSUM, F::Statistic(Statistic::NanCumSum)),
     entry("nancumprod", CUMSUM, F::Statistic(Statistic::NanCumProd)),
     entry("ptp", PTP, F::Statistic(Statistic::Ptp)),
+    with_method("round", AROUND, F::Statistic(Statistic::Around)),
+    entry("around", AROUND, F::Statistic(Statistic::Around)),
     entry("average", AVERAGE, F::Statistic(Statistic::Average)),
     entry("diff", DIFF, F::Statistic(Statistic::Diff)),
     entry("ediff1d", EDIFF1D, F::Statistic(Statistic::Ediff1d)),
