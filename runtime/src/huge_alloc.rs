@@ -27,7 +27,8 @@
 //! `GlobalAlloc` hands `dealloc` and `realloc` the layout the block was allocated
 //! with, so a block is always returned to the allocator it came from, with the length
 //! it was mapped with ([`mapped_len`]). Growth or shrinking across the threshold moves
-//! the bytes into a block of the other kind.
+//! the bytes into a block of the other kind; a large block that stays large is
+//! resized in the kernel ([`remap_large`]: no copy, no fresh pages for what it held).
 #![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -238,23 +239,34 @@ fn mapped_len(size: usize) -> Option<usize> {
 /// A fresh zeroed mapping of `len` bytes (a multiple of 2 MiB) at a 2 MiB boundary,
 /// advised to use huge pages, or null if the kernel refuses.
 fn map_huge(len: usize) -> *mut u8 {
-    let Some(reserve) = len.checked_add(HUGE_PAGE_BYTES) else {
+    let Some(block) = reserve_aligned(len, libc::PROT_READ | libc::PROT_WRITE) else {
         return ptr::null_mut();
     };
+    // SAFETY: `[block, block + len)` is the mapping just made; advice changes no
+    // byte of it. Advice the kernel declines (THP disabled) leaves an ordinary
+    // mapping, so the result is not needed.
+    unsafe { libc::madvise(block.cast(), len, libc::MADV_HUGEPAGE) };
+    block
+}
+
+/// A fresh anonymous mapping of `len` bytes (a multiple of 2 MiB) with protection
+/// `prot`, at a 2 MiB boundary; `None` if the kernel refuses.
+fn reserve_aligned(len: usize, prot: libc::c_int) -> Option<*mut u8> {
+    let reserve = len.checked_add(HUGE_PAGE_BYTES)?;
     // SAFETY: an anonymous private mapping at an address the kernel chooses aliases no
     // existing memory; its result is checked before use.
     let raw = unsafe {
         libc::mmap(
             ptr::null_mut(),
             reserve,
-            libc::PROT_READ | libc::PROT_WRITE,
+            prot,
             libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
             -1,
             0,
         )
     };
     if raw == libc::MAP_FAILED {
-        return ptr::null_mut();
+        return None;
     }
     let start = raw as usize;
     let aligned = start.next_multiple_of(HUGE_PAGE_BYTES);
@@ -272,12 +284,7 @@ fn map_huge(len: usize) -> *mut u8 {
             libc::munmap((aligned + len) as *mut libc::c_void, tail);
         }
     }
-    let block = aligned as *mut libc::c_void;
-    // SAFETY: `[aligned, aligned + len)` is the part of the mapping kept above;
-    // advice changes no byte of it. Advice the kernel declines (THP disabled) leaves
-    // an ordinary mapping, so the result is not needed.
-    unsafe { libc::madvise(block, len, libc::MADV_HUGEPAGE) };
-    block.cast()
+    Some(aligned as *mut u8)
 }
 
 /// Element types whose all-zero bytes are a valid value (the chunk dtypes).
@@ -433,22 +440,101 @@ unsafe impl GlobalAlloc for HugePageAlloc {
                 unsafe { System.realloc(block, layout, new_size) }
             }
             (true, true) if mapped_len(layout.size()) == mapped_len(new_size) => block,
-            _ => {
-                // SAFETY: the caller guarantees `new_size` is non-zero.
-                let moved = unsafe { self.alloc(new_layout) };
-                if !moved.is_null() {
-                    // SAFETY: both blocks are valid for the shorter of the two sizes
-                    // and are distinct allocations, so they do not overlap; the old
-                    // block is not used again after it is returned.
-                    unsafe {
-                        ptr::copy_nonoverlapping(block, moved, layout.size().min(new_size));
-                        self.dealloc(block, layout);
-                    }
+            (true, true) => {
+                let (Some(old_len), Some(new_len)) =
+                    (mapped_len(layout.size()), mapped_len(new_size))
+                else {
+                    return ptr::null_mut();
+                };
+                // SAFETY: `block` is a mapping of exactly `old_len` bytes made here
+                // (`map_huge` or an earlier remap), which the caller hands over.
+                match unsafe { remap_large(block, old_len, new_len) } {
+                    Some(moved) => moved,
+                    // SAFETY: as for this function; the block is still intact.
+                    None => unsafe { self.copy_into_new(block, layout, new_layout) },
                 }
-                moved
             }
+            // SAFETY: as for this function.
+            _ => unsafe { self.copy_into_new(block, layout, new_layout) },
         }
     }
+}
+
+impl HugePageAlloc {
+    /// `realloc` by copying: a new block of `new_layout`, the shorter prefix copied,
+    /// the old block freed (null, and the old block intact, if allocating fails).
+    ///
+    /// # Safety
+    /// `block` was allocated here with `layout`, and `new_layout.size()` is non-zero.
+    unsafe fn copy_into_new(&self, block: *mut u8, layout: Layout, new_layout: Layout) -> *mut u8 {
+        // SAFETY: the caller guarantees `new_layout.size()` is non-zero.
+        let moved = unsafe { self.alloc(new_layout) };
+        if !moved.is_null() {
+            // SAFETY: both blocks are valid for the shorter of the two sizes and are
+            // distinct allocations, so they do not overlap; the old block is not used
+            // again after it is returned.
+            unsafe {
+                ptr::copy_nonoverlapping(block, moved, layout.size().min(new_layout.size()));
+                self.dealloc(block, layout);
+            }
+        }
+        moved
+    }
+}
+
+/// Resizes a large block without copying a byte: shrinking unmaps the tail; growing
+/// extends the mapping in place when the address space after it is free, else moves
+/// its pages (`mremap`, page tables only) to a fresh range aligned to 2 MiB, so the
+/// block stays eligible for huge pages. A vector doubling from 4 MiB to 256 MiB would
+/// otherwise copy every byte once more and fault in (the kernel clearing) a fresh
+/// page for each, while the old and new blocks both count in the resident set.
+/// `None` (the block untouched) when the kernel refuses; the caller then copies.
+///
+/// # Safety
+/// `block` is a mapping of exactly `old_len` bytes made by this allocator, owned by
+/// the caller; `old_len` and `new_len` are multiples of 2 MiB.
+#[cfg(target_os = "linux")]
+unsafe fn remap_large(block: *mut u8, old_len: usize, new_len: usize) -> Option<*mut u8> {
+    if new_len < old_len {
+        // SAFETY: the tail `[block + new_len, block + old_len)` is part of the
+        // caller's mapping and page-aligned; the caller keeps only the head.
+        let failed = unsafe { libc::munmap(block.add(new_len).cast(), old_len - new_len) } != 0;
+        return (!failed).then_some(block);
+    }
+    // SAFETY: without MREMAP_MAYMOVE the mapping only grows where it is, into
+    // address space nobody holds, or the call fails and changes nothing.
+    let grown = unsafe { libc::mremap(block.cast(), old_len, new_len, 0) };
+    if grown != libc::MAP_FAILED {
+        return Some(block);
+    }
+    let target = reserve_aligned(new_len, libc::PROT_NONE)?;
+    // SAFETY: `target` is a reservation of `new_len` bytes made just above that
+    // nothing else knows of; MREMAP_FIXED replaces it with the block's pages, and
+    // the old range is unmapped by the move (the caller gets the new address).
+    let moved = unsafe {
+        libc::mremap(
+            block.cast(),
+            old_len,
+            new_len,
+            libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+            target.cast::<libc::c_void>(),
+        )
+    };
+    if moved == libc::MAP_FAILED {
+        // SAFETY: the reservation is still ours and unused.
+        unsafe { libc::munmap(target.cast(), new_len) };
+        return None;
+    }
+    // SAFETY: `[moved, moved + new_len)` is the block's new mapping; advice changes
+    // no byte of it (the grown tail inherits the advice already, this is for clarity
+    // where a kernel would not carry it over).
+    unsafe { libc::madvise(moved, new_len, libc::MADV_HUGEPAGE) };
+    Some(moved.cast())
+}
+
+#[cfg(not(target_os = "linux"))]
+unsafe fn remap_large(_block: *mut u8, _old_len: usize, _new_len: usize) -> Option<*mut u8> {
+    None
 }
 
 #[cfg(test)]

@@ -140,6 +140,47 @@ fn large_blocks_are_eligible_for_huge_pages() {
     }
 }
 
+/// A vector that grows from 4 MiB to 64 MiB by doubling, and shrinks back, keeps every
+/// element, and its buffer stays aligned to a huge page and marked for huge pages
+/// (resized in the kernel, moved to an aligned range when it cannot grow in place).
+#[test]
+fn large_blocks_resized_in_place_or_moved_stay_aligned_and_eligible() {
+    let thp = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
+    let thp_on = thp.is_ok_and(|mode| !mode.contains("[never]"));
+    let mut values: Vec<u64> = Vec::with_capacity(LARGE_BLOCK_BYTES / 8);
+    // A neighbour mapped right after the first block makes growing in place
+    // impossible at least once, so the move path runs too.
+    let neighbour = vec![3u8; LARGE_BLOCK_BYTES];
+    for i in 0..(64 << 20) / 8 {
+        values.push(i as u64 ^ 0x5a5a);
+        if values.len() == values.capacity() || i == 0 {
+            let address = values.as_ptr() as usize;
+            assert_eq!(address % HUGE_PAGE_BYTES, 0, "at {} elements", values.len());
+            if thp_on {
+                if let Some(eligible) = huge_page_eligible(address) {
+                    assert!(
+                        eligible,
+                        "not marked for huge pages at {} elements",
+                        values.len()
+                    );
+                }
+            }
+        }
+    }
+    assert!(values
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == i as u64 ^ 0x5a5a));
+    values.truncate(LARGE_BLOCK_BYTES / 8 + 1);
+    values.shrink_to_fit();
+    assert_eq!(values.as_ptr() as usize % HUGE_PAGE_BYTES, 0);
+    assert!(values
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == i as u64 ^ 0x5a5a));
+    assert!(neighbour.iter().all(|&b| b == 3));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
