@@ -9,5 +9,5 @@ print(w[::250], w.dtype, (a > b).astype(mt.float16).sum(), (a - b).astype(mt.boo
 print((a * b).astype(mt.float32).max(), (a * 2 + 1).mean(), (a * b).sum(), (a - b * 3).astype(mt.float32).sum())
 print(mt.isnan(a / b).sum(), mt.isinf(a * 100 / (b * b)).sum(), mt.isfinite(a * 1000).sum(), mt.logical_not(b * 2).sum())
 m = (mt.arange(6000, chunks=1500).reshape(60, 100) * 0.013).astype(mt.float16)
-print((m * 2 + 1).sum(axis=0)[::11], (m * m).mean(axis=0)[::13], ((m - 3) * 0.5).astype(mt.float32).max(axis=0)[::17])
-print(((m * 2) > 40).sum(axis=1)[::5], ((m - 3) * 0.001 + 1).prod(axis=0)[:4], (m * 2 > 40).any(axis=0)[:3])
+print((m * 2 + 1).astype(mt.float32).sum(axis=0)[::11], (m * m).mean(axis=0)[::13], ((m - 3) * 0.5).astype(mt.float32).max(axis=0)[::17])
+print(((m * 2) > 40).sum(axis=1)[::5], ((m - 3) * 0.001 + 1).astype(mt.float32).prod(axis=0)[:4], (m * 2 > 40).any(axis=0)[:3])
