@@ -450,7 +450,12 @@ impl Lowering<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn element_address(&self, b: &mut FunctionBuilder<'_>, j: Value, dtype: DType) -> Value {
+    pub(super) fn element_address(
+        &self,
+        b: &mut FunctionBuilder<'_>,
+        j: Value,
+        dtype: DType,
+    ) -> Value {
         let offset = b.ins().imul_imm_s(j, dtype.itemsize() as i64);
         b.ins().iadd(self.out, offset)
     }

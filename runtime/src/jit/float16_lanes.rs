@@ -52,10 +52,7 @@ fn float_scalar(op: BinaryOp) -> Option<BinaryScalar> {
 /// Whether every node of a float16 kernel has a lane form and its tail a lane fold.
 pub fn lanes_supported(key: &KernelKey) -> bool {
     let graph = &key.graph;
-    let nodes_ok = graph
-        .nodes
-        .iter()
-        .all(|node| node_supported(graph, node));
+    let nodes_ok = graph.nodes.iter().all(|node| node_supported(graph, node));
     nodes_ok && tail_supported(key)
 }
 
@@ -70,7 +67,8 @@ fn node_supported(graph: &JitGraph, node: &Node) -> bool {
             let input = arg(0).dtype;
             match op {
                 UnaryOp::IsNan | UnaryOp::IsInf | UnaryOp::IsFinite | UnaryOp::LogicalNot => {
-                    dtype == DType::Bool && (is_lane_float(input) || input == DType::Bool)
+                    dtype == DType::Bool
+                        && (is_lane_float(input) || input == DType::Bool)
                         && (op == UnaryOp::LogicalNot || input != DType::Bool)
                 }
                 UnaryOp::Invert => dtype == DType::Bool && input == DType::Bool,

@@ -389,7 +389,10 @@ fn every_float16_through_lane_comparisons_masks_where_and_casts() {
         ops.push(op(Kernel::Unary(UnaryOp::LogicalNot), &[Local(4)]));
         ops.push(op(Kernel::Unary(UnaryOp::Invert), &[Local(5)]));
         ops.push(binary(logic, DType::Bool, Local(6), Local(1)));
-        cases.push((format!("{0}(~!{0}(x > -1, x < 1), x > -1)", logic.name()), ops));
+        cases.push((
+            format!("{0}(~!{0}(x > -1, x < 1), x > -1)", logic.name()),
+            ops,
+        ));
     }
     for unary in [
         UnaryOp::IsNan,
@@ -418,21 +421,18 @@ fn every_float16_through_lane_comparisons_masks_where_and_casts() {
                 op(Kernel::Where, &[Local(1), Local(3), Local(4)]),
             ],
         ),
-        (
-            "where(x * 2 + 1 > 2, x * 2 + 1, -x) * 3".to_string(),
-            {
-                let mut ops = chained();
-                ops.extend([
-                    c(2.0),
-                    binary(BinaryOp::Greater, half_, Local(3), Local(4)),
-                    op(Kernel::Unary(UnaryOp::Negative), &[Input(0)]),
-                    op(Kernel::Where, &[Local(5), Local(3), Local(6)]),
-                    c(3.0),
-                    binary(BinaryOp::Multiply, half_, Local(7), Local(8)),
-                ]);
-                ops
-            },
-        ),
+        ("where(x * 2 + 1 > 2, x * 2 + 1, -x) * 3".to_string(), {
+            let mut ops = chained();
+            ops.extend([
+                c(2.0),
+                binary(BinaryOp::Greater, half_, Local(3), Local(4)),
+                op(Kernel::Unary(UnaryOp::Negative), &[Input(0)]),
+                op(Kernel::Where, &[Local(5), Local(3), Local(6)]),
+                c(3.0),
+                binary(BinaryOp::Multiply, half_, Local(7), Local(8)),
+            ]);
+            ops
+        }),
         (
             "(x > 1).astype(float16) + x".to_string(),
             vec![
