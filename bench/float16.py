@@ -62,8 +62,8 @@ def main():
         f"{name} = mt.load({path!r}, mmap_mode='r')\n" for name, path in paths.items())
     hyp = np.sqrt(a * a + b * b)
     workloads = [
-        # The element-wise part compiles; the float16 mean's tail (a float32
-        # accumulation) runs interpreted.
+        # Each compiles to one kernel in float16 lanes (`jit/float16_lanes.rs`): the
+        # mean's float32 pairwise sum, the comparison's count, the float32 max.
         ("(a * 2 + 1).mean()", "print((a * 2 + 1).mean())",
          lambda: (a * 2 + 1).mean(), None),
         ("((a * 2 + 1) > 2).sum()", "print(((a * 2 + 1) > 2).sum())",

@@ -3,12 +3,13 @@
 //! calls it once per innermost row with `args` holding each leaf's row base (see
 //! [`SLOTS_PER_LEAF`]). Inside: leaves that do not vary along the row are loaded once,
 //! then a SIMD main loop (f64x2, f32x4 or i64x2, unrolled twice, with two accumulators
-//! for a sum; float16 arithmetic in f32x4 lanes rounded after each op) when every node
-//! is a plain lane-wise op, then a scalar tail.
+//! for a sum; a kernel computing on float16 has its own, `float16_lanes`) when every
+//! node is a plain lane-wise op, then a scalar tail.
 
 use super::call::{leaf_fill_address, FILL_SLOT_ELEMENTS};
 use super::externs::{leaf_fill_extern, leaf_value_extern, Extern};
 use super::float16;
+use super::float16_lanes;
 use super::graph::{LeafKind, NodeKind, SLOTS_PER_LEAF};
 use super::key::{accumulator_dtype, uses_pairwise, KernelKey, Mode};
 use super::loops::CountedLoop;
@@ -17,7 +18,7 @@ use super::scalar_ops::{
     unary_is_vector_friendly, ExternResolver, OpEmitter,
 };
 use crate::dtype::DType;
-use crate::ops::{BinaryOp, ReduceOp};
+use crate::ops::ReduceOp;
 use cranelift_codegen::ir::{
     types, Function, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Type, Value,
 };
@@ -229,7 +230,7 @@ impl Lowering<'_, '_> {
     }
 
     /// The root's value at element `j` of grouped row `row` (see `Variant::rows`).
-    fn eval_row(
+    pub(super) fn eval_row(
         &mut self,
         b: &mut FunctionBuilder<'_>,
         row: usize,
@@ -289,8 +290,9 @@ impl Lowering<'_, '_> {
     pub fn vector_type(&self) -> Option<Type> {
         let graph = &self.key.graph;
         let dtype = graph.root_dtype();
-        if dtype == DType::Float16 {
-            return self.float16_vector_type();
+        if float16_lanes::has_float16(graph) {
+            // Lanes of float32 values or bool masks (see `float16_lanes`).
+            return float16_lanes::lanes_supported(self.key).then_some(types::F32X4);
         }
         let vector = match dtype {
             DType::Float64 => types::F64X2,
@@ -328,31 +330,6 @@ impl Lowering<'_, '_> {
         (nodes_ok && tail_ok).then_some(vector)
     }
 
-    /// `f32x4` for a float16 kernel without a tail whose every node is a float16
-    /// arithmetic op float32 lanes compute (each rounded to float16 after it, see
-    /// `float16::round_lanes`).
-    fn float16_vector_type(&self) -> Option<Type> {
-        let graph = &self.key.graph;
-        let half = DType::Float16;
-        let nodes_ok = graph.nodes.iter().all(|node| {
-            node.dtype == half
-                && match node.kind {
-                    NodeKind::Leaf(..) => true,
-                    NodeKind::Unary(op) => {
-                        graph.nodes[node.args[0] as usize].dtype == half
-                            && unary_is_vector_friendly(op, DType::Float32)
-                    }
-                    NodeKind::Binary { op, common } => {
-                        common == half
-                            && op.loop_dtype(common) == Ok(half)
-                            && binary_is_vector_friendly(op, DType::Float32)
-                    }
-                    NodeKind::Where | NodeKind::Cast => false,
-                }
-        });
-        (nodes_ok && graph.reduce.is_none()).then_some(types::F32X4)
-    }
-
     /// Every node's value at element `j` (lanes `j..j + lanes` for a vector type).
     pub fn eval(
         &mut self,
@@ -361,54 +338,38 @@ impl Lowering<'_, '_> {
         vector: Option<Type>,
     ) -> Result<Value, String> {
         let graph = &self.key.graph;
-        // float16 lanes hold float32 values (see `float16_vector_type`).
-        let half_lanes = vector.is_some() && graph.root_dtype() == DType::Float16;
+        // float16 kernels' lanes hold float32 values or bool masks (`float16_lanes`).
+        let half_lanes = vector.is_some() && float16_lanes::has_float16(graph);
         let mut values: Vec<Value> = Vec::with_capacity(graph.nodes.len());
         for (index, node) in graph.nodes.iter().enumerate() {
-            // The root's lanes are rounded by the store.
-            let round = |b: &mut FunctionBuilder<'_>, value: Value| {
-                if index == graph.root as usize {
-                    value
-                } else {
-                    float16::round_lanes(b, value)
-                }
-            };
             let arg = |i: usize| values[node.args[i] as usize];
             let arg_dtype = |i: usize| graph.nodes[node.args[i] as usize].dtype;
             let value = match node.kind {
                 NodeKind::Leaf(index, _) if half_lanes => match self.leaves[index as usize] {
-                    LeafState::Fixed(value) => {
+                    LeafState::Fixed(value) if node.dtype == DType::Float16 => {
                         let wide = float16::widen(b, value);
                         b.ins().splat(types::F32X4, wide)
                     }
-                    LeafState::Strided { base } => {
+                    LeafState::Fixed(value) => b.ins().splat(types::F32X4, value),
+                    LeafState::Strided { base } if node.dtype == DType::Float16 => {
                         let offset = b.ins().imul_imm_s(j, 2);
                         let address = b.ins().iadd(base, offset);
                         float16::load_lanes(b, flags(), address)
+                    }
+                    LeafState::Strided { base } => {
+                        let offset = b.ins().imul_imm_s(j, 4);
+                        let address = b.ins().iadd(base, offset);
+                        b.ins().load(types::F32X4, flags(), address, 0)
                     }
                     LeafState::Indexed { .. } => {
                         return Err("internal error: an indexed float16 JIT leaf".into())
                     }
                 },
-                NodeKind::Unary(op) if half_lanes => {
-                    let value = self.emitter.float_unary(b, op, arg(0), DType::Float32)?;
-                    round(b, value)
-                }
-                NodeKind::Binary { op, .. } if half_lanes => {
-                    let (x, y) = (arg(0), arg(1));
-                    let value = match op {
-                        BinaryOp::Add => b.ins().fadd(x, y),
-                        BinaryOp::Subtract => b.ins().fsub(x, y),
-                        BinaryOp::Multiply => b.ins().fmul(x, y),
-                        BinaryOp::Divide => b.ins().fdiv(x, y),
-                        other => {
-                            return Err(format!(
-                                "internal error: {} in float16 lanes",
-                                other.name()
-                            ))
-                        }
-                    };
-                    round(b, value)
+                // The root's lanes are rounded by their consumer (a store rounds).
+                _ if half_lanes => {
+                    let args: Vec<Value> = node.args.iter().map(|&a| values[a as usize]).collect();
+                    let rounded = index != graph.root as usize;
+                    float16_lanes::node_lanes(b, &mut self.emitter, graph, node, &args, rounded)?
                 }
                 NodeKind::Leaf(index, _) => match self.leaves[index as usize] {
                     LeafState::Fixed(value) => match vector {
@@ -489,7 +450,12 @@ impl Lowering<'_, '_> {
         Ok(())
     }
 
-    fn element_address(&self, b: &mut FunctionBuilder<'_>, j: Value, dtype: DType) -> Value {
+    pub(super) fn element_address(
+        &self,
+        b: &mut FunctionBuilder<'_>,
+        j: Value,
+        dtype: DType,
+    ) -> Value {
         let offset = b.ins().imul_imm_s(j, dtype.itemsize() as i64);
         b.ins().iadd(self.out, offset)
     }
@@ -503,14 +469,16 @@ impl Lowering<'_, '_> {
         acc: Option<Variable>,
         acc_dtype: Option<DType>,
     ) -> Result<Value, String> {
+        if float16_lanes::has_float16(&self.key.graph) {
+            return self.float16_vector_loop(b, n, acc, acc_dtype);
+        }
         let lanes = i64::from(vector.lane_count());
         let step = 2 * lanes;
         let end = b.ins().band_imm_s(n, -step);
         let dtype = self.key.graph.root_dtype();
         let folding = self.key.variant.mode == Mode::FoldRow && acc.is_some();
         let zero_lane = match dtype {
-            // float16 lanes are float32 (see `float16_vector_type`).
-            DType::Float32 | DType::Float16 => b.ins().f32const(0.0),
+            DType::Float32 => b.ins().f32const(0.0),
             DType::Float64 => b.ins().f64const(0.0),
             _ => b.ins().iconst(types::I64, 0),
         };
@@ -542,9 +510,6 @@ impl Lowering<'_, '_> {
                     }
                     b.ins().store(flags(), acc, address, 0);
                 }
-                _ if dtype == DType::Float16 => {
-                    float16::store_lanes(b, flags(), value, address);
-                }
                 _ => {
                     b.ins().store(flags(), value, address, 0);
                 }
@@ -567,7 +532,7 @@ impl Lowering<'_, '_> {
     }
 
     /// One step of the reduction: `acc` combined with an element of dtype `dtype`.
-    fn fold(
+    pub(super) fn fold(
         &mut self,
         b: &mut FunctionBuilder<'_>,
         acc: Value,

@@ -317,6 +317,271 @@ fn float16_reduction_tails_compile_and_keep_the_interpreters_float32_totals() {
     }
 }
 
+/// The CLIF of the one kernel the subtask compiles to.
+fn kernel_ir(ops: Vec<PlanOp<Kernel>>, inputs: &[ChunkValue]) -> String {
+    let (built, _) = crate::jit::jit_subtask(
+        &subtask(ops, inputs.len()),
+        &super::tests::input_infos(inputs),
+    )
+    .expect("compiles")
+    .expect("eligible");
+    built
+        .iter()
+        .find_map(|op| match &op.kernel {
+            Kernel::Jit(jit) => Some(jit.kernel.ir.clone()),
+            _ => None,
+        })
+        .expect("a JIT op")
+}
+
+/// `(x * 2 + 1)`, rounded to float16 after each op, as ops over input 0.
+fn chained() -> Vec<PlanOp<Kernel>> {
+    use OpArg::{Input, Local};
+    vec![
+        constant(Scalar::Float16(f16::from_f32(2.0))),
+        binary(BinaryOp::Multiply, DType::Float16, Input(0), Local(0)),
+        constant(Scalar::Float16(f16::ONE)),
+        binary(BinaryOp::Add, DType::Float16, Local(1), Local(2)),
+    ]
+}
+
+#[test]
+fn every_float16_through_lane_comparisons_masks_where_and_casts() {
+    use OpArg::{Input, Local};
+    let x = every_float16();
+    let half_ = DType::Float16;
+    let c = |v: f32| constant(Scalar::Float16(f16::from_f32(v)));
+    let mut cases: Vec<(String, Vec<PlanOp<Kernel>>)> = Vec::new();
+    for compare in [
+        BinaryOp::Equal,
+        BinaryOp::NotEqual,
+        BinaryOp::Less,
+        BinaryOp::LessEqual,
+        BinaryOp::Greater,
+        BinaryOp::GreaterEqual,
+    ] {
+        cases.push((
+            format!("{}(x, 1.5)", compare.name()),
+            vec![c(1.5), binary(compare, half_, Input(0), Local(0))],
+        ));
+        // Rounded twice before the comparison: x * 2 + 1 > 2 differs from the
+        // float32 chain near 0.5.
+        let mut ops = chained();
+        ops.extend([c(2.0), binary(compare, half_, Local(3), Local(4))]);
+        cases.push((format!("{}(x * 2 + 1, 2)", compare.name()), ops));
+    }
+    let masks = vec![
+        c(-1.0),
+        binary(BinaryOp::Greater, half_, Input(0), Local(0)),
+        c(1.0),
+        binary(BinaryOp::Less, half_, Input(0), Local(2)),
+    ];
+    for logic in [
+        BinaryOp::LogicalAnd,
+        BinaryOp::LogicalOr,
+        BinaryOp::LogicalXor,
+        BinaryOp::BitwiseAnd,
+        BinaryOp::BitwiseOr,
+        BinaryOp::BitwiseXor,
+    ] {
+        let mut ops = masks.clone();
+        ops.push(binary(logic, DType::Bool, Local(1), Local(3)));
+        ops.push(op(Kernel::Unary(UnaryOp::LogicalNot), &[Local(4)]));
+        ops.push(op(Kernel::Unary(UnaryOp::Invert), &[Local(5)]));
+        ops.push(binary(logic, DType::Bool, Local(6), Local(1)));
+        cases.push((
+            format!("{0}(~!{0}(x > -1, x < 1), x > -1)", logic.name()),
+            ops,
+        ));
+    }
+    for unary in [
+        UnaryOp::IsNan,
+        UnaryOp::IsInf,
+        UnaryOp::IsFinite,
+        UnaryOp::LogicalNot,
+    ] {
+        cases.push((
+            format!("{}(x * 2)", unary.name()),
+            vec![
+                c(2.0),
+                binary(BinaryOp::Multiply, half_, Input(0), Local(0)),
+                op(Kernel::Unary(unary), &[Local(1)]),
+            ],
+        ));
+    }
+    cases.extend([
+        (
+            "where(x > 0, x * 2, 0.5)".to_string(),
+            vec![
+                c(0.0),
+                binary(BinaryOp::Greater, half_, Input(0), Local(0)),
+                c(2.0),
+                binary(BinaryOp::Multiply, half_, Input(0), Local(2)),
+                c(0.5),
+                op(Kernel::Where, &[Local(1), Local(3), Local(4)]),
+            ],
+        ),
+        ("where(x * 2 + 1 > 2, x * 2 + 1, -x) * 3".to_string(), {
+            let mut ops = chained();
+            ops.extend([
+                c(2.0),
+                binary(BinaryOp::Greater, half_, Local(3), Local(4)),
+                op(Kernel::Unary(UnaryOp::Negative), &[Input(0)]),
+                op(Kernel::Where, &[Local(5), Local(3), Local(6)]),
+                c(3.0),
+                binary(BinaryOp::Multiply, half_, Local(7), Local(8)),
+            ]);
+            ops
+        }),
+        (
+            "(x > 1).astype(float16) + x".to_string(),
+            vec![
+                c(1.0),
+                binary(BinaryOp::Greater, half_, Input(0), Local(0)),
+                op(Kernel::Cast(half_), &[Local(1)]),
+                binary(BinaryOp::Add, half_, Local(2), Input(0)),
+            ],
+        ),
+        (
+            "(x * 2).astype(bool)".to_string(),
+            vec![
+                c(2.0),
+                binary(BinaryOp::Multiply, half_, Input(0), Local(0)),
+                op(Kernel::Cast(DType::Bool), &[Local(1)]),
+            ],
+        ),
+        (
+            "x.astype(float32)".to_string(),
+            vec![op(Kernel::Cast(DType::Float32), &[Input(0)])],
+        ),
+        (
+            "((x * 3).astype(float32) * 0.1).astype(float16) / 3".to_string(),
+            vec![
+                c(3.0),
+                binary(BinaryOp::Multiply, half_, Input(0), Local(0)),
+                op(Kernel::Cast(DType::Float32), &[Local(1)]),
+                constant(Scalar::Float32(0.1)),
+                binary(BinaryOp::Multiply, DType::Float32, Local(2), Local(3)),
+                op(Kernel::Cast(half_), &[Local(4)]),
+                c(3.0),
+                binary(BinaryOp::Divide, half_, Local(5), Local(6)),
+            ],
+        ),
+    ]);
+    for (what, ops) in cases {
+        let ir = kernel_ir(ops.clone(), std::slice::from_ref(&x));
+        assert!(ir.contains("f32x4"), "{what}: no SIMD loop");
+        assert_bit_identical(ops, std::slice::from_ref(&x), &what);
+    }
+}
+
+/// The float16 kernels of `bench/float16.py` (and their leading-axis forms) fold in
+/// SIMD lanes and keep the scalar fold's results: counts, any/all of comparisons,
+/// float32 pairwise sums and means, and float32 totals of rows.
+#[test]
+fn float16_lane_tails_keep_the_scalar_folds_results() {
+    use OpArg::Local;
+    let compare = |reduce: ReduceOp, axes: Vec<usize>, shape: &[usize], threshold: f32| {
+        let mut ops = chained();
+        ops.extend([
+            constant(Scalar::Float16(f16::from_f32(threshold))),
+            binary(BinaryOp::Greater, DType::Float16, Local(3), Local(4)),
+            op(reduce_map(reduce, axes, shape), &[Local(5)]),
+        ]);
+        ops
+    };
+    let values = |i: usize| ((i as f32 * 0.37).sin() * 3.0).round() / 4.0 + 0.3;
+    // Runs of every length around the 8-element step, and long ones.
+    let mut shapes: Vec<Vec<usize>> = (0..20).map(|n| vec![n]).collect();
+    shapes.extend([vec![20_001], vec![3, 9000], vec![6, 37], vec![5, 4, 19]]);
+    for shape in shapes {
+        let x = float16_array(&shape, values);
+        let inputs = std::slice::from_ref(&x);
+        let all_axes: Vec<usize> = (0..shape.len()).collect();
+        let mut axes_list = vec![all_axes];
+        if shape.len() > 1 {
+            axes_list.push(vec![0]);
+        }
+        for axes in axes_list {
+            for reduce in [
+                ReduceOp::Sum,
+                ReduceOp::CountNonzero,
+                ReduceOp::Any,
+                ReduceOp::All,
+            ] {
+                // Thresholds some, none and all elements pass.
+                for threshold in [1.5, 100.0, -100.0] {
+                    let ops = compare(reduce, axes.clone(), &shape, threshold);
+                    assert_same(&subtask(ops, 1), inputs);
+                }
+            }
+            for reduce in [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Prod, ReduceOp::Max] {
+                let mut ops = chained();
+                ops.push(op(reduce_map(reduce, axes.clone(), &shape), &[Local(3)]));
+                if jit(&subtask(ops.clone(), 1), inputs).is_some() {
+                    assert_same(&subtask(ops, 1), inputs);
+                }
+                // The same over float32 values of the float16 chain.
+                let mut ops = chained();
+                ops.push(op(Kernel::Cast(DType::Float32), &[Local(3)]));
+                ops.push(op(reduce_map(reduce, axes.clone(), &shape), &[Local(4)]));
+                if jit(&subtask(ops.clone(), 1), inputs).is_some() {
+                    assert_same(&subtask(ops, 1), inputs);
+                }
+            }
+        }
+    }
+    // Extremes whose lanes cannot decide alone: zeros of both signs (the scalar fold
+    // keeps the last equal one) and NaNs (the first), against plain lane maxima.
+    for pattern in 0..8usize {
+        let x = float16_array(&[203], |i| {
+            if pattern >= 4 && i == (pattern * 31) % 203 {
+                f32::NAN
+            } else if (i * 7 + pattern) % 13 == 0 {
+                if (i / 13 + pattern) % 2 == 0 {
+                    0.0
+                } else {
+                    -0.0
+                }
+            } else if pattern % 2 == 0 {
+                -1.0 - (i % 5) as f32
+            } else {
+                (i % 9) as f32 * 0.5 - 2.0
+            }
+        });
+        let inputs = std::slice::from_ref(&x);
+        for reduce in [ReduceOp::Max, ReduceOp::Min] {
+            let direct = vec![op(reduce_map(reduce, vec![0], &[203]), &[OpArg::Input(0)])];
+            let negated = vec![
+                op(Kernel::Unary(UnaryOp::Negative), &[OpArg::Input(0)]),
+                op(reduce_map(reduce, vec![0], &[203]), &[Local(0)]),
+            ];
+            let widened = vec![
+                op(Kernel::Cast(DType::Float32), &[OpArg::Input(0)]),
+                op(reduce_map(reduce, vec![0], &[203]), &[Local(0)]),
+            ];
+            for ops in [direct, negated, widened] {
+                assert!(kernel_ir(ops.clone(), inputs).contains("f32x4"));
+                assert_same(&subtask(ops, 1), inputs);
+            }
+        }
+    }
+    // The four bench kernels' loops are SIMD.
+    let x = float16_array(&[100], values);
+    let inputs = std::slice::from_ref(&x);
+    let mut mean = chained();
+    mean.push(op(reduce_map(ReduceOp::Mean, vec![0], &[100]), &[Local(3)]));
+    let count = compare(ReduceOp::Sum, vec![0], &[100], 2.0);
+    let mut sqrt = chained();
+    sqrt.push(op(Kernel::Unary(UnaryOp::Sqrt), &[Local(3)]));
+    let mut widened_max = vec![op(Kernel::Cast(DType::Float32), &[Local(3)])];
+    widened_max.splice(0..0, chained());
+    widened_max.push(op(reduce_map(ReduceOp::Max, vec![0], &[100]), &[Local(4)]));
+    for ops in [mean, count, sqrt, widened_max] {
+        assert!(kernel_ir(ops, inputs).contains("f32x4"));
+    }
+}
+
 // ---- random float16 programs: they must compile, and match ----
 
 const SPECIAL: [f32; 14] = [
@@ -411,6 +676,45 @@ proptest! {
         };
         for (x, y) in e.iter().zip(&g) {
             prop_assert!(x == y || (nan(de, *x) && nan(de, *y)), "{:#x} vs {:#x}", x, y);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Random float16 programs with their comparisons and bools kept (masks in
+    /// lanes), folded by any reduction: whatever compiles matches the interpreter.
+    #[test]
+    fn random_float16_programs_with_masks_and_tails_match_the_interpreter(
+        inputs in prop::collection::vec(float16_input(), 1..3),
+        steps in prop::collection::vec(step_strategy(), 1..8),
+        reduce in prop::option::of((prop::sample::select(ReduceOp::ALL.to_vec()), 0usize..4)),
+    ) {
+        let shape = inputs[0].array().expect("data").shape().to_vec();
+        let inputs: Vec<ChunkValue> = inputs
+            .into_iter()
+            .filter(|input| input.array().expect("data").shape() == shape.as_slice())
+            .collect();
+        let mut ops = program(&vec![DType::Float16; inputs.len()], &steps, false);
+        prop_assume!(ops.last().is_some_and(|last| !matches!(last.kernel, Kernel::Full { .. })));
+        let expected = interpret(&ops, &inputs);
+        prop_assume!(expected.is_ok());
+        if let (Some((reduce, pick)), Ok(ChunkValue::Array(data))) = (reduce, &expected) {
+            let ndim = data.ndim();
+            let axes: Vec<usize> = match (ndim, pick) {
+                (0, _) => vec![],
+                (_, 0) => (0..ndim).collect(),
+                (_, pick) => vec![pick % ndim],
+            };
+            let shape = data.shape().to_vec();
+            let last = ops.len() as u32 - 1;
+            ops.push(op(reduce_map(reduce, axes, &shape), &[OpArg::Local(last)]));
+        }
+        let subtask = subtask(ops, inputs.len());
+        prop_assume!(interpret(&subtask.ops, &inputs).is_ok());
+        if jit(&subtask, &inputs).is_some() {
+            assert_same(&subtask, &inputs);
         }
     }
 }

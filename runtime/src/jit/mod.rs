@@ -16,7 +16,8 @@
 //!    calls, and the call itself: the JIT's only unsafe code) and `externs` (the
 //!    functions compiled code may call, by name and address);
 //! 4. lowering to CLIF: `scalar_ops` (one scalar or lane op), `float16` (float16 bits
-//!    to and from float32, which float16 ops compute in), `accumulate` (folds),
+//!    to and from float32, which float16 ops compute in), `float16_lanes` (float16
+//!    kernels in SIMD lanes), `accumulate` (folds),
 //!    `loops`, `codegen` (a row function), `pairwise` (NumPy's pairwise sums);
 //! 5. `cache`: compile once per key, process-wide, outside its lock;
 //! 6. running a chunk: `run_chunk` (one pass into a buffer or a saved file), `passes` and
@@ -38,6 +39,7 @@ mod call;
 pub mod codegen;
 mod externs;
 mod float16;
+mod float16_lanes;
 pub mod graph;
 pub mod key;
 pub mod layout;

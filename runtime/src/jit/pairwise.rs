@@ -125,7 +125,12 @@ impl Lowering<'_, '_> {
         let value = self.eval(b, position, vector)?;
         let dtype = self.key.graph.root_dtype();
         if vector.is_some() {
-            return Ok(value);
+            // A float16 root's lanes are its float32 values once rounded.
+            return Ok(if dtype == DType::Float16 {
+                super::float16::round_lanes(b, value)
+            } else {
+                value
+            });
         }
         self.emitter.cast(b, value, dtype, acc_dtype)
     }
@@ -161,9 +166,11 @@ impl Lowering<'_, '_> {
         n: Value,
         acc_dtype: DType,
     ) -> Result<Value, String> {
-        let vector = self
-            .vector_type()
-            .filter(|_| self.key.graph.root_dtype() == acc_dtype);
+        // float16 lanes are float32 values, summed in float32 (`float16_lanes`).
+        let vector = self.vector_type().filter(|_| {
+            self.key.graph.root_dtype() == acc_dtype
+                || super::float16_lanes::has_float16(&self.key.graph)
+        });
         let (group_type, lanes) = match vector {
             Some(ty) => (ty, ty.lane_count() as i64),
             None => (super::scalar_ops::scalar_type(acc_dtype), 1),
