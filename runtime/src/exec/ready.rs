@@ -354,7 +354,7 @@ mod tests {
             b.push(SubtaskId(id), worker);
         }
         for step in 0..60u32 {
-            let room = move |w: u32| (w + step) % 3 != 0;
+            let room = move |w: u32| !(w + step).is_multiple_of(3);
             let any = step % 5 != 0;
             let expected = a
                 .peek_next(room, any)
