@@ -97,6 +97,7 @@ pub struct Coordinator<'a, K: ChunkKernel, T> {
     /// Per chunk: input occurrences in subtasks that are not done.
     consumers_left: Vec<u32>,
     /// Per chunk: input occurrences in running subtasks; such chunks stay in memory.
+    /// Empty (and not counted) without a memory limit.
     pins: Vec<u32>,
     /// Per chunk: whether it is counted in `live`.
     resident: Vec<bool>,
@@ -194,7 +195,11 @@ where
             }),
             status: vec![ChunkStatus::Unproduced; num_chunks],
             consumers_left,
-            pins: vec![0; num_chunks],
+            // Pins matter only to spilling: without a limit they are not counted.
+            pins: match options.memory_limit {
+                Some(_) => vec![0; num_chunks],
+                None => Vec::new(),
+            },
             resident: vec![false; num_chunks],
             locations: ChunkLocations::new(plan.num_chunks),
             results: ResultStore::default(),
@@ -404,7 +409,9 @@ where
             self.output_produced(chunk, worker, bytes, subtask.label);
         }
         for &chunk in &subtask.inputs {
-            self.pins[chunk.index()] -= 1;
+            if self.memory.is_some() {
+                self.pins[chunk.index()] -= 1;
+            }
             let left = &mut self.consumers_left[chunk.index()];
             *left -= 1;
             if *left == 0 {

@@ -57,6 +57,19 @@ pub struct WorkOrder {
 }
 
 impl WorkOrder {
+    /// An empty order with room for as many subtasks, sources and freed chunks as
+    /// this one holds: the next order to the same worker is usually as large, so it
+    /// fills without growing (and copying) its lists step by step.
+    pub fn empty_like(&self) -> Self {
+        WorkOrder {
+            run: Vec::with_capacity(self.run.len()),
+            attempts: Vec::with_capacity(self.attempts.len()),
+            sources: Vec::with_capacity(self.sources.len()),
+            free: Vec::with_capacity(self.free.len()),
+            ..WorkOrder::default()
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.run.is_empty()
             && self.free.is_empty()
@@ -129,6 +142,17 @@ impl<V> CompletionReport<V> {
             peak_store_bytes: 0,
             store_bytes: 0,
             busy_nanos: 0,
+        }
+    }
+
+    /// An empty report from the same worker with room for as many subtasks and
+    /// outputs as this one holds (see [`WorkOrder::empty_like`]).
+    pub fn empty_like(&self) -> Self {
+        CompletionReport {
+            subtasks: Vec::with_capacity(self.subtasks.len()),
+            output_bytes: Vec::with_capacity(self.output_bytes.len()),
+            spans: Vec::with_capacity(self.spans.len()),
+            ..CompletionReport::new(self.worker)
         }
     }
 

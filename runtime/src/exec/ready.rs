@@ -58,6 +58,7 @@ impl ReadyQueue {
 
     /// The first ready subtask in (priority, id) order among the pinned sets of
     /// workers with room and, when `include_any`, the shared set.
+    #[cfg(test)]
     pub fn peek_next(
         &self,
         has_room: impl Fn(u32) -> bool,
@@ -94,6 +95,38 @@ impl ReadyQueue {
         drained
     }
 
+    /// Takes the first ready subtask in (priority, id) order among the pinned sets
+    /// of workers with room and, when `include_any`, the shared set: [`Self::peek_next`]
+    /// and [`Self::pop`] in one walk of the bitmaps.
+    pub fn pop_next(
+        &mut self,
+        has_room: impl Fn(u32) -> bool,
+        include_any: bool,
+    ) -> Option<(SubtaskId, NextReady)> {
+        let mut best: Option<(u32, NextReady)> = None;
+        if include_any {
+            best = self.any.first().map(|rank| (rank, NextReady::Any));
+        }
+        for (worker, set) in self.pinned.iter().enumerate() {
+            let worker = worker as u32;
+            if set.is_empty() || !has_room(worker) {
+                continue;
+            }
+            if let Some(rank) = set.first() {
+                if best.is_none_or(|(best_rank, _)| rank < best_rank) {
+                    best = Some((rank, NextReady::Pinned(worker)));
+                }
+            }
+        }
+        let (rank, from) = best?;
+        match from {
+            NextReady::Any => self.any.remove(rank),
+            NextReady::Pinned(worker) => self.pinned[worker as usize].remove(rank),
+        }
+        Some((SubtaskId(self.by_rank[rank as usize]), from))
+    }
+
+    #[cfg(test)]
     pub fn pop(&mut self, from: NextReady) -> Option<SubtaskId> {
         let set = match from {
             NextReady::Any => &mut self.any,
@@ -179,6 +212,12 @@ impl RankSet {
             }
             bit /= 64;
         }
+    }
+
+    /// Whether the set was never filled (a worker nothing is pinned to).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.levels.is_empty()
     }
 
     /// The smallest rank in the set.
@@ -299,6 +338,29 @@ mod tests {
         }
         assert_eq!(order, [Some(9), Some(3), Some(5)]);
         assert_eq!(queue.peek_next(|_| true, true), None);
+    }
+
+    #[test]
+    fn pop_next_takes_what_peek_then_pop_would() {
+        let priorities: Vec<i64> = (0..40).map(|i| (i * 7) % 13).collect();
+        let mut a = ReadyQueue::new(3, &priorities);
+        let mut b = ReadyQueue::new(3, &priorities);
+        for id in 0..40u32 {
+            let worker = match id % 4 {
+                3 => None,
+                w => Some(w),
+            };
+            a.push(SubtaskId(id), worker);
+            b.push(SubtaskId(id), worker);
+        }
+        for step in 0..60u32 {
+            let room = move |w: u32| !(w + step).is_multiple_of(3);
+            let any = step % 5 != 0;
+            let expected = a
+                .peek_next(room, any)
+                .map(|next| (a.pop(next).unwrap(), next));
+            assert_eq!(b.pop_next(room, any), expected, "step {step}");
+        }
     }
 
     #[test]

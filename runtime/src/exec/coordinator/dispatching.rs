@@ -74,13 +74,10 @@ where
         let mut shared_heap_blocked = false;
         loop {
             let (load, alive) = (&self.load, &self.alive);
-            let Some(next) = self.ready.peek_next(
+            let Some((id, next)) = self.ready.pop_next(
                 |worker| alive[worker as usize] && load[worker as usize] < depth,
                 !shared_heap_blocked,
             ) else {
-                break;
-            };
-            let Some(id) = self.ready.pop(next) else {
                 break;
             };
             self.queued[id.index()] = false;
@@ -112,11 +109,20 @@ where
         if self.workers == 1 {
             return (self.load[0] < depth).then_some(0);
         }
-        self.bytes_on.fill(0);
         let inputs = &self.plan.subtasks[id.index()].inputs;
+        let all_alive = self.alive.iter().all(|&alive| alive);
+        if inputs.is_empty() && all_alive {
+            // Nothing to be near: the least loaded worker with room (what
+            // `choose_worker` picks when no worker holds input bytes).
+            let (worker, load) = (0u32..)
+                .zip(&self.load)
+                .min_by_key(|&(w, &load)| (load, w))?;
+            return (*load < depth).then_some(worker);
+        }
+        self.bytes_on.fill(0);
         self.locations
             .add_bytes_by_worker(inputs, &mut self.bytes_on);
-        if self.alive.iter().all(|&alive| alive) {
+        if all_alive {
             return choose_worker(&self.bytes_on, &self.load, depth);
         }
         // A dead worker looks full and holds nothing.
@@ -172,20 +178,22 @@ where
     }
 
     pub(super) fn pin_inputs(&mut self, id: SubtaskId) {
+        if self.memory.is_none() {
+            return;
+        }
         for &chunk in &self.plan.subtasks[id.index()].inputs {
             self.pins[chunk.index()] += 1;
-            if self.memory.is_some() {
-                self.refresh_chunk(chunk);
-            }
+            self.refresh_chunk(chunk);
         }
     }
 
     pub(super) fn unpin_inputs(&mut self, id: SubtaskId) {
+        if self.memory.is_none() {
+            return;
+        }
         for &chunk in &self.plan.subtasks[id.index()].inputs {
             self.pins[chunk.index()] -= 1;
-            if self.memory.is_some() {
-                self.refresh_chunk(chunk);
-            }
+            self.refresh_chunk(chunk);
         }
     }
 
@@ -199,7 +207,8 @@ where
             if order.is_empty() {
                 continue;
             }
-            let mut order = std::mem::take(order);
+            let next = order.empty_like();
+            let mut order = std::mem::replace(order, next);
             if !self.alive[worker as usize] {
                 continue;
             }
