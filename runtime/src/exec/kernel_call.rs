@@ -16,10 +16,6 @@ pub struct OpScratch<V> {
     pub values: Vec<Option<Arc<V>>>,
     /// For each op, the index of the last op that reads it (see [`last_readers`]).
     last_reader: Vec<u32>,
-    /// What `last_reader` was computed for: the address of the subtask's op list
-    /// (shared by alike subtasks, and the plan outlives the scratch) and its published
-    /// op indices, so a run of alike subtasks computes it once.
-    last_reader_of: Option<(usize, SmallVec<[u32; 2]>)>,
 }
 
 impl<V> Default for OpScratch<V> {
@@ -27,7 +23,6 @@ impl<V> Default for OpScratch<V> {
         OpScratch {
             values: Vec::new(),
             last_reader: Vec::new(),
-            last_reader_of: None,
         }
     }
 }
@@ -61,26 +56,9 @@ pub fn run_ops_with<'v, K: ChunkKernel + 'v>(
     let OpScratch {
         values,
         last_reader,
-        last_reader_of,
     } = scratch;
     values.clear();
-    let ops_address = subtask.ops.as_ptr() as usize;
-    let same_ops = last_reader_of.as_ref().is_some_and(|(address, published)| {
-        *address == ops_address
-            && last_reader.len() == subtask.ops.len()
-            && published.len() == subtask.outputs.len()
-            && published
-                .iter()
-                .zip(&subtask.outputs)
-                .all(|(&a, &(b, _))| a == b)
-    });
-    if !same_ops {
-        last_readers(subtask, last_reader);
-        *last_reader_of = Some((
-            ops_address,
-            subtask.outputs.iter().map(|&(op, _)| op).collect(),
-        ));
-    }
+    last_readers(subtask, last_reader);
     for (index, op) in subtask.ops.iter().enumerate() {
         // Kernels read one to three arguments: no allocation for them.
         let args = op
