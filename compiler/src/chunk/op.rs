@@ -3,11 +3,11 @@
 //! per chunk (its offset, its shape, the local part of a slice) is derived from the
 //! chunk's index and its step's [`Layout`](super::Layout) on demand.
 
-use crate::ops::Creation;
+use crate::ops::{Creation, ReductionStage};
 use crate::tileable::IndexItem;
 use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::kernels::linalg::LinalgOp;
-use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
+use marsc_runtime::ops::{BinaryOp, UnaryOp};
 use marsc_runtime::storage::SaveFormat;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -31,44 +31,11 @@ pub enum ChunkOp {
     /// Converts the input chunk to the step's dtype.
     Cast,
 
-    // ---- reduction tree ----
-    /// Reduces one data chunk over `axes` to a partial state (keepdims shape).
-    /// `input_shape` is the whole tensor's (arg reductions report global indices).
-    ReduceMap {
-        reduction: Reduction,
-        axes: Vec<usize>,
-        input_shape: Vec<usize>,
-    },
-    /// Merges the states of neighbouring blocks along the reduced axes (inputs in C
-    /// order of the blocks).
-    ReduceCombine {
-        reduction: Reduction,
-        axes: Vec<usize>,
-    },
-    /// Turns one fully merged state into the result chunk.
-    ReduceFinish {
-        reduction: Reduction,
-        axes: Vec<usize>,
-        keepdims: bool,
-    },
-
-    // ---- scan along one axis: O(k) chunks per line of k chunks ----
-    /// The total of one data chunk along `axis` (length 1 there).
-    ScanTotal {
-        op: ScanOp,
-        axis: usize,
-    },
-    /// The running total before the next chunk: inputs `[previous carry?, total]`.
-    ScanCarry {
-        op: ScanOp,
-        axis: usize,
-    },
-    /// The inclusive scan of one data chunk, continued from the carry: inputs
-    /// `[chunk, carry?]` (the first chunk of a line has no carry).
-    ScanChunk {
-        op: ScanOp,
-        axis: usize,
-    },
+    // ---- reduction trees and scan chains ----
+    /// A stage of a reduction tree (map, combine, finish) or of a scan chain (total,
+    /// carry, chunk: O(k) chunks per line of k chunks), declared with everything it
+    /// knows in [`crate::ops::reduction`].
+    Reduce(ReductionStage),
 
     // ---- linear algebra ----
     /// `a_0 @ b_0 + a_1 @ b_1 + ...` for inputs `[a_0 (r, k_0), b_0 (k_0, c), a_1, b_1,
@@ -203,14 +170,7 @@ impl ChunkOp {
             ChunkOp::Binary { op, .. } => op.name().into(),
             ChunkOp::Where => "where".into(),
             ChunkOp::Cast => "astype".into(),
-            ChunkOp::ReduceMap { reduction, .. } => format!("{}.map", reduction.op.name()),
-            ChunkOp::ReduceCombine { reduction, .. } => {
-                format!("{}.combine", reduction.op.name())
-            }
-            ChunkOp::ReduceFinish { reduction, .. } => format!("{}.finish", reduction.op.name()),
-            ChunkOp::ScanTotal { op, .. } => format!("{}.total", op.name()),
-            ChunkOp::ScanCarry { op, .. } => format!("{}.carry", op.name()),
-            ChunkOp::ScanChunk { op, .. } => format!("{}.chunk", op.name()),
+            ChunkOp::Reduce(stage) => stage.name(),
             ChunkOp::MatMulBlock { .. } => "matmul.block".into(),
             ChunkOp::SumBlocks { .. } => "matmul.sum".into(),
             ChunkOp::Transpose { .. } => "transpose".into(),
@@ -246,11 +206,9 @@ impl ChunkOp {
     pub fn arity(&self) -> (usize, usize) {
         match self {
             ChunkOp::Create(_) => (0, 0),
+            ChunkOp::Reduce(stage) => stage.arity(),
             ChunkOp::Unary(_)
             | ChunkOp::Cast
-            | ChunkOp::ReduceMap { .. }
-            | ChunkOp::ReduceFinish { .. }
-            | ChunkOp::ScanTotal { .. }
             | ChunkOp::Transpose { .. }
             | ChunkOp::ExpandDims { .. }
             | ChunkOp::Squeeze { .. }
@@ -271,10 +229,8 @@ impl ChunkOp {
             }
             ChunkOp::MatMulBlock { .. } => (2, usize::MAX),
             ChunkOp::Where => (3, 3),
-            ChunkOp::ScanCarry { .. } | ChunkOp::ScanChunk { .. } => (1, 2),
             ChunkOp::SaveInit { .. } => (0, 1),
-            ChunkOp::ReduceCombine { .. }
-            | ChunkOp::SumBlocks { .. }
+            ChunkOp::SumBlocks { .. }
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. } => (1, usize::MAX),
@@ -292,6 +248,15 @@ impl ChunkOp {
         match self {
             ChunkOp::Create(op) => op.own_key(),
             _ => None,
+        }
+    }
+
+    /// Whether a chunk may read chunks of its own step (a scan's carries form a
+    /// chain inside their step).
+    pub fn reads_own_step(&self) -> bool {
+        match self {
+            ChunkOp::Reduce(stage) => stage.reads_own_step(),
+            _ => false,
         }
     }
 

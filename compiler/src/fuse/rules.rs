@@ -19,12 +19,13 @@
 //!   `mmap_mode='r'` does not: its file is mapped (and checked) before the run, and
 //!   once mapped, reading it cannot fail.
 //!
-//! An op family answers for its own ops (`ops::FusionClass`, `may_fail`).
+//! An op family answers for its own ops (`ops::FusionClass`, `may_fail`): the
+//! creation ops and the stages of reductions and scans (`ops::reduction`).
 
 use crate::chunk::ChunkOp;
 use crate::ops::FusionClass;
 use marsc_runtime::kernels::linalg::LinalgOp;
-use marsc_runtime::ops::{BinaryOp, ReduceOp};
+use marsc_runtime::ops::BinaryOp;
 use marsc_runtime::DType;
 
 use super::Fusion;
@@ -49,16 +50,12 @@ pub fn may_join(
 
 /// Whether the op reduces the size of an axis (or a contracted matmul axis).
 pub fn contracts(op: &ChunkOp) -> bool {
-    if let ChunkOp::Create(op) = op {
-        return op.fusion_class() == FusionClass::Contracts;
+    if let Some(class) = family_class(op) {
+        return class.contracts();
     }
     matches!(
         op,
-        ChunkOp::ReduceMap { .. }
-            | ChunkOp::ReduceCombine { .. }
-            | ChunkOp::ScanTotal { .. }
-            | ChunkOp::ScanCarry { .. }
-            | ChunkOp::MatMulBlock { .. }
+        ChunkOp::MatMulBlock { .. }
             | ChunkOp::SumBlocks { .. }
             | ChunkOp::CountTrue
             | ChunkOp::IndexBlocks { .. }
@@ -70,13 +67,12 @@ pub fn contracts(op: &ChunkOp) -> bool {
 
 /// Whether the op reads a variable number of chunks meant to be computed in parallel.
 pub fn gathers(op: &ChunkOp) -> bool {
-    if let ChunkOp::Create(op) = op {
-        return op.fusion_class() == FusionClass::Gathers;
+    if let Some(class) = family_class(op) {
+        return class.gathers();
     }
     matches!(
         op,
-        ChunkOp::ReduceCombine { .. }
-            | ChunkOp::SumBlocks { .. }
+        ChunkOp::SumBlocks { .. }
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. }
@@ -85,10 +81,20 @@ pub fn gathers(op: &ChunkOp) -> bool {
     )
 }
 
+/// The fusion class of an op an op family declares.
+fn family_class(op: &ChunkOp) -> Option<FusionClass> {
+    match op {
+        ChunkOp::Create(op) => Some(op.fusion_class()),
+        ChunkOp::Reduce(stage) => Some(stage.fusion_class()),
+        _ => None,
+    }
+}
+
 /// Whether the op can fail on valid input when it runs (`dtype` is its step's).
 pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
     match op {
         ChunkOp::Create(op) => op.may_fail(dtype),
+        ChunkOp::Reduce(stage) => stage.may_fail(),
         ChunkOp::SaveInit { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::SaveCommit { .. } => true,
         // A singular matrix, one without a Cholesky factor, no convergence.
         ChunkOp::Linalg(op) => matches!(
@@ -106,17 +112,6 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
             op: BinaryOp::Power,
             common,
         } => common.is_int(),
-        // An all-NaN slice (NumPy's ValueError), weights summing to zero, an index
-        // of `choose` out of range.
-        ChunkOp::ReduceFinish { reduction, .. } => {
-            matches!(
-                reduction.op,
-                ReduceOp::NanArgMax
-                    | ReduceOp::NanArgMin
-                    | ReduceOp::WeightsCheck
-                    | ReduceOp::ChoiceCheck
-            )
-        }
         _ => false,
     }
 }

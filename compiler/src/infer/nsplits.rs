@@ -72,14 +72,7 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
         TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
             elementwise(inputs, out_shape)
         }
-        TileOp::Reduce { axes, keepdims, .. } => (0..first.shape.len())
-            .filter_map(|axis| match (axes.contains(&axis), keepdims) {
-                (false, _) => Some(first.splits(axis)),
-                (true, true) => Some(vec![1]),
-                (true, false) => None,
-            })
-            .collect(),
-        TileOp::Scan { .. } => (0..first.shape.len()).map(|a| first.splits(a)).collect(),
+        TileOp::Reduce(op) => op.nsplits(first.shape.len(), |axis| first.splits(axis)),
         TileOp::MatMul => match inputs {
             [a, b] => vec![a.splits(0), b.splits(1)],
             _ => one_chunk_each(out_shape),

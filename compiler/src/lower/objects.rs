@@ -376,8 +376,7 @@ impl Lowerer<'_> {
             | TileOp::Binary { .. }
             | TileOp::Where
             | TileOp::Cast
-            | TileOp::Reduce { .. }
-            | TileOp::Scan { .. }
+            | TileOp::Reduce(_)
             | TileOp::MatMul
             | TileOp::Concatenate { .. }
             | TileOp::Rechunk

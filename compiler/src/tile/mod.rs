@@ -126,12 +126,7 @@ impl Tiler<'_> {
             TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
                 self.tile_elementwise(id, node)?
             }
-            TileOp::Reduce {
-                reduction,
-                axes,
-                keepdims,
-            } => self.tile_reduce(id, node, *reduction, axes, *keepdims)?,
-            TileOp::Scan { op, axis } => self.tile_scan(id, node, *op, *axis)?,
+            TileOp::Reduce(op) => self.tile_reduction(id, node, op)?,
             TileOp::MatMul => self.tile_matmul(id, node)?,
             TileOp::Transpose { axes } => self.tile_transpose(id, node, axes)?,
             TileOp::ExpandDims { axes } => self.tile_expand_dims(id, node, axes)?,

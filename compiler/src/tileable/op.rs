@@ -2,8 +2,8 @@
 //! lowering has resolved names, bound arguments, normalized axes and indices, and
 //! decomposed conveniences (`clip`, `outer`, `stack`, 1-D `dot`, ...) into these.
 
-use crate::ops::Creation;
-use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
+use crate::ops::{Creation, ReductionOp};
+use marsc_runtime::ops::{BinaryOp, UnaryOp};
 use marsc_runtime::DType;
 use std::sync::Arc;
 
@@ -26,16 +26,10 @@ pub enum TileOp {
     /// `astype(dtype)`: one input, converted to the node's dtype.
     Cast,
 
-    // ---- reductions and scans ----
-    /// One input, reduced over `axes` (sorted, unique, in range). With `keepdims` the
-    /// reduced axes stay as length 1.
-    Reduce {
-        reduction: Reduction,
-        axes: Vec<usize>,
-        keepdims: bool,
-    },
-    /// One input, inclusive scan along `axis` (lowering ravels first for `axis=None`).
-    Scan { op: ScanOp, axis: usize },
+    // ---- reductions and scans (one input) ----
+    /// A reduction over axes or a scan along one, declared with everything it knows
+    /// in [`crate::ops::reduction`].
+    Reduce(ReductionOp),
 
     // ---- linear algebra ----
     /// `[a, b]`, both 2-D, `(n, k) @ (k, m)`, both already of the node's dtype.
