@@ -156,11 +156,7 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
             vec![format!("axis={axis}")]
         }
         ChunkOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
-        ChunkOp::Sort { axis, .. } => vec![format!("axis={axis}")],
-        ChunkOp::SearchBlocks { right } => {
-            vec![format!("side={}", if *right { "right" } else { "left" })]
-        }
-        ChunkOp::MergeSorted { .. } | ChunkOp::Bucket { .. } => vec![],
+        ChunkOp::Sort(stage) => stage.chunk_parameters(),
         ChunkOp::BinCounts(binning) => binning_parameters(binning),
     }
 }

@@ -197,13 +197,7 @@ impl KeyHasher {
                 self.usize(*axis)
             }
             ChunkOp::IndexBlocks { splits } => self.usizes(splits),
-            ChunkOp::Sort { axis, arg } => {
-                self.usize(*axis);
-                self.usize(usize::from(*arg));
-            }
-            ChunkOp::SearchBlocks { right } => self.usize(usize::from(*right)),
-            ChunkOp::Bucket { arg } => self.usize(usize::from(*arg)),
-            ChunkOp::MergeSorted { arg } => self.usize(usize::from(*arg)),
+            ChunkOp::Sort(stage) => stage.write_key(self),
             ChunkOp::BinCounts(binning) => self.binning(binning),
             ChunkOp::Linalg(_) => {}
         }

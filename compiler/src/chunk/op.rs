@@ -3,7 +3,7 @@
 //! per chunk (its offset, its shape, the local part of a slice) is derived from the
 //! chunk's index and its step's [`Layout`](super::Layout) on demand.
 
-use crate::ops::{Creation, ReductionStage};
+use crate::ops::{Creation, ReductionStage, SortStage};
 use crate::tileable::IndexItem;
 use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::kernels::linalg::LinalgOp;
@@ -103,27 +103,9 @@ pub enum ChunkOp {
     },
 
     // ---- sorting ----
-    /// The input chunk sorted along `axis`; with `arg`, the int64 positions along
-    /// the whole axis that sort it (stably).
-    Sort {
-        axis: usize,
-        arg: bool,
-    },
-    /// Inputs `[x, pivots]`: the 1-D chunk grouped stably by the sort's part of each
-    /// element (with `arg`, its positions along the whole axis in that order).
-    Bucket {
-        arg: bool,
-    },
-    /// Inputs `[a, v]`: per element of `v`, NumPy's `searchsorted` in the sorted 1-D
-    /// chunk `a` alone (`right`: side='right'); shape `[1, *v.shape]`.
-    SearchBlocks {
-        right: bool,
-    },
-    /// Inputs: sorted 1-D pieces, then (with `arg`) their positions in the whole
-    /// array: the pieces merged stably, or their positions in merged order.
-    MergeSorted {
-        arg: bool,
-    },
+    /// A sort of the chunk, or a stage of a distributed sort, declared with
+    /// everything it knows in [`crate::ops::sort`].
+    Sort(SortStage),
 
     // ---- saving one tensor into one `.npy` file ----
     /// Writes the header and sizes a temporary file; input: the previous commit to
@@ -186,13 +168,7 @@ impl ChunkOp {
             ChunkOp::Compress { .. } => "compress".into(),
             ChunkOp::IndexBlocks { .. } => "index_blocks".into(),
             ChunkOp::Gather { .. } => "gather".into(),
-            ChunkOp::Sort { arg: false, .. } => "sort".into(),
-            ChunkOp::Sort { arg: true, .. } => "argsort".into(),
-            ChunkOp::SearchBlocks { .. } => "search_blocks".into(),
-            ChunkOp::Bucket { arg: false } => "bucket".into(),
-            ChunkOp::Bucket { arg: true } => "bucket_positions".into(),
-            ChunkOp::MergeSorted { arg: false } => "merge_sorted".into(),
-            ChunkOp::MergeSorted { arg: true } => "merge_argsorted".into(),
+            ChunkOp::Sort(stage) => stage.name().into(),
             ChunkOp::BinCounts(_) => "bin_counts".into(),
             ChunkOp::Scatter { .. } => "scatter".into(),
             ChunkOp::SaveInit { .. } => "save.init".into(),
@@ -207,6 +183,7 @@ impl ChunkOp {
         match self {
             ChunkOp::Create(_) => (0, 0),
             ChunkOp::Reduce(stage) => stage.arity(),
+            ChunkOp::Sort(stage) => stage.arity(),
             ChunkOp::Unary(_)
             | ChunkOp::Cast
             | ChunkOp::Transpose { .. }
@@ -217,11 +194,8 @@ impl ChunkOp {
             | ChunkOp::Reshape
             | ChunkOp::Alias
             | ChunkOp::CountTrue
-            | ChunkOp::IndexBlocks { .. }
-            | ChunkOp::Sort { .. } => (1, 1),
+            | ChunkOp::IndexBlocks { .. } => (1, 1),
             ChunkOp::Gather { .. } => (2, usize::MAX),
-            ChunkOp::SearchBlocks { .. } | ChunkOp::Bucket { .. } => (2, 2),
-            ChunkOp::MergeSorted { .. } => (1, usize::MAX),
             ChunkOp::BinCounts(_) => (1, 2),
             ChunkOp::Scatter { .. } => (1, usize::MAX),
             ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => {

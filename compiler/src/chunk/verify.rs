@@ -197,19 +197,7 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
             expected[*axis] = idx[0];
             expect_shape(&expected, &out, "gathered")
         }
-        ChunkOp::Sort { .. } | ChunkOp::Bucket { .. } => expect_shape(&shape(0), &out, "sorted"),
-        ChunkOp::SearchBlocks { .. } => {
-            let mut expected = vec![1];
-            expected.extend(shape(1));
-            expect_shape(&expected, &out, "search counts")
-        }
-        ChunkOp::MergeSorted { arg } => {
-            let values = if *arg { inputs.len() / 2 } else { inputs.len() };
-            let total: usize = (0..values)
-                .map(|i| shape(i).iter().product::<usize>())
-                .sum();
-            expect_shape(&[total], &out, "merged")
-        }
+        ChunkOp::Sort(stage) => stage.verify(&InGraph { graph, chunk }),
         ChunkOp::Compress { axis } => {
             let (x, mask) = (shape(0), shape(1));
             let k = mask.len();

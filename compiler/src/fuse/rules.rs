@@ -20,7 +20,8 @@
 //!   once mapped, reading it cannot fail.
 //!
 //! An op family answers for its own ops (`ops::FusionClass`, `may_fail`): the
-//! creation ops and the stages of reductions and scans (`ops::reduction`).
+//! creation ops, the stages of reductions and scans (`ops::reduction`) and the
+//! sorting stages (`ops::sort`).
 
 use crate::chunk::ChunkOp;
 use crate::ops::FusionClass;
@@ -59,7 +60,6 @@ pub fn contracts(op: &ChunkOp) -> bool {
             | ChunkOp::SumBlocks { .. }
             | ChunkOp::CountTrue
             | ChunkOp::IndexBlocks { .. }
-            | ChunkOp::SearchBlocks { .. }
             | ChunkOp::Linalg(_)
             | ChunkOp::BinCounts(_)
     )
@@ -76,7 +76,6 @@ pub fn gathers(op: &ChunkOp) -> bool {
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. }
-            | ChunkOp::MergeSorted { .. }
             | ChunkOp::Linalg(LinalgOp::QrStack)
     )
 }
@@ -86,6 +85,7 @@ fn family_class(op: &ChunkOp) -> Option<FusionClass> {
     match op {
         ChunkOp::Create(op) => Some(op.fusion_class()),
         ChunkOp::Reduce(stage) => Some(stage.fusion_class()),
+        ChunkOp::Sort(stage) => Some(stage.fusion_class()),
         _ => None,
     }
 }

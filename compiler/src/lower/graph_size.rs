@@ -173,25 +173,9 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             chunks: out,
             edges: out.saturating_mul(2),
         },
-        TileOp::Sort { .. } => Cost {
-            chunks: out,
-            edges: out,
-        },
-        TileOp::Bucket { .. } => Cost {
-            chunks: out,
-            edges: out.saturating_mul(2),
-        },
-        TileOp::SearchBlocks { .. } => Cost {
-            chunks: out,
-            edges: out.saturating_mul(2),
-        },
-        // One chunk per merge, reading its pieces (and their indices).
-        TileOp::MergeSorted { sources, arg } => {
-            let pieces: u128 = sources.iter().map(|s| s.len() as u128).sum();
-            Cost {
-                chunks: out,
-                edges: pieces.saturating_mul(1 + u128::from(*arg)),
-            }
+        TileOp::Sort(op) => {
+            let (chunks, edges) = op.graph_cost(out);
+            Cost { chunks, edges }
         }
         // Gathers (rechunks) into one chunk or TSQR's row blocks: a local QR, one
         // stacked QR and a product per block.

@@ -17,8 +17,10 @@
 //! literals, random, `load`, cached tensors: `TileOp::Create` and `ChunkOp::Create`)
 //! and [`reduction`] (reductions over axes and scans: `TileOp::Reduce` holds a
 //! [`ReductionOp`], each step of its tiled tree `ChunkOp::Reduce` a
-//! [`ReductionStage`]); the element-wise, shape, sorting and save ops are still
-//! variants of `TileOp` and `ChunkOp` (issue 18). [`text`] and [`shapes`] hold what
+//! [`ReductionStage`]) and [`sort`] (a sort of each chunk and the stages of a
+//! distributed sort: `TileOp::Sort` holds a [`SortOp`], `ChunkOp::Sort` a
+//! [`SortStage`]); the element-wise, shape and save ops are still variants of
+//! `TileOp` and `ChunkOp` (issue 18). [`text`] and [`shapes`] hold what
 //! the families and the IRs' dumps and verifiers write alike. ARCHITECTURE.md, "How
 //! to add a creation op" and "How to add a reduction", lists what a new op of a
 //! family touches.
@@ -26,10 +28,12 @@
 pub mod creation;
 pub mod reduction;
 pub mod shapes;
+pub mod sort;
 pub mod text;
 
 pub use creation::Creation;
 pub use reduction::{ReductionOp, ReductionStage};
+pub use sort::{SortOp, SortStage};
 
 use marsc_runtime::DType;
 

@@ -8,6 +8,7 @@ use crate::chunk::corners::corner_pieces;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use crate::ops::creation::{ChunkSite, CreationShared};
 use crate::ops::reduction::{ReduceSite, ReductionShared};
+use crate::ops::sort::SortSite;
 use marsc_runtime::chunk_kernel::{AssemblePiece, Kernel, SaveFile};
 use marsc_runtime::kernels::shape::SliceItem;
 use marsc_runtime::storage::{SaveFormat, SharedReaders};
@@ -125,17 +126,11 @@ impl<'a> KernelBuilder<'a> {
                     len: graph.step_of(*first).layout.shape()[*axis],
                 }
             }
-            ChunkOp::Sort { axis, arg } => Kernel::Sort {
-                axis: *axis,
-                arg: *arg,
-                offset: graph.chunk_offset(chunk)[*axis] as i64,
-            },
-            ChunkOp::SearchBlocks { right } => Kernel::SearchSorted { right: *right },
-            ChunkOp::Bucket { arg } => Kernel::Bucket {
-                arg: *arg,
-                offset: graph.chunk_offset(chunk)[0] as i64,
-            },
-            ChunkOp::MergeSorted { arg } => Kernel::MergeSorted { arg: *arg },
+            ChunkOp::Sort(stage) => stage.chunk_kernel(&mut FamilySite {
+                builder: self,
+                chunk,
+                step: step_id,
+            }),
             ChunkOp::SaveInit {
                 path,
                 shape,
@@ -248,7 +243,8 @@ impl<'a> KernelBuilder<'a> {
 }
 
 /// One chunk of a step of an op family, as the family asks the planner about it
-/// (`ops::creation`'s `ChunkSite`, `ops::reduction`'s `ReduceSite`).
+/// (`ops::creation`'s `ChunkSite`, `ops::reduction`'s `ReduceSite`, `ops::sort`'s
+/// `SortSite`).
 struct FamilySite<'b, 'a> {
     builder: &'b mut KernelBuilder<'a>,
     chunk: ChunkId,
@@ -304,6 +300,12 @@ impl ReduceSite for FamilySite<'_, '_> {
 
     fn shared(&mut self) -> &mut ReductionShared {
         &mut self.builder.shared[self.step.index()].reduction
+    }
+}
+
+impl SortSite for FamilySite<'_, '_> {
+    fn offset(&mut self) -> Vec<usize> {
+        self.builder.chunks.chunk_offset(self.chunk)
     }
 }
 

@@ -116,13 +116,7 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::BinCounts(_) => "bin_counts".into(),
         TileOp::Scatter { .. } => "scatter".into(),
         TileOp::Linalg(op) => format!("linalg.{}", op.name()),
-        TileOp::Sort { arg: false, .. } => "sort".into(),
-        TileOp::Sort { arg: true, .. } => "argsort".into(),
-        TileOp::SearchBlocks { .. } => "search_blocks".into(),
-        TileOp::Bucket { arg: false } => "bucket".into(),
-        TileOp::Bucket { arg: true } => "bucket_positions".into(),
-        TileOp::MergeSorted { arg: false, .. } => "merge_sorted".into(),
-        TileOp::MergeSorted { arg: true, .. } => "merge_argsorted".into(),
+        TileOp::Sort(op) => op.tile_name(),
     }
 }
 
@@ -177,15 +171,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         | TileOp::Rechunk
         | TileOp::BlockCounts => vec![],
         TileOp::Linalg(_) => vec![],
-        TileOp::Sort { axis, .. } => vec![format!("axis={axis}")],
-        TileOp::Bucket { .. } => vec![],
-        TileOp::SearchBlocks { right } => {
-            vec![format!("side={}", if *right { "right" } else { "left" })]
-        }
-        TileOp::MergeSorted { sources, .. } => vec![format!(
-            "pieces={}",
-            sources.iter().map(Vec::len).sum::<usize>()
-        )],
+        TileOp::Sort(op) => op.tile_parameters(),
     }
 }
 

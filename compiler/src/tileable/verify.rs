@@ -84,11 +84,8 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
             | marsc_runtime::kernels::linalg::LinalgOp::SolveTriangular { .. },
         ) => Some(2),
         TileOp::Where => Some(3),
-        TileOp::Compress { .. }
-        | TileOp::Gather { .. }
-        | TileOp::SearchBlocks { .. }
-        | TileOp::Bucket { .. } => Some(2),
-        TileOp::MergeSorted { arg, .. } => Some(1 + usize::from(*arg)),
+        TileOp::Compress { .. } | TileOp::Gather { .. } => Some(2),
+        TileOp::Sort(op) => Some(op.arity()),
         TileOp::Scatter { .. } => Some(3),
         TileOp::Concatenate { .. } => None,
         TileOp::BinCounts(_) => match node.inputs.len() {
@@ -246,45 +243,8 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             expected[*axis] = idx.shape[0];
             expect_shape(shape, &expected)
         }
-        TileOp::Sort { axis, .. } => {
-            if *axis >= first.len() {
-                return Err(format!("sorts axis {axis} of a {}-d tensor", first.len()));
-            }
-            expect_shape(shape, first)
-        }
-        TileOp::Bucket { .. } => match (first.len(), inputs[1].nsplits.as_slice()) {
-            (1, [pivots]) if pivots.len() <= 1 => expect_shape(shape, first),
-            _ => Err("groups a tensor that is not 1-D, or by pivots not in one chunk".into()),
-        },
-        TileOp::SearchBlocks { .. } => match inputs[0].nsplits.as_slice() {
-            [chunks] => {
-                let mut expected = vec![chunks.len()];
-                expected.extend_from_slice(&inputs[1].shape);
-                expect_shape(shape, &expected)
-            }
-            _ => Err("searches in a tensor that is not 1-D".into()),
-        },
-        TileOp::MergeSorted { sources, .. } => {
-            let [pieces] = inputs[0].nsplits.as_slice() else {
-                return Err("merges pieces that are not 1-D".into());
-            };
-            if inputs
-                .iter()
-                .any(|input| input.nsplits != inputs[0].nsplits)
-            {
-                return Err("merges values and indices chunked differently".into());
-            }
-            let lengths: Option<Vec<usize>> = sources
-                .iter()
-                .map(|s| s.iter().map(|&p| pieces.get(p as usize).copied()).sum())
-                .collect();
-            match (lengths, node.nsplits.as_slice()) {
-                (Some(lengths), [splits]) if &lengths == splits => {
-                    expect_shape(shape, &[pieces.iter().sum::<usize>()])
-                }
-                _ => Err("a merge's sources do not give its chunks".into()),
-            }
-        }
+        // Its dtype too.
+        TileOp::Sort(op) => op.verify(view(node), &views(inputs)),
     }
 }
 
@@ -399,7 +359,7 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
     let dtype = node.dtype;
     match &node.op {
         // Checked with its shape.
-        TileOp::Create(_) | TileOp::Reduce(_) => Ok(()),
+        TileOp::Create(_) | TileOp::Reduce(_) | TileOp::Sort(_) => Ok(()),
         TileOp::IndexBlocks { .. } => {
             if !inputs[0].dtype.is_int() {
                 return Err("an index is not of an integer dtype".into());
@@ -433,24 +393,6 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         TileOp::Compress { .. } => {
             expect_dtype("the mask", inputs[1].dtype, DType::Bool)?;
             expect_dtype("x", inputs[0].dtype, dtype)
-        }
-        TileOp::Sort { arg: true, .. } | TileOp::MergeSorted { arg: true, .. } => {
-            if let Some(idx) = inputs.get(1) {
-                expect_dtype("the indices", idx.dtype, DType::Int64)?;
-            }
-            expect_dtype("the positions", dtype, DType::Int64)
-        }
-        TileOp::Sort { arg: false, .. } | TileOp::MergeSorted { arg: false, .. } => {
-            expect_dtype("the input", inputs[0].dtype, dtype)
-        }
-        TileOp::Bucket { arg } => {
-            expect_dtype("the pivots", inputs[1].dtype, inputs[0].dtype)?;
-            let expected = if *arg { DType::Int64 } else { inputs[0].dtype };
-            expect_dtype("the result", dtype, expected)
-        }
-        TileOp::SearchBlocks { .. } => {
-            expect_dtype("v", inputs[1].dtype, inputs[0].dtype)?;
-            expect_dtype("the counts", dtype, DType::Int64)
         }
         TileOp::Unary(op) => {
             let expected = op
