@@ -11,11 +11,14 @@
 //! Arrows go one way: a family module depends only on the runtime (its kernels and
 //! value types), never on the IRs or the passes that call it, so a new family adds
 //! no import cycle. What a family needs from a pass it asks through a small trait
-//! the pass implements (the planner's [`creation::ChunkSite`]).
+//! the pass implements (the planner's [`creation::ChunkSite`],
+//! [`reduction::ReduceSite`] and [`sort::SortSite`], the chunk verifier's
+//! [`reduction::StageChunk`]); the tileable verifier hands a family its nodes as
+//! [`TensorView`]s.
 //!
 //! The families so far: [`creation`] (`full`, `arange`, `linspace`, `eye`,
-//! literals, random, `load`, cached tensors: `TileOp::Create` and `ChunkOp::Create`)
-//! and [`reduction`] (reductions over axes and scans: `TileOp::Reduce` holds a
+//! literals, random, `load`, cached tensors: `TileOp::Create` and `ChunkOp::Create`),
+//! [`reduction`] (reductions over axes and scans: `TileOp::Reduce` holds a
 //! [`ReductionOp`], each step of its tiled tree `ChunkOp::Reduce` a
 //! [`ReductionStage`]) and [`sort`] (a sort of each chunk and the stages of a
 //! distributed sort: `TileOp::Sort` holds a [`SortOp`], `ChunkOp::Sort` a
