@@ -2,7 +2,7 @@
 //! about 3.3 million chunks. Prints the nanoseconds per chunk and the bytes of graph
 //! per chunk once before divan's timings (`cargo bench -p marsc-compiler --bench tile`).
 
-use marsc::ops::Creation;
+use marsc::ops::{Creation, ReductionOp};
 use marsc::tile::{tile, TileOptions};
 use marsc::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableNode};
 use marsc_grammar::Span;
@@ -50,14 +50,14 @@ fn million_chunk_program() -> TileableGraph {
         vec![vec![1; SIDE], vec![1; SIDE]],
     ));
     let total = graph.add(node(
-        TileOp::Reduce {
+        TileOp::Reduce(ReductionOp::Reduce {
             reduction: Reduction {
                 op: ReduceOp::Sum,
                 ddof: 0.0,
             },
             axes: vec![0, 1],
             keepdims: false,
-        },
+        }),
         vec![sum],
         vec![],
         vec![],

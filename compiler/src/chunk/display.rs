@@ -14,7 +14,7 @@
 
 use super::{ChunkGraph, ChunkId, ChunkOp, ChunkOutput, PrintItem, Step, StepId};
 use crate::tileable::display::{
-    binning_parameters, index_item_text, list_text, nsplits_text, python_bool, shape_text,
+    binning_parameters, index_item_text, list_text, nsplits_text, shape_text,
 };
 use std::fmt::{self, Write};
 
@@ -113,44 +113,7 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         ChunkOp::Linalg(_) => vec![],
         ChunkOp::Create(op) => op.chunk_parameters(),
         ChunkOp::Binary { common, .. } => vec![format!("common={common}")],
-        ChunkOp::ReduceMap {
-            reduction,
-            axes,
-            input_shape,
-        } => {
-            let mut parameters = vec![
-                format!("axes={}", list_text(axes)),
-                format!("input_shape={}", shape_text(input_shape)),
-            ];
-            if reduction.ddof != 0.0 {
-                parameters.push(format!("ddof={:?}", reduction.ddof));
-            }
-            parameters
-        }
-        ChunkOp::ReduceCombine { reduction, axes } => {
-            let mut parameters = vec![format!("axes={}", list_text(axes))];
-            if reduction.ddof != 0.0 {
-                parameters.push(format!("ddof={:?}", reduction.ddof));
-            }
-            parameters
-        }
-        ChunkOp::ReduceFinish {
-            reduction,
-            axes,
-            keepdims,
-        } => {
-            let mut parameters = vec![
-                format!("axes={}", list_text(axes)),
-                format!("keepdims={}", python_bool(*keepdims)),
-            ];
-            if reduction.ddof != 0.0 {
-                parameters.push(format!("ddof={:?}", reduction.ddof));
-            }
-            parameters
-        }
-        ChunkOp::ScanTotal { axis, .. }
-        | ChunkOp::ScanCarry { axis, .. }
-        | ChunkOp::ScanChunk { axis, .. } => vec![format!("axis={axis}")],
+        ChunkOp::Reduce(stage) => stage.chunk_parameters(),
         ChunkOp::MatMulBlock { partial } | ChunkOp::SumBlocks { partial } => {
             if *partial {
                 vec!["partial".into()]
@@ -193,11 +156,7 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
             vec![format!("axis={axis}")]
         }
         ChunkOp::IndexBlocks { splits } => vec![format!("blocks={}", splits.len())],
-        ChunkOp::Sort { axis, .. } => vec![format!("axis={axis}")],
-        ChunkOp::SearchBlocks { right } => {
-            vec![format!("side={}", if *right { "right" } else { "left" })]
-        }
-        ChunkOp::MergeSorted { .. } | ChunkOp::Bucket { .. } => vec![],
+        ChunkOp::Sort(stage) => stage.chunk_parameters(),
         ChunkOp::BinCounts(binning) => binning_parameters(binning),
     }
 }

@@ -10,7 +10,6 @@
 use super::{ChunkOp, Layout};
 use crate::tileable::IndexItem;
 use marsc_runtime::kernels::histogram::{Binning, Edges, SingleDenom};
-use marsc_runtime::ops::Reduction;
 use marsc_runtime::storage::KeySink;
 use marsc_runtime::DType;
 use std::fmt;
@@ -140,11 +139,6 @@ impl KeyHasher {
         }
     }
 
-    fn reduction(&mut self, reduction: Reduction) {
-        self.tag(reduction.op as u8);
-        self.f64(reduction.ddof);
-    }
-
     fn index_items(&mut self, items: &[IndexItem]) {
         self.usize(items.len());
         for item in items {
@@ -172,31 +166,7 @@ impl KeyHasher {
         match op {
             ChunkOp::Create(op) => op.write_key(self),
             ChunkOp::Binary { common, .. } => self.dtype(*common),
-            ChunkOp::ReduceMap {
-                reduction,
-                axes,
-                input_shape,
-            } => {
-                self.reduction(*reduction);
-                self.usizes(axes);
-                self.usizes(input_shape);
-            }
-            ChunkOp::ReduceCombine { reduction, axes } => {
-                self.reduction(*reduction);
-                self.usizes(axes);
-            }
-            ChunkOp::ReduceFinish {
-                reduction,
-                axes,
-                keepdims,
-            } => {
-                self.reduction(*reduction);
-                self.usizes(axes);
-                self.tag(*keepdims as u8);
-            }
-            ChunkOp::ScanTotal { axis, .. }
-            | ChunkOp::ScanCarry { axis, .. }
-            | ChunkOp::ScanChunk { axis, .. } => self.usize(*axis),
+            ChunkOp::Reduce(stage) => stage.write_key(self),
             ChunkOp::MatMulBlock { partial } | ChunkOp::SumBlocks { partial } => {
                 self.tag(*partial as u8)
             }
@@ -227,13 +197,7 @@ impl KeyHasher {
                 self.usize(*axis)
             }
             ChunkOp::IndexBlocks { splits } => self.usizes(splits),
-            ChunkOp::Sort { axis, arg } => {
-                self.usize(*axis);
-                self.usize(usize::from(*arg));
-            }
-            ChunkOp::SearchBlocks { right } => self.usize(usize::from(*right)),
-            ChunkOp::Bucket { arg } => self.usize(usize::from(*arg)),
-            ChunkOp::MergeSorted { arg } => self.usize(usize::from(*arg)),
+            ChunkOp::Sort(stage) => stage.write_key(self),
             ChunkOp::BinCounts(binning) => self.binning(binning),
             ChunkOp::Linalg(_) => {}
         }

@@ -3,11 +3,11 @@
 //! per chunk (its offset, its shape, the local part of a slice) is derived from the
 //! chunk's index and its step's [`Layout`](super::Layout) on demand.
 
-use crate::ops::Creation;
+use crate::ops::{Creation, ReductionStage, SortStage};
 use crate::tileable::IndexItem;
 use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::kernels::linalg::LinalgOp;
-use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
+use marsc_runtime::ops::{BinaryOp, UnaryOp};
 use marsc_runtime::storage::SaveFormat;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -31,44 +31,11 @@ pub enum ChunkOp {
     /// Converts the input chunk to the step's dtype.
     Cast,
 
-    // ---- reduction tree ----
-    /// Reduces one data chunk over `axes` to a partial state (keepdims shape).
-    /// `input_shape` is the whole tensor's (arg reductions report global indices).
-    ReduceMap {
-        reduction: Reduction,
-        axes: Vec<usize>,
-        input_shape: Vec<usize>,
-    },
-    /// Merges the states of neighbouring blocks along the reduced axes (inputs in C
-    /// order of the blocks).
-    ReduceCombine {
-        reduction: Reduction,
-        axes: Vec<usize>,
-    },
-    /// Turns one fully merged state into the result chunk.
-    ReduceFinish {
-        reduction: Reduction,
-        axes: Vec<usize>,
-        keepdims: bool,
-    },
-
-    // ---- scan along one axis: O(k) chunks per line of k chunks ----
-    /// The total of one data chunk along `axis` (length 1 there).
-    ScanTotal {
-        op: ScanOp,
-        axis: usize,
-    },
-    /// The running total before the next chunk: inputs `[previous carry?, total]`.
-    ScanCarry {
-        op: ScanOp,
-        axis: usize,
-    },
-    /// The inclusive scan of one data chunk, continued from the carry: inputs
-    /// `[chunk, carry?]` (the first chunk of a line has no carry).
-    ScanChunk {
-        op: ScanOp,
-        axis: usize,
-    },
+    // ---- reduction trees and scan chains ----
+    /// A stage of a reduction tree (map, combine, finish) or of a scan chain (total,
+    /// carry, chunk: O(k) chunks per line of k chunks), declared with everything it
+    /// knows in [`crate::ops::reduction`].
+    Reduce(ReductionStage),
 
     // ---- linear algebra ----
     /// `a_0 @ b_0 + a_1 @ b_1 + ...` for inputs `[a_0 (r, k_0), b_0 (k_0, c), a_1, b_1,
@@ -136,27 +103,9 @@ pub enum ChunkOp {
     },
 
     // ---- sorting ----
-    /// The input chunk sorted along `axis`; with `arg`, the int64 positions along
-    /// the whole axis that sort it (stably).
-    Sort {
-        axis: usize,
-        arg: bool,
-    },
-    /// Inputs `[x, pivots]`: the 1-D chunk grouped stably by the sort's part of each
-    /// element (with `arg`, its positions along the whole axis in that order).
-    Bucket {
-        arg: bool,
-    },
-    /// Inputs `[a, v]`: per element of `v`, NumPy's `searchsorted` in the sorted 1-D
-    /// chunk `a` alone (`right`: side='right'); shape `[1, *v.shape]`.
-    SearchBlocks {
-        right: bool,
-    },
-    /// Inputs: sorted 1-D pieces, then (with `arg`) their positions in the whole
-    /// array: the pieces merged stably, or their positions in merged order.
-    MergeSorted {
-        arg: bool,
-    },
+    /// A sort of the chunk, or a stage of a distributed sort, declared with
+    /// everything it knows in [`crate::ops::sort`].
+    Sort(SortStage),
 
     // ---- saving one tensor into one `.npy` file ----
     /// Writes the header and sizes a temporary file; input: the previous commit to
@@ -203,14 +152,7 @@ impl ChunkOp {
             ChunkOp::Binary { op, .. } => op.name().into(),
             ChunkOp::Where => "where".into(),
             ChunkOp::Cast => "astype".into(),
-            ChunkOp::ReduceMap { reduction, .. } => format!("{}.map", reduction.op.name()),
-            ChunkOp::ReduceCombine { reduction, .. } => {
-                format!("{}.combine", reduction.op.name())
-            }
-            ChunkOp::ReduceFinish { reduction, .. } => format!("{}.finish", reduction.op.name()),
-            ChunkOp::ScanTotal { op, .. } => format!("{}.total", op.name()),
-            ChunkOp::ScanCarry { op, .. } => format!("{}.carry", op.name()),
-            ChunkOp::ScanChunk { op, .. } => format!("{}.chunk", op.name()),
+            ChunkOp::Reduce(stage) => stage.name(),
             ChunkOp::MatMulBlock { .. } => "matmul.block".into(),
             ChunkOp::SumBlocks { .. } => "matmul.sum".into(),
             ChunkOp::Transpose { .. } => "transpose".into(),
@@ -226,13 +168,7 @@ impl ChunkOp {
             ChunkOp::Compress { .. } => "compress".into(),
             ChunkOp::IndexBlocks { .. } => "index_blocks".into(),
             ChunkOp::Gather { .. } => "gather".into(),
-            ChunkOp::Sort { arg: false, .. } => "sort".into(),
-            ChunkOp::Sort { arg: true, .. } => "argsort".into(),
-            ChunkOp::SearchBlocks { .. } => "search_blocks".into(),
-            ChunkOp::Bucket { arg: false } => "bucket".into(),
-            ChunkOp::Bucket { arg: true } => "bucket_positions".into(),
-            ChunkOp::MergeSorted { arg: false } => "merge_sorted".into(),
-            ChunkOp::MergeSorted { arg: true } => "merge_argsorted".into(),
+            ChunkOp::Sort(stage) => stage.name().into(),
             ChunkOp::BinCounts(_) => "bin_counts".into(),
             ChunkOp::Scatter { .. } => "scatter".into(),
             ChunkOp::SaveInit { .. } => "save.init".into(),
@@ -246,11 +182,10 @@ impl ChunkOp {
     pub fn arity(&self) -> (usize, usize) {
         match self {
             ChunkOp::Create(_) => (0, 0),
+            ChunkOp::Reduce(stage) => stage.arity(),
+            ChunkOp::Sort(stage) => stage.arity(),
             ChunkOp::Unary(_)
             | ChunkOp::Cast
-            | ChunkOp::ReduceMap { .. }
-            | ChunkOp::ReduceFinish { .. }
-            | ChunkOp::ScanTotal { .. }
             | ChunkOp::Transpose { .. }
             | ChunkOp::ExpandDims { .. }
             | ChunkOp::Squeeze { .. }
@@ -259,11 +194,8 @@ impl ChunkOp {
             | ChunkOp::Reshape
             | ChunkOp::Alias
             | ChunkOp::CountTrue
-            | ChunkOp::IndexBlocks { .. }
-            | ChunkOp::Sort { .. } => (1, 1),
+            | ChunkOp::IndexBlocks { .. } => (1, 1),
             ChunkOp::Gather { .. } => (2, usize::MAX),
-            ChunkOp::SearchBlocks { .. } | ChunkOp::Bucket { .. } => (2, 2),
-            ChunkOp::MergeSorted { .. } => (1, usize::MAX),
             ChunkOp::BinCounts(_) => (1, 2),
             ChunkOp::Scatter { .. } => (1, usize::MAX),
             ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => {
@@ -271,10 +203,8 @@ impl ChunkOp {
             }
             ChunkOp::MatMulBlock { .. } => (2, usize::MAX),
             ChunkOp::Where => (3, 3),
-            ChunkOp::ScanCarry { .. } | ChunkOp::ScanChunk { .. } => (1, 2),
             ChunkOp::SaveInit { .. } => (0, 1),
-            ChunkOp::ReduceCombine { .. }
-            | ChunkOp::SumBlocks { .. }
+            ChunkOp::SumBlocks { .. }
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. } => (1, usize::MAX),
@@ -292,6 +222,15 @@ impl ChunkOp {
         match self {
             ChunkOp::Create(op) => op.own_key(),
             _ => None,
+        }
+    }
+
+    /// Whether a chunk may read chunks of its own step (a scan's carries form a
+    /// chain inside their step).
+    pub fn reads_own_step(&self) -> bool {
+        match self {
+            ChunkOp::Reduce(stage) => stage.reads_own_step(),
+            _ => false,
         }
     }
 

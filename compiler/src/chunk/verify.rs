@@ -21,6 +21,8 @@
 
 use super::{key, ChunkGraph, ChunkId, ChunkOp, ChunkOutput, LocalIndexItem, PrintItem, StepId};
 use crate::error::Problems;
+use crate::ops::reduction::StageChunk;
+use crate::ops::shapes::{expect_shape, without};
 
 /// Checks every invariant listed in the module doc.
 pub fn verify(graph: &ChunkGraph) -> Result<(), String> {
@@ -99,8 +101,7 @@ fn verify_chunk(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
         }
         let input_step = graph.chunk(input).step;
         // A scan's carries form a chain inside their own step.
-        let own_chain =
-            matches!(step.op, ChunkOp::ScanCarry { .. }) && graph.step(input_step) == step;
+        let own_chain = step.op.reads_own_step() && graph.step(input_step) == step;
         if !step.inputs.contains(&input_step) && !own_chain {
             return Err(format!("input {input} is not from an input step"));
         }
@@ -117,37 +118,9 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
         ChunkOp::Unary(_) | ChunkOp::Cast | ChunkOp::Binary { .. } | ChunkOp::Where => inputs
             .iter()
             .try_for_each(|&input| aligned_elementwise(graph, input, chunk)),
-        ChunkOp::ReduceMap { axes, .. } => {
-            expect_shape(&with_ones(&shape(0), axes), &out, "state")?;
-            same_kept_offsets(graph, inputs[0], chunk, axes)
-        }
-        ChunkOp::ReduceCombine { .. } | ChunkOp::SumBlocks { .. } => {
+        ChunkOp::Reduce(stage) => stage.verify(&InGraph { graph, chunk }),
+        ChunkOp::SumBlocks { .. } => {
             (0..inputs.len()).try_for_each(|i| expect_shape(&shape(i), &out, "part"))
-        }
-        ChunkOp::ReduceFinish { axes, keepdims, .. } => {
-            let expected = if *keepdims {
-                shape(0)
-            } else {
-                without(&shape(0), axes)
-            };
-            expect_shape(&expected, &out, "result")
-        }
-        ChunkOp::ScanTotal { axis, .. } => {
-            expect_shape(&with_ones(&shape(0), &[*axis]), &out, "total")
-        }
-        ChunkOp::ScanCarry { .. } => {
-            (0..inputs.len()).try_for_each(|i| expect_shape(&shape(i), &out, "carry"))
-        }
-        ChunkOp::ScanChunk { axis, .. } => {
-            expect_shape(&shape(0), &out, "scan")?;
-            match inputs.get(1) {
-                Some(&carry) => expect_shape(
-                    &graph.data_shape(carry),
-                    &with_ones(&out, &[*axis]),
-                    "carry",
-                ),
-                None => Ok(()),
-            }
         }
         ChunkOp::MatMulBlock { .. } if !inputs.len().is_multiple_of(2) => Err(format!(
             "matmul.block takes pairs, has {} inputs",
@@ -224,19 +197,7 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
             expected[*axis] = idx[0];
             expect_shape(&expected, &out, "gathered")
         }
-        ChunkOp::Sort { .. } | ChunkOp::Bucket { .. } => expect_shape(&shape(0), &out, "sorted"),
-        ChunkOp::SearchBlocks { .. } => {
-            let mut expected = vec![1];
-            expected.extend(shape(1));
-            expect_shape(&expected, &out, "search counts")
-        }
-        ChunkOp::MergeSorted { arg } => {
-            let values = if *arg { inputs.len() / 2 } else { inputs.len() };
-            let total: usize = (0..values)
-                .map(|i| shape(i).iter().product::<usize>())
-                .sum();
-            expect_shape(&[total], &out, "merged")
-        }
+        ChunkOp::Sort(stage) => stage.verify(&InGraph { graph, chunk }),
         ChunkOp::Compress { axis } => {
             let (x, mask) = (shape(0), shape(1));
             let k = mask.len();
@@ -281,11 +242,27 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
     }
 }
 
-fn expect_shape(actual: &[usize], expected: &[usize], what: &str) -> Result<(), String> {
-    if actual == expected {
-        Ok(())
-    } else {
-        Err(format!("{what} shape {actual:?}, expected {expected:?}"))
+/// One chunk as an op family's verifier asks about it.
+struct InGraph<'a> {
+    graph: &'a ChunkGraph,
+    chunk: ChunkId,
+}
+
+impl StageChunk for InGraph<'_> {
+    fn id(&self) -> ChunkId {
+        self.chunk
+    }
+
+    fn inputs(&self) -> &[ChunkId] {
+        self.graph.inputs(self.chunk)
+    }
+
+    fn shape(&self, chunk: ChunkId) -> Vec<usize> {
+        self.graph.data_shape(chunk)
+    }
+
+    fn offset(&self, chunk: ChunkId) -> Vec<usize> {
+        self.graph.chunk_offset(chunk)
     }
 }
 
@@ -295,25 +272,6 @@ fn expect_ones(shape: &[usize], axes: &[usize]) -> Result<(), String> {
     } else {
         Err(format!("axes {axes:?} of {shape:?} are not all length 1"))
     }
-}
-
-fn with_ones(shape: &[usize], axes: &[usize]) -> Vec<usize> {
-    let mut shape = shape.to_vec();
-    for &axis in axes {
-        if let Some(len) = shape.get_mut(axis) {
-            *len = 1;
-        }
-    }
-    shape
-}
-
-fn without(shape: &[usize], axes: &[usize]) -> Vec<usize> {
-    shape
-        .iter()
-        .enumerate()
-        .filter(|(axis, _)| !axes.contains(axis))
-        .map(|(_, &len)| len)
-        .collect()
 }
 
 fn broadcastable(from: &[usize], to: &[usize]) -> Result<(), String> {
@@ -352,22 +310,6 @@ fn aligned_elementwise(graph: &ChunkGraph, input: ChunkId, chunk: ChunkId) -> Re
         }
     }
     Ok(())
-}
-
-fn same_kept_offsets(
-    graph: &ChunkGraph,
-    input: ChunkId,
-    chunk: ChunkId,
-    axes: &[usize],
-) -> Result<(), String> {
-    let (in_offset, out_offset) = (graph.chunk_offset(input), graph.chunk_offset(chunk));
-    let misaligned =
-        (0..in_offset.len()).any(|a| !axes.contains(&a) && in_offset[a] != out_offset[a]);
-    if misaligned {
-        Err(format!("input {input} is not aligned on the kept axes"))
-    } else {
-        Ok(())
-    }
 }
 
 /// The pieces of an assembled chunk cover it exactly: distinct input chunks of one

@@ -19,12 +19,14 @@
 //!   `mmap_mode='r'` does not: its file is mapped (and checked) before the run, and
 //!   once mapped, reading it cannot fail.
 //!
-//! An op family answers for its own ops (`ops::FusionClass`, `may_fail`).
+//! An op family answers for its own ops (`ops::FusionClass`, `may_fail`): the
+//! creation ops, the stages of reductions and scans (`ops::reduction`) and the
+//! sorting stages (`ops::sort`).
 
 use crate::chunk::ChunkOp;
 use crate::ops::FusionClass;
 use marsc_runtime::kernels::linalg::LinalgOp;
-use marsc_runtime::ops::{BinaryOp, ReduceOp};
+use marsc_runtime::ops::BinaryOp;
 use marsc_runtime::DType;
 
 use super::Fusion;
@@ -49,20 +51,15 @@ pub fn may_join(
 
 /// Whether the op reduces the size of an axis (or a contracted matmul axis).
 pub fn contracts(op: &ChunkOp) -> bool {
-    if let ChunkOp::Create(op) = op {
-        return op.fusion_class() == FusionClass::Contracts;
+    if let Some(class) = family_class(op) {
+        return class.contracts();
     }
     matches!(
         op,
-        ChunkOp::ReduceMap { .. }
-            | ChunkOp::ReduceCombine { .. }
-            | ChunkOp::ScanTotal { .. }
-            | ChunkOp::ScanCarry { .. }
-            | ChunkOp::MatMulBlock { .. }
+        ChunkOp::MatMulBlock { .. }
             | ChunkOp::SumBlocks { .. }
             | ChunkOp::CountTrue
             | ChunkOp::IndexBlocks { .. }
-            | ChunkOp::SearchBlocks { .. }
             | ChunkOp::Linalg(_)
             | ChunkOp::BinCounts(_)
     )
@@ -70,25 +67,34 @@ pub fn contracts(op: &ChunkOp) -> bool {
 
 /// Whether the op reads a variable number of chunks meant to be computed in parallel.
 pub fn gathers(op: &ChunkOp) -> bool {
-    if let ChunkOp::Create(op) = op {
-        return op.fusion_class() == FusionClass::Gathers;
+    if let Some(class) = family_class(op) {
+        return class.gathers();
     }
     matches!(
         op,
-        ChunkOp::ReduceCombine { .. }
-            | ChunkOp::SumBlocks { .. }
+        ChunkOp::SumBlocks { .. }
             | ChunkOp::Assemble
             | ChunkOp::Corners
             | ChunkOp::SaveCommit { .. }
-            | ChunkOp::MergeSorted { .. }
             | ChunkOp::Linalg(LinalgOp::QrStack)
     )
+}
+
+/// The fusion class of an op an op family declares.
+fn family_class(op: &ChunkOp) -> Option<FusionClass> {
+    match op {
+        ChunkOp::Create(op) => Some(op.fusion_class()),
+        ChunkOp::Reduce(stage) => Some(stage.fusion_class()),
+        ChunkOp::Sort(stage) => Some(stage.fusion_class()),
+        _ => None,
+    }
 }
 
 /// Whether the op can fail on valid input when it runs (`dtype` is its step's).
 pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
     match op {
         ChunkOp::Create(op) => op.may_fail(dtype),
+        ChunkOp::Reduce(stage) => stage.may_fail(),
         ChunkOp::SaveInit { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::SaveCommit { .. } => true,
         // A singular matrix, one without a Cholesky factor, no convergence.
         ChunkOp::Linalg(op) => matches!(
@@ -106,17 +112,6 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
             op: BinaryOp::Power,
             common,
         } => common.is_int(),
-        // An all-NaN slice (NumPy's ValueError), weights summing to zero, an index
-        // of `choose` out of range.
-        ChunkOp::ReduceFinish { reduction, .. } => {
-            matches!(
-                reduction.op,
-                ReduceOp::NanArgMax
-                    | ReduceOp::NanArgMin
-                    | ReduceOp::WeightsCheck
-                    | ReduceOp::ChoiceCheck
-            )
-        }
         _ => false,
     }
 }

@@ -72,14 +72,7 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
         TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
             elementwise(inputs, out_shape)
         }
-        TileOp::Reduce { axes, keepdims, .. } => (0..first.shape.len())
-            .filter_map(|axis| match (axes.contains(&axis), keepdims) {
-                (false, _) => Some(first.splits(axis)),
-                (true, true) => Some(vec![1]),
-                (true, false) => None,
-            })
-            .collect(),
-        TileOp::Scan { .. } => (0..first.shape.len()).map(|a| first.splits(a)).collect(),
+        TileOp::Reduce(op) => op.nsplits(first.shape.len(), |axis| first.splits(axis)),
         TileOp::MatMul => match inputs {
             [a, b] => vec![a.splits(0), b.splits(1)],
             _ => one_chunk_each(out_shape),
@@ -143,16 +136,10 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
                 .map_or_else(|| vec![out_shape[*axis]], |idx| idx.splits(0));
             nsplits
         }
-        TileOp::Sort { .. } | TileOp::Bucket { .. } => first.nsplits.to_vec(),
-        TileOp::SearchBlocks { .. } => {
-            let mut nsplits = vec![vec![1; first.nsplits.first().map_or(1, Vec::len)]];
-            if let Some(v) = inputs.get(1) {
-                nsplits.extend(v.nsplits.iter().cloned());
-            }
-            nsplits
+        TileOp::Sort(op) => {
+            let nsplits: Vec<&[Vec<usize>]> = inputs.iter().map(|input| input.nsplits).collect();
+            op.nsplits(&nsplits, out_shape)
         }
-        // Made with the merged pieces' lengths (`lower/sort.rs`).
-        TileOp::MergeSorted { .. } => one_chunk_each(out_shape),
         TileOp::Compress { axis, counts } => {
             let mut nsplits: Vec<Vec<usize>> = first.nsplits[..*axis].to_vec();
             let mut selected: Vec<usize> = counts.iter().copied().filter(|&c| c > 0).collect();

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::infer::index::{normalize_index, RawIndexItem};
+use crate::ops::ReductionOp;
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction};
 use marsc_runtime::DType;
 use proptest::prelude::*;
@@ -54,13 +55,15 @@ fn elementwise_ignores_broadcast_axes() {
 fn shape_ops() {
     let splits = vec![vec![2, 2], vec![1], vec![3, 3]];
     let input = [layout(&[4, 1, 6], &splits)];
-    let reduce = |keepdims| TileOp::Reduce {
-        reduction: Reduction {
-            op: ReduceOp::Sum,
-            ddof: 0.0,
-        },
-        axes: vec![0, 2],
-        keepdims,
+    let reduce = |keepdims| {
+        TileOp::Reduce(ReductionOp::Reduce {
+            reduction: Reduction {
+                op: ReduceOp::Sum,
+                ddof: 0.0,
+            },
+            axes: vec![0, 2],
+            keepdims,
+        })
     };
     assert_eq!(
         infer_nsplits(&reduce(true), &input, &[1, 1, 1]),

@@ -17,6 +17,7 @@ use super::nodes::python_scalar;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::{result_type, Operand};
+use crate::ops::ReductionOp;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::ops::{ReduceOp, Reduction};
@@ -240,14 +241,14 @@ impl Lowerer<'_> {
             span,
         )?;
         let ndim = self.shape(valid).len();
-        let reduction = TileOp::Reduce {
+        let reduction = TileOp::Reduce(ReductionOp::Reduce {
             reduction: Reduction {
                 op: ReduceOp::ChoiceCheck,
                 ddof: 0.0,
             },
             axes: (0..ndim).collect(),
             keepdims: false,
-        };
+        });
         self.add_derived(reduction, vec![valid], vec![], DType::Bool, span)
     }
 }

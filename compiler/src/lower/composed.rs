@@ -11,6 +11,7 @@ use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::promote_types;
 use crate::infer::shapes::{normalize_axis, sorted_unique_axes};
+use crate::ops::ReductionOp;
 use crate::tileable::{IndexItem, TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::ops::{ReduceOp, Reduction};
@@ -460,14 +461,14 @@ impl Lowerer<'_> {
             span,
         )?;
         let ndim = self.shape(nonzero).len();
-        let reduction = TileOp::Reduce {
+        let reduction = TileOp::Reduce(ReductionOp::Reduce {
             reduction: Reduction {
                 op: ReduceOp::WeightsCheck,
                 ddof: 0.0,
             },
             axes: (0..ndim).collect(),
             keepdims: false,
-        };
+        });
         let ok = self.add_derived(reduction, vec![nonzero], vec![], DType::Bool, span)?;
         self.apply(
             "where",

@@ -104,13 +104,9 @@ fn what_it_is(graph: &TileableGraph, node: &TileableNode) -> String {
             blocks(node.inputs[1], 0),
             blocks(node.inputs[1], 1)
         ),
-        TileOp::Reduce { .. } | TileOp::Scan { .. } => format!(
+        TileOp::Reduce(ref op) => format!(
             "this {} of {} chunks",
-            if matches!(node.op, TileOp::Scan { .. }) {
-                "scan"
-            } else {
-                "reduction"
-            },
+            op.kind(),
             node.inputs
                 .first()
                 .map_or(0, |&input| chunk_count(&graph.node(input).nsplits))
@@ -149,25 +145,9 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             }
             .add(unify)
         }
-        TileOp::Reduce { .. } => {
-            // Map every input chunk, then a tree of combines of fan-in `combine`.
-            let mapped = input_chunks(0);
-            let combines = mapped / (combine - 1) + out;
-            Cost {
-                chunks: mapped.saturating_add(combines).saturating_add(out),
-                edges: mapped
-                    .saturating_mul(2)
-                    .saturating_add(combines)
-                    .saturating_add(out),
-            }
-        }
-        TileOp::Scan { .. } => {
-            // Per chunk: its totals, the carry into it, and the scan itself.
-            let chunks = input_chunks(0).saturating_mul(3);
-            Cost {
-                chunks,
-                edges: chunks.saturating_mul(2),
-            }
+        TileOp::Reduce(op) => {
+            let (chunks, edges) = op.graph_cost(input_chunks(0), out, combine);
+            Cost { chunks, edges }
         }
         TileOp::MatMul => matmul_cost(graph, node, combine),
         // One chunk per index chunk and x chunk off the axis, reading the blocks it names.
@@ -193,25 +173,9 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             chunks: out,
             edges: out.saturating_mul(2),
         },
-        TileOp::Sort { .. } => Cost {
-            chunks: out,
-            edges: out,
-        },
-        TileOp::Bucket { .. } => Cost {
-            chunks: out,
-            edges: out.saturating_mul(2),
-        },
-        TileOp::SearchBlocks { .. } => Cost {
-            chunks: out,
-            edges: out.saturating_mul(2),
-        },
-        // One chunk per merge, reading its pieces (and their indices).
-        TileOp::MergeSorted { sources, arg } => {
-            let pieces: u128 = sources.iter().map(|s| s.len() as u128).sum();
-            Cost {
-                chunks: out,
-                edges: pieces.saturating_mul(1 + u128::from(*arg)),
-            }
+        TileOp::Sort(op) => {
+            let (chunks, edges) = op.graph_cost(out);
+            Cost { chunks, edges }
         }
         // Gathers (rechunks) into one chunk or TSQR's row blocks: a local QR, one
         // stacked QR and a product per block.

@@ -370,10 +370,7 @@ fn refused_for_complex(op: &TileOp) -> Option<&'static str> {
     Some(match op {
         TileOp::MatMul => "matrix products",
         TileOp::Linalg(_) => "linear algebra",
-        TileOp::Sort { .. }
-        | TileOp::Bucket { .. }
-        | TileOp::SearchBlocks { .. }
-        | TileOp::MergeSorted { .. } => "sorting",
+        TileOp::Sort(_) => "sorting",
         _ => return None,
     })
 }

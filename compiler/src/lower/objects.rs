@@ -376,8 +376,7 @@ impl Lowerer<'_> {
             | TileOp::Binary { .. }
             | TileOp::Where
             | TileOp::Cast
-            | TileOp::Reduce { .. }
-            | TileOp::Scan { .. }
+            | TileOp::Reduce(_)
             | TileOp::MatMul
             | TileOp::Concatenate { .. }
             | TileOp::Rechunk
@@ -389,11 +388,7 @@ impl Lowerer<'_> {
                 .all(|&input| self.known_c_contiguous(input, depth - 1)),
             TileOp::Transpose { .. } | TileOp::Index { .. } | TileOp::BroadcastTo => false,
             // Kernel results are owned C-order arrays.
-            TileOp::Linalg(_)
-            | TileOp::Sort { .. }
-            | TileOp::SearchBlocks { .. }
-            | TileOp::Bucket { .. }
-            | TileOp::MergeSorted { .. } => true,
+            TileOp::Linalg(_) | TileOp::Sort(_) => true,
         }
     }
 

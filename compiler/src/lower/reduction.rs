@@ -12,6 +12,7 @@ use super::shape_ops::is_scalar_last_axis;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::infer::shapes::{normalize_axis, reduced_shape, sorted_unique_axes};
+use crate::ops::ReductionOp;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::ops::{ReduceOp, Reduction, ScanOp};
@@ -113,11 +114,11 @@ impl Lowerer<'_> {
         self.check_not_empty(op, input, &axes, span)?;
         let shape = reduced_shape(self.shape(input), &axes, keepdims);
         let dtype = op.result_dtype(self.dtype(input));
-        let reduction = TileOp::Reduce {
+        let reduction = TileOp::Reduce(ReductionOp::Reduce {
             reduction: Reduction { op, ddof },
             axes,
             keepdims,
-        };
+        });
         let mut id = self.add_derived(reduction, vec![input], shape, dtype, span)?;
         if let Some(requested) = requested {
             id = self.cast(id, requested, span)?;
@@ -182,8 +183,13 @@ impl Lowerer<'_> {
         };
         let shape = self.shape(input).to_vec();
         let dtype: DType = op.result_dtype(self.dtype(input));
-        let mut id =
-            self.add_derived(TileOp::Scan { op, axis }, vec![input], shape, dtype, span)?;
+        let mut id = self.add_derived(
+            TileOp::Reduce(ReductionOp::Scan { op, axis }),
+            vec![input],
+            shape,
+            dtype,
+            span,
+        )?;
         if let Some(requested) = requested {
             id = self.cast(id, requested, span)?;
         }

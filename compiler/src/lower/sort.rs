@@ -29,6 +29,7 @@ use super::elementwise::at;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::infer::shapes::normalize_axis;
+use crate::ops::SortOp;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::{ArrayData, DType};
@@ -364,7 +365,13 @@ impl Lowerer<'_> {
     ) -> LowerResult<TileableId> {
         let shape = self.shape(a).to_vec();
         let dtype = if arg { DType::Int64 } else { self.dtype(a) };
-        self.add_derived(TileOp::Sort { axis, arg }, vec![a], shape, dtype, span)
+        self.add_derived(
+            TileOp::Sort(SortOp::Sort { axis, arg }),
+            vec![a],
+            shape,
+            dtype,
+            span,
+        )
     }
 
     /// PSRS of a 1-D tensor of several chunks: its values sorted and, with `arg`,
@@ -408,7 +415,7 @@ impl Lowerer<'_> {
         let pivots = self.rechunk_to_splits(pivots, vec![vec![parts - 1]], span);
         let shape = vec![n];
         let local = self.add_derived(
-            TileOp::Bucket { arg: false },
+            TileOp::Sort(SortOp::Bucket { arg: false }),
             vec![a, pivots],
             shape.clone(),
             dtype,
@@ -417,7 +424,7 @@ impl Lowerer<'_> {
         self.keep_across_stages(local);
         let local_idx = if arg {
             let idx = self.add_derived(
-                TileOp::Bucket { arg: true },
+                TileOp::Sort(SortOp::Bucket { arg: true }),
                 vec![a, pivots],
                 shape,
                 DType::Int64,
@@ -430,7 +437,7 @@ impl Lowerer<'_> {
         };
         let k_parts = parts;
         let places = self.add_with_splits(
-            TileOp::SearchBlocks { right: true },
+            TileOp::Sort(SortOp::SearchBlocks { right: true }),
             vec![local, pivots],
             vec![k, k_parts - 1],
             DType::Int64,
@@ -476,10 +483,10 @@ impl Lowerer<'_> {
         let sources: Arc<[Vec<u32>]> = Arc::from(sources);
         let pieces = self.rechunk_to_splits(local, vec![piece_splits.clone()], span);
         let values = self.add_with_splits(
-            TileOp::MergeSorted {
+            TileOp::Sort(SortOp::MergeSorted {
                 arg: false,
                 sources: sources.clone(),
-            },
+            }),
             vec![pieces],
             vec![n],
             dtype,
@@ -489,7 +496,7 @@ impl Lowerer<'_> {
         let indices = local_idx.map(|idx| {
             let idx_pieces = self.rechunk_to_splits(idx, vec![piece_splits], span);
             self.add_with_splits(
-                TileOp::MergeSorted { arg: true, sources },
+                TileOp::Sort(SortOp::MergeSorted { arg: true, sources }),
                 vec![pieces, idx_pieces],
                 vec![n],
                 DType::Int64,
@@ -532,7 +539,7 @@ impl Lowerer<'_> {
         let mut nsplits = vec![vec![1; ka]];
         nsplits.extend(self.node(v).nsplits.iter().cloned());
         let blocks = self.add_with_splits(
-            TileOp::SearchBlocks { right },
+            TileOp::Sort(SortOp::SearchBlocks { right }),
             vec![a, v],
             shape,
             DType::Int64,

@@ -16,7 +16,7 @@
 //! - one chunk's runtime kernel: [`Creation::chunk_kernel`], through the planner's
 //!   [`ChunkSite`].
 
-use super::FusionClass;
+use super::{expect_dtype, FusionClass};
 use marsc_runtime::chunk_kernel::{Kernel, LiteralSpec, LoadSpec, RandomSpec};
 use marsc_runtime::kernels::cast_scalar;
 use marsc_runtime::plan::ChunkId;
@@ -428,14 +428,6 @@ fn in_dtype(value: Scalar, dtype: DType) -> Scalar {
         value
     } else {
         cast_scalar(value, dtype)
-    }
-}
-
-fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result<(), String> {
-    if actual == expected {
-        Ok(())
-    } else {
-        Err(format!("{what} is {actual}, expected {expected}"))
     }
 }
 

@@ -11,16 +11,34 @@
 //! Arrows go one way: a family module depends only on the runtime (its kernels and
 //! value types), never on the IRs or the passes that call it, so a new family adds
 //! no import cycle. What a family needs from a pass it asks through a small trait
-//! the pass implements (the planner's [`creation::ChunkSite`]).
+//! the pass implements (the planner's [`creation::ChunkSite`],
+//! [`reduction::ReduceSite`] and [`sort::SortSite`], the chunk verifier's
+//! [`reduction::StageChunk`]); the tileable verifier hands a family its nodes as
+//! [`TensorView`]s.
 //!
-//! The first family is [`creation`] (`full`, `arange`, `linspace`, `eye`, literals,
-//! random, `load`, cached tensors); the element-wise, reduction, shape, sorting and
-//! save ops are still variants of `TileOp` and `ChunkOp` (issue 18). ARCHITECTURE.md,
-//! "How to add a creation op", lists what a new op of a family touches.
+//! The families so far: [`creation`] (`full`, `arange`, `linspace`, `eye`,
+//! literals, random, `load`, cached tensors: `TileOp::Create` and `ChunkOp::Create`),
+//! [`reduction`] (reductions over axes and scans: `TileOp::Reduce` holds a
+//! [`ReductionOp`], each step of its tiled tree `ChunkOp::Reduce` a
+//! [`ReductionStage`]) and [`sort`] (a sort of each chunk and the stages of a
+//! distributed sort: `TileOp::Sort` holds a [`SortOp`], `ChunkOp::Sort` a
+//! [`SortStage`]); the element-wise, shape and save ops are still variants of
+//! `TileOp` and `ChunkOp` (issue 18). [`text`] and [`shapes`] hold what
+//! the families and the IRs' dumps and verifiers write alike. ARCHITECTURE.md, "How
+//! to add a creation op" and "How to add a reduction", lists what a new op of a
+//! family touches.
 
 pub mod creation;
+pub mod reduction;
+pub mod shapes;
+pub mod sort;
+pub mod text;
 
 pub use creation::Creation;
+pub use reduction::{ReductionOp, ReductionStage};
+pub use sort::{SortOp, SortStage};
+
+use marsc_runtime::DType;
 
 /// How an op's chunks take part in fusion (`fuse/rules.rs`): whether a producer
 /// ends a group before a consumer that reads other chunks too, and whether a
@@ -34,4 +52,39 @@ pub enum FusionClass {
     Contracts,
     /// Reads a variable number of chunks meant to be computed in parallel.
     Gathers,
+    /// Both: merges a variable number of partial results into one (a reduction's
+    /// combine).
+    Merges,
+}
+
+impl FusionClass {
+    /// Whether a producer of this class ends a group before a consumer that reads
+    /// other chunks too.
+    pub fn contracts(self) -> bool {
+        matches!(self, FusionClass::Contracts | FusionClass::Merges)
+    }
+
+    /// Whether a consumer of this class absorbs only the producers it reads alone.
+    pub fn gathers(self) -> bool {
+        matches!(self, FusionClass::Gathers | FusionClass::Merges)
+    }
+}
+
+/// A tensor as a family's tileable rules see it: a node of the TileableGraph or one
+/// of its inputs (`tileable/verify.rs` makes them from its nodes).
+#[derive(Clone, Copy, Debug)]
+pub struct TensorView<'a> {
+    pub shape: &'a [usize],
+    pub nsplits: &'a [Vec<usize>],
+    pub dtype: DType,
+}
+
+/// `Ok` when a dtype is the one expected, else the verifiers' message
+/// (`the result is int32, expected int64`).
+pub(crate) fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result<(), String> {
+    if actual == expected {
+        Ok(())
+    } else {
+        Err(format!("{what} is {actual}, expected {expected}"))
+    }
 }

@@ -7,8 +7,9 @@
 use crate::chunk::corners::corner_pieces;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use crate::ops::creation::{ChunkSite, CreationShared};
-use marsc_runtime::chunk_kernel::{AssemblePiece, Kernel, ReduceSpec, SaveFile};
-use marsc_runtime::kernels::reduce::reads_chunk_offset;
+use crate::ops::reduction::{ReduceSite, ReductionShared};
+use crate::ops::sort::SortSite;
+use marsc_runtime::chunk_kernel::{AssemblePiece, Kernel, SaveFile};
 use marsc_runtime::kernels::shape::SliceItem;
 use marsc_runtime::storage::{SaveFormat, SharedReaders};
 use std::path::Path;
@@ -19,7 +20,7 @@ use std::sync::Arc;
 struct StepShared {
     axes: Option<Arc<[usize]>>,
     creation: CreationShared,
-    reduce: Option<Arc<ReduceSpec>>,
+    reduction: ReductionShared,
     save: Option<Arc<SaveFile>>,
 }
 
@@ -51,7 +52,7 @@ impl<'a> KernelBuilder<'a> {
         let step_id = graph.chunk(chunk).step;
         let step = graph.step(step_id);
         let kernel = match &step.op {
-            ChunkOp::Create(op) => op.chunk_kernel(&mut CreationSite {
+            ChunkOp::Create(op) => op.chunk_kernel(&mut FamilySite {
                 builder: self,
                 chunk,
                 step: step_id,
@@ -63,47 +64,11 @@ impl<'a> KernelBuilder<'a> {
             },
             ChunkOp::Where => Kernel::Where,
             ChunkOp::Cast => Kernel::Cast(step.dtype),
-            ChunkOp::ReduceMap {
-                reduction,
-                axes,
-                input_shape,
-            } => {
-                let input = self.only_input(chunk)?;
-                let spec = self.shared[step_id.index()]
-                    .reduce
-                    .get_or_insert_with(|| {
-                        Arc::new(ReduceSpec {
-                            reduction: *reduction,
-                            axes: axes.clone(),
-                            input_shape: input_shape.clone(),
-                        })
-                    })
-                    .clone();
-                let offset = if reads_chunk_offset(reduction.op) {
-                    self.offset(input)
-                } else {
-                    Vec::new()
-                };
-                Kernel::ReduceMap { spec, offset }
-            }
-            ChunkOp::ReduceCombine { reduction, .. } => Kernel::ReduceCombine(*reduction),
-            ChunkOp::ReduceFinish {
-                reduction,
-                keepdims,
-                ..
-            } => Kernel::ReduceFinish {
-                reduction: *reduction,
-                keepdims: *keepdims,
-            },
-            ChunkOp::ScanTotal { op, axis } => Kernel::ScanTotal {
-                op: *op,
-                axis: *axis,
-            },
-            ChunkOp::ScanCarry { op, .. } => Kernel::ScanCarry(*op),
-            ChunkOp::ScanChunk { op, axis } => Kernel::ScanChunk {
-                op: *op,
-                axis: *axis,
-            },
+            ChunkOp::Reduce(stage) => stage.chunk_kernel(&mut FamilySite {
+                builder: self,
+                chunk,
+                step: step_id,
+            })?,
             ChunkOp::MatMulBlock { .. } => Kernel::MatMulBlock,
             ChunkOp::SumBlocks { .. } => Kernel::SumBlocks,
             ChunkOp::Linalg(op) => Kernel::Linalg {
@@ -161,17 +126,11 @@ impl<'a> KernelBuilder<'a> {
                     len: graph.step_of(*first).layout.shape()[*axis],
                 }
             }
-            ChunkOp::Sort { axis, arg } => Kernel::Sort {
-                axis: *axis,
-                arg: *arg,
-                offset: graph.chunk_offset(chunk)[*axis] as i64,
-            },
-            ChunkOp::SearchBlocks { right } => Kernel::SearchSorted { right: *right },
-            ChunkOp::Bucket { arg } => Kernel::Bucket {
-                arg: *arg,
-                offset: graph.chunk_offset(chunk)[0] as i64,
-            },
-            ChunkOp::MergeSorted { arg } => Kernel::MergeSorted { arg: *arg },
+            ChunkOp::Sort(stage) => stage.chunk_kernel(&mut FamilySite {
+                builder: self,
+                chunk,
+                step: step_id,
+            }),
             ChunkOp::SaveInit {
                 path,
                 shape,
@@ -283,14 +242,16 @@ impl<'a> KernelBuilder<'a> {
     }
 }
 
-/// One chunk of a creation step, as `ops::creation` asks the planner about it.
-struct CreationSite<'b, 'a> {
+/// One chunk of a step of an op family, as the family asks the planner about it
+/// (`ops::creation`'s `ChunkSite`, `ops::reduction`'s `ReduceSite`, `ops::sort`'s
+/// `SortSite`).
+struct FamilySite<'b, 'a> {
     builder: &'b mut KernelBuilder<'a>,
     chunk: ChunkId,
     step: StepId,
 }
 
-impl ChunkSite for CreationSite<'_, '_> {
+impl ChunkSite for FamilySite<'_, '_> {
     fn chunk(&self) -> ChunkId {
         self.chunk
     }
@@ -325,6 +286,26 @@ impl ChunkSite for CreationSite<'_, '_> {
 
     fn readers(&mut self) -> &mut SharedReaders {
         &mut self.builder.shared_readers
+    }
+}
+
+impl ReduceSite for FamilySite<'_, '_> {
+    fn only_input(&self) -> Result<ChunkId, String> {
+        self.builder.only_input(self.chunk)
+    }
+
+    fn offset(&mut self, chunk: ChunkId) -> Vec<usize> {
+        self.builder.offset(chunk)
+    }
+
+    fn shared(&mut self) -> &mut ReductionShared {
+        &mut self.builder.shared[self.step.index()].reduction
+    }
+}
+
+impl SortSite for FamilySite<'_, '_> {
+    fn offset(&mut self) -> Vec<usize> {
+        self.builder.chunks.chunk_offset(self.chunk)
     }
 }
 

@@ -28,9 +28,7 @@ pub fn projected_chunk_bytes(chunks: &ChunkGraph) -> Arc<[u64]> {
         .map(|id| {
             let step = chunks.step_of(id);
             let item_bytes = match step.op {
-                ChunkOp::ReduceMap { .. } | ChunkOp::ReduceCombine { .. } => {
-                    REDUCE_STATE_ITEM_BYTES
-                }
+                ChunkOp::Reduce(ref stage) if stage.holds_state() => REDUCE_STATE_ITEM_BYTES,
                 ChunkOp::SaveInit { .. }
                 | ChunkOp::SaveRegion { .. }
                 | ChunkOp::SaveCommit { .. } => 0,

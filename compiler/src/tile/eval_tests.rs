@@ -9,7 +9,7 @@ use super::{tile, TileOptions};
 use crate::chunk::{verify, ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use crate::infer::index::{normalize_index, RawIndexItem};
 use crate::infer::nsplits::{infer_nsplits, InputLayout};
-use crate::ops::Creation;
+use crate::ops::{Creation, ReductionOp, ReductionStage};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use marsc_grammar::Span;
 use marsc_runtime::kernels::reduce::{reduce_combine, reduce_finish, reduce_map, ReduceState};
@@ -71,17 +71,17 @@ fn eval_chunk(graph: &ChunkGraph, values: &[Value], chunk: ChunkId) -> Value {
         ChunkOp::Binary {
             op: BinaryOp::Add, ..
         } => Ok(ArrayData::Int64(ints(arg(0)) + ints(arg(1)))),
-        ChunkOp::ReduceMap {
+        ChunkOp::Reduce(ReductionStage::Map {
             reduction,
             axes,
             input_shape,
-        } => {
+        }) => {
             let offset = graph.chunk_offset(graph.inputs(chunk)[0]);
             return Value::State(
                 reduce_map(*reduction, arg(0), axes, input_shape, &offset).unwrap(),
             );
         }
-        ChunkOp::ReduceCombine { reduction, .. } => {
+        ChunkOp::Reduce(ReductionStage::Combine { reduction, .. }) => {
             let parts: Vec<&ReduceState> = inputs
                 .iter()
                 .map(|v| match v {
@@ -91,20 +91,22 @@ fn eval_chunk(graph: &ChunkGraph, values: &[Value], chunk: ChunkId) -> Value {
                 .collect();
             return Value::State(reduce_combine(*reduction, &parts).unwrap());
         }
-        ChunkOp::ReduceFinish {
+        ChunkOp::Reduce(ReductionStage::Finish {
             reduction,
             keepdims,
             ..
-        } => match inputs[0] {
+        }) => match inputs[0] {
             Value::State(state) => reduce_finish(*reduction, state, *keepdims),
             Value::Data(_) => panic!("finish of data"),
         },
-        ChunkOp::ScanTotal { op, axis } => scan::scan_total(*op, arg(0), *axis),
-        ChunkOp::ScanCarry { op, .. } => {
+        ChunkOp::Reduce(ReductionStage::ScanTotal { op, axis }) => {
+            scan::scan_total(*op, arg(0), *axis)
+        }
+        ChunkOp::Reduce(ReductionStage::ScanCarry { op, .. }) => {
             let previous = (inputs.len() == 2).then(|| arg(0));
             scan::scan_carry(*op, previous, arg(inputs.len() - 1))
         }
-        ChunkOp::ScanChunk { op, axis } => {
+        ChunkOp::Reduce(ReductionStage::ScanChunk { op, axis }) => {
             scan::scan_chunk(*op, arg(0), *axis, inputs.get(1).map(|v| data(v)))
         }
         ChunkOp::MatMulBlock { .. } => {
@@ -317,20 +319,22 @@ fn program(case: &Case, whole: bool) -> TileableGraph {
     let t = b.derived(TileOp::Transpose { axes: vec![1, 0] }, &[z], vec![m, n]);
     let (items, sliced_shape) = normalize_index(&[m, n], &case.index).expect("valid index");
     let sliced = b.derived(TileOp::Index { items }, &[t], sliced_shape);
-    let sum = |op| TileOp::Reduce {
-        reduction: Reduction { op, ddof: 0.0 },
-        axes: case.reduce_axes.clone(),
-        keepdims: case.keepdims,
+    let sum = |op| {
+        TileOp::Reduce(ReductionOp::Reduce {
+            reduction: Reduction { op, ddof: 0.0 },
+            axes: case.reduce_axes.clone(),
+            keepdims: case.keepdims,
+        })
     };
     let reduced_shape =
         crate::infer::shapes::reduced_shape(&[n, m], &case.reduce_axes, case.keepdims);
     let total = b.derived(sum(ReduceOp::Sum), &[z], reduced_shape.clone());
     let arg = b.derived(sum(ReduceOp::ArgMax), &[z], reduced_shape);
     let scanned = b.derived(
-        TileOp::Scan {
+        TileOp::Reduce(ReductionOp::Scan {
             op: ScanOp::CumSum,
             axis: case.scan_axis,
-        },
+        }),
         &[z],
         vec![n, m],
     );

@@ -126,12 +126,7 @@ impl Tiler<'_> {
             TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
                 self.tile_elementwise(id, node)?
             }
-            TileOp::Reduce {
-                reduction,
-                axes,
-                keepdims,
-            } => self.tile_reduce(id, node, *reduction, axes, *keepdims)?,
-            TileOp::Scan { op, axis } => self.tile_scan(id, node, *op, *axis)?,
+            TileOp::Reduce(op) => self.tile_reduction(id, node, op)?,
             TileOp::MatMul => self.tile_matmul(id, node)?,
             TileOp::Transpose { axes } => self.tile_transpose(id, node, axes)?,
             TileOp::ExpandDims { axes } => self.tile_expand_dims(id, node, axes)?,
@@ -148,12 +143,7 @@ impl Tiler<'_> {
             TileOp::Scatter { axis, touched } => self.tile_scatter(id, node, *axis, touched)?,
             TileOp::Gather { axis, touched } => self.tile_gather(id, node, *axis, touched)?,
             TileOp::Linalg(op) => self.tile_linalg(id, node, *op)?,
-            TileOp::Sort { axis, arg } => self.tile_sort(id, node, *axis, *arg)?,
-            TileOp::SearchBlocks { right } => self.tile_search_blocks(id, node, *right)?,
-            TileOp::Bucket { arg } => self.tile_bucket(id, node, *arg)?,
-            TileOp::MergeSorted { arg, sources } => {
-                self.tile_merge_sorted(id, node, *arg, sources)?
-            }
+            TileOp::Sort(op) => self.tile_sorting(id, node, op)?,
         };
         self.ensure_nsplits(step, &node.nsplits, id)
     }

@@ -22,13 +22,13 @@ impl Tiler<'_> {
         let whole = self.steps_of[id.index()];
         let layout = self.layout(whole).clone();
         // A stage fetches block counts whole, however many blocks there are.
-        let fetched_whole = matches!(
-            self.source.node(id).op,
+        let fetched_whole = match &self.source.node(id).op {
             crate::tileable::TileOp::BlockCounts
-                | crate::tileable::TileOp::IndexBlocks { .. }
-                | crate::tileable::TileOp::SearchBlocks { .. }
-                | crate::tileable::TileOp::BinCounts(_)
-        );
+            | crate::tileable::TileOp::IndexBlocks { .. }
+            | crate::tileable::TileOp::BinCounts(_) => true,
+            crate::tileable::TileOp::Sort(op) => op.fetched_whole(),
+            _ => false,
+        };
         let Some(shape) = summary_shape(layout.shape()).filter(|_| !fetched_whole) else {
             return Ok(PrintItem::Tensor(whole));
         };

@@ -1,7 +1,8 @@
-//! Reductions as trees: every data chunk is reduced to a partial state
-//! (`ReduceMap`), states of neighbouring blocks are merged `combine_size` at a time,
-//! the fan-in spread over the reduced axes (`ReduceCombine`, one step per level),
-//! and the last state of each kept-axes block becomes the result (`ReduceFinish`).
+//! Reductions as trees of the stages `ops::reduction` declares: every data chunk is
+//! reduced to a partial state (`ReductionStage::Map`), states of neighbouring blocks
+//! are merged `combine_size` at a time, the fan-in spread over the reduced axes
+//! (`Combine`, one step per level), and the last state of each kept-axes block
+//! becomes the result (`Finish`).
 //!
 //! The state steps are laid out as a tensor whose reduced axes count blocks: a map
 //! over a grid with 5 chunks along a reduced axis has length 5 there, split `[1; 5]`;
@@ -14,7 +15,7 @@
 use super::grid_map::{push_box, GridMap};
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkOp, Layout, StepId};
-use crate::ops::Creation;
+use crate::ops::{Creation, ReductionOp, ReductionStage};
 use crate::tileable::{TileableId, TileableNode};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction, UnaryOp};
 use marsc_runtime::DType;
@@ -57,7 +58,24 @@ pub fn reduction_levels(blocks: &[usize], combine_size: usize) -> Vec<Vec<usize>
 }
 
 impl Tiler<'_> {
-    pub(super) fn tile_reduce(
+    /// A reduction as a tree of stages, a scan as a chain (`scan.rs`).
+    pub(super) fn tile_reduction(
+        &mut self,
+        id: TileableId,
+        node: &TileableNode,
+        op: &ReductionOp,
+    ) -> TileResult<StepId> {
+        match op {
+            ReductionOp::Reduce {
+                reduction,
+                axes,
+                keepdims,
+            } => self.tile_reduce(id, node, *reduction, axes, *keepdims),
+            ReductionOp::Scan { op, axis } => self.tile_scan(id, node, *op, *axis),
+        }
+    }
+
+    fn tile_reduce(
         &mut self,
         id: TileableId,
         node: &TileableNode,
@@ -86,11 +104,11 @@ impl Tiler<'_> {
         let in_dtype = self.out.step(source).dtype;
         let blocks: Vec<usize> = axes.iter().map(|&a| in_layout.chunks_along(a)).collect();
         let map_layout = Layout::new(with_block_counts(in_layout.nsplits(), axes, &blocks));
-        let map_op = ChunkOp::ReduceMap {
+        let map_op = ChunkOp::Reduce(ReductionStage::Map {
             reduction,
             axes: axes.to_vec(),
             input_shape: in_layout.shape().to_vec(),
-        };
+        });
         let identity = GridMap::identity(&in_layout);
         let mut current =
             self.add_mapped(map_op, id, in_dtype, map_layout, &[(source, identity)])?;
@@ -246,10 +264,10 @@ impl Tiler<'_> {
         let strides = in_layout.grid_strides();
         let first = self.out.step(source).first_chunk.0;
         let mut ranges = vec![(0, 0); in_layout.ndim()];
-        let op = ChunkOp::ReduceCombine {
+        let op = ChunkOp::Reduce(ReductionStage::Combine {
             reduction,
             axes: axes.to_vec(),
-        };
+        });
         self.add_listed(op, id, dtype, layout, vec![source], |position, inputs| {
             for (axis, &j) in position.iter().enumerate() {
                 let start = j * group[axis];
@@ -284,11 +302,11 @@ impl Tiler<'_> {
         for (out_axis, in_axis) in kept.enumerate() {
             map.follow(out_axis, strides[in_axis]);
         }
-        let op = ChunkOp::ReduceFinish {
+        let op = ChunkOp::Reduce(ReductionStage::Finish {
             reduction,
             axes: axes.to_vec(),
             keepdims,
-        };
+        });
         self.add_mapped(op, id, dtype, layout, &[(source, map)])
     }
 }

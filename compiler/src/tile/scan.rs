@@ -1,11 +1,13 @@
 //! `cumsum`/`cumprod` as a scan with O(k) chunks for k chunks along the axis (Mars
-//! uses O(k²) edges): every chunk but the last reports its total (`ScanTotal`), a
-//! chain of carries accumulates them (`ScanCarry`: carry j = carry j-1 ⊕ total j),
-//! and each chunk scans itself continued from the carry before it (`ScanChunk`).
+//! uses O(k²) edges), in the stages `ops::reduction` declares: every chunk but the
+//! last reports its total (`ReductionStage::ScanTotal`), a chain of carries
+//! accumulates them (`ScanCarry`: carry j = carry j-1 ⊕ total j), and each chunk
+//! scans itself continued from the carry before it (`ScanChunk`).
 //! Totals and carries are laid out with length 1 per chunk along the axis.
 
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
+use crate::ops::ReductionStage;
 use crate::tileable::{TileableId, TileableNode};
 use marsc_runtime::ops::ScanOp;
 
@@ -31,7 +33,7 @@ impl Tiler<'_> {
         let carry_strides = carries.map(|s| self.layout(s).grid_strides());
         let mut input_steps = vec![source];
         input_steps.extend(carries);
-        let scan = ChunkOp::ScanChunk { op, axis };
+        let scan = ChunkOp::Reduce(ReductionStage::ScanChunk { op, axis });
         self.add_listed(
             scan,
             id,
@@ -73,7 +75,7 @@ impl Tiler<'_> {
         let partial = Layout::new(nsplits);
         let strides = layout.grid_strides();
         let first_source = self.out.step(source).first_chunk.0;
-        let total = ChunkOp::ScanTotal { op, axis };
+        let total = ChunkOp::Reduce(ReductionStage::ScanTotal { op, axis });
         let totals = self.add_listed(
             total,
             id,
@@ -89,7 +91,7 @@ impl Tiler<'_> {
         let partial_strides = partial.grid_strides();
         // The carry step's own chunks come right after the totals.
         let first_carry = first_total + self.out.step(totals).num_chunks;
-        let carry = ChunkOp::ScanCarry { op, axis };
+        let carry = ChunkOp::Reduce(ReductionStage::ScanCarry { op, axis });
         self.add_listed(
             carry,
             id,

@@ -6,10 +6,26 @@
 use super::grid_map::GridMap;
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
+use crate::ops::{SortOp, SortStage};
 use crate::tileable::{TileableId, TileableNode};
 
 impl Tiler<'_> {
-    pub(super) fn tile_sort(
+    /// One step of the op's stage (`ops::sort`), its chunks wired to their inputs.
+    pub(super) fn tile_sorting(
+        &mut self,
+        id: TileableId,
+        node: &TileableNode,
+        op: &SortOp,
+    ) -> TileResult<StepId> {
+        match op {
+            SortOp::Sort { axis, arg } => self.tile_sort(id, node, *axis, *arg),
+            SortOp::SearchBlocks { right } => self.tile_search_blocks(id, node, *right),
+            SortOp::Bucket { arg } => self.tile_bucket(id, node, *arg),
+            SortOp::MergeSorted { arg, sources } => self.tile_merge_sorted(id, node, *arg, sources),
+        }
+    }
+
+    fn tile_sort(
         &mut self,
         id: TileableId,
         node: &TileableNode,
@@ -20,7 +36,7 @@ impl Tiler<'_> {
         let map = GridMap::identity(self.layout(a));
         let layout = Layout::new(node.nsplits.clone());
         self.add_mapped(
-            ChunkOp::Sort { axis, arg },
+            ChunkOp::Sort(SortStage::Sort { axis, arg }),
             id,
             node.dtype,
             layout,
@@ -28,7 +44,7 @@ impl Tiler<'_> {
         )
     }
 
-    pub(super) fn tile_bucket(
+    fn tile_bucket(
         &mut self,
         id: TileableId,
         node: &TileableNode,
@@ -40,10 +56,16 @@ impl Tiler<'_> {
         // Every chunk reads the one chunk of pivots.
         let pivots_map = GridMap::constant(&layout.grid(), 0);
         let inputs = [(x, x_map), (pivots, pivots_map)];
-        self.add_mapped(ChunkOp::Bucket { arg }, id, node.dtype, layout, &inputs)
+        self.add_mapped(
+            ChunkOp::Sort(SortStage::Bucket { arg }),
+            id,
+            node.dtype,
+            layout,
+            &inputs,
+        )
     }
 
-    pub(super) fn tile_search_blocks(
+    fn tile_search_blocks(
         &mut self,
         id: TileableId,
         node: &TileableNode,
@@ -60,7 +82,7 @@ impl Tiler<'_> {
         }
         let inputs = [(a, a_map), (v, v_map)];
         self.add_mapped(
-            ChunkOp::SearchBlocks { right },
+            ChunkOp::Sort(SortStage::SearchBlocks { right }),
             id,
             node.dtype,
             layout,
@@ -68,7 +90,7 @@ impl Tiler<'_> {
         )
     }
 
-    pub(super) fn tile_merge_sorted(
+    fn tile_merge_sorted(
         &mut self,
         id: TileableId,
         node: &TileableNode,
@@ -83,7 +105,7 @@ impl Tiler<'_> {
             .map(|&s| self.out.step(s).first_chunk.0)
             .collect();
         self.add_listed(
-            ChunkOp::MergeSorted { arg },
+            ChunkOp::Sort(SortStage::MergeSorted { arg }),
             id,
             node.dtype,
             Layout::new(node.nsplits.clone()),

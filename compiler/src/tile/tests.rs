@@ -3,7 +3,7 @@
 
 use super::{tile, TileOptions};
 use crate::chunk::{verify, ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
-use crate::ops::Creation;
+use crate::ops::{Creation, ReductionOp};
 use crate::tileable::{
     IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode,
 };
@@ -71,14 +71,14 @@ fn add() -> TileOp {
 }
 
 fn sum_over(axes: &[usize], keepdims: bool) -> TileOp {
-    TileOp::Reduce {
+    TileOp::Reduce(ReductionOp::Reduce {
         reduction: Reduction {
             op: ReduceOp::Sum,
             ddof: 0.0,
         },
         axes: axes.to_vec(),
         keepdims,
-    }
+    })
 }
 
 /// The ids of a step's chunks' inputs, chunk by chunk, as plain numbers.
@@ -189,10 +189,10 @@ fn scan_carries_form_one_chain_of_k_minus_one() {
     let mut program = Program::new();
     let x = program.ones(&[&[2; 5]]);
     let scan = program.add(
-        TileOp::Scan {
+        TileOp::Reduce(ReductionOp::Scan {
             op: ScanOp::CumSum,
             axis: 0,
-        },
+        }),
         &[x],
         &[&[2; 5]],
     );

@@ -16,6 +16,10 @@ use marsc_grammar::{LineIndex, Span};
 use marsc_runtime::kernels::histogram::Binning;
 use std::fmt::{self, Write};
 
+pub(crate) use crate::ops::text::list_text;
+pub use crate::ops::text::shape_text;
+use crate::ops::text::tuple_text;
+
 /// A graph paired with its source text, so the dump can show `line:col`.
 pub struct WithSource<'a> {
     pub graph: &'a TileableGraph,
@@ -95,8 +99,7 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::Binary { op, .. } => op.name().into(),
         TileOp::Where => "where".into(),
         TileOp::Cast => "astype".into(),
-        TileOp::Reduce { reduction, .. } => reduction.op.name().into(),
-        TileOp::Scan { op, .. } => op.name().into(),
+        TileOp::Reduce(op) => op.tile_name(),
         TileOp::MatMul => "matmul".into(),
         TileOp::Transpose { .. } => "transpose".into(),
         TileOp::Reshape => "reshape".into(),
@@ -113,13 +116,7 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::BinCounts(_) => "bin_counts".into(),
         TileOp::Scatter { .. } => "scatter".into(),
         TileOp::Linalg(op) => format!("linalg.{}", op.name()),
-        TileOp::Sort { arg: false, .. } => "sort".into(),
-        TileOp::Sort { arg: true, .. } => "argsort".into(),
-        TileOp::SearchBlocks { .. } => "search_blocks".into(),
-        TileOp::Bucket { arg: false } => "bucket".into(),
-        TileOp::Bucket { arg: true } => "bucket_positions".into(),
-        TileOp::MergeSorted { arg: false, .. } => "merge_sorted".into(),
-        TileOp::MergeSorted { arg: true, .. } => "merge_argsorted".into(),
+        TileOp::Sort(op) => op.tile_name(),
     }
 }
 
@@ -156,21 +153,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
             ]
         }
         TileOp::Binary { common, .. } => vec![format!("common={common}")],
-        TileOp::Reduce {
-            reduction,
-            axes,
-            keepdims,
-        } => {
-            let mut parameters = vec![
-                format!("axes={}", list_text(axes)),
-                format!("keepdims={}", python_bool(*keepdims)),
-            ];
-            if reduction.ddof != 0.0 {
-                parameters.push(format!("ddof={:?}", reduction.ddof));
-            }
-            parameters
-        }
-        TileOp::Scan { axis, .. } => vec![format!("axis={axis}")],
+        TileOp::Reduce(op) => op.tile_parameters(),
         TileOp::Transpose { axes } | TileOp::ExpandDims { axes } | TileOp::Squeeze { axes } => {
             vec![format!("axes={}", list_text(axes))]
         }
@@ -188,15 +171,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         | TileOp::Rechunk
         | TileOp::BlockCounts => vec![],
         TileOp::Linalg(_) => vec![],
-        TileOp::Sort { axis, .. } => vec![format!("axis={axis}")],
-        TileOp::Bucket { .. } => vec![],
-        TileOp::SearchBlocks { right } => {
-            vec![format!("side={}", if *right { "right" } else { "left" })]
-        }
-        TileOp::MergeSorted { sources, .. } => vec![format!(
-            "pieces={}",
-            sources.iter().map(Vec::len).sum::<usize>()
-        )],
+        TileOp::Sort(op) => op.tile_parameters(),
     }
 }
 
@@ -217,32 +192,6 @@ fn slice_text(start: i64, step: i64, len: usize) -> String {
         format!("{start}::{step}")
     } else {
         format!("{start}:{stop}:{step}")
-    }
-}
-
-pub(crate) fn python_bool(value: bool) -> &'static str {
-    if value {
-        "True"
-    } else {
-        "False"
-    }
-}
-
-pub(crate) fn list_text(values: &[usize]) -> String {
-    let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-    format!("[{}]", items.join(", "))
-}
-
-/// A shape as Python writes a tuple: `()`, `(3,)`, `(2, 3)`.
-pub fn shape_text(shape: &[usize]) -> String {
-    tuple_text(shape.iter().map(|d| d.to_string()))
-}
-
-fn tuple_text(items: impl Iterator<Item = String>) -> String {
-    let items: Vec<String> = items.collect();
-    match items.len() {
-        1 => format!("({},)", items[0]),
-        _ => format!("({})", items.join(", ")),
     }
 }
 

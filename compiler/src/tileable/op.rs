@@ -2,8 +2,8 @@
 //! lowering has resolved names, bound arguments, normalized axes and indices, and
 //! decomposed conveniences (`clip`, `outer`, `stack`, 1-D `dot`, ...) into these.
 
-use crate::ops::Creation;
-use marsc_runtime::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
+use crate::ops::{Creation, ReductionOp, SortOp};
+use marsc_runtime::ops::{BinaryOp, UnaryOp};
 use marsc_runtime::DType;
 use std::sync::Arc;
 
@@ -26,16 +26,10 @@ pub enum TileOp {
     /// `astype(dtype)`: one input, converted to the node's dtype.
     Cast,
 
-    // ---- reductions and scans ----
-    /// One input, reduced over `axes` (sorted, unique, in range). With `keepdims` the
-    /// reduced axes stay as length 1.
-    Reduce {
-        reduction: Reduction,
-        axes: Vec<usize>,
-        keepdims: bool,
-    },
-    /// One input, inclusive scan along `axis` (lowering ravels first for `axis=None`).
-    Scan { op: ScanOp, axis: usize },
+    // ---- reductions and scans (one input) ----
+    /// A reduction over axes or a scan along one, declared with everything it knows
+    /// in [`crate::ops::reduction`].
+    Reduce(ReductionOp),
 
     // ---- linear algebra ----
     /// `[a, b]`, both 2-D, `(n, k) @ (k, m)`, both already of the node's dtype.
@@ -93,25 +87,10 @@ pub enum TileOp {
     /// `a` is wide) and `QrR`.
     Linalg(marsc_runtime::kernels::linalg::LinalgOp),
     // ---- sorting (issue 19) ----
-    /// Each chunk sorted along `axis` on its own (with `arg`, the int64 positions
-    /// along the whole axis that sort it, stably): the whole sort when the axis is
-    /// one chunk, PSRS's first step otherwise. Shape and chunks are the input's.
-    Sort { axis: usize, arg: bool },
-    /// Inputs `[x, pivots]`, both 1-D, `pivots` sorted and one chunk: each chunk of
-    /// `x` grouped stably by the part each element falls in (above pivot `j - 1`, at
-    /// most pivot `j`); with `arg`, the int64 positions of its elements in that order.
-    /// Shape and chunks are x's (PSRS's first step).
-    Bucket { arg: bool },
-    /// Inputs `[a, v]`, `a` 1-D: per chunk `i` of `a`, NumPy's `searchsorted` of
-    /// each element of `v` in that chunk alone; shape `[chunks of a, *v.shape]`,
-    /// one row of chunks per chunk of `a`. A stage fetches it whole when it places
-    /// a sort's pivots, so a print of it is never summarized.
-    SearchBlocks { right: bool },
-    /// Inputs `[pieces]` (values) or `[pieces, index pieces]` (`arg`), 1-D, chunked
-    /// alike: output chunk `j` sorts, stably, the pieces `sources[j]` (chunk indices
-    /// of the inputs, in order; one part of the sort) — its last step. 1-D, of the
-    /// pieces' length.
-    MergeSorted { arg: bool, sources: Arc<[Vec<u32>]> },
+    /// A sort of each chunk along an axis, or a stage of a distributed sort
+    /// (grouping by pivots, searching, merging), declared with everything it knows
+    /// in [`crate::ops::sort`].
+    Sort(SortOp),
 
     // ---- histograms (issue 19) ----
     /// `bincount`/`histogram` per chunk: inputs `[x]` or `[x, weights]` (1-D, chunked

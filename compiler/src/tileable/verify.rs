@@ -2,7 +2,7 @@
 //! later pass can trust them (a violation is a compiler bug, never a user error):
 //!
 //! - **Order:** every input of a node has a smaller id (ids are a topological order).
-//! - **Arity:** creation ops have no inputs; `Unary`, `Cast`, `Reduce`, `Scan`, the
+//! - **Arity:** creation ops have no inputs; `Unary`, `Cast`, `Reduce`, the
 //!   shape ops, `Index` and `Rechunk` have one; `Binary` and `MatMul` two; `Where`
 //!   three; `Concatenate` at least one.
 //! - **Chunks:** one split list per axis; each sums to the axis length; no split is
@@ -22,7 +22,8 @@
 use super::{IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use crate::error::Problems;
 use crate::infer::dtypes::promote_types;
-use crate::infer::shapes::{broadcast_shapes, broadcast_to_check, matmul_shape, reduced_shape};
+use crate::infer::shapes::{broadcast_shapes, broadcast_to_check, matmul_shape};
+use crate::ops::TensorView;
 use marsc_runtime::DType;
 
 /// Returns every violated invariant (the first of each node), naming the node.
@@ -83,11 +84,8 @@ fn check_arity(node: &TileableNode) -> Result<(), String> {
             | marsc_runtime::kernels::linalg::LinalgOp::SolveTriangular { .. },
         ) => Some(2),
         TileOp::Where => Some(3),
-        TileOp::Compress { .. }
-        | TileOp::Gather { .. }
-        | TileOp::SearchBlocks { .. }
-        | TileOp::Bucket { .. } => Some(2),
-        TileOp::MergeSorted { arg, .. } => Some(1 + usize::from(*arg)),
+        TileOp::Compress { .. } | TileOp::Gather { .. } => Some(2),
+        TileOp::Sort(op) => Some(op.arity()),
         TileOp::Scatter { .. } => Some(3),
         TileOp::Concatenate { .. } => None,
         TileOp::BinCounts(_) => match node.inputs.len() {
@@ -147,26 +145,13 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
     match &node.op {
         // Its dtype too (`check_dtype` has nothing left to check of it).
         TileOp::Create(op) => op.verify(shape, node.dtype),
-        TileOp::Unary(_) | TileOp::Cast | TileOp::Scan { .. } | TileOp::Rechunk => {
-            if let TileOp::Scan { axis, .. } = node.op {
-                if axis >= first.len() {
-                    return Err(format!("scan axis {axis} out of range"));
-                }
-            }
-            expect_shape(shape, first)
-        }
+        // Its dtype too (`check_dtype` has nothing left to check of it).
+        TileOp::Reduce(op) => op.verify(view(node), &views(inputs)),
+        TileOp::Unary(_) | TileOp::Cast | TileOp::Rechunk => expect_shape(shape, first),
         TileOp::Binary { .. } | TileOp::Where => {
             let shapes: Vec<&[usize]> = inputs.iter().map(|n| n.shape.as_slice()).collect();
             let expected = broadcast_shapes(&shapes).map_err(|e| e.message)?;
             expect_shape(shape, &expected)
-        }
-        TileOp::Reduce { axes, keepdims, .. } => {
-            if axes.windows(2).any(|w| w[0] >= w[1]) || axes.iter().any(|&a| a >= first.len()) {
-                return Err(format!(
-                    "reduction axes {axes:?} not sorted, unique and in range"
-                ));
-            }
-            expect_shape(shape, &reduced_shape(first, axes, *keepdims))
         }
         TileOp::MatMul => {
             let expected = matmul_shape(first, &inputs[1].shape).map_err(|e| e.message)?;
@@ -258,45 +243,8 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             expected[*axis] = idx.shape[0];
             expect_shape(shape, &expected)
         }
-        TileOp::Sort { axis, .. } => {
-            if *axis >= first.len() {
-                return Err(format!("sorts axis {axis} of a {}-d tensor", first.len()));
-            }
-            expect_shape(shape, first)
-        }
-        TileOp::Bucket { .. } => match (first.len(), inputs[1].nsplits.as_slice()) {
-            (1, [pivots]) if pivots.len() <= 1 => expect_shape(shape, first),
-            _ => Err("groups a tensor that is not 1-D, or by pivots not in one chunk".into()),
-        },
-        TileOp::SearchBlocks { .. } => match inputs[0].nsplits.as_slice() {
-            [chunks] => {
-                let mut expected = vec![chunks.len()];
-                expected.extend_from_slice(&inputs[1].shape);
-                expect_shape(shape, &expected)
-            }
-            _ => Err("searches in a tensor that is not 1-D".into()),
-        },
-        TileOp::MergeSorted { sources, .. } => {
-            let [pieces] = inputs[0].nsplits.as_slice() else {
-                return Err("merges pieces that are not 1-D".into());
-            };
-            if inputs
-                .iter()
-                .any(|input| input.nsplits != inputs[0].nsplits)
-            {
-                return Err("merges values and indices chunked differently".into());
-            }
-            let lengths: Option<Vec<usize>> = sources
-                .iter()
-                .map(|s| s.iter().map(|&p| pieces.get(p as usize).copied()).sum())
-                .collect();
-            match (lengths, node.nsplits.as_slice()) {
-                (Some(lengths), [splits]) if &lengths == splits => {
-                    expect_shape(shape, &[pieces.iter().sum::<usize>()])
-                }
-                _ => Err("a merge's sources do not give its chunks".into()),
-            }
-        }
+        // Its dtype too.
+        TileOp::Sort(op) => op.verify(view(node), &views(inputs)),
     }
 }
 
@@ -394,11 +342,24 @@ fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result<(), String
     }
 }
 
+/// A node as the op families' rules see it.
+fn view(node: &TileableNode) -> TensorView<'_> {
+    TensorView {
+        shape: &node.shape,
+        nsplits: &node.nsplits,
+        dtype: node.dtype,
+    }
+}
+
+fn views<'a>(nodes: &[&'a TileableNode]) -> Vec<TensorView<'a>> {
+    nodes.iter().map(|node| view(node)).collect()
+}
+
 fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), String> {
     let dtype = node.dtype;
     match &node.op {
         // Checked with its shape.
-        TileOp::Create(_) => Ok(()),
+        TileOp::Create(_) | TileOp::Reduce(_) | TileOp::Sort(_) => Ok(()),
         TileOp::IndexBlocks { .. } => {
             if !inputs[0].dtype.is_int() {
                 return Err("an index is not of an integer dtype".into());
@@ -433,24 +394,6 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             expect_dtype("the mask", inputs[1].dtype, DType::Bool)?;
             expect_dtype("x", inputs[0].dtype, dtype)
         }
-        TileOp::Sort { arg: true, .. } | TileOp::MergeSorted { arg: true, .. } => {
-            if let Some(idx) = inputs.get(1) {
-                expect_dtype("the indices", idx.dtype, DType::Int64)?;
-            }
-            expect_dtype("the positions", dtype, DType::Int64)
-        }
-        TileOp::Sort { arg: false, .. } | TileOp::MergeSorted { arg: false, .. } => {
-            expect_dtype("the input", inputs[0].dtype, dtype)
-        }
-        TileOp::Bucket { arg } => {
-            expect_dtype("the pivots", inputs[1].dtype, inputs[0].dtype)?;
-            let expected = if *arg { DType::Int64 } else { inputs[0].dtype };
-            expect_dtype("the result", dtype, expected)
-        }
-        TileOp::SearchBlocks { .. } => {
-            expect_dtype("v", inputs[1].dtype, inputs[0].dtype)?;
-            expect_dtype("the counts", dtype, DType::Int64)
-        }
         TileOp::Unary(op) => {
             let expected = op
                 .result_dtype(inputs[0].dtype)
@@ -469,14 +412,6 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             expect_dtype("y", inputs[2].dtype, dtype)
         }
         TileOp::Cast => Ok(()),
-        TileOp::Reduce { reduction, .. } => expect_dtype(
-            "the result",
-            dtype,
-            reduction.op.result_dtype(inputs[0].dtype),
-        ),
-        TileOp::Scan { op, .. } => {
-            expect_dtype("the result", dtype, op.result_dtype(inputs[0].dtype))
-        }
         TileOp::MatMul | TileOp::Concatenate { .. } | TileOp::Linalg(_) => inputs
             .iter()
             .try_for_each(|input| expect_dtype("an input", input.dtype, dtype)),

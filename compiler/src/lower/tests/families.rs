@@ -5,7 +5,7 @@
 //! dump format itself.
 
 use super::support::{dump, lower_script};
-use crate::ops::Creation;
+use crate::ops::{Creation, ReductionOp};
 use crate::tileable::{Output, TileOp, TileableGraph};
 use marsc_runtime::ops::{BinaryOp, ReduceOp};
 use marsc_runtime::random::RandomDist;
@@ -243,7 +243,7 @@ fn aliases_map_to_their_ops() {
     let reductions: Vec<ReduceOp> = ops
         .iter()
         .filter_map(|op| match op {
-            TileOp::Reduce { reduction, .. } => Some(reduction.op),
+            TileOp::Reduce(ReductionOp::Reduce { reduction, .. }) => Some(reduction.op),
             _ => None,
         })
         .collect();
