@@ -426,9 +426,9 @@ fn run_rows(
             offset: out_position * out_itemsize,
             needed: out_needed,
         };
-        let grouped = group.as_ref().filter(|group| {
-            index[group.axis] + layout.variant.rows <= layout.extents[group.axis]
-        });
+        let grouped = group
+            .as_ref()
+            .filter(|group| index[group.axis] + layout.variant.rows <= layout.extents[group.axis]);
         if !mapped.is_empty() {
             next.clear();
             next.extend_from_slice(&index);
