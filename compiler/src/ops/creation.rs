@@ -748,21 +748,8 @@ mod tests {
     /// Keys of different parameters differ; equal ops write equal bytes.
     #[test]
     fn keys_tell_parameters_apart() {
-        #[derive(Default)]
-        struct Bytes(Vec<u8>);
-        impl KeySink for Bytes {
-            fn path(&mut self, path: &std::path::Path) {
-                self.0.extend(path.to_string_lossy().as_bytes());
-            }
-            fn u64(&mut self, value: u64) {
-                self.0.extend(value.to_le_bytes());
-            }
-            fn tag(&mut self, tag: u8) {
-                self.0.push(tag);
-            }
-        }
         let key = |op: Creation| {
-            let mut bytes = Bytes::default();
+            let mut bytes = super::super::KeyBytes::default();
             op.write_key(&mut bytes);
             bytes.0
         };

@@ -88,3 +88,21 @@ pub(crate) fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result
         Err(format!("{what} is {actual}, expected {expected}"))
     }
 }
+
+/// The key bytes an op writes, collected for the families' tests.
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct KeyBytes(pub Vec<u8>);
+
+#[cfg(test)]
+impl marsc_runtime::storage::KeySink for KeyBytes {
+    fn path(&mut self, path: &std::path::Path) {
+        self.0.extend(path.to_string_lossy().as_bytes());
+    }
+    fn u64(&mut self, value: u64) {
+        self.0.extend(value.to_le_bytes());
+    }
+    fn tag(&mut self, tag: u8) {
+        self.0.push(tag);
+    }
+}

@@ -655,21 +655,8 @@ mod tests {
     /// The bytes are the encoding `chunk/key.rs` always wrote, so keys stay the same.
     #[test]
     fn key_bytes_are_pinned() {
-        #[derive(Default)]
-        struct Bytes(Vec<u8>);
-        impl KeySink for Bytes {
-            fn path(&mut self, path: &std::path::Path) {
-                self.0.extend(path.to_string_lossy().as_bytes());
-            }
-            fn u64(&mut self, value: u64) {
-                self.0.extend(value.to_le_bytes());
-            }
-            fn tag(&mut self, tag: u8) {
-                self.0.push(tag);
-            }
-        }
         let key = |stage: ReductionStage| {
-            let mut bytes = Bytes::default();
+            let mut bytes = super::super::KeyBytes::default();
             stage.write_key(&mut bytes);
             bytes.0
         };

@@ -467,20 +467,7 @@ mod tests {
     /// The bytes are the encoding `chunk/key.rs` always wrote, so keys stay the same.
     #[test]
     fn key_bytes_are_pinned() {
-        #[derive(Default)]
-        struct Bytes(Vec<u8>);
-        impl KeySink for Bytes {
-            fn path(&mut self, path: &std::path::Path) {
-                self.0.extend(path.to_string_lossy().as_bytes());
-            }
-            fn u64(&mut self, value: u64) {
-                self.0.extend(value.to_le_bytes());
-            }
-            fn tag(&mut self, tag: u8) {
-                self.0.push(tag);
-            }
-        }
-        let mut bytes = Bytes::default();
+        let mut bytes = super::super::KeyBytes::default();
         SortStage::Sort { axis: 2, arg: true }.write_key(&mut bytes);
         let expected: Vec<u8> = [2u64, 1].iter().flat_map(|v| v.to_le_bytes()).collect();
         assert_eq!(bytes.0, expected);
