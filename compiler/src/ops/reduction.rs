@@ -102,13 +102,7 @@ impl ReductionOp {
                 reduction,
                 axes,
                 keepdims,
-            } => with_ddof(
-                vec![
-                    format!("axes={}", list_text(axes)),
-                    format!("keepdims={}", python_bool(*keepdims)),
-                ],
-                reduction,
-            ),
+            } => reduce_parameters(reduction, axes, *keepdims),
             ReductionOp::Scan { axis, .. } => vec![format!("axis={axis}")],
         }
     }
@@ -253,13 +247,7 @@ impl ReductionStage {
                 reduction,
                 axes,
                 keepdims,
-            } => with_ddof(
-                vec![
-                    format!("axes={}", list_text(axes)),
-                    format!("keepdims={}", python_bool(*keepdims)),
-                ],
-                reduction,
-            ),
+            } => reduce_parameters(reduction, axes, *keepdims),
             ReductionStage::ScanTotal { axis, .. }
             | ReductionStage::ScanCarry { axis, .. }
             | ReductionStage::ScanChunk { axis, .. } => vec![format!("axis={axis}")],
@@ -474,6 +462,18 @@ pub struct ReductionShared {
 }
 
 /// `parameters`, then `ddof` where it is not 0 (`var`, `std`).
+/// The dump parameters of a whole reduction (the tileable op and its finish stage):
+/// its axes, `keepdims`, and `ddof` when it is not 0.
+fn reduce_parameters(reduction: &Reduction, axes: &[usize], keepdims: bool) -> Vec<String> {
+    with_ddof(
+        vec![
+            format!("axes={}", list_text(axes)),
+            format!("keepdims={}", python_bool(keepdims)),
+        ],
+        reduction,
+    )
+}
+
 fn with_ddof(mut parameters: Vec<String>, reduction: &Reduction) -> Vec<String> {
     if reduction.ddof != 0.0 {
         parameters.push(format!("ddof={:?}", reduction.ddof));
