@@ -6,7 +6,9 @@
 //! narrowed to float16; and a property test of random float16 programs that must
 //! compile.
 
-use super::tests::{assert_same, interpret, jit, op, program, reduce_map, subtask, Step};
+use super::tests::{
+    assert_same, interpret, jit, op, program, push_reduction, reduce_map, subtask, Step,
+};
 use crate::array::ArrayData;
 use crate::chunk_kernel::{ChunkValue, Kernel};
 use crate::dtype::DType;
@@ -644,6 +646,16 @@ fn float16_input() -> impl Strategy<Value = ChunkValue> {
     })
 }
 
+/// The inputs of the first one's shape (operands broadcast together, as the
+/// planner's are).
+fn same_shape_as_first(inputs: Vec<ChunkValue>) -> Vec<ChunkValue> {
+    let shape = inputs[0].array().expect("data").shape().to_vec();
+    inputs
+        .into_iter()
+        .filter(|input| input.array().expect("data").shape() == shape.as_slice())
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -652,12 +664,7 @@ proptest! {
         inputs in prop::collection::vec(float16_input(), 1..3),
         steps in prop::collection::vec(step_strategy(), 1..8),
     ) {
-        // Broadcast together, as the planner's operands are.
-        let shape = inputs[0].array().expect("data").shape().to_vec();
-        let inputs: Vec<ChunkValue> = inputs
-            .into_iter()
-            .filter(|input| input.array().expect("data").shape() == shape.as_slice())
-            .collect();
+        let inputs = same_shape_as_first(inputs);
         let ops = program(&vec![DType::Float16; inputs.len()], &steps, true);
         // A lone constant has nothing to compile.
         prop_assume!(ops.last().is_some_and(|last| !matches!(last.kernel, Kernel::Full { .. })));
@@ -691,26 +698,12 @@ proptest! {
         steps in prop::collection::vec(step_strategy(), 1..8),
         reduce in prop::option::of((prop::sample::select(ReduceOp::ALL.to_vec()), 0usize..4)),
     ) {
-        let shape = inputs[0].array().expect("data").shape().to_vec();
-        let inputs: Vec<ChunkValue> = inputs
-            .into_iter()
-            .filter(|input| input.array().expect("data").shape() == shape.as_slice())
-            .collect();
+        let inputs = same_shape_as_first(inputs);
         let mut ops = program(&vec![DType::Float16; inputs.len()], &steps, false);
         prop_assume!(ops.last().is_some_and(|last| !matches!(last.kernel, Kernel::Full { .. })));
         let expected = interpret(&ops, &inputs);
         prop_assume!(expected.is_ok());
-        if let (Some((reduce, pick)), Ok(ChunkValue::Array(data))) = (reduce, &expected) {
-            let ndim = data.ndim();
-            let axes: Vec<usize> = match (ndim, pick) {
-                (0, _) => vec![],
-                (_, 0) => (0..ndim).collect(),
-                (_, pick) => vec![pick % ndim],
-            };
-            let shape = data.shape().to_vec();
-            let last = ops.len() as u32 - 1;
-            ops.push(op(reduce_map(reduce, axes, &shape), &[OpArg::Local(last)]));
-        }
+        push_reduction(&mut ops, reduce, &expected);
         let subtask = subtask(ops, inputs.len());
         prop_assume!(interpret(&subtask.ops, &inputs).is_ok());
         if jit(&subtask, &inputs).is_some() {

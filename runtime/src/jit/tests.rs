@@ -698,6 +698,31 @@ fn step_strategy() -> impl Strategy<Value = Step> {
     ]
 }
 
+/// Appends a `reduce.map` tail over the last op's value (`expected`, as the
+/// interpreter computed it) when `reduce` picks one: `pick` 0 reduces every axis, 4
+/// or 5 a leading block of two axes, any other one axis.
+pub(super) fn push_reduction(
+    ops: &mut Vec<PlanOp<Kernel>>,
+    reduce: Option<(ReduceOp, usize)>,
+    expected: &Result<ChunkValue, String>,
+) {
+    let (Some((reduce, pick)), Ok(ChunkValue::Array(data))) = (reduce, expected) else {
+        return;
+    };
+    let ndim = data.ndim();
+    let axes: Vec<usize> = match (ndim, pick) {
+        (0, _) => vec![],
+        (_, 0) => (0..ndim).collect(),
+        (2.., 4 | 5) => vec![0, 1],
+        (_, pick) => vec![pick % ndim],
+    };
+    let last = ops.len() as u32 - 1;
+    ops.push(op(
+        reduce_map(reduce, axes, data.shape()),
+        &[OpArg::Local(last)],
+    ));
+}
+
 /// Turns random steps into ops over inputs of `input_dtypes`, skipping steps NumPy
 /// has no loop for. With `floats_only`, also the steps whose value is not a float
 /// and `real`, `imag`, `conjugate`, `angle` (planned for complex inputs only).
@@ -781,19 +806,7 @@ proptest! {
         prop_assume!(!ops.is_empty());
         let expected = interpret(&ops, &inputs);
         prop_assume!(expected.is_ok());
-        if let (Some((reduce, axes_pick)), Ok(ChunkValue::Array(data))) = (reduce, &expected) {
-            let ndim = data.ndim();
-            let axes: Vec<usize> = match (ndim, axes_pick) {
-                (0, _) => vec![],
-                (_, 0) => (0..ndim).collect(),
-                // A leading block of two axes.
-                (2.., 4 | 5) => vec![0, 1],
-                (_, pick) => vec![pick % ndim],
-            };
-            let shape = data.shape().to_vec();
-            let last = ops.len() as u32 - 1;
-            ops.push(op(reduce_map(reduce, axes, &shape), &[OpArg::Local(last)]));
-        }
+        push_reduction(&mut ops, reduce, &expected);
         let subtask = subtask(ops, inputs.len());
         let expected = interpret(&subtask.ops, &inputs);
         prop_assume!(expected.is_ok());
