@@ -525,10 +525,8 @@ unsafe fn remap_large(block: *mut u8, old_len: usize, new_len: usize) -> Option<
         unsafe { libc::munmap(target.cast(), new_len) };
         return None;
     }
-    // SAFETY: `[moved, moved + new_len)` is the block's new mapping; advice changes
-    // no byte of it (the grown tail inherits the advice already, this is for clarity
-    // where a kernel would not carry it over).
-    unsafe { libc::madvise(moved, new_len, libc::MADV_HUGEPAGE) };
+    // The moved mapping keeps its flags, `MADV_HUGEPAGE` among them, and so does
+    // its grown tail (the test checks `THPeligible` after each move).
     Some(moved.cast())
 }
 
