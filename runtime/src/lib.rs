@@ -4,6 +4,7 @@
 pub mod array;
 pub mod chunk_kernel;
 pub mod complex;
+pub mod convert;
 pub mod dtype;
 pub mod exec;
 pub mod format;

@@ -1,6 +1,9 @@
 //! A single typed value: constants in plans (fill values, clip bounds) and 0-d results.
 
+use crate::complex::{C128, C64};
+use crate::convert::CastFrom;
 use crate::dtype::DType;
+use half::f16;
 use std::fmt;
 
 /// A scalar with an exact dtype.
@@ -66,7 +69,7 @@ impl Scalar {
     }
 
     pub fn as_f64(self) -> f64 {
-        crate::kernels::FromScalar::from_scalar(self)
+        FromScalar::from_scalar(self)
     }
 
     /// The exact value of an integer or bool scalar (`None` for floats).
@@ -92,7 +95,7 @@ impl Scalar {
     /// Converts with NumPy's `astype` semantics (float to int truncates toward zero;
     /// NaN and out-of-range values give the integer type's MIN, as NumPy on x86-64).
     pub fn cast(self, to: DType) -> Scalar {
-        crate::kernels::cast_scalar(self, to)
+        cast_scalar(self, to)
     }
 
     /// `v` in dtype `to`, wrapping as C's integer conversions do.
@@ -141,3 +144,49 @@ impl fmt::Display for Scalar {
         }
     }
 }
+
+fn convert_scalar<S, T: CastFrom<S>>(value: S) -> T {
+    T::cast_from(value)
+}
+
+/// One value converted with the same semantics as the kernels' array `cast`.
+pub fn cast_scalar(value: Scalar, to: DType) -> Scalar {
+    macro_rules! to_dtype {
+        ($v:expr) => {
+            match to {
+                DType::Bool => Scalar::Bool(convert_scalar($v)),
+                DType::Int8 => Scalar::Int8(convert_scalar($v)),
+                DType::Int16 => Scalar::Int16(convert_scalar($v)),
+                DType::Int32 => Scalar::Int32(convert_scalar($v)),
+                DType::Int64 => Scalar::Int64(convert_scalar($v)),
+                DType::UInt8 => Scalar::UInt8(convert_scalar($v)),
+                DType::UInt16 => Scalar::UInt16(convert_scalar($v)),
+                DType::UInt32 => Scalar::UInt32(convert_scalar($v)),
+                DType::UInt64 => Scalar::UInt64(convert_scalar($v)),
+                DType::Float16 => Scalar::Float16(convert_scalar($v)),
+                DType::Float32 => Scalar::Float32(convert_scalar($v)),
+                DType::Float64 => Scalar::Float64(convert_scalar($v)),
+                DType::Complex64 => Scalar::Complex64(convert_scalar($v)),
+                DType::Complex128 => Scalar::Complex128(convert_scalar($v)),
+            }
+        };
+    }
+    crate::with_scalar!(value, v => to_dtype!(v))
+}
+
+/// An element type every dtype converts to, so a [`Scalar`] of any dtype can be read
+/// as it.
+pub trait FromScalar: Sized {
+    fn from_scalar(value: Scalar) -> Self;
+}
+
+macro_rules! from_scalar {
+    ($($t:ty),*) => {$(
+        impl FromScalar for $t {
+            fn from_scalar(value: Scalar) -> $t {
+                crate::with_scalar!(value, v => <$t>::cast_from(v))
+            }
+        }
+    )*};
+}
+from_scalar!(bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64, C64, C128);
