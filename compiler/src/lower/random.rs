@@ -24,7 +24,12 @@ impl Lowerer<'_> {
                 stream.seed.set(seed);
                 stream.draws.set(0);
             }
-            None => self.seed = seed,
+            // As NumPy's `seed`: the module's draws start over, so seeding again
+            // repeats them.
+            None => {
+                self.seed = seed;
+                self.random_calls = 0;
+            }
         }
         Ok(Value::None)
     }

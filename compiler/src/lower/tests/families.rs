@@ -291,16 +291,16 @@ fn random_streams_and_seeds() {
                     scale: 2.0
                 },
                 42,
-                1
+                0
             ),
-            (RandomDist::Randint { low: 0, high: 10 }, 42, 2),
+            (RandomDist::Randint { low: 0, high: 10 }, 42, 1),
             (
                 RandomDist::Uniform {
                     low: 0.0,
                     high: 3.0
                 },
                 42,
-                3
+                2
             ),
         ]
     );
