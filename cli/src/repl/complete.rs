@@ -1,6 +1,7 @@
 //! Tab completion: the session's variables and the library's bare names, and after
 //! a dot the members of what precedes it (`mt.` library functions, `mt.random.`
-//! generators, `x.` tensor methods and attributes), all from the library table.
+//! generators, `x.` tensor methods and attributes, `r.` a named tuple's fields),
+//! all from the library table.
 
 use marsc::lower::incremental::{bare_names, builtin_members, member_names, Members};
 use rustyline::completion::Completer;
@@ -57,6 +58,7 @@ fn members_of_path(path: &str, scope: &[(String, Members)]) -> Members {
             (Members::Library, "linalg") => Members::Linalg,
             (Members::Mars, "tensor") => Members::Library,
             (Members::Tensor, "T") => Members::Tensor,
+            (Members::Fields(fields), field) if fields.contains(&field) => Members::Tensor,
             _ => Members::Nothing,
         };
     }
@@ -125,6 +127,17 @@ mod tests {
         let (_, names) = complete("xs.sh", &scope());
         assert_eq!(names, ["shape"]);
         let (_, names) = complete("xy.", &scope());
+        assert!(names.is_empty());
+    }
+
+    #[test]
+    fn named_tuple_fields_then_tensor_members() {
+        let scope = vec![("r".to_string(), Members::Fields(&["Q", "R"]))];
+        let (start, names) = complete("print(r.", &scope);
+        assert_eq!((start, names), (8, vec!["Q".to_string(), "R".to_string()]));
+        let (_, names) = complete("r.Q.sh", &scope);
+        assert_eq!(names, ["shape"]);
+        let (_, names) = complete("r.q.", &scope);
         assert!(names.is_empty());
     }
 }

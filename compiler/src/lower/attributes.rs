@@ -1,7 +1,8 @@
 //! Attribute access: a tensor's compile-time facts (`.shape`, `.ndim`, `.size`,
 //! `.dtype`, `.nsplits`, `.itemsize`, `.nbytes`), `.T`, and its methods as bound
 //! values; the members of `mt`/`np`/`mt.random`/`mars`; a dtype's `.name` and
-//! `.itemsize`. Unknown attributes get the closest known name as help.
+//! `.itemsize`; a named tuple's fields (`mt.linalg.qr(a).Q`). Unknown attributes get
+//! the closest known name as help.
 
 use super::library::{self, Home};
 use super::names::{closest, library_member, library_member_names};
@@ -9,7 +10,7 @@ use super::not_yet::{
     not_yet_in_library, not_yet_in_linalg, not_yet_in_mars, not_yet_in_random, not_yet_str_member,
     not_yet_tensor_member,
 };
-use super::value::{LibraryModule, Namespace, Value};
+use super::value::{LibraryModule, Namespace, TupleClass, Value};
 use super::Lowerer;
 use crate::tileable::TileableId;
 use marsc_grammar::ast::Ident;
@@ -29,6 +30,7 @@ impl Lowerer<'_> {
             Value::Namespace(namespace) => namespace_member(*namespace, name),
             Value::DType(dtype) | Value::ScalarType(dtype) => dtype_attribute(*dtype, name),
             Value::RandomState(stream) => random_state_method(stream, name),
+            Value::Tuple(items, Some(class)) => named_tuple_attribute(items, class, name),
             Value::Complex(re, _) if name == "real" => Some(Value::Float(*re)),
             Value::Complex(_, im) if name == "imag" => Some(Value::Float(*im)),
             Value::NpzFile(npz) if name == "files" => Some(Value::List(
@@ -82,6 +84,10 @@ impl Lowerer<'_> {
                 namespace_member_names(*namespace),
             ),
             Value::DType(_) | Value::ScalarType(_) => ("a dtype".into(), vec!["name", "itemsize"]),
+            Value::Tuple(_, Some(class)) => (
+                format!("a named tuple `{}`", class.name),
+                class.fields.iter().copied().chain(["_fields"]).collect(),
+            ),
             other => (format!("{} value", other.a_type_name()), vec![]),
         };
         let mut diagnostic =
@@ -171,6 +177,18 @@ fn dtype_attribute(dtype: DType, name: &str) -> Option<Value> {
         "name" => Some(Value::str(dtype.name())),
         "itemsize" => Some(Value::Int(dtype.itemsize() as i64)),
         _ => None,
+    }
+}
+
+/// `r.NAME` of a named tuple (`mt.linalg.qr(a).Q`): the field's item, or `_fields`,
+/// the tuple of the field names.
+fn named_tuple_attribute(items: &[Value], class: &TupleClass, name: &str) -> Option<Value> {
+    match class.field(name) {
+        Some(index) => items.get(index).cloned(),
+        None if name == "_fields" => Some(Value::tuple(
+            class.fields.iter().map(|field| Value::str(field)).collect(),
+        )),
+        None => None,
     }
 }
 

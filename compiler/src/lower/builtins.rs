@@ -123,7 +123,7 @@ impl Lowerer<'_> {
                     Value::Tensor(id) => {
                         return self.max_min_of_tensor(is_max, *id, default, only.span, span)
                     }
-                    Value::Tuple(items) | Value::List(items) => items.to_vec(),
+                    Value::Tuple(items, _) | Value::List(items) => items.to_vec(),
                     Value::Str(text) => text.chars().map(|c| Value::str(&c.to_string())).collect(),
                     other => return Err(not_iterable(other, only.span)),
                 };
@@ -306,7 +306,7 @@ impl Lowerer<'_> {
         }
         match &iterable.value {
             Value::Tensor(id) => self.sum_of_tensor(*id, start, iterable.span, span),
-            Value::Tuple(items) | Value::List(items) => {
+            Value::Tuple(items, _) | Value::List(items) => {
                 let mut total = start.value.clone();
                 for item in items.iter() {
                     total = self.add_values(total, item.clone(), iterable.span, span)?;
@@ -386,7 +386,7 @@ impl Lowerer<'_> {
                     .staged_scalar(whole, args.call_span)
                     .map_or(Value::Poison, |v| Value::Bool(truthy(&v) == Some(true))));
             }
-            Value::Tuple(items) | Value::List(items) => items.to_vec(),
+            Value::Tuple(items, _) | Value::List(items) => items.to_vec(),
             Value::Str(text) => return Ok(Value::Bool(is_all || !text.is_empty())),
             other => return Err(not_iterable(other, iterable.span)),
         };

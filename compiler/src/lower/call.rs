@@ -189,7 +189,7 @@ impl Lowerer<'_> {
     fn len_builtin(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let arg = args.get("x");
         let length = match &arg.value {
-            Value::Tuple(items) | Value::List(items) => items.len(),
+            Value::Tuple(items, _) | Value::List(items) => items.len(),
             Value::Str(text) => text.chars().count(),
             Value::Tensor(id) => match self.shape(*id).first() {
                 Some(&len) => len,
@@ -216,7 +216,7 @@ impl Lowerer<'_> {
         };
         let id = match &arg.value {
             Value::Tensor(id) => self.cast(*id, dtype, span)?,
-            Value::Tuple(_) | Value::List(_) => self.literal_tensor(&arg, Some(dtype), None)?,
+            Value::Tuple(..) | Value::List(_) => self.literal_tensor(&arg, Some(dtype), None)?,
             _ => {
                 let scalar = python_scalar(&arg.value, Some(dtype), arg.span)?;
                 self.scalar_tensor(scalar, span)

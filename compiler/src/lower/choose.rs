@@ -92,7 +92,7 @@ impl Lowerer<'_> {
                 | Value::Float(_)
                 | Value::Complex(..)
                 | Value::Bool(_) => choice.value.clone(),
-                Value::List(_) | Value::Tuple(_) => {
+                Value::List(_) | Value::Tuple(..) => {
                     Value::Tensor(self.literal_tensor(choice, None, None)?)
                 }
                 other => {
@@ -168,7 +168,7 @@ impl Lowerer<'_> {
     fn choice_items(&mut self, choices: &Arg) -> LowerResult<Vec<Arg>> {
         let span = choices.span;
         match &choices.value {
-            Value::List(items) | Value::Tuple(items) => Ok(items
+            Value::List(items) | Value::Tuple(items, _) => Ok(items
                 .iter()
                 .map(|value| Arg {
                     value: value.clone(),

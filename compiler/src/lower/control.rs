@@ -531,6 +531,7 @@ impl Lowerer<'_> {
                     Item::Bound(Binding::Seq {
                         items: vec![index, item].into(),
                         is_list: false,
+                        class: None,
                     })
                 })
                 .collect();
@@ -562,6 +563,7 @@ impl Lowerer<'_> {
             rows.push(Item::Bound(Binding::Seq {
                 items: row.into(),
                 is_list: false,
+                class: None,
             }));
         }
         Some(Some(rows))
@@ -764,6 +766,7 @@ impl Lowerer<'_> {
         let binding = Binding::Seq {
             items: items.into(),
             is_list: true,
+            class: None,
         };
         (self.resolve(&binding, span), Origin::Same(binding))
     }

@@ -89,7 +89,7 @@ pub(super) fn axes_arg(arg: &Arg, name: &str) -> LowerResult<Option<Vec<i64>>> {
     match &arg.value {
         Value::None => Ok(None),
         Value::Int(_) | Value::Bool(_) => Ok(Some(vec![int_arg(arg, name)?])),
-        Value::Tuple(items) | Value::List(items) => {
+        Value::Tuple(items, _) | Value::List(items) => {
             axis_items(items, arg, name, |item| match item {
                 Value::Int(v) => Some(*v),
                 Value::Bool(b) => Some(*b as i64),
@@ -107,7 +107,7 @@ pub(super) fn reduction_axes_arg(arg: &Arg, name: &str) -> LowerResult<Option<Ve
     match &arg.value {
         Value::None => Ok(None),
         Value::Int(v) => Ok(Some(vec![*v])),
-        Value::Tuple(items) => axis_items(items, arg, name, |item| match item {
+        Value::Tuple(items, _) => axis_items(items, arg, name, |item| match item {
             Value::Int(v) => Some(*v),
             _ => None,
         })
@@ -146,7 +146,7 @@ fn axis_items(
 pub(super) fn ints_arg(arg: &Arg, name: &str) -> LowerResult<Vec<i64>> {
     match &arg.value {
         Value::Int(v) => Ok(vec![*v]),
-        Value::Tuple(items) | Value::List(items) => {
+        Value::Tuple(items, _) | Value::List(items) => {
             axis_items(items, arg, name, |item| match item {
                 Value::Int(v) => Some(*v),
                 _ => None,
@@ -228,7 +228,7 @@ pub(super) fn chunk_spec(arg: &Arg) -> LowerResult<ChunkSpec> {
         Value::Int(v) => Ok(ChunkSpec::All(*v)),
         Value::None => Ok(ChunkSpec::Auto),
         Value::Str(text) if &**text == "auto" => Ok(ChunkSpec::Auto),
-        Value::Tuple(items) | Value::List(items) => items
+        Value::Tuple(items, _) | Value::List(items) => items
             .iter()
             .map(|item| axis_chunks(item, arg.span))
             .collect::<LowerResult<Vec<_>>>()
@@ -242,7 +242,7 @@ fn axis_chunks(value: &Value, span: Span) -> LowerResult<AxisChunks> {
         Value::Int(v) => Ok(AxisChunks::Size(*v)),
         Value::None => Ok(AxisChunks::Whole),
         Value::Str(text) if &**text == "auto" => Ok(AxisChunks::Auto),
-        Value::Tuple(items) | Value::List(items) => items
+        Value::Tuple(items, _) | Value::List(items) => items
             .iter()
             .map(|item| match item {
                 Value::Int(v) => Ok(*v),

@@ -41,7 +41,7 @@ impl Lowerer<'_> {
             | Value::Float(_)
             | Value::Complex(..)
             | Value::Bool(_)
-            | Value::Tuple(_)
+            | Value::Tuple(..)
             | Value::List(_) => self.literal_tensor(&object, dtype, chunks)?,
             ref other => {
                 return Err(Diagnostic::error(
@@ -399,7 +399,7 @@ fn linspace_bound(arg: &Arg, name: &str) -> LowerResult<f64> {
 
 /// A fill value NumPy broadcasts into the new array rather than repeating.
 fn is_array_fill(value: &Value) -> bool {
-    matches!(value, Value::Tensor(_) | Value::List(_) | Value::Tuple(_))
+    matches!(value, Value::Tensor(_) | Value::List(_) | Value::Tuple(..))
 }
 
 fn check_scalar_fill(value: &Value, span: marsc_grammar::Span) -> LowerResult<()> {

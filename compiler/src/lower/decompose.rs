@@ -18,11 +18,13 @@
 //! apart here. Everything else is composed from existing ops as NumPy's own code
 //! does: `matrix_power` by repeated squaring, `svd` as TSQR then the SVD of `R`
 //! (`u = q @ u_r`), a wide matrix's `svd` through its transpose, `lstsq` from the SVD
-//! (LAPACK's `gelsd`, which NumPy calls, is an SVD solver too).
+//! (LAPACK's `gelsd`, which NumPy calls, is an SVD solver too). `qr`, `svd`, `eigh`
+//! and `slogdet` give NumPy 2's named tuples (`QRResult(Q=..., R=...)`, fields by
+//! name); `lstsq` and `lu` plain tuples, as NumPy's and SciPy's.
 
 use super::bind::{Arg, BoundArgs};
 use super::convert::{bool_arg, int_arg, shape_text, str_arg};
-use super::value::Value;
+use super::value::{Value, EIGH_RESULT, QR_RESULT, SLOGDET_RESULT, SVD_RESULT};
 use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::promote_types;
 use crate::infer::linalg::linalg_shape;
@@ -112,10 +114,13 @@ impl Lowerer<'_> {
                 let last = self.shape(packed).len() - 1;
                 let sign = self.take_at(packed, last, 0, span)?;
                 let logabsdet = self.take_at(packed, last, 1, span)?;
-                Ok(Value::tuple(vec![
-                    self.tensor_result(sign, a.result, span)?,
-                    self.tensor_result(logabsdet, a.result, span)?,
-                ]))
+                Ok(Value::named_tuple(
+                    &SLOGDET_RESULT,
+                    vec![
+                        self.tensor_result(sign, a.result, span)?,
+                        self.tensor_result(logabsdet, a.result, span)?,
+                    ],
+                ))
             }
             Decomposition::Cholesky => {
                 let a = self.square_matrix(&args.get("a"), "cholesky")?;
@@ -432,10 +437,13 @@ impl Lowerer<'_> {
         let rows = self.shape(packed).len() - 2;
         let w = self.take_at(packed, rows, 0, span)?;
         let v = self.slice_axis(packed, rows, 1, n, span)?;
-        Ok(Value::tuple(vec![
-            self.tensor_result(w, a.result, span)?,
-            self.tensor_result(v, a.result, span)?,
-        ]))
+        Ok(Value::named_tuple(
+            &EIGH_RESULT,
+            vec![
+                self.tensor_result(w, a.result, span)?,
+                self.tensor_result(v, a.result, span)?,
+            ],
+        ))
     }
 
     /// NumPy's `matrix_power`: the binary decomposition of `n`, multiplying in
@@ -584,10 +592,10 @@ impl Lowerer<'_> {
         if mode == "r" {
             return Ok(r);
         }
-        Ok(Value::tuple(vec![
-            self.tensor_result(q, a.result, span)?,
-            r,
-        ]))
+        Ok(Value::named_tuple(
+            &QR_RESULT,
+            vec![self.tensor_result(q, a.result, span)?, r],
+        ))
     }
 
     /// `(q, r)` of each matrix of a float64 stack `(..., m, n)`: one kernel per matrix
@@ -676,11 +684,14 @@ impl Lowerer<'_> {
         if !compute_uv {
             return Ok(s);
         }
-        Ok(Value::tuple(vec![
-            self.tensor_result(u, a.result, span)?,
-            s,
-            self.tensor_result(vh, a.result, span)?,
-        ]))
+        Ok(Value::named_tuple(
+            &SVD_RESULT,
+            vec![
+                self.tensor_result(u, a.result, span)?,
+                s,
+                self.tensor_result(vh, a.result, span)?,
+            ],
+        ))
     }
 
     /// The SVD of a wide matrix from `svd` of its (tall) transpose: `a = u s vh` where

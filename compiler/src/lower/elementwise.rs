@@ -161,7 +161,7 @@ impl Lowerer<'_> {
             | Value::Float(_)
             | Value::Complex(..)
             | Value::Bool(_) => Ok(arg.value.clone()),
-            Value::Tuple(_) | Value::List(_) => {
+            Value::Tuple(..) | Value::List(_) => {
                 Ok(Value::Tensor(self.literal_tensor(arg, None, None)?))
             }
             other => Err(Diagnostic::error(

@@ -296,8 +296,10 @@ fn float_pow(a: f64, b: f64) -> Result<f64, String> {
 fn fold_sequence(op: BinOp, a: &Value, b: &Value) -> Option<FoldResult> {
     match (op, a, b) {
         (BinOp::Add, Value::Str(x), Value::Str(y)) => Some(Ok(Value::str(&format!("{x}{y}")))),
-        (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => Some(Ok(Value::Tuple(
+        // A named tuple's `+` and `*` are plain tuples, as in Python.
+        (BinOp::Add, Value::Tuple(x, _), Value::Tuple(y, _)) => Some(Ok(Value::Tuple(
             x.iter().chain(y.iter()).cloned().collect(),
+            None,
         ))),
         (BinOp::Add, Value::List(x), Value::List(y)) => {
             Some(Ok(Value::List(x.iter().chain(y.iter()).cloned().collect())))
@@ -306,7 +308,7 @@ fn fold_sequence(op: BinOp, a: &Value, b: &Value) -> Option<FoldResult> {
             let times = usize::try_from(*n).unwrap_or(0);
             let length = match seq {
                 Value::Str(text) => text.len(),
-                Value::Tuple(items) | Value::List(items) => items.len(),
+                Value::Tuple(items, _) | Value::List(items) => items.len(),
                 _ => return None,
             };
             if length.saturating_mul(times) > MAX_SEQUENCE {
@@ -316,7 +318,7 @@ fn fold_sequence(op: BinOp, a: &Value, b: &Value) -> Option<FoldResult> {
             }
             match seq {
                 Value::Str(text) => Some(Ok(Value::str(&text.repeat(times)))),
-                Value::Tuple(items) => Some(Ok(Value::Tuple(repeat(items, times)))),
+                Value::Tuple(items, _) => Some(Ok(Value::Tuple(repeat(items, times), None))),
                 Value::List(items) => Some(Ok(Value::List(repeat(items, times)))),
                 _ => None,
             }
@@ -389,7 +391,7 @@ pub(crate) fn fold_compare(op: CmpOp, a: &Value, b: &Value) -> FoldResult {
 /// `item in container` for a container whose items are known.
 fn python_contains(container: &Value, item: &Value) -> Result<bool, String> {
     match container {
-        Value::Tuple(items) | Value::List(items) => Ok(items.iter().any(|x| python_eq(x, item))),
+        Value::Tuple(items, _) | Value::List(items) => Ok(items.iter().any(|x| python_eq(x, item))),
         Value::Str(text) => match item {
             Value::Str(part) => Ok(text.contains(part.as_ref())),
             other => Err(format!(
@@ -458,7 +460,7 @@ pub(crate) fn python_eq(a: &Value, b: &Value) -> bool {
     }
     match (a, b) {
         (Value::DType(d), other) | (other, Value::DType(d)) => other.as_dtype() == Some(*d),
-        (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y)) => {
+        (Value::Tuple(x, _), Value::Tuple(y, _)) | (Value::List(x), Value::List(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| python_eq(p, q))
         }
         _ => a == b,
@@ -476,7 +478,7 @@ fn python_order(a: &Value, b: &Value) -> Result<Option<Ordering>, String> {
     }
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Ok(Some(x.cmp(y))),
-        (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y)) => {
+        (Value::Tuple(x, _), Value::Tuple(y, _)) | (Value::List(x), Value::List(y)) => {
             for (p, q) in x.iter().zip(y.iter()) {
                 if !python_eq(p, q) {
                     return python_order(p, q);
@@ -503,7 +505,7 @@ pub(crate) fn truthy(value: &Value) -> Option<bool> {
         Value::Bool(b) => *b,
         Value::Str(text) => !text.is_empty(),
         Value::None => false,
-        Value::Tuple(items) | Value::List(items) => !items.is_empty(),
+        Value::Tuple(items, _) | Value::List(items) => !items.is_empty(),
         _ => true,
     })
 }

@@ -274,7 +274,7 @@ impl Lowerer<'_> {
     fn histogram_range(&self, arg: &Arg) -> LowerResult<Option<(Bound, Bound)>> {
         let items = match &arg.value {
             Value::None => return Ok(None),
-            Value::Tuple(items) | Value::List(items) => items,
+            Value::Tuple(items, _) | Value::List(items) => items,
             other => {
                 return Err(Diagnostic::error(
                     format!(
@@ -388,7 +388,7 @@ impl Lowerer<'_> {
                 check_edges(&edges, arg.span)?;
                 return Ok(Some(BinsSpec::Edges(edges, id)));
             }
-            Value::List(items) | Value::Tuple(items) => items.to_vec(),
+            Value::List(items) | Value::Tuple(items, _) => items.to_vec(),
             _ => return Err(not_an_integer()),
         };
         let mut ints = Vec::with_capacity(values.len());
@@ -405,7 +405,7 @@ impl Lowerer<'_> {
                     floats.push(*v);
                 }
                 Value::Bool(_) => return Err(boolean_bins(arg.span)),
-                Value::List(_) | Value::Tuple(_) => return Err(one_d_bins(arg.span)),
+                Value::List(_) | Value::Tuple(..) => return Err(one_d_bins(arg.span)),
                 other => {
                     return Err(Diagnostic::error(
                         format!("bin edges must be numbers, got {}", other.type_name()),

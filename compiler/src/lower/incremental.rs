@@ -77,6 +77,8 @@ pub enum Members {
     Mars,
     /// `mt.linalg.`.
     Linalg,
+    /// A named tuple's fields (`QRResult`: `Q`, `R`), each a tensor.
+    Fields(&'static [&'static str]),
     /// Nothing marsc knows of.
     Nothing,
 }
@@ -476,7 +478,7 @@ fn bound_names(module: &Module) -> impl Iterator<Item = String> {
 fn tensors_in<'v>(value: &'v Value, roots: &mut Vec<TileableId>, pending: &mut Vec<&'v Binding>) {
     match value {
         Value::Tensor(id) => roots.push(*id),
-        Value::Tuple(items) | Value::List(items) => {
+        Value::Tuple(items, _) | Value::List(items) => {
             for item in items.iter() {
                 tensors_in(item, roots, pending);
             }
@@ -490,6 +492,9 @@ fn binding_members(binding: &Binding) -> Members {
     match binding {
         Binding::Object(_) => Members::Tensor,
         Binding::Plain(value) => members_of(value),
+        Binding::Seq {
+            class: Some(class), ..
+        } => Members::Fields(class.fields),
         Binding::Seq { .. } | Binding::Method(..) => Members::Nothing,
     }
 }
@@ -501,6 +506,7 @@ fn members_of(value: &Value) -> Members {
         Value::Namespace(Namespace::Random(_)) => Members::Random,
         Value::Namespace(Namespace::Mars) => Members::Mars,
         Value::Namespace(Namespace::Linalg(_)) => Members::Linalg,
+        Value::Tuple(_, Some(class)) => Members::Fields(class.fields),
         _ => Members::Nothing,
     }
 }
@@ -522,6 +528,7 @@ pub fn member_names(members: Members) -> Vec<&'static str> {
             .chain(library::names(Home::Mars))
             .collect(),
         Members::Linalg => library::names(Home::Linalg).collect(),
+        Members::Fields(fields) => fields.to_vec(),
         Members::Nothing => Vec::new(),
     };
     names.sort_unstable();

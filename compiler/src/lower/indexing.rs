@@ -70,7 +70,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Value {
         // `a[(i, j)]` is `a[i, j]`, as in NumPy.
-        if let [Item::Value(Value::Tuple(inner), tuple_span)] = evaluated.as_slice() {
+        if let [Item::Value(Value::Tuple(inner, _), tuple_span)] = evaluated.as_slice() {
             if matches!(object, Value::Tensor(_)) {
                 let tuple_span = *tuple_span;
                 evaluated = inner
@@ -81,7 +81,9 @@ impl Lowerer<'_> {
         }
         let result = match object {
             Value::Tensor(id) => self.index_tensor(id, &evaluated, span),
-            Value::Tuple(_) | Value::List(_) | Value::Str(_) => index_sequence(&object, &evaluated),
+            Value::Tuple(..) | Value::List(_) | Value::Str(_) => {
+                index_sequence(&object, &evaluated)
+            }
             Value::NpzFile(npz) => self.npz_member(&npz, &evaluated, span),
             other => Err(Diagnostic::error(
                 format!("{} value is not subscriptable", other.a_type_name()),
@@ -248,7 +250,7 @@ impl Lowerer<'_> {
 /// Whether a list holds no scalar at all (`[]`, `[[], []]`).
 fn is_empty_sequence(value: &Value) -> bool {
     match value {
-        Value::List(items) | Value::Tuple(items) => items.iter().all(is_empty_sequence),
+        Value::List(items) | Value::Tuple(items, _) => items.iter().all(is_empty_sequence),
         _ => false,
     }
 }

@@ -33,6 +33,7 @@ impl Lowerer<'_> {
             Some(Binding::Seq {
                 items,
                 is_list: true,
+                ..
             }) if matches!(op, BinOp::Add | BinOp::Mul) => {
                 let references: usize = self
                     .all_bindings()
@@ -152,7 +153,7 @@ impl Lowerer<'_> {
         if op == BinOp::MatMul {
             let rhs_ndim = match &rhs {
                 Value::Tensor(id) => self.shape(*id).len(),
-                Value::List(_) | Value::Tuple(_) => usize::MAX,
+                Value::List(_) | Value::Tuple(..) => usize::MAX,
                 _ => 0,
             };
             if !target_shape.is_empty() && rhs_ndim < 2 {

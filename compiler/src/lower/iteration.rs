@@ -137,7 +137,7 @@ pub(super) enum PythonItems {
 /// The items of a tuple, list, string or range (not of a tensor: see `control.rs`).
 pub(super) fn python_values(value: &Value) -> PythonItems {
     match value {
-        Value::Tuple(items) | Value::List(items) => PythonItems::Items(items.to_vec()),
+        Value::Tuple(items, _) | Value::List(items) => PythonItems::Items(items.to_vec()),
         Value::Str(text) => {
             PythonItems::Items(text.chars().map(|c| Value::str(&c.to_string())).collect())
         }

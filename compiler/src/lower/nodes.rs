@@ -207,7 +207,7 @@ impl Lowerer<'_> {
                 let scalar = python_scalar(&arg.value, dtype, arg.span)?;
                 Ok(self.scalar_tensor(scalar, arg.span))
             }
-            Value::Tuple(_) | Value::List(_) => self.literal_tensor(arg, dtype, None),
+            Value::Tuple(..) | Value::List(_) => self.literal_tensor(arg, dtype, None),
             other => Err(Diagnostic::error(
                 format!(
                     "{what} must be a tensor or a number, got {}",

@@ -79,7 +79,7 @@ impl Lowerer<'_> {
             Value::Int(axis) => {
                 vec![normalize_axis(*axis, ndim).map_err(|e| at(e, axis_arg.span))?]
             }
-            Value::Tuple(items) => items
+            Value::Tuple(items, _) => items
                 .iter()
                 .map(|item| match item {
                     Value::Int(axis) => {

@@ -12,7 +12,7 @@
 //! value that differs from NumPy's.
 
 use super::library::FuncId;
-use super::value::Value;
+use super::value::{TupleClass, Value};
 use super::{LowerResult, Lowerer};
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
@@ -30,8 +30,13 @@ pub(crate) enum Binding {
     Plain(Value),
     /// A tensor object.
     Object(ObjectId),
-    /// A tuple or list, whose items keep their own identity (`t = (x, y)`).
-    Seq { items: Rc<[Binding]>, is_list: bool },
+    /// A tuple or list, whose items keep their own identity (`t = (x, y)`); a named
+    /// tuple's class (`r = mt.linalg.qr(a)`) is kept with it.
+    Seq {
+        items: Rc<[Binding]>,
+        is_list: bool,
+        class: Option<&'static TupleClass>,
+    },
     /// A bound method (`m = x.sum`): its receiver is an object.
     Method(ObjectId, FuncId),
 }
@@ -249,9 +254,13 @@ impl Lowerer<'_> {
                 Ok(value) => Value::Tensor(value),
                 Err(diagnostic) => self.report(diagnostic),
             },
-            Binding::Seq { items, is_list } => {
+            Binding::Seq {
+                items,
+                is_list,
+                class,
+            } => {
                 let values = items.iter().map(|item| self.resolve(item, span)).collect();
-                Value::sequence(values, *is_list)
+                Value::sequence(values, *is_list).named(*class)
             }
             Binding::Method(id, func) => match self.object_value(*id, span) {
                 Ok(value) => Value::Method(value, *func),
@@ -267,10 +276,10 @@ impl Lowerer<'_> {
         scalar: Option<bool>,
         span: Span,
     ) -> Binding {
-        let is_list = matches!(value, Value::List(_));
+        let (is_list, class) = (matches!(value, Value::List(_)), value.tuple_class());
         match value {
             Value::Tensor(id) => Binding::Object(self.new_base(id, scalar, span)),
-            Value::Tuple(items) | Value::List(items) if contains_tensor_items(&items) => {
+            Value::Tuple(items, _) | Value::List(items) if contains_tensor_items(&items) => {
                 let items: Vec<Binding> = items
                     .iter()
                     .map(|item| self.fresh_binding(item.clone(), None, span))
@@ -278,6 +287,7 @@ impl Lowerer<'_> {
                 Binding::Seq {
                     items: items.into(),
                     is_list,
+                    class,
                 }
             }
             Value::Method(id, func) => Binding::Method(self.new_base(id, None, span), func),
@@ -289,7 +299,7 @@ impl Lowerer<'_> {
     /// follow: a tensor that is the current value of an existing object may be that
     /// object (or share its memory), so it becomes an opaque object of its root.
     pub(super) fn suspect_binding(&mut self, value: Value, span: Span) -> Binding {
-        let is_list = matches!(value, Value::List(_));
+        let (is_list, class) = (matches!(value, Value::List(_)), value.tuple_class());
         match value {
             Value::Tensor(id) => match self.object_holding(id) {
                 Some(holder) => {
@@ -306,7 +316,7 @@ impl Lowerer<'_> {
                 }
                 None => self.fresh_binding(Value::Tensor(id), None, span),
             },
-            Value::Tuple(items) | Value::List(items) if contains_tensor_items(&items) => {
+            Value::Tuple(items, _) | Value::List(items) if contains_tensor_items(&items) => {
                 let items: Vec<Binding> = items
                     .iter()
                     .map(|item| self.suspect_binding(item.clone(), span))
@@ -314,6 +324,7 @@ impl Lowerer<'_> {
                 Binding::Seq {
                     items: items.into(),
                     is_list,
+                    class,
                 }
             }
             other => self.fresh_binding(other, None, span),
@@ -435,7 +446,7 @@ impl Lowerer<'_> {
 fn contains_tensor_items(items: &[Value]) -> bool {
     items.iter().any(|item| match item {
         Value::Tensor(_) | Value::Method(..) => true,
-        Value::Tuple(inner) | Value::List(inner) => contains_tensor_items(inner),
+        Value::Tuple(inner, _) | Value::List(inner) => contains_tensor_items(inner),
         _ => false,
     })
 }
@@ -451,7 +462,7 @@ fn count_references(binding: &Binding, id: ObjectId) -> usize {
 /// Whether a binding refers to the list `list` (the same Python list object).
 pub(super) fn refers_to_list(binding: &Binding, list: &Rc<[Binding]>) -> usize {
     match binding {
-        Binding::Seq { items, is_list } => {
+        Binding::Seq { items, is_list, .. } => {
             usize::from(*is_list && Rc::ptr_eq(items, list))
                 + items
                     .iter()

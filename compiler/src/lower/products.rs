@@ -145,14 +145,14 @@ impl Lowerer<'_> {
                     (0..n).map(|a| a as i64).collect(),
                 )
             }
-            Value::Tuple(pair) | Value::List(pair) if pair.len() == 2 => {
+            Value::Tuple(pair, _) | Value::List(pair) if pair.len() == 2 => {
                 let side = |value: &Value| -> LowerResult<Vec<i64>> {
                     let arg = Arg {
                         value: value.clone(),
                         span: axes.span,
                     };
                     match value {
-                        Value::Tuple(items) | Value::List(items) => items
+                        Value::Tuple(items, _) | Value::List(items) => items
                             .iter()
                             .map(|item| {
                                 int_arg(

@@ -46,7 +46,18 @@ pub(crate) fn python_repr_with(
         Value::Str(text) => string_repr(text),
         Value::None => "None".to_string(),
         Value::Ellipsis => "Ellipsis".to_string(),
-        Value::Tuple(items) => {
+        // A named tuple's repr, as `collections.namedtuple`'s: `QRResult(Q=..., R=...)`.
+        Value::Tuple(items, Some(class)) => {
+            let parts = items_repr(items)?;
+            let fields: Vec<String> = class
+                .fields
+                .iter()
+                .zip(parts)
+                .map(|(field, part)| format!("{field}={part}"))
+                .collect();
+            format!("{}({})", class.name, fields.join(", "))
+        }
+        Value::Tuple(items, None) => {
             let parts = items_repr(items)?;
             match parts.len() {
                 1 => format!("({},)", parts[0]),
@@ -239,5 +250,32 @@ mod tests {
             "[1.0, None]"
         );
         assert!(python_str(&Value::Tensor(crate::tileable::TileableId(0))).is_none());
+    }
+
+    #[test]
+    fn named_tuples_as_namedtuple_repr() {
+        use super::super::value::{QR_RESULT, SLOGDET_RESULT};
+        let result = Value::named_tuple(&SLOGDET_RESULT, vec![Value::Float(1.0), Value::Int(2)]);
+        assert_eq!(
+            python_str(&result).unwrap(),
+            "SlogdetResult(sign=1.0, logabsdet=2)"
+        );
+        // Each tensor shows its repr, multi-line ones as NumPy lays them out.
+        let result = Value::named_tuple(
+            &QR_RESULT,
+            vec![
+                Value::Tensor(crate::tileable::TileableId(0)),
+                Value::Tensor(crate::tileable::TileableId(1)),
+            ],
+        );
+        let shown = python_str_with(&result, &mut |id| {
+            Some(format!("array([[{}.],\n       [1.]])", id.0))
+        });
+        assert_eq!(
+            shown.unwrap(),
+            "QRResult(Q=array([[0.],\n       [1.]]), R=array([[1.],\n       [1.]]))"
+        );
+        let plain = Value::named_tuple(&SLOGDET_RESULT, vec![Value::Float(1.0), Value::Int(2)]);
+        assert_eq!(python_str(&plain.named(None)).unwrap(), "(1.0, 2)");
     }
 }

@@ -615,7 +615,7 @@ impl Lowerer<'_> {
                     .map(|scalar| scalar.as_f64())
                     .collect()
             }
-            Value::List(items) | Value::Tuple(items) => items
+            Value::List(items) | Value::Tuple(items, _) => items
                 .iter()
                 .map(|item| {
                     float_arg(
@@ -682,7 +682,7 @@ fn size(arg: &Arg) -> LowerResult<Vec<usize>> {
 fn refuse_array_parameter(arg: &Arg, name: &str) -> LowerResult<()> {
     if !matches!(
         arg.value,
-        Value::Tensor(_) | Value::List(_) | Value::Tuple(_)
+        Value::Tensor(_) | Value::List(_) | Value::Tuple(..)
     ) {
         return Ok(());
     }

@@ -364,7 +364,7 @@ impl Lowerer<'_> {
                     .collect();
                 // NumPy takes a list of bools as the indices 0 and 1, not as a mask.
                 let index = match indices.value {
-                    Value::List(_) | Value::Tuple(_) => {
+                    Value::List(_) | Value::Tuple(..) => {
                         Value::Tensor(self.tensor_of(&indices, Some(DType::Int64), "`indices`")?)
                     }
                     ref other => other.clone(),
@@ -489,7 +489,7 @@ impl Lowerer<'_> {
                     None => return Ok(None),
                 }
             }
-            Value::List(items) | Value::Tuple(items) => flatten_python(items),
+            Value::List(items) | Value::Tuple(items, _) => flatten_python(items),
             scalar => vec![scalar.clone()],
         };
         if values.len() > MAX_ISIN_ELEMENTS {
@@ -896,7 +896,7 @@ fn flatten_python(items: &[Value]) -> Vec<Value> {
     items
         .iter()
         .flat_map(|item| match item {
-            Value::List(inner) | Value::Tuple(inner) => flatten_python(inner),
+            Value::List(inner) | Value::Tuple(inner, _) => flatten_python(inner),
             other => vec![other.clone()],
         })
         .collect()

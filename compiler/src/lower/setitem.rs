@@ -219,7 +219,7 @@ impl Lowerer<'_> {
             None => {
                 // A list is made a tensor first, to see its shape.
                 let rhs = match rhs {
-                    Value::List(_) | Value::Tuple(_) => {
+                    Value::List(_) | Value::Tuple(..) => {
                         let arg = super::bind::Arg {
                             value: rhs,
                             span: rhs_span,
@@ -340,7 +340,7 @@ impl Lowerer<'_> {
             None => {
                 // A list is made a tensor first, to see its shape.
                 let rhs = match rhs {
-                    Value::List(_) | Value::Tuple(_) => {
+                    Value::List(_) | Value::Tuple(..) => {
                         let arg = super::bind::Arg {
                             value: rhs,
                             span: rhs_span,

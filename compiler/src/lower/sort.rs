@@ -1,6 +1,7 @@
 //! Sorting and what is built on it: `sort`, `argsort` (and `a.sort()` in place),
 //! `partition` and `argpartition` (and `a.partition()` in place), `searchsorted`,
-//! `unique`, `median`, `percentile`, `quantile` and Mars's `topk`.
+//! `unique` (and NumPy 2's `unique_all`, `unique_counts`, `unique_inverse`, named
+//! tuples of its results), `median`, `percentile`, `quantile` and Mars's `topk`.
 //!
 //! A sort along an axis held in one chunk is one `TileOp::Sort` (each chunk sorted
 //! on its own). A sort of a 1-D tensor of several chunks is a distributed sort —
@@ -26,7 +27,7 @@
 use super::bind::BoundArgs;
 use super::convert::{bool_arg, int_arg, str_arg};
 use super::elementwise::at;
-use super::value::Value;
+use super::value::{TupleClass, Value};
 use super::{LowerResult, Lowerer};
 use crate::infer::shapes::normalize_axis;
 use crate::ops::SortOp;
@@ -56,6 +57,10 @@ pub(crate) enum Sorting {
     SearchSorted,
     /// `unique(ar, return_index, return_inverse, return_counts, axis=None)`.
     Unique,
+    /// NumPy 2's `unique_all(x)`, `unique_counts(x)` and `unique_inverse(x)`:
+    /// `unique` with `equal_nan=False` and the results it names (`UniqueAllResult`,
+    /// ...).
+    UniqueNamed(&'static TupleClass),
     /// `median(a, axis=None, keepdims=False)`.
     Median,
     /// `percentile(a, q, axis=None, method='linear', keepdims=False)`.
@@ -81,7 +86,7 @@ fn check_kth(kth: &super::bind::Arg, len: usize, empty: bool) -> LowerResult<()>
                     .with_help("give `kth` as an int or a list of ints"),
             )
         }
-        Value::List(items) | Value::Tuple(items) => {
+        Value::List(items) | Value::Tuple(items, _) => {
             // NumPy makes an array of the items: all bools make a bool array, a float
             // (or no item at all) a float one.
             if items.is_empty()
@@ -135,6 +140,7 @@ impl Lowerer<'_> {
         let first = match kind {
             Sorting::SortMethod | Sorting::PartitionMethod => args.receiver(),
             Sorting::Unique => args.get("ar"),
+            Sorting::UniqueNamed(_) => args.get("x"),
             _ => args.get("a"),
         };
         let a = self.tensor_of(&first, None, "`a`")?;
@@ -238,7 +244,14 @@ impl Lowerer<'_> {
                     bool_arg(&args.get("return_inverse"), "return_inverse")?,
                     bool_arg(&args.get("return_counts"), "return_counts")?,
                 ];
-                self.unique(a, wanted, span)?
+                self.unique(a, wanted, true, span)?
+            }
+            Sorting::UniqueNamed(class) => {
+                // The results the class names, as `unique` returns them.
+                let has = |field| class.field(field).is_some();
+                let wanted = [has("indices"), has("inverse_indices"), has("counts")];
+                self.unique(a, wanted, false, span)?
+                    .map(|result| result.named(Some(class)))
             }
             Sorting::Median | Sorting::Percentile | Sorting::Quantile => {
                 let axis = args.get("axis");
@@ -557,11 +570,13 @@ impl Lowerer<'_> {
     }
 
     /// `unique(a)` of the flattened tensor, with the index of each value's first
-    /// occurrence, the inverse and the counts as `wanted` asks (a tuple then).
+    /// occurrence, the inverse and the counts as `wanted` asks (a tuple then);
+    /// `equal_nan=False` makes each NaN a value of its own.
     fn unique(
         &mut self,
         a: TileableId,
         wanted: [bool; 3],
+        equal_nan: bool,
         span: Span,
     ) -> LowerResult<Option<Value>> {
         let shape = self.shape(a).to_vec();
@@ -612,7 +627,7 @@ impl Lowerer<'_> {
                     vec![Value::Tensor(later), Value::Tensor(earlier)],
                     span,
                 )?;
-                if self.dtype(sorted).is_float() {
+                if equal_nan && self.dtype(sorted).is_float() {
                     let nan_later = self.apply("isnan", vec![Value::Tensor(later)], span)?;
                     let nan_earlier = self.apply("isnan", vec![Value::Tensor(earlier)], span)?;
                     let both = self.apply(
@@ -655,7 +670,29 @@ impl Lowerer<'_> {
             next += 1;
         }
         if wanted[1] {
-            let inverse = self.search_sorted(values, flat, false, span)?;
+            let mut inverse = self.search_sorted(values, flat, false, span)?;
+            if !equal_nan && self.dtype(flat).is_float() {
+                // Each NaN is a value of its own, in the order the NaNs come (the
+                // stable sort's): the first NaN's place plus how many came before.
+                let nan = self.apply("isnan", vec![Value::Tensor(flat)], span)?;
+                let before = self.apply("cumsum", vec![Value::Tensor(nan)], span)?;
+                let place = self.apply(
+                    "add",
+                    vec![Value::Tensor(inverse), Value::Tensor(before)],
+                    span,
+                )?;
+                let place =
+                    self.apply("subtract", vec![Value::Tensor(place), Value::Int(1)], span)?;
+                inverse = self.apply(
+                    "where",
+                    vec![
+                        Value::Tensor(nan),
+                        Value::Tensor(place),
+                        Value::Tensor(inverse),
+                    ],
+                    span,
+                )?;
+            }
             // NumPy 2 gives the inverse the input's shape.
             let target: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
             let inverse = if shape.len() == 1 {
@@ -709,7 +746,7 @@ impl Lowerer<'_> {
                     None => return Ok((Vec::new(), true)),
                 }
             }
-            Value::List(items) | Value::Tuple(items) => (items.to_vec(), false),
+            Value::List(items) | Value::Tuple(items, _) => (items.to_vec(), false),
             other => (vec![other.clone()], true),
         };
         let mut fractions = Vec::with_capacity(values.len());

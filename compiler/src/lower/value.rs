@@ -20,7 +20,10 @@ pub(crate) enum Value {
     Str(Rc<str>),
     None,
     Ellipsis,
-    Tuple(Rc<[Value]>),
+    /// A tuple; one NumPy returns as a named tuple (`QRResult(Q=..., R=...)`) carries
+    /// its class, which gives it its repr and its fields by name. In every other
+    /// respect (indexing, unpacking, `len`, `==`, `+`) it is a tuple, as in Python.
+    Tuple(Rc<[Value]>, Option<&'static TupleClass>),
     List(Rc<[Value]>),
     /// A dtype object (`x.dtype`), printed as `float64`.
     DType(DType),
@@ -49,6 +52,63 @@ pub(crate) enum Value {
     /// The result of an expression that has already been reported as an error.
     Poison,
 }
+
+/// The class of a named tuple NumPy 2 returns: its name and its fields' names, one
+/// per item (`numpy.linalg`'s `QRResult`: `Q`, `R`).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct TupleClass {
+    pub name: &'static str,
+    pub fields: &'static [&'static str],
+}
+
+impl TupleClass {
+    /// The position of the field `name`, if the class has it.
+    pub fn field(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|field| *field == name)
+    }
+}
+
+/// `numpy.linalg.qr`'s result (modes `reduced` and `complete`).
+pub(crate) static QR_RESULT: TupleClass = TupleClass {
+    name: "QRResult",
+    fields: &["Q", "R"],
+};
+
+/// `numpy.linalg.svd`'s result with `compute_uv=True`.
+pub(crate) static SVD_RESULT: TupleClass = TupleClass {
+    name: "SVDResult",
+    fields: &["U", "S", "Vh"],
+};
+
+/// `numpy.linalg.eigh`'s result.
+pub(crate) static EIGH_RESULT: TupleClass = TupleClass {
+    name: "EighResult",
+    fields: &["eigenvalues", "eigenvectors"],
+};
+
+/// `numpy.linalg.slogdet`'s result.
+pub(crate) static SLOGDET_RESULT: TupleClass = TupleClass {
+    name: "SlogdetResult",
+    fields: &["sign", "logabsdet"],
+};
+
+/// NumPy 2's `unique_all`'s result.
+pub(crate) static UNIQUE_ALL_RESULT: TupleClass = TupleClass {
+    name: "UniqueAllResult",
+    fields: &["values", "indices", "inverse_indices", "counts"],
+};
+
+/// NumPy 2's `unique_counts`'s result.
+pub(crate) static UNIQUE_COUNTS_RESULT: TupleClass = TupleClass {
+    name: "UniqueCountsResult",
+    fields: &["values", "counts"],
+};
+
+/// NumPy 2's `unique_inverse`'s result.
+pub(crate) static UNIQUE_INVERSE_RESULT: TupleClass = TupleClass {
+    name: "UniqueInverseResult",
+    fields: &["values", "inverse_indices"],
+};
 
 /// An opened `.npz` archive: its directory, and the path as the script wrote it.
 #[derive(Debug, PartialEq)]
@@ -193,7 +253,13 @@ impl Value {
     }
 
     pub fn tuple(items: Vec<Value>) -> Value {
-        Value::Tuple(Rc::from(items))
+        Value::Tuple(Rc::from(items), None)
+    }
+
+    /// A named tuple of `class` (one item per field).
+    pub fn named_tuple(class: &'static TupleClass, items: Vec<Value>) -> Value {
+        debug_assert_eq!(items.len(), class.fields.len());
+        Value::Tuple(Rc::from(items), Some(class))
     }
 
     pub fn int_tuple(items: &[usize]) -> Value {
@@ -211,6 +277,22 @@ impl Value {
         }
     }
 
+    /// A tuple named as `class` (`None`: plain); any other value unchanged.
+    pub fn named(self, class: Option<&'static TupleClass>) -> Value {
+        match self {
+            Value::Tuple(items, _) => Value::Tuple(items, class),
+            other => other,
+        }
+    }
+
+    /// The class of a named tuple (`None` for a plain tuple and any other value).
+    pub fn tuple_class(&self) -> Option<&'static TupleClass> {
+        match self {
+            Value::Tuple(_, class) => *class,
+            _ => None,
+        }
+    }
+
     pub fn is_poison(&self) -> bool {
         matches!(self, Value::Poison)
     }
@@ -219,7 +301,7 @@ impl Value {
     pub fn contains_poison(&self) -> bool {
         match self {
             Value::Poison => true,
-            Value::Tuple(items) | Value::List(items) => items.iter().any(Value::contains_poison),
+            Value::Tuple(items, _) | Value::List(items) => items.iter().any(Value::contains_poison),
             _ => false,
         }
     }
@@ -235,7 +317,7 @@ impl Value {
             Value::Str(_) => "str",
             Value::None => "None",
             Value::Ellipsis => "ellipsis",
-            Value::Tuple(_) => "tuple",
+            Value::Tuple(..) => "tuple",
             Value::List(_) => "list",
             Value::DType(_) => "dtype",
             Value::ScalarType(_) | Value::PyType(_) => "type",
@@ -262,7 +344,7 @@ impl Value {
             Value::Str(_) => "a str",
             Value::None => "None",
             Value::Ellipsis => "an ellipsis",
-            Value::Tuple(_) => "a tuple",
+            Value::Tuple(..) => "a tuple",
             Value::List(_) => "a list",
             Value::DType(_) => "a dtype",
             Value::ScalarType(_) | Value::PyType(_) => "a type",
@@ -282,7 +364,7 @@ impl Value {
     /// The items of a tuple or list.
     pub fn as_sequence(&self) -> Option<&[Value]> {
         match self {
-            Value::Tuple(items) | Value::List(items) => Some(items),
+            Value::Tuple(items, _) | Value::List(items) => Some(items),
             _ => None,
         }
     }

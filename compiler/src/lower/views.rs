@@ -74,6 +74,7 @@ impl Lowerer<'_> {
                 Binding::Seq {
                     items: items.into(),
                     is_list,
+                    class: None,
                 }
             }
             _ => {
@@ -130,6 +131,11 @@ impl Lowerer<'_> {
                             None => Origin::NEW,
                         }
                     }
+                    // `r.Q` is the object `r[0]` is.
+                    (Value::Tuple(_, Some(class)), _) => match class.field(&attr.name) {
+                        Some(index) => bound_item(origin, index),
+                        None => Origin::NEW,
+                    },
                     _ => Origin::NEW,
                 };
                 (result, origin)
@@ -175,7 +181,7 @@ impl Lowerer<'_> {
                             self.view_origin(origin, *base, ViewKind::Always, "a slice", expr_span)
                         }
                     }
-                    (Value::Tuple(_) | Value::List(_), _) => sequence_item(origin, items),
+                    (Value::Tuple(..) | Value::List(_), _) => sequence_item(origin, items),
                     _ => Origin::NEW,
                 };
                 (result, origin)
@@ -577,12 +583,23 @@ fn has_ellipsis(items: &[SubscriptItem]) -> bool {
         .any(|item| matches!(item, SubscriptItem::Expr(expr) if is_ellipsis(expr)))
 }
 
+/// Item `index` of a tuple's binding (a named tuple's field), if the tuple is bound.
+fn bound_item(origin: Origin, index: usize) -> Origin {
+    match origin {
+        Origin::Same(Binding::Seq { items, .. }) if index < items.len() => {
+            Origin::Same(items[index].clone())
+        }
+        _ => Origin::Unknown,
+    }
+}
+
 /// `t[i]` of a tuple or list binding with a literal `i` is that item's binding, and
 /// `t[a:b:c]` with literal bounds a tuple or list of those items' bindings.
 fn sequence_item(origin: Origin, items: &[SubscriptItem]) -> Origin {
     let Origin::Same(Binding::Seq {
         items: bound,
         is_list,
+        ..
     }) = origin
     else {
         return Origin::Unknown;
@@ -613,9 +630,11 @@ fn sequence_item(origin: Origin, items: &[SubscriptItem]) -> Origin {
             let picked: Vec<Binding> = slice_positions(len, start, stop, step)
                 .map(|i| bound[i as usize].clone())
                 .collect();
+            // A slice of a named tuple is a plain tuple, as in Python.
             Origin::Same(Binding::Seq {
                 items: picked.into(),
                 is_list,
+                class: None,
             })
         }
         _ => Origin::Unknown,

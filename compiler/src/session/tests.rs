@@ -317,3 +317,36 @@ fn selections_and_tuples_of_tensors_echo_as_numpy_does() {
         );
     });
 }
+
+#[test]
+fn named_tuples_echo_as_numpy_does_and_complete_their_fields() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    session_in(dir.path(), |session| {
+        assert_eq!(
+            ok(session, "mt.linalg.slogdet(mt.eye(2))"),
+            "SlogdetResult(sign=np.float64(1.0), logabsdet=np.float64(0.0))\n"
+        );
+        ok(
+            session,
+            "r = mt.linalg.slogdet(mt.stack([mt.eye(2), 2 * mt.eye(2)]))",
+        );
+        assert_eq!(
+            ok(session, "r"),
+            "SlogdetResult(sign=array([1., 1.]), logabsdet=array([0.        , 1.38629436]))\n"
+        );
+        assert_eq!(
+            ok(session, "r.logabsdet"),
+            "array([0.        , 1.38629436])\n"
+        );
+        let fields = session
+            .scope()
+            .into_iter()
+            .find(|(name, _)| name == "r")
+            .map(|(_, members)| members);
+        assert_eq!(fields, Some(Members::Fields(&["sign", "logabsdet"])));
+        // A field it lacks is an error naming the closest one; the session goes on.
+        let error = err(session, "r.logabsdt");
+        assert!(error.contains("did you mean `logabsdet`?"), "{error}");
+        assert_eq!(ok(session, "len(r), r[0]"), "(2, array([1., 1.]))\n");
+    });
+}

@@ -6,6 +6,7 @@ use super::{
     Builtin, Counting, FillKind, Home, Param, Product, RandomKind, Selection, Signature, Sorting,
     Statistic,
 };
+use crate::lower::value::{UNIQUE_ALL_RESULT, UNIQUE_COUNTS_RESULT, UNIQUE_INVERSE_RESULT};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 
 const fn entry(name: &'static str, params: &'static [Param], builtin: Builtin) -> Signature {
@@ -353,6 +354,21 @@ pub(crate) static LIBRARY: &[Signature] = &[
         F::Sorting(Sorting::SearchSorted),
     ),
     entry("unique", UNIQUE, F::Sorting(Sorting::Unique)),
+    entry(
+        "unique_all",
+        ONE_X,
+        F::Sorting(Sorting::UniqueNamed(&UNIQUE_ALL_RESULT)),
+    ),
+    entry(
+        "unique_counts",
+        ONE_X,
+        F::Sorting(Sorting::UniqueNamed(&UNIQUE_COUNTS_RESULT)),
+    ),
+    entry(
+        "unique_inverse",
+        ONE_X,
+        F::Sorting(Sorting::UniqueNamed(&UNIQUE_INVERSE_RESULT)),
+    ),
     entry("median", MEDIAN, F::Sorting(Sorting::Median)),
     entry("percentile", QUANTILE, F::Sorting(Sorting::Percentile)),
     entry("quantile", QUANTILE, F::Sorting(Sorting::Quantile)),

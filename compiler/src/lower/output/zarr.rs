@@ -371,7 +371,7 @@ pub(super) fn chunk_shape_arg(arg: &Arg, shape: &[usize], name: &str) -> LowerRe
         }
     };
     match &arg.value {
-        Value::Tuple(items) | Value::List(items) => {
+        Value::Tuple(items, _) | Value::List(items) => {
             if items.len() != shape.len() {
                 return Err(bad(format!(
                     "has {} entries for a tensor of {} dimensions",

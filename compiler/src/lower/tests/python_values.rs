@@ -182,3 +182,37 @@ fn imports_bind_aliases() {
     // A script's own names shadow the library.
     assert_eq!(printed("ones = 5\nprint(ones)\n"), ["5"]);
 }
+
+#[test]
+fn named_tuples_have_their_fields_by_name() {
+    let source = "a = mt.ones((6, 3), chunks=2)\nr = mt.linalg.qr(a)\nq = r.Q\n\
+                  u = mt.linalg.svd(a, full_matrices=False)\nU, S, Vh = u\n\
+                  print(q.shape, r.R.shape, r._fields, len(u), S.shape, u.Vh.shape, \
+                  mt.linalg.eigh(mt.eye(2)).eigenvectors.shape, \
+                  mt.linalg.slogdet(a[:3]).logabsdet.ndim, (u[1:] + (1,))[2], \
+                  mt.linalg.svd(a, compute_uv=False).shape, len(mt.linalg.lstsq(a, a)))\n";
+    assert_eq!(
+        printed(source),
+        [
+            "(6, 3)",
+            "(3, 3)",
+            "('Q', 'R')",
+            "3",
+            "(3,)",
+            "(3, 3)",
+            "(2, 2)",
+            "0",
+            "1",
+            "(3,)",
+            "4"
+        ]
+    );
+    // `q` is the object `r[0]` is: an update through either shows in both.
+    let graph =
+        lower_script("r = mt.linalg.eigh(mt.eye(2))\nw = r.eigenvalues\nw += 1\nprint(r[0], w)\n")
+            .unwrap();
+    match &graph.outputs[0] {
+        Output::Print { items, .. } => assert_eq!(items[0], items[1]),
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,17 @@
+# NumPy 2's unique_all, unique_counts and unique_inverse over chunked tensors: named tuples of unique's results (the inverse in the input's shape), printed as NumPy prints them, fields by name; equal_nan=False, so each NaN is a value of its own (its own index, inverse and count of 1); empty and bool inputs
+import mars.tensor as mt
+x = mt.tensor([[3, 1, 2], [3, 3, 1]], chunks=(1, 2))
+print(mt.unique_all(x))
+print(mt.unique_counts(x))
+print(mt.unique_inverse(x))
+f = mt.tensor([2.0, mt.nan, 1.0, mt.nan, 2.0, mt.nan], chunks=4)
+print(mt.unique_all(f))
+r = mt.unique_inverse(f)
+print(r.values, r.inverse_indices, len(r))
+c = mt.unique_counts(f)
+print(c.counts, c[0])
+print(mt.unique_counts(mt.zeros(0, dtype=mt.int32)))
+b = mt.unique_counts(mt.tensor([True, False, True]))
+print(b.values, b.counts, b._fields)
+values, counts = mt.unique_counts(mt.arange(20, chunks=6) % 7)
+print(values, counts)
