@@ -10,6 +10,11 @@
 //! subtasks only and counts input occurrences whose chunk is not available. Each
 //! chunk has a [`ChunkStatus`]; an available chunk always has pending consumers and
 //! is held by some worker, in memory or in a spill file.
+//!
+//! What the coordinator tracks is one record per subtask ([`SubtaskState`]) and one
+//! per chunk ([`ChunkState`], inside the chunk's [`ChunkLocations`] record), indexed
+//! by the dense ids: handling a completion visits a subtask's record and each of its
+//! chunks' once, instead of a dozen tables one after the other.
 
 mod dispatching;
 mod recovery;
@@ -50,6 +55,63 @@ enum Phase {
     Done,
 }
 
+/// The coordinator's record of one subtask (16 bytes).
+#[derive(Clone, Copy, Debug)]
+struct SubtaskState {
+    /// The [`Phase`], packed: a running subtask's worker, or one of the codes below.
+    phase: u32,
+    /// While waiting: input occurrences whose chunk is not available.
+    missing_inputs: u32,
+    /// Failed runs so far.
+    attempts: u32,
+    /// Whether the ready queue holds an entry for it (possibly stale).
+    queued: bool,
+    /// It must run on a home worker ([`ChunkKernel::runs_at_home`]); only with
+    /// [`ExecOptions::workers_per_process`].
+    at_home: bool,
+}
+
+impl SubtaskState {
+    const WAITING: u32 = u32::MAX;
+    const READY: u32 = u32::MAX - 1;
+    const DONE: u32 = u32::MAX - 2;
+
+    #[inline]
+    fn phase(&self) -> Phase {
+        match self.phase {
+            Self::WAITING => Phase::Waiting,
+            Self::READY => Phase::Ready,
+            Self::DONE => Phase::Done,
+            worker => Phase::Running(worker),
+        }
+    }
+
+    /// Worker ids stay below the codes: a run cannot have billions of workers.
+    #[inline]
+    fn set_phase(&mut self, phase: Phase) {
+        self.phase = match phase {
+            Phase::Waiting => Self::WAITING,
+            Phase::Ready => Self::READY,
+            Phase::Done => Self::DONE,
+            Phase::Running(worker) => worker,
+        };
+    }
+}
+
+/// The coordinator's record of one chunk (beside where it lives).
+#[derive(Clone, Copy, Debug)]
+struct ChunkState {
+    /// Input occurrences in subtasks that are not done.
+    consumers_left: u32,
+    status: ChunkStatus,
+    /// Whether it is counted in `live`.
+    resident: bool,
+    /// One of the plan's results (fixed).
+    is_result: bool,
+    /// Some subtask reads it, so its producer keeps it (fixed).
+    consumed: bool,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ChunkStatus {
     Unproduced,
@@ -71,17 +133,12 @@ pub struct Coordinator<'a, K: ChunkKernel, T> {
     kill: Option<KillSchedule>,
     spill_dir: Option<&'a Path>,
 
-    phase: Vec<Phase>,
-    missing_inputs: Vec<u32>,
-    /// Per subtask: failed runs so far.
-    attempts: Vec<u32>,
-    /// Per subtask: whether the ready queue holds an entry for it (possibly stale).
-    queued: Vec<bool>,
+    subtasks: Vec<SubtaskState>,
     /// The worker a failed subtask should be retried on.
     retry_target: IdMap<SubtaskId, u32>,
-    /// With [`ExecOptions::home_workers`]: the workers below it, and for each
-    /// subtask whether it must run on one of them ([`ChunkKernel::runs_at_home`]).
-    home: Option<(u32, Vec<bool>)>,
+    /// With [`ExecOptions::workers_per_process`]: the workers below it are home to
+    /// the subtasks that must run there ([`SubtaskState::at_home`]).
+    home: Option<u32>,
     /// Workers per process (MPI rank); `workers` in one process.
     per_process: u32,
     /// Processes with a memory budget each: 1, or the processes of a run across
@@ -93,15 +150,11 @@ pub struct Coordinator<'a, K: ChunkKernel, T> {
     group_mask: Vec<u64>,
     group_live: Vec<u64>,
 
-    status: Vec<ChunkStatus>,
-    /// Per chunk: input occurrences in subtasks that are not done.
-    consumers_left: Vec<u32>,
     /// Per chunk: input occurrences in running subtasks; such chunks stay in memory.
     /// Empty (and not counted) without a memory limit.
     pins: Vec<u32>,
-    /// Per chunk: whether it is counted in `live`.
-    resident: Vec<bool>,
-    locations: ChunkLocations,
+    /// Where each chunk lives, and its [`ChunkState`].
+    locations: ChunkLocations<ChunkState>,
     results: ResultStore<K>,
     memory: Option<MemoryBudget>,
 
@@ -146,9 +199,31 @@ where
         let workers = transport.num_workers();
         let num_subtasks = plan.subtasks.len();
         let num_chunks = plan.num_chunks as usize;
-        let consumers_left = (0..plan.num_chunks)
-            .map(|chunk| index.consumer_count(ChunkId(chunk)))
-            .collect();
+        let home = options
+            .workers_per_process
+            .map(|home| home.clamp(1, workers));
+        let mut priorities = Vec::with_capacity(num_subtasks);
+        let mut subtasks = Vec::with_capacity(num_subtasks);
+        for subtask in &plan.subtasks {
+            priorities.push(subtask.priority);
+            subtasks.push(SubtaskState {
+                phase: SubtaskState::WAITING,
+                missing_inputs: subtask.inputs.len() as u32,
+                attempts: 0,
+                queued: false,
+                at_home: home.is_some() && subtask.ops.iter().any(|op| op.kernel.runs_at_home()),
+            });
+        }
+        let chunks = (0..plan.num_chunks).map(|chunk| {
+            let consumers = index.consumer_count(ChunkId(chunk));
+            ChunkState {
+                consumers_left: consumers,
+                status: ChunkStatus::Unproduced,
+                resident: false,
+                is_result: index.is_result(ChunkId(chunk)),
+                consumed: consumers > 0,
+            }
+        });
         let w = workers as usize;
         let per_process = options
             .workers_per_process
@@ -176,32 +251,15 @@ where
             max_retries: options.max_retries,
             kill: KillSchedule::new(options, num_subtasks as u64),
             spill_dir,
-            phase: vec![Phase::Waiting; num_subtasks],
-            missing_inputs: plan
-                .subtasks
-                .iter()
-                .map(|s| s.inputs.len() as u32)
-                .collect(),
-            attempts: vec![0; num_subtasks],
-            queued: vec![false; num_subtasks],
+            subtasks,
             retry_target: IdMap::default(),
-            home: options.workers_per_process.map(|home| {
-                let at_home = plan
-                    .subtasks
-                    .iter()
-                    .map(|subtask| subtask.ops.iter().any(|op| op.kernel.runs_at_home()))
-                    .collect();
-                (home.clamp(1, workers), at_home)
-            }),
-            status: vec![ChunkStatus::Unproduced; num_chunks],
-            consumers_left,
+            home,
             // Pins matter only to spilling: without a limit they are not counted.
             pins: match options.memory_limit {
                 Some(_) => vec![0; num_chunks],
                 None => Vec::new(),
             },
-            resident: vec![false; num_chunks],
-            locations: ChunkLocations::new(plan.num_chunks),
+            locations: ChunkLocations::new(chunks),
             results: ResultStore::default(),
             memory: options.memory_limit.map(|limit| {
                 let projected = options.projected_chunk_bytes.clone();
@@ -212,14 +270,7 @@ where
                 };
                 MemoryBudget::new(limit, groups, num_subtasks, plan.num_chunks, projected)
             }),
-            ready: ReadyQueue::new(
-                workers,
-                &plan
-                    .subtasks
-                    .iter()
-                    .map(|subtask| subtask.priority)
-                    .collect::<Vec<_>>(),
-            ),
+            ready: ReadyQueue::new(workers, &priorities),
             depth: QueueDepth::new(options.queue_depth),
             load: vec![0; w],
             alive: vec![true; w],
@@ -247,8 +298,8 @@ where
         observer: &mut dyn ExecObserver,
     ) -> Result<(ResultChunks<K::Value>, ExecStats), ExecError> {
         let total = self.plan.subtasks.len() as u64;
-        for (index, subtask) in self.plan.subtasks.iter().enumerate() {
-            if subtask.inputs.is_empty() {
+        for index in 0..self.subtasks.len() {
+            if self.subtasks[index].missing_inputs == 0 {
                 self.make_ready(SubtaskId(index as u32));
             }
         }
@@ -400,23 +451,25 @@ where
         output_bytes: &mut impl Iterator<Item = u64>,
     ) -> Result<(), ExecError> {
         self.leave_worker(id, worker)?;
-        self.phase[id.index()] = Phase::Done;
+        self.subtasks[id.index()].set_phase(Phase::Done);
         self.done += 1;
         self.subtasks_per_worker[worker as usize] += 1;
-        let subtask = &self.plan.subtasks[id.index()];
+        let plan = self.plan;
+        let subtask = &plan.subtasks[id.index()];
         for &(_, chunk) in &subtask.outputs {
             let bytes = output_bytes.next().unwrap_or(0);
             self.output_produced(chunk, worker, bytes, subtask.label);
         }
+        let limited = self.memory.is_some();
         for &chunk in &subtask.inputs {
-            if self.memory.is_some() {
+            if limited {
                 self.pins[chunk.index()] -= 1;
             }
-            let left = &mut self.consumers_left[chunk.index()];
+            let left = &mut self.chunk_mut(chunk).consumers_left;
             *left -= 1;
             if *left == 0 {
                 self.release(chunk);
-            } else if self.memory.is_some() {
+            } else if limited {
                 // Its next use moved on; residency itself did not change.
                 self.refresh_chunk(chunk);
             }
@@ -424,9 +477,20 @@ where
         Ok(())
     }
 
+    /// The coordinator's record of a chunk.
+    #[inline]
+    fn chunk(&self, chunk: ChunkId) -> &ChunkState {
+        self.locations.state(chunk)
+    }
+
+    #[inline]
+    fn chunk_mut(&mut self, chunk: ChunkId) -> &mut ChunkState {
+        self.locations.state_mut(chunk)
+    }
+
     /// Ends a subtask's stay on `worker` (completed, failed or given back).
     fn leave_worker(&mut self, id: SubtaskId, worker: u32) -> Result<(), ExecError> {
-        if self.phase[id.index()] != Phase::Running(worker) {
+        if self.subtasks[id.index()].phase() != Phase::Running(worker) {
             return Err(ExecError::Internal(format!(
                 "worker {worker} reported {id}, which it was not running"
             )));
@@ -443,8 +507,9 @@ where
         if let Some(memory) = &mut self.memory {
             memory.observe_output(label, bytes);
         }
-        let stored = self.index.consumer_count(chunk) > 0;
-        if self.status[chunk.index()] == ChunkStatus::Available {
+        let state = *self.chunk(chunk);
+        let stored = state.consumed;
+        if state.status == ChunkStatus::Available {
             // Recomputed while a copy survived: the new one is a copy too.
             if stored {
                 self.locations.copied(chunk, worker);
@@ -459,17 +524,18 @@ where
     /// The chunk exists (again) on a worker: wake its waiting consumers, or drop it
     /// at once if none is left.
     fn became_available(&mut self, chunk: ChunkId) {
-        self.status[chunk.index()] = ChunkStatus::Available;
+        self.chunk_mut(chunk).status = ChunkStatus::Available;
         self.refresh_chunk(chunk);
-        if self.consumers_left[chunk.index()] == 0 {
+        if self.chunk(chunk).consumers_left == 0 {
             self.release(chunk);
             return;
         }
-        for &consumer in self.index.consumers(chunk) {
-            if self.phase[consumer.index()] == Phase::Waiting {
-                let missing = &mut self.missing_inputs[consumer.index()];
-                *missing -= 1;
-                if *missing == 0 {
+        let index = self.index;
+        for &consumer in index.consumers(chunk) {
+            let state = &mut self.subtasks[consumer.index()];
+            if state.phase() == Phase::Waiting {
+                state.missing_inputs -= 1;
+                if state.missing_inputs == 0 {
                     self.make_ready(consumer);
                 }
             }
@@ -478,7 +544,7 @@ where
 
     /// A worker holds a copy the map did not know of.
     fn replica_arrived(&mut self, chunk: ChunkId, worker: u32) {
-        match self.status[chunk.index()] {
+        match self.chunk(chunk).status {
             ChunkStatus::Available => {
                 self.locations.copied(chunk, worker);
                 self.refresh_chunk(chunk);
@@ -498,7 +564,7 @@ where
     /// The chunk's last consumer has run: drop it everywhere. A result stays live
     /// because the coordinator still holds it for the caller.
     fn release(&mut self, chunk: ChunkId) {
-        self.status[chunk.index()] = ChunkStatus::Released;
+        self.chunk_mut(chunk).status = ChunkStatus::Released;
         let (orders, alive) = (&mut self.orders, &self.alive);
         self.locations.remove(chunk, |worker| {
             if alive[worker as usize] {

@@ -58,7 +58,10 @@ pub fn run_ops_with<'v, K: ChunkKernel + 'v>(
         last_reader,
     } = scratch;
     values.clear();
-    last_readers(subtask, last_reader);
+    // A single op reads no other op's value: nothing to drop early.
+    if subtask.ops.len() > 1 {
+        last_readers(subtask, last_reader);
+    }
     for (index, op) in subtask.ops.iter().enumerate() {
         // Kernels read one to three arguments: no allocation for them.
         let args = op

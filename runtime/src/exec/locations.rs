@@ -2,22 +2,33 @@
 //! produced it, which keeps it in memory or in a spill file until it is freed) plus
 //! the workers holding copies in memory. Copies are learnt from completion reports,
 //! so the map may lag behind the workers but never claims a copy that is not there.
+//!
+//! Each chunk has one record ([`Place`]), which also carries the coordinator's own
+//! state of the chunk (`S`): the coordinator visits a chunk's status, consumers and
+//! place together, so they share a cache line instead of living in a table each.
 
 use super::store::ChunkMap;
 use crate::plan::ChunkId;
 
 const NOWHERE: u32 = u32::MAX;
 
-pub struct ChunkLocations {
-    home: Vec<u32>,
-    home_in_memory: Vec<bool>,
+/// Everything known of one chunk's whereabouts, and the caller's state of it.
+#[derive(Clone, Copy, Debug)]
+struct Place<S> {
+    bytes: u64,
+    home: u32,
+    home_in_memory: bool,
     /// Whether the home has a spill file of the chunk.
-    home_on_disk: Vec<bool>,
-    bytes: Vec<u64>,
+    home_on_disk: bool,
+    /// Whether `replicas` has an entry, so the common case skips the map.
+    copied: bool,
+    state: S,
+}
+
+pub struct ChunkLocations<S> {
+    places: Vec<Place<S>>,
     /// Only chunks that were copied have an entry, so this stays small.
     replicas: ChunkMap<Vec<u32>>,
-    /// Per chunk: whether `replicas` has an entry, so the common case skips the map.
-    copied: Vec<bool>,
 }
 
 /// What spilling a chunk takes: a file written by its home (unless it has one)
@@ -28,49 +39,65 @@ pub struct SpillAction {
     pub evict_on: Vec<u32>,
 }
 
-impl ChunkLocations {
-    pub fn new(num_chunks: u32) -> Self {
-        let n = num_chunks as usize;
+impl<S> ChunkLocations<S> {
+    /// Chunks `0..` with the states `states` gives, held nowhere yet.
+    pub fn new(states: impl ExactSizeIterator<Item = S>) -> Self {
+        let mut places = Vec::with_capacity(states.len());
+        places.extend(states.map(|state| Place {
+            bytes: 0,
+            home: NOWHERE,
+            home_in_memory: false,
+            home_on_disk: false,
+            copied: false,
+            state,
+        }));
         ChunkLocations {
-            home: vec![NOWHERE; n],
-            home_in_memory: vec![false; n],
-            home_on_disk: vec![false; n],
-            bytes: vec![0; n],
+            places,
             replicas: ChunkMap::default(),
-            copied: vec![false; n],
         }
+    }
+
+    /// The caller's state of the chunk.
+    #[inline]
+    pub fn state(&self, chunk: ChunkId) -> &S {
+        &self.places[chunk.index()].state
+    }
+
+    #[inline]
+    pub fn state_mut(&mut self, chunk: ChunkId) -> &mut S {
+        &mut self.places[chunk.index()].state
     }
 
     /// `worker` produced the chunk; `stored` tells whether it kept it (a chunk
     /// without consumers is not kept, but its size still counts while it is a result).
     #[inline]
     pub fn produced(&mut self, chunk: ChunkId, worker: u32, bytes: u64, stored: bool) {
-        let i = chunk.index();
-        self.bytes[i] = bytes;
+        let place = &mut self.places[chunk.index()];
+        place.bytes = bytes;
         if stored {
-            self.home[i] = worker;
-            self.home_in_memory[i] = true;
-            self.home_on_disk[i] = false;
+            place.home = worker;
+            place.home_in_memory = true;
+            place.home_on_disk = false;
         }
     }
 
     /// `worker` now holds the chunk in memory too (a copy, or its home read it back).
     pub fn copied(&mut self, chunk: ChunkId, worker: u32) {
-        let i = chunk.index();
-        if self.home[i] == worker {
-            self.home_in_memory[i] = true;
+        let place = &mut self.places[chunk.index()];
+        if place.home == worker {
+            place.home_in_memory = true;
             return;
         }
+        place.copied = true;
         let replicas = self.replicas.entry(chunk).or_default();
         if !replicas.contains(&worker) {
             replicas.push(worker);
         }
-        self.copied[i] = true;
     }
 
     #[inline]
     fn replicas(&self, chunk: ChunkId) -> &[u32] {
-        if !self.copied[chunk.index()] {
+        if !self.places[chunk.index()].copied {
             return &[];
         }
         self.replicas.get(&chunk).map_or(&[], Vec::as_slice)
@@ -78,53 +105,54 @@ impl ChunkLocations {
 
     #[inline]
     pub fn bytes(&self, chunk: ChunkId) -> u64 {
-        self.bytes[chunk.index()]
+        self.places[chunk.index()].bytes
     }
 
     /// Whether some worker holds the chunk in memory.
     #[inline]
     pub fn in_memory(&self, chunk: ChunkId) -> bool {
-        self.home_in_memory[chunk.index()] || !self.replicas(chunk).is_empty()
+        let place = &self.places[chunk.index()];
+        place.home_in_memory || (place.copied && !self.replicas(chunk).is_empty())
     }
 
     /// The worker `worker` should get `chunk` from: itself when it holds a copy.
     #[inline]
     pub fn source_for(&self, chunk: ChunkId, worker: u32) -> u32 {
-        let home = self.home[chunk.index()];
-        if home != worker && self.replicas(chunk).contains(&worker) {
+        let place = &self.places[chunk.index()];
+        if place.home != worker && place.copied && self.replicas(chunk).contains(&worker) {
             worker
         } else {
-            home
+            place.home
         }
     }
 
     /// Adds the bytes of `chunks` to the entry of every worker holding them.
     pub fn add_bytes_by_worker(&self, chunks: &[ChunkId], bytes_on: &mut [u64]) {
         for &chunk in chunks {
-            let bytes = self.bytes[chunk.index()];
-            if let Some(slot) = bytes_on.get_mut(self.home[chunk.index()] as usize) {
-                *slot += bytes;
+            let place = &self.places[chunk.index()];
+            if let Some(slot) = bytes_on.get_mut(place.home as usize) {
+                *slot += place.bytes;
             }
             for &holder in self.replicas(chunk) {
-                bytes_on[holder as usize] += bytes;
+                bytes_on[holder as usize] += place.bytes;
             }
         }
     }
 
     /// Moves the chunk out of memory everywhere, keeping (or writing) a file at home.
     pub fn spill(&mut self, chunk: ChunkId) -> SpillAction {
-        let i = chunk.index();
+        let place = &mut self.places[chunk.index()];
         let mut action = SpillAction::default();
-        if self.home[i] != NOWHERE && self.home_in_memory[i] {
-            if self.home_on_disk[i] {
-                action.evict_on.push(self.home[i]);
+        if place.home != NOWHERE && place.home_in_memory {
+            if place.home_on_disk {
+                action.evict_on.push(place.home);
             } else {
-                action.write_on = Some(self.home[i]);
+                action.write_on = Some(place.home);
             }
         }
-        self.home_in_memory[i] = false;
-        self.home_on_disk[i] = self.home[i] != NOWHERE;
-        if std::mem::take(&mut self.copied[i]) {
+        place.home_in_memory = false;
+        place.home_on_disk = place.home != NOWHERE;
+        if std::mem::take(&mut place.copied) {
             action
                 .evict_on
                 .extend(self.replicas.remove(&chunk).into_iter().flatten());
@@ -133,15 +161,17 @@ impl ChunkLocations {
     }
 
     /// Forgets the chunk and calls `free_on` for every worker that holds it.
+    #[inline]
     pub fn remove(&mut self, chunk: ChunkId, mut free_on: impl FnMut(u32)) {
-        let i = chunk.index();
-        let home = std::mem::replace(&mut self.home[i], NOWHERE);
-        self.home_in_memory[i] = false;
-        self.home_on_disk[i] = false;
+        let place = &mut self.places[chunk.index()];
+        let home = std::mem::replace(&mut place.home, NOWHERE);
+        place.home_in_memory = false;
+        place.home_on_disk = false;
+        let copied = std::mem::take(&mut place.copied);
         if home != NOWHERE {
             free_on(home);
         }
-        if std::mem::take(&mut self.copied[i]) {
+        if copied {
             for holder in self.replicas.remove(&chunk).into_iter().flatten() {
                 free_on(holder);
             }
@@ -150,9 +180,9 @@ impl ChunkLocations {
 
     /// Calls `each` with every worker holding `chunk` in memory.
     pub fn for_each_memory_holder(&self, chunk: ChunkId, mut each: impl FnMut(u32)) {
-        let i = chunk.index();
-        if self.home[i] != NOWHERE && self.home_in_memory[i] {
-            each(self.home[i]);
+        let place = &self.places[chunk.index()];
+        if place.home != NOWHERE && place.home_in_memory {
+            each(place.home);
         }
         for &holder in self.replicas(chunk) {
             each(holder);
@@ -161,37 +191,37 @@ impl ChunkLocations {
 
     /// Whether `worker` holds the chunk in any form.
     pub fn held_by(&self, chunk: ChunkId, worker: u32) -> bool {
-        self.home[chunk.index()] == worker || self.replicas(chunk).contains(&worker)
+        self.places[chunk.index()].home == worker || self.replicas(chunk).contains(&worker)
     }
 
     /// `worker` is gone with its store: forget its copies, promoting a surviving
     /// copy to home. Returns whether any worker still holds the chunk.
     pub fn drop_worker(&mut self, chunk: ChunkId, worker: u32) -> bool {
-        let i = chunk.index();
+        let place = &mut self.places[chunk.index()];
         let mut survivors = Vec::new();
-        if std::mem::take(&mut self.copied[i]) {
+        if std::mem::take(&mut place.copied) {
             survivors = self.replicas.remove(&chunk).unwrap_or_default();
             survivors.retain(|&holder| holder != worker);
         }
-        if self.home[i] == worker {
+        if place.home == worker {
             match survivors.pop() {
                 Some(new_home) => {
-                    self.home[i] = new_home;
-                    self.home_in_memory[i] = true;
-                    self.home_on_disk[i] = false;
+                    place.home = new_home;
+                    place.home_in_memory = true;
+                    place.home_on_disk = false;
                 }
                 None => {
-                    self.home[i] = NOWHERE;
-                    self.home_in_memory[i] = false;
-                    self.home_on_disk[i] = false;
+                    place.home = NOWHERE;
+                    place.home_in_memory = false;
+                    place.home_on_disk = false;
                 }
             }
         }
         if !survivors.is_empty() {
             self.replicas.insert(chunk, survivors);
-            self.copied[i] = true;
+            place.copied = true;
         }
-        self.home[i] != NOWHERE
+        place.home != NOWHERE
     }
 }
 
@@ -201,7 +231,7 @@ mod tests {
 
     #[test]
     fn spilling_writes_once_and_evicts_copies() {
-        let mut locations = ChunkLocations::new(1);
+        let mut locations = ChunkLocations::new([()].into_iter());
         let c = ChunkId(0);
         locations.produced(c, 1, 80, true);
         locations.copied(c, 0);
@@ -221,7 +251,7 @@ mod tests {
 
     #[test]
     fn a_dead_home_hands_over_to_a_copy() {
-        let mut locations = ChunkLocations::new(2);
+        let mut locations = ChunkLocations::new([(), ()].into_iter());
         let (shared, alone) = (ChunkId(0), ChunkId(1));
         locations.produced(shared, 1, 8, true);
         locations.copied(shared, 2);

@@ -39,7 +39,8 @@ pub struct WorkOrder {
     /// Subtasks to run, in this order once their inputs are local.
     pub run: Vec<SubtaskId>,
     /// For each subtask in `run`: how many times it failed before (for fault
-    /// injection, which is deterministic per attempt).
+    /// injection, which is deterministic per attempt). Shorter than `run` (usually
+    /// empty) when the rest are first attempts.
     pub attempts: Vec<u32>,
     /// For each input of each subtask in `run`, flattened in order: a worker that
     /// holds it (possibly the receiver itself, in memory or in its spill files).

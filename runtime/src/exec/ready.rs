@@ -5,9 +5,11 @@
 //!
 //! The ready queue numbers the subtasks once by (priority, id) — their rank — and
 //! keeps each set of ready subtasks as a bitmap over ranks with a summary bitmap per
-//! 64 words above it ([`RankSet`]): push, pop and peek touch one word per level (four
-//! levels for 16 M subtasks), where a binary heap of hundreds of thousands of ready
-//! subtasks touched a cache line per level of a tree twenty deep.
+//! 64 words above it ([`RankSet`]): a push touches one word per level (four levels for
+//! 16 M subtasks), the first ready subtask is kept aside, and a pop looks for the
+//! next one from where the last was (usually the same word), where a binary heap of
+//! hundreds of thousands of ready subtasks touched a cache line per level of a tree
+//! twenty deep.
 
 use crate::plan::SubtaskId;
 use std::cmp::Reverse;
@@ -163,19 +165,28 @@ fn rank_order(priorities: &[i64]) -> Vec<u32> {
 
 /// A set of ranks below a fixed bound: a bitmap, and above it bitmaps saying which
 /// words below are not empty, up to a single word. Allocated on first insert, so a
-/// worker nothing is pinned to costs nothing.
+/// worker nothing is pinned to costs nothing. The smallest rank is kept aside, so
+/// [`RankSet::first`] reads one field; removing it searches for the next one from
+/// where it was (usually in the same word), not from the top.
 pub struct RankSet {
     len: usize,
     /// `levels[0]` holds the ranks; bit `i` of level `l + 1` says word `i` of level `l`
     /// is not empty. The last level is one word.
     levels: Vec<Vec<u64>>,
+    /// The smallest rank in the set; `NO_RANK` when it is empty.
+    min: u32,
 }
+
+/// [`RankSet::min`] of an empty set (no rank reaches it: ranks are below the count
+/// of subtasks, itself at most `u32::MAX`).
+const NO_RANK: u32 = u32::MAX;
 
 impl RankSet {
     pub fn new(len: usize) -> Self {
         RankSet {
             len,
             levels: Vec::new(),
+            min: NO_RANK,
         }
     }
 
@@ -190,6 +201,7 @@ impl RankSet {
                 words = words.div_ceil(64);
             }
         }
+        self.min = self.min.min(rank);
         let mut bit = rank as usize;
         for level in &mut self.levels {
             let word = &mut level[bit / 64];
@@ -205,13 +217,39 @@ impl RankSet {
     pub fn remove(&mut self, rank: u32) {
         let mut bit = rank as usize;
         for level in &mut self.levels {
-            let word = &mut level[bit / 64];
+            let Some(word) = level.get_mut(bit / 64) else {
+                return;
+            };
             *word &= !(1 << (bit % 64));
             if *word != 0 {
                 break;
             }
             bit /= 64;
         }
+        if rank == self.min {
+            self.min = self.next_from(rank).unwrap_or(NO_RANK);
+        }
+    }
+
+    /// The smallest rank in the set at or after `rank`: the rest of `rank`'s word,
+    /// else the next non-empty word found one level up (and so on), then down again.
+    fn next_from(&self, rank: u32) -> Option<u32> {
+        let mut position = rank as usize;
+        for (level, words) in self.levels.iter().enumerate() {
+            let word_index = position / 64;
+            if let Some(&word) = words.get(word_index) {
+                let rest = word & (u64::MAX << (position % 64));
+                if rest != 0 {
+                    let mut index = word_index * 64 + rest.trailing_zeros() as usize;
+                    for lower in self.levels[..level].iter().rev() {
+                        index = index * 64 + lower[index].trailing_zeros() as usize;
+                    }
+                    return Some(index as u32);
+                }
+            }
+            position = word_index + 1;
+        }
+        None
     }
 
     /// Whether the set was never filled (a worker nothing is pinned to).
@@ -221,16 +259,9 @@ impl RankSet {
     }
 
     /// The smallest rank in the set.
+    #[inline]
     pub fn first(&self) -> Option<u32> {
-        let top = self.levels.last()?;
-        if top[0] == 0 {
-            return None;
-        }
-        let mut index = 0usize;
-        for level in self.levels.iter().rev() {
-            index = index * 64 + level[index].trailing_zeros() as usize;
-        }
-        Some(index as u32)
+        (self.min != NO_RANK).then_some(self.min)
     }
 }
 
@@ -407,6 +438,28 @@ mod tests {
                 set.remove(first);
             }
             assert_eq!(set.first(), None);
+        }
+    }
+
+    /// Removing any member, not only the first, keeps the smallest rank exact.
+    #[test]
+    fn rank_set_keeps_its_first_when_any_member_goes() {
+        let len = 5000usize;
+        let mut set = RankSet::new(len);
+        let mut model = std::collections::BTreeSet::new();
+        let mut state = 12_345u64;
+        for _ in 0..20_000u32 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let rank = ((state >> 33) % len as u64) as u32;
+            if model.remove(&rank) {
+                set.remove(rank);
+            } else {
+                model.insert(rank);
+                set.insert(rank);
+            }
+            assert_eq!(set.first(), model.first().copied());
         }
     }
 

@@ -1,7 +1,11 @@
 //! A worker's chunk store (values in memory, plus the chunks it spilled to files),
 //! and the fast maps keyed by ids that the store and the coordinator use. The store
-//! counts the bytes it holds in memory, so a worker knows its own footprint; memory
-//! is proportional to the chunks held, not to the plan size.
+//! counts the bytes it holds in memory, so a worker knows its own footprint.
+//!
+//! Values in memory are found by chunk id without hashing: [`ChunkSlots`] is a table
+//! indexed by the dense id, in pages allocated while they hold a chunk, so memory
+//! follows the chunks held (a page per run of nearby ids), not the plan size, beyond
+//! one pointer per page of ids.
 
 use super::ChunkKernel;
 use crate::plan::ChunkId;
@@ -58,9 +62,103 @@ pub fn read_spill_file<K: ChunkKernel>(path: &Path) -> io::Result<K::Value> {
     K::unspill(&mut input)
 }
 
+/// Ids per page of [`ChunkSlots`]: 2 KiB of pointers, small next to the chunks a page
+/// holds, and few enough pages that the page table is a small part of the plan.
+const PAGE_BITS: u32 = 8;
+const PAGE: usize = 1 << PAGE_BITS;
+
+/// Values by chunk id: a page table over the dense ids, each page allocated when a
+/// chunk of its ids arrives and freed when its last one leaves (one emptied page is
+/// kept for the next, so a chain of chunks that each replace the last allocates
+/// nothing). A lookup is two indexed loads, where a hash map hashed and probed.
+pub struct ChunkSlots<T> {
+    pages: Vec<Option<Box<Page<T>>>>,
+    /// An empty page kept for reuse.
+    spare: Option<Box<Page<T>>>,
+}
+
+struct Page<T> {
+    slots: [Option<T>; PAGE],
+    /// Slots holding a value.
+    used: u32,
+}
+
+impl<T> Default for ChunkSlots<T> {
+    fn default() -> Self {
+        ChunkSlots {
+            pages: Vec::new(),
+            spare: None,
+        }
+    }
+}
+
+impl<T> ChunkSlots<T> {
+    #[inline]
+    fn split(chunk: ChunkId) -> (usize, usize) {
+        let id = chunk.index();
+        (id >> PAGE_BITS, id & (PAGE - 1))
+    }
+
+    #[inline]
+    pub fn get(&self, chunk: ChunkId) -> Option<&T> {
+        let (page, slot) = Self::split(chunk);
+        self.pages.get(page)?.as_ref()?.slots[slot].as_ref()
+    }
+
+    #[inline]
+    pub fn contains(&self, chunk: ChunkId) -> bool {
+        self.get(chunk).is_some()
+    }
+
+    /// Puts a value in the chunk's slot; returns the value it replaced.
+    #[inline]
+    pub fn insert(&mut self, chunk: ChunkId, value: T) -> Option<T> {
+        let (page, slot) = Self::split(chunk);
+        if page >= self.pages.len() {
+            self.pages.resize_with(page + 1, || None);
+        }
+        let spare = &mut self.spare;
+        let page = self.pages[page].get_or_insert_with(|| {
+            spare.take().unwrap_or_else(|| {
+                Box::new(Page {
+                    slots: std::array::from_fn(|_| None),
+                    used: 0,
+                })
+            })
+        });
+        let old = page.slots[slot].replace(value);
+        if old.is_none() {
+            page.used += 1;
+        }
+        old
+    }
+
+    /// Takes the chunk's value out; frees its page when that was the page's last.
+    #[inline]
+    pub fn remove(&mut self, chunk: ChunkId) -> Option<T> {
+        let (index, slot) = Self::split(chunk);
+        let page = self.pages.get_mut(index)?.as_mut()?;
+        let old = page.slots[slot].take()?;
+        page.used -= 1;
+        if page.used == 0 {
+            let empty = self.pages[index].take();
+            if self.spare.is_none() {
+                self.spare = empty;
+            }
+        }
+        Some(old)
+    }
+
+    /// Drops every value (and every page).
+    pub fn clear(&mut self) {
+        self.pages.clear();
+        self.spare = None;
+    }
+}
+
 /// The chunks one worker holds.
 pub struct ChunkStore<K: ChunkKernel> {
-    memory: ChunkMap<Arc<K::Value>>,
+    memory: ChunkSlots<Arc<K::Value>>,
     /// Chunks with a spill file (they may be in memory too, after a read-back).
     spilled: ChunkMap<PathBuf>,
     /// Where this worker's spill files go; `None` when the run has no memory limit.
@@ -74,7 +172,7 @@ pub struct ChunkStore<K: ChunkKernel> {
 impl<K: ChunkKernel> ChunkStore<K> {
     pub fn new(owner: u32, spill_dir: Option<&Path>) -> Self {
         ChunkStore {
-            memory: ChunkMap::default(),
+            memory: ChunkSlots::default(),
             spilled: ChunkMap::default(),
             spill_dir: spill_dir.map(Path::to_path_buf),
             owner,
@@ -85,12 +183,12 @@ impl<K: ChunkKernel> ChunkStore<K> {
 
     #[inline]
     pub fn get(&self, chunk: ChunkId) -> Option<&Arc<K::Value>> {
-        self.memory.get(&chunk)
+        self.memory.get(chunk)
     }
 
     #[inline]
     pub fn in_memory(&self, chunk: ChunkId) -> bool {
-        self.memory.contains_key(&chunk)
+        self.memory.contains(chunk)
     }
 
     #[inline]
@@ -111,7 +209,7 @@ impl<K: ChunkKernel> ChunkStore<K> {
     /// Drops the in-memory copy, keeping any spill file.
     #[inline]
     pub fn evict(&mut self, chunk: ChunkId) {
-        if let Some(old) = self.memory.remove(&chunk) {
+        if let Some(old) = self.memory.remove(chunk) {
             self.bytes -= K::nbytes(&old) as u64;
         }
     }
@@ -135,7 +233,7 @@ impl<K: ChunkKernel> ChunkStore<K> {
     pub fn spill(&mut self, chunk: ChunkId) -> Result<u64, String> {
         let mut written = 0;
         if !self.is_spilled(chunk) {
-            let Some(value) = self.memory.get(&chunk) else {
+            let Some(value) = self.memory.get(chunk) else {
                 return Err(format!(
                     "internal error: chunk {chunk} is neither in memory nor on disk"
                 ));
@@ -197,5 +295,37 @@ impl<K: ChunkKernel> ChunkStore<K> {
             format!("internal error: asked to spill chunk {chunk} without a spill directory")
         })?;
         Ok(dir.join(format!("w{}-{chunk}.chunk", self.owner)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_hold_values_by_id_across_pages() {
+        let mut slots = ChunkSlots::default();
+        let ids = [0u32, 1, 255, 256, 1000, 70_000];
+        for &id in &ids {
+            assert_eq!(slots.insert(ChunkId(id), id * 2), None);
+        }
+        assert_eq!(slots.insert(ChunkId(1), 7), Some(2));
+        assert_eq!(slots.get(ChunkId(1)), Some(&7));
+        assert_eq!(slots.get(ChunkId(70_000)), Some(&140_000));
+        assert!(!slots.contains(ChunkId(2)));
+        // Beyond every page allocated so far.
+        assert!(!slots.contains(ChunkId(5_000_000)));
+        assert_eq!(slots.remove(ChunkId(5_000_000)), None);
+        for &id in &ids {
+            assert!(slots.remove(ChunkId(id)).is_some());
+            assert!(!slots.contains(ChunkId(id)));
+        }
+        // Every page emptied was freed (one kept as the spare).
+        assert!(slots.pages.iter().all(Option::is_none));
+        assert!(slots.spare.is_some());
+        assert_eq!(slots.insert(ChunkId(300), 1), None);
+        assert!(slots.spare.is_none());
+        slots.clear();
+        assert_eq!(slots.get(ChunkId(300)), None);
     }
 }

@@ -313,10 +313,9 @@ where
         }
         let subtask = &self.context.plan.subtasks[id.index()];
         let start = self.context.record_spans.then(Instant::now);
-        let mut scratch = std::mem::take(&mut self.scratch);
-        if let Err(message) = run_ops(subtask, &self.store, &mut scratch) {
+        let scratch = &mut self.scratch;
+        if let Err(message) = run_ops(subtask, &self.store, scratch) {
             scratch.clear();
-            self.scratch = scratch;
             self.report.failed.push((id, message));
             return Ok(());
         }
@@ -342,7 +341,6 @@ where
         }
         self.report.subtasks.push(id);
         scratch.clear();
-        self.scratch = scratch;
         Ok(())
     }
 

@@ -16,15 +16,16 @@ where
     /// All inputs are available: queue the subtask (unless a stale entry for it is
     /// still queued, which then becomes valid again).
     pub(super) fn make_ready(&mut self, id: SubtaskId) {
-        self.phase[id.index()] = Phase::Ready;
-        if !self.queued[id.index()] {
+        let state = &mut self.subtasks[id.index()];
+        state.set_phase(Phase::Ready);
+        if !state.queued {
             let worker = self.preferred_worker(id);
             self.enqueue(id, worker);
         }
     }
 
     pub(super) fn enqueue(&mut self, id: SubtaskId, worker: Option<u32>) {
-        self.queued[id.index()] = true;
+        self.subtasks[id.index()].queued = true;
         self.ready.push(id, worker);
     }
 
@@ -41,12 +42,12 @@ where
                 .worker
                 .map(|worker| worker % self.workers)
         });
-        if let Some((home, at_home)) = &self.home {
-            if at_home[id.index()] {
+        if let Some(home) = self.home {
+            if self.subtasks[id.index()].at_home {
                 // Among the home workers, the one the plan or the retry picked.
                 let wanted = wanted.unwrap_or(id.0) % home;
                 return Some(
-                    (0..*home)
+                    (0..home)
                         .map(|offset| (wanted + offset) % home)
                         .find(|&candidate| self.alive[candidate as usize])
                         .unwrap_or(wanted),
@@ -80,8 +81,9 @@ where
             ) else {
                 break;
             };
-            self.queued[id.index()] = false;
-            if self.phase[id.index()] != Phase::Ready {
+            let state = &mut self.subtasks[id.index()];
+            state.queued = false;
+            if state.phase() != Phase::Ready {
                 continue;
             }
             let (worker, heap) = match next {
@@ -166,12 +168,18 @@ where
     }
 
     fn assign(&mut self, id: SubtaskId, worker: u32) {
-        self.phase[id.index()] = Phase::Running(worker);
+        let state = &mut self.subtasks[id.index()];
+        state.set_phase(Phase::Running(worker));
+        let attempts = state.attempts;
         self.load[worker as usize] += 1;
         self.running += 1;
         let order = &mut self.orders[worker as usize];
         order.run.push(id);
-        order.attempts.push(self.attempts[id.index()]);
+        // Attempts are listed only once one is not the first (see `WorkOrder`).
+        if attempts > 0 || !order.attempts.is_empty() {
+            order.attempts.resize(order.run.len() - 1, 0);
+            order.attempts.push(attempts);
+        }
         for &chunk in &self.plan.subtasks[id.index()].inputs {
             order.sources.push(self.locations.source_for(chunk, worker));
         }

@@ -23,7 +23,7 @@ where
     ) -> Result<(), ExecError> {
         self.leave_worker(id, worker)?;
         self.unpin_inputs(id);
-        let attempts = &mut self.attempts[id.index()];
+        let attempts = &mut self.subtasks[id.index()].attempts;
         *attempts += 1;
         if *attempts > self.max_retries {
             return Err(self.fatal(worker, Some(id), message));
@@ -63,7 +63,7 @@ where
         self.orders[dead as usize] = Default::default();
         let orphans: Vec<SubtaskId> = (0..self.plan.subtasks.len() as u32)
             .map(SubtaskId)
-            .filter(|id| self.phase[id.index()] == Phase::Running(dead))
+            .filter(|id| self.subtasks[id.index()].phase() == Phase::Running(dead))
             .collect();
         for &id in &orphans {
             // Cannot fail: the subtask is running on `dead`.
@@ -73,10 +73,10 @@ where
         let lost = self.forget_worker_chunks(dead);
         for &chunk in &lost {
             for &consumer in self.index.consumers(chunk) {
-                let phase = &mut self.phase[consumer.index()];
-                if matches!(*phase, Phase::Waiting | Phase::Ready) {
-                    *phase = Phase::Waiting;
-                    self.missing_inputs[consumer.index()] += 1;
+                let state = &mut self.subtasks[consumer.index()];
+                if matches!(state.phase(), Phase::Waiting | Phase::Ready) {
+                    state.set_phase(Phase::Waiting);
+                    state.missing_inputs += 1;
                 }
             }
         }
@@ -94,13 +94,13 @@ where
     fn forget_worker_chunks(&mut self, dead: u32) -> Vec<ChunkId> {
         let mut lost = Vec::new();
         for chunk in (0..self.plan.num_chunks).map(ChunkId) {
-            if self.status[chunk.index()] != ChunkStatus::Available
+            if self.chunk(chunk).status != ChunkStatus::Available
                 || !self.locations.held_by(chunk, dead)
             {
                 continue;
             }
             if !self.locations.drop_worker(chunk, dead) {
-                self.status[chunk.index()] = ChunkStatus::Lost;
+                self.chunk_mut(chunk).status = ChunkStatus::Lost;
                 lost.push(chunk);
             }
             self.refresh_chunk(chunk);
@@ -111,14 +111,15 @@ where
     /// Puts a subtask that is not running back among those waiting for inputs,
     /// recomputing what it misses from scratch.
     fn back_to_waiting(&mut self, id: SubtaskId) {
-        self.phase[id.index()] = Phase::Waiting;
         let mut unavailable = Vec::new();
         for &chunk in &self.plan.subtasks[id.index()].inputs {
-            if self.status[chunk.index()] != ChunkStatus::Available {
+            if self.chunk(chunk).status != ChunkStatus::Available {
                 unavailable.push(chunk);
             }
         }
-        self.missing_inputs[id.index()] = unavailable.len() as u32;
+        let state = &mut self.subtasks[id.index()];
+        state.set_phase(Phase::Waiting);
+        state.missing_inputs = unavailable.len() as u32;
         if unavailable.is_empty() {
             self.make_ready(id);
         } else {
@@ -132,29 +133,30 @@ where
     fn need_chunks(&mut self, mut needed: Vec<ChunkId>) {
         while let Some(chunk) = needed.pop() {
             if !matches!(
-                self.status[chunk.index()],
+                self.chunk(chunk).status,
                 ChunkStatus::Released | ChunkStatus::Lost
             ) {
                 continue;
             }
             let producer = self.index.producer(chunk);
-            if self.phase[producer.index()] != Phase::Done {
+            if self.subtasks[producer.index()].phase() != Phase::Done {
                 continue;
             }
-            self.phase[producer.index()] = Phase::Waiting;
+            self.subtasks[producer.index()].set_phase(Phase::Waiting);
             self.done -= 1;
             self.recomputed += 1;
             let mut missing = 0;
             for &input in &self.plan.subtasks[producer.index()].inputs {
-                self.consumers_left[input.index()] += 1;
-                if self.status[input.index()] == ChunkStatus::Available {
+                let state = self.chunk_mut(input);
+                state.consumers_left += 1;
+                if state.status == ChunkStatus::Available {
                     self.refresh_chunk(input);
                 } else {
                     missing += 1;
                     needed.push(input);
                 }
             }
-            self.missing_inputs[producer.index()] = missing;
+            self.subtasks[producer.index()].missing_inputs = missing;
             if missing == 0 {
                 self.make_ready(producer);
             }

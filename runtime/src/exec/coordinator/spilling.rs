@@ -18,10 +18,11 @@ where
     #[inline]
     pub(super) fn refresh_chunk(&mut self, chunk: ChunkId) {
         let on_worker = self.locations.in_memory(chunk);
-        let with_coordinator = self.index.is_result(chunk) && self.results.in_memory(chunk);
+        let state = self.chunk(chunk);
+        let with_coordinator = state.is_result && self.results.in_memory(chunk);
         let resident = on_worker || with_coordinator;
-        if resident != self.resident[chunk.index()] {
-            self.resident[chunk.index()] = resident;
+        if resident != state.resident {
+            self.chunk_mut(chunk).resident = resident;
             let bytes = self.locations.bytes(chunk);
             if resident {
                 self.live.produced(bytes);
@@ -40,7 +41,7 @@ where
         // by its consumers first); one only the coordinator holds is needed last.
         let candidate = if on_worker
             && self.pins[chunk.index()] == 0
-            && self.status[chunk.index()] == ChunkStatus::Available
+            && self.chunk(chunk).status == ChunkStatus::Available
         {
             Some(self.next_use(chunk))
         } else if with_coordinator && !on_worker {
@@ -61,7 +62,7 @@ where
         let before = std::mem::replace(&mut self.group_mask[chunk.index()], held);
         let bytes = self.locations.bytes(chunk);
         let spillable =
-            self.pins[chunk.index()] == 0 && self.status[chunk.index()] == ChunkStatus::Available;
+            self.pins[chunk.index()] == 0 && self.chunk(chunk).status == ChunkStatus::Available;
         let mut next_use = None;
         for group in 0..self.groups {
             let bit = 1u64 << group;
@@ -115,7 +116,12 @@ where
         self.index
             .consumers(chunk)
             .iter()
-            .filter(|s| matches!(self.phase[s.index()], Phase::Waiting | Phase::Ready))
+            .filter(|s| {
+                matches!(
+                    self.subtasks[s.index()].phase(),
+                    Phase::Waiting | Phase::Ready
+                )
+            })
             .map(|s| (self.plan.subtasks[s.index()].priority, s.0))
             .min()
             .unwrap_or(AT_THE_END)
@@ -222,7 +228,7 @@ where
 
     /// Writes the coordinator's copy of a result chunk to disk, if it holds one.
     fn spill_result(&mut self, chunk: ChunkId) -> Result<(), ExecError> {
-        if self.index.is_result(chunk) && self.results.in_memory(chunk) {
+        if self.chunk(chunk).is_result && self.results.in_memory(chunk) {
             let dir = self.spill_dir.ok_or_else(|| {
                 ExecError::Internal("a memory limit without a spill directory".to_string())
             })?;
