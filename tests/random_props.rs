@@ -113,6 +113,24 @@ fn samples_have_numpys_distributions() {
 }
 
 #[test]
+fn seeding_the_module_again_repeats_its_draws() {
+    // As NumPy's `random.seed` (its output here, `True True False False`): the
+    // module's draws start over, so the same seed repeats them and another does not.
+    let text = "import mars.tensor as mt\n\
+        mt.random.seed(5)\n\
+        a = mt.random.rand(3)\n\
+        b = mt.random.rand(3)\n\
+        mt.random.seed(5)\n\
+        c = mt.random.rand(3)\n\
+        d = mt.random.rand(3)\n\
+        mt.random.seed(6)\n\
+        e = mt.random.rand(3)\n\
+        print(bool((a == c).all()), bool((b == d).all()), bool((a == b).all()), bool((a == e).all()))\n";
+    let output = outcome(text, 2);
+    assert_eq!(output, "True True False False\n", "{output}");
+}
+
+#[test]
 fn a_random_state_draws_from_its_own_seed_and_sequence() {
     // Two objects with one seed agree whatever else draws in between; `seed`
     // starts an object's sequence again; `shuffle` of one works in place.
