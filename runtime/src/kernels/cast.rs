@@ -11,8 +11,7 @@ use half::f16;
 use ndarray::ArrayD;
 use std::borrow::Cow;
 
-pub use crate::convert::{f64_to_f16, f64_to_i32, f64_to_i64, f64_to_u64, CastFrom};
-pub use crate::scalar::{cast_scalar, FromScalar};
+use crate::convert::CastFrom;
 
 fn convert<S: Copy, T: CastFrom<S>>(array: &ArrayD<S>) -> ArrayD<T> {
     array.mapv(T::cast_from)
@@ -84,7 +83,8 @@ mod tests {
     //! Expected values computed by NumPy 2.4 on x86-64 with `astype`.
 
     use super::*;
-    use crate::scalar::Scalar;
+    use crate::convert::f64_to_f16;
+    use crate::scalar::{cast_scalar, Scalar};
     use ndarray::arr1;
 
     fn f64_array(values: &[f64]) -> ArrayData {

@@ -3,11 +3,12 @@
 //! is a function of its global position only (never of the chunking).
 
 use crate::array::{try_collect, ArrayData};
+use crate::convert::CastFrom;
 use crate::dtype::DType;
-use crate::kernels::cast::{CastFrom, FromScalar};
 use crate::kernels::element::{array_from_vec, checked_len, with_element_type, Element};
 use crate::kernels::scalar_semantics::Float;
 use crate::kernels::KernelError;
+use crate::scalar::FromScalar;
 use crate::scalar::Scalar;
 
 /// Every element equal to `value` (`ones`, `zeros`, `full`, `empty`).

@@ -23,11 +23,10 @@ pub mod sort;
 
 use std::fmt;
 
+pub use crate::convert::{f64_to_f16, f64_to_i32, f64_to_i64, f64_to_u64, CastFrom};
+pub use crate::scalar::{cast_scalar, FromScalar};
 pub use binary::binary;
-pub use cast::{
-    cast, cast_scalar, f64_to_f16, f64_to_i32, f64_to_i64, f64_to_u64, int_values_saturating,
-    CastFrom, FromScalar,
-};
+pub use cast::{cast, int_values_saturating};
 pub use creation::{arange, eye, full, linspace, literal};
 pub(crate) use creation::{float_arange_at, int_arange_at, linspace_at};
 pub(crate) use element::checked_len;

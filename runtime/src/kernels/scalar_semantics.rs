@@ -3,7 +3,7 @@
 //! signs, integer powers, NaN-aware maxima, `sign`, and the integer `reciprocal`.
 //! Kernels call these in their inner loops; a JIT must reproduce them exactly.
 
-use crate::kernels::cast::CastFrom;
+use crate::convert::CastFrom;
 use crate::kernels::element::Element;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Rem, Sub};
 

@@ -3,7 +3,7 @@
 //! and every pair of input dtypes, on small random arrays of any memory layout.
 
 use super::*;
-use crate::kernels::cast::cast_scalar;
+use crate::scalar::cast_scalar;
 use crate::scalar::Scalar;
 use ndarray::IxDyn;
 use proptest::prelude::*;
