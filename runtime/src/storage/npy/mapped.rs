@@ -80,7 +80,11 @@ impl MappedNpy {
 fn map_checked(path: &Path, expected: &NpyHeader) -> Result<Mmap, StoreError> {
     let shown = path.display();
     let cannot_map = |e: &dyn fmt::Display| StoreError::Io(format!("cannot map '{shown}': {e}"));
-    let before = read_header(path).map_err(|e| cannot_map(&e))?;
+    // A header that cannot be read keeps its kind (I/O, or a malformed file).
+    let unreadable = |e: super::header::NpyError| {
+        StoreError::from(e).map_message(|e| format!("cannot map '{shown}': {e}"))
+    };
+    let before = read_header(path).map_err(unreadable)?;
     check_unchanged(path, expected, &before)?;
     let file = std::fs::File::open(path).map_err(|e| cannot_map(&e))?;
     let mut options = MmapOptions::new();
@@ -93,7 +97,7 @@ fn map_checked(path: &Path, expected: &NpyHeader) -> Result<Mmap, StoreError> {
     // the new end raises SIGBUS; writes by others change the values read. The
     // length is checked below, so reads stay inside the file as it is now.
     let mapping = unsafe { options.map(&file) }.map_err(|e| cannot_map(&e))?;
-    let mapped = parse_header(&mapping).map_err(|e| cannot_map(&e))?;
+    let mapped = parse_header(&mapping).map_err(unreadable)?;
     check_unchanged(path, expected, &mapped)?;
     check_length(path, expected, mapping.len() as u64)?;
     Ok(mapping)
