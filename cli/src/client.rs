@@ -227,8 +227,8 @@ pub fn submit(args: SubmitArgs) -> ExitCode {
         "options": options,
     });
     // Ctrl-C from here on cancels the job rather than the client alone.
-    if let Err(message) = interrupt::install() {
-        return failed(message);
+    if let Err(error) = interrupt::install() {
+        return failed(error.to_string());
     }
     let job = match connection.json(connection.post("/api/jobs", &body)) {
         Ok(job) => job,

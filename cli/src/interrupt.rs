@@ -27,18 +27,29 @@ static WATCHED: Mutex<Vec<CancelToken>> = Mutex::new(Vec::new());
 /// The number of the last signal taken since the last [`reset`]; 0 for none.
 static LAST_SIGNAL: AtomicI32 = AtomicI32::new(0);
 
+/// Why the signals could not be taken over (the system refused to block them or
+/// to start the thread that takes them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstallError(String);
+
+impl std::fmt::Display for InstallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot install the signal handler: {}", self.0)
+    }
+}
+
+impl std::error::Error for InstallError {}
+
 /// Installs the process-wide handling once (idempotent). Call it before starting
 /// any thread: a thread started earlier would still get the signals' default
 /// action.
-pub fn install() -> Result<(), String> {
+pub fn install() -> Result<(), InstallError> {
     // Signals can be taken over only once per process, so the outcome of the first
     // attempt is remembered and returned to every later caller.
-    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+    static INSTALLED: OnceLock<Result<(), InstallError>> = OnceLock::new();
     INSTALLED
         .get_or_init(|| {
-            let cannot = |error: &dyn std::fmt::Display| {
-                format!("cannot install the signal handler: {error}")
-            };
+            let cannot = |error: &dyn std::fmt::Display| InstallError(error.to_string());
             let mut signals = SigSet::empty();
             for signal in SIGNALS {
                 signals.add(signal);

@@ -106,7 +106,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     let token = match (args.no_token, args.token) {
         (true, _) => None,
         (false, Some(token)) => Some(token),
-        (false, None) => Some(random_token()?),
+        (false, None) => Some(random_token().map_err(|error| error.to_string())?),
     };
     let job_timeout = match args.job_timeout {
         Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
@@ -140,7 +140,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         allowed_hosts: args.allow_host,
         ..Config::default()
     };
-    let server = Server::bind(config)?;
+    let server = Server::bind(config).map_err(|error| error.to_string())?;
     let url = server.url();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -159,7 +159,9 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         let _ = writeln!(out, "    open {url}");
         let _ = out.flush();
     }
-    runtime.block_on(server.run(stop, Duration::from_secs(30)))?;
+    runtime
+        .block_on(server.run(stop, Duration::from_secs(30)))
+        .map_err(|error| error.to_string())?;
     eprintln!("marsc serve: stopped");
     Ok(())
 }

@@ -5,6 +5,7 @@
 //! [`Compiled`] program (the arrows go one way: job → run → driver).
 
 use crate::chunk::{ChunkGraph, ChunkId};
+use crate::error::InternalError;
 pub use crate::error::JobError;
 use crate::fuse::{fuse, fuse_needed, Fusion};
 use crate::lower::{lower_script, needs_stages_error, LowerFailure, LowerOptions};
@@ -266,8 +267,7 @@ fn subtask_graph_timed(
             options.order,
             options.assign,
             workers,
-        )
-        .map_err(|message| JobError::internal("schedule", message))?;
+        )?;
         assign_workers(&mut subtasks, chunks, options.placement);
         verify_ir("subtask", || crate::subtask::verify(&subtasks, chunks));
         Ok::<(), JobError>(())
@@ -284,7 +284,7 @@ pub fn plan_needed(
     needed: &[bool],
     results: Vec<ChunkId>,
     options: &Options,
-) -> Result<(SubtaskGraph, Plan<Kernel>, JitSummary), String> {
+) -> Result<(SubtaskGraph, Plan<Kernel>, JitSummary), InternalError> {
     let mut subtasks = fuse_needed(chunks, needed, results, options.fusion);
     schedule_subtasks(
         &mut subtasks,
@@ -336,20 +336,18 @@ pub(crate) fn compile_checked(
     let subtasks = subtask_graph_timed(&chunks, options, Some(&mut passes))?;
     go_on()?;
     let mut plan = passes.time("plan", || {
-        let plan = crate::plan::build_plan(&subtasks, &chunks)
-            .map_err(|message| JobError::internal("plan", message))?;
-        verify_ir("plan", || plan.verify());
+        let plan = crate::plan::build_plan(&subtasks, &chunks)?;
+        verify_ir("plan", || plan.check());
         Ok::<_, JobError>(plan)
     })?;
     go_on()?;
     let jit = passes.time("jit", || {
         let jit = if options.jit {
-            crate::plan::jit::compile_kernels(&mut plan, &chunks)
-                .map_err(|message| JobError::internal("jit", message))?
+            crate::plan::jit::compile_kernels(&mut plan, &chunks)?
         } else {
             JitSummary::default()
         };
-        verify_ir("jit plan", || plan.verify());
+        verify_ir("jit plan", || plan.check());
         Ok::<_, JobError>(jit)
     })?;
     Ok(Compiled {
@@ -368,7 +366,7 @@ pub(crate) fn compile_checked(
 /// An IR that fails verification is a compiler bug, never a user error; stop loudly
 /// in debug builds and tests, where the check runs (a release build does not run
 /// it: on a stage of a small loop it cost as much as tiling).
-fn verify_ir(stage: &str, verify: impl FnOnce() -> Result<(), String>) {
+fn verify_ir<E: std::fmt::Display>(stage: &str, verify: impl FnOnce() -> Result<(), E>) {
     if cfg!(debug_assertions) {
         if let Err(message) = verify() {
             panic!("internal compiler error: the {stage} IR failed verification: {message}");

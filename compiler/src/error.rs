@@ -159,33 +159,99 @@ impl fmt::Display for JobError {
 
 impl std::error::Error for JobError {}
 
-/// Every problem a verifier found (at most one per entity, naming it), so a broken
-/// IR is reported whole rather than by its first symptom.
-#[derive(Debug, Default)]
-pub struct Problems(Vec<String>);
+/// A value given on the command line or in a request (a size, a rate, a duration)
+/// that does not parse; the text says why and how to write one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
 
-impl Problems {
-    /// Records the problem of one check, if any.
-    pub fn check(&mut self, result: Result<(), String>) {
-        if let Err(problem) = result {
-            self.0.push(problem);
-        }
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
     }
+}
 
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+impl std::error::Error for ParseError {}
+
+impl From<String> for ParseError {
+    fn from(message: String) -> ParseError {
+        ParseError(message)
     }
+}
 
-    /// `Ok` if nothing was found; else every problem, one per line (after a count
-    /// when there are several).
-    pub fn into_result(self) -> Result<(), String> {
-        match self.0.len() {
-            0 => Ok(()),
-            1 => Err(self.0.into_iter().next().unwrap_or_default()),
-            count => Err(format!("{count} problems:\n{}", self.0.join("\n"))),
+/// A compiler or runtime bug found by a pass (an IR it cannot plan, a kernel it
+/// cannot build): which pass, and what, naming the entity. At the job level it is
+/// [`JobError::Internal`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InternalError {
+    pub pass: &'static str,
+    pub message: String,
+}
+
+impl InternalError {
+    pub fn new(pass: &'static str, message: impl Into<String>) -> InternalError {
+        InternalError {
+            pass,
+            message: message.into(),
         }
     }
 }
+
+impl fmt::Display for InternalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "internal compiler error in {}: {}",
+            self.pass, self.message
+        )
+    }
+}
+
+impl std::error::Error for InternalError {}
+
+impl From<InternalError> for JobError {
+    fn from(error: InternalError) -> JobError {
+        JobError::Internal {
+            pass: error.pass,
+            message: error.message,
+        }
+    }
+}
+
+/// What is wrong with one entity of an IR, as a rule about it finds it (an op
+/// family's check of a node or a chunk); the verifier that asked names the entity
+/// ([`Problem`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation(pub String);
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Violation {}
+
+impl From<String> for Violation {
+    fn from(message: String) -> Violation {
+        Violation(message)
+    }
+}
+
+impl From<&str> for Violation {
+    fn from(message: &str) -> Violation {
+        Violation(message.to_string())
+    }
+}
+
+impl From<Violation> for String {
+    fn from(violation: Violation) -> String {
+        violation.0
+    }
+}
+
+/// What a verifier found (defined with the runtime, whose plan verifier reports
+/// the same way).
+pub use marsc_runtime::problems::{Problem, Problems};
 
 /// The 1-based line and character column of byte `offset` in `text`.
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -243,20 +309,6 @@ mod tests {
         assert_eq!(
             JobError::Limit("too many chunks".into()).render(&source("")),
             "error: too many chunks\n"
-        );
-    }
-
-    #[test]
-    fn problems_are_all_reported() {
-        let mut problems = Problems::default();
-        problems.check(Ok(()));
-        assert!(problems.into_result().is_ok());
-        let mut problems = Problems::default();
-        problems.check(Err("t1: wrong shape".into()));
-        problems.check(Err("t4: wrong dtype".into()));
-        assert_eq!(
-            problems.into_result(),
-            Err("2 problems:\nt1: wrong shape\nt4: wrong dtype".to_string())
         );
     }
 

@@ -1,9 +1,11 @@
 //! Parses byte sizes given on the command line: `64KiB`, `1MiB`, `2GiB`, `512`, `1.5GB`.
 
+use crate::error::ParseError;
+
 /// Parses a size in bytes. Binary units (`KiB`, `MiB`, `GiB`, `TiB`, and the short
 /// `K`, `M`, `G`, `T`) are powers of 1024; decimal units (`KB`, `MB`, `GB`, `TB`) are
 /// powers of 1000; no unit or `B` means bytes. Units are case-insensitive.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub fn parse_size(text: &str) -> Result<u64, ParseError> {
     let trimmed = text.trim();
     let split = trimmed
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
@@ -13,7 +15,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     if number.is_empty() {
         return Err(format!(
             "`{text}` is not a size; write a number with an optional unit, e.g. `64KiB`, `1MiB`, `2GiB`"
-        ));
+        ).into());
     }
     let multiplier: u64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,
@@ -28,7 +30,8 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         other => {
             return Err(format!(
                 "unknown size unit `{other}`; use B, KiB, MiB, GiB, TiB (or KB, MB, GB, TB)"
-            ))
+            )
+            .into())
         }
     };
     let value: f64 = number
@@ -36,7 +39,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("`{text}` is not a size"))?;
     let bytes = value * multiplier as f64;
     if !(1.0..=(u64::MAX as f64)).contains(&bytes) {
-        return Err(format!("size `{text}` must be at least 1 byte"));
+        return Err(format!("size `{text}` must be at least 1 byte").into());
     }
     Ok(bytes as u64)
 }

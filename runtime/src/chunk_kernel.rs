@@ -16,6 +16,7 @@ pub use io::SaveFile;
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::exec::ChunkKernel;
+use crate::jit::JitError;
 use crate::kernels::reduce::{
     read_state, reduce_combine, reduce_finish, reduce_map, write_state, ReduceState,
 };
@@ -25,8 +26,76 @@ use crate::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
 use crate::random::{random_chunk, RandomDist};
 use crate::scalar::Scalar;
 use crate::spill_format::{read_array, write_array};
-use crate::storage::{ReaderRef, StoreRef};
+use crate::storage::{ReaderRef, StoreError, StoreRef};
+use std::fmt;
 use std::sync::Arc;
+
+/// Why a chunk kernel failed: its computation (an error NumPy reports too, or
+/// memory it could not have), its store, its compiled code, or arguments that do
+/// not fit it (a planner bug). The text is what the user reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChunkError {
+    /// An interpreter kernel's error ([`KernelError`]).
+    Kernel(KernelError),
+    /// Reading a loaded store or writing a saved one failed.
+    Store(StoreError),
+    /// A JIT kernel's error.
+    Jit(JitError),
+    /// The kernel got arguments it does not take: a marsc bug.
+    Internal(String),
+}
+
+impl fmt::Display for ChunkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChunkError::Kernel(error) => write!(f, "{error}"),
+            ChunkError::Store(error) => write!(f, "{error}"),
+            ChunkError::Jit(error) => write!(f, "{error}"),
+            ChunkError::Internal(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for ChunkError {}
+
+impl From<KernelError> for ChunkError {
+    fn from(error: KernelError) -> ChunkError {
+        ChunkError::Kernel(error)
+    }
+}
+
+impl From<StoreError> for ChunkError {
+    fn from(error: StoreError) -> ChunkError {
+        ChunkError::Store(error)
+    }
+}
+
+impl From<JitError> for ChunkError {
+    fn from(error: JitError) -> ChunkError {
+        ChunkError::Jit(error)
+    }
+}
+
+/// A kernel's arguments that do not fit it ([`ChunkValue::array`]'s message).
+impl From<String> for ChunkError {
+    fn from(message: String) -> ChunkError {
+        ChunkError::Internal(message)
+    }
+}
+
+impl From<&str> for ChunkError {
+    fn from(message: &str) -> ChunkError {
+        ChunkError::Internal(message.to_string())
+    }
+}
+
+/// The text of the error, for the callers that carry text: the executor's
+/// [`ChunkKernel::run`], whose failures it reports as messages.
+impl From<ChunkError> for String {
+    fn from(error: ChunkError) -> String {
+        error.to_string()
+    }
+}
 
 /// A value exchanged between chunk kernels.
 #[derive(Clone, Debug, PartialEq)]
@@ -421,11 +490,11 @@ impl Kernel {
     }
 
     /// Runs the kernel on its arguments.
-    pub fn compute(&self, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+    pub fn compute(&self, args: &[&ChunkValue]) -> Result<ChunkValue, ChunkError> {
         match self {
-            Kernel::Jit(op) => crate::jit::run_jit(op, args),
+            Kernel::Jit(op) => Ok(crate::jit::run_jit(op, args)?),
             Kernel::ReduceMap { .. } | Kernel::ReduceCombine(_) => {
-                self.reduce_state(args).map(ChunkValue::State).map_err(text)
+                self.reduce_state(args).map(ChunkValue::State)
             }
             Kernel::Load { .. }
             | Kernel::SaveInit(_)
@@ -435,7 +504,7 @@ impl Kernel {
         }
     }
 
-    fn reduce_state(&self, args: &[&ChunkValue]) -> Result<ReduceState, String> {
+    fn reduce_state(&self, args: &[&ChunkValue]) -> Result<ReduceState, ChunkError> {
         match self {
             Kernel::ReduceMap { spec, offset } => reduce_map(
                 spec.reduction,
@@ -444,79 +513,88 @@ impl Kernel {
                 &spec.input_shape,
                 offset,
             )
-            .map_err(text),
+            .map_err(ChunkError::from),
             Kernel::ReduceCombine(reduction) => {
                 let parts = args
                     .iter()
                     .map(|value| value.state())
                     .collect::<Result<Vec<_>, _>>()?;
-                reduce_combine(*reduction, &parts).map_err(text)
+                reduce_combine(*reduction, &parts).map_err(ChunkError::from)
             }
-            other => Err(format!(
-                "internal error: {} is not a reduction step",
-                other.name()
-            )),
+            other => {
+                Err(format!("internal error: {} is not a reduction step", other.name()).into())
+            }
         }
     }
 
-    fn array_result(&self, args: &[&ChunkValue]) -> Result<ArrayData, String> {
+    fn array_result(&self, args: &[&ChunkValue]) -> Result<ArrayData, ChunkError> {
         match self {
             Kernel::Full { .. }
             | Kernel::Arange { .. }
             | Kernel::Linspace { .. }
             | Kernel::Eye { .. }
             | Kernel::Literal { .. }
-            | Kernel::Random { .. } => self.creation().map_err(text),
-            Kernel::Unary(op) => kernels::unary(*op, arg(args, 0)?).map_err(text),
+            | Kernel::Random { .. } => self.creation().map_err(ChunkError::from),
+            Kernel::Unary(op) => kernels::unary(*op, arg(args, 0)?).map_err(ChunkError::from),
             Kernel::Binary { op, common } => {
-                kernels::binary(*op, *common, arg(args, 0)?, arg(args, 1)?).map_err(text)
+                kernels::binary(*op, *common, arg(args, 0)?, arg(args, 1)?)
+                    .map_err(ChunkError::from)
             }
-            Kernel::Where => {
-                kernels::where_(arg(args, 0)?, arg(args, 1)?, arg(args, 2)?).map_err(text)
-            }
+            Kernel::Where => kernels::where_(arg(args, 0)?, arg(args, 1)?, arg(args, 2)?)
+                .map_err(ChunkError::from),
             Kernel::Cast(dtype) => Ok(kernels::cast(arg(args, 0)?, *dtype)),
-            Kernel::Transpose(axes) => shape::transpose(arg(args, 0)?, axes).map_err(text),
-            Kernel::ExpandDims(axes) => shape::expand_dims(arg(args, 0)?, axes).map_err(text),
-            Kernel::Squeeze(axes) => shape::squeeze(arg(args, 0)?, axes).map_err(text),
-            Kernel::BroadcastTo(to) => shape::broadcast_to(arg(args, 0)?, to).map_err(text),
-            Kernel::Slice(items) => shape::slice(arg(args, 0)?, items).map_err(text),
-            Kernel::Reshape(to) => shape::reshape(arg(args, 0)?, to).map_err(text),
-            Kernel::Alias => one(args)?.array().cloned(),
-            Kernel::CountTrue => select::count_true(arg(args, 0)?).map_err(text),
+            Kernel::Transpose(axes) => {
+                shape::transpose(arg(args, 0)?, axes).map_err(ChunkError::from)
+            }
+            Kernel::ExpandDims(axes) => {
+                shape::expand_dims(arg(args, 0)?, axes).map_err(ChunkError::from)
+            }
+            Kernel::Squeeze(axes) => shape::squeeze(arg(args, 0)?, axes).map_err(ChunkError::from),
+            Kernel::BroadcastTo(to) => {
+                shape::broadcast_to(arg(args, 0)?, to).map_err(ChunkError::from)
+            }
+            Kernel::Slice(items) => shape::slice(arg(args, 0)?, items).map_err(ChunkError::from),
+            Kernel::Reshape(to) => shape::reshape(arg(args, 0)?, to).map_err(ChunkError::from),
+            Kernel::Alias => Ok(one(args)?.array()?.clone()),
+            Kernel::CountTrue => select::count_true(arg(args, 0)?).map_err(ChunkError::from),
             Kernel::Compress { axis, len } => {
-                select::compress(arg(args, 0)?, arg(args, 1)?, *axis, *len).map_err(text)
+                select::compress(arg(args, 0)?, arg(args, 1)?, *axis, *len)
+                    .map_err(ChunkError::from)
             }
             Kernel::IndexBlocks { starts, len } => {
-                select::index_blocks(arg(args, 0)?, starts, *len).map_err(text)
+                select::index_blocks(arg(args, 0)?, starts, *len).map_err(ChunkError::from)
             }
             Kernel::Gather { axis, starts, len } => {
                 let blocks = arrays(args.get(1..).unwrap_or_default())?;
-                select::gather(arg(args, 0)?, &blocks, starts, *axis, *len).map_err(text)
+                select::gather(arg(args, 0)?, &blocks, starts, *axis, *len)
+                    .map_err(ChunkError::from)
             }
             Kernel::Sort {
                 axis,
                 arg: by_index,
                 offset,
-            } => sort::sort(arg(args, 0)?, *axis, *by_index, *offset).map_err(text),
+            } => sort::sort(arg(args, 0)?, *axis, *by_index, *offset).map_err(ChunkError::from),
             Kernel::Bucket {
                 arg: by_index,
                 offset,
-            } => sort::bucket(arg(args, 0)?, arg(args, 1)?, *by_index, *offset).map_err(text),
+            } => sort::bucket(arg(args, 0)?, arg(args, 1)?, *by_index, *offset)
+                .map_err(ChunkError::from),
             Kernel::SearchSorted { right } => {
-                sort::search_sorted(arg(args, 0)?, arg(args, 1)?, *right).map_err(text)
+                sort::search_sorted(arg(args, 0)?, arg(args, 1)?, *right).map_err(ChunkError::from)
             }
             Kernel::MergeSorted { arg: by_index } => {
                 let all = arrays(args)?;
                 if *by_index {
                     let (values, indices) = all.split_at(all.len() / 2);
-                    sort::merge_sorted(values, Some(indices)).map_err(text)
+                    sort::merge_sorted(values, Some(indices)).map_err(ChunkError::from)
                 } else {
-                    sort::merge_sorted(&all, None).map_err(text)
+                    sort::merge_sorted(&all, None).map_err(ChunkError::from)
                 }
             }
             Kernel::BinCounts(binning) => {
                 let weights = args.get(1).map(|w| w.array()).transpose()?;
-                kernels::histogram::bin_counts(binning, arg(args, 0)?, weights).map_err(text)
+                kernels::histogram::bin_counts(binning, arg(args, 0)?, weights)
+                    .map_err(ChunkError::from)
             }
             Kernel::Scatter { axis, start, len } => {
                 let rest = arrays(args.get(1..).unwrap_or_default())?;
@@ -525,7 +603,8 @@ impl Kernel {
                 if rest.len() % 2 != 0 {
                     return Err("internal error: a scatter's index has no values".into());
                 }
-                kernels::scatter::scatter(arg(args, 0)?, &pairs, *axis, *start, *len).map_err(text)
+                kernels::scatter::scatter(arg(args, 0)?, &pairs, *axis, *start, *len)
+                    .map_err(ChunkError::from)
             }
             _ => self.combining(args),
         }
@@ -582,14 +661,16 @@ impl Kernel {
 
     /// Kernels that combine chunks (reduction finish, scans, matmul, assembly);
     /// anything else reaching here is a planner bug.
-    fn combining(&self, args: &[&ChunkValue]) -> Result<ArrayData, String> {
+    fn combining(&self, args: &[&ChunkValue]) -> Result<ArrayData, ChunkError> {
         match self {
             Kernel::ReduceFinish {
                 reduction,
                 keepdims,
-            } => reduce_finish(*reduction, one(args)?.state()?, *keepdims).map_err(text),
+            } => {
+                reduce_finish(*reduction, one(args)?.state()?, *keepdims).map_err(ChunkError::from)
+            }
             Kernel::ScanTotal { op, axis } => {
-                scan::scan_total(*op, arg(args, 0)?, *axis).map_err(text)
+                scan::scan_total(*op, arg(args, 0)?, *axis).map_err(ChunkError::from)
             }
             Kernel::ScanCarry(op) => {
                 let (previous, total) = match args {
@@ -597,7 +678,7 @@ impl Kernel {
                     [previous, total] => (Some(previous.array()?), total.array()?),
                     _ => return Err(arity_error("scan.carry", args.len())),
                 };
-                scan::scan_carry(*op, previous, total).map_err(text)
+                scan::scan_carry(*op, previous, total).map_err(ChunkError::from)
             }
             Kernel::ScanChunk { op, axis } => {
                 let carry = match args {
@@ -605,20 +686,21 @@ impl Kernel {
                     [_, carry] => Some(carry.array()?),
                     _ => return Err(arity_error("scan.chunk", args.len())),
                 };
-                scan::scan_chunk(*op, arg(args, 0)?, *axis, carry).map_err(text)
+                scan::scan_chunk(*op, arg(args, 0)?, *axis, carry).map_err(ChunkError::from)
             }
-            Kernel::MatMulBlock => matmul::matmul_blocks(&arrays(args)?).map_err(text),
-            Kernel::SumBlocks => matmul::add_blocks(&arrays(args)?).map_err(text),
+            Kernel::MatMulBlock => matmul::matmul_blocks(&arrays(args)?).map_err(ChunkError::from),
+            Kernel::SumBlocks => matmul::add_blocks(&arrays(args)?).map_err(ChunkError::from),
             Kernel::Linalg { op, index } => {
-                kernels::linalg::linalg(*op, *index, &arrays(args)?).map_err(text)
+                kernels::linalg::linalg(*op, *index, &arrays(args)?).map_err(ChunkError::from)
             }
             Kernel::Assemble { shape, pieces } => {
-                assemble::assemble(shape, pieces, &arrays(args)?).map_err(text)
+                assemble::assemble(shape, pieces, &arrays(args)?).map_err(ChunkError::from)
             }
             other => Err(format!(
                 "internal error: the {} kernel does not produce data",
                 other.name()
-            )),
+            )
+            .into()),
         }
     }
 }
@@ -627,7 +709,7 @@ impl ChunkKernel for Kernel {
     type Value = ChunkValue;
 
     fn run(&self, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
-        self.compute(args)
+        self.compute(args).map_err(String::from)
     }
 
     /// A save's steps share its writer's state (the temporary file it created),
@@ -682,30 +764,29 @@ const SPILLED_ARRAY: u8 = 0;
 const SPILLED_STATE: u8 = 1;
 const SPILLED_DONE: u8 = 2;
 
-fn text(error: impl std::fmt::Display) -> String {
-    error.to_string()
-}
-
-fn arity_error(kernel: &str, count: usize) -> String {
-    format!("internal error: {kernel} got {count} arguments")
+fn arity_error(kernel: &str, count: usize) -> ChunkError {
+    ChunkError::Internal(format!("internal error: {kernel} got {count} arguments"))
 }
 
 /// Argument `index` as data.
-fn arg<'a>(args: &[&'a ChunkValue], index: usize) -> Result<&'a ArrayData, String> {
-    args.get(index)
+fn arg<'a>(args: &[&'a ChunkValue], index: usize) -> Result<&'a ArrayData, ChunkError> {
+    Ok(args
+        .get(index)
         .ok_or_else(|| format!("internal error: missing argument {index}"))?
-        .array()
+        .array()?)
 }
 
-fn one<'a>(args: &[&'a ChunkValue]) -> Result<&'a ChunkValue, String> {
+fn one<'a>(args: &[&'a ChunkValue]) -> Result<&'a ChunkValue, ChunkError> {
     match args {
         [only] => Ok(only),
         _ => Err(arity_error("a one-argument kernel", args.len())),
     }
 }
 
-fn arrays<'a>(args: &[&'a ChunkValue]) -> Result<Vec<&'a ArrayData>, String> {
-    args.iter().map(|value| value.array()).collect()
+fn arrays<'a>(args: &[&'a ChunkValue]) -> Result<Vec<&'a ArrayData>, ChunkError> {
+    args.iter()
+        .map(|value| value.array().map_err(ChunkError::from))
+        .collect()
 }
 
 /// The values of a literal in the chunk of `shape` at `offset`, in C order.

@@ -14,6 +14,7 @@ pub mod kernels;
 pub mod ops;
 pub mod paths;
 pub mod plan;
+pub mod problems;
 pub mod random;
 pub mod scalar;
 pub mod spill_format;

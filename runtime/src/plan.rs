@@ -4,12 +4,14 @@
 //! runtime never depends on the compiler and the executor never depends on what the
 //! chunk operations are.
 //!
-//! [`Plan::verify`] checks the invariants the executor relies on:
+//! [`Plan::check`] checks the invariants the executor relies on (reporting every
+//! broken one; [`Plan::verify`] gives them as the executor's text):
 //! - every chunk id is below `num_chunks` and is published by exactly one subtask;
 //! - subtasks are in topological order: every input is published by an earlier subtask;
 //! - op arguments refer to existing inputs or to earlier ops of the same subtask;
 //! - every published op index exists, and every requested result is published.
 
+use crate::problems::Problems;
 use smallvec::SmallVec;
 use std::fmt;
 use std::sync::Arc;
@@ -177,53 +179,59 @@ pub enum OpArg {
 }
 
 impl<K> Plan<K> {
-    /// Checks the invariants listed in the module doc; the message names the subtask.
-    pub fn verify(&self) -> Result<(), String> {
+    /// Checks the invariants listed in the module doc, reporting every broken one
+    /// (the first of each subtask, naming it).
+    pub fn check(&self) -> Result<(), Problems> {
+        let mut problems = Problems::default();
         if u32::try_from(self.subtasks.len()).is_err() {
-            return Err(format!("too many subtasks ({})", self.subtasks.len()));
+            problems.graph_wide(format!("too many subtasks ({})", self.subtasks.len()));
+            return problems.into_result();
         }
         let mut published = vec![false; self.num_chunks as usize];
         for (index, subtask) in self.subtasks.iter().enumerate() {
             let id = SubtaskId(index as u32);
-            verify_subtask(id, subtask, &published)?;
-            for &(_, chunk) in &subtask.outputs {
-                let slot = self.chunk_slot(id, chunk, &mut published)?;
-                if *slot {
-                    return Err(format!("{id}: chunk {chunk} is published twice"));
-                }
-                *slot = true;
-            }
+            let checked = verify_subtask(subtask, &published).and_then(|()| {
+                subtask.outputs.iter().try_for_each(|&(_, chunk)| {
+                    let slot = self.chunk_slot(chunk, &mut published)?;
+                    if *slot {
+                        return Err(format!("chunk {chunk} is published twice"));
+                    }
+                    *slot = true;
+                    Ok(())
+                })
+            });
+            problems.check(id, checked);
         }
         for &chunk in &self.results {
             if !published.get(chunk.index()).copied().unwrap_or(false) {
-                return Err(format!("result chunk {chunk} is never published"));
+                problems.graph_wide(format!("result chunk {chunk} is never published"));
             }
         }
-        Ok(())
+        problems.into_result()
+    }
+
+    /// [`Plan::check`]'s problems as text, as the executor reports an invalid plan.
+    pub fn verify(&self) -> Result<(), String> {
+        self.check().map_err(|problems| problems.to_string())
     }
 
     fn chunk_slot<'a>(
         &self,
-        id: SubtaskId,
         chunk: ChunkId,
         published: &'a mut [bool],
     ) -> Result<&'a mut bool, String> {
         let num_chunks = self.num_chunks;
         published
             .get_mut(chunk.index())
-            .ok_or_else(|| format!("{id}: chunk {chunk} is not below num_chunks {num_chunks}"))
+            .ok_or_else(|| format!("chunk {chunk} is not below num_chunks {num_chunks}"))
     }
 }
 
-fn verify_subtask<K>(
-    id: SubtaskId,
-    subtask: &Subtask<K>,
-    published: &[bool],
-) -> Result<(), String> {
+fn verify_subtask<K>(subtask: &Subtask<K>, published: &[bool]) -> Result<(), String> {
     for &chunk in &subtask.inputs {
         if !published.get(chunk.index()).copied().unwrap_or(false) {
             return Err(format!(
-                "{id}: input {chunk} is not published by an earlier subtask"
+                "input {chunk} is not published by an earlier subtask"
             ));
         }
     }
@@ -234,16 +242,14 @@ fn verify_subtask<K>(
                 OpArg::Local(i) => (i as usize) < op_index,
             };
             if !valid {
-                return Err(format!(
-                    "{id}: op {op_index} has an invalid argument {arg:?}"
-                ));
+                return Err(format!("op {op_index} has an invalid argument {arg:?}"));
             }
         }
     }
     for &(op_index, chunk) in &subtask.outputs {
         if op_index as usize >= subtask.ops.len() {
             return Err(format!(
-                "{id}: output {chunk} names op {op_index}, which does not exist"
+                "output {chunk} names op {op_index}, which does not exist"
             ));
         }
     }

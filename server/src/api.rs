@@ -268,7 +268,9 @@ fn submission(
                     "chunk_bytes" => {
                         options.chunk_bytes =
                             match &value {
-                                Value::String(text) => marsc::size::parse_size(text)?,
+                                Value::String(text) => {
+                                    marsc::size::parse_size(text).map_err(|e| e.to_string())?
+                                }
                                 Value::Number(n) => n
                                     .as_u64()
                                     .filter(|&n| n > 0)

@@ -13,17 +13,20 @@
 //!
 //! Layout: [`config`] (what `marsc serve` takes), [`jobs`] (the job table, the
 //! queue and the job threads), [`events`] (the event bus behind the SSE streams),
-//! [`api`] (the routes), [`arrays`] (`.npy` and JSON renderings of result arrays).
+//! [`api`] (the routes), [`arrays`] (`.npy` and JSON renderings of result arrays),
+//! [`error`] (why a server could not start).
 
 pub mod api;
 pub mod arrays;
 pub mod assets;
 pub mod config;
+pub mod error;
 pub mod events;
 pub mod jobs;
 pub mod security;
 
 pub use config::Config;
+pub use error::ServerError;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -38,16 +41,17 @@ pub struct Server {
 
 impl Server {
     /// Checks the configuration's security rules and binds its address.
-    pub fn bind(config: Config) -> Result<Server, String> {
+    pub fn bind(config: Config) -> Result<Server, ServerError> {
         config.validate()?;
-        let listener = std::net::TcpListener::bind(config.bind)
-            .map_err(|error| format!("cannot listen on {}: {error}", config.bind))?;
-        listener
-            .set_nonblocking(true)
-            .map_err(|error| format!("cannot listen on {}: {error}", config.bind))?;
-        let address = listener
-            .local_addr()
-            .map_err(|error| format!("cannot listen on {}: {error}", config.bind))?;
+        let listener = std::net::TcpListener::bind(config.bind).map_err(|error| {
+            ServerError::Io(format!("cannot listen on {}: {error}", config.bind))
+        })?;
+        listener.set_nonblocking(true).map_err(|error| {
+            ServerError::Io(format!("cannot listen on {}: {error}", config.bind))
+        })?;
+        let address = listener.local_addr().map_err(|error| {
+            ServerError::Io(format!("cannot listen on {}: {error}", config.bind))
+        })?;
         Ok(Server {
             listener,
             config: Arc::new(config),
@@ -86,9 +90,10 @@ impl Server {
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
         grace: Duration,
-    ) -> Result<(), String> {
-        let listener = tokio::net::TcpListener::from_std(self.listener)
-            .map_err(|error| format!("cannot listen on {}: {error}", self.address))?;
+    ) -> Result<(), ServerError> {
+        let listener = tokio::net::TcpListener::from_std(self.listener).map_err(|error| {
+            ServerError::Io(format!("cannot listen on {}: {error}", self.address))
+        })?;
         let manager = jobs::Manager::new(Arc::clone(&self.config), self.address);
         let app = api::router(Arc::clone(&manager));
         let served = axum::serve(
@@ -105,12 +110,12 @@ impl Server {
         .await;
         manager.shut_down();
         manager.wait_idle(grace).await;
-        served.map_err(|error| format!("the server stopped: {error}"))
+        served.map_err(|error| ServerError::Stopped(format!("the server stopped: {error}")))
     }
 
     /// Serves on a thread of its own with its own runtime (tests, benchmarks);
     /// the handle stops it.
-    pub fn spawn(self) -> Result<Running, String> {
+    pub fn spawn(self) -> Result<Running, ServerError> {
         let address = self.address;
         let url = self.url();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -118,7 +123,7 @@ impl Server {
             .worker_threads(2)
             .enable_all()
             .build()
-            .map_err(|error| format!("cannot start the runtime: {error}"))?;
+            .map_err(|error| ServerError::Io(format!("cannot start the runtime: {error}")))?;
         let thread = std::thread::Builder::new()
             .name("marsc-serve".to_string())
             .spawn(move || {
@@ -129,7 +134,7 @@ impl Server {
                     Duration::from_secs(10),
                 ))
             })
-            .map_err(|error| format!("cannot start the server thread: {error}"))?;
+            .map_err(|error| ServerError::Io(format!("cannot start the server thread: {error}")))?;
         Ok(Running {
             address,
             url,
@@ -144,7 +149,7 @@ pub struct Running {
     pub address: SocketAddr,
     pub url: String,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<Result<(), String>>>,
+    thread: Option<std::thread::JoinHandle<Result<(), ServerError>>>,
 }
 
 impl Running {
@@ -154,18 +159,18 @@ impl Running {
     }
 
     /// Stops serving, cancels the jobs, and waits for the thread.
-    pub fn stop(mut self) -> Result<(), String> {
+    pub fn stop(mut self) -> Result<(), ServerError> {
         self.stop_now()
     }
 
-    fn stop_now(&mut self) -> Result<(), String> {
+    fn stop_now(&mut self) -> Result<(), ServerError> {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
         match self.thread.take() {
             Some(thread) => thread
                 .join()
-                .map_err(|_| "the server thread panicked".to_string())?,
+                .map_err(|_| ServerError::Stopped("the server thread panicked".to_string()))?,
             None => Ok(()),
         }
     }

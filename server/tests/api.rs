@@ -563,7 +563,7 @@ fn binding_beyond_loopback_needs_a_token() {
         token: None,
         ..Config::default()
     };
-    let refused = Server::bind(open).err().expect("refused");
+    let refused = Server::bind(open).err().expect("refused").to_string();
     assert!(refused.contains("without a token"), "{refused}");
     let short = Config {
         token: Some("short".into()),

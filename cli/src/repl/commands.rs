@@ -6,6 +6,7 @@ use clap::ValueEnum;
 use marsc::driver::{subtask_graph, tile_graph, Stage};
 use marsc::session::{tile_error, Session};
 use marsc::tileable::prune::prune;
+use std::fmt;
 
 pub const HELP: &str = "\
 Enter statements of a .mt script; an expression shows its value.
@@ -29,9 +30,34 @@ pub enum Next {
     Quit,
 }
 
+/// Why a command failed; its text is what stderr shows, rendered already (with its
+/// `error: ` and final newline).
+#[derive(Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// An unknown command, or arguments it does not take.
+    Usage(String),
+    /// The expression of `:emit` did not compile or tile (its diagnostics, or the
+    /// pass's error, rendered).
+    Compile(String),
+    /// A stage `:emit` cannot show in the REPL.
+    NotSupported(String),
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Usage(text)
+            | CommandError::Compile(text)
+            | CommandError::NotSupported(text) => f.write_str(text),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
 /// Runs the command `line` (starting with `:`); `Ok` text goes to stdout, `Err` to
 /// stderr.
-pub fn command(session: &mut Session, line: &str) -> (Next, Result<String, String>) {
+pub fn command(session: &mut Session, line: &str) -> (Next, Result<String, CommandError>) {
     let line = line.trim();
     let (name, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
@@ -45,14 +71,14 @@ pub fn command(session: &mut Session, line: &str) -> (Next, Result<String, Strin
         }
         ":workers" => workers(session, rest),
         ":emit" => emit(session, rest),
-        _ => Err(format!(
+        _ => Err(CommandError::Usage(format!(
             "error: unknown command `{name}`; `:help` lists the commands\n"
-        )),
+        ))),
     };
     (Next::Continue, result)
 }
 
-fn workers(session: &mut Session, rest: &str) -> Result<String, String> {
+fn workers(session: &mut Session, rest: &str) -> Result<String, CommandError> {
     if rest.is_empty() {
         return Ok(format!("{} workers\n", session.run_options.workers));
     }
@@ -61,15 +87,19 @@ fn workers(session: &mut Session, rest: &str) -> Result<String, String> {
             session.run_options.workers = count;
             Ok(format!("{count} workers\n"))
         }
-        _ => Err(format!(
+        _ => Err(CommandError::Usage(format!(
             "error: `{rest}` is not a number of workers (1 to 1024)\n"
-        )),
+        ))),
     }
 }
 
 /// `:emit STAGE EXPR`: the dump of EXPR's program, as `--emit` prints it.
-fn emit(session: &mut Session, rest: &str) -> Result<String, String> {
-    let usage = || "error: usage: :emit STAGE EXPR (STAGE: ast, tileable, chunk, subtask)\n";
+fn emit(session: &mut Session, rest: &str) -> Result<String, CommandError> {
+    let usage = || {
+        CommandError::Usage(
+            "error: usage: :emit STAGE EXPR (STAGE: ast, tileable, chunk, subtask)\n".to_string(),
+        )
+    };
     let (stage_name, expr) = rest.split_once(char::is_whitespace).ok_or_else(usage)?;
     let stage: Stage = StageArg::from_str(stage_name, true)
         .map_err(|_| usage())?
@@ -80,13 +110,15 @@ fn emit(session: &mut Session, rest: &str) -> Result<String, String> {
         let (module, diagnostics) = marsc_grammar::parse(&text);
         if !diagnostics.is_empty() {
             // The full pipeline renders them.
-            session.lower_trial(expr).map_err(|error| error.render())?;
+            session
+                .lower_trial(expr)
+                .map_err(|error| CommandError::Compile(error.render()))?;
         }
         return Ok(marsc_grammar::dump_ast(&module, &text));
     }
     let (text, lowered) = session
         .lower_trial(expr)
-        .map_err(|error| error.render())?
+        .map_err(|error| CommandError::Compile(error.render()))?
         .ok_or_else(usage)?;
     let mut graph = lowered.lowering.graph;
     // Drop the session's tensor handles: the dump shows what EXPR alone needs.
@@ -95,16 +127,16 @@ fn emit(session: &mut Session, rest: &str) -> Result<String, String> {
     if stage == Stage::Tileable {
         return Ok(graph.with_source(&text).to_string());
     }
-    let chunks = tile_graph(&graph).map_err(tile_error)?;
+    let chunks = tile_graph(&graph).map_err(|error| CommandError::Compile(tile_error(error)))?;
     match stage {
         Stage::Chunk => Ok(chunks.to_string()),
         Stage::Subtask => {
             let subtasks = subtask_graph(&chunks, &session.options)
-                .map_err(tile_error)?;
+                .map_err(|error| CommandError::Compile(tile_error(error)))?;
             Ok(subtasks.with_chunks(&chunks).to_string())
         }
-        _ => Err(format!(
+        _ => Err(CommandError::NotSupported(format!(
             "error: not supported yet: `:emit {stage_name}` in the REPL (try ast, tileable, chunk or subtask)\n"
-        )),
+        ))),
     }
 }

@@ -54,7 +54,8 @@ fn handle(session: &mut Session, input: &str) -> Next {
     // A compiler bug must not end the session (the panic hook has printed it).
     let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
         if input.trim_start().starts_with(':') {
-            command(session, input)
+            let (next, result) = command(session, input);
+            (next, result.map_err(|error| error.to_string()))
         } else {
             // This input's own token: a Ctrl-C from now on cancels it, and one pressed
             // before it (while nothing ran) cancelled only an earlier one.

@@ -7,6 +7,7 @@
 //! [`ChunkOp::Corners`]: super::ChunkOp::Corners
 
 use super::{ChunkGraph, ChunkId, Layout};
+use crate::error::Violation;
 use marsc_runtime::format::{is_summarized, shown_ranges};
 use std::ops::Range;
 
@@ -88,7 +89,7 @@ pub fn corner_pieces(layout: &Layout) -> Vec<CornerPiece> {
 
 /// Checks a [`ChunkOp::Corners`] chunk: one chunk of the corners' shape reading,
 /// piece by piece, the chunks [`corner_pieces`] names.
-pub fn verify_corners(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
+pub fn verify_corners(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), Violation> {
     let step = graph.step_of(chunk);
     let [whole] = step.inputs.as_slice() else {
         return Err("corners read exactly one tensor".into());
@@ -101,7 +102,8 @@ pub fn verify_corners(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> 
             "corners of shape {:?} in {} chunks, expected one chunk of {expected_shape:?}",
             step.layout.shape(),
             step.num_chunks
-        ));
+        )
+        .into());
     }
     let expected: Vec<ChunkId> = corner_pieces(&whole.layout)
         .iter()

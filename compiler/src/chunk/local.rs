@@ -3,6 +3,7 @@
 //! chunk, and the input regions an assembled (rechunked) chunk is made of.
 
 use super::{ChunkGraph, ChunkId, ChunkOp};
+use crate::error::Violation;
 use crate::tileable::IndexItem;
 use std::ops::Range;
 
@@ -31,12 +32,12 @@ pub struct Piece {
 impl ChunkGraph {
     /// The local index items of a `Slice` chunk, or an error naming what is wrong
     /// (the op is not a slice, or an item leaves its input chunk: a tiler bug).
-    pub fn slice_items(&self, id: ChunkId) -> Result<Vec<LocalIndexItem>, String> {
+    pub fn slice_items(&self, id: ChunkId) -> Result<Vec<LocalIndexItem>, Violation> {
         let ChunkOp::Slice { items } = &self.step_of(id).op else {
-            return Err(format!("{id} is not a slice chunk"));
+            return Err(format!("{id} is not a slice chunk").into());
         };
         let [input] = self.inputs(id) else {
-            return Err(format!("slice chunk {id} must have one input"));
+            return Err(format!("slice chunk {id} must have one input").into());
         };
         let out_offset = self.chunk_offset(id);
         let out_shape = self.chunk_shape(id);
@@ -50,12 +51,13 @@ impl ChunkGraph {
                     let (Some(&start), Some(&len)) =
                         (in_offset.get(in_axis), in_shape.get(in_axis))
                     else {
-                        return Err(format!("slice chunk {id}: too many index items"));
+                        return Err(format!("slice chunk {id}: too many index items").into());
                     };
                     if position < start || position >= start + len {
                         return Err(format!(
                             "slice chunk {id}: index {position} is outside its input chunk {input}"
-                        ));
+                        )
+                        .into());
                     }
                     local.push(LocalIndexItem::Index(position - start));
                     in_axis += 1;
@@ -64,12 +66,12 @@ impl ChunkGraph {
                     let (Some(&in_start), Some(&in_len)) =
                         (in_offset.get(in_axis), in_shape.get(in_axis))
                     else {
-                        return Err(format!("slice chunk {id}: too many index items"));
+                        return Err(format!("slice chunk {id}: too many index items").into());
                     };
                     let (Some(&first), Some(&len)) =
                         (out_offset.get(out_axis), out_shape.get(out_axis))
                     else {
-                        return Err(format!("slice chunk {id}: shape has too few axes"));
+                        return Err(format!("slice chunk {id}: shape has too few axes").into());
                     };
                     local.push(local_range(start, step, first, len, in_start, in_len).ok_or_else(
                         || format!("slice chunk {id}: axis {in_axis} leaves its input chunk {input}"),

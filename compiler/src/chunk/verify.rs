@@ -20,71 +20,78 @@
 //!    recorded tileable step exists.
 
 use super::{key, ChunkGraph, ChunkId, ChunkOp, ChunkOutput, LocalIndexItem, PrintItem, StepId};
-use crate::error::Problems;
+use crate::error::{Problems, Violation};
 use crate::ops::reduction::StageChunk;
 use crate::ops::shapes::{expect_shape, without};
 
-/// Checks every invariant listed in the module doc.
-pub fn verify(graph: &ChunkGraph) -> Result<(), String> {
+/// Checks every invariant listed in the module doc, reporting every broken one: the
+/// steps' first, then (when the steps' structure holds, so every chunk can be looked
+/// at) the chunks' and the outputs'.
+pub fn verify(graph: &ChunkGraph) -> Result<(), Problems> {
+    let mut problems = Problems::default();
     let mut expected_first = 0u32;
     for id in graph.step_ids() {
-        verify_step(graph, id, expected_first)?;
+        problems.check(id, verify_step(graph, id, expected_first));
         expected_first += graph.step(id).num_chunks;
     }
     if expected_first as usize != graph.num_chunks() {
-        return Err(format!(
+        problems.graph_wide(format!(
             "steps own {expected_first} chunks but the graph has {}",
             graph.num_chunks()
         ));
     }
-    // The steps' structure holds, so every chunk can be looked at: report them all.
-    let mut problems = Problems::default();
-    for chunk in graph.chunk_ids() {
-        problems.check(verify_chunk(graph, chunk).map_err(|message| format!("{chunk}: {message}")));
+    if !problems.is_empty() {
+        return problems.into_result();
     }
-    problems.check(verify_outputs(graph));
+    for chunk in graph.chunk_ids() {
+        problems.check(chunk, verify_chunk(graph, chunk));
+    }
+    if let Err(problem) = verify_outputs(graph) {
+        problems.graph_wide(problem.0);
+    }
     problems.into_result()
 }
 
-fn verify_step(graph: &ChunkGraph, id: StepId, expected_first: u32) -> Result<(), String> {
+fn verify_step(graph: &ChunkGraph, id: StepId, expected_first: u32) -> Result<(), Violation> {
     let step = graph.step(id);
     for (axis, splits) in step.layout.nsplits().iter().enumerate() {
         let empty_axis = splits == &[0];
         if splits.is_empty() || (!empty_axis && splits.contains(&0)) {
-            return Err(format!("{id}: axis {axis} has splits {splits:?}"));
+            return Err(format!("axis {axis} has splits {splits:?}").into());
         }
     }
     if step.layout.num_chunks() != step.num_chunks as u128 {
         return Err(format!(
-            "{id}: grid {:?} needs {} chunks but the step has {}",
+            "grid {:?} needs {} chunks but the step has {}",
             step.layout.grid(),
             step.layout.num_chunks(),
             step.num_chunks
-        ));
+        )
+        .into());
     }
     if step.first_chunk.0 != expected_first {
-        return Err(format!("{id}: chunks are not contiguous"));
+        return Err("chunks are not contiguous".into());
     }
     for (index, chunk) in step.chunk_ids().enumerate() {
         let node = graph.chunk(chunk);
         if node.step != id || node.index as usize != index {
-            return Err(format!("{id}: {chunk} is not its chunk {index}"));
+            return Err(format!("{chunk} is not its chunk {index}").into());
         }
     }
     if let Some(input) = step.inputs.iter().find(|&&input| input >= id) {
-        return Err(format!("{id}: input step {input} does not precede it"));
+        return Err(format!("input step {input} does not precede it").into());
     }
     let input_keys: Vec<u64> = step.inputs.iter().map(|&s| graph.step(s).key).collect();
     // A cached tensor's key is the one its chunks were computed under.
     let expected = (step.op.own_key())
         .unwrap_or_else(|| key::step_key(&step.op, step.dtype, &step.layout, &input_keys));
     if expected != step.key {
-        return Err(format!("{id}: key does not match its contents"));
+        return Err("key does not match its contents".into());
     }
     Ok(())
 }
 
-fn verify_chunk(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
+fn verify_chunk(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), Violation> {
     let step = graph.step_of(chunk);
     let inputs = graph.inputs(chunk);
     let (low, high) = step.op.arity();
@@ -93,23 +100,24 @@ fn verify_chunk(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
             "{} takes {low}..={high} inputs, has {}",
             step.op.name(),
             inputs.len()
-        ));
+        )
+        .into());
     }
     for &input in inputs {
         if input >= chunk {
-            return Err(format!("input {input} does not precede it"));
+            return Err(format!("input {input} does not precede it").into());
         }
         let input_step = graph.chunk(input).step;
         // A scan's carries form a chain inside their own step.
         let own_chain = step.op.reads_own_step() && graph.step(input_step) == step;
         if !step.inputs.contains(&input_step) && !own_chain {
-            return Err(format!("input {input} is not from an input step"));
+            return Err(format!("input {input} is not from an input step").into());
         }
     }
     verify_shapes(graph, chunk)
 }
 
-fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
+fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), Violation> {
     let step = graph.step_of(chunk);
     let inputs = graph.inputs(chunk);
     let out = graph.data_shape(chunk);
@@ -122,15 +130,14 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
         ChunkOp::SumBlocks { .. } => {
             (0..inputs.len()).try_for_each(|i| expect_shape(&shape(i), &out, "part"))
         }
-        ChunkOp::MatMulBlock { .. } if !inputs.len().is_multiple_of(2) => Err(format!(
-            "matmul.block takes pairs, has {} inputs",
-            inputs.len()
-        )),
+        ChunkOp::MatMulBlock { .. } if !inputs.len().is_multiple_of(2) => {
+            Err(format!("matmul.block takes pairs, has {} inputs", inputs.len()).into())
+        }
         ChunkOp::MatMulBlock { .. } => (0..inputs.len()).step_by(2).try_for_each(|i| {
             let (a, b) = (shape(i), shape(i + 1));
             match (a.as_slice(), b.as_slice(), out.as_slice()) {
                 ([r, k1], [k2, c], [ro, co]) if k1 == k2 && r == ro && c == co => Ok(()),
-                _ => Err(format!("block shapes {a:?} @ {b:?} do not give {out:?}")),
+                _ => Err(format!("block shapes {a:?} @ {b:?} do not give {out:?}").into()),
             }
         }),
         ChunkOp::Transpose { axes } => {
@@ -168,7 +175,7 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
             if from == to {
                 Ok(())
             } else {
-                Err(format!("reshape of {from} elements into {to}"))
+                Err(format!("reshape of {from} elements into {to}").into())
             }
         }
         ChunkOp::Alias => expect_shape(&shape(0), &out, "alias"),
@@ -190,9 +197,7 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
             let idx = shape(0);
             let mut expected = shape(1);
             if idx.len() != 1 || expected.len() <= *axis {
-                return Err(format!(
-                    "gather of {expected:?} by an index of shape {idx:?}"
-                ));
+                return Err(format!("gather of {expected:?} by an index of shape {idx:?}").into());
             }
             expected[*axis] = idx[0];
             expect_shape(&expected, &out, "gathered")
@@ -203,9 +208,7 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
             let k = mask.len();
             let mut expected = x.clone();
             if k == 0 || axis + k > x.len() || x[*axis..axis + k] != mask[..] {
-                return Err(format!(
-                    "mask {mask:?} does not cover axes {axis}.. of {x:?}"
-                ));
+                return Err(format!("mask {mask:?} does not cover axes {axis}.. of {x:?}").into());
             }
             expected.splice(axis..&(axis + k), [out.get(*axis).copied().unwrap_or(0)]);
             expect_shape(&expected, &out, "selection")
@@ -266,15 +269,15 @@ impl StageChunk for InGraph<'_> {
     }
 }
 
-fn expect_ones(shape: &[usize], axes: &[usize]) -> Result<(), String> {
+fn expect_ones(shape: &[usize], axes: &[usize]) -> Result<(), Violation> {
     if axes.iter().all(|&a| shape.get(a) == Some(&1)) {
         Ok(())
     } else {
-        Err(format!("axes {axes:?} of {shape:?} are not all length 1"))
+        Err(format!("axes {axes:?} of {shape:?} are not all length 1").into())
     }
 }
 
-fn broadcastable(from: &[usize], to: &[usize]) -> Result<(), String> {
+fn broadcastable(from: &[usize], to: &[usize]) -> Result<(), Violation> {
     let fits = from.len() <= to.len()
         && from
             .iter()
@@ -284,13 +287,17 @@ fn broadcastable(from: &[usize], to: &[usize]) -> Result<(), String> {
     if fits {
         Ok(())
     } else {
-        Err(format!("{from:?} does not broadcast to {to:?}"))
+        Err(format!("{from:?} does not broadcast to {to:?}").into())
     }
 }
 
 /// An element-wise input covers the output chunk's region: same length and offset on
 /// every axis where its tensor is not broadcast (length 1 against a longer axis).
-fn aligned_elementwise(graph: &ChunkGraph, input: ChunkId, chunk: ChunkId) -> Result<(), String> {
+fn aligned_elementwise(
+    graph: &ChunkGraph,
+    input: ChunkId,
+    chunk: ChunkId,
+) -> Result<(), Violation> {
     let (in_shape, out_shape) = (graph.data_shape(input), graph.data_shape(chunk));
     broadcastable(&in_shape, &out_shape)?;
     let in_tensor = graph.step_of(input).layout.shape().to_vec();
@@ -303,10 +310,7 @@ fn aligned_elementwise(graph: &ChunkGraph, input: ChunkId, chunk: ChunkId) -> Re
             && (in_shape[axis] != out_shape[axis + shift]
                 || in_offset[axis] != out_offset[axis + shift])
         {
-            return Err(format!(
-                "input {input} is not aligned on axis {}",
-                axis + shift
-            ));
+            return Err(format!("input {input} is not aligned on axis {}", axis + shift).into());
         }
     }
     Ok(())
@@ -314,7 +318,7 @@ fn aligned_elementwise(graph: &ChunkGraph, input: ChunkId, chunk: ChunkId) -> Re
 
 /// The pieces of an assembled chunk cover it exactly: distinct input chunks of one
 /// step, exactly those that overlap it, their overlaps adding up to its volume.
-fn exact_cover(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
+fn exact_cover(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), Violation> {
     let inputs = graph.inputs(chunk);
     let source = graph.chunk(inputs[0]).step;
     if inputs.iter().any(|&i| graph.chunk(i).step != source)
@@ -345,12 +349,13 @@ fn exact_cover(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), String> {
         return Err(format!(
             "{} pieces covering {covered} of {volume} elements ({overlapping} chunks overlap)",
             inputs.len()
-        ));
+        )
+        .into());
     }
     Ok(())
 }
 
-fn verify_outputs(graph: &ChunkGraph) -> Result<(), String> {
+fn verify_outputs(graph: &ChunkGraph) -> Result<(), Violation> {
     let exists = |step: StepId| step.index() < graph.steps().len();
     for output in &graph.outputs {
         match output {
@@ -362,12 +367,12 @@ fn verify_outputs(graph: &ChunkGraph) -> Result<(), String> {
                             || graph.step(*corners).op != ChunkOp::Corners
                             || graph.step(*corners).inputs != [*whole]
                         {
-                            return Err(format!("{corners} is not the corners of {whole}"));
+                            return Err(format!("{corners} is not the corners of {whole}").into());
                         }
                     }
                     if let Some(step) = item.printed_step() {
                         if !exists(step) {
-                            return Err(format!("print of missing step {step}"));
+                            return Err(format!("print of missing step {step}").into());
                         }
                     }
                 }
@@ -375,13 +380,13 @@ fn verify_outputs(graph: &ChunkGraph) -> Result<(), String> {
             ChunkOutput::Save { commit, .. } => {
                 if !exists(*commit) || !matches!(graph.step(*commit).op, ChunkOp::SaveCommit { .. })
                 {
-                    return Err(format!("save of {commit}, which is not a commit step"));
+                    return Err(format!("save of {commit}, which is not a commit step").into());
                 }
             }
         }
     }
     match graph.tileable_steps.iter().flatten().find(|s| !exists(**s)) {
-        Some(step) => Err(format!("a tileable maps to missing step {step}")),
+        Some(step) => Err(format!("a tileable maps to missing step {step}").into()),
         None => Ok(()),
     }
 }

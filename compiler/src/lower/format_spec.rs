@@ -5,6 +5,7 @@
 //! scalar formats as the Python `int` or `float` it converts to (NumPy's own rule).
 
 use super::pyfmt::float_repr;
+use std::fmt;
 
 /// A Python value `format` shows.
 #[derive(Clone, Copy, Debug)]
@@ -39,8 +40,49 @@ struct Spec {
     kind: Option<char>,
 }
 
+/// Why a value cannot be formatted with a spec; the text is what the user reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum FormatError {
+    /// Python's `ValueError` for the spec (an invalid specifier, an option the
+    /// type does not take).
+    Invalid(String),
+    /// A spec Python takes that marsc does not format yet.
+    NotSupported(String),
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::Invalid(message) | FormatError::NotSupported(message) => {
+                f.write_str(message)
+            }
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+impl From<String> for FormatError {
+    fn from(message: String) -> FormatError {
+        FormatError::Invalid(message)
+    }
+}
+
+impl From<&str> for FormatError {
+    fn from(message: &str) -> FormatError {
+        FormatError::Invalid(message.to_string())
+    }
+}
+
+/// The message, as a diagnostic takes it.
+impl From<FormatError> for String {
+    fn from(error: FormatError) -> String {
+        error.to_string()
+    }
+}
+
 /// `format(value, spec)`, or Python's error message.
-pub(crate) fn format_value(value: Formattable, spec: &str) -> Result<String, String> {
+pub(crate) fn format_value(value: Formattable, spec: &str) -> Result<String, FormatError> {
     if spec.is_empty() {
         return Ok(match value {
             Formattable::Int(v) => v.to_string(),
@@ -63,7 +105,7 @@ fn invalid(spec: &str, type_name: &str) -> String {
     format!("Invalid format specifier '{spec}' for object of type '{type_name}'")
 }
 
-fn parse(spec: &str, type_name: &str) -> Result<Spec, String> {
+fn parse(spec: &str, type_name: &str) -> Result<Spec, FormatError> {
     let chars: Vec<char> = spec.chars().collect();
     let mut out = Spec::default();
     let mut i = 0;
@@ -114,7 +156,7 @@ fn parse(spec: &str, type_name: &str) -> Result<Spec, String> {
     match chars.len() - i {
         0 => {}
         1 => out.kind = Some(chars[i]),
-        _ => return Err(invalid(spec, type_name)),
+        _ => return Err(invalid(spec, type_name).into()),
     }
     if out.zero && out.align.is_none() {
         out.fill.get_or_insert('0');
@@ -127,9 +169,9 @@ fn unknown(kind: char, type_name: &str) -> String {
     format!("Unknown format code '{kind}' for object of type '{type_name}'")
 }
 
-fn format_str(s: &str, spec: &Spec) -> Result<String, String> {
+fn format_str(s: &str, spec: &Spec) -> Result<String, FormatError> {
     if let Some(kind) = spec.kind.filter(|&k| k != 's') {
-        return Err(unknown(kind, "str"));
+        return Err(unknown(kind, "str").into());
     }
     if spec.sign.is_some() {
         return Err("Sign not allowed in string format specifier".into());
@@ -150,7 +192,7 @@ fn format_str(s: &str, spec: &Spec) -> Result<String, String> {
     Ok(pad("", &body, spec, '<'))
 }
 
-fn format_int(v: i64, spec: &Spec, type_name: &str) -> Result<String, String> {
+fn format_int(v: i64, spec: &Spec, type_name: &str) -> Result<String, FormatError> {
     let kind = spec.kind.unwrap_or('d');
     if matches!(kind, 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%') {
         return format_float(v as f64, spec);
@@ -172,13 +214,13 @@ fn format_int(v: i64, spec: &Spec, type_name: &str) -> Result<String, String> {
                 .ok_or("%c arg not in range(0x110000)")?;
             return Ok(pad("", &c.to_string(), spec, '<'));
         }
-        other => return Err(unknown(other, type_name)),
+        other => return Err(unknown(other, type_name).into()),
     };
     let digits = match spec.grouping {
         Some(separator) => {
             let every = if kind == 'd' || kind == 'n' { 3 } else { 4 };
             if separator == ',' && every == 4 {
-                return Err(format!("Cannot specify ',' with '{kind}'."));
+                return Err(format!("Cannot specify ',' with '{kind}'.").into());
             }
             group(&digits, separator, every)
         }
@@ -190,7 +232,7 @@ fn format_int(v: i64, spec: &Spec, type_name: &str) -> Result<String, String> {
     Ok(pad(&format!("{sign}{prefix}"), &digits, spec, '>'))
 }
 
-fn format_float(v: f64, spec: &Spec) -> Result<String, String> {
+fn format_float(v: f64, spec: &Spec) -> Result<String, FormatError> {
     let kind = spec.kind;
     let negative = v.is_sign_negative() && !v.is_nan();
     let magnitude = v.abs();
@@ -223,7 +265,7 @@ fn format_float(v: f64, spec: &Spec) -> Result<String, String> {
                 )
             }
             Some('n') => general(magnitude, spec.precision.unwrap_or(6).max(1), false, false),
-            Some(other) => return Err(unknown(other, "float")),
+            Some(other) => return Err(unknown(other, "float").into()),
         }
     };
     if upper {
@@ -241,9 +283,11 @@ fn format_float(v: f64, spec: &Spec) -> Result<String, String> {
 
 /// Zero padding with a grouping option puts separators in the padding too; marsc
 /// does not, so it refuses rather than print something else.
-fn zero_grouping_check(spec: &Spec) -> Result<(), String> {
+fn zero_grouping_check(spec: &Spec) -> Result<(), FormatError> {
     if spec.grouping.is_some() && spec.fill == Some('0') && spec.align == Some('=') {
-        return Err("not supported yet: zero padding with a grouping option".into());
+        return Err(FormatError::NotSupported(
+            "not supported yet: zero padding with a grouping option".into(),
+        ));
     }
     Ok(())
 }
@@ -419,23 +463,25 @@ mod tests {
     fn errors_as_python_reports_them() {
         assert_eq!(
             format_value(Float(1.0), "d").unwrap_err(),
-            "Unknown format code 'd' for object of type 'float'"
+            FormatError::Invalid("Unknown format code 'd' for object of type 'float'".into())
         );
         assert_eq!(
             format_value(Int(1), ".2d").unwrap_err(),
-            "Precision not allowed in integer format specifier"
+            FormatError::Invalid("Precision not allowed in integer format specifier".into())
         );
         assert_eq!(
             format_value(Str("a"), "+").unwrap_err(),
-            "Sign not allowed in string format specifier"
+            FormatError::Invalid("Sign not allowed in string format specifier".into())
         );
         assert_eq!(
             format_value(Float(1.0), ".2ff").unwrap_err(),
-            "Invalid format specifier '.2ff' for object of type 'float'"
+            FormatError::Invalid(
+                "Invalid format specifier '.2ff' for object of type 'float'".into()
+            )
         );
         assert_eq!(
             format_value(Float(1.0), ".").unwrap_err(),
-            "Format specifier missing precision"
+            FormatError::Invalid("Format specifier missing precision".into())
         );
     }
 }

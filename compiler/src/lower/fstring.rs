@@ -56,7 +56,7 @@ impl Lowerer<'_> {
         spec: &str,
         span: Span,
     ) -> LowerResult<Option<String>> {
-        let formatted = |result: Result<String, String>| {
+        let formatted = |result: Result<String, super::format_spec::FormatError>| {
             result
                 .map(Some)
                 .map_err(|message| Diagnostic::error(message, span))

@@ -17,6 +17,7 @@
 //!   [`ChunkSite`].
 
 use super::{expect_dtype, FusionClass};
+use crate::error::{InternalError, Violation};
 use marsc_runtime::chunk_kernel::{Kernel, LiteralSpec, LoadSpec, RandomSpec};
 use marsc_runtime::kernels::cast_scalar;
 use marsc_runtime::plan::ChunkId;
@@ -224,20 +225,19 @@ impl Creation {
 
     /// Checks a node of this op against its `shape` and `dtype` (the TileableGraph
     /// verifier's rules: shape first, then dtype).
-    pub fn verify(&self, shape: &[usize], dtype: DType) -> Result<(), String> {
+    pub fn verify(&self, shape: &[usize], dtype: DType) -> Result<(), Violation> {
         match self {
             Creation::Arange { .. } if shape.len() != 1 => return Err("arange is not 1-D".into()),
             Creation::Linspace { num, .. } if shape != [*num] => {
-                return Err(format!("shape {shape:?}, expected {:?}", [*num]))
+                return Err(format!("shape {shape:?}, expected {:?}", [*num]).into())
             }
             Creation::Eye { .. } if shape.len() != 2 => return Err("eye is not 2-D".into()),
             Creation::Literal(values) => {
                 let size: usize = shape.iter().product();
                 if values.len() != size {
-                    return Err(format!(
-                        "{} literal values for {size} elements",
-                        values.len()
-                    ));
+                    return Err(
+                        format!("{} literal values for {size} elements", values.len()).into(),
+                    );
                 }
             }
             _ => {}
@@ -282,7 +282,7 @@ impl Creation {
     /// planner's `plan/kernel.rs` asks once per chunk); an internal error for a
     /// cached tensor (its chunks are handed in, never computed) or an `eye` chunk
     /// that is not 2-D.
-    pub fn chunk_kernel(&self, site: &mut dyn ChunkSite) -> Result<Kernel, String> {
+    pub fn chunk_kernel(&self, site: &mut dyn ChunkSite) -> Result<Kernel, InternalError> {
         let dtype = site.dtype();
         Ok(match self {
             Creation::Full(value) => Kernel::Full {
@@ -326,9 +326,9 @@ impl Creation {
                         dtype,
                     },
                     _ => {
-                        return Err(format!(
-                            "internal error: eye chunk {} is not 2-D",
-                            site.chunk()
+                        return Err(InternalError::new(
+                            "plan",
+                            format!("internal error: eye chunk {} is not 2-D", site.chunk()),
                         ))
                     }
                 }
@@ -381,9 +381,12 @@ impl Creation {
                 }
             }
             Creation::Cached { .. } => {
-                return Err(format!(
-                    "chunk {} of a cached tensor is not in the session's cache",
-                    site.chunk().0
+                return Err(InternalError::new(
+                    "plan",
+                    format!(
+                        "chunk {} of a cached tensor is not in the session's cache",
+                        site.chunk().0
+                    ),
                 ))
             }
         })
@@ -712,11 +715,17 @@ mod tests {
         );
         assert_eq!(
             Creation::Eye { k: 0 }.chunk_kernel(&mut line),
-            Err("internal error: eye chunk c7 is not 2-D".into())
+            Err(InternalError::new(
+                "plan",
+                "internal error: eye chunk c7 is not 2-D"
+            ))
         );
         assert_eq!(
             Creation::Cached { key: 1 }.chunk_kernel(&mut line),
-            Err("chunk 7 of a cached tensor is not in the session's cache".into())
+            Err(InternalError::new(
+                "plan",
+                "chunk 7 of a cached tensor is not in the session's cache"
+            ))
         );
     }
 

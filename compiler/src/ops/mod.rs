@@ -38,6 +38,7 @@ pub use creation::Creation;
 pub use reduction::{ReductionOp, ReductionStage};
 pub use sort::{SortOp, SortStage};
 
+use crate::error::Violation;
 use marsc_runtime::DType;
 
 /// How an op's chunks take part in fusion (`fuse/rules.rs`): whether a producer
@@ -81,11 +82,11 @@ pub struct TensorView<'a> {
 
 /// `Ok` when a dtype is the one expected, else the verifiers' message
 /// (`the result is int32, expected int64`).
-pub(crate) fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result<(), String> {
+pub(crate) fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result<(), Violation> {
     if actual == expected {
         Ok(())
     } else {
-        Err(format!("{what} is {actual}, expected {expected}"))
+        Err(format!("{what} is {actual}, expected {expected}").into())
     }
 }
 

@@ -32,6 +32,7 @@
 use super::shapes::{expect_shape, with_ones, without};
 use super::text::{list_text, python_bool, shape_text};
 use super::{expect_dtype, FusionClass, TensorView};
+use crate::error::{InternalError, Violation};
 use marsc_runtime::chunk_kernel::{Kernel, ReduceSpec};
 use marsc_runtime::kernels::reduce::reads_chunk_offset;
 use marsc_runtime::ops::{ReduceOp, Reduction, ScanOp};
@@ -118,16 +119,16 @@ impl ReductionOp {
     /// Checks a node of this op against its one input (the TileableGraph
     /// verifier's rules, which has checked the number of inputs: shape first, then
     /// dtype).
-    pub fn verify(&self, node: TensorView, inputs: &[TensorView]) -> Result<(), String> {
+    pub fn verify(&self, node: TensorView, inputs: &[TensorView]) -> Result<(), Violation> {
         let (input_shape, input_dtype) = (inputs[0].shape, inputs[0].dtype);
         let (shape, dtype) = (node.shape, node.dtype);
         let expected = match self {
             ReductionOp::Reduce { axes, keepdims, .. } => {
                 let in_range = axes.iter().all(|&a| a < input_shape.len());
                 if axes.windows(2).any(|w| w[0] >= w[1]) || !in_range {
-                    return Err(format!(
-                        "reduction axes {axes:?} not sorted, unique and in range"
-                    ));
+                    return Err(
+                        format!("reduction axes {axes:?} not sorted, unique and in range").into(),
+                    );
                 }
                 if *keepdims {
                     with_ones(input_shape, axes)
@@ -137,13 +138,13 @@ impl ReductionOp {
             }
             ReductionOp::Scan { axis, .. } => {
                 if *axis >= input_shape.len() {
-                    return Err(format!("scan axis {axis} out of range"));
+                    return Err(format!("scan axis {axis} out of range").into());
                 }
                 input_shape.to_vec()
             }
         };
         if shape != expected {
-            return Err(format!("shape {shape:?}, expected {expected:?}"));
+            return Err(format!("shape {shape:?}, expected {expected:?}").into());
         }
         let result = match self {
             ReductionOp::Reduce { reduction, .. } => reduction.op.result_dtype(input_dtype),
@@ -291,7 +292,7 @@ impl ReductionStage {
     /// shape rules): a state keeps the reduced axes as length 1 and the kept axes'
     /// offsets, merged parts and carries have the chunk's shape, a result drops the
     /// reduced axes unless `keepdims`.
-    pub fn verify(&self, chunk: &dyn StageChunk) -> Result<(), String> {
+    pub fn verify(&self, chunk: &dyn StageChunk) -> Result<(), Violation> {
         let inputs = chunk.inputs();
         let out = chunk.shape(chunk.id());
         let shape = |i: usize| chunk.shape(inputs[i]);
@@ -302,10 +303,9 @@ impl ReductionStage {
                 let misaligned = (0..in_offset.len())
                     .any(|a| !axes.contains(&a) && in_offset[a] != out_offset[a]);
                 if misaligned {
-                    return Err(format!(
-                        "input {} is not aligned on the kept axes",
-                        inputs[0]
-                    ));
+                    return Err(
+                        format!("input {} is not aligned on the kept axes", inputs[0]).into(),
+                    );
                 }
                 Ok(())
             }
@@ -382,7 +382,7 @@ impl ReductionStage {
     /// once per chunk). A map's parameters are built once per step and shared; its
     /// chunk's offset is carried only by the reductions that read it (arg
     /// reductions report global indices), so the step's other map kernels are alike.
-    pub fn chunk_kernel(&self, site: &mut dyn ReduceSite) -> Result<Kernel, String> {
+    pub fn chunk_kernel(&self, site: &mut dyn ReduceSite) -> Result<Kernel, InternalError> {
         Ok(match self {
             ReductionStage::Map {
                 reduction,
@@ -447,7 +447,7 @@ pub trait StageChunk {
 /// implements it).
 pub trait ReduceSite {
     /// The chunk's only input, or an internal error.
-    fn only_input(&self) -> Result<ChunkId, String>;
+    fn only_input(&self) -> Result<ChunkId, InternalError>;
     /// A chunk's offset in its step's tensor.
     fn offset(&mut self, chunk: ChunkId) -> Vec<usize>;
     /// What the step's chunks share, built by its first chunk.
@@ -685,10 +685,10 @@ mod tests {
     }
 
     impl ReduceSite for Site {
-        fn only_input(&self) -> Result<ChunkId, String> {
+        fn only_input(&self) -> Result<ChunkId, InternalError> {
             match self.inputs[..] {
                 [input] => Ok(input),
-                _ => Err("not one input".into()),
+                _ => Err(InternalError::new("plan", "not one input")),
             }
         }
         fn offset(&mut self, chunk: ChunkId) -> Vec<usize> {
@@ -734,7 +734,7 @@ mod tests {
         site.inputs.push(ChunkId(0));
         assert_eq!(
             map(ReduceOp::Sum).chunk_kernel(&mut site),
-            Err("not one input".into())
+            Err(InternalError::new("plan", "not one input"))
         );
     }
 }

@@ -1,12 +1,14 @@
 //! Shape rules the chunk verifier and the op families share: the expected-shape
 //! check with its message, and shapes with axes set to length 1 or removed.
 
+use crate::error::Violation;
+
 /// `Ok` when `actual` is `expected`, else the message the chunk verifier reports.
-pub fn expect_shape(actual: &[usize], expected: &[usize], what: &str) -> Result<(), String> {
+pub fn expect_shape(actual: &[usize], expected: &[usize], what: &str) -> Result<(), Violation> {
     if actual == expected {
         Ok(())
     } else {
-        Err(format!("{what} shape {actual:?}, expected {expected:?}"))
+        Err(format!("{what} shape {actual:?}, expected {expected:?}").into())
     }
 }
 

@@ -25,6 +25,7 @@
 use super::reduction::StageChunk;
 use super::shapes::expect_shape;
 use super::{expect_dtype, FusionClass, TensorView};
+use crate::error::Violation;
 use marsc_runtime::chunk_kernel::Kernel;
 use marsc_runtime::storage::KeySink;
 use marsc_runtime::DType;
@@ -111,17 +112,17 @@ impl SortOp {
     /// Checks a node of this op against its inputs (the TileableGraph verifier's
     /// rules, which has checked the number of inputs: shape and chunks first, then
     /// dtypes).
-    pub fn verify(&self, node: TensorView, inputs: &[TensorView]) -> Result<(), String> {
+    pub fn verify(&self, node: TensorView, inputs: &[TensorView]) -> Result<(), Violation> {
         self.verify_shape(node, inputs)?;
         self.verify_dtype(node, inputs)
     }
 
-    fn verify_shape(&self, node: TensorView, inputs: &[TensorView]) -> Result<(), String> {
+    fn verify_shape(&self, node: TensorView, inputs: &[TensorView]) -> Result<(), Violation> {
         let (shape, first) = (node.shape, inputs[0].shape);
         match self {
             SortOp::Sort { axis, .. } => {
                 if *axis >= first.len() {
-                    return Err(format!("sorts axis {axis} of a {}-d tensor", first.len()));
+                    return Err(format!("sorts axis {axis} of a {}-d tensor", first.len()).into());
                 }
                 expect_node_shape(shape, first)
             }
@@ -161,7 +162,7 @@ impl SortOp {
         }
     }
 
-    fn verify_dtype(&self, node: TensorView, inputs: &[TensorView]) -> Result<(), String> {
+    fn verify_dtype(&self, node: TensorView, inputs: &[TensorView]) -> Result<(), Violation> {
         let dtype = node.dtype;
         match self {
             SortOp::Sort { arg: true, .. } | SortOp::MergeSorted { arg: true, .. } => {
@@ -279,7 +280,7 @@ impl SortStage {
     /// Checks one chunk of the stage against its inputs (the chunk verifier's
     /// shape rules): a sorted or grouped chunk has its input's shape, a search's
     /// counts are one row for `v`'s chunk, a merge is as long as its value pieces.
-    pub fn verify(&self, chunk: &dyn StageChunk) -> Result<(), String> {
+    pub fn verify(&self, chunk: &dyn StageChunk) -> Result<(), Violation> {
         let inputs = chunk.inputs();
         let out = chunk.shape(chunk.id());
         let shape = |i: usize| chunk.shape(inputs[i]);
@@ -342,11 +343,11 @@ pub trait SortSite {
 
 /// `Ok` when a node's shape is the one its rule gives, else the TileableGraph
 /// verifier's message.
-fn expect_node_shape(actual: &[usize], expected: &[usize]) -> Result<(), String> {
+fn expect_node_shape(actual: &[usize], expected: &[usize]) -> Result<(), Violation> {
     if actual == expected {
         Ok(())
     } else {
-        Err(format!("shape {actual:?}, expected {expected:?}"))
+        Err(format!("shape {actual:?}, expected {expected:?}").into())
     }
 }
 

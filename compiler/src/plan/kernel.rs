@@ -6,6 +6,7 @@
 
 use crate::chunk::corners::corner_pieces;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
+use crate::error::InternalError;
 use crate::ops::creation::{ChunkSite, CreationShared};
 use crate::ops::reduction::{ReduceSite, ReductionShared};
 use crate::ops::sort::SortSite;
@@ -47,16 +48,23 @@ impl<'a> KernelBuilder<'a> {
     }
 
     /// The kernel computing `chunk`, or an internal error (a tiler bug).
-    pub fn kernel(&mut self, chunk: ChunkId) -> Result<Kernel, String> {
+    pub fn kernel(&mut self, chunk: ChunkId) -> Result<Kernel, InternalError> {
+        self.build(chunk)
+            .map_err(|message| InternalError::new("plan", message))
+    }
+
+    fn build(&mut self, chunk: ChunkId) -> Result<Kernel, String> {
         let graph = self.chunks;
         let step_id = graph.chunk(chunk).step;
         let step = graph.step(step_id);
         let kernel = match &step.op {
-            ChunkOp::Create(op) => op.chunk_kernel(&mut FamilySite {
-                builder: self,
-                chunk,
-                step: step_id,
-            })?,
+            ChunkOp::Create(op) => op
+                .chunk_kernel(&mut FamilySite {
+                    builder: self,
+                    chunk,
+                    step: step_id,
+                })
+                .map_err(|error| error.message)?,
             ChunkOp::Unary(op) => Kernel::Unary(*op),
             ChunkOp::Binary { op, common } => Kernel::Binary {
                 op: *op,
@@ -64,11 +72,13 @@ impl<'a> KernelBuilder<'a> {
             },
             ChunkOp::Where => Kernel::Where,
             ChunkOp::Cast => Kernel::Cast(step.dtype),
-            ChunkOp::Reduce(stage) => stage.chunk_kernel(&mut FamilySite {
-                builder: self,
-                chunk,
-                step: step_id,
-            })?,
+            ChunkOp::Reduce(stage) => stage
+                .chunk_kernel(&mut FamilySite {
+                    builder: self,
+                    chunk,
+                    step: step_id,
+                })
+                .map_err(|error| error.message)?,
             ChunkOp::MatMulBlock { .. } => Kernel::MatMulBlock,
             ChunkOp::SumBlocks { .. } => Kernel::SumBlocks,
             ChunkOp::Linalg(op) => Kernel::Linalg {
@@ -290,8 +300,10 @@ impl ChunkSite for FamilySite<'_, '_> {
 }
 
 impl ReduceSite for FamilySite<'_, '_> {
-    fn only_input(&self) -> Result<ChunkId, String> {
-        self.builder.only_input(self.chunk)
+    fn only_input(&self) -> Result<ChunkId, InternalError> {
+        self.builder
+            .only_input(self.chunk)
+            .map_err(|message| InternalError::new("plan", message))
     }
 
     fn offset(&mut self, chunk: ChunkId) -> Vec<usize> {

@@ -36,8 +36,8 @@ pub fn map_files_of<'a>(
             if !opened.insert(reader.as_ptr()) {
                 continue;
             }
-            if let Err(message) = reader.open() {
-                return Err(load_error(message, reader.label(), tileables));
+            if let Err(error) = reader.open() {
+                return Err(load_error(error.to_string(), reader.label(), tileables));
             }
         }
     }

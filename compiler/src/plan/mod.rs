@@ -14,6 +14,7 @@ pub mod mapped;
 pub use kernel::KernelBuilder;
 
 use crate::chunk::ChunkGraph;
+use crate::error::InternalError;
 use crate::subtask::{SubtaskGraph, SubtaskId};
 use marsc_runtime::chunk_kernel::Kernel;
 use marsc_runtime::plan::{self, OpArg, Plan, PlanOp, SharedOps};
@@ -27,7 +28,10 @@ struct Slot {
 }
 
 /// Builds the runtime plan; an `Err` is an internal error (a tiler or pass bug).
-pub fn build_plan(subtasks: &SubtaskGraph, chunks: &ChunkGraph) -> Result<Plan<Kernel>, String> {
+pub fn build_plan(
+    subtasks: &SubtaskGraph,
+    chunks: &ChunkGraph,
+) -> Result<Plan<Kernel>, InternalError> {
     let mut kernels = KernelBuilder::new(chunks);
     let mut slots = vec![
         Slot {
@@ -72,7 +76,7 @@ fn plan_subtask(
     kernels: &mut KernelBuilder<'_>,
     slots: &mut [Slot],
     scratch: &mut Scratch,
-) -> Result<plan::Subtask<Kernel>, String> {
+) -> Result<plan::Subtask<Kernel>, InternalError> {
     let ops_of = subtasks.ops(id);
     let mut inputs = plan::Inputs::new();
     let ops = &mut scratch.ops;
@@ -110,7 +114,7 @@ fn plan_subtask(
     let subtask = subtasks.subtask(id);
     let last = ops_of
         .last()
-        .ok_or_else(|| format!("internal error: {id} has no ops"))?;
+        .ok_or_else(|| InternalError::new("plan", format!("internal error: {id} has no ops")))?;
     Ok(plan::Subtask {
         ops: scratch.shared.share(ops, Kernel::same_as),
         inputs,

@@ -12,7 +12,7 @@
 
 use crate::chunk::{ChunkGraph, ChunkOutput, PrintItem, StepId};
 use crate::driver::{plan_needed, Options};
-use crate::error::JobError;
+use crate::error::{InternalError, JobError};
 use crate::run::execute::PlannedKernel;
 use crate::subtask::form::{needed_chunks, result_chunks};
 use crate::subtask::{SubtaskGraph, SubtaskId};
@@ -144,7 +144,7 @@ pub fn plan_prefix(
     chunks: &ChunkGraph,
     count: usize,
     options: &Options,
-) -> Result<(SubtaskGraph, Plan<Kernel>), String> {
+) -> Result<(SubtaskGraph, Plan<Kernel>), InternalError> {
     let outputs = &chunks.outputs[..count];
     let results = result_chunks(chunks, outputs);
     let needed = needed_chunks(chunks, outputs, &results);

@@ -17,7 +17,7 @@ pub use super::session_kernel::SessionKernel;
 use super::session_kernel::hand_in_cached;
 use crate::chunk::{ChunkGraph, ChunkId, ChunkKey, ChunkOutput, StepId};
 use crate::driver::{plan_needed, Options};
-use crate::error::JobError;
+use crate::error::{InternalError, JobError};
 use crate::run::execute::{execute_plan, PlanFailure};
 use crate::run::failure::failure_error;
 use crate::run::preflight::projected_chunk_bytes;
@@ -177,7 +177,7 @@ pub fn plan_with_cache(
     keep_steps: &[StepId],
     cache: &ChunkCache,
     options: &Options,
-) -> Result<SessionPlan, String> {
+) -> Result<SessionPlan, InternalError> {
     plan_with_cache_inspected(
         chunks,
         program_outputs,
@@ -197,7 +197,7 @@ pub fn plan_with_cache_inspected(
     cache: &ChunkCache,
     options: &Options,
     inspect: &mut dyn FnMut(&SubtaskGraph, &Plan<Kernel>),
-) -> Result<SessionPlan, String> {
+) -> Result<SessionPlan, InternalError> {
     let selection = select(chunks, program_outputs, keep_steps, cache);
     let results: Vec<ChunkId> = chunks
         .chunk_ids()

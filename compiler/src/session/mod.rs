@@ -368,7 +368,10 @@ impl<'o> Session<'o> {
 fn verify(lowering: &SessionLowering) -> Result<(), InputError> {
     if cfg!(debug_assertions) {
         crate::tileable::verify::verify(&lowering.graph).map_err(|message| {
-            InputError::unlocated(JobError::internal("verify tileable graph", message))
+            InputError::unlocated(JobError::internal(
+                "verify tileable graph",
+                message.to_string(),
+            ))
         })?;
     }
     Ok(())

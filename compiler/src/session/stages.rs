@@ -233,7 +233,7 @@ impl<'s> Runner<'s> {
             &self.cache,
             &options,
         )
-        .map_err(|message| JobError::internal("plan", message))?;
+        .map_err(JobError::from)?;
         let subtasks = planned.plan.subtasks.len() as u64;
         let jit = planned.jit.clone();
         let compile_seconds = compile_started.elapsed().as_secs_f64();
@@ -328,7 +328,7 @@ impl<'s> Runner<'s> {
                 &self.options,
                 &mut capture,
             )
-            .map_err(|message| JobError::internal("plan", message))?;
+            .map_err(JobError::from)?;
         }
         if let Some(dumps) = &mut self.emit {
             dumps.dump(lowering, &chunks, planned.as_ref(), hidden);

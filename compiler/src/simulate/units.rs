@@ -3,6 +3,8 @@
 //! Decimal prefixes (k, M, G, T) are powers of 1,000, binary ones (Ki, Mi, Gi, Ti)
 //! of 1,024.
 
+use crate::error::ParseError;
+
 /// Splits `12.5GB/s` into `12.5` and `GB/s`.
 fn split_number(text: &str) -> Option<(f64, &str)> {
     let text = text.trim();
@@ -41,7 +43,7 @@ fn split_prefix(unit: &str) -> (f64, &str) {
 
 /// A data rate in bytes per second: `10GB/s`, `1.25GB/s`, `10Gb/s` (bits),
 /// `500MiB/s`; the `/s` may be left out. Must be above zero.
-pub fn parse_bandwidth(text: &str) -> Result<f64, String> {
+pub fn parse_bandwidth(text: &str) -> Result<f64, ParseError> {
     let bad =
         || format!("`{text}` is not a data rate; write e.g. 10GB/s, 10Gb/s (bits) or 500MiB/s");
     let (number, unit) = split_number(text).ok_or_else(bad)?;
@@ -50,28 +52,28 @@ pub fn parse_bandwidth(text: &str) -> Result<f64, String> {
     let per_unit = match unit {
         "B" => 1.0,
         "b" | "bit" => 0.125,
-        _ => return Err(bad()),
+        _ => return Err(bad().into()),
     };
     positive(number * factor * per_unit, text)
 }
 
 /// A compute rate in floating-point operations per second: `50GFLOP/s`,
 /// `50GFLOPS`, `2e10`. Must be above zero.
-pub fn parse_flop_rate(text: &str) -> Result<f64, String> {
+pub fn parse_flop_rate(text: &str) -> Result<f64, ParseError> {
     let bad = || format!("`{text}` is not a compute rate; write e.g. 50GFLOP/s");
     let (number, unit) = split_number(text).ok_or_else(bad)?;
     let (factor, unit) = split_prefix(unit);
     let factor = match unit {
         "FLOP/s" | "flop/s" | "FLOPS" | "flops" => factor,
         "" if factor == 1.0 => 1.0,
-        _ => return Err(bad()),
+        _ => return Err(bad().into()),
     };
     positive(number * factor, text)
 }
 
 /// A duration in seconds: `50us` (or `50µs`), `1.5ms`, `100ns`, `2s`; `0` needs no
 /// unit. Must not be negative.
-pub fn parse_duration(text: &str) -> Result<f64, String> {
+pub fn parse_duration(text: &str) -> Result<f64, ParseError> {
     let bad = || format!("`{text}` is not a duration; write e.g. 50us, 1.5ms or 0");
     let (number, unit) = split_number(text).ok_or_else(bad)?;
     // Divided, not multiplied by 1e-6: `50us` is then exactly `50e-6`.
@@ -80,19 +82,19 @@ pub fn parse_duration(text: &str) -> Result<f64, String> {
         "us" | "µs" => 1e6,
         "ms" => 1e3,
         "s" | "" if unit == "s" || number == 0.0 => 1.0,
-        _ => return Err(bad()),
+        _ => return Err(bad().into()),
     };
     if number < 0.0 {
-        return Err(format!("the duration `{text}` is negative"));
+        return Err(format!("the duration `{text}` is negative").into());
     }
     Ok(number / per_second)
 }
 
-fn positive(value: f64, text: &str) -> Result<f64, String> {
+fn positive(value: f64, text: &str) -> Result<f64, ParseError> {
     if value > 0.0 && value.is_finite() {
         Ok(value)
     } else {
-        Err(format!("the rate `{text}` must be above zero"))
+        Err(format!("the rate `{text}` must be above zero").into())
     }
 }
 

@@ -6,6 +6,7 @@
 
 use super::{SubtaskGraph, SubtaskId};
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOp};
+use crate::error::InternalError;
 use crate::schedule::{self, Dag, InitialAssignment};
 
 /// How the execution priority of subtasks is chosen.
@@ -124,12 +125,13 @@ pub fn schedule_subtasks(
     order: OrderPolicy,
     assign: AssignPolicy,
     workers: Option<u32>,
-) -> Result<(), String> {
+) -> Result<(), InternalError> {
     let openers: Vec<bool> = graph
         .ids()
         .map(|id| opens_a_file_early(graph, chunks, id))
         .collect();
-    let (dag, sizes) = subtask_dag(graph, chunks, &openers)?;
+    let (dag, sizes) =
+        subtask_dag(graph, chunks, &openers).map_err(|e| InternalError::new("schedule", e))?;
     let mut priorities = match order {
         OrderPolicy::Priority => schedule::order(&dag, Some(&sizes)),
         OrderPolicy::Bfs => schedule::bfs_order(&dag),

@@ -108,7 +108,7 @@ fn verify_rejects_an_unpublished_input() {
         graphs("import mars.tensor as mt\nprint(mt.arange(4, chunks=2) + 1)\n");
     let read = subtasks.inputs(&chunks, SubtaskId(subtasks.len() as u32 - 1))[0];
     subtasks.published[read.index()] = false;
-    let error = verify(&subtasks, &chunks).unwrap_err();
+    let error = verify(&subtasks, &chunks).unwrap_err().to_string();
     assert!(error.contains("does not publish"), "{error}");
 }
 

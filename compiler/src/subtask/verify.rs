@@ -9,27 +9,29 @@ use super::{SubtaskGraph, SubtaskId};
 use crate::chunk::{ChunkGraph, ChunkOutput};
 use crate::error::Problems;
 
-/// `Ok` or the first broken invariant, naming the subtask.
-pub fn verify(graph: &SubtaskGraph, chunks: &ChunkGraph) -> Result<(), String> {
+/// `Ok` or every broken invariant (the first of each subtask), naming the subtask
+/// or the chunk.
+pub fn verify(graph: &SubtaskGraph, chunks: &ChunkGraph) -> Result<(), Problems> {
+    let mut problems = Problems::default();
     if graph.subtask_of.len() != chunks.num_chunks() || graph.published.len() != chunks.num_chunks()
     {
-        return Err("side tables do not match the chunk graph".to_string());
+        problems.graph_wide("side tables do not match the chunk graph");
+        return problems.into_result();
     }
-    let mut problems = Problems::default();
     let mut seen = vec![false; chunks.num_chunks()];
     for id in graph.ids() {
-        problems.check(verify_subtask(graph, chunks, id, &mut seen));
+        problems.check(id, verify_subtask(graph, chunks, id, &mut seen));
     }
     for &chunk in graph.results() {
         if graph.subtask_of(chunk).is_none() || !graph.is_published(chunk) {
-            problems.check(Err(format!("result {chunk} is not run and published")));
+            problems.graph_wide(format!("result {chunk} is not run and published"));
         }
     }
     for output in &chunks.outputs {
         if let ChunkOutput::Save { commit, .. } = output {
             let chunk = chunks.step(*commit).first_chunk;
             if graph.subtask_of(chunk).is_none() {
-                problems.check(Err(format!("the commit {chunk} of a save is not run")));
+                problems.graph_wide(format!("the commit {chunk} of a save is not run"));
             }
         }
     }
@@ -43,36 +45,34 @@ fn verify_subtask(
     seen: &mut [bool],
 ) -> Result<(), String> {
     if graph.ops(id).is_empty() {
-        return Err(format!("{id} has no ops"));
+        return Err("has no ops".to_string());
     }
     for &chunk in graph.ops(id) {
         if chunk.index() >= chunks.num_chunks() {
-            return Err(format!("{id}: {chunk} is not in the chunk graph"));
+            return Err(format!("{chunk} is not in the chunk graph"));
         }
         if graph.subtask_of(chunk) != Some(id) || std::mem::replace(&mut seen[chunk.index()], true)
         {
-            return Err(format!("{id}: {chunk} is run by another subtask too"));
+            return Err(format!("{chunk} is run by another subtask too"));
         }
         for &input in chunks.inputs(chunk) {
             match graph.subtask_of(input) {
                 Some(owner) if owner == id => {
                     if !seen[input.index()] {
-                        return Err(format!("{id}: {chunk} reads {input}, which runs after it"));
+                        return Err(format!("{chunk} reads {input}, which runs after it"));
                     }
                 }
                 Some(owner) if owner < id => {
                     if !graph.is_published(input) {
                         return Err(format!(
-                            "{id}: reads {input} from {owner}, which does not publish it"
+                            "reads {input} from {owner}, which does not publish it"
                         ));
                     }
                 }
                 Some(owner) => {
-                    return Err(format!(
-                        "{id}: reads {input} from the later subtask {owner}"
-                    ));
+                    return Err(format!("reads {input} from the later subtask {owner}"));
                 }
-                None => return Err(format!("{id}: reads {input}, which no subtask runs")),
+                None => return Err(format!("reads {input}, which no subtask runs")),
             }
         }
     }

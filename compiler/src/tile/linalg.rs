@@ -13,6 +13,7 @@
 
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
+use crate::error::Violation;
 use crate::infer::linalg::{linalg_shape, stacked_axes, tsqr_row_splits};
 use crate::tileable::{TileableId, TileableNode};
 use marsc_runtime::kernels::linalg::LinalgOp;
@@ -152,7 +153,7 @@ pub(crate) fn verify_linalg_chunk(
     op: LinalgOp,
     out: &[usize],
     inputs: &[Vec<usize>],
-) -> Result<(), String> {
+) -> Result<(), Violation> {
     let expected = match (op, inputs) {
         (LinalgOp::QrLocal, [a]) if a.len() == 2 && a[0] >= a[1] => Some(vec![a[0] + a[1], a[1]]),
         (LinalgOp::QrStack, blocks) => match blocks.first() {
@@ -177,6 +178,7 @@ pub(crate) fn verify_linalg_chunk(
         _ => Err(format!(
             "{} of inputs shaped {inputs:?} does not give {out:?}",
             op.name()
-        )),
+        )
+        .into()),
     }
 }

@@ -471,7 +471,7 @@ fn verify_rejects_a_chunk_with_the_wrong_arity() {
         .add_step(op, TileableId(1), DType::Float64, layout, vec![x])
         .unwrap();
     graph.push_chunk(&[ChunkId(0)]);
-    let message = verify(&graph).unwrap_err();
+    let message = verify(&graph).unwrap_err().to_string();
     assert!(message.contains("takes 2..=2 inputs"), "{message}");
 }
 
@@ -502,7 +502,7 @@ fn verify_rejects_misaligned_elementwise_inputs() {
     // Swapped inputs: same shapes, wrong regions.
     graph.push_chunk(&[ChunkId(1)]);
     graph.push_chunk(&[ChunkId(0)]);
-    let message = verify(&graph).unwrap_err();
+    let message = verify(&graph).unwrap_err().to_string();
     assert!(message.contains("not aligned"), "{message}");
 }
 

@@ -27,22 +27,21 @@ use crate::ops::TensorView;
 use marsc_runtime::DType;
 
 /// Returns every violated invariant (the first of each node), naming the node.
-pub fn verify(graph: &TileableGraph) -> Result<(), String> {
+pub fn verify(graph: &TileableGraph) -> Result<(), Problems> {
     let mut problems = Problems::default();
     for id in graph.ids() {
         let node = graph.node(id);
         problems.check(
-            check_node(graph, id, node).map_err(|problem| {
-                format!("{id} ({}): {problem}", super::display::op_name(&node.op))
-            }),
+            format_args!("{id} ({})", super::display::op_name(&node.op)),
+            check_node(graph, id, node),
         );
     }
     for (index, output) in graph.outputs.iter().enumerate() {
         for tensor in output_tensors(output) {
             if tensor.index() >= graph.len() {
-                problems.check(Err(format!(
+                problems.graph_wide(format!(
                     "output {index} names {tensor}, which does not exist"
-                )));
+                ));
             }
         }
     }
@@ -144,9 +143,9 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
     let first = inputs.first().map(|n| n.shape.as_slice()).unwrap_or(&[]);
     match &node.op {
         // Its dtype too (`check_dtype` has nothing left to check of it).
-        TileOp::Create(op) => op.verify(shape, node.dtype),
+        TileOp::Create(op) => Ok(op.verify(shape, node.dtype)?),
         // Its dtype too (`check_dtype` has nothing left to check of it).
-        TileOp::Reduce(op) => op.verify(view(node), &views(inputs)),
+        TileOp::Reduce(op) => Ok(op.verify(view(node), &views(inputs))?),
         TileOp::Unary(_) | TileOp::Cast | TileOp::Rechunk => expect_shape(shape, first),
         TileOp::Binary { .. } | TileOp::Where => {
             let shapes: Vec<&[usize]> = inputs.iter().map(|n| n.shape.as_slice()).collect();
@@ -244,7 +243,7 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             expect_shape(shape, &expected)
         }
         // Its dtype too.
-        TileOp::Sort(op) => op.verify(view(node), &views(inputs)),
+        TileOp::Sort(op) => Ok(op.verify(view(node), &views(inputs))?),
     }
 }
 
@@ -496,11 +495,14 @@ mod tests {
     fn rejects_bad_splits_shapes_and_dtypes() {
         let mut graph = TileableGraph::new();
         graph.add(full(vec![4], vec![vec![2, 1]]));
-        assert!(verify(&graph).unwrap_err().contains("sum to 3"));
+        assert!(verify(&graph).unwrap_err().to_string().contains("sum to 3"));
 
         let mut graph = TileableGraph::new();
         graph.add(full(vec![2], vec![vec![2, 0]]));
-        assert!(verify(&graph).unwrap_err().contains("empty chunk"));
+        assert!(verify(&graph)
+            .unwrap_err()
+            .to_string()
+            .contains("empty chunk"));
 
         let mut graph = TileableGraph::new();
         let a = graph.add(full(vec![2], vec![vec![2]]));
@@ -509,14 +511,14 @@ mod tests {
             inputs: vec![a],
             ..full(vec![3], vec![vec![3]])
         });
-        assert!(verify(&graph).unwrap_err().contains("shape"));
+        assert!(verify(&graph).unwrap_err().to_string().contains("shape"));
 
         let mut graph = TileableGraph::new();
         graph.add(TileableNode {
             dtype: DType::Int64,
             ..full(vec![], vec![])
         });
-        assert!(verify(&graph).unwrap_err().contains("constant"));
+        assert!(verify(&graph).unwrap_err().to_string().contains("constant"));
     }
 
     #[test]
@@ -525,7 +527,7 @@ mod tests {
         graph.add(full(vec![4], vec![vec![2, 1]]));
         graph.add(full(vec![3], vec![vec![3]]));
         graph.add(full(vec![2], vec![vec![2, 0]]));
-        let problems = verify(&graph).unwrap_err();
+        let problems = verify(&graph).unwrap_err().to_string();
         assert!(problems.starts_with("2 problems:"), "{problems}");
         assert!(
             problems.contains("%0 (full)") && problems.contains("sum to 3"),

@@ -3,10 +3,10 @@
 //! region into it, commit it under the user's name once complete). What a format
 //! does at each step is its own ([`crate::storage`]); this is the dispatch.
 
-use super::{ChunkValue, Kernel};
+use super::{ChunkError, ChunkValue, Kernel};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::storage::{self, SaveFormat, StoreWriter, WritableNpy};
+use crate::storage::{self, SaveFormat, StoreError, StoreWriter, WritableNpy};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -52,17 +52,17 @@ impl SaveFile {
     }
 
     /// Creates the save's temporary file (see [`StoreWriter::create`]).
-    pub fn create(&self) -> Result<(), String> {
+    pub fn create(&self) -> Result<(), StoreError> {
         self.writer.create()
     }
 
     /// Writes `data` as the region at `offset`.
-    pub fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), String> {
+    pub fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), StoreError> {
         self.writer.write_region(offset, data)
     }
 
     /// Moves the complete temporary file over the target.
-    pub fn commit(&self) -> Result<(), String> {
+    pub fn commit(&self) -> Result<(), StoreError> {
         self.writer.commit()
     }
 
@@ -94,16 +94,16 @@ impl std::fmt::Debug for SaveFile {
 }
 
 /// Runs one of the file kernels.
-pub(super) fn run_file_kernel(kernel: &Kernel, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+pub(super) fn run_file_kernel(
+    kernel: &Kernel,
+    args: &[&ChunkValue],
+) -> Result<ChunkValue, ChunkError> {
     match kernel {
         Kernel::Load {
             spec,
             offset,
             shape,
-        } => spec
-            .reader
-            .read_region(offset, shape)
-            .map(ChunkValue::Array),
+        } => Ok(ChunkValue::Array(spec.reader.read_region(offset, shape)?)),
         Kernel::SaveInit(file) => {
             file.create()?;
             Ok(ChunkValue::Done)
@@ -111,7 +111,7 @@ pub(super) fn run_file_kernel(kernel: &Kernel, args: &[&ChunkValue]) -> Result<C
         Kernel::SaveRegion { file, offset } => {
             let data = args
                 .first()
-                .ok_or_else(|| "internal error: save.region without data".to_string())?
+                .ok_or("internal error: save.region without data")?
                 .array()?;
             file.write_region(offset, data)?;
             Ok(ChunkValue::Done)
@@ -120,9 +120,9 @@ pub(super) fn run_file_kernel(kernel: &Kernel, args: &[&ChunkValue]) -> Result<C
             file.commit()?;
             Ok(ChunkValue::Done)
         }
-        other => Err(format!(
+        other => Err(ChunkError::Internal(format!(
             "internal error: {} is not a file kernel",
             other.name()
-        )),
+        ))),
     }
 }

@@ -2,6 +2,7 @@
 //! row values combined lane by lane into the output row, `out[j] = out[j] op x[j]`,
 //! with exactly the scalar fold's semantics so both loops give the same bits.
 
+use super::error::JitError;
 use super::scalar_ops::float_keeps;
 use crate::dtype::DType;
 use crate::ops::ReduceOp;
@@ -24,7 +25,7 @@ pub fn combine_lanes(
     vector: Type,
     acc: Value,
     value: Value,
-) -> Result<Value, String> {
+) -> Result<Value, JitError> {
     Ok(match op {
         ReduceOp::Sum | ReduceOp::Mean => super::scalar_ops::add(b, dtype, acc, value),
         ReduceOp::Prod if dtype.is_float() => b.ins().fmul(acc, value),
@@ -35,7 +36,8 @@ pub fn combine_lanes(
             return Err(format!(
                 "internal error: no SIMD accumulation for {} of {dtype}",
                 other.name()
-            ))
+            )
+            .into())
         }
     })
 }

@@ -6,6 +6,7 @@
 //! output, C order over the chunk is C order over the reduced axes, so that is the
 //! first occurrence, the one NumPy reports. Rust then maps it to the global index.
 
+use super::error::JitError;
 use super::graph::{JitGraph, LeafKind, Node, NodeKind};
 use super::leaves::{IndexedSource, LeafInstance};
 use super::passes::{run_first, run_second};
@@ -123,7 +124,7 @@ pub fn position_leaves(shape: &[usize]) -> [LeafInstance; 2] {
 }
 
 /// Runs both passes on one chunk; `op.kernel` is the extreme pass.
-pub fn run_arg(op: &JitOp, pass: &ArgPass, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+pub fn run_arg(op: &JitOp, pass: &ArgPass, args: &[&ChunkValue]) -> Result<ChunkValue, JitError> {
     let spec = op
         .reduce
         .as_ref()

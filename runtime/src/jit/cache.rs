@@ -11,6 +11,7 @@
 //! JIT figures are its own even while other jobs compile.
 
 use super::codegen::{build_function, build_range_sum};
+use super::error::JitError;
 use super::externs::{all_externs, Extern, ExternType};
 use super::key::{accumulator_dtype, uses_pairwise, CompiledKernel, KernelKey};
 use super::scalar_ops::scalar_type;
@@ -26,7 +27,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 /// A key's compiled kernel, or why it cannot be compiled (set once).
-type Slot = Arc<OnceLock<Result<Arc<CompiledKernel>, String>>>;
+type Slot = Arc<OnceLock<Result<Arc<CompiledKernel>, JitError>>>;
 
 #[derive(Default)]
 struct Cache {
@@ -73,7 +74,7 @@ pub fn compile_counters() -> CompileCounters {
 
 /// The compiled kernel for `key`, compiling it on the first request (outside the
 /// cache's lock; a concurrent request for the same key waits for it).
-pub fn compiled(key: &KernelKey) -> Result<Arc<CompiledKernel>, String> {
+pub fn compiled(key: &KernelKey) -> Result<Arc<CompiledKernel>, JitError> {
     let slot: Slot = {
         let mut cache = cache()
             .lock()
@@ -101,7 +102,7 @@ pub fn compiled(key: &KernelKey) -> Result<Arc<CompiledKernel>, String> {
     .clone()
 }
 
-fn new_module() -> Result<JITModule, String> {
+fn new_module() -> Result<JITModule, JitError> {
     let mut flags = settings::builder();
     let set = |flags: &mut settings::Builder, name: &str, value: &str| {
         flags
@@ -129,7 +130,7 @@ fn new_module() -> Result<JITModule, String> {
     Ok(JITModule::new(builder))
 }
 
-fn compile(key: &KernelKey) -> Result<CompiledKernel, String> {
+fn compile(key: &KernelKey) -> Result<CompiledKernel, JitError> {
     let mut module = new_module()?;
     let frontend = module.target_config();
     let pointer = frontend.pointer_type();
@@ -215,7 +216,7 @@ impl ExternResolver for ModuleResolver<'_> {
         &mut self,
         builder: &mut FunctionBuilder<'_>,
         ext: Extern,
-    ) -> Result<FuncRef, String> {
+    ) -> Result<FuncRef, JitError> {
         if let Some(found) = self.refs.get(ext.name) {
             return Ok(*found);
         }
@@ -239,7 +240,7 @@ impl ExternResolver for ModuleResolver<'_> {
         Ok(func_ref)
     }
 
-    fn range_sum(&mut self, builder: &mut FunctionBuilder<'_>) -> Result<FuncRef, String> {
+    fn range_sum(&mut self, builder: &mut FunctionBuilder<'_>) -> Result<FuncRef, JitError> {
         const NAME: &str = "range_sum";
         if let Some(found) = self.refs.get(NAME) {
             return Ok(*found);

@@ -10,12 +10,13 @@
 //! pairwise sums fill their own <= 128-element base cases through `leaf_fill`.
 #![allow(unsafe_code)]
 
+use super::error::JitError;
 use super::graph::SLOTS_PER_LEAF;
 use super::key::CompiledKernel;
 use super::key::{uses_pairwise, Mode};
 use super::leaves::{LeafBlock, LeafInstance};
 use crate::dtype::DType;
-use crate::storage::WritableNpy;
+use crate::storage::{StoreError, WritableNpy};
 use std::cell::RefCell;
 use std::marker::PhantomData;
 
@@ -156,13 +157,14 @@ pub(super) fn run_row(
     output: Output<'_, '_>,
     n: usize,
     slots: &mut Vec<u64>,
-) -> Result<(), String> {
+) -> Result<(), JitError> {
     let leaves = kernel.key.variant.broadcast.len();
     if operands.len() != leaves {
         return Err(format!(
             "internal error: a JIT kernel with {leaves} leaves got {} operands",
             operands.len()
-        ));
+        )
+        .into());
     }
     for operand in operands {
         if let Operand::Buffer {
@@ -209,7 +211,8 @@ pub(super) fn run_row(
                 return Err(format!(
                     "internal error: an indexed leaf of {:?} in a kernel expecting {dtype}",
                     leaf.indexed_dtype()
-                ));
+                )
+                .into());
             }
         }
     }
@@ -272,7 +275,7 @@ pub(super) fn run_row(
                     let at = output.offset + start * out_step;
                     mapping
                         .stream_run(at, &staging[..len * out_step])
-                        .map_err(|e| e.to_string())?;
+                        .map_err(|e| JitError::Store(StoreError::Io(e.to_string())))?;
                 }
                 None => {
                     // The pointer stays inside the output span: start < n, and the
@@ -297,13 +300,14 @@ pub(super) fn run_row_group(
     output: Output<'_, '_>,
     n: usize,
     slots: &mut Vec<u64>,
-) -> Result<(), String> {
+) -> Result<(), JitError> {
     let leaves = kernel.key.variant.broadcast.len();
     if operands.len() != leaves || strides.len() != leaves {
         return Err(format!(
             "internal error: a JIT kernel with {leaves} leaves got {} operands",
             operands.len()
-        ));
+        )
+        .into());
     }
     let last_row = kernel.key.variant.rows.saturating_sub(1);
     for (operand, &stride) in operands.iter().zip(strides) {

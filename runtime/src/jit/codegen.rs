@@ -7,6 +7,7 @@
 //! node is a plain lane-wise op, then a scalar tail.
 
 use super::call::{leaf_fill_address, FILL_SLOT_ELEMENTS};
+use super::error::JitError;
 use super::externs::{leaf_fill_extern, leaf_value_extern, Extern};
 use super::float16;
 use super::float16_lanes;
@@ -32,7 +33,7 @@ pub fn build_function(
     resolver: &mut dyn ExternResolver,
     leaf_value_address: usize,
     frontend: TargetFrontendConfig,
-) -> Result<(), String> {
+) -> Result<(), JitError> {
     let mut context = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(func, &mut context);
     let entry = b.create_block();
@@ -91,7 +92,7 @@ pub fn build_range_sum(
     resolver: &mut dyn ExternResolver,
     leaf_value_address: usize,
     frontend: TargetFrontendConfig,
-) -> Result<(), String> {
+) -> Result<(), JitError> {
     let mut context = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(func, &mut context);
     let entry = b.create_block();
@@ -151,7 +152,7 @@ impl Lowering<'_, '_> {
         &mut self,
         b: &mut FunctionBuilder<'_>,
         args: Value,
-    ) -> Result<(), String> {
+    ) -> Result<(), JitError> {
         for (index, (kind, dtype)) in self.key.graph.leaves().into_iter().enumerate() {
             let broadcast = self
                 .key
@@ -196,7 +197,7 @@ impl Lowering<'_, '_> {
         &mut self,
         b: &mut FunctionBuilder<'_>,
         args: Value,
-    ) -> Result<(), String> {
+    ) -> Result<(), JitError> {
         if self.key.variant.rows <= 1 {
             return Ok(());
         }
@@ -236,7 +237,7 @@ impl Lowering<'_, '_> {
         row: usize,
         j: Value,
         vector: Option<Type>,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         if let (true, Some(states)) = (self.key.variant.rows > 1, self.rows.get(row)) {
             self.leaves.clone_from(states);
         }
@@ -250,7 +251,7 @@ impl Lowering<'_, '_> {
         b: &mut FunctionBuilder<'_>,
         start: Value,
         n: Value,
-    ) -> Result<(), String> {
+    ) -> Result<(), JitError> {
         let dtypes = self.key.graph.leaf_dtypes();
         for (index, dtype) in dtypes.into_iter().enumerate() {
             let LeafState::Indexed { source, base } = self.leaves[index] else {
@@ -280,7 +281,7 @@ impl Lowering<'_, '_> {
         b: &mut FunctionBuilder<'_>,
         source: Value,
         index: Value,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         let func = self.emitter.resolver.func_ref(b, self.leaf_value)?;
         let inst = b.ins().call(func, &[source, index]);
         Ok(b.inst_results(inst)[0])
@@ -336,7 +337,7 @@ impl Lowering<'_, '_> {
         b: &mut FunctionBuilder<'_>,
         j: Value,
         vector: Option<Type>,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         let graph = &self.key.graph;
         // float16 kernels' lanes hold float32 values or bool masks (`float16_lanes`).
         let half_lanes = vector.is_some() && float16_lanes::has_float16(graph);
@@ -418,7 +419,7 @@ impl Lowering<'_, '_> {
         n: Value,
         acc: Option<Variable>,
         acc_dtype: Option<DType>,
-    ) -> Result<(), String> {
+    ) -> Result<(), JitError> {
         let counted = CountedLoop::open(b, start, n);
         let current = counted.current;
         let value = self.eval_row(b, 0, current, None)?;
@@ -468,7 +469,7 @@ impl Lowering<'_, '_> {
         vector: Type,
         acc: Option<Variable>,
         acc_dtype: Option<DType>,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         if float16_lanes::has_float16(&self.key.graph) {
             return self.float16_vector_loop(b, n, acc, acc_dtype);
         }
@@ -539,7 +540,7 @@ impl Lowering<'_, '_> {
         value: Value,
         dtype: DType,
         acc_dtype: DType,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         let op = self
             .key
             .graph
@@ -573,10 +574,7 @@ impl Lowering<'_, '_> {
                 b.ins().iadd(acc, one)
             }
             other => {
-                return Err(format!(
-                    "not supported yet: {} in JIT kernels",
-                    other.name()
-                ))
+                return Err(format!("not supported yet: {} in JIT kernels", other.name()).into())
             }
         })
     }

@@ -11,6 +11,7 @@
 //! element at a time.
 
 use super::codegen::{flags, Lowering};
+use super::error::JitError;
 use super::float16;
 use super::graph::{JitGraph, LeafKind, Node, NodeKind};
 use super::key::{accumulator_dtype, uses_pairwise, KernelKey, Mode};
@@ -167,7 +168,7 @@ pub fn node_lanes(
     node: &Node,
     args: &[Value],
     rounded: bool,
-) -> Result<Value, String> {
+) -> Result<Value, JitError> {
     let arg_dtype = |i: usize| graph.nodes[node.args[i] as usize].dtype;
     let round = |b: &mut FunctionBuilder<'_>, value: Value| {
         if rounded && node.dtype == DType::Float16 {
@@ -212,7 +213,7 @@ pub fn node_lanes(
                         Logic::Or => b.ins().bor(x, y),
                         Logic::Xor => b.ins().bxor(x, y),
                     },
-                    _ => return Err(format!("internal error: bool {} in lanes", op.name())),
+                    _ => return Err(format!("internal error: bool {} in lanes", op.name()).into()),
                 });
             }
             let scalar = float_scalar(op).ok_or("internal error: no float32 loop in lanes")?;
@@ -233,7 +234,7 @@ pub fn node_lanes(
                 BinaryScalar::Subtract => b.ins().fsub(x, y),
                 BinaryScalar::Multiply => b.ins().fmul(x, y),
                 BinaryScalar::Divide => b.ins().fdiv(x, y),
-                _ => return Err(format!("internal error: {} in float16 lanes", op.name())),
+                _ => return Err(format!("internal error: {} in float16 lanes", op.name()).into()),
             };
             round(b, value)
         }
@@ -289,7 +290,7 @@ impl Lowering<'_, '_> {
         b: &mut FunctionBuilder<'_>,
         row: usize,
         position: Value,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         let value = self.eval_row(b, row, position, Some(types::F32X4))?;
         Ok(if self.key.graph.root_dtype() == DType::Float16 {
             float16::round_lanes(b, value)
@@ -306,7 +307,7 @@ impl Lowering<'_, '_> {
         n: Value,
         acc: Option<Variable>,
         acc_dtype: Option<DType>,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         let lanes = 4i64;
         let end = b.ins().band_imm_s(n, -2 * lanes);
         let root = self.key.graph.root_dtype();
@@ -466,7 +467,7 @@ impl Lowering<'_, '_> {
         end: Value,
         acc: Variable,
         acc_dtype: DType,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         let largest = op == ReduceOp::Max;
         let mut m = b.ins().extractlane(lanes, 0);
         for lane in 1..4 {

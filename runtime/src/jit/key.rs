@@ -4,6 +4,7 @@
 //! call and the runtime must agree on (the accumulator's dtype, pairwise summation).
 //! It depends on the IR ([`super::graph`]) only.
 
+use super::error::JitError;
 use super::graph::JitGraph;
 use crate::dtype::DType;
 use crate::ops::ReduceOp;
@@ -39,7 +40,7 @@ pub struct KernelKey {
 }
 
 /// The dtype a reduction accumulates `input` in (its map state's dtype).
-pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, String> {
+pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, JitError> {
     use ReduceOp::*;
     Ok(match op {
         // float16 sums, products and means accumulate in float32, as NumPy's (and the
@@ -49,7 +50,12 @@ pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, String> {
         // float32 mean in float32 as NumPy's (and the interpreter's), counts in int64.
         Sum | Prod | Mean | Max | Min | All | Any | CountNonzero => op.result_dtype(input),
         Var | Std | ArgMax | ArgMin | NanMax | NanMin | NanArgMax | NanArgMin | WeightsCheck
-        | ChoiceCheck => return Err(format!("not supported yet: {} in JIT kernels", op.name())),
+        | ChoiceCheck => {
+            return Err(JitError::NotSupported(format!(
+                "not supported yet: {} in JIT kernels",
+                op.name()
+            )))
+        }
     })
 }
 

@@ -4,6 +4,7 @@
 //! row. Pure shape arithmetic, shared by the planner (to compile the right variant
 //! ahead of time) and the run-time driver.
 
+use super::error::JitError;
 use super::graph::{JitGraph, LeafKind};
 use super::key::{Mode, Variant};
 use super::leaves::LeafInstance;
@@ -59,8 +60,8 @@ impl LeafGeometry {
     /// of the next argument chunk, asked only for a buffer leaf.
     pub fn of_leaf<'a>(
         leaf: &LeafInstance,
-        buffer_shape: impl FnOnce() -> Result<&'a [usize], String>,
-    ) -> Result<LeafGeometry, String> {
+        buffer_shape: impl FnOnce() -> Result<&'a [usize], JitError>,
+    ) -> Result<LeafGeometry, JitError> {
         Ok(match leaf {
             LeafInstance::Buffer => LeafGeometry::buffer(buffer_shape()?),
             LeafInstance::Constant { shape, .. } => LeafGeometry::constant(shape),
@@ -167,13 +168,13 @@ pub fn c_strides(shape: &[usize]) -> Vec<usize> {
 
 /// The shape a chunk whose leaves have `leaves` geometry computes (before any
 /// reduction): their broadcast shape.
-pub fn root_shape(leaves: &[LeafGeometry]) -> Result<Vec<usize>, String> {
+pub fn root_shape(leaves: &[LeafGeometry]) -> Result<Vec<usize>, JitError> {
     leaves
         .iter()
         .try_fold(Vec::new(), |shape, leaf| {
             broadcast_shape(&shape, &leaf.shape)
         })
-        .ok_or_else(|| "internal error: JIT leaves do not broadcast".to_string())
+        .ok_or_else(|| JitError::from("internal error: JIT leaves do not broadcast"))
 }
 
 /// Lays out a chunk whose leaves have `leaves` geometry, reduced over `reduce_axes`
@@ -181,14 +182,14 @@ pub fn root_shape(leaves: &[LeafGeometry]) -> Result<Vec<usize>, String> {
 pub fn row_layout(
     leaves: &[LeafGeometry],
     reduce_axes: Option<&[usize]>,
-) -> Result<RowLayout, String> {
+) -> Result<RowLayout, JitError> {
     layout_rows(leaves, reduce_axes, None)
 }
 
 /// Lays out an element-wise chunk whose output is written in place at `out` (a
 /// region of a larger C-order array, as [`LeafGeometry::within`] places it): rows
 /// follow the larger array's strides, starting at its base.
-pub fn row_layout_into(leaves: &[LeafGeometry], out: &LeafGeometry) -> Result<RowLayout, String> {
+pub fn row_layout_into(leaves: &[LeafGeometry], out: &LeafGeometry) -> Result<RowLayout, JitError> {
     layout_rows(leaves, None, Some(out))
 }
 
@@ -196,7 +197,7 @@ fn layout_rows(
     leaves: &[LeafGeometry],
     reduce_axes: Option<&[usize]>,
     out: Option<&LeafGeometry>,
-) -> Result<RowLayout, String> {
+) -> Result<RowLayout, JitError> {
     let shape = root_shape(leaves)?;
     let ndim = shape.len();
     let reduced: Vec<bool> = (0..ndim)
@@ -208,7 +209,8 @@ fn layout_rows(
             return Err(format!(
                 "internal error: a JIT chunk of shape {shape:?} written into a region of {:?}",
                 out.shape
-            ))
+            )
+            .into())
         }
         (None, None) => c_strides(&shape),
         (Some(_), _) => {

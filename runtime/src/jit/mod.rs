@@ -7,6 +7,7 @@
 //! per value an unsupported op such as a slice reads; those ops stay interpreted).
 //!
 //! Layers, each importing only those above it (no import cycle between them):
+//! 0. `error` ([`JitError`]: what every layer below reports, by kind);
 //! 1. IR: `graph` ([`graph::JitGraph`], the structure) and `leaves` (a chunk's leaf
 //!    values), then `key` ([`key::KernelKey`] = structure + call [`key::Variant`],
 //!    [`CompiledKernel`], the accumulator dtype and pairwise rule all layers share);
@@ -37,6 +38,7 @@ mod build;
 mod cache;
 mod call;
 pub mod codegen;
+pub mod error;
 mod externs;
 mod float16;
 mod float16_lanes;
@@ -51,6 +53,7 @@ mod run_chunk;
 mod scalar_ops;
 
 pub use cache::{compile_counters, compiled, thread_compile_seconds, CompileCounters};
+pub use error::JitError;
 pub use key::CompiledKernel;
 
 use crate::chunk_kernel::{ChunkValue, Kernel, ReduceSpec, SaveFile};
@@ -66,7 +69,7 @@ use std::sync::Arc;
 
 /// Computes the op's chunk from its argument chunks (one per buffer leaf, in order);
 /// an op with a save sink writes it into the saved file instead and returns `Done`.
-pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+pub fn run_jit(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, JitError> {
     match &op.second {
         Some(SecondPass::Arg(pass)) => return arg::run_arg(op, pass, args),
         None => {}
@@ -145,7 +148,7 @@ pub struct InputInfo {
 pub fn jit_plan(
     plan: &mut Plan<Kernel>,
     input_info: impl Fn(ChunkId) -> InputInfo,
-) -> Result<JitSummary, String> {
+) -> Result<JitSummary, JitError> {
     // This thread's compile time: other jobs compiling meanwhile do not count.
     let before = thread_compile_seconds();
     let mut kernels: HashSet<*const CompiledKernel> = HashSet::new();
@@ -230,7 +233,7 @@ pub type RewrittenSubtask = (Vec<PlanOp<Kernel>>, Vec<(u32, ChunkId)>);
 pub fn jit_subtask(
     subtask: &Subtask<Kernel>,
     inputs: &[InputInfo],
-) -> Result<Option<RewrittenSubtask>, String> {
+) -> Result<Option<RewrittenSubtask>, JitError> {
     let ops = &subtask.ops;
     let dtypes: Vec<DType> = inputs.iter().map(|info| info.dtype).collect();
     let eligible = build::eligible(ops, &dtypes);
@@ -315,14 +318,14 @@ pub fn jit_subtask(
         .map(|&(target, chunk)| {
             new_index[target as usize]
                 .map(|index| (index, chunk))
-                .ok_or_else(|| "internal error: a JIT rewrite lost an output".to_string())
+                .ok_or_else(|| JitError::from("internal error: a JIT rewrite lost an output"))
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, JitError>>()?;
     Ok(Some((new_ops, outputs)))
 }
 
 /// The op with its local arguments renumbered to the rewritten subtask's ops.
-fn remap_args(op: &PlanOp<Kernel>, new_index: &[Option<u32>]) -> Result<PlanOp<Kernel>, String> {
+fn remap_args(op: &PlanOp<Kernel>, new_index: &[Option<u32>]) -> Result<PlanOp<Kernel>, JitError> {
     let args = op
         .args
         .iter()
@@ -330,9 +333,9 @@ fn remap_args(op: &PlanOp<Kernel>, new_index: &[Option<u32>]) -> Result<PlanOp<K
             OpArg::Input(_) => Ok(arg),
             OpArg::Local(used) => new_index[used as usize]
                 .map(OpArg::Local)
-                .ok_or_else(|| "internal error: a JIT rewrite lost an argument".to_string()),
+                .ok_or_else(|| JitError::from("internal error: a JIT rewrite lost an argument")),
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, JitError>>()?;
     Ok(PlanOp {
         kernel: op.kernel.clone(),
         args,
@@ -391,10 +394,10 @@ enum Compiled {
 }
 
 /// The build of an eligible op, taken by the one JIT op that computes it.
-fn take_build(builds: &mut [Option<build::Built>], index: usize) -> Result<build::Built, String> {
+fn take_build(builds: &mut [Option<build::Built>], index: usize) -> Result<build::Built, JitError> {
     builds[index]
         .take()
-        .ok_or_else(|| "internal error: an eligible JIT op has no build".to_string())
+        .ok_or_else(|| JitError::from("internal error: an eligible JIT op has no build"))
 }
 
 /// The JIT op computing the value `built` describes, into the saved file when `sink`
@@ -403,7 +406,7 @@ fn jit_op(
     built: build::Built,
     inputs: &[InputInfo],
     sink: Option<SaveSink>,
-) -> Result<Compiled, String> {
+) -> Result<Compiled, JitError> {
     let computes = built.graph.reduce.is_some()
         || built
             .graph
@@ -479,7 +482,7 @@ fn two_passes(
     extra: &[LeafInstance],
     geometry: Vec<LeafGeometry>,
     reduce_axes: Option<&[usize]>,
-) -> Result<Option<KernelPair>, String> {
+) -> Result<Option<KernelPair>, JitError> {
     let Some(first) = checked_kernel(first, &geometry, reduce_axes)? else {
         return Ok(None);
     };
@@ -491,7 +494,9 @@ fn two_passes(
     )));
     for leaf in extra {
         with_result.push(LeafGeometry::of_leaf(leaf, || {
-            Err("internal error: an added JIT leaf is not a buffer".to_string())
+            Err(JitError::from(
+                "internal error: an added JIT leaf is not a buffer",
+            ))
         })?);
     }
     Ok(checked_kernel(second, &with_result, reduce_axes)?.map(|second| (first, second)))
@@ -503,7 +508,7 @@ fn checked_kernel(
     graph: graph::JitGraph,
     geometry: &[LeafGeometry],
     reduce_axes: Option<&[usize]>,
-) -> Result<Option<Arc<CompiledKernel>>, String> {
+) -> Result<Option<Arc<CompiledKernel>>, JitError> {
     let layout = row_layout(geometry, reduce_axes)?.grouped(&graph);
     let key = KernelKey {
         graph,
@@ -535,7 +540,7 @@ fn leaf_geometry(
     leaves: &[LeafInstance],
     buffer_inputs: &[u32],
     inputs: &[InputInfo],
-) -> Result<Vec<LeafGeometry>, String> {
+) -> Result<Vec<LeafGeometry>, JitError> {
     let mut buffers = buffer_inputs.iter();
     leaves
         .iter()
@@ -545,7 +550,9 @@ fn leaf_geometry(
                     .next()
                     .and_then(|&i| inputs.get(i as usize))
                     .map(|info| info.shape.as_slice())
-                    .ok_or_else(|| "internal error: a JIT buffer leaf without an input".to_string())
+                    .ok_or_else(|| {
+                        JitError::from("internal error: a JIT buffer leaf without an input")
+                    })
             })
         })
         .collect()

@@ -8,6 +8,7 @@
 //! mean) go through NumPy's 8192-element cast buffers, summed one after another.
 
 use super::codegen::Lowering;
+use super::error::JitError;
 use super::loops::CountedLoop;
 use super::scalar_ops::add;
 use crate::dtype::DType;
@@ -29,7 +30,7 @@ impl Lowering<'_, '_> {
         n: Value,
         acc: Variable,
         acc_dtype: DType,
-    ) -> Result<(), String> {
+    ) -> Result<(), JitError> {
         let range_sum = self.emitter.resolver.range_sum(b)?;
         let converted = self.key.graph.root_dtype() != acc_dtype;
         if !converted {
@@ -68,7 +69,7 @@ impl Lowering<'_, '_> {
         start: Value,
         n: Value,
         acc_dtype: DType,
-    ) -> Result<(), String> {
+    ) -> Result<(), JitError> {
         let split_block = b.create_block();
         let small_block = b.create_block();
         let tiny_block = b.create_block();
@@ -121,7 +122,7 @@ impl Lowering<'_, '_> {
         position: Value,
         vector: Option<Type>,
         acc_dtype: DType,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         let value = self.eval(b, position, vector)?;
         let dtype = self.key.graph.root_dtype();
         if vector.is_some() {
@@ -143,7 +144,7 @@ impl Lowering<'_, '_> {
         to: Value,
         acc: Value,
         acc_dtype: DType,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         let total = b.declare_var(super::scalar_ops::scalar_type(acc_dtype));
         b.def_var(total, acc);
         let counted = CountedLoop::open(b, from, to);
@@ -165,7 +166,7 @@ impl Lowering<'_, '_> {
         start: Value,
         n: Value,
         acc_dtype: DType,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         // float16 lanes are float32 values, summed in float32 (`float16_lanes`).
         let vector = self.vector_type().filter(|_| {
             self.key.graph.root_dtype() == acc_dtype

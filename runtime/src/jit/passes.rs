@@ -3,6 +3,7 @@
 //! the ones that pass adds, the first of them reading the first pass's result
 //! (broadcast along the reduced axes) as its last argument.
 
+use super::error::JitError;
 use super::leaves::LeafInstance;
 use super::run_chunk::run_into_buffer;
 use super::{CompiledKernel, JitOp};
@@ -20,7 +21,7 @@ pub struct FirstPass {
 }
 
 /// Runs `op`'s own kernel (the first pass) on the chunk.
-pub fn run_first(op: &JitOp, args: &[&ChunkValue]) -> Result<FirstPass, String> {
+pub fn run_first(op: &JitOp, args: &[&ChunkValue]) -> Result<FirstPass, JitError> {
     let first = JitOp {
         kernel: op.kernel.clone(),
         leaves: op.leaves.clone(),
@@ -45,7 +46,7 @@ pub fn run_second(
     extra_leaves: &[LeafInstance],
     args: &[&ChunkValue],
     result: &ChunkValue,
-) -> Result<Partial, String> {
+) -> Result<Partial, JitError> {
     let mut leaves = op.leaves.clone();
     leaves.push(LeafInstance::Buffer);
     leaves.extend(extra_leaves.iter().cloned());
@@ -61,7 +62,7 @@ pub fn run_second(
     Ok(into_state(run_into_buffer(&second, &second_args)?)?.into_partial())
 }
 
-fn into_state(value: ChunkValue) -> Result<ReduceState, String> {
+fn into_state(value: ChunkValue) -> Result<ReduceState, JitError> {
     match value {
         ChunkValue::State(state) => Ok(state),
         _ => Err("internal error: a JIT reduction pass gave no reduction state".into()),

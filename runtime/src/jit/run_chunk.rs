@@ -7,6 +7,7 @@ use super::cache::compiled;
 use super::call::{
     bytes_of, bytes_of_mut, prefetch, run_row, run_row_group, Operand, OutTarget, Output,
 };
+use super::error::JitError;
 use super::key::CompiledKernel;
 use super::key::{accumulator_dtype, KernelKey, Mode, Variant};
 use super::layout::{root_shape, row_layout, row_layout_into, LeafGeometry, RowLayout};
@@ -22,6 +23,7 @@ use crate::plan::Recent;
 use crate::scalar::Scalar;
 use crate::storage::npy::codec::checked_region_byte_runs;
 use crate::storage::npy::Reserved;
+use crate::storage::StoreError;
 use ndarray::{ArrayD, IxDyn};
 use smallvec::SmallVec;
 use std::borrow::Cow;
@@ -29,7 +31,7 @@ use std::sync::Arc;
 
 /// Computes one pass of the op into a buffer of its own: its chunk, or its reduction
 /// tail's partial state.
-pub(super) fn run_into_buffer(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
+pub(super) fn run_into_buffer(op: &JitOp, args: &[&ChunkValue]) -> Result<ChunkValue, JitError> {
     let buffers = buffer_args(op, args)?;
     let laid = laid_out(op, &buffers)?;
     let kernel = &laid.kernel;
@@ -90,7 +92,7 @@ thread_local! {
 /// The layout of this chunk of `op`: one of the last few this thread computed when
 /// their kernel, reduction and leaf geometries are the same (compared as a few words,
 /// without building the geometry), else computed now and remembered.
-fn laid_out(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<std::rc::Rc<Laid>, String> {
+fn laid_out(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<std::rc::Rc<Laid>, JitError> {
     LAID.with(|cell| {
         let (key, recent) = &mut *cell.borrow_mut();
         layout_key(op, buffers, key)?;
@@ -112,7 +114,7 @@ fn layout_key(
     op: &JitOp,
     buffers: &[Cow<'_, ArrayData>],
     key: &mut Vec<usize>,
-) -> Result<(), String> {
+) -> Result<(), JitError> {
     key.clear();
     match &op.reduce {
         Some(reduce) => {
@@ -160,7 +162,7 @@ fn layout_key(
 }
 
 /// Computes a chunk's [`Laid`] from its leaves' geometry.
-fn lay_out(op: &JitOp, buffers: &[Cow<'_, ArrayData>], key: Vec<usize>) -> Result<Laid, String> {
+fn lay_out(op: &JitOp, buffers: &[Cow<'_, ArrayData>], key: Vec<usize>) -> Result<Laid, JitError> {
     let geometry = geometry(op, buffers)?;
     let reduce_axes = op.reduce.as_ref().map(|reduce| sorted_axes(&reduce.axes));
     let layout = row_layout(&geometry, reduce_axes.as_deref())?.grouped(&op.kernel.key.graph);
@@ -189,7 +191,7 @@ pub(super) fn run_into_file(
     op: &JitOp,
     sink: &SaveSink,
     args: &[&ChunkValue],
-) -> Result<ChunkValue, String> {
+) -> Result<ChunkValue, JitError> {
     let buffers = buffer_args(op, args)?;
     let geometry = geometry(op, &buffers)?;
     let shape = root_shape(&geometry)?;
@@ -199,12 +201,12 @@ pub(super) fn run_into_file(
     }
     let region =
         checked_region_byte_runs(&file.path, &file.shape, file.dtype, &sink.offset, &shape)
-            .map_err(|e| file.error(e.to_string()))?;
+            .map_err(|e| StoreError::from(e).map_message(|e| file.error(e)))?;
     let mapping = match file.mapping() {
         Some(mapping) => {
             let reserved = mapping
                 .reserve(&region)
-                .map_err(|e| file.error(e.to_string()))?;
+                .map_err(|e| StoreError::Io(file.error(e.to_string())))?;
             (reserved == Reserved::Yes).then_some(mapping)
         }
         None => None,
@@ -243,7 +245,7 @@ fn sorted_axes(axes: &[usize]) -> Vec<usize> {
 fn kernel_for(
     planned: &Arc<CompiledKernel>,
     layout: &RowLayout,
-) -> Result<Arc<CompiledKernel>, String> {
+) -> Result<Arc<CompiledKernel>, JitError> {
     if planned.key.variant == layout.variant {
         return Ok(planned.clone());
     }
@@ -257,7 +259,7 @@ fn kernel_for(
 type Buffers<'a> = SmallVec<[Cow<'a, ArrayData>; 4]>;
 
 /// The argument chunks as C-contiguous data.
-fn buffer_args<'a>(op: &JitOp, args: &[&'a ChunkValue]) -> Result<Buffers<'a>, String> {
+fn buffer_args<'a>(op: &JitOp, args: &[&'a ChunkValue]) -> Result<Buffers<'a>, JitError> {
     let wanted = op
         .leaves
         .iter()
@@ -267,7 +269,8 @@ fn buffer_args<'a>(op: &JitOp, args: &[&'a ChunkValue]) -> Result<Buffers<'a>, S
         return Err(format!(
             "internal error: a JIT kernel reading {wanted} chunks got {} arguments",
             args.len()
-        ));
+        )
+        .into());
     }
     args.iter()
         .map(|value| {
@@ -291,7 +294,7 @@ fn standard(data: &ArrayData) -> ArrayData {
     ))
 }
 
-fn geometry(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<Vec<LeafGeometry>, String> {
+fn geometry(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<Vec<LeafGeometry>, JitError> {
     let mut next_buffer = buffers.iter();
     op.leaves
         .iter()
@@ -300,7 +303,7 @@ fn geometry(op: &JitOp, buffers: &[Cow<'_, ArrayData>]) -> Result<Vec<LeafGeomet
                 next_buffer
                     .next()
                     .map(|data| data.shape())
-                    .ok_or_else(|| "internal error: too few JIT arguments".to_string())
+                    .ok_or_else(|| JitError::from("internal error: too few JIT arguments"))
             })
         })
         .collect()
@@ -335,7 +338,7 @@ fn run_rows(
     bases: &[usize],
     out_dtype: DType,
     out: &OutTarget<'_>,
-) -> Result<(), String> {
+) -> Result<(), JitError> {
     if layout.is_empty() {
         return Ok(());
     }
@@ -353,7 +356,8 @@ fn run_rows(
                     return Err(format!(
                         "internal error: a JIT kernel expected {dtype} data, got {}",
                         data.dtype()
-                    ));
+                    )
+                    .into());
                 }
                 Some(buffer_bytes(data))
             }
@@ -365,7 +369,8 @@ fn run_rows(
                 if *stored != dtype {
                     return Err(format!(
                         "internal error: a JIT kernel expected {dtype} data, got {stored}"
-                    ));
+                    )
+                    .into());
                 }
                 Some(file.in_place_bytes()?)
             }
@@ -474,7 +479,7 @@ impl GroupedRows {
         layout: &RowLayout,
         leaf_dtypes: &[DType],
         op: &JitOp,
-    ) -> Result<Option<GroupedRows>, String> {
+    ) -> Result<Option<GroupedRows>, JitError> {
         let Some(axis) = layout.group_axis() else {
             return Ok(None);
         };
@@ -499,7 +504,7 @@ impl GroupedRows {
         }))
     }
 
-    fn single(&self, grouped: &CompiledKernel) -> Result<&CompiledKernel, String> {
+    fn single(&self, grouped: &CompiledKernel) -> Result<&CompiledKernel, JitError> {
         if let Some(kernel) = self.single.get() {
             return Ok(kernel.as_ref());
         }
@@ -569,7 +574,7 @@ fn reduce_state(
     shape: &[usize],
     axes: Vec<usize>,
     out: TypedVec,
-) -> Result<ReduceState, String> {
+) -> Result<ReduceState, JitError> {
     let keepdims = keepdims_shape(shape, Some(&axes));
     let count: usize = axes.iter().map(|&axis| shape[axis]).product();
     let out = if count == 0 && matches!(op, ReduceOp::Max | ReduceOp::Min) {
@@ -592,10 +597,10 @@ fn reduce_state(
             _ => return Err("internal error: count_nonzero accumulated in a non-int64".into()),
         },
         other => {
-            return Err(format!(
+            return Err(JitError::NotSupported(format!(
                 "not supported yet: {} in JIT kernels",
                 other.name()
-            ))
+            )))
         }
     };
     Ok(ReduceState::from_parts(
@@ -627,8 +632,8 @@ enum TypedVec {
 impl TypedVec {
     /// `len` values of `dtype` set to `value`, or an error when the memory cannot be
     /// had (the chunk's expression is then reported, not the process aborted).
-    fn filled(dtype: DType, len: usize, value: Scalar) -> Result<TypedVec, String> {
-        let failed = |error: crate::array::AllocError| error.to_string();
+    fn filled(dtype: DType, len: usize, value: Scalar) -> Result<TypedVec, JitError> {
+        let failed = |error: crate::array::AllocError| JitError::from(error);
         Ok(match dtype {
             DType::Bool => {
                 TypedVec::Bool(try_filled(len, bool::from_scalar(value)).map_err(failed)?)
@@ -667,7 +672,8 @@ impl TypedVec {
             DType::Complex64 | DType::Complex128 => {
                 return Err(format!(
                     "internal error: a JIT kernel writes {dtype}, which runs interpreted"
-                ))
+                )
+                .into())
             }
         })
     }
@@ -706,7 +712,7 @@ impl TypedVec {
         }
     }
 
-    fn into_array(self, shape: &[usize]) -> Result<ArrayData, String> {
+    fn into_array(self, shape: &[usize]) -> Result<ArrayData, JitError> {
         fn build<T>(shape: &[usize], values: Vec<T>) -> Result<ArrayD<T>, String> {
             ArrayD::from_shape_vec(IxDyn(shape), values)
                 .map_err(|error| format!("internal error: JIT output shape: {error}"))

@@ -4,6 +4,7 @@
 //! division, remainders, powers, float to int casts, transcendental functions) as calls
 //! of the interpreter's own Rust functions (see `externs`).
 
+use super::error::JitError;
 use super::externs::{binary_extern, float_to_int_extern, unary_extern, Extern};
 use super::float16;
 use crate::dtype::DType;
@@ -35,9 +36,9 @@ pub trait ExternResolver {
         &mut self,
         builder: &mut FunctionBuilder<'_>,
         ext: Extern,
-    ) -> Result<FuncRef, String>;
+    ) -> Result<FuncRef, JitError>;
     /// The kernel's own pairwise `range_sum` function.
-    fn range_sum(&mut self, builder: &mut FunctionBuilder<'_>) -> Result<FuncRef, String>;
+    fn range_sum(&mut self, builder: &mut FunctionBuilder<'_>) -> Result<FuncRef, JitError>;
 }
 
 /// Emits element-wise instructions for values of one lane count (1 = scalar).
@@ -51,7 +52,7 @@ impl OpEmitter<'_> {
         b: &mut FunctionBuilder<'_>,
         ext: Extern,
         args: &[Value],
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         let func = self.resolver.func_ref(b, ext)?;
         let inst = b.ins().call(func, args);
         Ok(b.inst_results(inst)[0])
@@ -86,7 +87,7 @@ impl OpEmitter<'_> {
         value: Value,
         from: DType,
         to: DType,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         use DType::*;
         if from == to {
             return Ok(value);
@@ -155,7 +156,7 @@ impl OpEmitter<'_> {
                 let converted = self.call(b, ext, &[wide])?;
                 resize_int(b, converted, via, to)
             }
-            _ => return Err(format!("no cast from {from} to {to}")),
+            _ => return Err(format!("no cast from {from} to {to}").into()),
         })
     }
 
@@ -167,7 +168,7 @@ impl OpEmitter<'_> {
         x: Value,
         input: DType,
         output: DType,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         use UnaryOp::*;
         match op {
             LogicalNot => return Ok(self.predicate(b, op, x, input)),
@@ -192,7 +193,7 @@ impl OpEmitter<'_> {
             match op {
                 Absolute | Floor | Ceil | Trunc => Ok(x),
                 Invert => Ok(b.ins().bxor_imm_s(x, 1)),
-                _ => Err(format!("{} has no bool loop", op.name())),
+                _ => Err(format!("{} has no bool loop", op.name()).into()),
             }
         }
     }
@@ -233,7 +234,7 @@ impl OpEmitter<'_> {
         op: UnaryOp,
         x: Value,
         dtype: DType,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         use UnaryOp::*;
         Ok(match op {
             Negative => b.ins().fneg(x),
@@ -263,7 +264,7 @@ impl OpEmitter<'_> {
         op: UnaryOp,
         x: Value,
         dtype: DType,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         use UnaryOp::*;
         Ok(match op {
             Negative => b.ins().ineg(x),
@@ -291,7 +292,7 @@ impl OpEmitter<'_> {
                 let ext = unary_extern(op, dtype).ok_or("no int reciprocal extern")?;
                 self.call(b, ext, &[x])?
             }
-            _ => return Err(format!("{} has no {dtype} loop", op.name())),
+            _ => return Err(format!("{} has no {dtype} loop", op.name()).into()),
         })
     }
 
@@ -305,7 +306,7 @@ impl OpEmitter<'_> {
         common: DType,
         (x, x_dtype): (Value, DType),
         (y, y_dtype): (Value, DType),
-    ) -> Result<Value, String> {
+    ) -> Result<Value, JitError> {
         use BinaryScalar as S;
         let no_loop = |dtype: DType| format!("{} has no {dtype} loop", op.name());
         let loop_dtype = op.loop_dtype(common).map_err(|_| no_loop(common))?;

@@ -192,11 +192,11 @@ fn one(
     let out = match op {
         LinalgOp::Solve => {
             let (a, b) = (nonsingular_lu(matrix(args, 0)?)?, operand(args, 1)?);
-            a.solve(b).map_err(internal)?
+            a.solve(b)?
         }
         LinalgOp::Inv => {
             let lu = nonsingular_lu(matrix(args, 0)?)?;
-            lu.inverse().map_err(internal)?.into_dyn()
+            lu.inverse()?.into_dyn()
         }
         LinalgOp::Det => {
             // NumPy's `det` is `sign * exp(logabsdet)` of the same factorization.

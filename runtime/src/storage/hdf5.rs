@@ -110,8 +110,8 @@ pub struct Hdf5Store {
 impl Hdf5Store {
     /// Opens the dataset `dataset` (a path inside the file) of the file `file`.
     pub fn open(file: &Path, dataset: &str) -> Result<Hdf5Store, StoreError> {
-        let opened = open_dataset(file, dataset).map_err(StoreError)?;
-        let dtype = marsc_dtype(&opened, file, dataset).map_err(StoreError)?;
+        let opened = open_dataset(file, dataset)?;
+        let dtype = marsc_dtype(&opened, file, dataset)?;
         let shape = opened.shape();
         let chunks = opened.chunk().filter(|c| c.len() == shape.len());
         Ok(Hdf5Store {
@@ -180,23 +180,27 @@ impl Store for Hdf5Store {
 
 /// Opens `dataset` of `file` read-only.
 #[cfg(feature = "hdf5")]
-fn open_dataset(file: &Path, dataset: &str) -> Result<hdf5::Dataset, String> {
+fn open_dataset(file: &Path, dataset: &str) -> Result<hdf5::Dataset, StoreError> {
     let shown = file.display();
     match std::fs::metadata(file) {
         Ok(meta) if meta.is_file() => {}
-        Ok(_) => return Err(format!("'{shown}' is not a file")),
-        Err(error) => return Err(format!("cannot open '{shown}': {error}")),
+        Ok(_) => return Err(StoreError::Data(format!("'{shown}' is not a file"))),
+        Err(error) => return Err(StoreError::Io(format!("cannot open '{shown}': {error}"))),
     }
     if !has_signature(file) {
-        return Err(format!("'{shown}' is not an HDF5 file"));
+        return Err(StoreError::Data(format!("'{shown}' is not an HDF5 file")));
     }
-    let opened =
-        open_file(file, hdf5::OpenMode::Read).map_err(|e| format!("cannot open '{shown}': {e}"))?;
+    let opened = open_file(file, hdf5::OpenMode::Read)
+        .map_err(|e| StoreError::Io(format!("cannot open '{shown}': {e}")))?;
     if !link_exists(&opened, dataset) {
-        return Err(format!("'{shown}' has no dataset '{dataset}'"));
+        return Err(StoreError::Data(format!(
+            "'{shown}' has no dataset '{dataset}'"
+        )));
     }
     opened.dataset(dataset).map_err(|_| {
-        format!("'{dataset}' in '{shown}' is not a dataset (a group? name the dataset inside it)")
+        StoreError::Data(format!(
+            "'{dataset}' in '{shown}' is not a dataset (a group? name the dataset inside it)"
+        ))
     })
 }
 
@@ -230,16 +234,16 @@ fn link_exists(file: &hdf5::File, path: &str) -> bool {
 
 /// marsc's dtype of a dataset's datatype.
 #[cfg(feature = "hdf5")]
-fn marsc_dtype(dataset: &hdf5::Dataset, file: &Path, name: &str) -> Result<DType, String> {
+fn marsc_dtype(dataset: &hdf5::Dataset, file: &Path, name: &str) -> Result<DType, StoreError> {
     use hdf5::types::{FloatSize, IntSize, TypeDescriptor as T};
     let descriptor = dataset
         .dtype()
         .and_then(|t| t.to_descriptor())
         .map_err(|e| {
-            format!(
+            StoreError::Data(format!(
                 "cannot read the datatype of '{name}' in '{}': {e}",
                 file.display()
-            )
+            ))
         })?;
     Ok(match descriptor {
         T::Boolean => DType::Bool,
@@ -254,10 +258,10 @@ fn marsc_dtype(dataset: &hdf5::Dataset, file: &Path, name: &str) -> Result<DType
         T::Float(FloatSize::U4) => DType::Float32,
         T::Float(FloatSize::U8) => DType::Float64,
         other => {
-            return Err(format!(
+            return Err(StoreError::NotSupported(format!(
                 "not supported yet: the HDF5 dataset '{name}' in '{}' has datatype {other}; marsc reads bool, the signed and unsigned integers of 8 to 64 bits, float32 and float64 from HDF5 (not float16 yet)",
                 file.display()
-            ))
+            )))
         }
     })
 }
@@ -301,7 +305,7 @@ pub fn open(file: &Path, dataset: &str) -> Result<super::StoreRef, StoreError> {
 /// Without HDF5 support nothing opens.
 #[cfg(not(feature = "hdf5"))]
 pub fn open(_file: &Path, _dataset: &str) -> Result<super::StoreRef, super::StoreError> {
-    Err(super::StoreError(UNSUPPORTED.into()))
+    Err(super::StoreError::NotSupported(UNSUPPORTED.into()))
 }
 
 /// Whether `file` is an HDF5 file (the lowering checks `tohdf5` targets with it).
@@ -359,14 +363,18 @@ impl super::StoreWriter for Unsupported {
     fn path(&self) -> &Path {
         &self.0
     }
-    fn create(&self) -> Result<(), String> {
-        Err(UNSUPPORTED.into())
+    fn create(&self) -> Result<(), super::StoreError> {
+        Err(super::StoreError::NotSupported(UNSUPPORTED.into()))
     }
-    fn write_region(&self, _: &[usize], _: &crate::array::ArrayData) -> Result<(), String> {
-        Err(UNSUPPORTED.into())
+    fn write_region(
+        &self,
+        _: &[usize],
+        _: &crate::array::ArrayData,
+    ) -> Result<(), super::StoreError> {
+        Err(super::StoreError::NotSupported(UNSUPPORTED.into()))
     }
-    fn commit(&self) -> Result<(), String> {
-        Err(UNSUPPORTED.into())
+    fn commit(&self) -> Result<(), super::StoreError> {
+        Err(super::StoreError::NotSupported(UNSUPPORTED.into()))
     }
     fn abort(&self) {}
     fn temporary(&self) -> Option<PathBuf> {

@@ -72,22 +72,68 @@ pub struct OpenOptions {
     pub mmap: bool,
 }
 
-/// Why a store could not be opened; the text is what the user reads.
+/// Why a store could not be opened, read or written, by kind; the text (naming the
+/// user's path) is what the user reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoreError(pub String);
+pub enum StoreError {
+    /// The system refused or failed an operation on the store's files (open, read,
+    /// map, create, write, rename).
+    Io(String),
+    /// The store does not hold what was asked or expected: a malformed header, a
+    /// file changed since the script was compiled, truncated data, a value the
+    /// format cannot hold.
+    Data(String),
+    /// What the store holds or the save asks is something marsc does not support yet.
+    NotSupported(String),
+    /// A caller broke the store's contract (a region written before the create):
+    /// a marsc bug.
+    Internal(String),
+}
+
+impl StoreError {
+    /// The message, whatever the kind.
+    pub fn message(&self) -> &str {
+        match self {
+            StoreError::Io(message)
+            | StoreError::Data(message)
+            | StoreError::NotSupported(message)
+            | StoreError::Internal(message) => message,
+        }
+    }
+
+    /// The same kind of error with its message changed by `change` (a writer naming
+    /// the user's file).
+    pub fn map_message(self, change: impl FnOnce(String) -> String) -> StoreError {
+        match self {
+            StoreError::Io(message) => StoreError::Io(change(message)),
+            StoreError::Data(message) => StoreError::Data(change(message)),
+            StoreError::NotSupported(message) => StoreError::NotSupported(change(message)),
+            StoreError::Internal(message) => StoreError::Internal(change(message)),
+        }
+    }
+}
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.message())
     }
 }
 
 impl std::error::Error for StoreError {}
 
+impl From<npy::header::NpyError> for StoreError {
+    fn from(error: npy::header::NpyError) -> StoreError {
+        match error {
+            npy::header::NpyError::Io(message) => StoreError::Io(message),
+            npy::header::NpyError::Malformed(message) => StoreError::Data(message),
+        }
+    }
+}
+
 /// Opens the `.npy` file at `path` as `options` ask: reads its metadata now, at
 /// compile time (`load`).
 pub fn open(path: &Path, options: &OpenOptions) -> Result<StoreRef, StoreError> {
-    let store = npy::NpyStore::open(path, options).map_err(|e| StoreError(e.to_string()))?;
+    let store = npy::NpyStore::open(path, options)?;
     Ok(StoreRef(Arc::new(store)))
 }
 
@@ -106,13 +152,13 @@ pub fn open_raw(
     count: Option<usize>,
     offset: u64,
 ) -> Result<StoreRef, StoreError> {
-    let metadata = std::fs::metadata(path).map_err(|e| StoreError(e.to_string()))?;
+    let metadata = std::fs::metadata(path).map_err(|e| StoreError::Io(e.to_string()))?;
     if metadata.is_dir() {
-        return Err(StoreError("Is a directory (os error 21)".into()));
+        return Err(StoreError::Io("Is a directory (os error 21)".into()));
     }
     let Some(bytes) = metadata.len().checked_sub(offset) else {
         // NumPy's own message for an offset past the end.
-        return Err(StoreError(
+        return Err(StoreError::Data(
             "ValueError: negative dimensions are not allowed".into(),
         ));
     };
@@ -284,11 +330,11 @@ pub trait StoreReader: Send + Sync + fmt::Debug + Any {
     /// Opens the store, on the first call only, checking that it still holds what
     /// it held at compile time. Called for every reader before the run starts;
     /// errors name the file.
-    fn open(&self) -> Result<(), String>;
+    fn open(&self) -> Result<(), StoreError>;
 
     /// The box at `offset` of extent `shape`, in C order (opening the store first
     /// if it is not open).
-    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String>;
+    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, StoreError>;
 
     /// The caller's tag for the load (its errors point at it).
     fn label(&self) -> u32;
@@ -301,8 +347,10 @@ pub trait StoreReader: Send + Sync + fmt::Debug + Any {
 
     /// The whole array's element bytes, little-endian and in C order, held in place
     /// (a mapping); opens the store on the first call.
-    fn in_place_bytes(&self) -> Result<&[u8], String> {
-        Err("internal error: this store is not read in place".into())
+    fn in_place_bytes(&self) -> Result<&[u8], StoreError> {
+        Err(StoreError::Internal(
+            "internal error: this store is not read in place".into(),
+        ))
     }
 
     /// Whether `other` reads the same store the same way (the plan's equality).
@@ -350,13 +398,13 @@ pub trait StoreWriter: Send + Sync + fmt::Debug + Any {
     /// Checks that the store can be written where the user asked, then creates its
     /// hidden temporary form. A create that runs again (its result was lost with a
     /// worker) keeps what the first made.
-    fn create(&self) -> Result<(), String>;
+    fn create(&self) -> Result<(), StoreError>;
 
     /// Writes `data` as the box at `offset`.
-    fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), String>;
+    fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), StoreError>;
 
     /// Moves the complete store under the user's name.
-    fn commit(&self) -> Result<(), String>;
+    fn commit(&self) -> Result<(), StoreError>;
 
     /// Removes what `create` made, if it was not committed (a failed or stopped run).
     fn abort(&self);

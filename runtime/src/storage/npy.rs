@@ -29,7 +29,9 @@ pub use save::NpyWriter;
 pub use streamed::{OpenedNpy, StreamedNpy};
 pub use writable::{MappingSlot, Reserved, WritableNpy};
 
-use super::{ChunkGrid, KeySink, OpenOptions, SharedReaders, Store, StoreMetadata, StoreReader};
+use super::{
+    ChunkGrid, KeySink, OpenOptions, SharedReaders, Store, StoreError, StoreMetadata, StoreReader,
+};
 use header::{read_header, NpyError, NpyHeader};
 use std::any::Any;
 use std::path::{Path, PathBuf};
@@ -182,6 +184,15 @@ impl Store for NpyStore {
 
     fn same_as(&self, other: &dyn Store) -> bool {
         (other as &dyn Any).downcast_ref::<NpyStore>() == Some(self)
+    }
+}
+
+/// A reading or writing error of `path`, of its kind (I/O or bad data), naming the
+/// user's file as [`naming`] does.
+fn named(path: &Path, doing: &str, error: NpyError) -> StoreError {
+    match error {
+        NpyError::Io(_) => StoreError::Io(naming(path, doing, error)),
+        NpyError::Malformed(_) => StoreError::Data(naming(path, doing, error)),
     }
 }
 

@@ -95,8 +95,9 @@ pub fn is_zip(path: &Path) -> bool {
 /// Reads the archive's directory and every member's `.npy` header.
 pub fn read_archive(path: &Path) -> Result<NpzArchive, StoreError> {
     let shown = path.display();
-    let bad = |e: &dyn fmt::Display| StoreError(format!("cannot read the archive '{shown}': {e}"));
-    let file = File::open(path).map_err(|e| bad(&e))?;
+    let message = |e: &dyn fmt::Display| format!("cannot read the archive '{shown}': {e}");
+    let bad = |e: &dyn fmt::Display| StoreError::Data(message(e));
+    let file = File::open(path).map_err(|e| StoreError::Io(message(&e)))?;
     let mut archive = zip::ZipArchive::new(file).map_err(|e| bad(&e))?;
     let mut entries = Vec::new();
     for index in 0..archive.len() {
@@ -112,14 +113,15 @@ pub fn read_archive(path: &Path) -> Result<NpzArchive, StoreError> {
             zip::CompressionMethod::Stored => false,
             zip::CompressionMethod::Deflated => true,
             other => {
-                return Err(StoreError(format!(
+                return Err(StoreError::NotSupported(format!(
                     "not supported yet: the member '{name}' of '{shown}' is compressed with {other}; marsc reads stored and deflated members"
                 )))
             }
         };
         let member = archive.by_index(index).map_err(|e| bad(&e))?;
         let header = read_member_header(member).map_err(|e| {
-            StoreError(format!("cannot read the member '{name}' of '{shown}': {e}"))
+            StoreError::from(e)
+                .map_message(|e| format!("cannot read the member '{name}' of '{shown}': {e}"))
         })?;
         entries.push(NpzEntry {
             name,
@@ -229,30 +231,32 @@ pub struct CompressedMemberReader {
     entry: NpzEntry,
     label: u32,
     /// The member inflated into an unnamed temporary file.
-    inflated: OnceLock<Result<File, String>>,
+    inflated: OnceLock<Result<File, StoreError>>,
 }
 
 impl CompressedMemberReader {
-    fn file(&self) -> Result<&File, String> {
+    fn file(&self) -> Result<&File, StoreError> {
         self.inflated
             .get_or_init(|| self.inflate())
             .as_ref()
             .map_err(Clone::clone)
     }
 
-    fn inflate(&self) -> Result<File, String> {
+    fn inflate(&self) -> Result<File, StoreError> {
         let shown = self.path.display();
         let failed = |e: &dyn fmt::Display| {
-            format!(
+            StoreError::Io(format!(
                 "cannot read the member '{}' of '{shown}': {e}",
                 self.entry.name
-            )
+            ))
         };
+        let changed =
+            || StoreError::Data(format!("'{shown}' changed since the script was compiled"));
         let archive_file = File::open(&self.path).map_err(|e| failed(&e))?;
         let mut archive = zip::ZipArchive::new(archive_file).map_err(|e| failed(&e))?;
         let mut member = archive.by_index(self.entry.index).map_err(|e| failed(&e))?;
         if member.name().ok().as_deref() != Some(self.entry.name.as_str()) {
-            return Err(format!("'{shown}' changed since the script was compiled"));
+            return Err(changed());
         }
         let mut inflated = tempfile::tempfile().map_err(|e| failed(&e))?;
         std::io::copy(&mut member, &mut inflated).map_err(|e| failed(&e))?;
@@ -263,21 +267,24 @@ impl CompressedMemberReader {
             .read_exact_at(&mut prefix, 0)
             .map_err(|e| failed(&e))?;
         if len < needed || parse_header(&prefix).as_ref() != Ok(&self.entry.header) {
-            return Err(format!("'{shown}' changed since the script was compiled"));
+            return Err(changed());
         }
         Ok(inflated)
     }
 }
 
 impl StoreReader for CompressedMemberReader {
-    fn open(&self) -> Result<(), String> {
+    fn open(&self) -> Result<(), StoreError> {
         self.file().map(drop)
     }
 
-    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String> {
+    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, StoreError> {
         let file = self.file()?;
         super::npy::codec::read_region_of(file, &self.path, &self.entry.header, offset, shape)
-            .map_err(|e| format!("cannot read '{}': {e}", self.path.display()))
+            .map_err(|e| {
+                StoreError::from(e)
+                    .map_message(|e| format!("cannot read '{}': {e}", self.path.display()))
+            })
     }
 
     fn label(&self) -> u32 {
@@ -648,18 +655,25 @@ impl StoreWriter for NpzWriter {
         &self.path
     }
 
-    fn create(&self) -> Result<(), String> {
+    fn create(&self) -> Result<(), StoreError> {
         let mut state = self.state();
         if state.is_none() {
-            *state = Some(self.create_member().map_err(|e| self.error(e))?);
+            *state = Some(
+                self.create_member()
+                    .map_err(|e| StoreError::Io(self.error(e)))?,
+            );
         }
         Ok(())
     }
 
-    fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), String> {
+    fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), StoreError> {
         let data_offset = match &*self.state() {
             Some(member) => member.data_offset,
-            None => return Err(self.error("internal error: a region before the init".into())),
+            None => {
+                return Err(StoreError::Internal(
+                    self.error("internal error: a region before the init".into()),
+                ))
+            }
         };
         super::npy::codec::write_region(
             &self.archive_temporary(),
@@ -669,19 +683,24 @@ impl StoreWriter for NpzWriter {
             data,
         )
         .map_err(|e| {
-            self.error(e.to_string().replace(
-                &self.archive_temporary().display().to_string(),
-                "the archive",
-            ))
+            StoreError::from(e).map_message(|e| {
+                self.error(e.replace(
+                    &self.archive_temporary().display().to_string(),
+                    "the archive",
+                ))
+            })
         })
     }
 
-    fn commit(&self) -> Result<(), String> {
+    fn commit(&self) -> Result<(), StoreError> {
         let state = self.state();
         let Some(member) = state.as_ref() else {
-            return Err(self.error("internal error: a commit before the init".into()));
+            return Err(StoreError::Internal(
+                self.error("internal error: a commit before the init".into()),
+            ));
         };
-        self.finish(member).map_err(|e| self.error(e))
+        self.finish(member)
+            .map_err(|e| StoreError::Io(self.error(e)))
     }
 
     fn abort(&self) {

@@ -54,7 +54,7 @@ impl ZarrStore {
     pub fn open(path: &Path) -> Result<ZarrStore, StoreError> {
         let array = open_array(path)?;
         let dtype = marsc_dtype(array.data_type())
-            .ok_or_else(|| StoreError(unsupported_dtype(path, array.data_type())))?;
+            .ok_or_else(|| StoreError::NotSupported(unsupported_dtype(path, array.data_type())))?;
         let shape = to_usizes(array.shape());
         let chunk_shape = regular_chunk_shape(&array, path)?;
         let zarr_format = match array.metadata() {
@@ -176,26 +176,26 @@ pub fn open_array(path: &Path) -> Result<OpenedArray, StoreError> {
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => {}
         Ok(_) => {
-            return Err(StoreError(format!(
+            return Err(StoreError::Data(format!(
                 "'{shown}' is not a Zarr store (not a directory)"
             )))
         }
-        Err(error) => return Err(StoreError(format!("cannot open '{shown}': {error}"))),
+        Err(error) => return Err(StoreError::Io(format!("cannot open '{shown}': {error}"))),
     }
     if node_kind(path) == Some(NodeKind::Group) {
-        return Err(StoreError(format!(
+        return Err(StoreError::Data(format!(
             "'{shown}' is a Zarr group, not an array; name the array with `dataset=` (and `group=`)"
         )));
     }
     if node_kind(path).is_none() {
-        return Err(StoreError(format!(
+        return Err(StoreError::Data(format!(
             "'{shown}' holds no Zarr array (no zarr.json or .zarray)"
         )));
     }
     let store = FilesystemStore::new(path)
-        .map_err(|e| StoreError(format!("cannot open '{shown}': {e}")))?;
+        .map_err(|e| StoreError::Io(format!("cannot open '{shown}': {e}")))?;
     Array::open(Arc::new(store), "/")
-        .map_err(|e| StoreError(format!("cannot open the Zarr array '{shown}': {e}")))
+        .map_err(|e| StoreError::Data(format!("cannot open the Zarr array '{shown}': {e}")))
 }
 
 /// marsc's dtype of a Zarr data type, if marsc has it.
@@ -253,7 +253,7 @@ fn regular_chunk_shape(array: &OpenedArray, path: &Path) -> Result<Vec<usize>, S
         });
     match (regular, shape) {
         (true, Some(Some(sizes))) if sizes.len() == array.shape().len() => Ok(to_usizes(&sizes)),
-        _ => Err(StoreError(format!(
+        _ => Err(StoreError::NotSupported(format!(
             "not supported yet: the Zarr array '{}' has a `{}` chunk grid; marsc reads regular chunk grids",
             path.display(),
             grid.name()

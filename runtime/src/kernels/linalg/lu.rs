@@ -23,6 +23,7 @@
 //! away from zero is done again over `a`'s rows, as LAPACK does, and that one used
 //! (see [`TransposedLu::new`]).
 
+use super::super::KernelError;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor as llt;
 use faer::linalg::lu::partial_pivoting::{factor, inverse, solve};
@@ -117,13 +118,13 @@ impl TransposedLu {
     }
 
     /// `x` with `a @ x = b`, `b` `(n,)` or `(n, k)`, `x` of `b`'s shape.
-    pub(super) fn solve(&self, b: ArrayViewD<'_, f64>) -> Result<ArrayD<f64>, String> {
+    pub(super) fn solve(&self, b: ArrayViewD<'_, f64>) -> Result<ArrayD<f64>, KernelError> {
         let n = self.n;
         if b.ndim() == 0 || b.ndim() > 2 || b.shape()[0] != n {
-            return Err(format!(
+            return Err(super::internal(format!(
                 "solve of a {n}x{n} matrix and a b shaped {:?}",
                 b.shape()
-            ));
+            )));
         }
         let k = if b.ndim() == 1 { 1 } else { b.shape()[1] };
         // `x` starts as `b`, row-major like the output, and is solved in place.
@@ -134,7 +135,11 @@ impl TransposedLu {
         ) {
             (Ok(b2), _) => x.assign(&b2),
             (_, Ok(b1)) => x.column_mut(0).assign(&b1),
-            _ => return Err("solve's b is neither 1-D nor 2-D".to_string()),
+            _ => {
+                return Err(super::internal(
+                    "solve's b is neither 1-D nor 2-D".to_string(),
+                ))
+            }
         }
         let par = parallelism();
         let mut scratch = MemBuffer::new(
@@ -143,7 +148,7 @@ impl TransposedLu {
         );
         let values = x
             .as_slice_mut()
-            .ok_or_else(|| "solve's output is not contiguous".to_string())?;
+            .ok_or_else(|| super::internal("solve's output is not contiguous".to_string()))?;
         let rhs = MatMut::from_row_major_slice_mut(values, n, k);
         let stack = MemStack::new(&mut scratch);
         if self.transposed {
@@ -161,7 +166,7 @@ impl TransposedLu {
         }
         Ok(if b.ndim() == 1 {
             x.into_shape_with_order(n)
-                .map_err(|error| error.to_string())?
+                .map_err(|error| super::internal(error.to_string()))?
                 .into_dyn()
         } else {
             x.into_dyn()
@@ -169,7 +174,7 @@ impl TransposedLu {
     }
 
     /// `inv(a)`: `inv(m)` computed column-major is `inv(a)` row-major when `m = a.T`.
-    pub(super) fn inverse(&self) -> Result<Array2<f64>, String> {
+    pub(super) fn inverse(&self) -> Result<Array2<f64>, KernelError> {
         let n = self.n;
         let mut out = vec![0.0; n * n];
         let par = parallelism();
@@ -182,7 +187,8 @@ impl TransposedLu {
             par,
             MemStack::new(&mut scratch),
         );
-        let inverse = Array2::from_shape_vec((n, n), out).map_err(|error| error.to_string())?;
+        let inverse = Array2::from_shape_vec((n, n), out)
+            .map_err(|error| super::internal(error.to_string()))?;
         if self.transposed {
             return Ok(inverse);
         }

@@ -6,7 +6,7 @@
 use super::{marsc_dtype, open_dataset, tuple_text};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::storage::StoreReader;
+use crate::storage::{StoreError, StoreReader};
 use hdf5::{Hyperslab, Selection, SliceOrIndex};
 use ndarray::{ArrayD, IxDyn};
 use std::any::Any;
@@ -21,7 +21,7 @@ pub struct Hdf5Reader {
     dtype: DType,
     shape: Vec<usize>,
     label: u32,
-    opened: OnceLock<Result<hdf5::Dataset, String>>,
+    opened: OnceLock<Result<hdf5::Dataset, StoreError>>,
 }
 
 impl Hdf5Reader {
@@ -36,19 +36,19 @@ impl Hdf5Reader {
         }
     }
 
-    fn dataset(&self) -> Result<&hdf5::Dataset, String> {
+    fn dataset(&self) -> Result<&hdf5::Dataset, StoreError> {
         self.opened
             .get_or_init(|| self.open_checked())
             .as_ref()
             .map_err(Clone::clone)
     }
 
-    fn open_checked(&self) -> Result<hdf5::Dataset, String> {
+    fn open_checked(&self) -> Result<hdf5::Dataset, StoreError> {
         let dataset = open_dataset(&self.file, &self.dataset)?;
         let dtype = marsc_dtype(&dataset, &self.file, &self.dataset).ok();
         let shape = dataset.shape();
         if dtype != Some(self.dtype) || shape != self.shape {
-            return Err(format!(
+            return Err(StoreError::Data(format!(
                 "the HDF5 dataset '{}' in '{}' changed after the script was compiled: it held {} of shape {}, it now holds {} of shape {}",
                 self.dataset,
                 self.file.display(),
@@ -56,7 +56,7 @@ impl Hdf5Reader {
                 tuple_text(&self.shape),
                 dtype.map_or("another datatype", DType::name),
                 tuple_text(&shape),
-            ));
+            )));
         }
         Ok(dataset)
     }
@@ -66,13 +66,13 @@ impl Hdf5Reader {
         dataset: &hdf5::Dataset,
         offset: &[usize],
         shape: &[usize],
-    ) -> Result<ArrayD<T>, String> {
+    ) -> Result<ArrayD<T>, StoreError> {
         let failed = |e: hdf5::Error| {
-            format!(
+            StoreError::Io(format!(
                 "cannot read '{}' in '{}': {e}",
                 self.dataset,
                 self.file.display()
-            )
+            ))
         };
         if shape.is_empty() {
             let value: T = dataset.read_scalar().map_err(failed)?;
@@ -90,14 +90,14 @@ impl Hdf5Reader {
 }
 
 impl StoreReader for Hdf5Reader {
-    fn open(&self) -> Result<(), String> {
+    fn open(&self) -> Result<(), StoreError> {
         self.dataset().map(drop)
     }
 
-    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String> {
+    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, StoreError> {
         if shape.contains(&0) {
             return ArrayData::try_full(shape, crate::Scalar::from_i64(0, self.dtype))
-                .map_err(|e| e.to_string());
+                .map_err(|e| StoreError::Io(e.to_string()));
         }
         let dataset = self.dataset()?;
         Ok(match self.dtype {
@@ -110,9 +110,15 @@ impl StoreReader for Hdf5Reader {
             DType::UInt16 => ArrayData::UInt16(self.read(dataset, offset, shape)?),
             DType::UInt32 => ArrayData::UInt32(self.read(dataset, offset, shape)?),
             DType::UInt64 => ArrayData::UInt64(self.read(dataset, offset, shape)?),
-            DType::Float16 => return Err(super::FLOAT16_NOT_SUPPORTED.to_string()),
+            DType::Float16 => {
+                return Err(StoreError::NotSupported(
+                    super::FLOAT16_NOT_SUPPORTED.to_string(),
+                ))
+            }
             DType::Complex64 | DType::Complex128 => {
-                return Err(super::COMPLEX_NOT_SUPPORTED.to_string())
+                return Err(StoreError::NotSupported(
+                    super::COMPLEX_NOT_SUPPORTED.to_string(),
+                ))
             }
             DType::Float32 => ArrayData::Float32(self.read(dataset, offset, shape)?),
             DType::Float64 => ArrayData::Float64(self.read(dataset, offset, shape)?),

@@ -16,7 +16,7 @@
 use super::{descriptor, tuple_text, Hdf5Save};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::storage::StoreWriter;
+use crate::storage::{StoreError, StoreWriter};
 use hdf5::{Hyperslab, Selection, SliceOrIndex};
 use std::any::Any;
 use std::fmt;
@@ -268,49 +268,58 @@ impl StoreWriter for Hdf5Writer {
         &self.path
     }
 
-    fn create(&self) -> Result<(), String> {
+    fn create(&self) -> Result<(), StoreError> {
         let mut state = self.state();
         if state.is_none() {
-            *state = Some(self.create_state().map_err(|e| self.error(e))?);
+            *state = Some(
+                self.create_state()
+                    .map_err(|e| StoreError::Io(self.error(e)))?,
+            );
         }
         Ok(())
     }
 
-    fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), String> {
+    fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), StoreError> {
         if data.is_empty() {
             return Ok(());
         }
         let state = self.state();
         let Some(created) = state.as_ref() else {
-            return Err(format!(
+            return Err(StoreError::Internal(format!(
                 "internal error: '{}' was not created",
                 self.shown()
-            ));
+            )));
         };
         // Every dtype HDF5 can describe (float16 never gets here: `create` refuses it).
         macro_rules! write_as {
             ($($variant:ident),*) => {
                 match data {
                     $(ArrayData::$variant(a) => self.write(&created.dataset, offset, a),)*
-                    ArrayData::Float16(_) => return Err(super::FLOAT16_NOT_SUPPORTED.to_string()),
+                    ArrayData::Float16(_) => {
+                        return Err(StoreError::NotSupported(
+                            super::FLOAT16_NOT_SUPPORTED.to_string(),
+                        ))
+                    }
                     ArrayData::Complex64(_) | ArrayData::Complex128(_) => {
-                        return Err(super::COMPLEX_NOT_SUPPORTED.to_string())
+                        return Err(StoreError::NotSupported(
+                            super::COMPLEX_NOT_SUPPORTED.to_string(),
+                        ))
                     }
                 }
             };
         }
         write_as!(Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64)
-            .map_err(|e| self.error(e.to_string()))
+            .map_err(|e| StoreError::Io(self.error(e.to_string())))
     }
 
-    fn commit(&self) -> Result<(), String> {
+    fn commit(&self) -> Result<(), StoreError> {
         let mut state = self.state();
         match state.take() {
-            Some(created) => self.finish(created),
-            None => Err(format!(
+            Some(created) => self.finish(created).map_err(StoreError::Io),
+            None => Err(StoreError::Internal(format!(
                 "internal error: '{}' was not created",
                 self.shown()
-            )),
+            ))),
         }
     }
 

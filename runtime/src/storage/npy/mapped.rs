@@ -12,7 +12,7 @@
 use super::codec::copy_region;
 use super::header::{parse_header, read_header, NpyHeader};
 use crate::array::ArrayData;
-use crate::storage::StoreReader;
+use crate::storage::{StoreError, StoreReader};
 use memmap2::{Mmap, MmapOptions};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -25,7 +25,7 @@ pub struct MappedNpy {
     header: NpyHeader,
     /// The caller's tag for the `load` call (reported with a mapping error).
     pub label: u32,
-    mapping: OnceLock<Result<Mmap, String>>,
+    mapping: OnceLock<Result<Mmap, StoreError>>,
 }
 
 impl MappedNpy {
@@ -48,7 +48,7 @@ impl MappedNpy {
 
     /// The array's element bytes (little-endian, in the file's order), mapping the
     /// file on the first call; an error names the file and says what is wrong.
-    pub fn data(&self) -> Result<&[u8], String> {
+    pub fn data(&self) -> Result<&[u8], StoreError> {
         let mapping = self
             .mapping
             .get_or_init(|| map_checked(&self.path, &self.header))
@@ -59,23 +59,32 @@ impl MappedNpy {
         start
             .checked_add(len)
             .and_then(|end| mapping.get(start..end))
-            .ok_or_else(|| format!("internal error: '{}' is mapped short", self.path.display()))
+            .ok_or_else(|| {
+                StoreError::Internal(format!(
+                    "internal error: '{}' is mapped short",
+                    self.path.display()
+                ))
+            })
     }
 
     /// The region at `offset` of extent `shape`, copied out of the mapping (C order).
-    pub fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String> {
+    pub fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, StoreError> {
         let data = self.data()?;
-        copy_region(&self.path, data, &self.header, offset, shape).map_err(|e| e.to_string())
+        copy_region(&self.path, data, &self.header, offset, shape).map_err(StoreError::from)
     }
 }
 
 /// Maps `path` after checking that it still holds the array `expected` describes:
 /// the header and the file's length before mapping, and again on the mapping itself
 /// (the file may have been replaced in between).
-fn map_checked(path: &Path, expected: &NpyHeader) -> Result<Mmap, String> {
+fn map_checked(path: &Path, expected: &NpyHeader) -> Result<Mmap, StoreError> {
     let shown = path.display();
-    let cannot_map = |e: &dyn fmt::Display| format!("cannot map '{shown}': {e}");
-    let before = read_header(path).map_err(|e| cannot_map(&e))?;
+    let cannot_map = |e: &dyn fmt::Display| StoreError::Io(format!("cannot map '{shown}': {e}"));
+    // A header that cannot be read keeps its kind (I/O, or a malformed file).
+    let unreadable = |e: super::header::NpyError| {
+        StoreError::from(e).map_message(|e| format!("cannot map '{shown}': {e}"))
+    };
+    let before = read_header(path).map_err(unreadable)?;
     check_unchanged(path, expected, &before)?;
     let file = std::fs::File::open(path).map_err(|e| cannot_map(&e))?;
     let mut options = MmapOptions::new();
@@ -88,18 +97,18 @@ fn map_checked(path: &Path, expected: &NpyHeader) -> Result<Mmap, String> {
     // the new end raises SIGBUS; writes by others change the values read. The
     // length is checked below, so reads stay inside the file as it is now.
     let mapping = unsafe { options.map(&file) }.map_err(|e| cannot_map(&e))?;
-    let mapped = parse_header(&mapping).map_err(|e| cannot_map(&e))?;
+    let mapped = parse_header(&mapping).map_err(unreadable)?;
     check_unchanged(path, expected, &mapped)?;
     check_length(path, expected, mapping.len() as u64)?;
     Ok(mapping)
 }
 
 /// Checks that the file's header is still the one the script was compiled against.
-fn check_unchanged(path: &Path, expected: &NpyHeader, found: &NpyHeader) -> Result<(), String> {
+fn check_unchanged(path: &Path, expected: &NpyHeader, found: &NpyHeader) -> Result<(), StoreError> {
     if found == expected {
         return Ok(());
     }
-    Err(format!(
+    Err(StoreError::Data(format!(
         "'{}' changed since the script was compiled: it now holds {} {:?}{}, not {} {:?}{}",
         path.display(),
         found.dtype,
@@ -108,19 +117,19 @@ fn check_unchanged(path: &Path, expected: &NpyHeader, found: &NpyHeader) -> Resu
         expected.dtype,
         expected.shape,
         fortran_text(expected.fortran_order),
-    ))
+    )))
 }
 
 /// Checks that a file of `len` bytes holds the data `expected` announces.
-fn check_length(path: &Path, expected: &NpyHeader, len: u64) -> Result<(), String> {
+fn check_length(path: &Path, expected: &NpyHeader, len: u64) -> Result<(), StoreError> {
     let needed = expected.data_offset.saturating_add(expected.data_bytes());
     if len < needed {
-        return Err(format!(
+        return Err(StoreError::Data(format!(
             "'{}': the file is truncated: the header announces {} bytes of data but the file has {}",
             path.display(),
             expected.data_bytes(),
             len.saturating_sub(expected.data_offset)
-        ));
+        )));
     }
     Ok(())
 }
@@ -150,11 +159,11 @@ fn fortran_text(fortran_order: bool) -> &'static str {
 }
 
 impl StoreReader for MappedNpy {
-    fn open(&self) -> Result<(), String> {
+    fn open(&self) -> Result<(), StoreError> {
         self.data().map(drop)
     }
 
-    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String> {
+    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, StoreError> {
         MappedNpy::read_region(self, offset, shape)
     }
 
@@ -168,7 +177,7 @@ impl StoreReader for MappedNpy {
         !self.header.fortran_order
     }
 
-    fn in_place_bytes(&self) -> Result<&[u8], String> {
+    fn in_place_bytes(&self) -> Result<&[u8], StoreError> {
         self.data()
     }
 
@@ -218,10 +227,9 @@ mod tests {
         header.fortran_order = true;
         header.shape = vec![7, 5];
         let fortran = MappedNpy::new(path.clone(), header.clone(), 0);
-        assert!(fortran
-            .read_region(&[0, 0], &[7, 5])
-            .unwrap_err()
-            .contains("changed since"));
+        let changed = fortran.read_region(&[0, 0], &[7, 5]).unwrap_err();
+        assert!(matches!(changed, StoreError::Data(_)), "{changed:?}");
+        assert!(changed.message().contains("changed since"));
         assert_eq!(
             copy_region(&path, mapped.data().unwrap(), &header, &[2, 1], &[3, 2]).unwrap(),
             read_region(&path, &header, &[2, 1], &[3, 2]).unwrap()
@@ -239,11 +247,15 @@ mod tests {
             data_offset: 128,
         };
         let missing = MappedNpy::new(path.clone(), header.clone(), 0);
-        assert!(missing.data().unwrap_err().starts_with("cannot map '"));
+        let error = missing.data().unwrap_err();
+        assert!(matches!(error, StoreError::Io(_)), "{error:?}");
+        assert!(error.message().starts_with("cannot map '"));
         let mut bytes = crate::storage::npy::header::encode_header(header.dtype, &header.shape);
         bytes.extend_from_slice(&[0; 24]);
         std::fs::write(&path, bytes).unwrap();
         let short = MappedNpy::new(path, header, 0);
-        assert!(short.data().unwrap_err().contains("truncated"));
+        let error = short.data().unwrap_err();
+        assert!(matches!(error, StoreError::Data(_)), "{error:?}");
+        assert!(error.message().contains("truncated"));
     }
 }

@@ -19,8 +19,7 @@ use super::writable::{MappingSlot, Reserved, WritableNpy};
 use crate::array::ArrayData;
 use crate::dtype::DType;
 use crate::paths::{directory_of, resolve_symlinks};
-use crate::storage::RunSlot;
-use crate::storage::StoreWriter;
+use crate::storage::{RunSlot, StoreError, StoreWriter};
 use std::any::Any;
 use std::ffi::OsStr;
 use std::fs::{File, OpenOptions, Permissions};
@@ -120,20 +119,20 @@ impl NpyWriter {
     /// init that runs again (its result was lost with a worker) keeps the file and
     /// its mapping: recreating it would drop the regions already written and
     /// truncate pages other writers map.
-    pub fn create(&self) -> Result<(), String> {
+    pub fn create(&self) -> Result<(), StoreError> {
         if self.staged.get().is_some() {
             return Ok(());
         }
-        let target = resolve_symlinks(&self.path).map_err(|e| self.error(e.to_string()))?;
+        let target = resolve_symlinks(&self.path).map_err(|e| self.io_error(e))?;
         let keep_permissions = self.check_writable(&target)?;
-        let (file, temporary) = create_temporary(&target).map_err(|e| self.error(e.to_string()))?;
+        let (file, temporary) = create_temporary(&target).map_err(|e| self.io_error(e))?;
         let initialised = match self.init(&file, &temporary) {
             Ok(offset) if offset == self.data_offset => Ok(()),
-            Ok(offset) => Err(format!(
+            Ok(offset) => Err(StoreError::Internal(format!(
                 "internal error: the header of '{}' is {offset} bytes, not {}",
                 self.path.display(),
                 self.data_offset
-            )),
+            ))),
             Err(error) => Err(saving(self, &temporary, error)),
         };
         if let Err(error) = initialised {
@@ -168,25 +167,27 @@ impl NpyWriter {
     /// would fail (a read-only file, a directory), the permissions to keep where a
     /// file is replaced. The file is opened without truncating it (and without
     /// blocking, for a FIFO), so the check changes nothing.
-    fn check_writable(&self, target: &Path) -> Result<Option<Permissions>, String> {
+    fn check_writable(&self, target: &Path) -> Result<Option<Permissions>, StoreError> {
         let metadata = match std::fs::metadata(target) {
             Ok(metadata) => metadata,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(self.error(error.to_string())),
+            Err(error) => return Err(self.io_error(error)),
         };
         if metadata.is_dir() {
-            return Err(self.error("Is a directory (os error 21)".to_string()));
+            return Err(StoreError::Io(
+                self.error("Is a directory (os error 21)".to_string()),
+            ));
         }
         OpenOptions::new()
             .write(true)
             .custom_flags(libc::O_NONBLOCK)
             .open(target)
-            .map_err(|e| self.error(e.to_string()))?;
+            .map_err(|e| self.io_error(e))?;
         if !metadata.is_file() {
-            return Err(format!(
+            return Err(StoreError::NotSupported(format!(
                 "not supported yet: saving to '{}', which is not a regular file",
                 self.path.display()
-            ));
+            )));
         }
         Ok(Some(Permissions::from_mode(
             metadata.permissions().mode() & 0o777,
@@ -195,10 +196,10 @@ impl NpyWriter {
 
     /// Writes `data` as the region at `offset`: into the mapping when there is one
     /// that can reserve its pages, else with `pwrite`.
-    pub fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), String> {
-        let temporary = self
-            .temporary()
-            .ok_or_else(|| self.error("internal error: a region before the init".into()))?;
+    pub fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), StoreError> {
+        let temporary = self.temporary().ok_or_else(|| {
+            StoreError::Internal(self.error("internal error: a region before the init".into()))
+        })?;
         if let Some(mapping) = self.mapping.get() {
             let written = write_region_mapped(&temporary, &mapping, &self.shape, offset, data)
                 .map_err(|e| saving(self, &temporary, e))?;
@@ -212,17 +213,16 @@ impl NpyWriter {
 
     /// Moves the complete temporary file over the target, keeping the permissions
     /// of a file it replaces.
-    pub fn commit(&self) -> Result<(), String> {
-        let staged = self
-            .staged
-            .get()
-            .ok_or_else(|| self.error("internal error: a commit before the init".into()))?;
+    pub fn commit(&self) -> Result<(), StoreError> {
+        let staged = self.staged.get().ok_or_else(|| {
+            StoreError::Internal(self.error("internal error: a commit before the init".into()))
+        })?;
         if let Some(permissions) = &staged.keep_permissions {
             std::fs::set_permissions(&staged.temporary, permissions.clone())
-                .map_err(|e| self.error(e.to_string()))?;
+                .map_err(|e| self.io_error(e))?;
         }
         std::fs::rename(&staged.temporary, &staged.target)
-            .map_err(|e| format!("cannot save '{}': {e}", self.path.display()))?;
+            .map_err(|e| StoreError::Io(format!("cannot save '{}': {e}", self.path.display())))?;
         self.staged.take();
         Ok(())
     }
@@ -231,6 +231,11 @@ impl NpyWriter {
     pub fn error(&self, message: String) -> String {
         naming(&self.path, "cannot save", NpyError::Io(message))
     }
+
+    /// The system's refusal of an operation of this save, naming the user's file.
+    fn io_error(&self, error: std::io::Error) -> StoreError {
+        StoreError::Io(self.error(error.to_string()))
+    }
 }
 
 impl StoreWriter for NpyWriter {
@@ -238,15 +243,15 @@ impl StoreWriter for NpyWriter {
         &self.path
     }
 
-    fn create(&self) -> Result<(), String> {
+    fn create(&self) -> Result<(), StoreError> {
         NpyWriter::create(self)
     }
 
-    fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), String> {
+    fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), StoreError> {
         NpyWriter::write_region(self, offset, data)
     }
 
-    fn commit(&self) -> Result<(), String> {
+    fn commit(&self) -> Result<(), StoreError> {
         NpyWriter::commit(self)
     }
 
@@ -301,12 +306,12 @@ pub(crate) fn create_temporary(target: &Path) -> std::io::Result<(File, PathBuf)
 }
 
 /// A save's I/O error, speaking of the user's file rather than the temporary one.
-fn saving(file: &NpyWriter, temporary: &Path, error: NpyError) -> String {
+fn saving(file: &NpyWriter, temporary: &Path, error: NpyError) -> StoreError {
     let temporary = temporary.display().to_string();
     let message = error
         .to_string()
         .replace(&temporary, &file.path.display().to_string());
-    naming(&file.path, "cannot save", NpyError::Io(message))
+    StoreError::Io(naming(&file.path, "cannot save", NpyError::Io(message)))
 }
 
 #[cfg(test)]

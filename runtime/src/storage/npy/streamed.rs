@@ -6,9 +6,9 @@
 
 use super::codec::read_region_of;
 use super::header::{parse_header, NpyHeader};
-use super::naming;
+use super::named;
 use crate::array::ArrayData;
-use crate::storage::StoreReader;
+use crate::storage::{StoreError, StoreReader};
 use std::any::Any;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -41,16 +41,16 @@ impl StreamedNpy {
 }
 
 impl StoreReader for StreamedNpy {
-    fn open(&self) -> Result<(), String> {
+    fn open(&self) -> Result<(), StoreError> {
         self.opened
             .file(&self.path, &self.header, self.raw)
             .map(drop)
     }
 
-    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String> {
+    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, StoreError> {
         let file = self.opened.file(&self.path, &self.header, self.raw)?;
         read_region_of(file, &self.path, &self.header, offset, shape)
-            .map_err(|e| naming(&self.path, "cannot read", e))
+            .map_err(|e| named(&self.path, "cannot read", e))
     }
 
     fn label(&self) -> u32 {
@@ -65,12 +65,12 @@ impl StoreReader for StreamedNpy {
 /// A loaded file, opened on first use and checked: the header against the one the
 /// script was compiled against, and the file's length.
 #[derive(Default)]
-pub struct OpenedNpy(OnceLock<Result<File, String>>);
+pub struct OpenedNpy(OnceLock<Result<File, StoreError>>);
 
 impl OpenedNpy {
     /// The open file, opening and checking it on the first call.
     /// A raw file (`raw`) has no header: only its length is checked.
-    pub fn file(&self, path: &Path, header: &NpyHeader, raw: bool) -> Result<&File, String> {
+    pub fn file(&self, path: &Path, header: &NpyHeader, raw: bool) -> Result<&File, StoreError> {
         self.0
             .get_or_init(|| open_checked(path, header, raw))
             .as_ref()
@@ -78,14 +78,12 @@ impl OpenedNpy {
     }
 }
 
-fn open_checked(path: &Path, expected: &NpyHeader, raw: bool) -> Result<File, String> {
+fn open_checked(path: &Path, expected: &NpyHeader, raw: bool) -> Result<File, StoreError> {
     let shown = path.display();
-    let file = File::open(path).map_err(|e| format!("cannot read '{shown}': {e}"))?;
-    let changed = || format!("'{shown}' changed since the script was compiled");
-    let len = file
-        .metadata()
-        .map_err(|e| format!("cannot read '{shown}': {e}"))?
-        .len();
+    let cannot_read = |e: std::io::Error| StoreError::Io(format!("cannot read '{shown}': {e}"));
+    let file = File::open(path).map_err(cannot_read)?;
+    let changed = || StoreError::Data(format!("'{shown}' changed since the script was compiled"));
+    let len = file.metadata().map_err(cannot_read)?.len();
     if !raw {
         let header_len = usize::try_from(expected.data_offset).map_err(|_| changed())?;
         let mut bytes = vec![0; header_len];
@@ -100,11 +98,11 @@ fn open_checked(path: &Path, expected: &NpyHeader, raw: bool) -> Result<File, St
         return Err(changed());
     }
     if len < needed {
-        return Err(format!(
+        return Err(StoreError::Data(format!(
             "'{shown}': the file is truncated: the header announces {} bytes of data but the file has {}",
             expected.data_bytes(),
             len.saturating_sub(expected.data_offset)
-        ));
+        )));
     }
     Ok(file)
 }

@@ -15,7 +15,7 @@ use super::{codec_options, open_array, OpenedArray};
 use crate::array::{try_filled, ArrayData};
 use crate::dtype::DType;
 use crate::huge_alloc::ZeroIsValid;
-use crate::storage::StoreReader;
+use crate::storage::{StoreError, StoreReader};
 use ndarray::{ArrayD, ArrayViewMutD, Axis, IxDyn, Slice};
 use std::any::Any;
 use std::fmt;
@@ -30,7 +30,7 @@ pub struct ZarrReader {
     dtype: DType,
     shape: Vec<usize>,
     label: u32,
-    opened: OnceLock<Result<OpenedArray, String>>,
+    opened: OnceLock<Result<OpenedArray, StoreError>>,
 }
 
 impl ZarrReader {
@@ -45,26 +45,26 @@ impl ZarrReader {
     }
 
     /// The array, opened and checked on first use.
-    fn array(&self) -> Result<&OpenedArray, String> {
+    fn array(&self) -> Result<&OpenedArray, StoreError> {
         self.opened
             .get_or_init(|| self.open_checked())
             .as_ref()
             .map_err(Clone::clone)
     }
 
-    fn open_checked(&self) -> Result<OpenedArray, String> {
-        let array = open_array(&self.path).map_err(|e| e.0)?;
+    fn open_checked(&self) -> Result<OpenedArray, StoreError> {
+        let array = open_array(&self.path)?;
         let dtype = super::marsc_dtype(array.data_type());
         let shape: Vec<usize> = array.shape().iter().map(|&s| s as usize).collect();
         if dtype != Some(self.dtype) || shape != self.shape {
-            return Err(format!(
+            return Err(StoreError::Data(format!(
                 "the Zarr array '{}' changed after the script was compiled: it held {} of shape {}, it now holds {} of shape {}",
                 self.path.display(),
                 self.dtype.name(),
                 super::tuple_text(&self.shape),
                 array.data_type(),
                 super::tuple_text(&shape),
-            ));
+            )));
         }
         Ok(array)
     }
@@ -76,9 +76,12 @@ impl ZarrReader {
         array: &OpenedArray,
         offset: &[usize],
         shape: &[usize],
-    ) -> Result<ArrayD<T>, String> {
+    ) -> Result<ArrayD<T>, StoreError> {
         let cannot = |e: &dyn fmt::Display| {
-            format!("cannot read the Zarr array '{}': {e}", self.path.display())
+            StoreError::Io(format!(
+                "cannot read the Zarr array '{}': {e}",
+                self.path.display()
+            ))
         };
         let ranges: Vec<Range<u64>> = offset
             .iter()
@@ -87,12 +90,12 @@ impl ZarrReader {
             .collect();
         let region = ArraySubset::new_with_ranges(&ranges);
         let len = shape.iter().product();
-        let values = try_filled(len, T::ZERO_BITS).map_err(|e| e.to_string())?;
+        let values = try_filled(len, T::ZERO_BITS).map_err(|e| StoreError::Io(e.to_string()))?;
         let mut out = ArrayD::from_shape_vec(IxDyn(shape), values).map_err(|e| {
-            format!(
+            StoreError::Internal(format!(
                 "internal error: a region of '{}' has the wrong size: {e}",
                 self.path.display()
-            )
+            ))
         })?;
         let chunks = array
             .chunks_in_array_subset(&region)
@@ -198,14 +201,14 @@ macro_rules! from_store_bytes {
 from_store_bytes!(i8, i16, i32, i64, u8, u16, u32, u64, half::f16, f32, f64);
 
 impl StoreReader for ZarrReader {
-    fn open(&self) -> Result<(), String> {
+    fn open(&self) -> Result<(), StoreError> {
         self.array().map(drop)
     }
 
-    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, String> {
+    fn read_region(&self, offset: &[usize], shape: &[usize]) -> Result<ArrayData, StoreError> {
         if shape.contains(&0) {
             return ArrayData::try_full(shape, crate::Scalar::from_i64(0, self.dtype))
-                .map_err(|e| e.to_string());
+                .map_err(|e| StoreError::Io(e.to_string()));
         }
         let array = self.array()?;
         Ok(match self.dtype {
@@ -222,7 +225,10 @@ impl StoreReader for ZarrReader {
             DType::Float32 => ArrayData::Float32(self.read(array, offset, shape)?),
             DType::Float64 => ArrayData::Float64(self.read(array, offset, shape)?),
             DType::Complex64 | DType::Complex128 => {
-                return Err(format!("not supported yet: {} Zarr arrays", self.dtype))
+                return Err(StoreError::NotSupported(format!(
+                    "not supported yet: {} Zarr arrays",
+                    self.dtype
+                )))
             }
         })
     }

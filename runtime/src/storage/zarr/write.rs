@@ -20,7 +20,7 @@ use super::metadata::{array_document, array_file, group_document};
 use super::{codec_options, open_array, tuple_text, OpenedArray};
 use crate::array::ArrayData;
 use crate::dtype::DType;
-use crate::storage::{KeySink, StoreWriter};
+use crate::storage::{KeySink, StoreError, StoreWriter};
 use ndarray::{Axis, Slice};
 use std::any::Any;
 use std::fmt;
@@ -282,7 +282,7 @@ impl ZarrWriter {
 
     /// Writes into the existing array at the target (`mode='a'`).
     fn open_in_place(&self) -> Result<Created, String> {
-        let array = open_array(&self.path).map_err(|e| e.0)?;
+        let array = open_array(&self.path).map_err(|e| e.to_string())?;
         let shape: Vec<usize> = array.shape().iter().map(|&s| s as usize).collect();
         if super::marsc_dtype(array.data_type()) != Some(self.dtype) || shape != self.shape {
             return Err(format!(
@@ -338,7 +338,7 @@ impl ZarrWriter {
             &document,
         )
         .map_err(io)?;
-        open_array(&directory).map_err(|e| e.0)
+        open_array(&directory).map_err(|e| e.to_string())
     }
 
     /// Writes the region at `offset`: each store chunk (shard) it covers whole is
@@ -447,33 +447,36 @@ impl StoreWriter for ZarrWriter {
         &self.path
     }
 
-    fn create(&self) -> Result<(), String> {
+    fn create(&self) -> Result<(), StoreError> {
         let mut state = self.state();
         if state.is_none() {
-            *state = Some(self.create_state().map_err(|e| self.error(e))?);
+            *state = Some(
+                self.create_state()
+                    .map_err(|e| StoreError::Io(self.error(e)))?,
+            );
         }
         Ok(())
     }
 
-    fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), String> {
+    fn write_region(&self, offset: &[usize], data: &ArrayData) -> Result<(), StoreError> {
         if data.is_empty() {
             return Ok(());
         }
         let array = match &*self.state() {
             Some(created) => created.array.clone(),
             None => {
-                return Err(format!(
+                return Err(StoreError::Internal(format!(
                     "internal error: '{}' was not created",
                     self.shown()
-                ))
+                )))
             }
         };
         match data {
             ArrayData::Complex64(_) | ArrayData::Complex128(_) => {
-                return Err(format!(
+                return Err(StoreError::NotSupported(format!(
                     "not supported yet: writing {} to Zarr",
                     data.dtype()
-                ))
+                )))
             }
             ArrayData::Bool(a) => self.write(&array, offset, a),
             ArrayData::Int8(a) => self.write(&array, offset, a),
@@ -488,26 +491,26 @@ impl StoreWriter for ZarrWriter {
             ArrayData::Float32(a) => self.write(&array, offset, a),
             ArrayData::Float64(a) => self.write(&array, offset, a),
         }
-        .map_err(|e| self.error(e))
+        .map_err(|e| StoreError::Io(self.error(e)))
     }
 
-    fn commit(&self) -> Result<(), String> {
+    fn commit(&self) -> Result<(), StoreError> {
         let mut state = self.state();
         let Some(created) = state.as_mut() else {
-            return Err(format!(
+            return Err(StoreError::Internal(format!(
                 "internal error: '{}' was not created",
                 self.shown()
-            ));
+            )));
         };
         let Some(temporary) = created.temporary.clone() else {
             return Ok(());
         };
         let top = &created.top;
-        let io = |e: std::io::Error| self.error(e.to_string());
+        let io = |e: std::io::Error| StoreError::Io(self.error(e.to_string()));
         if created.replaces {
             // rename(2) replaces an empty directory: move the old array aside into a
             // fresh hidden one, the new one in, then remove the old.
-            let aside = hidden_directory(top, "old").map_err(|e| self.error(e))?;
+            let aside = hidden_directory(top, "old").map_err(|e| StoreError::Io(self.error(e)))?;
             std::fs::rename(top, &aside).map_err(io)?;
             if let Err(error) = std::fs::rename(&temporary, top) {
                 let _ = std::fs::rename(&aside, top);
