@@ -18,7 +18,9 @@
 //!
 //! Unrolling is bounded ([`MAX_ITERATIONS`] loop iterations in all, [`MAX_CALL_DEPTH`]
 //! nested calls), so a loop that never ends is an error, not a hang; recursion is
-//! an error at the recursive call.
+//! an error at the recursive call. A loop stops unrolling after the first iteration
+//! that reports an error (as Python stops at the first exception), so an error in
+//! a long loop's body is reported once, at once.
 
 use super::iteration::{python_values, PythonItems};
 use super::objects::Binding;
@@ -288,9 +290,17 @@ impl Lowerer<'_> {
     }
 
     /// One run of a loop's body: `None` to go on, or how the statement ends when
-    /// the loop stops here (`break`: normally; `return`: returning).
+    /// the loop stops here (`break`: normally; `return`: returning). A run that
+    /// reported an error ends the loop as an error does (no `else`): unrolling on
+    /// would report it again at every iteration, up to the budget — a million
+    /// lowerings of a misspelt name, each with its did-you-mean search.
     fn iteration(&mut self, body: &[Stmt]) -> Option<Flow> {
-        match self.block(body) {
+        let reported = self.diagnostics.len();
+        let flow = self.block(body);
+        if self.diagnostics.len() > reported {
+            return Some(Flow::Next);
+        }
+        match flow {
             Flow::Next | Flow::Continue => None,
             Flow::Break => Some(Flow::Next),
             ret @ Flow::Return(_) => Some(ret),

@@ -471,3 +471,22 @@ print(a[7])
         "errors that only repeat an earlier one (`d`, `f`) are not reported"
     );
 }
+
+/// A loop stops unrolling at the first iteration that reports an error, as Python
+/// stops at the first exception: a later iteration's error and the loop's `else`
+/// are not lowered, and the statements after the loop still are.
+#[test]
+fn a_loop_stops_at_its_first_failing_iteration() {
+    let source = "for i in range(2):\n    if i == 0:\n        a = first_missing\n    else:\n        b = second_missing\nelse:\n    c = else_missing\nd = after_missing\n";
+    let spans: Vec<String> = errors(source).into_iter().map(|(_, text)| text).collect();
+    assert_eq!(spans, ["first_missing", "after_missing"]);
+}
+
+/// An error in the body of a loop that never ends is reported once, without
+/// unrolling the loop up to the iteration budget (which took minutes).
+#[test]
+fn an_error_in_an_endless_loop_is_reported_at_once() {
+    let (message, text) = error("k = 0\nwhile True:\n    k = k + missing_name\n");
+    assert!(message.contains("missing_name"), "{message}");
+    assert_eq!(text, "missing_name");
+}
