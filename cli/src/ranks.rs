@@ -183,11 +183,7 @@ impl Ranks {
     ) -> Result<String, ExitCode> {
         if self.is_root() {
             let text = read();
-            let shared = match &text {
-                Ok(text) => Ok(text.clone()),
-                Err(_) => Err("rank 0 could not read the script".to_string()),
-            };
-            if let Err(message) = self.world.share_script(&shared) {
+            if let Err(message) = self.world.share_script(text.as_deref().ok()) {
                 eprintln!("error: {message}");
                 return Err(ExitCode::from(1));
             }
@@ -195,7 +191,8 @@ impl Ranks {
         }
         self.world
             .receive_script()
-            .and_then(|text| text)
+            .map_err(|error| error.to_string())
+            .and_then(|text| text.ok_or_else(|| "rank 0 could not read the script".to_string()))
             .map_err(|message| {
                 eprintln!("error: {message}");
                 ExitCode::from(1)

@@ -76,7 +76,7 @@ impl From<JitError> for ChunkError {
     }
 }
 
-/// A kernel's arguments that do not fit it ([`ChunkValue::array`]'s message).
+/// A kernel's arguments that do not fit it (an argument missing, a wrong count).
 impl From<String> for ChunkError {
     fn from(message: String) -> ChunkError {
         ChunkError::Internal(message)
@@ -86,14 +86,6 @@ impl From<String> for ChunkError {
 impl From<&str> for ChunkError {
     fn from(message: &str) -> ChunkError {
         ChunkError::Internal(message.to_string())
-    }
-}
-
-/// The text of the error, for the callers that carry text: the executor's
-/// [`ChunkKernel::run`], whose failures it reports as messages.
-impl From<ChunkError> for String {
-    fn from(error: ChunkError) -> String {
-        error.to_string()
     }
 }
 
@@ -110,24 +102,66 @@ pub enum ChunkValue {
 
 impl ChunkValue {
     /// The data, or an error naming what was found instead (a planner bug).
-    pub fn array(&self) -> Result<&ArrayData, String> {
+    pub fn array(&self) -> Result<&ArrayData, WrongValue> {
         match self {
             ChunkValue::Array(data) => Ok(data),
-            ChunkValue::State(_) => {
-                Err("internal error: expected chunk data, got a reduction state".into())
-            }
-            ChunkValue::Done => {
-                Err("internal error: expected chunk data, got a finished save step".into())
-            }
+            other => Err(WrongValue {
+                expected: "chunk data",
+                found: other.kind(),
+            }),
         }
     }
 
     /// The reduction state, or an error naming what was found instead.
-    pub fn state(&self) -> Result<&ReduceState, String> {
+    pub fn state(&self) -> Result<&ReduceState, WrongValue> {
         match self {
             ChunkValue::State(state) => Ok(state),
-            _ => Err("internal error: expected a reduction state".into()),
+            other => Err(WrongValue {
+                expected: "a reduction state",
+                found: other.kind(),
+            }),
         }
+    }
+
+    /// What kind of value this is, as [`WrongValue`] names it.
+    fn kind(&self) -> &'static str {
+        match self {
+            ChunkValue::Array(_) => "chunk data",
+            ChunkValue::State(_) => "a reduction state",
+            ChunkValue::Done => "a finished save step",
+        }
+    }
+}
+
+/// A chunk value of another kind than the operation reading it takes: a planner
+/// bug, reported as an internal error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WrongValue {
+    pub expected: &'static str,
+    pub found: &'static str,
+}
+
+impl fmt::Display for WrongValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "internal error: expected {}, got {}",
+            self.expected, self.found
+        )
+    }
+}
+
+impl std::error::Error for WrongValue {}
+
+impl From<WrongValue> for ChunkError {
+    fn from(error: WrongValue) -> ChunkError {
+        ChunkError::Internal(error.to_string())
+    }
+}
+
+impl From<WrongValue> for JitError {
+    fn from(error: WrongValue) -> JitError {
+        JitError::Internal(error.to_string())
     }
 }
 
@@ -707,9 +741,10 @@ impl Kernel {
 
 impl ChunkKernel for Kernel {
     type Value = ChunkValue;
+    type Error = ChunkError;
 
-    fn run(&self, args: &[&ChunkValue]) -> Result<ChunkValue, String> {
-        self.compute(args).map_err(String::from)
+    fn run(&self, args: &[&ChunkValue]) -> Result<ChunkValue, ChunkError> {
+        self.compute(args)
     }
 
     /// A save's steps share its writer's state (the temporary file it created),

@@ -5,7 +5,7 @@
 //! chunk operations are.
 //!
 //! [`Plan::check`] checks the invariants the executor relies on (reporting every
-//! broken one; [`Plan::verify`] gives them as the executor's text):
+//! broken one):
 //! - every chunk id is below `num_chunks` and is published by exactly one subtask;
 //! - subtasks are in topological order: every input is published by an earlier subtask;
 //! - op arguments refer to existing inputs or to earlier ops of the same subtask;
@@ -208,11 +208,6 @@ impl<K> Plan<K> {
             }
         }
         problems.into_result()
-    }
-
-    /// [`Plan::check`]'s problems as text, as the executor reports an invalid plan.
-    pub fn verify(&self) -> Result<(), String> {
-        self.check().map_err(|problems| problems.to_string())
     }
 
     fn chunk_slot<'a>(

@@ -146,6 +146,7 @@ struct Flaky {
 
 impl ChunkKernel for Flaky {
     type Value = Vec<i64>;
+    type Error = String;
 
     fn run(&self, _args: &[&Vec<i64>]) -> Result<Vec<i64>, String> {
         let call = self.calls.fetch_add(1, Ordering::SeqCst);

@@ -302,6 +302,7 @@ struct Bytes(usize);
 
 impl ChunkKernel for Bytes {
     type Value = Vec<u8>;
+    type Error = String;
 
     fn run(&self, args: &[&Vec<u8>]) -> Result<Vec<u8>, String> {
         let extra: usize = args.iter().map(|a| a.len()).sum();

@@ -21,6 +21,7 @@ enum Gen {
 
 impl ChunkKernel for Gen {
     type Value = Vec<i64>;
+    type Error = String;
 
     fn run(&self, args: &[&Vec<i64>]) -> Result<Vec<i64>, String> {
         Ok(match self {

@@ -23,7 +23,7 @@ fn plan_of(script: &str) -> Plan<Kernel> {
 #[test]
 fn a_chunk_read_twice_is_one_input() {
     let plan = plan_of("import mars.tensor as mt\nx = mt.arange(4, chunks=4)\nprint(x * x)\n");
-    plan.verify().unwrap();
+    plan.check().unwrap();
     let multiply = plan.subtasks.last().unwrap();
     assert_eq!(multiply.inputs.len(), 1);
     assert_eq!(multiply.ops[0].args[..], [OpArg::Input(0), OpArg::Input(0)]);

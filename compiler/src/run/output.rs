@@ -6,7 +6,7 @@
 //! from them and its full shape.
 
 use crate::chunk::{ChunkGraph, ChunkId, ChunkOutput, PrintItem, StepId};
-use crate::error::JobError;
+use crate::error::{InternalError, JobError};
 use marsc_runtime::chunk_kernel::{AssemblePiece, ChunkValue, Kernel};
 use marsc_runtime::format::{format_array, format_corners, repr_array, repr_corners, repr_scalar};
 use marsc_runtime::ArrayData;
@@ -216,7 +216,7 @@ pub fn write_outputs(
                 PrintItem::Text(value) => PrintedItem::Text(value.clone()),
                 PrintItem::Tensor(_) | PrintItem::Summary { .. } => {
                     let value =
-                        shown(chunks, results, item).map_err(|e| JobError::internal("print", e))?;
+                        shown(chunks, results, item)?;
                     held = held.max(value.nbytes() as u64);
                     if is_echo(index) {
                         PrintedItem::Echo(value)
@@ -232,9 +232,13 @@ pub fn write_outputs(
 }
 
 /// What printing a tensor item shows, from its result chunks.
-pub fn shown(chunks: &ChunkGraph, results: &Results, item: &PrintItem) -> Result<Shown, String> {
+pub fn shown(
+    chunks: &ChunkGraph,
+    results: &Results,
+    item: &PrintItem,
+) -> Result<Shown, InternalError> {
     let (Some(printed), Some(whole)) = (item.printed_step(), item.tensor_step()) else {
-        return Err("internal error: a text item has no tensor".to_string());
+        return Err(InternalError::new("print", "a text item has no tensor"));
     };
     Ok(Shown {
         data: tensor(chunks, results, printed)?,
@@ -243,18 +247,23 @@ pub fn shown(chunks: &ChunkGraph, results: &Results, item: &PrintItem) -> Result
 }
 
 /// A printed step's whole tensor, assembled from its result chunks.
-pub fn tensor(chunks: &ChunkGraph, results: &Results, step: StepId) -> Result<ArrayData, String> {
+pub fn tensor(
+    chunks: &ChunkGraph,
+    results: &Results,
+    step: StepId,
+) -> Result<ArrayData, InternalError> {
+    let internal = |message: String| InternalError::new("print", message);
     let step = chunks.step(step);
     let values = step
         .chunk_ids()
         .map(|chunk| {
             results
                 .get(&chunk)
-                .ok_or_else(|| format!("internal error: no result for {chunk}"))
+                .ok_or_else(|| internal(format!("no result for {chunk}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
     if let [only] = values.as_slice() {
-        return only.array().cloned();
+        return only.array().cloned().map_err(|e| internal(e.to_string()));
     }
     let pieces = step
         .chunk_ids()
@@ -272,8 +281,8 @@ pub fn tensor(chunks: &ChunkGraph, results: &Results, step: StepId) -> Result<Ar
         pieces,
     };
     let args: Vec<&ChunkValue> = values.iter().map(|value| value.as_ref()).collect();
-    match whole.compute(&args)? {
+    match whole.compute(&args).map_err(|e| internal(e.to_string()))? {
         ChunkValue::Array(data) => Ok(data),
-        _ => Err("internal error: assembling a tensor gave no data".to_string()),
+        _ => Err(internal("assembling a tensor gave no data".to_string())),
     }
 }

@@ -36,7 +36,7 @@ fn run(chunks: &ChunkGraph, keep: &[StepId], cache: &mut ChunkCache) -> (Values,
         &Options::default(),
     )
     .expect("plans");
-    planned.plan.verify().expect("a valid plan");
+    planned.plan.check().expect("a valid plan");
     let subtasks = planned.plan.subtasks.len();
     let (values, _) =
         run_with_cache(chunks, &TileableGraph::new(), planned, &workers(2), cache).expect("runs");
@@ -90,7 +90,7 @@ fn cached_inputs_become_local_ops_of_their_readers() {
         .filter(|op| matches!(op.kernel, SessionKernel::Cached(_)))
         .count();
     assert_eq!(cached_ops, 2);
-    planned.plan.verify().expect("a valid plan");
+    planned.plan.check().expect("a valid plan");
     let (values, _) = run_with_cache(
         &chunks,
         &TileableGraph::new(),
@@ -175,7 +175,7 @@ fn a_fused_expression_reads_a_cached_variable_instead_of_recomputing_it() {
     // The constants 2 and 1, a fused (multiply, add, partial sum) per chunk of x, and
     // the combine with its finish.
     assert_eq!(planned.plan.subtasks.len(), 2 + 2 + 1);
-    planned.plan.verify().expect("a valid plan");
+    planned.plan.check().expect("a valid plan");
     let (values, _) = run_with_cache(
         &chunks,
         &TileableGraph::new(),

@@ -7,7 +7,7 @@
 //! such input is a leading [`SessionKernel::Cached`] op of its reader.
 
 use crate::run::execute::PlannedKernel;
-use marsc_runtime::chunk_kernel::{ChunkValue, Kernel};
+use marsc_runtime::chunk_kernel::{ChunkError, ChunkValue, Kernel};
 use marsc_runtime::exec::ChunkKernel;
 use marsc_runtime::plan::{self, ChunkId, OpArg, Plan, PlanOp, Subtask};
 use std::sync::Arc;
@@ -30,8 +30,9 @@ impl PlannedKernel for SessionKernel {
 
 impl ChunkKernel for SessionKernel {
     type Value = Arc<ChunkValue>;
+    type Error = ChunkError;
 
-    fn run(&self, args: &[&Arc<ChunkValue>]) -> Result<Arc<ChunkValue>, String> {
+    fn run(&self, args: &[&Arc<ChunkValue>]) -> Result<Arc<ChunkValue>, ChunkError> {
         match self {
             SessionKernel::Cached(value) => Ok(Arc::clone(value)),
             SessionKernel::Run(kernel) => {

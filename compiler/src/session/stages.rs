@@ -270,7 +270,7 @@ impl<'s> Runner<'s> {
                     .first()
                     .ok_or_else(|| JobError::internal("stage", "the staged value has no item"))?;
                 let value =
-                    shown(&chunks, &values, item).map_err(|e| JobError::internal("stage", e))?;
+                    shown(&chunks, &values, item)?;
                 Some(value.data)
             }
             _ => None,

@@ -579,7 +579,10 @@ where
             .results
             .iter()
             .map(|&chunk| {
-                let value = self.results.take(chunk).map_err(ExecError::Internal)?;
+                let value = self
+                    .results
+                    .take(chunk)
+                    .map_err(|error| ExecError::Internal(error.to_string()))?;
                 Ok((chunk, value))
             })
             .collect()

@@ -15,7 +15,7 @@ pub struct PlanIndex {
 }
 
 impl PlanIndex {
-    /// Expects a plan that passed [`Plan::verify`]. Two passes over the subtasks:
+    /// Expects a plan that passed [`Plan::check`]. Two passes over the subtasks:
     /// one counts each chunk's consumers (and notes its producer), one fills the
     /// consumer lists from the back, which leaves each list's start in place of its
     /// end, so no second copy of the starts is needed.

@@ -114,7 +114,7 @@ fn last_readers<K>(subtask: &Subtask<K>, last: &mut Vec<u32>) {
 /// Runs one kernel, turning a panic into an error.
 fn run_kernel<K: ChunkKernel>(kernel: &K, args: &[&K::Value]) -> Result<K::Value, String> {
     match catch_unwind(AssertUnwindSafe(|| kernel.run(args))) {
-        Ok(result) => result,
+        Ok(result) => result.map_err(|error| error.to_string()),
         Err(payload) => Err(format!("kernel panicked: {}", panic_text(&*payload))),
     }
 }

@@ -110,8 +110,11 @@ use worker::{run_worker, WorkerContext};
 /// The chunk operations a plan is made of, as the executor sees them.
 pub trait ChunkKernel: Send + Sync + 'static {
     type Value: Send + Sync + 'static;
+    /// Why an operation failed; its text is the failure the run reports (and, with
+    /// workers in several processes, what travels to the coordinator).
+    type Error: fmt::Display;
     /// Runs one chunk operation on its arguments.
-    fn run(&self, args: &[&Self::Value]) -> Result<Self::Value, String>;
+    fn run(&self, args: &[&Self::Value]) -> Result<Self::Value, Self::Error>;
     /// Bytes of a value (for memory accounting and transfer_bytes).
     fn nbytes(value: &Self::Value) -> usize;
     /// Writes a value to a spill file (needed only under a memory limit); for
@@ -233,7 +236,7 @@ impl<V> ExecOutput<V> {
 /// Why a run failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExecError {
-    /// The plan breaks an invariant of [`Plan::verify`] (a compiler bug).
+    /// The plan breaks an invariant of [`Plan::check`] (a compiler bug).
     InvalidPlan(String),
     InvalidOptions(String),
     /// A kernel returned an error or panicked, on every attempt.
@@ -282,7 +285,8 @@ pub fn execute<K: ChunkKernel>(
         && options.inject_faults.is_none()
         && options.kill_worker.is_none();
     if options.inline && plain {
-        plan.verify().map_err(ExecError::InvalidPlan)?;
+        plan.check()
+            .map_err(|problems| ExecError::InvalidPlan(problems.to_string()))?;
         return inline::execute_inline(plan, options, observer);
     }
     execute_on(&transport::Threads, plan, options, observer)
@@ -382,7 +386,8 @@ fn start_workers<K: ChunkKernel, C: transport::Cluster<K::Value>>(
     started: Instant,
     record_spans: bool,
 ) -> Result<(LocalWorkers<C::Transport>, C::CoordinatorInbox), ExecError> {
-    plan.verify().map_err(ExecError::InvalidPlan)?;
+    plan.check()
+            .map_err(|problems| ExecError::InvalidPlan(problems.to_string()))?;
     if options.workers == 0 {
         return Err(ExecError::InvalidOptions(
             "the number of workers must be at least 1".to_string(),

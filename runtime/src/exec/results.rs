@@ -2,7 +2,7 @@
 //! they are the first to be spilled (they are needed only at the end), into the
 //! run's spill directory, and read back when the run hands them over.
 
-use super::store::{read_spill_file, write_spill_file, ChunkMap};
+use super::store::{read_spilled_chunk, write_spill_file, ChunkMap, SpillError};
 use super::ChunkKernel;
 use crate::plan::ChunkId;
 use std::io;
@@ -50,21 +50,18 @@ impl<K: ChunkKernel> ResultStore<K> {
     }
 
     /// The value, read back from disk if it was spilled.
-    pub fn take(&mut self, chunk: ChunkId) -> Result<Arc<K::Value>, String> {
+    pub fn take(&mut self, chunk: ChunkId) -> Result<Arc<K::Value>, SpillError> {
         match self.held.get(&chunk) {
             Some(Held::Memory(value)) => Ok(Arc::clone(value)),
             Some(Held::Disk(path)) => {
-                let value = read_spill_file::<K>(path).map(Arc::new).map_err(|error| {
-                    format!(
-                        "cannot read result {chunk} back from {}: {error}",
-                        path.display()
-                    )
-                })?;
+                let value = read_spilled_chunk::<K>(chunk, path).map(Arc::new)?;
                 // Kept in memory: the caller may list the same result twice.
                 self.held.insert(chunk, Held::Memory(Arc::clone(&value)));
                 Ok(value)
             }
-            None => Err(format!("result chunk {chunk} was never reported")),
+            None => Err(SpillError::Missing(format!(
+                "result chunk {chunk} was never reported"
+            ))),
         }
     }
 }

@@ -10,6 +10,7 @@
 use super::ChunkKernel;
 use crate::plan::ChunkId;
 use std::collections::HashMap;
+use std::fmt;
 use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Write};
@@ -60,6 +61,68 @@ pub fn write_spill_file<K: ChunkKernel>(path: &Path, value: &K::Value) -> io::Re
 pub fn read_spill_file<K: ChunkKernel>(path: &Path) -> io::Result<K::Value> {
     let mut input = BufReader::new(File::open(path)?);
     K::unspill(&mut input)
+}
+
+/// Why a chunk could not be moved to or from its spill file.
+#[derive(Debug)]
+pub enum SpillError {
+    /// The chunk is not where the executor's records say it is: an executor bug.
+    Missing(String),
+    /// Writing the spill file failed.
+    Write {
+        chunk: ChunkId,
+        path: PathBuf,
+        source: io::Error,
+    },
+    /// Reading a spill file back failed.
+    Read {
+        chunk: ChunkId,
+        path: PathBuf,
+        source: io::Error,
+    },
+}
+
+impl fmt::Display for SpillError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpillError::Missing(message) => write!(f, "internal error: {message}"),
+            SpillError::Write {
+                chunk,
+                path,
+                source,
+            } => write!(f, "cannot spill chunk {chunk} to {}: {source}", path.display()),
+            SpillError::Read {
+                chunk,
+                path,
+                source,
+            } => write!(
+                f,
+                "cannot read spilled chunk {chunk} back from {}: {source}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SpillError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SpillError::Missing(_) => None,
+            SpillError::Write { source, .. } | SpillError::Read { source, .. } => Some(source),
+        }
+    }
+}
+
+/// Reads the spill file of `chunk` at `path`.
+pub fn read_spilled_chunk<K: ChunkKernel>(
+    chunk: ChunkId,
+    path: &Path,
+) -> Result<K::Value, SpillError> {
+    read_spill_file::<K>(path).map_err(|source| SpillError::Read {
+        chunk,
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Ids per page of [`ChunkSlots`]: 2 KiB of pointers, small next to the chunks a page
@@ -230,18 +293,22 @@ impl<K: ChunkKernel> ChunkStore<K> {
 
     /// Moves a chunk from memory to its spill file (writing the file unless it
     /// already exists); returns the bytes written.
-    pub fn spill(&mut self, chunk: ChunkId) -> Result<u64, String> {
+    pub fn spill(&mut self, chunk: ChunkId) -> Result<u64, SpillError> {
         let mut written = 0;
         if !self.is_spilled(chunk) {
             let Some(value) = self.memory.get(chunk) else {
-                return Err(format!(
-                    "internal error: chunk {chunk} is neither in memory nor on disk"
-                ));
+                return Err(SpillError::Missing(format!(
+                    "chunk {chunk} is neither in memory nor on disk"
+                )));
             };
             let path = self.spill_path(chunk)?;
-            written = write_spill_file::<K>(&path, value).map_err(|error| {
+            written = write_spill_file::<K>(&path, value).map_err(|source| {
                 let _ = std::fs::remove_file(&path);
-                format!("cannot spill chunk {chunk} to {}: {error}", path.display())
+                SpillError::Write {
+                    chunk,
+                    path: path.clone(),
+                    source,
+                }
             })?;
             self.spilled.insert(chunk, path);
         }
@@ -250,22 +317,17 @@ impl<K: ChunkKernel> ChunkStore<K> {
     }
 
     /// Reads a spilled chunk without keeping it in memory (to serve a peer).
-    pub fn read_spilled(&self, chunk: ChunkId) -> Result<Arc<K::Value>, String> {
+    pub fn read_spilled(&self, chunk: ChunkId) -> Result<Arc<K::Value>, SpillError> {
         let path = self
             .spilled
             .get(&chunk)
-            .ok_or_else(|| format!("internal error: chunk {chunk} was not spilled"))?;
-        read_spill_file::<K>(path).map(Arc::new).map_err(|error| {
-            format!(
-                "cannot read spilled chunk {chunk} from {}: {error}",
-                path.display()
-            )
-        })
+            .ok_or_else(|| SpillError::Missing(format!("chunk {chunk} was not spilled")))?;
+        read_spilled_chunk::<K>(chunk, path).map(Arc::new)
     }
 
     /// Reads a spilled chunk back into memory (its file stays, so spilling it again
     /// costs nothing).
-    pub fn load(&mut self, chunk: ChunkId) -> Result<(), String> {
+    pub fn load(&mut self, chunk: ChunkId) -> Result<(), SpillError> {
         let value = self.read_spilled(chunk)?;
         self.insert(chunk, value);
         Ok(())
@@ -290,9 +352,11 @@ impl<K: ChunkKernel> ChunkStore<K> {
         self.bytes
     }
 
-    fn spill_path(&self, chunk: ChunkId) -> Result<PathBuf, String> {
+    fn spill_path(&self, chunk: ChunkId) -> Result<PathBuf, SpillError> {
         let dir = self.spill_dir.as_ref().ok_or_else(|| {
-            format!("internal error: asked to spill chunk {chunk} without a spill directory")
+            SpillError::Missing(format!(
+                "asked to spill chunk {chunk} without a spill directory"
+            ))
         })?;
         Ok(dir.join(format!("w{}-{chunk}.chunk", self.owner)))
     }

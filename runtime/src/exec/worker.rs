@@ -185,7 +185,7 @@ where
         if self.store.is_spilled(chunk) {
             return match self.store.read_spilled(chunk) {
                 Ok(value) => Ok(Some(value)),
-                Err(message) => Err(self.fail(None, &message)),
+                Err(error) => Err(self.fail(None, &error.to_string())),
             };
         }
         Ok(None)
@@ -201,7 +201,7 @@ where
         for chunk in order.spill {
             match self.store.spill(chunk) {
                 Ok(written) => self.report.spilled_bytes += written,
-                Err(message) => return Err(self.fail(None, &message)),
+                Err(error) => return Err(self.fail(None, &error.to_string())),
             }
         }
         self.report_every = order.report_every.max(1);
@@ -356,8 +356,8 @@ where
                 let message = format!("internal error: input {chunk} is missing from the store");
                 return Err(self.fail(Some(id), &message));
             }
-            if let Err(message) = self.store.load(chunk) {
-                return Ok(Err(message));
+            if let Err(error) = self.store.load(chunk) {
+                return Ok(Err(error.to_string()));
             }
             self.report.replicas.push(chunk);
         }

@@ -31,6 +31,7 @@ pub enum Toy {
 
 impl ChunkKernel for Toy {
     type Value = Vec<i64>;
+    type Error = String;
 
     fn run(&self, args: &[&Vec<i64>]) -> Result<Vec<i64>, String> {
         match self {

@@ -22,7 +22,7 @@
 mod codec;
 pub mod world;
 
-pub use world::MpiWorld;
+pub use world::{MpiError, MpiWorld};
 
 use super::message::{CoordinatorMessage, WorkerMessage};
 use super::transport::{Cluster, Disconnected, Inbox, Received, Transport};
@@ -35,7 +35,7 @@ use std::marker::PhantomData;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::Duration;
-use world::{control, run_header, Route, RUN_HEADER};
+use world::{control, run_header, MpiError, Route, RUN_HEADER};
 
 /// Bytes of a run message before its body: the header, then whom it is for
 /// (0 a worker, 1 the coordinator) and the worker's id.
@@ -330,7 +330,7 @@ pub fn execute<K: ChunkKernel>(
         kernels: PhantomData,
     };
     let fingerprint = fingerprint(plan).to_le_bytes();
-    let internal = ExecError::Internal;
+    let internal = |error: MpiError| ExecError::Internal(error.to_string());
     if world.rank() != 0 {
         world
             .send_control(0, control::FINGERPRINT, &fingerprint)
@@ -474,18 +474,15 @@ impl MpiWorld {
         }
     }
 
-    /// Sends rank 0 the script's text (`Err`: it could not be read, and why).
-    pub fn share_script(&self, text: &Result<String, String>) -> Result<(), String> {
+    /// Sends the other ranks the script's text (`None`: rank 0 could not read it).
+    pub fn share_script(&self, text: Option<&str>) -> Result<(), MpiError> {
         let mut out = Writer(Vec::new());
         match text {
-            Ok(text) => {
+            Some(text) => {
                 out.u8(0);
                 out.text(text);
             }
-            Err(message) => {
-                out.u8(1);
-                out.text(message);
-            }
+            None => out.u8(1),
         }
         for rank in 1..self.size() {
             self.send_control(rank, control::SCRIPT, &out.0)?;
@@ -494,22 +491,22 @@ impl MpiWorld {
     }
 
     /// The script's text as rank 0 read it.
-    pub fn receive_script(&self) -> Result<Result<String, String>, String> {
+    pub fn receive_script(&self) -> Result<Option<String>, MpiError> {
         let message = self.receive_from(0)?;
         if message.kind() != control::SCRIPT {
-            return Err(format!(
+            return Err(MpiError::Protocol(format!(
                 "rank 0 sent message kind {} where the script was due",
                 message.kind()
-            ));
+            )));
         }
         let mut input = Reader(message.payload());
-        let read = (|| -> std::io::Result<Result<String, String>> {
+        let read = (|| -> std::io::Result<Option<String>> {
             Ok(match input.u8()? {
-                0 => Ok(input.text()?),
-                _ => Err(input.text()?),
+                0 => Some(input.text()?),
+                _ => None,
             })
         })();
-        read.map_err(|error| error.to_string())
+        read.map_err(|error| MpiError::Protocol(format!("rank 0 sent a garbled script: {error}")))
     }
 
     /// Ends the job on this rank: the handshake, then MPI is finalized. On rank 0
@@ -549,11 +546,11 @@ impl MpiWorld {
                         break;
                     }
                     Ok(_) => continue,
-                    Err(message) => {
+                    Err(error) => {
                         exits.push(RankExit {
                             rank,
                             status: 70,
-                            message,
+                            message: error.to_string(),
                             ..RankExit::default()
                         });
                         break;

@@ -19,6 +19,7 @@ use mpi::point_to_point::MatchedReceiveVec;
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::{Destination, Source};
 use mpi::Threading;
+use std::fmt;
 use std::collections::{BTreeMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -114,6 +115,29 @@ pub struct MpiWorld {
     pub(super) exits: Mutex<Vec<super::RankExit>>,
 }
 
+/// Why this process could not talk to the other ranks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MpiError {
+    /// MPI could not be started (it was already, or its thread could not start).
+    Init(String),
+    /// The communication thread has stopped (MPI was finalized, or the thread
+    /// crashed).
+    Stopped,
+    /// Another rank sent what this one cannot use here.
+    Protocol(String),
+}
+
+impl fmt::Display for MpiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MpiError::Init(message) | MpiError::Protocol(message) => f.write_str(message),
+            MpiError::Stopped => f.write_str("the MPI communication thread has stopped"),
+        }
+    }
+}
+
+impl std::error::Error for MpiError {}
+
 /// Control messages received, per source rank, until the main thread asks for them.
 struct ControlInbox {
     incoming: Receiver<(u32, Vec<u8>)>,
@@ -122,7 +146,7 @@ struct ControlInbox {
 
 impl MpiWorld {
     /// Initializes MPI on a communication thread of its own.
-    pub fn init() -> Result<Arc<MpiWorld>, String> {
+    pub fn init() -> Result<Arc<MpiWorld>, MpiError> {
         let (commands, command_inbox) = mpsc::channel();
         let (control_sender, control_inbox) = mpsc::channel();
         let (ready, started) = mpsc::channel();
@@ -133,7 +157,9 @@ impl MpiWorld {
             .spawn(move || {
                 let Some((universe, _)) = mpi::initialize_with_threading(Threading::Funneled)
                 else {
-                    let _ = ready.send(Err("MPI was initialized twice".to_string()));
+                    let _ = ready.send(Err(MpiError::Init(
+                        "MPI was initialized twice".to_string(),
+                    )));
                     return;
                 };
                 let world = universe.world();
@@ -149,10 +175,12 @@ impl MpiWorld {
                 // Dropping the universe finalizes MPI.
                 drop(universe);
             })
-            .map_err(|error| format!("cannot start the MPI thread: {error}"))?;
+            .map_err(|error| MpiError::Init(format!("cannot start the MPI thread: {error}")))?;
         let (rank, size) = started
             .recv()
-            .map_err(|_| "the MPI thread stopped while initializing MPI".to_string())??;
+            .map_err(|_| {
+                MpiError::Init("the MPI thread stopped while initializing MPI".to_string())
+            })??;
         Ok(Arc::new(MpiWorld {
             rank,
             size,
@@ -190,16 +218,16 @@ impl MpiWorld {
         self.next_epoch.fetch_add(1, Ordering::Relaxed)
     }
 
-    fn command(&self, command: Command) -> Result<(), String> {
+    fn command(&self, command: Command) -> Result<(), MpiError> {
         self.commands
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .send(command)
-            .map_err(|_| "the MPI communication thread has stopped".to_string())
+            .map_err(|_| MpiError::Stopped)
     }
 
     /// Sends a run message (it starts with [`run_header`]) to `rank`.
-    pub(super) fn send_run(&self, rank: u32, message: Vec<u8>) -> Result<(), String> {
+    pub(super) fn send_run(&self, rank: u32, message: Vec<u8>) -> Result<(), MpiError> {
         self.command(Command::Send { rank, message })
     }
 
@@ -212,7 +240,7 @@ impl MpiWorld {
     }
 
     /// Sends a control message of `kind` to `rank`.
-    pub fn send_control(&self, rank: u32, kind: u8, payload: &[u8]) -> Result<(), String> {
+    pub fn send_control(&self, rank: u32, kind: u8, payload: &[u8]) -> Result<(), MpiError> {
         let mut message = Vec::with_capacity(payload.len() + 2);
         message.extend_from_slice(&[CONTROL_CHANNEL, kind]);
         message.extend_from_slice(payload);
@@ -220,7 +248,7 @@ impl MpiWorld {
     }
 
     /// Waits for the next control message from `rank`.
-    pub fn receive_from(&self, rank: u32) -> Result<Control, String> {
+    pub fn receive_from(&self, rank: u32) -> Result<Control, MpiError> {
         let mut inbox = self
             .control
             .lock()
@@ -232,7 +260,7 @@ impl MpiWorld {
             let (source, message) = inbox
                 .incoming
                 .recv()
-                .map_err(|_| "the MPI communication thread has stopped".to_string())?;
+                .map_err(|_| MpiError::Stopped)?;
             if let Some(held) = inbox.held.get_mut(source as usize) {
                 held.push_back(message);
             }
@@ -245,14 +273,12 @@ impl MpiWorld {
     pub fn with_communicator<R: Send + 'static>(
         &self,
         calls: impl FnOnce(&SimpleCommunicator) -> R + Send + 'static,
-    ) -> Result<R, String> {
+    ) -> Result<R, MpiError> {
         let (done, result) = mpsc::channel();
         self.command(Command::Raw(Box::new(move |world| {
             let _ = done.send(calls(world));
         })))?;
-        result
-            .recv()
-            .map_err(|_| "the MPI communication thread has stopped".to_string())
+        result.recv().map_err(|_| MpiError::Stopped)
     }
 
     /// Ends the job on every rank at once, with `code` (for fatal paths: a panic, a
