@@ -15,8 +15,6 @@ const KNOWN_CYCLES: &[(&str, &[&str])] = &[
     ("grammar", &["lexer", "parser"]),
     // The verifier of the TileableGraph re-infers shapes.
     ("compiler", &["infer", "tileable"]),
-    // `Kernel::Jit` holds a `JitOp`; the JIT rewrites plans of `Kernel`s.
-    ("runtime", &["chunk_kernel", "jit"]),
     // `marsc simulate`'s arguments are declared with the command line's, and it
     // reports a failure through the command line's `report`.
     ("cli", &["cli", "simulate"]),

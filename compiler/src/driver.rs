@@ -16,7 +16,7 @@ use crate::tile::{tile, TileOptions};
 use crate::tileable::TileableGraph;
 use marsc_grammar::ast::Module;
 use marsc_runtime::chunk_kernel::Kernel;
-use marsc_runtime::jit::JitSummary;
+use marsc_runtime::jit_rewrite::JitSummary;
 use marsc_runtime::plan::Plan;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -440,7 +440,7 @@ pub fn emit(
                 ));
             }
             let compiled = compile(text, options)?;
-            Ok(marsc_runtime::jit::kernel_listing(&compiled.plan))
+            Ok(marsc_runtime::jit_rewrite::kernel_listing(&compiled.plan))
         }
     }
 }

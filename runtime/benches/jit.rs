@@ -6,7 +6,8 @@
 use marsc_runtime::array::ArrayData;
 use marsc_runtime::chunk_kernel::{ChunkValue, Kernel, ReduceSpec};
 use marsc_runtime::dtype::DType;
-use marsc_runtime::jit::{compiled, jit_subtask, InputInfo};
+use marsc_runtime::jit::compiled;
+use marsc_runtime::jit_rewrite::{jit_subtask, InputInfo};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction};
 use marsc_runtime::plan::{ChunkId, OpArg, PlanOp, Subtask};
 use marsc_runtime::scalar::Scalar;

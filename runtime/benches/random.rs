@@ -5,7 +5,7 @@
 
 use divan::counter::ItemsCount;
 use marsc_runtime::chunk_kernel::{ChunkValue, Kernel, RandomSpec, ReduceSpec};
-use marsc_runtime::jit::jit_subtask;
+use marsc_runtime::jit_rewrite::jit_subtask;
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction};
 use marsc_runtime::plan::{ChunkId, OpArg, PlanOp, Subtask};
 use marsc_runtime::random::simd::{self, Isa};

@@ -1,8 +1,9 @@
 //! The concrete chunk kernel a plan carries: [`Kernel`] holds everything one chunk
 //! operation needs for one chunk (its shape, offsets, local slice items, the pieces it
-//! is assembled from, the files it touches), already resolved by the planner, and
-//! [`ChunkValue`] is what flows between kernels. `impl ChunkKernel for Kernel`
-//! dispatches to the interpreter kernels in [`crate::kernels`].
+//! is assembled from, the files it touches), already resolved by the planner; what
+//! flows between kernels ([`ChunkValue`]) and the step parameters the JIT reads too
+//! are in [`crate::chunk_value`]. `impl ChunkKernel for Kernel` dispatches to the
+//! interpreter kernels in [`crate::kernels`], and a [`Kernel::Jit`] op to the JIT.
 //!
 //! Parameters shared by every chunk of a step (axes, a literal's values, a file) are
 //! held in `Arc`s so that planning a million chunks clones pointers, not vectors.
@@ -11,7 +12,11 @@ mod assemble;
 mod io;
 
 pub use assemble::AssemblePiece;
-pub use io::SaveFile;
+/// The values and step parameters the kernels share with the JIT, where the
+/// compiler has always found them.
+pub use crate::chunk_value::{
+    ChunkValue, LiteralSpec, LoadSpec, RandomSpec, ReduceSpec, SaveFile, WrongValue,
+};
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
@@ -89,119 +94,10 @@ impl From<&str> for ChunkError {
     }
 }
 
-/// A value exchanged between chunk kernels.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ChunkValue {
-    /// A chunk of tensor data.
-    Array(ArrayData),
-    /// A partial reduction, merged by later reduction kernels.
-    State(ReduceState),
-    /// A step with an effect and no data (the parts of a `save`).
-    Done,
-}
-
-impl ChunkValue {
-    /// The data, or an error naming what was found instead (a planner bug).
-    pub fn array(&self) -> Result<&ArrayData, WrongValue> {
-        match self {
-            ChunkValue::Array(data) => Ok(data),
-            other => Err(WrongValue {
-                expected: "chunk data",
-                found: other.kind(),
-            }),
-        }
-    }
-
-    /// The reduction state, or an error naming what was found instead.
-    pub fn state(&self) -> Result<&ReduceState, WrongValue> {
-        match self {
-            ChunkValue::State(state) => Ok(state),
-            other => Err(WrongValue {
-                expected: "a reduction state",
-                found: other.kind(),
-            }),
-        }
-    }
-
-    /// What kind of value this is, as [`WrongValue`] names it.
-    fn kind(&self) -> &'static str {
-        match self {
-            ChunkValue::Array(_) => "chunk data",
-            ChunkValue::State(_) => "a reduction state",
-            ChunkValue::Done => "a finished save step",
-        }
-    }
-}
-
-/// A chunk value of another kind than the operation reading it takes: a planner
-/// bug, reported as an internal error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WrongValue {
-    pub expected: &'static str,
-    pub found: &'static str,
-}
-
-impl fmt::Display for WrongValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "internal error: expected {}, got {}",
-            self.expected, self.found
-        )
-    }
-}
-
-impl std::error::Error for WrongValue {}
-
 impl From<WrongValue> for ChunkError {
     fn from(error: WrongValue) -> ChunkError {
         ChunkError::Internal(error.to_string())
     }
-}
-
-impl From<WrongValue> for JitError {
-    fn from(error: WrongValue) -> JitError {
-        JitError::Internal(error.to_string())
-    }
-}
-
-/// A literal tensor's values, shared by its chunks.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LiteralSpec {
-    /// Every value of the tensor, in C order.
-    pub values: Arc<[Scalar]>,
-    pub dtype: DType,
-    /// The whole tensor's shape.
-    pub shape: Vec<usize>,
-}
-
-/// A random tensor's parameters, shared by its chunks.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RandomSpec {
-    pub dist: RandomDist,
-    pub seed: u64,
-    pub stream: u64,
-    /// The whole tensor's shape.
-    pub shape: Vec<usize>,
-}
-
-/// A store being loaded, shared by its chunks.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LoadSpec {
-    /// The store, opened at compile time (its metadata).
-    pub store: StoreRef,
-    /// This run's reader of it, which chunks read their regions from (a mapped
-    /// file's is shared by every load of the file).
-    pub reader: ReaderRef,
-}
-
-/// The step-wide parameters of a reduction's map chunks.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReduceSpec {
-    pub reduction: Reduction,
-    pub axes: Vec<usize>,
-    /// The whole input tensor's shape (arg reductions report global indices).
-    pub input_shape: Vec<usize>,
 }
 
 /// One chunk operation with every parameter it needs for one chunk.

@@ -3,6 +3,7 @@
 
 pub mod array;
 pub mod chunk_kernel;
+pub mod chunk_value;
 pub mod complex;
 pub mod convert;
 pub mod dtype;
@@ -10,6 +11,7 @@ pub mod exec;
 pub mod format;
 pub mod huge_alloc;
 pub mod jit;
+pub mod jit_rewrite;
 pub mod kernels;
 pub mod ops;
 pub mod paths;

@@ -5,7 +5,7 @@
 use crate::chunk::{ChunkGraph, ChunkId};
 use crate::error::InternalError;
 use marsc_runtime::chunk_kernel::Kernel;
-use marsc_runtime::jit::{jit_plan, InputInfo, JitSummary};
+use marsc_runtime::jit_rewrite::{jit_plan, InputInfo, JitSummary};
 use marsc_runtime::plan::Plan;
 
 /// Compiles the plan's eligible subtasks in place; an `Err` is an internal error.

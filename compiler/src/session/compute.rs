@@ -26,7 +26,7 @@ use crate::subtask::SubtaskGraph;
 use crate::tileable::TileableGraph;
 use marsc_runtime::chunk_kernel::{ChunkValue, Kernel};
 use marsc_runtime::exec::{ChunkKernel, ExecStats};
-use marsc_runtime::jit::JitSummary;
+use marsc_runtime::jit_rewrite::JitSummary;
 use marsc_runtime::plan::{self, Plan};
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -318,7 +318,7 @@ impl<'s> Runner<'s> {
                                plan: &marsc_runtime::plan::Plan<
                 marsc_runtime::chunk_kernel::Kernel,
             >| {
-                planned = Some((subtasks.clone(), marsc_runtime::jit::kernel_listing(plan)));
+                planned = Some((subtasks.clone(), marsc_runtime::jit_rewrite::kernel_listing(plan)));
             };
             plan_with_cache_inspected(
                 &chunks,

@@ -12,7 +12,7 @@ use super::leaves::{IndexedSource, LeafInstance};
 use super::passes::{run_first, run_second};
 use super::{CompiledKernel, JitOp};
 use crate::array::ArrayData;
-use crate::chunk_kernel::ChunkValue;
+use crate::chunk_value::ChunkValue;
 use crate::dtype::DType;
 use crate::kernels::reduce::{arg_global_indices, Partial, ReduceState};
 use crate::ops::{BinaryOp, ReduceOp, UnaryOp};

@@ -409,7 +409,7 @@ unsafe fn fill_raw(source: &LeafInstance, first: u64, len: usize, out: *mut u8) 
         DType::Int64 => LeafBlock::Int64(std::slice::from_raw_parts_mut(out.cast(), len)),
         DType::Float32 => LeafBlock::Float32(std::slice::from_raw_parts_mut(out.cast(), len)),
         DType::Float64 => LeafBlock::Float64(std::slice::from_raw_parts_mut(out.cast(), len)),
-        // Indexed leaves of other dtypes are never JIT leaves (`build::indexed_dtype`).
+        // Indexed leaves of other dtypes are never JIT leaves (`jit_rewrite::select::indexed_dtype`).
         _ => return,
     };
     source.fill_local(first, block);

@@ -4,6 +4,7 @@
 //! [`JitError::Internal`] through `From`.
 
 use crate::array::AllocError;
+use crate::chunk_value::WrongValue;
 use crate::storage::StoreError;
 use std::fmt;
 
@@ -57,5 +58,11 @@ impl From<StoreError> for JitError {
 impl From<AllocError> for JitError {
     fn from(error: AllocError) -> JitError {
         JitError::Memory(error.to_string())
+    }
+}
+
+impl From<WrongValue> for JitError {
+    fn from(error: WrongValue) -> JitError {
+        JitError::Internal(error.to_string())
     }
 }

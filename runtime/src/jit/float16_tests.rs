@@ -321,7 +321,7 @@ fn float16_reduction_tails_compile_and_keep_the_interpreters_float32_totals() {
 
 /// The CLIF of the one kernel the subtask compiles to.
 fn kernel_ir(ops: Vec<PlanOp<Kernel>>, inputs: &[ChunkValue]) -> String {
-    let (built, _) = crate::jit::jit_subtask(
+    let (built, _) = crate::jit_rewrite::jit_subtask(
         &subtask(ops, inputs.len()),
         &super::tests::input_infos(inputs),
     )

@@ -6,6 +6,8 @@
 use super::layout::ROW_GROUP;
 use super::tests::{assert_same, f64_array, input_infos, jit, op, reduce_map, subtask};
 use super::*;
+use crate::chunk_kernel::Kernel;
+use crate::jit_rewrite::*;
 use crate::array::ArrayData;
 use crate::chunk_kernel::ChunkValue;
 use crate::ops::{BinaryOp, ReduceOp};

@@ -3,6 +3,8 @@
 //! row or across rows, stored or reduced (pairwise sums, folds, row accumulation).
 
 use super::*;
+use crate::chunk_kernel::Kernel;
+use crate::jit_rewrite::*;
 use crate::array::ArrayData;
 use crate::chunk_kernel::{ChunkValue, RandomSpec};
 use crate::kernels::reduce::reduce_finish;

@@ -6,7 +6,7 @@
 //! creation kernels use, so values are bit-identical; compiled code reads them a block
 //! at a time ([`IndexedSource::fill`]).
 
-use crate::chunk_kernel::{LiteralSpec, RandomSpec};
+use crate::chunk_value::{LiteralSpec, RandomSpec};
 use crate::dtype::DType;
 use crate::kernels::{
     cast_scalar, float_arange_at, int_arange_at, linspace_at, CastFrom, FromScalar,

@@ -7,7 +7,7 @@ use super::error::JitError;
 use super::leaves::LeafInstance;
 use super::run_chunk::run_into_buffer;
 use super::{CompiledKernel, JitOp};
-use crate::chunk_kernel::ChunkValue;
+use crate::chunk_value::ChunkValue;
 use crate::kernels::reduce::{Partial, ReduceState};
 use std::sync::Arc;
 

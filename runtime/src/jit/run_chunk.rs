@@ -14,7 +14,7 @@ use super::layout::{root_shape, row_layout, row_layout_into, LeafGeometry, RowLa
 use super::leaves::LeafInstance;
 use super::{JitOp, SaveSink};
 use crate::array::{try_filled, ArrayData};
-use crate::chunk_kernel::ChunkValue;
+use crate::chunk_value::ChunkValue;
 use crate::dtype::DType;
 use crate::kernels::reduce::{Partial, ReduceState};
 use crate::kernels::FromScalar;
@@ -323,7 +323,7 @@ fn buffer_bytes(data: &ArrayData) -> &[u8] {
         ArrayData::Float16(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::Float32(a) => a.as_slice().map_or(&[], bytes_of),
         ArrayData::Float64(a) => a.as_slice().map_or(&[], bytes_of),
-        // Complex runs interpreted (`build::interpreted_only`): no kernel reads it.
+        // Complex runs interpreted (`jit_rewrite::select::interpreted_only`): no kernel reads it.
         ArrayData::Complex64(_) | ArrayData::Complex128(_) => &[],
     }
 }
@@ -532,7 +532,7 @@ fn advance(index: &mut [usize], extents: &[usize]) -> bool {
 }
 
 /// `shape` with every axis in `axes` of length 1.
-pub(super) fn keepdims_shape(shape: &[usize], axes: Option<&[usize]>) -> Vec<usize> {
+pub(crate) fn keepdims_shape(shape: &[usize], axes: Option<&[usize]>) -> Vec<usize> {
     (0..shape.len())
         .map(|axis| {
             if axes.is_some_and(|axes| axes.contains(&axis)) {

@@ -3,6 +3,8 @@
 //! and dtypes, the kernel cache (one compile for many chunks) and the size of `Kernel`.
 
 use super::*;
+use crate::chunk_kernel::Kernel;
+use crate::jit_rewrite::*;
 use crate::array::ArrayData;
 use crate::chunk_kernel::{ChunkValue, LiteralSpec, RandomSpec};
 use crate::kernels::reduce::reduce_finish;

@@ -15,7 +15,7 @@
 //! - **A mapping that outlives every writer.** It is created by the save's init
 //!   chunk, which every region depends on, and is held in an `Arc` by the save's
 //!   [`super::NpyWriter`], which every region kernel holds (through its
-//!   [`crate::chunk_kernel::SaveFile`]); a writer clones
+//!   [`crate::chunk_value::SaveFile`]); a writer clones
 //!   the `Arc` for the duration of its writes. The file is never truncated while
 //!   mapped: an init that runs again finds the mapping and keeps it.
 //!

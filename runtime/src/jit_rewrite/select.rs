@@ -3,9 +3,9 @@
 //! and the element-wise ops (and a `reduce.map` tail) into nodes. Any op the JIT does not
 //! support makes the whole subtask ineligible (`None`): it then runs interpreted.
 
-use super::graph::{JitGraph, LeafKind, Node, NodeKind};
-use super::leaves::{IndexedSource, LeafInstance};
 use crate::chunk_kernel::{Kernel, ReduceSpec};
+use crate::jit::graph::{JitGraph, LeafKind, Node, NodeKind};
+use crate::jit::leaves::{IndexedSource, LeafInstance};
 use crate::dtype::DType;
 use crate::kernels::binary::exact_int_comparison;
 use crate::ops::semantics::{binary_scalar, BinaryScalar};
