@@ -190,17 +190,18 @@ impl<K> Plan<K> {
         let mut published = vec![false; self.num_chunks as usize];
         for (index, subtask) in self.subtasks.iter().enumerate() {
             let id = SubtaskId(index as u32);
-            let checked = verify_subtask(subtask, &published).and_then(|()| {
-                subtask.outputs.iter().try_for_each(|&(_, chunk)| {
-                    let slot = self.chunk_slot(chunk, &mut published)?;
-                    if *slot {
-                        return Err(format!("chunk {chunk} is published twice"));
-                    }
-                    *slot = true;
-                    Ok(())
-                })
+            let checked = verify_subtask(subtask, &published);
+            // Its outputs count as published even when the subtask is broken, so
+            // that one problem is not reported again by every reader of them.
+            let recorded = subtask.outputs.iter().try_for_each(|&(_, chunk)| {
+                let slot = self.chunk_slot(chunk, &mut published)?;
+                if *slot {
+                    return Err(format!("chunk {chunk} is published twice"));
+                }
+                *slot = true;
+                Ok(())
             });
-            problems.check(id, checked);
+            problems.check(id, checked.and(recorded));
         }
         for &chunk in &self.results {
             if !published.get(chunk.index()).copied().unwrap_or(false) {
