@@ -11,12 +11,12 @@
 mod assemble;
 mod io;
 
-pub use assemble::AssemblePiece;
 /// The values and step parameters the kernels share with the JIT, where the
 /// compiler has always found them.
 pub use crate::chunk_value::{
     ChunkValue, LiteralSpec, LoadSpec, RandomSpec, ReduceSpec, SaveFile, WrongValue,
 };
+pub use assemble::AssemblePiece;
 
 use crate::array::ArrayData;
 use crate::dtype::DType;
@@ -28,10 +28,10 @@ use crate::kernels::reduce::{
 use crate::kernels::shape::SliceItem;
 use crate::kernels::{self, matmul, scan, select, shape, sort, KernelError};
 use crate::ops::{BinaryOp, Reduction, ScanOp, UnaryOp};
-use crate::random::{random_chunk, RandomDist};
+use crate::random::random_chunk;
 use crate::scalar::Scalar;
 use crate::spill_format::{read_array, write_array};
-use crate::storage::{ReaderRef, StoreError, StoreRef};
+use crate::storage::StoreError;
 use std::fmt;
 use std::sync::Arc;
 

@@ -204,4 +204,3 @@ impl std::fmt::Debug for SaveFile {
         std::fmt::Debug::fmt(&*self.writer, f)
     }
 }
-

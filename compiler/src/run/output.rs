@@ -215,8 +215,7 @@ pub fn write_outputs(
             printed.items.push(match item {
                 PrintItem::Text(value) => PrintedItem::Text(value.clone()),
                 PrintItem::Tensor(_) | PrintItem::Summary { .. } => {
-                    let value =
-                        shown(chunks, results, item)?;
+                    let value = shown(chunks, results, item)?;
                     held = held.max(value.nbytes() as u64);
                     if is_echo(index) {
                         PrintedItem::Echo(value)

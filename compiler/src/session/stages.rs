@@ -269,8 +269,7 @@ impl<'s> Runner<'s> {
                 let item = items
                     .first()
                     .ok_or_else(|| JobError::internal("stage", "the staged value has no item"))?;
-                let value =
-                    shown(&chunks, &values, item)?;
+                let value = shown(&chunks, &values, item)?;
                 Some(value.data)
             }
             _ => None,
@@ -318,7 +317,10 @@ impl<'s> Runner<'s> {
                                plan: &marsc_runtime::plan::Plan<
                 marsc_runtime::chunk_kernel::Kernel,
             >| {
-                planned = Some((subtasks.clone(), marsc_runtime::jit_rewrite::kernel_listing(plan)));
+                planned = Some((
+                    subtasks.clone(),
+                    marsc_runtime::jit_rewrite::kernel_listing(plan),
+                ));
             };
             plan_with_cache_inspected(
                 &chunks,

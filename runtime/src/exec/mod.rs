@@ -387,7 +387,7 @@ fn start_workers<K: ChunkKernel, C: transport::Cluster<K::Value>>(
     record_spans: bool,
 ) -> Result<(LocalWorkers<C::Transport>, C::CoordinatorInbox), ExecError> {
     plan.check()
-            .map_err(|problems| ExecError::InvalidPlan(problems.to_string()))?;
+        .map_err(|problems| ExecError::InvalidPlan(problems.to_string()))?;
     if options.workers == 0 {
         return Err(ExecError::InvalidOptions(
             "the number of workers must be at least 1".to_string(),

@@ -90,7 +90,11 @@ impl fmt::Display for SpillError {
                 chunk,
                 path,
                 source,
-            } => write!(f, "cannot spill chunk {chunk} to {}: {source}", path.display()),
+            } => write!(
+                f,
+                "cannot spill chunk {chunk} to {}: {source}",
+                path.display()
+            ),
             SpillError::Read {
                 chunk,
                 path,

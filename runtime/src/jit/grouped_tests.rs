@@ -5,13 +5,14 @@
 
 use super::layout::ROW_GROUP;
 use super::tests::{assert_same, f64_array, input_infos, jit, op, reduce_map, subtask};
-use super::*;
-use crate::chunk_kernel::Kernel;
-use crate::jit_rewrite::*;
 use crate::array::ArrayData;
 use crate::chunk_kernel::ChunkValue;
+use crate::chunk_kernel::Kernel;
+use crate::dtype::DType;
+use crate::jit_rewrite::*;
 use crate::ops::{BinaryOp, ReduceOp};
 use crate::plan::OpArg;
+use crate::plan::Subtask;
 use ndarray::{ArrayD, IxDyn};
 
 const VALUES: [f64; 9] = [1e16, 1.0, -1e16, 3.0, -0.0, 0.0, f64::NAN, -2.5, 7.0];

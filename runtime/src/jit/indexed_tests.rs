@@ -3,10 +3,11 @@
 //! row or across rows, stored or reduced (pairwise sums, folds, row accumulation).
 
 use super::*;
-use crate::chunk_kernel::Kernel;
-use crate::jit_rewrite::*;
 use crate::array::ArrayData;
+use crate::chunk_kernel::Kernel;
 use crate::chunk_kernel::{ChunkValue, RandomSpec};
+use crate::dtype::DType;
+use crate::jit_rewrite::*;
 use crate::kernels::reduce::reduce_finish;
 use crate::ops::{BinaryOp, ReduceOp, Reduction};
 use crate::plan::{ChunkId, OpArg, PlanOp, Subtask};

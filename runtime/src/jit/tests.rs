@@ -3,10 +3,11 @@
 //! and dtypes, the kernel cache (one compile for many chunks) and the size of `Kernel`.
 
 use super::*;
-use crate::chunk_kernel::Kernel;
-use crate::jit_rewrite::*;
 use crate::array::ArrayData;
+use crate::chunk_kernel::Kernel;
 use crate::chunk_kernel::{ChunkValue, LiteralSpec, RandomSpec};
+use crate::dtype::DType;
+use crate::jit_rewrite::*;
 use crate::kernels::reduce::reduce_finish;
 use crate::ops::{BinaryOp, ReduceOp, Reduction, UnaryOp};
 use crate::plan::{ChunkId, OpArg, PlanOp, Subtask};
@@ -49,7 +50,7 @@ pub(super) fn interpret(
                 OpArg::Local(i) => &values[i as usize],
             })
             .collect();
-        let value = op.kernel.compute(&args)?;
+        let value = op.kernel.compute(&args).map_err(|e| e.to_string())?;
         values.push(value);
     }
     values.pop().ok_or_else(|| "no ops".to_string())
@@ -113,7 +114,7 @@ fn same_bits(a: &ArrayData, b: &ArrayData) -> bool {
 }
 
 fn finish(value: &ChunkValue, op: ReduceOp) -> Result<ArrayData, String> {
-    let state = value.state()?;
+    let state = value.state().map_err(|e| e.to_string())?;
     reduce_finish(Reduction { op, ddof: 0.0 }, state, true).map_err(|e| e.to_string())
 }
 

@@ -295,7 +295,10 @@ enum Compiled {
 }
 
 /// The build of an eligible op, taken by the one JIT op that computes it.
-fn take_build(builds: &mut [Option<select::Built>], index: usize) -> Result<select::Built, JitError> {
+fn take_build(
+    builds: &mut [Option<select::Built>],
+    index: usize,
+) -> Result<select::Built, JitError> {
     builds[index]
         .take()
         .ok_or_else(|| JitError::from("internal error: an eligible JIT op has no build"))
@@ -389,10 +392,7 @@ fn two_passes(
     };
     let shape = root_shape(&geometry)?;
     let mut with_result = geometry;
-    with_result.push(LeafGeometry::buffer(&keepdims_shape(
-        &shape,
-        reduce_axes,
-    )));
+    with_result.push(LeafGeometry::buffer(&keepdims_shape(&shape, reduce_axes)));
     for leaf in extra {
         with_result.push(LeafGeometry::of_leaf(leaf, || {
             Err(JitError::from(

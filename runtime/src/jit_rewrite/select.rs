@@ -4,9 +4,9 @@
 //! support makes the whole subtask ineligible (`None`): it then runs interpreted.
 
 use crate::chunk_kernel::{Kernel, ReduceSpec};
+use crate::dtype::DType;
 use crate::jit::graph::{JitGraph, LeafKind, Node, NodeKind};
 use crate::jit::leaves::{IndexedSource, LeafInstance};
-use crate::dtype::DType;
 use crate::kernels::binary::exact_int_comparison;
 use crate::ops::semantics::{binary_scalar, BinaryScalar};
 use crate::ops::{BinaryOp, ReduceOp, UnaryOp};

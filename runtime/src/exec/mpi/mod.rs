@@ -35,7 +35,7 @@ use std::marker::PhantomData;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::Duration;
-use world::{control, run_header, MpiError, Route, RUN_HEADER};
+use world::{control, run_header, Route, RUN_HEADER};
 
 /// Bytes of a run message before its body: the header, then whom it is for
 /// (0 a worker, 1 the coordinator) and the worker's id.

@@ -19,8 +19,8 @@ use mpi::point_to_point::MatchedReceiveVec;
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::{Destination, Source};
 use mpi::Threading;
-use std::fmt;
 use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
@@ -157,9 +157,8 @@ impl MpiWorld {
             .spawn(move || {
                 let Some((universe, _)) = mpi::initialize_with_threading(Threading::Funneled)
                 else {
-                    let _ = ready.send(Err(MpiError::Init(
-                        "MPI was initialized twice".to_string(),
-                    )));
+                    let _ =
+                        ready.send(Err(MpiError::Init("MPI was initialized twice".to_string())));
                     return;
                 };
                 let world = universe.world();
@@ -176,11 +175,9 @@ impl MpiWorld {
                 drop(universe);
             })
             .map_err(|error| MpiError::Init(format!("cannot start the MPI thread: {error}")))?;
-        let (rank, size) = started
-            .recv()
-            .map_err(|_| {
-                MpiError::Init("the MPI thread stopped while initializing MPI".to_string())
-            })??;
+        let (rank, size) = started.recv().map_err(|_| {
+            MpiError::Init("the MPI thread stopped while initializing MPI".to_string())
+        })??;
         Ok(Arc::new(MpiWorld {
             rank,
             size,
@@ -257,10 +254,7 @@ impl MpiWorld {
             if let Some(message) = inbox.held[rank as usize].pop_front() {
                 return Ok(Control(message));
             }
-            let (source, message) = inbox
-                .incoming
-                .recv()
-                .map_err(|_| MpiError::Stopped)?;
+            let (source, message) = inbox.incoming.recv().map_err(|_| MpiError::Stopped)?;
             if let Some(held) = inbox.held.get_mut(source as usize) {
                 held.push_back(message);
             }
