@@ -15,12 +15,6 @@ const KNOWN_CYCLES: &[(&str, &[&str])] = &[
     ("grammar", &["lexer", "parser"]),
     // The verifier of the TileableGraph re-infers shapes.
     ("compiler", &["infer", "tileable"]),
-    // `marsc simulate`'s arguments are declared with the command line's, and it
-    // reports a failure through the command line's `report`.
-    ("cli", &["cli", "simulate"]),
-    // The dashboard's assets and the session checks answer with the API's error
-    // type, and the API serves the assets behind the checks.
-    ("server", &["api", "assets", "security"]),
 ];
 
 const CRATES: &[&str] = &["grammar", "compiler", "runtime", "cli", "server"];

@@ -6,11 +6,11 @@
 use crate::choices::{AssignArg, FormatArg, OrderArg, StageArg};
 use crate::interrupt;
 use crate::progress::ProgressObserver;
+use crate::report::report;
 use crate::ranks::RankFigures;
 use clap::{Args, Parser, Subcommand};
-use marsc::diagnostics::{emit_to_stderr, SourceFile};
 use marsc::driver::{self, Options};
-use marsc::error::{could_not_compile, JobError};
+use marsc::error::JobError;
 use marsc::fuse::Fusion;
 use marsc::job;
 use marsc::run::{CancelToken, ProgressFactory, RunOptions, RunStats};
@@ -302,25 +302,6 @@ fn read_script(path: &Path) -> Result<String, ExitCode> {
         Err(error) => {
             eprintln!("error: cannot read {}: {error}", path.display());
             Err(ExitCode::from(1))
-        }
-    }
-}
-
-/// Reports a job's error on stderr as the CLI does; returns the exit status.
-pub(crate) fn report(name: &str, text: &str, error: JobError) -> ExitCode {
-    match error {
-        JobError::Diagnostics(diagnostics) => {
-            emit_to_stderr(&SourceFile { name, text }, &diagnostics);
-            eprintln!("{}", could_not_compile(name, diagnostics.len()));
-            ExitCode::from(1)
-        }
-        JobError::RunFailed(diagnostic) | JobError::NeedsStages(diagnostic) => {
-            emit_to_stderr(&SourceFile { name, text }, &[*diagnostic]);
-            ExitCode::from(1)
-        }
-        other => {
-            eprintln!("{other}");
-            ExitCode::from(other.exit_code())
         }
     }
 }

@@ -13,6 +13,7 @@ mod interrupt;
 mod progress;
 mod ranks;
 mod repl;
+mod report;
 mod serve;
 mod simulate;
 

@@ -199,7 +199,7 @@ fn report(name: &str, text: &str, error: JobError) -> ExitCode {
             );
             ExitCode::from(1)
         }
-        other => crate::cli::report(name, text, other),
+        other => crate::report::report(name, text, other),
     }
 }
 

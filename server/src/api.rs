@@ -11,6 +11,7 @@ use crate::arrays;
 use crate::assets;
 use crate::events::Event;
 use crate::jobs::{JobOptions, Manager, Refused, ResultArray, State as JobState};
+use crate::reply::error;
 use crate::security;
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::{BytesRejection, QueryRejection};
@@ -70,12 +71,6 @@ pub fn router(manager: Arc<Manager>) -> Router {
         ))
         .layer(middleware::from_fn(security::harden))
         .with_state(manager)
-}
-
-/// A JSON error response.
-pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    let body = json!({ "error": { "status": status.as_u16(), "message": message.into() } });
-    (status, Json(body)).into_response()
 }
 
 async fn not_found() -> Response {

@@ -4,8 +4,8 @@
 //! serve` prints) stores the token in an `HttpOnly`, `SameSite=Strict` cookie and
 //! redirects to `/`, so the token leaves the address bar.
 
-use crate::api::error;
 use crate::jobs::Manager;
+use crate::reply::error;
 use crate::security::{constant_time_eq, COOKIE};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};

@@ -13,8 +13,9 @@
 //!
 //! Layout: [`config`] (what `marsc serve` takes), [`jobs`] (the job table, the
 //! queue and the job threads), [`events`] (the event bus behind the SSE streams),
-//! [`api`] (the routes), [`arrays`] (`.npy` and JSON renderings of result arrays),
-//! [`error`] (why a server could not start).
+//! [`api`] (the routes), [`reply`] (the JSON error response every route gives),
+//! [`arrays`] (`.npy` and JSON renderings of result arrays), [`error`] (why a server
+//! could not start).
 
 pub mod api;
 pub mod arrays;
@@ -23,6 +24,7 @@ pub mod config;
 pub mod error;
 pub mod events;
 pub mod jobs;
+pub mod reply;
 pub mod security;
 
 pub use config::Config;

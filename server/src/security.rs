@@ -12,8 +12,8 @@
 //!   and `Referrer-Policy: no-referrer`; no CORS headers are ever sent, so other
 //!   origins cannot read responses or send non-simple requests.
 
-use crate::api::error;
 use crate::jobs::Manager;
+use crate::reply::error;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
