@@ -30,15 +30,18 @@
 
 pub mod creation;
 pub mod reduction;
+pub mod shape;
 pub mod shapes;
 pub mod sort;
 pub mod text;
 
 pub use creation::Creation;
 pub use reduction::{ReductionOp, ReductionStage};
+pub use shape::ShapeOp;
 pub use sort::{SortOp, SortStage};
 
 use crate::error::Violation;
+use marsc_runtime::storage::KeySink;
 use marsc_runtime::DType;
 
 /// How an op's chunks take part in fusion (`fuse/rules.rs`): whether a producer
@@ -87,6 +90,14 @@ pub(crate) fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result
         Ok(())
     } else {
         Err(format!("{what} is {actual}, expected {expected}").into())
+    }
+}
+
+/// A list in the key's encoding: its length, then each value.
+pub(crate) fn write_usizes(key: &mut dyn KeySink, values: &[usize]) {
+    key.u64(values.len() as u64);
+    for &value in values {
+        key.u64(value as u64);
     }
 }
 
