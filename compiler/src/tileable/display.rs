@@ -16,7 +16,6 @@ use marsc_grammar::{LineIndex, Span};
 use marsc_runtime::kernels::histogram::Binning;
 use std::fmt::{self, Write};
 
-pub(crate) use crate::ops::text::list_text;
 pub use crate::ops::text::shape_text;
 use crate::ops::text::tuple_text;
 
