@@ -13,9 +13,7 @@
 //! order (runs of consecutive ids written `c0..c3`); `… +N` stands for the rest.
 
 use super::{ChunkGraph, ChunkId, ChunkOp, ChunkOutput, PrintItem, Step, StepId};
-use crate::tileable::display::{
-    binning_parameters, index_item_text, list_text, nsplits_text, shape_text,
-};
+use crate::tileable::display::{binning_parameters, index_item_text, nsplits_text, shape_text};
 use std::fmt::{self, Write};
 
 /// Chunks whose inputs are listed per step; the rest are counted.
@@ -121,9 +119,7 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
                 vec![]
             }
         }
-        ChunkOp::Transpose { axes } | ChunkOp::ExpandDims { axes } | ChunkOp::Squeeze { axes } => {
-            vec![format!("axes={}", list_text(axes))]
-        }
+        ChunkOp::Shape(op) => op.parameters(),
         ChunkOp::Slice { items } => {
             let items: Vec<String> = items.iter().map(index_item_text).collect();
             vec![format!("[{}]", items.join(", "))]
@@ -146,8 +142,6 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         ChunkOp::Unary(_)
         | ChunkOp::Where
         | ChunkOp::Cast
-        | ChunkOp::BroadcastTo
-        | ChunkOp::Reshape
         | ChunkOp::Alias
         | ChunkOp::Assemble
         | ChunkOp::Corners

@@ -170,9 +170,7 @@ impl KeyHasher {
             ChunkOp::MatMulBlock { partial } | ChunkOp::SumBlocks { partial } => {
                 self.tag(*partial as u8)
             }
-            ChunkOp::Transpose { axes }
-            | ChunkOp::ExpandDims { axes }
-            | ChunkOp::Squeeze { axes } => self.usizes(axes),
+            ChunkOp::Shape(op) => op.write_key(self),
             ChunkOp::Slice { items } => self.index_items(items),
             ChunkOp::SaveInit {
                 path,
@@ -187,8 +185,6 @@ impl KeyHasher {
             ChunkOp::Unary(_)
             | ChunkOp::Where
             | ChunkOp::Cast
-            | ChunkOp::BroadcastTo
-            | ChunkOp::Reshape
             | ChunkOp::Alias
             | ChunkOp::Assemble
             | ChunkOp::Corners

@@ -3,7 +3,7 @@
 //! per chunk (its offset, its shape, the local part of a slice) is derived from the
 //! chunk's index and its step's [`Layout`](super::Layout) on demand.
 
-use crate::ops::{Creation, ReductionStage, SortStage};
+use crate::ops::{Creation, ReductionStage, ShapeOp, SortStage};
 use crate::tileable::IndexItem;
 use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::kernels::linalg::LinalgOp;
@@ -52,24 +52,15 @@ pub enum ChunkOp {
     },
 
     // ---- shape relabels: no arithmetic ----
-    Transpose {
-        axes: Vec<usize>,
-    },
-    ExpandDims {
-        axes: Vec<usize>,
-    },
-    Squeeze {
-        axes: Vec<usize>,
-    },
-    /// Broadcasts the input chunk to this chunk's shape.
-    BroadcastTo,
+    /// A relabel of the input chunk to this chunk's shape (`transpose`, `reshape`,
+    /// `expand_dims`, `squeeze`, `broadcast_to`), the same value as its tileable's
+    /// ([`crate::ops::shape`] declares what it knows).
+    Shape(ShapeOp),
     /// Basic indexing with the tensor-level items; each chunk's local items come from
     /// [`ChunkGraph::slice_items`](super::ChunkGraph::slice_items).
     Slice {
         items: Vec<IndexItem>,
     },
-    /// C-order reshape of the input chunk to this chunk's shape.
-    Reshape,
     /// The chunk is its single input chunk unchanged (concatenation relabels chunks).
     Alias,
     /// Rechunking: the chunk is assembled from the regions of the input chunks it
@@ -155,12 +146,8 @@ impl ChunkOp {
             ChunkOp::Reduce(stage) => stage.name(),
             ChunkOp::MatMulBlock { .. } => "matmul.block".into(),
             ChunkOp::SumBlocks { .. } => "matmul.sum".into(),
-            ChunkOp::Transpose { .. } => "transpose".into(),
-            ChunkOp::ExpandDims { .. } => "expand_dims".into(),
-            ChunkOp::Squeeze { .. } => "squeeze".into(),
-            ChunkOp::BroadcastTo => "broadcast_to".into(),
+            ChunkOp::Shape(op) => op.name().into(),
             ChunkOp::Slice { .. } => "slice".into(),
-            ChunkOp::Reshape => "reshape".into(),
             ChunkOp::Alias => "alias".into(),
             ChunkOp::Assemble => "assemble".into(),
             ChunkOp::Corners => "corners".into(),
@@ -184,14 +171,10 @@ impl ChunkOp {
             ChunkOp::Create(_) => (0, 0),
             ChunkOp::Reduce(stage) => stage.arity(),
             ChunkOp::Sort(stage) => stage.arity(),
+            ChunkOp::Shape(op) => (op.arity(), op.arity()),
             ChunkOp::Unary(_)
             | ChunkOp::Cast
-            | ChunkOp::Transpose { .. }
-            | ChunkOp::ExpandDims { .. }
-            | ChunkOp::Squeeze { .. }
-            | ChunkOp::BroadcastTo
             | ChunkOp::Slice { .. }
-            | ChunkOp::Reshape
             | ChunkOp::Alias
             | ChunkOp::CountTrue
             | ChunkOp::IndexBlocks { .. } => (1, 1),

@@ -22,7 +22,7 @@
 use super::{key, ChunkGraph, ChunkId, ChunkOp, ChunkOutput, LocalIndexItem, PrintItem, StepId};
 use crate::error::{Problems, Violation};
 use crate::ops::reduction::StageChunk;
-use crate::ops::shapes::{expect_shape, without};
+use crate::ops::shapes::{broadcastable, expect_shape};
 
 /// Checks every invariant listed in the module doc, reporting every broken one: the
 /// steps' first, then (when the steps' structure holds, so every chunk can be looked
@@ -140,21 +140,7 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), Violation> {
                 _ => Err(format!("block shapes {a:?} @ {b:?} do not give {out:?}").into()),
             }
         }),
-        ChunkOp::Transpose { axes } => {
-            let input = shape(0);
-            let permuted: Option<Vec<usize>> =
-                axes.iter().map(|&a| input.get(a).copied()).collect();
-            expect_shape(&permuted.unwrap_or_default(), &out, "transposed")
-        }
-        ChunkOp::ExpandDims { axes } => {
-            expect_ones(&out, axes)?;
-            expect_shape(&shape(0), &without(&out, axes), "expanded")
-        }
-        ChunkOp::Squeeze { axes } => {
-            expect_ones(&shape(0), axes)?;
-            expect_shape(&without(&shape(0), axes), &out, "squeezed")
-        }
-        ChunkOp::BroadcastTo => broadcastable(&shape(0), &out),
+        ChunkOp::Shape(op) => op.verify_chunk(&InGraph { graph, chunk }),
         ChunkOp::Slice { .. } => {
             let sliced: Vec<usize> = graph
                 .slice_items(chunk)?
@@ -166,17 +152,6 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), Violation> {
                 })
                 .collect();
             expect_shape(&sliced, &out, "sliced")
-        }
-        ChunkOp::Reshape => {
-            let (from, to) = (
-                shape(0).iter().product::<usize>(),
-                out.iter().product::<usize>(),
-            );
-            if from == to {
-                Ok(())
-            } else {
-                Err(format!("reshape of {from} elements into {to}").into())
-            }
         }
         ChunkOp::Alias => expect_shape(&shape(0), &out, "alias"),
         ChunkOp::Linalg(op) => super::super::tile::verify_linalg_chunk(
@@ -266,28 +241,6 @@ impl StageChunk for InGraph<'_> {
 
     fn offset(&self, chunk: ChunkId) -> Vec<usize> {
         self.graph.chunk_offset(chunk)
-    }
-}
-
-fn expect_ones(shape: &[usize], axes: &[usize]) -> Result<(), Violation> {
-    if axes.iter().all(|&a| shape.get(a) == Some(&1)) {
-        Ok(())
-    } else {
-        Err(format!("axes {axes:?} of {shape:?} are not all length 1").into())
-    }
-}
-
-fn broadcastable(from: &[usize], to: &[usize]) -> Result<(), Violation> {
-    let fits = from.len() <= to.len()
-        && from
-            .iter()
-            .rev()
-            .zip(to.iter().rev())
-            .all(|(&f, &t)| f == t || f == 1);
-    if fits {
-        Ok(())
-    } else {
-        Err(format!("{from:?} does not broadcast to {to:?}").into())
     }
 }
 

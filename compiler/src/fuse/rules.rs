@@ -20,8 +20,8 @@
 //!   once mapped, reading it cannot fail.
 //!
 //! An op family answers for its own ops (`ops::FusionClass`, `may_fail`): the
-//! creation ops, the stages of reductions and scans (`ops::reduction`) and the
-//! sorting stages (`ops::sort`).
+//! creation ops, the stages of reductions and scans (`ops::reduction`), the
+//! sorting stages (`ops::sort`) and the shape relabels (`ops::shape`).
 
 use crate::chunk::ChunkOp;
 use crate::ops::FusionClass;
@@ -86,6 +86,7 @@ fn family_class(op: &ChunkOp) -> Option<FusionClass> {
         ChunkOp::Create(op) => Some(op.fusion_class()),
         ChunkOp::Reduce(stage) => Some(stage.fusion_class()),
         ChunkOp::Sort(stage) => Some(stage.fusion_class()),
+        ChunkOp::Shape(op) => Some(op.fusion_class()),
         _ => None,
     }
 }
@@ -95,6 +96,7 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
     match op {
         ChunkOp::Create(op) => op.may_fail(dtype),
         ChunkOp::Reduce(stage) => stage.may_fail(),
+        ChunkOp::Shape(op) => op.may_fail(),
         ChunkOp::SaveInit { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::SaveCommit { .. } => true,
         // A singular matrix, one without a Cholesky factor, no convergence.
         ChunkOp::Linalg(op) => matches!(

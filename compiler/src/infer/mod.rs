@@ -10,7 +10,6 @@ pub mod dtypes;
 pub mod index;
 pub mod linalg;
 pub mod nsplits;
-mod reshape;
 pub mod shapes;
 
 use std::fmt;

@@ -3,8 +3,10 @@
 //! rechunks the tiler inserts to unify operands), every axis's splits sum to its
 //! length, and no chunk is empty except the single `[0]` of an empty axis.
 
-use super::reshape::reshape_plan_impl;
+use crate::ops::shapes::axis_splits;
 use crate::tileable::{IndexItem, TileOp};
+
+pub use crate::ops::shape::reshape_plan;
 
 /// The common refinement of two chunkings of the same axis: (2,2)+(3,1) -> (2,1,1).
 pub fn unify_splits(a: &[usize], b: &[usize]) -> Vec<usize> {
@@ -52,10 +54,7 @@ pub struct InputLayout<'a> {
 impl InputLayout<'_> {
     /// This input's splits along `axis`, or one chunk if it has none recorded.
     fn splits(&self, axis: usize) -> Vec<usize> {
-        match self.nsplits.get(axis) {
-            Some(splits) => splits.clone(),
-            None => vec![self.shape.get(axis).copied().unwrap_or(0)],
-        }
+        axis_splits(self.shape, self.nsplits, axis)
     }
 }
 
@@ -77,28 +76,9 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
             [a, b] => vec![a.splits(0), b.splits(1)],
             _ => one_chunk_each(out_shape),
         },
-        TileOp::Transpose { axes } => axes.iter().map(|&a| first.splits(a)).collect(),
-        TileOp::ExpandDims { axes } => {
-            let mut input_axis = 0;
-            (0..out_shape.len())
-                .map(|position| {
-                    if axes.contains(&position) {
-                        vec![1]
-                    } else {
-                        input_axis += 1;
-                        first.splits(input_axis - 1)
-                    }
-                })
-                .collect()
-        }
-        TileOp::Squeeze { axes } => (0..first.shape.len())
-            .filter(|axis| !axes.contains(axis))
-            .map(|axis| first.splits(axis))
-            .collect(),
-        TileOp::BroadcastTo => broadcast_to(first, out_shape),
+        TileOp::Shape(op) => op.nsplits(first.shape, first.nsplits, out_shape),
         TileOp::Index { items } => index(first, items),
         TileOp::Concatenate { axis } => concatenate(inputs, *axis, out_shape),
-        TileOp::Reshape => reshape_plan_impl(first.shape, first.nsplits, out_shape).1,
         TileOp::Linalg(marsc_runtime::kernels::linalg::LinalgOp::QrQ) => vec![
             super::linalg::tsqr_row_splits(&first.splits(0), out_shape[1]),
             vec![out_shape[1]],
@@ -201,20 +181,6 @@ fn elementwise(inputs: &[InputLayout], out_shape: &[usize]) -> Vec<Vec<usize>> {
         .collect()
 }
 
-fn broadcast_to(input: &InputLayout, out_shape: &[usize]) -> Vec<Vec<usize>> {
-    let offset = out_shape.len().saturating_sub(input.shape.len());
-    (0..out_shape.len())
-        .map(|axis| {
-            let kept = axis >= offset && input.shape.get(axis - offset) == Some(&out_shape[axis]);
-            if kept {
-                input.splits(axis - offset)
-            } else {
-                vec![out_shape[axis]]
-            }
-        })
-        .collect()
-}
-
 fn concatenate(inputs: &[InputLayout], axis: usize, out_shape: &[usize]) -> Vec<Vec<usize>> {
     (0..out_shape.len())
         .map(|dim| {
@@ -286,19 +252,6 @@ fn slice_splits(in_splits: &[usize], start: i64, step: i64, len: usize) -> Vec<u
 
 fn ceil_div(numerator: i128, denominator: i128) -> i128 {
     -(-numerator).div_euclid(denominator)
-}
-
-/// Dask's `reshape_rechunk`: (the chunking the input must be rechunked to, the
-/// output nsplits) such that every output chunk comes from exactly one input chunk
-/// in C order. Axes are matched in groups whose lengths multiply to the same size;
-/// within a group only the leading input axis stays split (in whole rows of the
-/// group's output too) and only the leading output axis is split.
-pub fn reshape_plan(
-    in_shape: &[usize],
-    in_nsplits: &[Vec<usize>],
-    out_shape: &[usize],
-) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    reshape_plan_impl(in_shape, in_nsplits, out_shape)
 }
 
 #[cfg(test)]

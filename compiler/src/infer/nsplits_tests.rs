@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::infer::index::{normalize_index, RawIndexItem};
-use crate::ops::ReductionOp;
+use crate::ops::{ReductionOp, ShapeOp};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction};
 use marsc_runtime::DType;
 use proptest::prelude::*;
@@ -72,28 +72,32 @@ fn shape_ops() {
     assert_eq!(infer_nsplits(&reduce(false), &input, &[1]), vec![vec![1]]);
     assert_eq!(
         infer_nsplits(
-            &TileOp::Transpose {
+            &TileOp::Shape(ShapeOp::Transpose {
                 axes: vec![2, 0, 1]
-            },
+            }),
             &input,
             &[6, 4, 1]
         ),
         vec![vec![3, 3], vec![2, 2], vec![1]]
     );
     assert_eq!(
-        infer_nsplits(&TileOp::Squeeze { axes: vec![1] }, &input, &[4, 6]),
+        infer_nsplits(
+            &TileOp::Shape(ShapeOp::Squeeze { axes: vec![1] }),
+            &input,
+            &[4, 6]
+        ),
         vec![vec![2, 2], vec![3, 3]]
     );
     assert_eq!(
         infer_nsplits(
-            &TileOp::ExpandDims { axes: vec![0, 4] },
+            &TileOp::Shape(ShapeOp::ExpandDims { axes: vec![0, 4] }),
             &input,
             &[1, 4, 1, 6, 1]
         ),
         vec![vec![1], vec![2, 2], vec![1], vec![3, 3], vec![1]]
     );
     assert_eq!(
-        infer_nsplits(&TileOp::BroadcastTo, &input, &[5, 4, 3, 6]),
+        infer_nsplits(&TileOp::Shape(ShapeOp::BroadcastTo), &input, &[5, 4, 3, 6]),
         vec![vec![5], vec![2, 2], vec![3], vec![3, 3]]
     );
     let b_splits = vec![vec![3, 3], vec![5]];

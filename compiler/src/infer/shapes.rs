@@ -4,17 +4,7 @@
 
 use super::{InferError, InferResult};
 
-/// Formats a shape as NumPy's ufunc errors do: `(2,3)`, `(4,)`, `()`.
-pub fn compact_tuple(shape: &[usize]) -> String {
-    match shape {
-        [] => "()".to_string(),
-        [only] => format!("({only},)"),
-        _ => {
-            let parts: Vec<String> = shape.iter().map(usize::to_string).collect();
-            format!("({})", parts.join(","))
-        }
-    }
-}
+pub use crate::ops::text::compact_tuple;
 
 /// `np.broadcast_shapes`: axes aligned from the right, length 1 stretches.
 pub fn broadcast_shapes(shapes: &[&[usize]]) -> InferResult<Vec<usize>> {
@@ -266,26 +256,9 @@ fn too_big() -> InferError {
 
 /// Checks that `from` can be broadcast to `to`.
 pub fn broadcast_to_check(from: &[usize], to: &[usize]) -> InferResult<()> {
-    if from.len() > to.len() {
-        return Err(InferError::new(
-            "input operand has more dimensions than allowed by the axis remapping",
-        )
-        .with_help("broadcasting can add axes on the left but never remove them"));
-    }
-    let offset = to.len() - from.len();
-    let fits = from
-        .iter()
-        .zip(&to[offset..])
-        .all(|(&have, &want)| have == want || have == 1);
-    if fits {
-        Ok(())
-    } else {
-        Err(InferError::new(format!(
-            "operands could not be broadcast together with remapped shapes [original->remapped]: {}  and requested shape {}",
-            compact_tuple(from),
-            compact_tuple(to)
-        ))
-        .with_help("aligned from the right, each length must equal the requested one or be 1"))
+    match crate::ops::shapes::broadcast_to_error(from, to) {
+        Some((message, help)) => Err(InferError::new(message).with_help(help)),
+        None => Ok(()),
     }
 }
 

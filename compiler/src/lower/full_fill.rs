@@ -7,6 +7,7 @@
 use super::bind::Arg;
 use super::{LowerResult, Lowerer};
 use crate::infer::shapes::{broadcast_to_check, compact_tuple};
+use crate::ops::ShapeOp;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::DType;
@@ -47,7 +48,13 @@ impl Lowerer<'_> {
         if self.shape(id) == shape {
             return Ok(id);
         }
-        self.add_derived(TileOp::BroadcastTo, vec![id], shape.to_vec(), dtype, span)
+        self.add_derived(
+            TileOp::Shape(ShapeOp::BroadcastTo),
+            vec![id],
+            shape.to_vec(),
+            dtype,
+            span,
+        )
     }
 
     /// `input` rechunked to exactly `nsplits` (itself when it already has them).

@@ -129,11 +129,7 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             chunks: out,
             edges: 0,
         },
-        TileOp::Unary(_)
-        | TileOp::Binary { .. }
-        | TileOp::Where
-        | TileOp::Cast
-        | TileOp::BroadcastTo => {
+        TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
             let unify = node
                 .inputs
                 .iter()
@@ -192,14 +188,17 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             Some(&input) => unify_cost(&graph.node(input).nsplits, &node.nsplits),
             None => Cost::default(),
         },
-        TileOp::Reshape => Cost {
-            chunks: out.saturating_mul(2),
-            edges: out.saturating_add(input_chunks(0)).saturating_mul(2),
-        },
-        TileOp::Transpose { .. }
-        | TileOp::ExpandDims { .. }
-        | TileOp::Squeeze { .. }
-        | TileOp::Index { .. }
+        TileOp::Shape(op) => {
+            let (chunks, edges) = op.graph_cost(out, input_chunks(0));
+            let cost = Cost { chunks, edges };
+            match (op.aligns_input(), node.inputs.first()) {
+                (true, Some(&input)) => {
+                    cost.add(unify_cost(&graph.node(input).nsplits, &node.nsplits))
+                }
+                _ => cost,
+            }
+        }
+        TileOp::Index { .. }
         | TileOp::Concatenate { .. }
         | TileOp::BlockCounts
         | TileOp::IndexBlocks { .. }

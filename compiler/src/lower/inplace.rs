@@ -14,6 +14,7 @@ use super::objects::{Binding, ObjectId, ObjectKind, ViewStep, ZeroD};
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::{can_cast, result_type, Casting, Operand};
+use crate::ops::ShapeOp;
 use crate::tileable::{IndexItem, TileOp, TileableId};
 use marsc_grammar::ast::{BinOp, Expr, Ident};
 use marsc_grammar::{Diagnostic, Span};
@@ -277,23 +278,23 @@ impl Lowerer<'_> {
         let dtype = self.dtype(parent);
         match &step.op {
             TileOp::Index { items } => self.write_region(parent, items, child, span, created),
-            TileOp::Transpose { axes } => {
+            TileOp::Shape(ShapeOp::Transpose { axes }) => {
                 let mut inverse = vec![0; axes.len()];
                 for (i, &axis) in axes.iter().enumerate() {
                     inverse[axis] = i;
                 }
-                let op = TileOp::Transpose { axes: inverse };
+                let op = TileOp::Shape(ShapeOp::Transpose { axes: inverse });
                 self.add_derived(op, vec![child], shape, dtype, span)
             }
-            TileOp::ExpandDims { axes } => {
-                let op = TileOp::Squeeze { axes: axes.clone() };
+            TileOp::Shape(ShapeOp::ExpandDims { axes }) => {
+                let op = TileOp::Shape(ShapeOp::Squeeze { axes: axes.clone() });
                 self.add_derived(op, vec![child], shape, dtype, span)
             }
-            TileOp::Squeeze { axes } => {
-                let op = TileOp::ExpandDims { axes: axes.clone() };
+            TileOp::Shape(ShapeOp::Squeeze { axes }) => {
+                let op = TileOp::Shape(ShapeOp::ExpandDims { axes: axes.clone() });
                 self.add_derived(op, vec![child], shape, dtype, span)
             }
-            TileOp::Reshape => {
+            TileOp::Shape(ShapeOp::Reshape) => {
                 let dims: Vec<i64> = shape.iter().map(|&len| len as i64).collect();
                 self.reshape_tensor(child, &dims, span, span)
             }
@@ -375,12 +376,12 @@ impl Lowerer<'_> {
                 .filter(|(axis, _)| !new_axes.contains(axis))
                 .map(|(_, &len)| len)
                 .collect();
-            let op = TileOp::Squeeze { axes: new_axes };
+            let op = TileOp::Shape(ShapeOp::Squeeze { axes: new_axes });
             region = self.add_derived(op, vec![region], squeezed, dtype, span)?;
         }
         let region_shape: Vec<usize> = ranges.iter().map(|&(lo, hi)| hi - lo).collect();
         if !int_axes.is_empty() {
-            let op = TileOp::ExpandDims { axes: int_axes };
+            let op = TileOp::Shape(ShapeOp::ExpandDims { axes: int_axes });
             region = self.add_derived(op, vec![region], region_shape.clone(), dtype, span)?;
         }
         if !reversed.is_empty() {

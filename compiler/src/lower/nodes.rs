@@ -11,7 +11,7 @@ use crate::infer::budget::{fit_to_budget, largest_chunk};
 use crate::infer::chunks::{resolve_chunks, AxisChunks, ChunkSpec};
 use crate::infer::dtypes::Operand;
 use crate::infer::nsplits::{infer_nsplits, InputLayout};
-use crate::ops::Creation;
+use crate::ops::{Creation, ShapeOp};
 use crate::tileable::{TileOp, TileableId, TileableNode};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::ops::DTypeRuleError;
@@ -298,7 +298,7 @@ fn may_outgrow_inputs(op: &TileOp) -> bool {
             | TileOp::Binary { .. }
             | TileOp::Where
             | TileOp::Cast
-            | TileOp::BroadcastTo
+            | TileOp::Shape(ShapeOp::BroadcastTo)
             | TileOp::MatMul
     )
 }

@@ -14,6 +14,7 @@
 use super::library::FuncId;
 use super::value::{TupleClass, Value};
 use super::{LowerResult, Lowerer};
+use crate::ops::ShapeOp;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::DType;
@@ -391,13 +392,15 @@ impl Lowerer<'_> {
             | TileOp::MatMul
             | TileOp::Concatenate { .. }
             | TileOp::Rechunk
-            | TileOp::Reshape
-            | TileOp::ExpandDims { .. }
-            | TileOp::Squeeze { .. } => node
+            | TileOp::Shape(ShapeOp::Reshape)
+            | TileOp::Shape(ShapeOp::ExpandDims { .. })
+            | TileOp::Shape(ShapeOp::Squeeze { .. }) => node
                 .inputs
                 .iter()
                 .all(|&input| self.known_c_contiguous(input, depth - 1)),
-            TileOp::Transpose { .. } | TileOp::Index { .. } | TileOp::BroadcastTo => false,
+            TileOp::Shape(ShapeOp::Transpose { .. })
+            | TileOp::Index { .. }
+            | TileOp::Shape(ShapeOp::BroadcastTo) => false,
             // Kernel results are owned C-order arrays.
             TileOp::Linalg(_) | TileOp::Sort(_) => true,
         }

@@ -18,7 +18,7 @@ use super::indexing::Item;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::infer::shapes::normalize_axis;
-use crate::ops::Creation;
+use crate::ops::{Creation, ShapeOp};
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 use marsc_runtime::{ArrayData, DType, Scalar};
@@ -845,7 +845,7 @@ impl Lowerer<'_> {
     pub(super) fn is_selection(&self, id: TileableId) -> bool {
         match &self.node(id).op {
             TileOp::Compress { .. } | TileOp::Gather { .. } => true,
-            TileOp::Transpose { .. } | TileOp::Reshape => matches!(
+            TileOp::Shape(ShapeOp::Transpose { .. }) | TileOp::Shape(ShapeOp::Reshape) => matches!(
                 self.node(self.node(id).inputs[0]).op,
                 TileOp::Compress { .. } | TileOp::Gather { .. }
             ),

@@ -23,7 +23,7 @@ use super::indexing::Item;
 use super::inplace::numpy_shape;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
-use crate::ops::Creation;
+use crate::ops::{Creation, ShapeOp};
 use crate::tileable::TileableId;
 use marsc_grammar::ast::{BinOp, Expr, ExprKind, Ident};
 use marsc_grammar::{Diagnostic, Span};
@@ -493,7 +493,7 @@ impl Lowerer<'_> {
         if value_shape != shape {
             let value_dtype = self.dtype(tensor);
             tensor = self.add_derived(
-                crate::tileable::TileOp::BroadcastTo,
+                crate::tileable::TileOp::Shape(ShapeOp::BroadcastTo),
                 vec![tensor],
                 shape.to_vec(),
                 value_dtype,

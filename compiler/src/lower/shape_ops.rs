@@ -14,6 +14,7 @@ use crate::infer::shapes::{
     broadcast_to_check, expand_dims_axes, normalize_axis, reshape_shape, squeeze_axes,
     transpose_axes,
 };
+use crate::ops::ShapeOp;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
 
@@ -49,7 +50,7 @@ impl Lowerer<'_> {
             )
         };
         Ok(self.add_with_splits(
-            TileOp::Reshape,
+            TileOp::Shape(ShapeOp::Reshape),
             vec![source],
             shape,
             dtype,
@@ -123,7 +124,7 @@ impl Lowerer<'_> {
             .collect();
         let dtype = self.dtype(input);
         self.add_derived(
-            TileOp::Transpose { axes: permutation },
+            TileOp::Shape(ShapeOp::Transpose { axes: permutation }),
             vec![input],
             shape,
             dtype,
@@ -190,7 +191,7 @@ impl Lowerer<'_> {
             .collect();
         let dtype = self.dtype(input);
         self.add_derived(
-            TileOp::ExpandDims { axes: positions },
+            TileOp::Shape(ShapeOp::ExpandDims { axes: positions }),
             vec![input],
             shape,
             dtype,
@@ -233,7 +234,7 @@ impl Lowerer<'_> {
             .collect();
         let dtype = self.dtype(input);
         self.add_derived(
-            TileOp::Squeeze { axes: removed },
+            TileOp::Shape(ShapeOp::Squeeze { axes: removed }),
             vec![input],
             shape,
             dtype,
@@ -264,7 +265,7 @@ impl Lowerer<'_> {
         }
         let dtype = self.dtype(input);
         let id = self.add_derived(
-            TileOp::BroadcastTo,
+            TileOp::Shape(ShapeOp::BroadcastTo),
             vec![input],
             shape,
             dtype,

@@ -23,6 +23,7 @@ use super::library::{Builtin, FuncId};
 use super::objects::{Binding, Object, ObjectId, ObjectKind, Opaque, View, ViewStep};
 use super::value::Value;
 use super::Lowerer;
+use crate::ops::ShapeOp;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::ast::{Expr, ExprKind, SubscriptItem, UnaryOp};
 use marsc_grammar::{Diagnostic, Span};
@@ -511,10 +512,10 @@ impl Lowerer<'_> {
                 let keeps_layout = walked.iter().all(|step| {
                     matches!(
                         step.op,
-                        TileOp::Reshape
+                        TileOp::Shape(ShapeOp::Reshape)
                             | TileOp::Rechunk
-                            | TileOp::ExpandDims { .. }
-                            | TileOp::Squeeze { .. }
+                            | TileOp::Shape(ShapeOp::ExpandDims { .. })
+                            | TileOp::Shape(ShapeOp::Squeeze { .. })
                     )
                 });
                 let contiguous = self.object_contiguous(base) && keeps_layout;
@@ -544,11 +545,11 @@ impl Lowerer<'_> {
             let is_shape_op = matches!(
                 node.op,
                 TileOp::Index { .. }
-                    | TileOp::Transpose { .. }
-                    | TileOp::Reshape
-                    | TileOp::ExpandDims { .. }
-                    | TileOp::Squeeze { .. }
-                    | TileOp::BroadcastTo
+                    | TileOp::Shape(ShapeOp::Transpose { .. })
+                    | TileOp::Shape(ShapeOp::Reshape)
+                    | TileOp::Shape(ShapeOp::ExpandDims { .. })
+                    | TileOp::Shape(ShapeOp::Squeeze { .. })
+                    | TileOp::Shape(ShapeOp::BroadcastTo)
                     | TileOp::Rechunk
             );
             if !is_shape_op || node.inputs.len() != 1 || steps.len() > 64 {

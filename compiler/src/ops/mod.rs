@@ -12,9 +12,9 @@
 //! value types), never on the IRs or the passes that call it, so a new family adds
 //! no import cycle. What a family needs from a pass it asks through a small trait
 //! the pass implements (the planner's [`creation::ChunkSite`],
-//! [`reduction::ReduceSite`] and [`sort::SortSite`], the chunk verifier's
-//! [`reduction::StageChunk`]); the tileable verifier hands a family its nodes as
-//! [`TensorView`]s.
+//! [`reduction::ReduceSite`], [`shape::ShapeSite`] and [`sort::SortSite`], the chunk
+//! verifier's [`reduction::StageChunk`]); the tileable verifier hands a family its
+//! nodes as [`TensorView`]s.
 //!
 //! The families so far: [`creation`] (`full`, `arange`, `linspace`, `eye`,
 //! literals, random, `load`, cached tensors: `TileOp::Create` and `ChunkOp::Create`),
@@ -22,23 +22,29 @@
 //! [`ReductionOp`], each step of its tiled tree `ChunkOp::Reduce` a
 //! [`ReductionStage`]) and [`sort`] (a sort of each chunk and the stages of a
 //! distributed sort: `TileOp::Sort` holds a [`SortOp`], `ChunkOp::Sort` a
-//! [`SortStage`]); the element-wise, shape and save ops are still variants of
-//! `TileOp` and `ChunkOp` (issue 18). [`text`] and [`shapes`] hold what
-//! the families and the IRs' dumps and verifiers write alike. ARCHITECTURE.md, "How
-//! to add a creation op" and "How to add a reduction", lists what a new op of a
-//! family touches.
+//! [`SortStage`]) and [`shape`] (the relabels `transpose`, `reshape`, `expand_dims`,
+//! `squeeze` and `broadcast_to`: `TileOp::Shape` and `ChunkOp::Shape` hold the same
+//! [`ShapeOp`]); the element-wise ops, the other shape ops (`index`, `concatenate`,
+//! `rechunk`) and the save ops are still variants of `TileOp` and `ChunkOp` (issue
+//! 18). [`text`] and [`shapes`] hold what the families, the IRs' dumps and verifiers
+//! and the inference write alike. ARCHITECTURE.md, "How to add a creation op", "How
+//! to add a reduction" and "How to add a shape op", lists what a new op of a family
+//! touches.
 
 pub mod creation;
 pub mod reduction;
+pub mod shape;
 pub mod shapes;
 pub mod sort;
 pub mod text;
 
 pub use creation::Creation;
 pub use reduction::{ReductionOp, ReductionStage};
+pub use shape::ShapeOp;
 pub use sort::{SortOp, SortStage};
 
 use crate::error::Violation;
+use marsc_runtime::storage::KeySink;
 use marsc_runtime::DType;
 
 /// How an op's chunks take part in fusion (`fuse/rules.rs`): whether a producer
@@ -87,6 +93,14 @@ pub(crate) fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result
         Ok(())
     } else {
         Err(format!("{what} is {actual}, expected {expected}").into())
+    }
+}
+
+/// A list in the key's encoding: its length, then each value.
+pub(crate) fn write_usizes(key: &mut dyn KeySink, values: &[usize]) {
+    key.u64(values.len() as u64);
+    for &value in values {
+        key.u64(value as u64);
     }
 }
 

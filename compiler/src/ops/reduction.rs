@@ -31,7 +31,7 @@
 
 use super::shapes::{expect_shape, with_ones, without};
 use super::text::{list_text, python_bool, shape_text};
-use super::{expect_dtype, FusionClass, TensorView};
+use super::{expect_dtype, write_usizes, FusionClass, TensorView};
 use crate::error::{InternalError, Violation};
 use marsc_runtime::chunk_kernel::{Kernel, ReduceSpec};
 use marsc_runtime::kernels::reduce::reads_chunk_offset;
@@ -485,14 +485,6 @@ fn with_ddof(mut parameters: Vec<String>, reduction: &Reduction) -> Vec<String> 
 fn write_reduction(key: &mut dyn KeySink, reduction: &Reduction) {
     key.tag(reduction.op as u8);
     key.u64(reduction.ddof.to_bits());
-}
-
-/// A list in the key's encoding: its length, then each value.
-fn write_usizes(key: &mut dyn KeySink, values: &[usize]) {
-    key.u64(values.len() as u64);
-    for &value in values {
-        key.u64(value as u64);
-    }
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@
 //!   [`SortSite`].
 
 use super::reduction::StageChunk;
-use super::shapes::expect_shape;
+use super::shapes::{expect_node_shape, expect_shape};
 use super::{expect_dtype, FusionClass, TensorView};
 use crate::error::Violation;
 use marsc_runtime::chunk_kernel::Kernel;
@@ -339,16 +339,6 @@ impl SortStage {
 pub trait SortSite {
     /// The chunk's offset in its step's tensor.
     fn offset(&mut self) -> Vec<usize>;
-}
-
-/// `Ok` when a node's shape is the one its rule gives, else the TileableGraph
-/// verifier's message.
-fn expect_node_shape(actual: &[usize], expected: &[usize]) -> Result<(), Violation> {
-    if actual == expected {
-        Ok(())
-    } else {
-        Err(format!("shape {actual:?}, expected {expected:?}").into())
-    }
 }
 
 #[cfg(test)]

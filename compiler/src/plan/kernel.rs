@@ -9,6 +9,7 @@ use crate::chunk::{ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use crate::error::InternalError;
 use crate::ops::creation::{ChunkSite, CreationShared};
 use crate::ops::reduction::{ReduceSite, ReductionShared};
+use crate::ops::shape::{ShapeShared, ShapeSite};
 use crate::ops::sort::SortSite;
 use marsc_runtime::chunk_kernel::{AssemblePiece, Kernel, SaveFile};
 use marsc_runtime::kernels::shape::SliceItem;
@@ -19,9 +20,9 @@ use std::sync::Arc;
 /// What every chunk of one step shares, built on first use.
 #[derive(Default)]
 struct StepShared {
-    axes: Option<Arc<[usize]>>,
     creation: CreationShared,
     reduction: ReductionShared,
+    shape: ShapeShared,
     save: Option<Arc<SaveFile>>,
 }
 
@@ -85,12 +86,12 @@ impl<'a> KernelBuilder<'a> {
                 op: *op,
                 index: graph.chunk(chunk).index as usize,
             },
-            ChunkOp::Transpose { axes } => Kernel::Transpose(self.axes(step_id, axes)),
-            ChunkOp::ExpandDims { axes } => Kernel::ExpandDims(self.axes(step_id, axes)),
-            ChunkOp::Squeeze { axes } => Kernel::Squeeze(self.axes(step_id, axes)),
-            ChunkOp::BroadcastTo => Kernel::BroadcastTo(self.shape(chunk)),
+            ChunkOp::Shape(op) => op.chunk_kernel(&mut FamilySite {
+                builder: self,
+                chunk,
+                step: step_id,
+            }),
             ChunkOp::Slice { .. } => Kernel::Slice(slice_items(graph, chunk)?),
-            ChunkOp::Reshape => Kernel::Reshape(graph.data_shape(chunk)),
             ChunkOp::Alias => Kernel::Alias,
             ChunkOp::Assemble => assemble(graph, chunk),
             ChunkOp::Corners => corners(graph, chunk)?,
@@ -198,13 +199,6 @@ impl<'a> KernelBuilder<'a> {
         sizes.map(|(axis, &p)| layout.nsplits()[axis][p]).collect()
     }
 
-    fn axes(&mut self, step: StepId, axes: &[usize]) -> Arc<[usize]> {
-        self.shared[step.index()]
-            .axes
-            .get_or_insert_with(|| Arc::from(axes))
-            .clone()
-    }
-
     fn only_input(&self, chunk: ChunkId) -> Result<ChunkId, String> {
         match self.chunks.inputs(chunk) {
             [input] => Ok(*input),
@@ -253,8 +247,8 @@ impl<'a> KernelBuilder<'a> {
 }
 
 /// One chunk of a step of an op family, as the family asks the planner about it
-/// (`ops::creation`'s `ChunkSite`, `ops::reduction`'s `ReduceSite`, `ops::sort`'s
-/// `SortSite`).
+/// (`ops::creation`'s `ChunkSite`, `ops::reduction`'s `ReduceSite`, `ops::shape`'s
+/// `ShapeSite`, `ops::sort`'s `SortSite`).
 struct FamilySite<'b, 'a> {
     builder: &'b mut KernelBuilder<'a>,
     chunk: ChunkId,
@@ -312,6 +306,16 @@ impl ReduceSite for FamilySite<'_, '_> {
 
     fn shared(&mut self) -> &mut ReductionShared {
         &mut self.builder.shared[self.step.index()].reduction
+    }
+}
+
+impl ShapeSite for FamilySite<'_, '_> {
+    fn shape(&mut self) -> Vec<usize> {
+        self.builder.shape(self.chunk)
+    }
+
+    fn shared(&mut self) -> &mut ShapeShared {
+        &mut self.builder.shared[self.step.index()].shape
     }
 }
 

@@ -9,7 +9,7 @@ use super::{tile, TileOptions};
 use crate::chunk::{verify, ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use crate::infer::index::{normalize_index, RawIndexItem};
 use crate::infer::nsplits::{infer_nsplits, InputLayout};
-use crate::ops::{Creation, ReductionOp, ReductionStage};
+use crate::ops::{Creation, ReductionOp, ReductionStage, ShapeOp};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use marsc_grammar::Span;
 use marsc_runtime::kernels::reduce::{reduce_combine, reduce_finish, reduce_map, ReduceState};
@@ -117,11 +117,11 @@ fn eval_chunk(graph: &ChunkGraph, values: &[Value], chunk: ChunkId) -> Value {
             let parts: Vec<&ArrayData> = inputs.iter().map(|v| data(v)).collect();
             matmul::add_blocks(&parts)
         }
-        ChunkOp::Transpose { axes } => shape::transpose(arg(0), axes),
-        ChunkOp::ExpandDims { axes } => shape::expand_dims(arg(0), axes),
-        ChunkOp::Squeeze { axes } => shape::squeeze(arg(0), axes),
-        ChunkOp::BroadcastTo => shape::broadcast_to(arg(0), &out_shape),
-        ChunkOp::Reshape => shape::reshape(arg(0), &out_shape),
+        ChunkOp::Shape(ShapeOp::Transpose { axes }) => shape::transpose(arg(0), axes),
+        ChunkOp::Shape(ShapeOp::ExpandDims { axes }) => shape::expand_dims(arg(0), axes),
+        ChunkOp::Shape(ShapeOp::Squeeze { axes }) => shape::squeeze(arg(0), axes),
+        ChunkOp::Shape(ShapeOp::BroadcastTo) => shape::broadcast_to(arg(0), &out_shape),
+        ChunkOp::Shape(ShapeOp::Reshape) => shape::reshape(arg(0), &out_shape),
         ChunkOp::Alias => Ok(arg(0).clone()),
         ChunkOp::Slice { .. } => {
             let items: Vec<shape::SliceItem> = graph
@@ -316,7 +316,11 @@ fn program(case: &Case, whole: bool) -> TileableGraph {
         common: DType::Int64,
     };
     let z = b.derived(add, &[x, y], vec![n, m]);
-    let t = b.derived(TileOp::Transpose { axes: vec![1, 0] }, &[z], vec![m, n]);
+    let t = b.derived(
+        TileOp::Shape(ShapeOp::Transpose { axes: vec![1, 0] }),
+        &[z],
+        vec![m, n],
+    );
     let (items, sliced_shape) = normalize_index(&[m, n], &case.index).expect("valid index");
     let sliced = b.derived(TileOp::Index { items }, &[t], sliced_shape);
     let sum = |op| {
@@ -339,17 +343,25 @@ fn program(case: &Case, whole: bool) -> TileableGraph {
         vec![n, m],
     );
     let product = b.derived(TileOp::MatMul, &[z, t], vec![n, n]);
-    let flat = b.derived(TileOp::Reshape, &[z], vec![n * m]);
-    let reshaped = b.derived(TileOp::Reshape, &[flat], vec![m, n]);
+    let flat = b.derived(TileOp::Shape(ShapeOp::Reshape), &[z], vec![n * m]);
+    let reshaped = b.derived(TileOp::Shape(ShapeOp::Reshape), &[flat], vec![m, n]);
     let joined = b.derived(TileOp::Concatenate { axis: 0 }, &[x, z], vec![2 * n, m]);
     let rechunked = b.rechunk(z, &case.rechunk_to);
     let expanded = b.derived(
-        TileOp::ExpandDims { axes: vec![1] },
+        TileOp::Shape(ShapeOp::ExpandDims { axes: vec![1] }),
         &[rechunked],
         vec![n, 1, m],
     );
-    let broadcast = b.derived(TileOp::BroadcastTo, &[expanded], vec![n, 3, m]);
-    let squeezed = b.derived(TileOp::Squeeze { axes: vec![1] }, &[expanded], vec![n, m]);
+    let broadcast = b.derived(
+        TileOp::Shape(ShapeOp::BroadcastTo),
+        &[expanded],
+        vec![n, 3, m],
+    );
+    let squeezed = b.derived(
+        TileOp::Shape(ShapeOp::Squeeze { axes: vec![1] }),
+        &[expanded],
+        vec![n, m],
+    );
     let shown = [
         z, sliced, total, arg, scanned, product, reshaped, joined, broadcast, squeezed,
     ];

@@ -6,10 +6,27 @@
 use super::grid_map::GridMap;
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
+use crate::ops::ShapeOp;
 use crate::tileable::{TileableId, TileableNode};
 
 impl Tiler<'_> {
-    pub(super) fn tile_transpose(
+    /// A shape op's rule: a relabel here, a reshape in `reshape.rs`.
+    pub(super) fn tile_shape(
+        &mut self,
+        id: TileableId,
+        node: &TileableNode,
+        op: &ShapeOp,
+    ) -> TileResult<StepId> {
+        match op {
+            ShapeOp::Transpose { axes } => self.tile_transpose(id, node, axes),
+            ShapeOp::ExpandDims { axes } => self.tile_expand_dims(id, node, axes),
+            ShapeOp::Squeeze { axes } => self.tile_squeeze(id, node, axes),
+            ShapeOp::BroadcastTo => self.tile_broadcast_to(id, node),
+            ShapeOp::Reshape => self.tile_reshape(id, node),
+        }
+    }
+
+    fn tile_transpose(
         &mut self,
         id: TileableId,
         node: &TileableNode,
@@ -19,14 +36,14 @@ impl Tiler<'_> {
         for (out_axis, &in_axis) in axes.iter().enumerate() {
             target[in_axis] = node.nsplits[out_axis].clone();
         }
-        let op = ChunkOp::Transpose {
+        let op = ChunkOp::Shape(ShapeOp::Transpose {
             axes: axes.to_vec(),
-        };
+        });
         let in_axes: Vec<Option<usize>> = axes.iter().map(|&a| Some(a)).collect();
         self.relabel(id, node, op, target, &in_axes)
     }
 
-    pub(super) fn tile_expand_dims(
+    fn tile_expand_dims(
         &mut self,
         id: TileableId,
         node: &TileableNode,
@@ -42,13 +59,13 @@ impl Tiler<'_> {
                 target.push(node.nsplits[out_axis].clone());
             }
         }
-        let op = ChunkOp::ExpandDims {
+        let op = ChunkOp::Shape(ShapeOp::ExpandDims {
             axes: axes.to_vec(),
-        };
+        });
         self.relabel(id, node, op, target, &in_axes)
     }
 
-    pub(super) fn tile_squeeze(
+    fn tile_squeeze(
         &mut self,
         id: TileableId,
         node: &TileableNode,
@@ -65,20 +82,22 @@ impl Tiler<'_> {
                 in_axes.push(Some(in_axis));
             }
         }
-        let op = ChunkOp::Squeeze {
+        let op = ChunkOp::Shape(ShapeOp::Squeeze {
             axes: axes.to_vec(),
-        };
+        });
         self.relabel(id, node, op, target, &in_axes)
     }
 
-    pub(super) fn tile_broadcast_to(
-        &mut self,
-        id: TileableId,
-        node: &TileableNode,
-    ) -> TileResult<StepId> {
+    fn tile_broadcast_to(&mut self, id: TileableId, node: &TileableNode) -> TileResult<StepId> {
         let layout = Layout::new(node.nsplits.clone());
         let (step, map) = self.aligned_operand(node, 0, &layout.grid())?;
-        self.add_mapped(ChunkOp::BroadcastTo, id, node.dtype, layout, &[(step, map)])
+        self.add_mapped(
+            ChunkOp::Shape(ShapeOp::BroadcastTo),
+            id,
+            node.dtype,
+            layout,
+            &[(step, map)],
+        )
     }
 
     /// The input rechunked to `target`, then one chunk per output grid position

@@ -1,4 +1,4 @@
-//! `reshape`/`ravel` chunk to chunk. Inference's `reshape_plan` gives a chunking of
+//! `reshape`/`ravel` chunk to chunk. The shape family's `reshape_plan` gives a chunking of
 //! the input and of the output whose chunks correspond one to one in C order of their
 //! grids (Dask's `reshape_rechunk`): the input is rechunked to the first and each
 //! output chunk reshapes one input chunk. The correspondence is checked exactly but
@@ -8,7 +8,8 @@
 
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
-use crate::infer::nsplits::reshape_plan;
+use crate::ops::shape::reshape_plan;
+use crate::ops::ShapeOp;
 use crate::tileable::{TileableId, TileableNode};
 
 impl Tiler<'_> {
@@ -42,7 +43,7 @@ impl Tiler<'_> {
         let first = self.out.step(source).first_chunk.0;
         let mut index = 0u32;
         self.add_listed(
-            ChunkOp::Reshape,
+            ChunkOp::Shape(ShapeOp::Reshape),
             id,
             node.dtype,
             out_layout,

@@ -3,7 +3,7 @@
 
 use super::{tile, TileOptions};
 use crate::chunk::{verify, ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
-use crate::ops::{Creation, ReductionOp};
+use crate::ops::{Creation, ReductionOp, ShapeOp};
 use crate::tileable::{
     IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode,
 };
@@ -342,21 +342,25 @@ fn relabels_map_chunks_one_to_one() {
     let mut program = Program::new();
     let x = program.ones(&[&[2, 2], &[3, 3, 3]]);
     let t = program.add(
-        TileOp::Transpose { axes: vec![1, 0] },
+        TileOp::Shape(ShapeOp::Transpose { axes: vec![1, 0] }),
         &[x],
         &[&[3, 3, 3], &[2, 2]],
     );
     let e = program.add(
-        TileOp::ExpandDims { axes: vec![0] },
+        TileOp::Shape(ShapeOp::ExpandDims { axes: vec![0] }),
         &[t],
         &[&[1], &[3, 3, 3], &[2, 2]],
     );
     let s = program.add(
-        TileOp::Squeeze { axes: vec![0] },
+        TileOp::Shape(ShapeOp::Squeeze { axes: vec![0] }),
         &[e],
         &[&[3, 3, 3], &[2, 2]],
     );
-    let b = program.add(TileOp::BroadcastTo, &[s], &[&[5], &[3, 3, 3], &[2, 2]]);
+    let b = program.add(
+        TileOp::Shape(ShapeOp::BroadcastTo),
+        &[s],
+        &[&[5], &[3, 3, 3], &[2, 2]],
+    );
     let (graph, step) = program.tile(b);
     assert!(steps_named(&graph, "assemble").is_empty());
     let t = graph.tileable_steps[t.index()].unwrap();

@@ -16,7 +16,6 @@ use marsc_grammar::{LineIndex, Span};
 use marsc_runtime::kernels::histogram::Binning;
 use std::fmt::{self, Write};
 
-pub(crate) use crate::ops::text::list_text;
 pub use crate::ops::text::shape_text;
 use crate::ops::text::tuple_text;
 
@@ -101,11 +100,7 @@ pub fn op_name(op: &TileOp) -> String {
         TileOp::Cast => "astype".into(),
         TileOp::Reduce(op) => op.tile_name(),
         TileOp::MatMul => "matmul".into(),
-        TileOp::Transpose { .. } => "transpose".into(),
-        TileOp::Reshape => "reshape".into(),
-        TileOp::ExpandDims { .. } => "expand_dims".into(),
-        TileOp::Squeeze { .. } => "squeeze".into(),
-        TileOp::BroadcastTo => "broadcast_to".into(),
+        TileOp::Shape(op) => op.name().into(),
         TileOp::Index { .. } => "index".into(),
         TileOp::Concatenate { .. } => "concatenate".into(),
         TileOp::Rechunk => "rechunk".into(),
@@ -154,9 +149,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         }
         TileOp::Binary { common, .. } => vec![format!("common={common}")],
         TileOp::Reduce(op) => op.tile_parameters(),
-        TileOp::Transpose { axes } | TileOp::ExpandDims { axes } | TileOp::Squeeze { axes } => {
-            vec![format!("axes={}", list_text(axes))]
-        }
+        TileOp::Shape(op) => op.parameters(),
         TileOp::Index { items } => {
             let items: Vec<String> = items.iter().map(index_item_text).collect();
             vec![format!("[{}]", items.join(", "))]
@@ -166,8 +159,6 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
         | TileOp::Where
         | TileOp::Cast
         | TileOp::MatMul
-        | TileOp::Reshape
-        | TileOp::BroadcastTo
         | TileOp::Rechunk
         | TileOp::BlockCounts => vec![],
         TileOp::Linalg(_) => vec![],

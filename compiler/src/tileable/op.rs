@@ -2,7 +2,7 @@
 //! lowering has resolved names, bound arguments, normalized axes and indices, and
 //! decomposed conveniences (`clip`, `outer`, `stack`, 1-D `dot`, ...) into these.
 
-use crate::ops::{Creation, ReductionOp, SortOp};
+use crate::ops::{Creation, ReductionOp, ShapeOp, SortOp};
 use marsc_runtime::ops::{BinaryOp, UnaryOp};
 use marsc_runtime::DType;
 use std::sync::Arc;
@@ -37,16 +37,9 @@ pub enum TileOp {
     MatMul,
 
     // ---- shape (no arithmetic) ----
-    /// Permute axes: output axis i is input axis `axes[i]`.
-    Transpose { axes: Vec<usize> },
-    /// C-order reshape to the node's shape (also `ravel`).
-    Reshape,
-    /// Insert length-1 axes at these output positions (sorted).
-    ExpandDims { axes: Vec<usize> },
-    /// Remove these length-1 input axes (sorted).
-    Squeeze { axes: Vec<usize> },
-    /// Broadcast the input to the node's shape.
-    BroadcastTo,
+    /// A relabel of its one input (`transpose`, `reshape`, `expand_dims`, `squeeze`,
+    /// `broadcast_to`), declared with everything it knows in [`crate::ops::shape`].
+    Shape(ShapeOp),
     /// Basic indexing, one item per input axis plus any `NewAxis` items.
     Index { items: Vec<IndexItem> },
     /// Join the inputs along `axis` (they agree on every other axis).

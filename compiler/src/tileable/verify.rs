@@ -22,7 +22,7 @@
 use super::{IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use crate::error::Problems;
 use crate::infer::dtypes::promote_types;
-use crate::infer::shapes::{broadcast_shapes, broadcast_to_check, matmul_shape};
+use crate::infer::shapes::{broadcast_shapes, matmul_shape};
 use crate::ops::TensorView;
 use marsc_runtime::DType;
 
@@ -139,7 +139,6 @@ fn expect_shape(actual: &[usize], expected: &[usize]) -> Result<(), String> {
 
 fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), String> {
     let shape = &node.shape;
-    let size: usize = shape.iter().product();
     let first = inputs.first().map(|n| n.shape.as_slice()).unwrap_or(&[]);
     match &node.op {
         // Its dtype too (`check_dtype` has nothing left to check of it).
@@ -162,44 +161,8 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
                 .ok_or(format!("{} of inputs shaped {shapes:?}", op.name()))?;
             expect_shape(shape, &expected)
         }
-        TileOp::Transpose { axes } => {
-            let mut sorted = axes.clone();
-            sorted.sort_unstable();
-            if sorted != (0..first.len()).collect::<Vec<_>>() {
-                return Err(format!("{axes:?} is not a permutation of the input axes"));
-            }
-            let expected: Vec<usize> = axes.iter().map(|&a| first[a]).collect();
-            expect_shape(shape, &expected)
-        }
-        TileOp::Reshape => {
-            let input_size: usize = first.iter().product();
-            (input_size == size)
-                .then_some(())
-                .ok_or(format!("reshape from {input_size} to {size} elements"))
-        }
-        TileOp::ExpandDims { axes } => {
-            let kept: Vec<usize> = (0..shape.len())
-                .filter(|a| !axes.contains(a))
-                .map(|a| shape[a])
-                .collect();
-            if axes.iter().any(|&a| a >= shape.len() || shape[a] != 1) {
-                return Err(format!("expanded axes {axes:?} are not new length-1 axes"));
-            }
-            expect_shape(&kept, first)
-        }
-        TileOp::Squeeze { axes } => {
-            if axes.iter().any(|&a| a >= first.len() || first[a] != 1) {
-                return Err(format!(
-                    "squeezed axes {axes:?} are not length-1 input axes"
-                ));
-            }
-            let expected: Vec<usize> = (0..first.len())
-                .filter(|a| !axes.contains(a))
-                .map(|a| first[a])
-                .collect();
-            expect_shape(shape, &expected)
-        }
-        TileOp::BroadcastTo => broadcast_to_check(first, shape).map_err(|e| e.message),
+        // Its dtype too.
+        TileOp::Shape(op) => Ok(op.verify(view(node), &views(inputs))?),
         TileOp::Index { items } => expect_shape(shape, &index_shape(first, items)?),
         TileOp::Concatenate { axis } => check_concatenate(shape, inputs, *axis),
         TileOp::BlockCounts => match inputs[0].nsplits.first() {
@@ -358,7 +321,7 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
     let dtype = node.dtype;
     match &node.op {
         // Checked with its shape.
-        TileOp::Create(_) | TileOp::Reduce(_) | TileOp::Sort(_) => Ok(()),
+        TileOp::Create(_) | TileOp::Reduce(_) | TileOp::Sort(_) | TileOp::Shape(_) => Ok(()),
         TileOp::IndexBlocks { .. } => {
             if !inputs[0].dtype.is_int() {
                 return Err("an index is not of an integer dtype".into());
@@ -414,13 +377,7 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         TileOp::MatMul | TileOp::Concatenate { .. } | TileOp::Linalg(_) => inputs
             .iter()
             .try_for_each(|input| expect_dtype("an input", input.dtype, dtype)),
-        TileOp::Transpose { .. }
-        | TileOp::Reshape
-        | TileOp::ExpandDims { .. }
-        | TileOp::Squeeze { .. }
-        | TileOp::BroadcastTo
-        | TileOp::Index { .. }
-        | TileOp::Rechunk => expect_dtype("the input", inputs[0].dtype, dtype),
+        TileOp::Index { .. } | TileOp::Rechunk => expect_dtype("the input", inputs[0].dtype, dtype),
     }
 }
 
@@ -459,7 +416,7 @@ fn check_scatter(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::Creation;
+    use crate::ops::{Creation, ShapeOp};
     use marsc_grammar::Span;
     use marsc_runtime::ops::BinaryOp;
     use marsc_runtime::Scalar;
@@ -507,7 +464,7 @@ mod tests {
         let mut graph = TileableGraph::new();
         let a = graph.add(full(vec![2], vec![vec![2]]));
         graph.add(TileableNode {
-            op: TileOp::Transpose { axes: vec![0] },
+            op: TileOp::Shape(ShapeOp::Transpose { axes: vec![0] }),
             inputs: vec![a],
             ..full(vec![3], vec![vec![3]])
         });

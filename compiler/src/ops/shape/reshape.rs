@@ -16,8 +16,12 @@
 //! - Several into several (Dask refuses these): input boundaries are moved to whole
 //!   rows of both sides, so the leading output axis can split where the input does.
 
-/// See [`super::nsplits::reshape_plan`].
-pub(crate) fn reshape_plan_impl(
+/// Dask's `reshape_rechunk`: (the chunking the input must be rechunked to, the
+/// output nsplits) such that every output chunk comes from exactly one input chunk
+/// in C order. Axes are matched in groups whose lengths multiply to the same size;
+/// within a group only the leading input axis stays split (in whole rows of the
+/// group's output too) and only the leading output axis is split.
+pub fn reshape_plan(
     in_shape: &[usize],
     in_nsplits: &[Vec<usize>],
     out_shape: &[usize],
