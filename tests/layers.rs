@@ -13,8 +13,6 @@ use std::path::{Path, PathBuf};
 const KNOWN_CYCLES: &[(&str, &[&str])] = &[
     // The lexer parses an f-string's fields with the parser, which reads tokens.
     ("grammar", &["lexer", "parser"]),
-    // The verifier of the TileableGraph re-infers shapes.
-    ("compiler", &["infer", "tileable"]),
 ];
 
 const CRATES: &[&str] = &["grammar", "compiler", "runtime", "cli", "server"];

@@ -3,7 +3,18 @@
 //! checked left to right, as NumPy does, so the first bad item is the one reported.
 
 use super::{InferError, InferResult};
-use crate::tileable::IndexItem;
+
+/// One item of a normalized basic index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexItem {
+    /// A single position (already made non-negative and bounds-checked); drops the axis.
+    Int(usize),
+    /// A Python slice already resolved against the axis length, as `slice.indices`
+    /// gives: `start`, `step` and the resulting `len` (`stop` is implied).
+    Slice { start: i64, step: i64, len: usize },
+    /// `None`: a new axis of length 1.
+    NewAxis,
+}
 
 /// One item of an index as written, before it is checked against the shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use super::{LowerResult, Lowerer};
 use crate::infer::budget::{fit_to_budget, largest_chunk};
 use crate::infer::chunks::{resolve_chunks, AxisChunks, ChunkSpec};
 use crate::infer::dtypes::Operand;
-use crate::infer::nsplits::{infer_nsplits, InputLayout};
+use crate::tileable::nsplits::{infer_nsplits, InputLayout};
 use crate::ops::{Creation, ShapeOp};
 use crate::tileable::{TileOp, TileableId, TileableNode};
 use marsc_grammar::{Diagnostic, Span};

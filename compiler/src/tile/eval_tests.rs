@@ -8,7 +8,7 @@
 use super::{tile, TileOptions};
 use crate::chunk::{verify, ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use crate::infer::index::{normalize_index, RawIndexItem};
-use crate::infer::nsplits::{infer_nsplits, InputLayout};
+use crate::tileable::nsplits::{infer_nsplits, InputLayout};
 use crate::ops::{Creation, ReductionOp, ReductionStage, ShapeOp};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use marsc_grammar::Span;

@@ -4,11 +4,15 @@
 
 pub mod display;
 pub mod dot;
+pub mod nsplits;
 pub mod op;
 pub mod prune;
 pub mod verify;
 
-pub use op::{IndexItem, TileOp};
+/// The items of a normalized index, as `TileOp::Index` holds them (the indexing
+/// rules of `infer::index` make them).
+pub use crate::infer::index::IndexItem;
+pub use op::TileOp;
 
 use marsc_grammar::Span;
 use marsc_runtime::storage::SaveFormat;

@@ -2,6 +2,7 @@
 //! lowering has resolved names, bound arguments, normalized axes and indices, and
 //! decomposed conveniences (`clip`, `outer`, `stack`, 1-D `dot`, ...) into these.
 
+use crate::infer::index::IndexItem;
 use crate::ops::{Creation, ReductionOp, ShapeOp, SortOp};
 use marsc_runtime::ops::{BinaryOp, UnaryOp};
 use marsc_runtime::DType;
@@ -105,14 +106,3 @@ pub enum TileOp {
     },
 }
 
-/// One item of a normalized basic index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IndexItem {
-    /// A single position (already made non-negative and bounds-checked); drops the axis.
-    Int(usize),
-    /// A Python slice already resolved against the axis length, as `slice.indices`
-    /// gives: `start`, `step` and the resulting `len` (`stop` is implied).
-    Slice { start: i64, step: i64, len: usize },
-    /// `None`: a new axis of length 1.
-    NewAxis,
-}

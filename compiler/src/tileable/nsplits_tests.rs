@@ -2,6 +2,7 @@
 //! `nsplits.rs` readable).
 
 use super::*;
+use crate::infer::nsplits::unify_splits;
 use crate::infer::index::{normalize_index, RawIndexItem};
 use crate::ops::{ReductionOp, ShapeOp};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction};
