@@ -22,7 +22,7 @@
 use super::{key, ChunkGraph, ChunkId, ChunkOp, ChunkOutput, LocalIndexItem, PrintItem, StepId};
 use crate::error::{Problems, Violation};
 use crate::ops::reduction::StageChunk;
-use crate::ops::shapes::{broadcastable, expect_shape};
+use crate::ops::geometry::{broadcastable, expect_shape};
 
 /// Checks every invariant listed in the module doc, reporting every broken one: the
 /// steps' first, then (when the steps' structure holds, so every chunk can be looked

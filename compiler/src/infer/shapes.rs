@@ -256,7 +256,7 @@ fn too_big() -> InferError {
 
 /// Checks that `from` can be broadcast to `to`.
 pub fn broadcast_to_check(from: &[usize], to: &[usize]) -> InferResult<()> {
-    match crate::ops::shapes::broadcast_to_error(from, to) {
+    match crate::ops::geometry::broadcast_to_error(from, to) {
         Some((message, help)) => Err(InferError::new(message).with_help(help)),
         None => Ok(()),
     }

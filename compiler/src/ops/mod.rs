@@ -26,15 +26,15 @@
 //! `squeeze` and `broadcast_to`: `TileOp::Shape` and `ChunkOp::Shape` hold the same
 //! [`ShapeOp`]); the element-wise ops, the other shape ops (`index`, `concatenate`,
 //! `rechunk`) and the save ops are still variants of `TileOp` and `ChunkOp` (issue
-//! 18). [`text`] and [`shapes`] hold what the families, the IRs' dumps and verifiers
+//! 18). [`text`] and [`geometry`] hold what the families, the IRs' dumps and verifiers
 //! and the inference write alike. ARCHITECTURE.md, "How to add a creation op", "How
 //! to add a reduction" and "How to add a shape op", lists what a new op of a family
 //! touches.
 
 pub mod creation;
+pub mod geometry;
 pub mod reduction;
 pub mod shape;
-pub mod shapes;
 pub mod sort;
 pub mod text;
 

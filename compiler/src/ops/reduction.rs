@@ -29,7 +29,7 @@
 //! chain of `carry`s accumulates them, and each chunk scans itself continued from
 //! the carry before it (`chunk`).
 
-use super::shapes::{expect_shape, with_ones, without};
+use super::geometry::{expect_shape, with_ones, without};
 use super::text::{list_text, python_bool, shape_text};
 use super::{expect_dtype, write_usizes, FusionClass, TensorView};
 use crate::error::{InternalError, Violation};

@@ -29,7 +29,7 @@ mod reshape;
 pub use reshape::reshape_plan;
 
 use super::reduction::StageChunk;
-use super::shapes::{
+use super::geometry::{
     axis_splits, broadcast_to_error, broadcastable, expect_node_shape, expect_ones, expect_shape,
     without,
 };

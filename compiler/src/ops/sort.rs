@@ -23,7 +23,7 @@
 //!   [`SortSite`].
 
 use super::reduction::StageChunk;
-use super::shapes::{expect_node_shape, expect_shape};
+use super::geometry::{expect_node_shape, expect_shape};
 use super::{expect_dtype, FusionClass, TensorView};
 use crate::error::Violation;
 use marsc_runtime::chunk_kernel::Kernel;

@@ -8,7 +8,7 @@
 use super::{IndexItem, TileOp};
 use crate::infer::linalg::{stacked_axes, tsqr_row_splits};
 use crate::infer::nsplits::{non_empty, unify_splits};
-use crate::ops::shapes::axis_splits;
+use crate::ops::geometry::axis_splits;
 
 /// The shape and chunking of one input of an op.
 #[derive(Clone, Copy, Debug)]
