@@ -845,7 +845,7 @@ impl Lowerer<'_> {
     pub(super) fn is_selection(&self, id: TileableId) -> bool {
         match &self.node(id).op {
             TileOp::Compress { .. } | TileOp::Gather { .. } => true,
-            TileOp::Shape(ShapeOp::Transpose { .. }) | TileOp::Shape(ShapeOp::Reshape) => matches!(
+            TileOp::Shape(ShapeOp::Transpose { .. } | ShapeOp::Reshape) => matches!(
                 self.node(self.node(id).inputs[0]).op,
                 TileOp::Compress { .. } | TileOp::Gather { .. }
             ),
