@@ -6,8 +6,8 @@
 use crate::choices::{AssignArg, FormatArg, OrderArg, StageArg};
 use crate::interrupt;
 use crate::progress::ProgressObserver;
-use crate::report::report;
 use crate::ranks::RankFigures;
+use crate::report::report;
 use clap::{Args, Parser, Subcommand};
 use marsc::driver::{self, Options};
 use marsc::error::JobError;

@@ -21,8 +21,8 @@
 
 use super::{key, ChunkGraph, ChunkId, ChunkOp, ChunkOutput, LocalIndexItem, PrintItem, StepId};
 use crate::error::{Problems, Violation};
-use crate::ops::reduction::StageChunk;
 use crate::ops::geometry::{broadcastable, expect_shape};
+use crate::ops::reduction::StageChunk;
 
 /// Checks every invariant listed in the module doc, reporting every broken one: the
 /// steps' first, then (when the steps' structure holds, so every chunk can be looked

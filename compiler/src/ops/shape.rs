@@ -28,11 +28,11 @@ mod reshape;
 
 pub use reshape::reshape_plan;
 
-use super::reduction::StageChunk;
 use super::geometry::{
     axis_splits, broadcast_to_error, broadcastable, expect_node_shape, expect_ones, expect_shape,
     without,
 };
+use super::reduction::StageChunk;
 use super::text::list_text;
 use super::{expect_dtype, write_usizes, FusionClass, TensorView};
 use crate::error::Violation;

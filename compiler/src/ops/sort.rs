@@ -22,8 +22,8 @@
 //! - one chunk's runtime kernel: [`SortStage::chunk_kernel`], through the planner's
 //!   [`SortSite`].
 
-use super::reduction::StageChunk;
 use super::geometry::{expect_node_shape, expect_shape};
+use super::reduction::StageChunk;
 use super::{expect_dtype, FusionClass, TensorView};
 use crate::error::Violation;
 use marsc_runtime::chunk_kernel::Kernel;

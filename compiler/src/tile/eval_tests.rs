@@ -8,8 +8,8 @@
 use super::{tile, TileOptions};
 use crate::chunk::{verify, ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use crate::infer::index::{normalize_index, RawIndexItem};
-use crate::tileable::nsplits::{infer_nsplits, InputLayout};
 use crate::ops::{Creation, ReductionOp, ReductionStage, ShapeOp};
+use crate::tileable::nsplits::{infer_nsplits, InputLayout};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use marsc_grammar::Span;
 use marsc_runtime::kernels::reduce::{reduce_combine, reduce_finish, reduce_map, ReduceState};

@@ -2,8 +2,9 @@
 //! `nsplits.rs` readable).
 
 use super::*;
-use crate::infer::nsplits::unify_splits;
 use crate::infer::index::{normalize_index, RawIndexItem};
+use crate::infer::nsplits::unify_splits;
+use crate::ops::shape::reshape_plan;
 use crate::ops::{ReductionOp, ShapeOp};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction};
 use marsc_runtime::DType;

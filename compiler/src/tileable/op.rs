@@ -105,4 +105,3 @@ pub enum TileOp {
         touched: Arc<[Vec<u32>]>,
     },
 }
-
