@@ -25,6 +25,7 @@ mod call;
 mod choose;
 mod composed;
 mod control;
+mod covariance;
 mod convert;
 mod creation;
 mod decompose;

@@ -443,8 +443,8 @@ pub(super) const DIFF: &[Param] = &[
     req("a"),
     opt("n", Default::Int(1)),
     opt("axis", Default::Int(-1)),
-    unsupported("prepend"),
-    unsupported("append"),
+    opt("prepend", NONE),
+    opt("append", NONE),
 ];
 pub(super) const EDIFF1D: &[Param] = &[req("ary"), opt("to_end", NONE), opt("to_begin", NONE)];
 pub(super) const ISCLOSE: &[Param] = &[
@@ -478,8 +478,8 @@ pub(super) const COV: &[Param] = &[
     opt("rowvar", Default::Bool(true)),
     opt("bias", Default::Bool(false)),
     opt("ddof", NONE),
-    unsupported("fweights"),
-    unsupported("aweights"),
+    opt("fweights", NONE),
+    opt("aweights", NONE),
     kw("dtype", NONE),
 ];
 pub(super) const CORRCOEF: &[Param] = &[

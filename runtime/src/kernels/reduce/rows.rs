@@ -201,7 +201,12 @@ pub(super) fn map_rows<E: Element>(
                 index: keepdims_array(keepdims_shape, index)?,
             }
         }
-        ReduceOp::All | ReduceOp::WeightsCheck | ReduceOp::ChoiceCheck => {
+        ReduceOp::All
+        | ReduceOp::WeightsCheck
+        | ReduceOp::ChoiceCheck
+        | ReduceOp::FweightsIntegerCheck
+        | ReduceOp::FweightsSignCheck
+        | ReduceOp::AweightsSignCheck => {
             Partial::Truth(keepdims_array(
                 keepdims_shape,
                 walk.fold(
