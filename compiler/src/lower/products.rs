@@ -97,7 +97,11 @@ impl Lowerer<'_> {
                 self.contract(a, b, &[last_a], &[last_b], span)?
             }
             Product::Vdot => {
-                let a = self.ravel_tensor(a, span)?;
+                let mut a = self.ravel_tensor(a, span)?;
+                if self.dtype(a).is_complex() {
+                    // NumPy's `vdot` takes the complex conjugate of its first argument.
+                    a = self.apply("conjugate", vec![Value::Tensor(a)], span)?;
+                }
                 let b = self.ravel_tensor(b, span)?;
                 let (n_a, n_b) = (self.shape(a)[0], self.shape(b)[0]);
                 if n_a != n_b {
