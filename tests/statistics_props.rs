@@ -36,7 +36,15 @@ fn case() -> impl Strategy<Value = Case> {
             1u32..=4,
         )
             .prop_map(
-                move |(values, fweights, aweights, row_chunks, column_chunks, weight_chunks, workers)| {
+                move |(
+                    values,
+                    fweights,
+                    aweights,
+                    row_chunks,
+                    column_chunks,
+                    weight_chunks,
+                    workers,
+                )| {
                     Case {
                         rows,
                         columns,

@@ -249,9 +249,7 @@ impl Lowerer<'_> {
                     format!("incompatible numbers of samples and {name}"),
                     arg.span,
                 )
-                .with_note(format!(
-                    "{observations} observations, {len} weights"
-                )))
+                .with_note(format!("{observations} observations, {len} weights")))
             }
             [_] => {}
             _ => {
@@ -262,7 +260,11 @@ impl Lowerer<'_> {
             }
         }
         // `any(w < 0)`: a NaN weight passes, as in NumPy.
-        let negative = self.apply("less", vec![Value::Tensor(weights), Value::Float(0.0)], arg.span)?;
+        let negative = self.apply(
+            "less",
+            vec![Value::Tensor(weights), Value::Float(0.0)],
+            arg.span,
+        )?;
         let valid = self.apply("logical_not", vec![Value::Tensor(negative)], arg.span)?;
         let check = match name {
             "fweights" => ReduceOp::FweightsSignCheck,
@@ -415,4 +417,3 @@ impl Lowerer<'_> {
         Ok(Value::Tensor(clipped))
     }
 }
-

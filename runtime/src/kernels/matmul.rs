@@ -50,7 +50,10 @@ pub fn matmul_blocks(operands: &[&ArrayData]) -> Result<ArrayData, KernelError> 
                     _ => Err(operand_error(a, b)),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let views: Vec<_> = unwrapped.iter().map(|(a, b)| (a.view(), b.view())).collect();
+            let views: Vec<_> = unwrapped
+                .iter()
+                .map(|(a, b)| (a.view(), b.view()))
+                .collect();
             let product = float_product_sum(&views, shape, Threads::Pool);
             ArrayData::$variant(product.mapv(crate::complex::Cx).into_dyn())
         }};

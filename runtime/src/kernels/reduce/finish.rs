@@ -58,12 +58,10 @@ pub(super) fn finish_partial<E: Element>(
         (Partial::Truth(truth), ReduceOp::All | ReduceOp::Any) => {
             Ok(ArrayData::Bool(truth.clone()))
         }
-        (Partial::Truth(truth), op) if op.check_failure().is_some() => {
-            match op.check_failure() {
-                Some(failure) if truth.iter().any(|ok| !ok) => Err(KernelError(failure.into())),
-                _ => Ok(ArrayData::Bool(truth.clone())),
-            }
-        }
+        (Partial::Truth(truth), op) if op.check_failure().is_some() => match op.check_failure() {
+            Some(failure) if truth.iter().any(|ok| !ok) => Err(KernelError(failure.into())),
+            _ => Ok(ArrayData::Bool(truth.clone())),
+        },
         (Partial::Count(count), ReduceOp::CountNonzero) => Ok(ArrayData::Int64(count.clone())),
         (Partial::Arg { index, .. }, ReduceOp::ArgMax | ReduceOp::ArgMin) => {
             reject_empty(state, red.op)?;

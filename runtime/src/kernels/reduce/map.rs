@@ -188,11 +188,9 @@ pub(super) fn map_partial<E: Element>(
         | ReduceOp::ChoiceCheck
         | ReduceOp::FweightsIntegerCheck
         | ReduceOp::FweightsSignCheck
-        | ReduceOp::AweightsSignCheck => {
-            Partial::Truth(per_row(layout, &rows, |row| {
-                row.iter().all(|v| v.is_nonzero())
-            })?)
-        }
+        | ReduceOp::AweightsSignCheck => Partial::Truth(per_row(layout, &rows, |row| {
+            row.iter().all(|v| v.is_nonzero())
+        })?),
         ReduceOp::Any => Partial::Truth(per_row(layout, &rows, |row| {
             row.iter().any(|v| v.is_nonzero())
         })?),

@@ -31,9 +31,7 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
         | ReduceOp::ChoiceCheck
         | ReduceOp::FweightsIntegerCheck
         | ReduceOp::FweightsSignCheck
-        | ReduceOp::AweightsSignCheck => {
-            Partial::Truth(fold(truths(parts)?, |a, b| a && b)?)
-        }
+        | ReduceOp::AweightsSignCheck => Partial::Truth(fold(truths(parts)?, |a, b| a && b)?),
         ReduceOp::Any => Partial::Truth(fold(truths(parts)?, |a, b| a || b)?),
         ReduceOp::CountNonzero => {
             let counts = pick(parts, |partial| match partial {

@@ -206,17 +206,15 @@ pub(super) fn map_rows<E: Element>(
         | ReduceOp::ChoiceCheck
         | ReduceOp::FweightsIntegerCheck
         | ReduceOp::FweightsSignCheck
-        | ReduceOp::AweightsSignCheck => {
-            Partial::Truth(keepdims_array(
-                keepdims_shape,
-                walk.fold(
-                    data,
-                    true,
-                    |v| v.is_nonzero(),
-                    |acc, v| acc && v.is_nonzero(),
-                ),
-            )?)
-        }
+        | ReduceOp::AweightsSignCheck => Partial::Truth(keepdims_array(
+            keepdims_shape,
+            walk.fold(
+                data,
+                true,
+                |v| v.is_nonzero(),
+                |acc, v| acc && v.is_nonzero(),
+            ),
+        )?),
         ReduceOp::Any => Partial::Truth(keepdims_array(
             keepdims_shape,
             walk.fold(
