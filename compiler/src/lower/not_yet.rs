@@ -128,8 +128,6 @@ const NOT_YET_BUILTIN: &[&str] = &[
     "filter",
     "sorted",
     "reversed",
-    "str",
-    "repr",
     "format",
     "open",
     "input",

@@ -420,6 +420,8 @@ pub(super) const RANGE_BUILTIN: &[Param] = &[var_positional("args")];
 pub(super) const ENUMERATE_BUILTIN: &[Param] = &[req("iterable"), opt("start", Default::Int(0))];
 pub(super) const ZIP_BUILTIN: &[Param] = &[var_positional("iterables")];
 pub(super) const SEQUENCE_BUILTIN: &[Param] = &[pos_opt("iterable", Default::None)];
+pub(super) const REPR_BUILTIN: &[Param] = &[pos("obj")];
+pub(super) const STR_BUILTIN: &[Param] = &[opt("object", Default::Str(""))];
 // ---- statistics and linalg (issue 20) ----
 pub(super) const PTP: &[Param] = &[
     req("a"),
