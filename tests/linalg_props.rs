@@ -9,7 +9,8 @@
 //! `matrix_rank` run one kernel per matrix, so their factors are bit for bit the
 //! same (`pinv` within 1e-12, through `einsum`), as are stacked `lu` and
 //! `solve_triangular`. The products (`einsum`,
-//! `tensordot`, `inner`, `kron`) of these small integers are exact: bit for bit.
+//! `tensordot`, `inner`, `kron`, complex `@`, `vdot` and `einsum`, the operand-list
+//! form too) of these small integers are exact: bit for bit.
 
 mod run_support;
 
@@ -131,7 +132,11 @@ fn script(case: &Case) -> String {
          pt0, lt0, ut0 = mt.linalg.lu(t0)\n\
          print(mt.all(pt == pt0) & mt.all(lt == lt0) & mt.all(ut == ut0), mt.allclose(mt.einsum('...ij,...jk,...kl->...il', pt, lt, ut), t0, atol=1e-9))\n\
          print(mt.all(mt.linalg.solve_triangular(t, b[:{n}], lower=True) == mt.linalg.solve_triangular(t0, b0[:{n}], lower=True)), mt.all(mt.linalg.solve_triangular(t, p) == mt.linalg.solve_triangular(t0, p0)))\n\
-         print(mt.all(t @ t == t0 @ t0), mt.all(mt.matmul(t, b[:{n}]) == mt.matmul(t0, b0[:{n}])))\n",
+         print(mt.all(t @ t == t0 @ t0), mt.all(mt.matmul(t, b[:{n}]) == mt.matmul(t0, b0[:{n}])))\n\
+         z0 = a0 * (1 - 2j) + 1j\n\
+         z = z0.rechunk(({rows}, {columns}))\n\
+         print(mt.all(z.T @ z == z0.T @ z0), mt.all(mt.einsum('ij,ik->jk', z, a) == mt.einsum('ij,ik->jk', z0, a0)))\n\
+         print(mt.vdot(z, z) == mt.vdot(z0, z0), mt.all(mt.einsum(a, [0, 1], a, [0, 2], [1, 2]) == g))\n",
         rows = tuple(&case.row_chunks),
         columns = tuple(&case.column_chunks),
         stack = tuple(&case.stack_chunks),
@@ -151,6 +156,6 @@ proptest! {
         let (output, result) = run_script_printing(&text, &options(), case.workers);
         prop_assert!(result.is_ok(), "failed: {:?}\nscript:\n{}", result.err(), text);
         prop_assert!(!output.contains("False"), "output:\n{}script:\n{}", output, text);
-        prop_assert_eq!(output.matches("True").count(), 52, "output:\n{}", output);
+        prop_assert_eq!(output.matches("True").count(), 56, "output:\n{}", output);
     }
 }

@@ -201,12 +201,18 @@ pub enum ExprKind {
         lhs: Box<Expr>,
         rhs: Box<Expr>,
     },
-    /// A single (unchained) comparison. Chains are rejected by the parser.
+    /// A single (unchained) comparison.
     Compare {
         op: CmpOp,
         op_span: Span,
         lhs: Box<Expr>,
         rhs: Box<Expr>,
+    },
+    /// A chain of comparisons, `a < b <= c`: Python's `a < b and b <= c`, with each
+    /// operand evaluated once.
+    CompareChain {
+        first: Box<Expr>,
+        links: Vec<ChainLink>,
     },
     /// `a and b`, `a or b`: legal on Python scalars, an error on tensors (lowering).
     BoolOp {
@@ -234,6 +240,15 @@ pub enum ExprKind {
     },
     /// Placeholder the parser leaves where it recovered from a syntax error.
     Error,
+}
+
+/// One comparison of a [`ExprKind::CompareChain`] after its first operand: the
+/// operator and its right-hand operand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainLink {
+    pub op: CmpOp,
+    pub op_span: Span,
+    pub rhs: Expr,
 }
 
 /// One `for target in iter if cond ...` clause of a comprehension.

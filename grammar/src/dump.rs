@@ -338,6 +338,14 @@ impl Walk {
                 self.expr(child, "lhs", lhs);
                 self.expr(child, "rhs", rhs);
             }
+            ExprKind::CompareChain { first, links } => {
+                let ops: Vec<&str> = links.iter().map(|link| link.op.symbol()).collect();
+                self.push(depth, role, "CompareChain", ops.join(" "), span);
+                self.expr(child, "first", first);
+                for link in links {
+                    self.expr(child, "rhs", &link.rhs);
+                }
+            }
             ExprKind::BoolOp { op, lhs, rhs, .. } => {
                 let text = match op {
                     crate::ast::BoolOp::And => "and",

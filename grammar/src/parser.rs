@@ -66,7 +66,7 @@ pub fn parse(source: &str) -> (Module, Vec<Diagnostic>) {
         return (Module::default(), vec![diagnostic]);
     }
     let lexed = lexer::tokenize(source);
-    let mut sink = Sink::new(source);
+    let mut sink = Sink::new();
     let tokens = lexed.tokens.iter().cloned().map(Ok::<_, Infallible>);
     let unrecovered = generated::ModuleParser::new()
         .parse(&mut sink, tokens)

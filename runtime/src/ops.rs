@@ -72,9 +72,9 @@ named_enum!(
     /// raveled in C order (the flat index when every axis is reduced). The `Nan*`
     /// ops skip NaNs as NumPy's `nanmax` (`fmax.reduce`: an all-NaN slice gives NaN)
     /// and `nanargmax` (NaN read as the worst value; an all-NaN slice is an error).
-    /// `WeightsCheck` is `all` that fails at its root where it is false (NumPy's
-    /// `average` raising "Weights sum to zero"); `ChoiceCheck` the same for
-    /// `choose`'s indices (NumPy's "invalid entry in choice array").
+    /// The checks (`WeightsCheck`, `ChoiceCheck`, ...) are `all`s that fail at their
+    /// root where they are false, with the error NumPy raises there
+    /// ([`ReduceOp::check_failure`]).
     ReduceOp {
         Sum => "sum", Prod => "prod", Mean => "mean", Max => "max", Min => "min",
         Var => "var", Std => "std", ArgMax => "argmax", ArgMin => "argmin",
@@ -82,6 +82,9 @@ named_enum!(
         NanMax => "nanmax", NanMin => "nanmin", NanArgMax => "nanargmax",
         NanArgMin => "nanargmin",
         WeightsCheck => "weights_check", ChoiceCheck => "choice_check",
+        FweightsIntegerCheck => "fweights_integer_check",
+        FweightsSignCheck => "fweights_sign_check",
+        AweightsSignCheck => "aweights_sign_check",
     }
 );
 
@@ -238,8 +241,24 @@ impl ReduceOp {
             Mean | Var | Std => divide_dtype(input),
             Max | Min | NanMax | NanMin => input,
             ArgMax | ArgMin | NanArgMax | NanArgMin | CountNonzero => DType::Int64,
-            All | Any | WeightsCheck | ChoiceCheck => DType::Bool,
+            All | Any => DType::Bool,
+            WeightsCheck | ChoiceCheck | FweightsIntegerCheck | FweightsSignCheck
+            | AweightsSignCheck => DType::Bool,
         }
+    }
+
+    /// For a check, NumPy's error where it finds a false element: `average`'s
+    /// weights summing to zero, `choose`'s index out of range, `cov`'s `fweights`
+    /// that are not whole numbers or negative, its negative `aweights`.
+    pub fn check_failure(self) -> Option<&'static str> {
+        Some(match self {
+            ReduceOp::WeightsCheck => "Weights sum to zero, can't be normalized",
+            ReduceOp::ChoiceCheck => "invalid entry in choice array",
+            ReduceOp::FweightsIntegerCheck => "fweights must be integer",
+            ReduceOp::FweightsSignCheck => "fweights cannot be negative",
+            ReduceOp::AweightsSignCheck => "aweights cannot be negative",
+            _ => return None,
+        })
     }
 }
 

@@ -142,6 +142,7 @@ impl Lowerer<'_> {
             Builtin::PyEnumerate => self.enumerate_builtin(&args),
             Builtin::PyZip => self.zip_builtin(&args),
             Builtin::PySequence(is_list) => self.sequence_builtin(is_list, &args),
+            Builtin::PyText(is_repr) => Ok(self.text_builtin(is_repr, &args)),
             Builtin::Statistic(stat) => self.statistic(stat, &args),
             Builtin::Selection(kind) => self.selection(kind, &args),
             Builtin::Sorting(kind) => self.sorting(kind, &args),

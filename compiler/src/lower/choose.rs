@@ -17,10 +17,9 @@ use super::nodes::python_scalar;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::{result_type, Operand};
-use crate::ops::ReductionOp;
-use crate::tileable::{TileOp, TileableId};
+use crate::tileable::TileableId;
 use marsc_grammar::{Diagnostic, Span};
-use marsc_runtime::ops::{ReduceOp, Reduction};
+use marsc_runtime::ops::ReduceOp;
 use marsc_runtime::DType;
 
 /// NumPy's `NPY_MAXARGS`: `choose` broadcasts at most this many arrays (`a` and the
@@ -240,16 +239,7 @@ impl Lowerer<'_> {
             vec![Value::Tensor(low), Value::Tensor(high)],
             span,
         )?;
-        let ndim = self.shape(valid).len();
-        let reduction = TileOp::Reduce(ReductionOp::Reduce {
-            reduction: Reduction {
-                op: ReduceOp::ChoiceCheck,
-                ddof: 0.0,
-            },
-            axes: (0..ndim).collect(),
-            keepdims: false,
-        });
-        self.add_derived(reduction, vec![valid], vec![], DType::Bool, span)
+        self.run_time_check(valid, ReduceOp::ChoiceCheck, span)
     }
 }
 

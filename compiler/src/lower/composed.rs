@@ -1,16 +1,17 @@
 //! Statistics and comparisons lowered from existing ops only, each as NumPy's own
 //! Python source computes it: `ptp` (max - min), `average` (weighted, with NumPy's
-//! shape checks as compile-time diagnostics), `diff` (`n` differences of shifted
-//! slices; `not_equal` for bools), `ediff1d`, `isclose`/`allclose`, `array_equal`,
-//! `cov`, `corrcoef`, and `around` (`round`, and the method `a.round(decimals)`).
+//! shape checks as compile-time diagnostics), `diff` (`prepend` and `append` joined
+//! on, then `n` differences of shifted slices; `not_equal` for bools), `ediff1d`,
+//! `isclose`/`allclose`, `array_equal`, and `around` (`round`, and the method
+//! `a.round(decimals)`). `cov` and `corrcoef` are in `covariance.rs`.
 
 use super::bind::{Arg, BoundArgs};
 use super::convert::{bool_arg, int_arg, reduction_axes_arg, shape_text};
 use super::elementwise::at;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
-use crate::infer::dtypes::promote_types;
-use crate::infer::shapes::{normalize_axis, sorted_unique_axes};
+use crate::infer::dtypes::{promote_types, Casting};
+use crate::infer::shapes::{concat_shape, normalize_axis, sorted_unique_axes};
 use crate::ops::ReductionOp;
 use crate::tileable::{IndexItem, TileOp, TileableId};
 use marsc_grammar::{Diagnostic, Span};
@@ -189,7 +190,7 @@ impl Lowerer<'_> {
         )
     }
 
-    /// `diff(a, n=1, axis=-1)`.
+    /// `diff(a, n=1, axis=-1, prepend=<no value>, append=<no value>)`.
     pub(super) fn diff(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let a_arg = args.get("a");
@@ -215,6 +216,7 @@ impl Lowerer<'_> {
         let axis_arg = args.get("axis");
         let axis =
             normalize_axis(int_arg(&axis_arg, "axis")?, ndim).map_err(|e| at(e, axis_arg.span))?;
+        a = self.with_diff_edges(args, a, axis)?;
         let op = if self.dtype(a) == DType::Bool {
             "not_equal"
         } else {
@@ -232,6 +234,52 @@ impl Lowerer<'_> {
             a = self.apply(op, vec![Value::Tensor(later), Value::Tensor(earlier)], span)?;
         }
         Ok(Value::Tensor(a))
+    }
+
+    /// `a` between `diff`'s `prepend` and `append`, joined along `axis` as NumPy's
+    /// `concatenate` joins them (dtypes promoted; a 0-d edge broadcast to `a`'s shape
+    /// with `axis` of length 1). A shape that does not fit is reported at its edge.
+    fn with_diff_edges(
+        &mut self,
+        args: &BoundArgs,
+        a: TileableId,
+        axis: usize,
+    ) -> LowerResult<TileableId> {
+        let span = args.call_span;
+        let mut pieces = Vec::new();
+        let mut error_span = span;
+        for name in ["prepend", "append"] {
+            if name == "append" {
+                pieces.push(a);
+            }
+            let Some(arg) = args.given(name) else {
+                continue;
+            };
+            let mut edge = self.tensor_of(arg, None, &format!("`{name}`"))?;
+            if self.shape(edge).is_empty() {
+                let mut shape = self.shape(a).to_vec();
+                shape[axis] = 1;
+                edge = self.apply(
+                    "broadcast_to",
+                    vec![Value::Tensor(edge), Value::int_tuple(&shape)],
+                    arg.span,
+                )?;
+            }
+            let (edge_shape, a_shape) = (self.shape(edge), self.shape(a));
+            let pair: [&[usize]; 2] = match name {
+                "prepend" => [edge_shape, a_shape],
+                _ => [a_shape, edge_shape],
+            };
+            if error_span == span && concat_shape(&pair, axis as i64).is_err() {
+                error_span = arg.span;
+            }
+            pieces.push(edge);
+        }
+        if pieces.len() == 1 {
+            return Ok(a);
+        }
+        let casting = (None, Casting::SameKind);
+        self.concatenate_tensors(pieces, Some(axis as i64), casting, error_span, span)
     }
 
     /// `ediff1d(ary, to_end=None, to_begin=None)`: differences of the raveled
@@ -448,6 +496,28 @@ fn same_kind(from: DType, to: DType) -> bool {
 }
 
 impl Lowerer<'_> {
+    /// A 0-d true once every element of the bool tensor `valid` is true; else a
+    /// run-time error at `span` with NumPy's message for `check` (a reduction whose
+    /// op is one of the checks, `ReduceOp::check_failure`).
+    pub(super) fn run_time_check(
+        &mut self,
+        valid: TileableId,
+        check: ReduceOp,
+        span: Span,
+    ) -> LowerResult<TileableId> {
+        debug_assert!(check.check_failure().is_some(), "{check:?} is not a check");
+        let ndim = self.shape(valid).len();
+        let reduction = TileOp::Reduce(ReductionOp::Reduce {
+            reduction: Reduction {
+                op: check,
+                ddof: 0.0,
+            },
+            axes: (0..ndim).collect(),
+            keepdims: false,
+        });
+        self.add_derived(reduction, vec![valid], vec![], DType::Bool, span)
+    }
+
     /// `scale` itself, once a run-time check (a `WeightsCheck` reduction of
     /// `scale != 0`, which fails with NumPy's ZeroDivisionError message) has passed.
     fn weights_must_not_sum_to_zero(
@@ -460,16 +530,7 @@ impl Lowerer<'_> {
             vec![Value::Tensor(scale), Value::Float(0.0)],
             span,
         )?;
-        let ndim = self.shape(nonzero).len();
-        let reduction = TileOp::Reduce(ReductionOp::Reduce {
-            reduction: Reduction {
-                op: ReduceOp::WeightsCheck,
-                ddof: 0.0,
-            },
-            axes: (0..ndim).collect(),
-            keepdims: false,
-        });
-        let ok = self.add_derived(reduction, vec![nonzero], vec![], DType::Bool, span)?;
+        let ok = self.run_time_check(nonzero, ReduceOp::WeightsCheck, span)?;
         self.apply(
             "where",
             vec![
@@ -479,184 +540,6 @@ impl Lowerer<'_> {
             ],
             span,
         )
-    }
-}
-
-impl Lowerer<'_> {
-    /// `cov(m, y=None, rowvar=True, bias=False, ddof=None, *, dtype=None)` as NumPy
-    /// computes it: variables as rows (`ndmin=2`), the row means subtracted, then
-    /// `X @ X.T * (1 / (n - ddof))` (an infinite factor when `n <= ddof`, as NumPy's
-    /// `true_divide(1, 0.0)`), squeezed.
-    pub(super) fn cov(&mut self, args: &BoundArgs) -> LowerResult<Value> {
-        Ok(Value::Tensor(self.covariance(args, "m", "`m`")?))
-    }
-
-    fn covariance(&mut self, args: &BoundArgs, first: &str, what: &str) -> LowerResult<TileableId> {
-        let span = args.call_span;
-        let rowvar = bool_arg(&args.get("rowvar"), "rowvar")?;
-        let (bias, ddof_arg) = if first == "m" {
-            (bool_arg(&args.get("bias"), "bias")?, args.get("ddof"))
-        } else {
-            (false, self.arg_at(Value::None, span))
-        };
-        let ddof = match &ddof_arg.value {
-            Value::None => i64::from(!bias),
-            Value::Int(v) => *v,
-            Value::Float(v) if v.fract() == 0.0 => *v as i64,
-            _ => return Err(Diagnostic::error("ddof must be integer", ddof_arg.span)),
-        };
-        let m_arg = args.get(first);
-        let m = self.tensor_of(&m_arg, None, what)?;
-        let y_arg = args.get("y");
-        let y = match y_arg.value {
-            Value::None => None,
-            _ => Some(self.tensor_of(&y_arg, None, "`y`")?),
-        };
-        for (tensor, arg, name) in [(Some(m), &m_arg, "m"), (y, &y_arg, "y")] {
-            if let Some(tensor) = tensor {
-                if self.shape(tensor).len() > 2 {
-                    return Err(Diagnostic::error(
-                        format!("{name} has more than 2 dimensions"),
-                        arg.span,
-                    ));
-                }
-            }
-        }
-        let mut dtype = promote_types(self.dtype(m), DType::Float64);
-        if let Some(y) = y {
-            dtype = promote_types(dtype, self.dtype(y));
-        }
-        if let Some(requested) = super::dtype_args::dtype_arg(&args.get("dtype"))? {
-            dtype = requested;
-        }
-        let mut x = self.as_rows(m, rowvar, dtype, span)?;
-        if let Some(y) = y {
-            let y = self.as_rows(y, rowvar, dtype, span)?;
-            if self.shape(y)[1] != self.shape(x)[1] {
-                return Err(Diagnostic::error(
-                    format!(
-                        "all the input array dimensions except for the concatenation axis must \
-                         match exactly, but along dimension 1, the array at index 0 has size {} \
-                         and the array at index 1 has size {}",
-                        self.shape(x)[1],
-                        self.shape(y)[1]
-                    ),
-                    y_arg.span,
-                ));
-            }
-            x = self.apply(
-                "concatenate",
-                vec![
-                    Value::tuple(vec![Value::Tensor(x), Value::Tensor(y)]),
-                    Value::Int(0),
-                ],
-                span,
-            )?;
-        }
-        let (rows, observations) = (self.shape(x)[0], self.shape(x)[1]);
-        if rows == 0 {
-            return Err(Diagnostic::error(
-                "not supported yet: `cov` of zero variables (NumPy returns an empty 0 x 0 array)",
-                m_arg.span,
-            ));
-        }
-        let mean = self.apply_args(
-            "mean",
-            vec![
-                (None, self.arg_at(Value::Tensor(x), span)),
-                (Some("axis"), self.arg_at(Value::Int(1), span)),
-                (Some("keepdims"), self.arg_at(Value::Bool(true), span)),
-            ],
-            span,
-        )?;
-        let centered = self.apply(
-            "subtract",
-            vec![Value::Tensor(x), Value::Tensor(mean)],
-            span,
-        )?;
-        let transposed = self.transpose_tensor(centered, None, span, span)?;
-        let product = self.apply(
-            "matmul",
-            vec![Value::Tensor(centered), Value::Tensor(transposed)],
-            span,
-        )?;
-        let fact = observations as f64 - ddof as f64;
-        let factor = if fact <= 0.0 {
-            f64::INFINITY
-        } else {
-            1.0 / fact
-        };
-        let scaled = self.apply(
-            "multiply",
-            vec![Value::Tensor(product), Value::Float(factor)],
-            span,
-        )?;
-        self.apply("squeeze", vec![Value::Tensor(scaled)], span)
-    }
-
-    /// `array(t, ndmin=2, dtype=dtype)`, transposed when variables are columns.
-    fn as_rows(
-        &mut self,
-        t: TileableId,
-        rowvar: bool,
-        dtype: DType,
-        span: Span,
-    ) -> LowerResult<TileableId> {
-        let t = self.cast(t, dtype, span)?;
-        let shape = self.shape(t).to_vec();
-        let two_d = match shape.as_slice() {
-            [] => self.apply(
-                "reshape",
-                vec![Value::Tensor(t), Value::int_tuple(&[1, 1])],
-                span,
-            )?,
-            [n] => self.apply(
-                "reshape",
-                vec![Value::Tensor(t), Value::int_tuple(&[1, *n])],
-                span,
-            )?,
-            _ => t,
-        };
-        if !rowvar && self.shape(two_d)[0] != 1 {
-            return self.transpose_tensor(two_d, None, span, span);
-        }
-        Ok(two_d)
-    }
-
-    /// `corrcoef(x, y=None, rowvar=True, *, dtype=None)`: the covariance divided by
-    /// the outer product of the standard deviations, clipped to [-1, 1]; `c / c` for a
-    /// single variable, as NumPy.
-    pub(super) fn corrcoef(&mut self, args: &BoundArgs) -> LowerResult<Value> {
-        let span = args.call_span;
-        let c = self.covariance(args, "x", "`x`")?;
-        if self.shape(c).is_empty() {
-            let one = self.apply("divide", vec![Value::Tensor(c), Value::Tensor(c)], span)?;
-            return Ok(Value::Tensor(one));
-        }
-        let d = self.apply("diagonal", vec![Value::Tensor(c)], span)?;
-        let stddev = self.apply("sqrt", vec![Value::Tensor(d)], span)?;
-        let n = self.shape(stddev)[0];
-        let column = self.apply(
-            "reshape",
-            vec![Value::Tensor(stddev), Value::int_tuple(&[n, 1])],
-            span,
-        )?;
-        let c = self.apply(
-            "divide",
-            vec![Value::Tensor(c), Value::Tensor(column)],
-            span,
-        )?;
-        let c = self.apply(
-            "divide",
-            vec![Value::Tensor(c), Value::Tensor(stddev)],
-            span,
-        )?;
-        let clipped = self.apply(
-            "clip",
-            vec![Value::Tensor(c), Value::Int(-1), Value::Int(1)],
-            span,
-        )?;
-        Ok(Value::Tensor(clipped))
     }
 }
 

@@ -9,7 +9,7 @@ use super::not_yet::{not_yet_builtin, not_yet_in_library};
 use super::objects::Binding;
 use super::value::Value;
 use super::Lowerer;
-use marsc_grammar::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, Ident, UnaryOp};
+use marsc_grammar::ast::{BinOp, BoolOp, ChainLink, CmpOp, Expr, ExprKind, Ident, UnaryOp};
 use marsc_grammar::{Diagnostic, Span};
 
 impl Lowerer<'_> {
@@ -59,6 +59,7 @@ impl Lowerer<'_> {
                 let b = self.eval(rhs);
                 self.compare_operator(*op, *op_span, (a, lhs.span), (b, rhs.span))
             }
+            ExprKind::CompareChain { first, links } => self.compare_chain(first, links),
             ExprKind::BoolOp {
                 op,
                 op_span,
@@ -274,6 +275,44 @@ impl Lowerer<'_> {
         }
         // Python returns the right operand itself, a tensor too.
         self.eval(rhs)
+    }
+}
+
+impl Lowerer<'_> {
+    /// `a < b <= c` as Python runs it: `a < b and b <= c`, each operand evaluated
+    /// once and only while the comparisons so far are true; the value is the first
+    /// false comparison's, else the last's. A comparison of tensors of more than one
+    /// element has no truth (NumPy's error).
+    fn compare_chain(&mut self, first: &Expr, links: &[ChainLink]) -> Value {
+        let mut lhs = (self.eval(first), first.span);
+        let mut result = Value::Poison;
+        for (index, link) in links.iter().enumerate() {
+            let rhs = (self.eval(&link.rhs), link.rhs.span);
+            let span = lhs.1.to(rhs.1);
+            result = self.compare_operator(link.op, link.op_span, lhs, rhs.clone());
+            if index + 1 == links.len() {
+                break;
+            }
+            match self.truth(&result, span) {
+                Ok(Some(true)) => {}
+                Ok(Some(false)) => break,
+                Ok(None) => return Value::Poison,
+                Err(diagnostic) => {
+                    let diagnostic = diagnostic
+                        .with_secondary(
+                            link.op_span,
+                            "a chained comparison needs this comparison's truth",
+                        )
+                        .with_help(
+                            "`a < b < c` is `(a < b) and (b < c)`; for element-wise results \
+                             write `(a < b) & (b < c)`",
+                        );
+                    return self.report(diagnostic);
+                }
+            }
+            lhs = rhs;
+        }
+        result
     }
 }
 

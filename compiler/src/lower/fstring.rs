@@ -3,8 +3,9 @@
 //! value formats at compile time; a tensor's value is computed in a stage (staged
 //! execution): a 0-d tensor formats as the NumPy scalar it is (a Python `int`,
 //! `float` or `bool` to `format`), a larger one shows NumPy's `str()` and takes no
-//! spec (NumPy's `TypeError`).
+//! spec (NumPy's `TypeError`). Python's `repr()` and `str()` give the same texts.
 
+use super::bind::BoundArgs;
 use super::format_spec::{format_value, Formattable};
 use super::pyfmt::{python_repr_with, python_str_with};
 use super::value::Value;
@@ -107,6 +108,19 @@ impl Lowerer<'_> {
                 span,
             )),
         }
+    }
+
+    /// Python's `repr(obj)` (`is_repr`) or `str(object='')`: the text of the
+    /// conversions `!r` and `!s`, a tensor's NumPy `repr()` (as the REPL echoes it)
+    /// or `str()` computed in a stage; poison when no stage could run.
+    pub(super) fn text_builtin(&mut self, is_repr: bool, args: &BoundArgs) -> Value {
+        let arg = args.get(if is_repr { "obj" } else { "object" });
+        let span = arg.span;
+        let text = match is_repr {
+            true => python_repr_with(&arg.value, &mut |id| self.staged_repr(id, span)),
+            false => self.python_str_of(&arg.value, span),
+        };
+        text.map_or(Value::Poison, |text| Value::str(&text))
     }
 
     /// Python's `str(value)`, a tensor's (and those a tuple holds) computed in a

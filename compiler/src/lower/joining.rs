@@ -40,7 +40,7 @@ impl Lowerer<'_> {
 
     /// Joins tensors along `axis` (`None` ravels them first), all cast to `dtype`
     /// or to their promoted dtype, under the `casting` rule.
-    fn concatenate_tensors(
+    pub(super) fn concatenate_tensors(
         &mut self,
         mut inputs: Vec<TileableId>,
         axis: Option<i64>,

@@ -26,6 +26,7 @@ mod choose;
 mod composed;
 mod control;
 mod convert;
+mod covariance;
 mod creation;
 mod decompose;
 mod dtype_args;

@@ -368,7 +368,6 @@ fn check_chunk_count(
 /// message; `None` for the ops complex tensors go through.
 fn refused_for_complex(op: &TileOp) -> Option<&'static str> {
     Some(match op {
-        TileOp::MatMul => "matrix products",
         TileOp::Linalg(_) => "linear algebra",
         TileOp::Sort(_) => "sorting",
         _ => return None,

@@ -128,8 +128,6 @@ const NOT_YET_BUILTIN: &[&str] = &[
     "filter",
     "sorted",
     "reversed",
-    "str",
-    "repr",
     "format",
     "open",
     "input",
@@ -240,7 +238,7 @@ pub(crate) fn not_yet_in_linalg(name: &str, prefix: &str) -> Option<String> {
         return Some(format!(
             "not supported yet: `{prefix}{name}` returns complex eigenvalues unless all \
              their imaginary parts are zero (its dtype depends on the values), and marsc \
-             has no complex dtype yet; for a symmetric matrix use `{prefix}eigh`"
+             has no complex linear algebra yet; for a symmetric matrix use `{prefix}eigh`"
         ));
     }
     NUMPY_LINALG

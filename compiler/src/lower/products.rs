@@ -12,7 +12,7 @@
 //! multiplication summed over the contracted labels (fused into one kernel).
 
 use super::bind::{Arg, BoundArgs};
-use super::convert::{int_arg, shape_text, str_arg};
+use super::convert::{int_arg, shape_text};
 use super::dtype_args::dtype_arg;
 use super::value::Value;
 use super::{LowerResult, Lowerer};
@@ -97,7 +97,11 @@ impl Lowerer<'_> {
                 self.contract(a, b, &[last_a], &[last_b], span)?
             }
             Product::Vdot => {
-                let a = self.ravel_tensor(a, span)?;
+                let mut a = self.ravel_tensor(a, span)?;
+                if self.dtype(a).is_complex() {
+                    // NumPy's `vdot` takes the complex conjugate of its first argument.
+                    a = self.apply("conjugate", vec![Value::Tensor(a)], span)?;
+                }
                 let b = self.ravel_tensor(b, span)?;
                 let (n_a, n_b) = (self.shape(a)[0], self.shape(b)[0]);
                 if n_a != n_b {
@@ -287,17 +291,13 @@ impl Lowerer<'_> {
     pub(super) fn einsum(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
         let subscripts_arg = args.get("subscripts");
-        let text = str_arg(&subscripts_arg, "subscripts")
-            .map_err(|_| {
-                Diagnostic::error(
-                    "not supported yet: einsum's operand-list form (give a subscripts string)",
-                    subscripts_arg.span,
-                )
-            })?
-            .to_string();
+        let (text, given) = match &subscripts_arg.value {
+            Value::Str(text) => (text.to_string(), args.rest().to_vec()),
+            _ => operand_lists(&subscripts_arg, args.rest())?,
+        };
         let parsed =
             parse_subscripts(&text).map_err(|m| Diagnostic::error(m, subscripts_arg.span))?;
-        let given = args.rest();
+        let given = given.as_slice();
         if parsed.inputs.len() != given.len() {
             // NumPy's own words (which read the other way round); the note says
             // what is what.
@@ -788,6 +788,83 @@ fn kept_labels(operands: &[Operand], i: usize, j: usize, output: &[Label]) -> Ve
         }
     }
     kept
+}
+
+/// einsum's operand-list form, `einsum(op0, sublist0, op1, sublist1, ...,
+/// [sublistout])`, as NumPy reads it: its subscripts string (label `n` is the letter
+/// `A`..`Z` for 0..25 and `a`..`z` for 26..51, so an implicit output orders labels
+/// by number, as NumPy's) and its operands.
+fn operand_lists(first: &Arg, rest: &[Arg]) -> LowerResult<(String, Vec<Arg>)> {
+    let mut all: Vec<&Arg> = std::iter::once(first).chain(rest).collect();
+    // An odd count: the last argument is the output's sublist.
+    let output = match all.len() % 2 {
+        1 => all.pop(),
+        _ => None,
+    };
+    if all.is_empty() {
+        return Err(Diagnostic::error(
+            "must provide at least an operand and a subscripts list to einsum",
+            first.span,
+        )
+        .with_help(
+            "give a subscripts string first, or each operand followed by its list of subscripts",
+        ));
+    }
+    let operands: Vec<Arg> = all.iter().step_by(2).map(|&arg| arg.clone()).collect();
+    let mut text = all
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .map(|arg| sublist_subscripts(arg))
+        .collect::<LowerResult<Vec<_>>>()?
+        .join(",");
+    if let Some(output) = output {
+        text.push_str("->");
+        text.push_str(&sublist_subscripts(output)?);
+    }
+    Ok((text, operands))
+}
+
+/// One sublist (a list of ints in `[0, 52)` and at most one `...`) as subscripts.
+fn sublist_subscripts(arg: &Arg) -> LowerResult<String> {
+    let Some(items) = arg.value.as_sequence() else {
+        return Err(Diagnostic::error(
+            "the subscripts for each operand must be a list or a tuple",
+            arg.span,
+        ));
+    };
+    let mut text = String::new();
+    for item in items.iter() {
+        match item {
+            Value::Ellipsis if text.contains("...") => {
+                return Err(Diagnostic::error(
+                    "each subscripts list may have only one ellipsis",
+                    arg.span,
+                ))
+            }
+            Value::Ellipsis => text.push_str("..."),
+            Value::Int(label) if (0..26).contains(label) => {
+                text.push(char::from(b'A' + *label as u8));
+            }
+            Value::Int(label) if (26..52).contains(label) => {
+                text.push(char::from(b'a' + (*label - 26) as u8));
+            }
+            Value::Int(_) => {
+                return Err(Diagnostic::error(
+                    "subscript is not within the valid range [0, 52)",
+                    arg.span,
+                ))
+            }
+            other => {
+                return Err(Diagnostic::error(
+                    "each subscript must be either an integer or an ellipsis",
+                    arg.span,
+                )
+                .with_note(format!("got {}", other.type_name())))
+            }
+        }
+    }
+    Ok(text)
 }
 
 /// Parses an einsum subscripts string (`"ij,jk->ik"`, `"ii"`, `"...ij->...ji"`),

@@ -149,9 +149,10 @@ impl Lowerer<'_> {
             ExprKind::Binary { .. } | ExprKind::Unary { .. } | ExprKind::Compare { .. } => {
                 (self.eval(expr), Origin::NEW_SCALAR)
             }
-            ExprKind::Tuple(_) | ExprKind::List(_) | ExprKind::BoolOp { .. } => {
-                (self.eval(expr), Origin::Unknown)
-            }
+            ExprKind::Tuple(_)
+            | ExprKind::List(_)
+            | ExprKind::BoolOp { .. }
+            | ExprKind::CompareChain { .. } => (self.eval(expr), Origin::Unknown),
             _ => (self.eval(expr), Origin::NEW),
         }
     }

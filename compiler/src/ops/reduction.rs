@@ -344,13 +344,10 @@ impl ReductionStage {
     /// (an entry out of range).
     pub fn may_fail(&self) -> bool {
         match self {
-            ReductionStage::Finish { reduction, .. } => matches!(
-                reduction.op,
-                ReduceOp::NanArgMax
-                    | ReduceOp::NanArgMin
-                    | ReduceOp::WeightsCheck
-                    | ReduceOp::ChoiceCheck
-            ),
+            ReductionStage::Finish { reduction, .. } => {
+                matches!(reduction.op, ReduceOp::NanArgMax | ReduceOp::NanArgMin)
+                    || reduction.op.check_failure().is_some()
+            }
             _ => false,
         }
     }

@@ -201,6 +201,13 @@ fn shift_expr(expr: &mut Expr, by: u32) {
             shift_expr(body, by);
             shift_expr(orelse, by);
         }
+        ExprKind::CompareChain { first, links } => {
+            shift_expr(first, by);
+            for link in links {
+                shift(&mut link.op_span, by);
+                shift_expr(&mut link.rhs, by);
+            }
+        }
         ExprKind::Binary {
             op_span, lhs, rhs, ..
         }

@@ -20,7 +20,6 @@ pub(crate) type SyntaxError<'src> = ParseError<usize, Token<'src>, Infallible>;
 
 /// Where the parser's actions put what they produce.
 pub(crate) struct Sink<'src> {
-    pub source: &'src str,
     pub statements: Vec<Stmt>,
     /// Diagnostics raised by actions, for input that parsed but is not allowed.
     pub diagnostics: Vec<Diagnostic>,
@@ -33,9 +32,8 @@ pub(crate) struct Sink<'src> {
 }
 
 impl<'src> Sink<'src> {
-    pub fn new(source: &'src str) -> Sink<'src> {
+    pub fn new() -> Sink<'src> {
         Sink {
-            source,
             statements: Vec::new(),
             diagnostics: Vec::new(),
             recovered: Vec::new(),
@@ -66,10 +64,6 @@ impl<'src> Sink<'src> {
                 .with_label(format!("more than {MAX_DEPTH} levels deep"))
                 .with_help("split it into several statements with names for the parts"),
         );
-    }
-
-    pub fn text(&self, span: Span) -> &'src str {
-        self.source.get(span.range()).unwrap_or("")
     }
 }
 

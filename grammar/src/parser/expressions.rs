@@ -1,6 +1,6 @@
 //! Builds expression nodes for the grammar, tracking each node's depth, and rejects
-//! the expressions Python accepts but the language does not (chained comparisons,
-//! misplaced or repeated keyword arguments, empty subscripts).
+//! the expressions Python accepts but the language does not (misplaced or repeated
+//! keyword arguments, empty subscripts).
 //!
 //! Why depth: every later stage walks expressions recursively (and dropping a
 //! `Box` tree recurses too), so a pathological input such as 100 000 nested
@@ -10,7 +10,8 @@
 use std::borrow::Cow;
 
 use crate::ast::{
-    Arg, BinOp, BoolOp, CmpOp, Comprehension, Expr, ExprKind, Ident, SubscriptItem, UnaryOp,
+    Arg, BinOp, BoolOp, ChainLink, CmpOp, Comprehension, Expr, ExprKind, Ident, SubscriptItem,
+    UnaryOp,
 };
 use crate::diagnostic::Diagnostic;
 use crate::parser::actions::Sink;
@@ -243,16 +244,20 @@ pub(crate) fn string(parts: Vec<StrPart<'_>>) -> ExprKind {
     ExprKind::FString(pieces)
 }
 
-/// `a OP b`, or a rejected chain `a OP b OP c`.
+/// `a OP b`, or a chain `a OP b OP c` (Python's: each comparison and-ed with the
+/// next, each operand evaluated once).
 pub(crate) fn comparison(
     sink: &mut Sink<'_>,
     first: Node,
     mut rest: Vec<((CmpOp, Span), Node)>,
     span: Span,
 ) -> Node {
+    let depth = rest
+        .iter()
+        .map(|(_, node)| node.depth)
+        .fold(first.depth, u32::max);
     if rest.len() == 1 {
         let ((op, op_span), rhs) = rest.remove(0);
-        let depth = first.depth.max(rhs.depth);
         let kind = ExprKind::Compare {
             op,
             op_span,
@@ -261,30 +266,19 @@ pub(crate) fn comparison(
         };
         return branch(sink, kind, span, depth);
     }
-    let help = chain_rewrite(sink, &first.expr, &rest).unwrap_or_else(|| {
-        "compare two values at a time and combine the results with `&`, \
-         e.g. `(a < b) & (b < c)`"
-            .to_string()
-    });
-    sink.report(
-        Diagnostic::error("chained comparisons are not supported", span)
-            .with_label(format!("{} comparisons in a chain", rest.len()))
-            .with_help(help),
-    );
-    Node::error(span)
-}
-
-/// "write `(a < b) & (b < c)`", built from the user's own operands when short.
-fn chain_rewrite(sink: &Sink<'_>, first: &Expr, rest: &[((CmpOp, Span), Node)]) -> Option<String> {
-    let mut pairs = Vec::with_capacity(rest.len());
-    let mut lhs = sink.text(first.span);
-    for ((op, _), rhs) in rest {
-        let rhs_text = sink.text(rhs.expr.span);
-        pairs.push(format!("({lhs} {} {rhs_text})", op.symbol()));
-        lhs = rhs_text;
-    }
-    let rewrite = pairs.join(" & ");
-    (rewrite.len() <= 60 && !rewrite.contains('\n')).then(|| format!("write `{rewrite}`"))
+    let links = rest
+        .into_iter()
+        .map(|((op, op_span), rhs)| ChainLink {
+            op,
+            op_span,
+            rhs: rhs.expr,
+        })
+        .collect();
+    let kind = ExprKind::CompareChain {
+        first: Box::new(first.expr),
+        links,
+    };
+    branch(sink, kind, span, depth)
 }
 
 /// A call argument as parsed, before its form is checked.

@@ -61,6 +61,13 @@ fn sexpr(expr: &Expr) -> String {
         ExprKind::Compare { op, lhs, rhs, .. } => {
             format!("({} {} {})", op.symbol(), sexpr(lhs), sexpr(rhs))
         }
+        ExprKind::CompareChain { first, links } => {
+            let links: Vec<String> = links
+                .iter()
+                .map(|link| format!("{} {}", link.op.symbol(), sexpr(&link.rhs)))
+                .collect();
+            format!("(chain {} {})", sexpr(first), links.join(" "))
+        }
         ExprKind::BoolOp { op, lhs, rhs, .. } => {
             let op = match op {
                 crate::ast::BoolOp::And => "and",
@@ -323,19 +330,12 @@ fn spans_cover_the_source_text() {
 }
 
 #[test]
-fn chained_comparison_is_rejected_with_a_rewrite() {
-    let diagnostic = single_error("c = a < b < c\n");
-    assert_eq!(diagnostic.message, "chained comparisons are not supported");
-    assert_eq!(diagnostic.span, Span::new(4, 13));
-    assert_eq!(
-        diagnostic.help.as_deref(),
-        Some("write `(a < b) & (b < c)`")
-    );
-    let diagnostic = single_error("print(0 <= x == y)\n");
-    assert_eq!(
-        diagnostic.help.as_deref(),
-        Some("write `(0 <= x) & (x == y)`")
-    );
+fn chained_comparisons_parse_as_one_chain() {
+    assert_eq!(expression("a < b < c"), "(chain a < b < c)");
+    assert_eq!(expression("0 <= x == y != 2"), "(chain 0 <= x == y != 2)");
+    assert_eq!(expression("a < b | c <= d"), "(chain a < (| b c) <= d)");
+    assert_eq!(expression("a < b and b < c"), "(and (< a b) (< b c))");
+    assert_eq!(expression("not a < b < c"), "(not (chain a < b < c))");
 }
 
 #[test]
@@ -520,7 +520,7 @@ fn lexical_errors_are_not_reported_twice() {
 
 #[test]
 fn three_errors_are_all_reported() {
-    let source = "a = (1 +)\nb = 2\nc = [1, 2 3]\nd = b\ne = a < b < c\nprint(d)\n";
+    let source = "a = (1 +)\nb = 2\nc = [1, 2 3]\nd = b\ne = a << b\nprint(d)\n";
     let (module, diagnostics) = parse(source);
     let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(
@@ -528,11 +528,11 @@ fn three_errors_are_all_reported() {
         [
             "expected an expression, found `)`",
             "expected `]` to close `[`, found number `3`",
-            "chained comparisons are not supported",
+            "the shift operator `<<` is not supported",
         ]
     );
     // The statements around the errors still parse.
-    assert_eq!(module.stmts.len(), 4);
+    assert_eq!(module.stmts.len(), 3);
 }
 
 #[test]
@@ -544,7 +544,7 @@ fn recovery_resumes_after_a_semicolon() {
 
 #[test]
 fn diagnostics_are_in_source_order() {
-    let (_, diagnostics) = parse("x = $\n  y = 1\nz = a < b < c\nw = 0x\n");
+    let (_, diagnostics) = parse("x = $\n  y = 1\nz = a << b\nw = 0x\n");
     let starts: Vec<u32> = diagnostics.iter().map(|d| d.span.start).collect();
     let mut sorted = starts.clone();
     sorted.sort();

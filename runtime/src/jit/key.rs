@@ -50,7 +50,7 @@ pub fn accumulator_dtype(op: ReduceOp, input: DType) -> Result<DType, JitError> 
         // float32 mean in float32 as NumPy's (and the interpreter's), counts in int64.
         Sum | Prod | Mean | Max | Min | All | Any | CountNonzero => op.result_dtype(input),
         Var | Std | ArgMax | ArgMin | NanMax | NanMin | NanArgMax | NanArgMin | WeightsCheck
-        | ChoiceCheck => {
+        | ChoiceCheck | FweightsIntegerCheck | FweightsSignCheck | AweightsSignCheck => {
             return Err(JitError::NotSupported(format!(
                 "not supported yet: {} in JIT kernels",
                 op.name()

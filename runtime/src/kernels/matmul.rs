@@ -1,9 +1,9 @@
 //! Block matrix multiplication: [`matmul_blocks`] sums the products of several
 //! `(n, k_l) @ (k_l, m)` block pairs into one output block (a run of the contracted
 //! axis, in order), [`matmul_block`] is its one-pair case, and [`add_blocks`] sums such
-//! partial results (a tree a tiler may shape freely). Floats go through faer
-//! (`float.rs`), accumulating in place; integers wrap on overflow as NumPy's do;
-//! `bool @ bool` is the OR of ANDs.
+//! partial results (a tree a tiler may shape freely). Floats and complex numbers go
+//! through faer (`float.rs`), accumulating in place; integers wrap on overflow as
+//! NumPy's do; `bool @ bool` is the OR of ANDs.
 
 mod float;
 
@@ -37,6 +37,27 @@ pub fn matmul_blocks(operands: &[&ArrayData]) -> Result<ArrayData, KernelError> 
             ArrayData::$variant(float_product_sum(&views, shape, Threads::Pool).into_dyn())
         }};
     }
+    // Complex elements are NumPy-semantics wrappers (`Cx`) of `num_complex::Complex`,
+    // which faer multiplies: unwrapped copies in, the product wrapped back.
+    macro_rules! complex_sum {
+        ($variant:ident) => {{
+            let unwrapped = pairs
+                .iter()
+                .map(|(a, b)| match (a, b) {
+                    (ArrayData::$variant(a), ArrayData::$variant(b)) => {
+                        Ok((as_2d(a)?.mapv(|x| x.0), as_2d(b)?.mapv(|x| x.0)))
+                    }
+                    _ => Err(operand_error(a, b)),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let views: Vec<_> = unwrapped
+                .iter()
+                .map(|(a, b)| (a.view(), b.view()))
+                .collect();
+            let product = float_product_sum(&views, shape, Threads::Pool);
+            ArrayData::$variant(product.mapv(crate::complex::Cx).into_dyn())
+        }};
+    }
     Ok(match a {
         // NumPy's float16 matmul sums float32 products in float32 and rounds once.
         ArrayData::Float16(_) => {
@@ -49,12 +70,8 @@ pub fn matmul_blocks(operands: &[&ArrayData]) -> Result<ArrayData, KernelError> 
         }
         ArrayData::Float64(_) => float_sum!(Float64),
         ArrayData::Float32(_) => float_sum!(Float32),
-        ArrayData::Complex64(_) | ArrayData::Complex128(_) => {
-            return Err(KernelError(format!(
-                "not supported yet: matmul of {} matrices",
-                a.dtype()
-            )))
-        }
+        ArrayData::Complex64(_) => complex_sum!(Complex64),
+        ArrayData::Complex128(_) => complex_sum!(Complex128),
         _ => {
             let mut products = pairs
                 .iter()

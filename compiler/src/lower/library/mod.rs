@@ -163,6 +163,8 @@ pub(crate) enum Builtin {
     PyZip,
     /// Python's `list`/`tuple`; `true` for `list`.
     PySequence(bool),
+    /// Python's `repr`/`str` (`fstring.rs`); `true` for `repr`.
+    PyText(bool),
     /// Statistics and linear algebra of issue 20 (`statistics.rs`).
     Statistic(Statistic),
     /// Selection by a mask (`select.rs`).

@@ -420,6 +420,8 @@ pub(super) const RANGE_BUILTIN: &[Param] = &[var_positional("args")];
 pub(super) const ENUMERATE_BUILTIN: &[Param] = &[req("iterable"), opt("start", Default::Int(0))];
 pub(super) const ZIP_BUILTIN: &[Param] = &[var_positional("iterables")];
 pub(super) const SEQUENCE_BUILTIN: &[Param] = &[pos_opt("iterable", Default::None)];
+pub(super) const REPR_BUILTIN: &[Param] = &[pos("obj")];
+pub(super) const STR_BUILTIN: &[Param] = &[opt("object", Default::Str(""))];
 // ---- statistics and linalg (issue 20) ----
 pub(super) const PTP: &[Param] = &[
     req("a"),
@@ -443,8 +445,8 @@ pub(super) const DIFF: &[Param] = &[
     req("a"),
     opt("n", Default::Int(1)),
     opt("axis", Default::Int(-1)),
-    unsupported("prepend"),
-    unsupported("append"),
+    opt("prepend", NONE),
+    opt("append", NONE),
 ];
 pub(super) const EDIFF1D: &[Param] = &[req("ary"), opt("to_end", NONE), opt("to_begin", NONE)];
 pub(super) const ISCLOSE: &[Param] = &[
@@ -478,8 +480,8 @@ pub(super) const COV: &[Param] = &[
     opt("rowvar", Default::Bool(true)),
     opt("bias", Default::Bool(false)),
     opt("ddof", NONE),
-    unsupported("fweights"),
-    unsupported("aweights"),
+    opt("fweights", NONE),
+    opt("aweights", NONE),
     kw("dtype", NONE),
 ];
 pub(super) const CORRCOEF: &[Param] = &[

@@ -423,4 +423,6 @@ pub(crate) static LIBRARY: &[Signature] = &[
     builtin("zip", ZIP_BUILTIN, F::PyZip),
     builtin("list", SEQUENCE_BUILTIN, F::PySequence(true)),
     builtin("tuple", SEQUENCE_BUILTIN, F::PySequence(false)),
+    builtin("repr", REPR_BUILTIN, F::PyText(true)),
+    builtin("str", STR_BUILTIN, F::PyText(false)),
 ];

@@ -1,6 +1,6 @@
-//! Float block products through faer's matmul (pure Rust, safe API, runtime dispatch
-//! to AVX-512 or AVX2+FMA microkernels), cut into output tiles that rayon's global
-//! pool runs in parallel, so that one big block uses every core.
+//! Float (and complex) block products through faer's matmul (pure Rust, safe API,
+//! runtime dispatch to AVX-512 or AVX2+FMA microkernels), cut into output tiles that
+//! rayon's global pool runs in parallel, so that one big block uses every core.
 //!
 //! The tiles are fixed in size (never sized by the thread count) and each is one
 //! sequential faer call over the whole contracted axis, so every element is computed

@@ -55,23 +55,13 @@ pub(super) fn finish_partial<E: Element>(
             reject_empty(state, red.op)?;
             Ok(extreme.clone())
         }
-        (Partial::Truth(truth), ReduceOp::WeightsCheck) => {
-            if truth.iter().any(|ok| !ok) {
-                return Err(KernelError(
-                    "Weights sum to zero, can't be normalized".into(),
-                ));
-            }
-            Ok(ArrayData::Bool(truth.clone()))
-        }
-        (Partial::Truth(truth), ReduceOp::ChoiceCheck) => {
-            if truth.iter().any(|ok| !ok) {
-                return Err(KernelError("invalid entry in choice array".into()));
-            }
-            Ok(ArrayData::Bool(truth.clone()))
-        }
         (Partial::Truth(truth), ReduceOp::All | ReduceOp::Any) => {
             Ok(ArrayData::Bool(truth.clone()))
         }
+        (Partial::Truth(truth), op) if op.check_failure().is_some() => match op.check_failure() {
+            Some(failure) if truth.iter().any(|ok| !ok) => Err(KernelError(failure.into())),
+            _ => Ok(ArrayData::Bool(truth.clone())),
+        },
         (Partial::Count(count), ReduceOp::CountNonzero) => Ok(ArrayData::Int64(count.clone())),
         (Partial::Arg { index, .. }, ReduceOp::ArgMax | ReduceOp::ArgMin) => {
             reject_empty(state, red.op)?;

@@ -183,11 +183,14 @@ pub(super) fn map_partial<E: Element>(
                 index: winners.mapv(|(_, local)| indexer.global_index(local as usize)),
             }
         }
-        ReduceOp::All | ReduceOp::WeightsCheck | ReduceOp::ChoiceCheck => {
-            Partial::Truth(per_row(layout, &rows, |row| {
-                row.iter().all(|v| v.is_nonzero())
-            })?)
-        }
+        ReduceOp::All
+        | ReduceOp::WeightsCheck
+        | ReduceOp::ChoiceCheck
+        | ReduceOp::FweightsIntegerCheck
+        | ReduceOp::FweightsSignCheck
+        | ReduceOp::AweightsSignCheck => Partial::Truth(per_row(layout, &rows, |row| {
+            row.iter().all(|v| v.is_nonzero())
+        })?),
         ReduceOp::Any => Partial::Truth(per_row(layout, &rows, |row| {
             row.iter().any(|v| v.is_nonzero())
         })?),

@@ -26,9 +26,12 @@ pub(super) fn merge_partials<E: Element>(parts: &[&ReduceState]) -> Result<Parti
             parts,
             Accumulator::add,
         )?)),
-        ReduceOp::All | ReduceOp::WeightsCheck | ReduceOp::ChoiceCheck => {
-            Partial::Truth(fold(truths(parts)?, |a, b| a && b)?)
-        }
+        ReduceOp::All
+        | ReduceOp::WeightsCheck
+        | ReduceOp::ChoiceCheck
+        | ReduceOp::FweightsIntegerCheck
+        | ReduceOp::FweightsSignCheck
+        | ReduceOp::AweightsSignCheck => Partial::Truth(fold(truths(parts)?, |a, b| a && b)?),
         ReduceOp::Any => Partial::Truth(fold(truths(parts)?, |a, b| a || b)?),
         ReduceOp::CountNonzero => {
             let counts = pick(parts, |partial| match partial {

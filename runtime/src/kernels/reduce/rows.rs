@@ -201,17 +201,20 @@ pub(super) fn map_rows<E: Element>(
                 index: keepdims_array(keepdims_shape, index)?,
             }
         }
-        ReduceOp::All | ReduceOp::WeightsCheck | ReduceOp::ChoiceCheck => {
-            Partial::Truth(keepdims_array(
-                keepdims_shape,
-                walk.fold(
-                    data,
-                    true,
-                    |v| v.is_nonzero(),
-                    |acc, v| acc && v.is_nonzero(),
-                ),
-            )?)
-        }
+        ReduceOp::All
+        | ReduceOp::WeightsCheck
+        | ReduceOp::ChoiceCheck
+        | ReduceOp::FweightsIntegerCheck
+        | ReduceOp::FweightsSignCheck
+        | ReduceOp::AweightsSignCheck => Partial::Truth(keepdims_array(
+            keepdims_shape,
+            walk.fold(
+                data,
+                true,
+                |v| v.is_nonzero(),
+                |acc, v| acc && v.is_nonzero(),
+            ),
+        )?),
         ReduceOp::Any => Partial::Truth(keepdims_array(
             keepdims_shape,
             walk.fold(
