@@ -16,12 +16,16 @@ use std::path::{Path, PathBuf};
 pub mod python_env;
 
 /// The repository root: scripts name data files relative to it (`load("tests/...")`),
-/// as they would when run with `marsc` from the root.
+/// as they would when run with `marsc` from the root. Cases save into its `target/`,
+/// made here when the build's own target directory is elsewhere (`CARGO_TARGET_DIR`).
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("the tests crate lives in the repository")
-        .to_path_buf()
+        .to_path_buf();
+    // Best effort: a case that then cannot save reports the path it could not write.
+    let _ = std::fs::create_dir_all(root.join("target"));
+    root
 }
 
 /// Options read from a case's leading `# key: value` comments. Cases run with the
