@@ -7,7 +7,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{outcome, random_splits};
+use run_support::{list, outcome, random_splits};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -40,14 +40,6 @@ fn case() -> impl Strategy<Value = Case> {
                 },
             )
     })
-}
-
-fn list<T: ToString>(values: &[T]) -> String {
-    values
-        .iter()
-        .map(T::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `bincount` of the case's values with its `minlength`, worked out directly.

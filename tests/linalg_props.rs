@@ -15,7 +15,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{options, random_splits, run_script_printing};
+use run_support::{options, random_splits, run_script_printing, tuple};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -50,20 +50,6 @@ fn case() -> impl Strategy<Value = Case> {
                 },
             )
     })
-}
-
-fn tuple(values: &[usize]) -> String {
-    match values {
-        [one] => format!("({one},)"),
-        _ => format!(
-            "({})",
-            values
-                .iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
 }
 
 fn script(case: &Case) -> String {

@@ -9,7 +9,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{outcome, random_splits};
+use run_support::{outcome, random_splits, tuple};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -53,13 +53,6 @@ fn case() -> impl Strategy<Value = Case> {
                 },
             )
     })
-}
-
-fn tuple(values: &[String]) -> String {
-    match values {
-        [one] => format!("({one},)"),
-        _ => format!("({})", values.join(", ")),
-    }
 }
 
 /// The script over `x` chunked as `chunks` (`None`: one chunk).

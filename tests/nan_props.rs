@@ -13,7 +13,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{outcome, random_splits};
+use run_support::{outcome, random_splits, tuple};
 
 /// Element choices: NaN weighs three of ten.
 const VALUES: [&str; 10] = [
@@ -44,13 +44,6 @@ fn case() -> impl Strategy<Value = Case> {
                 workers,
             })
     })
-}
-
-fn tuple(values: &[String]) -> String {
-    match values {
-        [one] => format!("({one},)"),
-        _ => format!("({})", values.join(", ")),
-    }
 }
 
 /// The script over `x` chunked as `chunks` (`None`: one chunk).

@@ -9,15 +9,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{outcome, random_splits};
-
-fn tuple(values: &[usize]) -> String {
-    let items: Vec<String> = values.iter().map(usize::to_string).collect();
-    match items.as_slice() {
-        [one] => format!("({one},)"),
-        _ => format!("({})", items.join(", ")),
-    }
-}
+use run_support::{outcome, random_splits, tuple};
 
 /// The script with every random tensor chunked as `chunks` (`None`: one chunk).
 fn script(seed: u32, n: usize, chunks: Option<&[usize]>) -> String {

@@ -23,7 +23,7 @@ use marsc::driver::Options;
 use marsc::fuse::Fusion;
 use marsc::subtask::{AssignPolicy, OrderPolicy};
 use proptest::prelude::*;
-use run_support::{options, output_of, random_splits};
+use run_support::{options, output_of, random_splits, tuple};
 
 /// One pipeline step; axes are taken modulo the rank when the script is written,
 /// and a step that does not fit the current shape is skipped.
@@ -124,20 +124,6 @@ fn case() -> impl Strategy<Value = Case> {
                 },
             )
     })
-}
-
-fn tuple(values: &[usize]) -> String {
-    match values {
-        [one] => format!("({one},)"),
-        _ => format!(
-            "({})",
-            values
-                .iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
 }
 
 fn chunks_text(nsplits: &[Vec<usize>]) -> String {

@@ -8,7 +8,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{outcome, random_splits};
+use run_support::{list, outcome, random_splits};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -59,14 +59,6 @@ fn case() -> impl Strategy<Value = Case> {
                 },
             )
     })
-}
-
-fn list<T: ToString>(values: &[T]) -> String {
-    values
-        .iter()
-        .map(T::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The first column after `first[row_picks] = 100 + k` for each pick `k`, worked

@@ -8,7 +8,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{outcome, random_splits};
+use run_support::{outcome, random_splits, tuple};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -62,14 +62,6 @@ fn case() -> impl Strategy<Value = Case> {
                 },
             )
     })
-}
-
-fn tuple(values: &[usize]) -> String {
-    let items: Vec<String> = values.iter().map(usize::to_string).collect();
-    match items.as_slice() {
-        [one] => format!("({one},)"),
-        _ => format!("({})", items.join(", ")),
-    }
 }
 
 /// The script, chunked as the case says (`false`: one chunk each).

@@ -9,7 +9,7 @@
 mod run_support;
 
 use proptest::prelude::*;
-use run_support::{options, random_splits, run_script_printing};
+use run_support::{list, options, random_splits, run_script_printing, tuple};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -59,21 +59,6 @@ fn case() -> impl Strategy<Value = Case> {
                 },
             )
     })
-}
-
-fn list<T: ToString>(values: &[T]) -> String {
-    values
-        .iter()
-        .map(T::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn tuple(values: &[usize]) -> String {
-    match values {
-        [one] => format!("({one},)"),
-        _ => format!("({})", list(values)),
-    }
 }
 
 fn script(case: &Case) -> String {

@@ -269,3 +269,21 @@ pub fn random_splits(len: usize) -> impl proptest::strategy::Strategy<Value = Ve
         out
     })
 }
+
+/// The items of a Python list or tuple literal, `1, 2, 3` (the brackets are the
+/// caller's), for the scripts property tests write.
+pub fn list<T: ToString>(values: &[T]) -> String {
+    values
+        .iter()
+        .map(T::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A Python tuple literal: `(4,)` for one item, `(2, 3)` otherwise.
+pub fn tuple<T: ToString>(values: &[T]) -> String {
+    match values {
+        [one] => format!("({},)", one.to_string()),
+        _ => format!("({})", list(values)),
+    }
+}
