@@ -29,10 +29,12 @@ impl Lowerer<'_> {
     /// times `1 / fact` (`n - ddof` unweighted; infinite when `fact <= 0`, as NumPy's
     /// `true_divide(1, 0.0)`), squeezed.
     pub(super) fn cov(&mut self, args: &BoundArgs) -> LowerResult<Value> {
-        Ok(Value::Tensor(self.covariance(args, "m", "`m`")?))
+        Ok(Value::Tensor(self.covariance(args, "m")?))
     }
 
-    fn covariance(&mut self, args: &BoundArgs, first: &str, what: &str) -> LowerResult<TileableId> {
+    /// The covariance matrix of `cov` (its first parameter `m`) or of `corrcoef`
+    /// (`x`, which takes no `bias`, `ddof` or weights).
+    fn covariance(&mut self, args: &BoundArgs, first: &str) -> LowerResult<TileableId> {
         let span = args.call_span;
         let rowvar = bool_arg(&args.get("rowvar"), "rowvar")?;
         let (bias, ddof_arg) = if first == "m" {
@@ -47,7 +49,7 @@ impl Lowerer<'_> {
             _ => return Err(Diagnostic::error("ddof must be integer", ddof_arg.span)),
         };
         let m_arg = args.get(first);
-        let m = self.tensor_of(&m_arg, None, what)?;
+        let m = self.tensor_of(&m_arg, None, &format!("`{first}`"))?;
         let y_arg = args.get("y");
         let y = match y_arg.value {
             Value::None => None,
@@ -386,7 +388,7 @@ impl Lowerer<'_> {
     /// single variable, as NumPy.
     pub(super) fn corrcoef(&mut self, args: &BoundArgs) -> LowerResult<Value> {
         let span = args.call_span;
-        let c = self.covariance(args, "x", "`x`")?;
+        let c = self.covariance(args, "x")?;
         if self.shape(c).is_empty() {
             let one = self.apply("divide", vec![Value::Tensor(c), Value::Tensor(c)], span)?;
             return Ok(Value::Tensor(one));
