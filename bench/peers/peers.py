@@ -83,26 +83,29 @@ def shmem_huge_pages_kib():
     return 0
 
 
-def run_marsc(marsc, script_text, workers, repeat, workdir):
+def run_marsc(marscs, script_text, workers, repeat, workdir):
+    """Median `run_seconds` of each binary in `marscs` (and the subtask count), the
+    binaries alternated run by run so that a shared machine's drift hits them alike."""
     path = os.path.join(workdir, "w.mt")
     stats = os.path.join(workdir, "stats.json")
     with open(path, "w") as f:
         f.write(script_text)
-    times, subtasks = [], 0
+    times, subtasks = [[] for _ in marscs], 0
     for _ in range(repeat):
-        done = subprocess.run(
-            [marsc, "--quiet", "--workers", str(workers), "--stats-json", stats, path],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        if done.returncode != 0:
-            sys.exit(f"marsc failed on:\n{script_text}\n{done.stderr}")
-        with open(stats) as f:
-            figures = json.load(f)
-        times.append(figures["run_seconds"])
-        subtasks = figures["subtasks"]
-    return statistics.median(times), subtasks
+        for i, marsc in enumerate(marscs):
+            done = subprocess.run(
+                [marsc, "--quiet", "--workers", str(workers), "--stats-json", stats, path],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            if done.returncode != 0:
+                sys.exit(f"{marsc} failed on:\n{script_text}\n{done.stderr}")
+            with open(stats) as f:
+                figures = json.load(f)
+            times[i].append(figures["run_seconds"])
+            subtasks = figures["subtasks"]
+    return [statistics.median(t) for t in times], subtasks
 
 
 HEADER = "import mars.tensor as mt\n"
@@ -349,18 +352,21 @@ def tasks_per_second(marsc, workers, repeat, workdir, marsc_chunks, dask_chunks)
     """W6: trivial subtasks per second, marsc vs dask's threaded scheduler."""
     script = HEADER + f"x = mt.ones({marsc_chunks}, chunks=1)\nprint((x + 1).sum())\n"
     seconds, subtasks = run_marsc(marsc, script, workers, repeat, workdir)
-    marsc_rate = subtasks / seconds
+    marsc_rates = [subtasks / s for s in seconds]
     dask_rate = None
     if da is not None:
         x = (da.ones(dask_chunks, chunks=1) + 1).sum()
         tasks = len(x.__dask_graph__())
         dask_rate = tasks / median_time(lambda: x.compute(), max(1, repeat // 2))
-    return marsc_rate, subtasks, dask_rate
+    return marsc_rates, subtasks, dask_rate
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--marsc", required=True, help="the marsc binary (release build)")
+    parser.add_argument("--marsc", required=True, action="append",
+                        help="the marsc binary (release build); given again, another binary "
+                             "(e.g. a build from before a change) gets its own column and its "
+                             "ratio to the first, the binaries alternated run by run")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
@@ -371,7 +377,7 @@ def main():
                         help="skip W9-W12 (qr, svd, solve, cholesky) and their 1.6 GB of inputs")
     parser.add_argument("--only", default="",
                         help="comma-separated workload ids to run (e.g. W9,W10,W11,W12); "
-                             "skips the others and W6")
+                             "skips the others (W6 too, unless listed)")
     args = parser.parse_args()
     only = {w.strip() for w in args.only.split(",") if w.strip()}
     if args.quick:
@@ -404,21 +410,24 @@ def main():
           "(above 1: marsc is faster)\n")
     peers = ["numpy", "numexpr", "dask"]
     print(f"{'workload':34} {'marsc':>8} {'bw':>5} {'%bw':>5} "
-          + " ".join(f"{p:>8} {'ratio':>6}" for p in peers) + f" {'numpy+inputs':>12}")
+          + " ".join(f"{p:>8} {'ratio':>6}" for p in peers) + f" {'numpy+inputs':>12}"
+          + "".join(f" {'marsc#' + str(i + 2):>8} {'ratio':>6}" for i in range(len(args.marsc) - 1)))
     try:
         with tempfile.TemporaryDirectory() as workdir:
             items = workloads(n, side, mside, paths, w3_output)
             if only:
                 items = [item for item in items if item[0].split()[0] in only]
             table(args, peers, probe, items, workdir)
-            if only:
+            if only and "W6" not in only:
                 return
-            marsc_rate, subtasks, dask_rate = tasks_per_second(
+            marsc_rates, subtasks, dask_rate = tasks_per_second(
                 args.marsc, args.workers, args.repeat, workdir, m_chunks, d_chunks)
     finally:
         remove_inputs(paths, w3_output)
+    marsc_rate = marsc_rates[0]
     dask_text = f"{dask_rate:,.0f}/s, ratio {marsc_rate / dask_rate:.0f}x" if dask_rate else "n/a"
-    print(f"\nW6 trivial graph: marsc {marsc_rate:,.0f} subtasks/s ({subtasks:,} subtasks); "
+    others = "".join(f"; marsc #{i + 2} {rate:,.0f}/s" for i, rate in enumerate(marsc_rates[1:]))
+    print(f"\nW6 trivial graph: marsc {marsc_rate:,.0f} subtasks/s ({subtasks:,} subtasks){others}; "
           f"dask {dask_text}")
 
 
@@ -432,7 +441,8 @@ def table(args, peers, probe, items, workdir):
     for name, script, make_inputs, peer_fns, nbytes, with_peers in items:
         if nbytes:
             before = read_bandwidth_runs(probe, args.repeat, args.workers)
-        marsc_s, _ = run_marsc(args.marsc, script, args.workers, args.repeat, workdir)
+        all_s, _ = run_marsc(args.marsc, script, args.workers, args.repeat, workdir)
+        marsc_s = all_s[0]
         if nbytes:
             after = read_bandwidth_runs(probe, args.repeat, args.workers)
             bandwidth = statistics.median(before + after)
@@ -455,7 +465,9 @@ def table(args, peers, probe, items, workdir):
         else:
             cells = [f"{'':>8} {'':>6}" for _ in peers]
         with_inputs = median_time(lambda: peer_fns["numpy"](*make_inputs()), max(1, args.repeat // 2))
-        print(f"{name:34} {marsc_s:8.3f} {share} " + " ".join(cells) + f" {with_inputs:12.3f}")
+        others = "".join(f" {t:8.3f} {t / marsc_s:6.2f}" for t in all_s[1:])
+        print(f"{name:34} {marsc_s:8.3f} {share} " + " ".join(cells) + f" {with_inputs:12.3f}"
+              + others)
 
 
 if __name__ == "__main__":
