@@ -181,7 +181,7 @@ impl Lowerer<'_> {
                 )?
             } else {
                 fold_compare(op, &item.value, &current.value)
-                    .map_err(|message| Diagnostic::error(message, item.span))?
+                    .map_err(|error| error.at(item.span))?
             };
             // A comparison of tensors is decided on its value, in a stage.
             let Some(better) = self.truth(&better, span)? else {
@@ -328,7 +328,7 @@ impl Lowerer<'_> {
         if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
             return self.library_call("add", vec![a, b], span);
         }
-        fold_binary(BinOp::Add, &a, &b).map_err(|message| Diagnostic::error(message, item_span))
+        fold_binary(BinOp::Add, &a, &b).map_err(|error| error.at(item_span))
     }
 
     /// `sum(t, start)`: `start + t.sum(axis=0)` accumulated in the dtype of

@@ -177,7 +177,7 @@ impl Lowerer<'_> {
                 } else {
                     AstUnary::Pos
                 };
-                fold_unary(op, &arg.value).map_err(|message| Diagnostic::error(message, arg.span))
+                fold_unary(op, &arg.value).map_err(|error| error.at(arg.span))
             }
             other => Err(Diagnostic::error(
                 format!("bad operand type for abs(): '{}'", other.type_name()),

@@ -170,7 +170,7 @@ impl Lowerer<'_> {
             }
             other => match fold_unary(op, &other) {
                 Ok(value) => value,
-                Err(message) => self.report(Diagnostic::error(message, op_span)),
+                Err(error) => self.report(error.at(op_span)),
             },
         }
     }
@@ -191,7 +191,7 @@ impl Lowerer<'_> {
         }
         match fold_binary(op, &lhs.0, &rhs.0) {
             Ok(value) => value,
-            Err(message) => self.report(Diagnostic::error(message, op_span)),
+            Err(error) => self.report(error.at(op_span)),
         }
     }
 
@@ -208,7 +208,7 @@ impl Lowerer<'_> {
         if matches!(op, CmpOp::Is | CmpOp::IsNot) {
             return match fold_compare(op, &lhs.0, &rhs.0) {
                 Ok(value) => value,
-                Err(message) => self.report(Diagnostic::error(message, op_span)),
+                Err(error) => self.report(error.at(op_span)),
             };
         }
         if matches!(op, CmpOp::In | CmpOp::NotIn) && matches!(rhs.0, Value::Tensor(_)) {
@@ -243,7 +243,7 @@ impl Lowerer<'_> {
         }
         match fold_compare(op, &lhs.0, &rhs.0) {
             Ok(value) => value,
-            Err(message) => self.report(Diagnostic::error(message, op_span)),
+            Err(error) => self.report(error.at(op_span)),
         }
     }
 

@@ -5,13 +5,81 @@
 
 use super::value::Value;
 use marsc_grammar::ast::{BinOp, CmpOp, UnaryOp};
+use marsc_grammar::{Diagnostic, Span};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-/// Why a fold failed: the message for the diagnostic at the operator.
-pub(crate) type FoldResult = Result<Value, String>;
+/// A folded value, or why Python would not give one.
+pub(crate) type FoldResult = Result<Value, FoldError>;
 
-const INT_RANGE: &str = "not supported yet: integers outside the int64 range";
+/// Why a fold failed: the exception Python raises there (or what marsc does not
+/// support yet) and the message, which becomes the diagnostic at the operator.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FoldError {
+    pub(crate) raises: Raises,
+    pub(crate) message: String,
+}
+
+/// The Python exception behind a [`FoldError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Raises {
+    TypeError,
+    ZeroDivisionError,
+    OverflowError,
+    /// Python would compute it; marsc's compile-time values cannot (the message
+    /// starts with "not supported yet").
+    NotSupported,
+}
+
+impl FoldError {
+    fn new(raises: Raises, message: impl Into<String>) -> Self {
+        FoldError {
+            raises,
+            message: message.into(),
+        }
+    }
+
+    fn type_error(message: impl Into<String>) -> Self {
+        Self::new(Raises::TypeError, message)
+    }
+
+    fn zero_division(message: &str) -> Self {
+        Self::new(Raises::ZeroDivisionError, message)
+    }
+
+    fn int_range() -> Self {
+        Self::new(
+            Raises::NotSupported,
+            "not supported yet: integers outside the int64 range",
+        )
+    }
+}
+
+impl FoldError {
+    /// The diagnostic at the operator (or call) that failed; the caret's label names
+    /// the exception Python raises there.
+    pub(crate) fn at(self, span: Span) -> Diagnostic {
+        let raises = match self.raises {
+            Raises::TypeError => "TypeError",
+            Raises::ZeroDivisionError => "ZeroDivisionError",
+            Raises::OverflowError => "OverflowError",
+            Raises::NotSupported => return Diagnostic::error(self.message, span),
+        };
+        Diagnostic::error(self.message, span).with_label(format!("Python raises {raises} here"))
+    }
+}
+
+impl std::fmt::Display for FoldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<FoldError> for String {
+    fn from(error: FoldError) -> String {
+        error.message
+    }
+}
 
 /// A Python number: what `bool`, `int` and `float` operands become for arithmetic.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,12 +104,12 @@ fn as_float(n: Number) -> f64 {
     }
 }
 
-fn unsupported_operands(op: &str, a: &Value, b: &Value) -> String {
-    format!(
+fn unsupported_operands(op: &str, a: &Value, b: &Value) -> FoldError {
+    FoldError::type_error(format!(
         "unsupported operand types for `{op}`: {} and {}",
         a.type_name(),
         b.type_name()
-    )
+    ))
 }
 
 /// A Python number as a complex (`(re, im)`), when one of two operands is complex.
@@ -60,7 +128,8 @@ fn fold_complex(op: BinOp, a: (f64, f64), b: (f64, f64), values: (&Value, &Value
         BinOp::Add => (ar + br, ai + bi),
         BinOp::Sub => (ar - br, ai - bi),
         BinOp::Mul => (ar * br - ai * bi, ar * bi + ai * br),
-        BinOp::Div => complex_quotient(a, b).ok_or("complex division by zero")?,
+        BinOp::Div => complex_quotient(a, b)
+            .ok_or_else(|| FoldError::zero_division("complex division by zero"))?,
         BinOp::Pow => complex_pow(a, b)?,
         _ => return Err(unsupported_operands(op.symbol(), values.0, values.1)),
     };
@@ -92,7 +161,7 @@ fn complex_product((ar, ai): (f64, f64), (br, bi): (f64, f64)) -> (f64, f64) {
 
 /// CPython's `complex.__pow__`: integer exponents up to 100 in magnitude by repeated
 /// squaring, others through polar form.
-fn complex_pow(a: (f64, f64), b: (f64, f64)) -> Result<(f64, f64), String> {
+fn complex_pow(a: (f64, f64), b: (f64, f64)) -> Result<(f64, f64), FoldError> {
     let (br, bi) = b;
     if bi == 0.0 && br == br.trunc() && br.abs() <= 100.0 {
         let n = br as i64;
@@ -109,7 +178,7 @@ fn complex_pow(a: (f64, f64), b: (f64, f64)) -> Result<(f64, f64), String> {
         }
         if n < 0 {
             return complex_quotient((1.0, 0.0), power)
-                .ok_or_else(|| "0.0 to a negative or complex power".to_string());
+                .ok_or_else(|| FoldError::zero_division("0.0 to a negative or complex power"));
         }
         return Ok(power);
     }
@@ -119,7 +188,9 @@ fn complex_pow(a: (f64, f64), b: (f64, f64)) -> Result<(f64, f64), String> {
     }
     if ar == 0.0 && ai == 0.0 {
         if bi != 0.0 || br < 0.0 {
-            return Err("0.0 to a negative or complex power".into());
+            return Err(FoldError::zero_division(
+                "0.0 to a negative or complex power",
+            ));
         }
         return Ok((0.0, 0.0));
     }
@@ -182,19 +253,19 @@ fn fold_arithmetic(op: BinOp, x: Number, y: Number) -> FoldResult {
         BinOp::Mul => a * b,
         BinOp::Div => {
             if b == 0.0 {
-                return Err("float division by zero".into());
+                return Err(FoldError::zero_division("float division by zero"));
             }
             a / b
         }
         BinOp::FloorDiv => {
             if b == 0.0 {
-                return Err("float floor division by zero".into());
+                return Err(FoldError::zero_division("float floor division by zero"));
             }
             float_div_mod(a, b).0
         }
         BinOp::Mod => {
             if b == 0.0 {
-                return Err("float modulo by zero".into());
+                return Err(FoldError::zero_division("float modulo by zero"));
             }
             float_div_mod(a, b).1
         }
@@ -206,19 +277,21 @@ fn fold_arithmetic(op: BinOp, x: Number, y: Number) -> FoldResult {
 }
 
 fn fold_int(op: BinOp, a: i64, b: i64) -> FoldResult {
-    let checked = |v: Option<i64>| v.map(Value::Int).ok_or_else(|| INT_RANGE.to_string());
+    let checked = |v: Option<i64>| v.map(Value::Int).ok_or_else(FoldError::int_range);
     match op {
         BinOp::Add => checked(a.checked_add(b)),
         BinOp::Sub => checked(a.checked_sub(b)),
         BinOp::Mul => checked(a.checked_mul(b)),
         BinOp::Div => {
             if b == 0 {
-                Err("division by zero".into())
+                Err(FoldError::zero_division("division by zero"))
             } else {
                 Ok(Value::Float(a as f64 / b as f64))
             }
         }
-        BinOp::FloorDiv | BinOp::Mod if b == 0 => Err("integer division or modulo by zero".into()),
+        BinOp::FloorDiv | BinOp::Mod if b == 0 => Err(FoldError::zero_division(
+            "integer division or modulo by zero",
+        )),
         BinOp::FloorDiv => checked(a.checked_div(b).map(|q| {
             // Rust truncates toward zero; Python floors.
             if a % b != 0 && ((a < 0) != (b < 0)) {
@@ -237,10 +310,12 @@ fn fold_int(op: BinOp, a: i64, b: i64) -> FoldResult {
         }
         BinOp::Pow => {
             if b >= 0 {
-                let exponent = u32::try_from(b).map_err(|_| INT_RANGE.to_string())?;
+                let exponent = u32::try_from(b).map_err(|_| FoldError::int_range())?;
                 checked(a.checked_pow(exponent))
             } else if a == 0 {
-                Err("0.0 cannot be raised to a negative power".into())
+                Err(FoldError::zero_division(
+                    "0.0 cannot be raised to a negative power",
+                ))
             } else {
                 float_pow(a as f64, b as f64).map(Value::Float)
             }
@@ -275,19 +350,25 @@ fn float_div_mod(a: f64, b: f64) -> (f64, f64) {
     (floor_div, modulo)
 }
 
-fn float_pow(a: f64, b: f64) -> Result<f64, String> {
+fn float_pow(a: f64, b: f64) -> Result<f64, FoldError> {
     if a == 0.0 && b < 0.0 {
-        return Err("0.0 cannot be raised to a negative power".into());
+        return Err(FoldError::zero_division(
+                    "0.0 cannot be raised to a negative power",
+                ));
     }
     if a < 0.0 && b.fract() != 0.0 && b.is_finite() {
-        return Err(
-            "not supported yet: complex numbers (a negative number to a fractional power)".into(),
-        );
+        return Err(FoldError::new(
+            Raises::NotSupported,
+            "not supported yet: complex numbers (a negative number to a fractional power)",
+        ));
     }
     let power = a.powf(b);
     // CPython raises OverflowError when finite operands overflow (but not for `*`).
     if power.is_infinite() && a.is_finite() && b.is_finite() {
-        return Err("(34, 'Numerical result out of range'): the power overflows a float".into());
+        return Err(FoldError::new(
+            Raises::OverflowError,
+            "(34, 'Numerical result out of range'): the power overflows a float",
+        ));
     }
     Ok(power)
 }
@@ -312,8 +393,9 @@ fn fold_sequence(op: BinOp, a: &Value, b: &Value) -> Option<FoldResult> {
                 _ => return None,
             };
             if length.saturating_mul(times) > MAX_SEQUENCE {
-                return Some(Err(format!(
-                    "not supported yet: sequences longer than {MAX_SEQUENCE} items"
+                return Some(Err(FoldError::new(
+                    Raises::NotSupported,
+                    format!("not supported yet: sequences longer than {MAX_SEQUENCE} items"),
                 )));
             }
             match seq {
@@ -342,17 +424,17 @@ fn repeat(items: &[Value], times: usize) -> Rc<[Value]> {
 /// `-x`, `+x`, `~x` on a Python value.
 pub(crate) fn fold_unary(op: UnaryOp, value: &Value) -> FoldResult {
     let bad = || {
-        format!(
+        FoldError::type_error(format!(
             "bad operand type for unary `{}`: {}",
             op.symbol(),
             value.type_name()
-        )
+        ))
     };
     match (op, number(value)) {
         (UnaryOp::Neg, Some(Number::Int(v))) => v
             .checked_neg()
             .map(Value::Int)
-            .ok_or_else(|| INT_RANGE.into()),
+            .ok_or_else(FoldError::int_range),
         (UnaryOp::Neg, Some(Number::Float(v))) => Ok(Value::Float(-v)),
         (UnaryOp::Pos, Some(Number::Int(v))) => Ok(Value::Int(v)),
         (UnaryOp::Pos, Some(Number::Float(v))) => Ok(Value::Float(v)),
@@ -389,15 +471,15 @@ pub(crate) fn fold_compare(op: CmpOp, a: &Value, b: &Value) -> FoldResult {
 }
 
 /// `item in container` for a container whose items are known.
-fn python_contains(container: &Value, item: &Value) -> Result<bool, String> {
+fn python_contains(container: &Value, item: &Value) -> Result<bool, FoldError> {
     match container {
         Value::Tuple(items, _) | Value::List(items) => Ok(items.iter().any(|x| python_eq(x, item))),
         Value::Str(text) => match item {
             Value::Str(part) => Ok(text.contains(part.as_ref())),
-            other => Err(format!(
+            other => Err(FoldError::type_error(format!(
                 "`in <str>` requires a str as its left operand, not {}",
                 other.a_type_name()
-            )),
+            ))),
         },
         Value::Range(range) => Ok(match *item {
             Value::Int(v) => range.contains(v),
@@ -407,16 +489,16 @@ fn python_contains(container: &Value, item: &Value) -> Result<bool, String> {
             }
             _ => false,
         }),
-        other => Err(format!(
+        other => Err(FoldError::type_error(format!(
             "{} is not a container: `in` needs a tuple, list, str or range",
             other.a_type_name()
-        )),
+        ))),
     }
 }
 
 /// `a is b` where Python's answer does not depend on how objects are stored:
 /// against `None`, `True`, `False`, `...` and types.
-fn python_is(a: &Value, b: &Value) -> Result<bool, String> {
+fn python_is(a: &Value, b: &Value) -> Result<bool, FoldError> {
     let singleton = |v: &Value| {
         matches!(
             v,
@@ -436,10 +518,13 @@ fn python_is(a: &Value, b: &Value) -> Result<bool, String> {
             _ => false,
         });
     }
-    Err(format!(
-        "not supported yet: `is` between {} and {}; compare with `==`",
-        a.a_type_name(),
-        b.a_type_name()
+    Err(FoldError::new(
+        Raises::NotSupported,
+        format!(
+            "not supported yet: `is` between {} and {}; compare with `==`",
+            a.a_type_name(),
+            b.a_type_name()
+        ),
     ))
 }
 
@@ -469,7 +554,7 @@ pub(crate) fn python_eq(a: &Value, b: &Value) -> bool {
 
 /// Python's ordering of two values: `Ok(None)` when unordered (NaN), an error when
 /// Python would raise `TypeError`.
-fn python_order(a: &Value, b: &Value) -> Result<Option<Ordering>, String> {
+fn python_order(a: &Value, b: &Value) -> Result<Option<Ordering>, FoldError> {
     if let (Some(x), Some(y)) = (number(a), number(b)) {
         return Ok(match (x, y) {
             (Number::Int(i), Number::Int(j)) => Some(i.cmp(&j)),
@@ -486,11 +571,11 @@ fn python_order(a: &Value, b: &Value) -> Result<Option<Ordering>, String> {
             }
             Ok(Some(x.len().cmp(&y.len())))
         }
-        _ => Err(format!(
+        _ => Err(FoldError::type_error(format!(
             "`<`, `<=`, `>`, `>=` are not supported between {} and {}",
             a.type_name(),
             b.type_name()
-        )),
+        ))),
     }
 }
 
@@ -557,16 +642,18 @@ mod tests {
     fn arithmetic_errors() {
         assert_eq!(
             fold_binary(BinOp::FloorDiv, &int(1), &int(0)),
-            Err("integer division or modulo by zero".to_string())
+            Err(FoldError::zero_division("integer division or modulo by zero"))
         );
         assert_eq!(
             fold_binary(BinOp::Div, &int(1), &int(0)),
-            Err("division by zero".to_string())
+            Err(FoldError::zero_division("division by zero"))
         );
         assert!(fold_binary(BinOp::Mul, &int(i64::MAX), &int(2)).is_err());
         assert_eq!(
             fold_binary(BinOp::Add, &Value::str("a"), &int(1)),
-            Err("unsupported operand types for `+`: str and int".to_string())
+            Err(FoldError::type_error(
+                "unsupported operand types for `+`: str and int"
+            ))
         );
         assert!(fold_binary(BinOp::MatMul, &int(1), &int(1)).is_err());
         assert!(fold_binary(BinOp::BitAnd, &float(1.0), &int(1)).is_err());
