@@ -353,8 +353,8 @@ fn float_div_mod(a: f64, b: f64) -> (f64, f64) {
 fn float_pow(a: f64, b: f64) -> Result<f64, FoldError> {
     if a == 0.0 && b < 0.0 {
         return Err(FoldError::zero_division(
-                    "0.0 cannot be raised to a negative power",
-                ));
+            "0.0 cannot be raised to a negative power",
+        ));
     }
     if a < 0.0 && b.fract() != 0.0 && b.is_finite() {
         return Err(FoldError::new(
@@ -642,7 +642,9 @@ mod tests {
     fn arithmetic_errors() {
         assert_eq!(
             fold_binary(BinOp::FloorDiv, &int(1), &int(0)),
-            Err(FoldError::zero_division("integer division or modulo by zero"))
+            Err(FoldError::zero_division(
+                "integer division or modulo by zero"
+            ))
         );
         assert_eq!(
             fold_binary(BinOp::Div, &int(1), &int(0)),

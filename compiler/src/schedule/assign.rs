@@ -1,8 +1,12 @@
 //! Initial worker assignment: which worker runs each node, decided before execution.
 //!
-//! Initial nodes (no dependencies) are placed by one of three policies; every other
-//! node then goes, in topological order, to the worker already holding the most bytes
-//! of its inputs, so the policies differ only in where the data starts.
+//! Initial nodes are placed by one of three policies; every other node then goes, in
+//! topological order, to the worker already holding the most bytes of its inputs, so
+//! the policies differ only in where the data starts. A node is initial when it reads
+//! nothing but broadcasters (below): a root, or e.g. each chunk of `ones(n) + 1`,
+//! which reads only the broadcast scalar. Placing those by input bytes would find no
+//! bytes and deal them out alternately, so that every reader of two neighbouring
+//! chunks fetched one of them from another worker.
 //!
 //! - [`InitialAssignment::Bfs`], the Mars algorithm: walk the undirected graph
 //!   breadth-first from an unassigned initial node, giving the initial nodes met to the
@@ -55,14 +59,21 @@ pub fn assign_workers(
     initial: InitialAssignment,
 ) -> Vec<u32> {
     let workers = workers.clamp(1, UNASSIGNED as usize - 1);
+    let initial_nodes = initial_nodes(dag, workers);
     let mut assignment = match initial {
-        InitialAssignment::Bfs => bfs_initial(dag, workers),
+        InitialAssignment::Bfs => bfs_initial(dag, workers, &initial_nodes),
         InitialAssignment::RoundRobin => {
-            let roots: Vec<u32> = dag.nodes().filter(|&node| dag.is_root(node)).collect();
+            let roots: Vec<u32> = dag
+                .nodes()
+                .filter(|&node| initial_nodes[node as usize])
+                .collect();
             dealt(dag.len(), &roots, workers)
         }
         InitialAssignment::Random { seed } => {
-            let mut roots: Vec<u32> = dag.nodes().filter(|&node| dag.is_root(node)).collect();
+            let mut roots: Vec<u32> = dag
+                .nodes()
+                .filter(|&node| initial_nodes[node as usize])
+                .collect();
             shuffle(&mut roots, seed);
             dealt(dag.len(), &roots, workers)
         }
@@ -78,6 +89,19 @@ pub fn assign_workers(
 /// the pull of a shared input is still worth following, as in a diamond.
 pub fn broadcaster_threshold(workers: usize) -> usize {
     workers.max(4)
+}
+
+/// Whether each node is initial: it reads nothing but broadcasters (a root reads
+/// nothing at all), so its inputs cannot say where it should run.
+fn initial_nodes(dag: &Dag, workers: usize) -> Vec<bool> {
+    let threshold = broadcaster_threshold(workers);
+    dag.nodes()
+        .map(|node| {
+            dag.dependencies(node)
+                .iter()
+                .all(|&input| dag.dependents(input).len() > threshold)
+        })
+        .collect()
 }
 
 /// Bytes that readers fetch from another worker: every edge whose input lives on a
@@ -109,7 +133,7 @@ fn dealt(len: usize, roots: &[u32], workers: usize) -> Vec<u32> {
     assignment
 }
 
-fn bfs_initial(dag: &Dag, workers: usize) -> Vec<u32> {
+fn bfs_initial(dag: &Dag, workers: usize, initial: &[bool]) -> Vec<u32> {
     // A broadcaster is next to all its readers in the undirected graph: walking
     // through it would sweep every reader's other inputs onto one worker (with
     // `--no-fuse`, a scalar `2` in `(a * 2 + b).sum()` pulled all of `a` ahead of
@@ -122,7 +146,7 @@ fn bfs_initial(dag: &Dag, workers: usize) -> Vec<u32> {
     let mut assignment = vec![UNASSIGNED; dag.len()];
     let (broadcasters, roots): (Vec<u32>, Vec<u32>) = dag
         .nodes()
-        .filter(|&node| dag.is_root(node))
+        .filter(|&node| initial[node as usize])
         .partition(|&node| broadcasts(node));
     let mut visited = vec![false; dag.len()];
     let mut frontier = VecDeque::new();
@@ -140,14 +164,14 @@ fn bfs_initial(dag: &Dag, workers: usize) -> Vec<u32> {
                     roots[next_start]
                 }
             };
-            if dag.is_root(node) {
+            if initial[node as usize] {
                 if assignment[node as usize] != UNASSIGNED {
                     // Pulled ahead by a co-input, and expanded then.
                     continue;
                 }
                 assignment[node as usize] = worker as u32;
                 *held += 1;
-                pull_co_inputs(dag, node, &assignment, &mut visited, &mut frontier);
+                pull_co_inputs(dag, node, initial, &assignment, &mut visited, &mut frontier);
             }
             for &neighbour in dag.dependencies(node).iter().chain(dag.dependents(node)) {
                 if !visited[neighbour as usize] && !broadcasts(neighbour) {
@@ -176,6 +200,7 @@ fn bfs_initial(dag: &Dag, workers: usize) -> Vec<u32> {
 fn pull_co_inputs(
     dag: &Dag,
     root: u32,
+    initial: &[bool],
     assignment: &[u32],
     visited: &mut [bool],
     frontier: &mut VecDeque<u32>,
@@ -200,7 +225,7 @@ fn pull_co_inputs(
                 continue;
             }
             for &input in inputs {
-                if dag.is_root(input) {
+                if initial[input as usize] {
                     if distance == 0 {
                         &mut near
                     } else {
@@ -216,7 +241,7 @@ fn pull_co_inputs(
     for &input in near.iter().chain(&further).rev() {
         // Already queued further back is not enough: take it now (the later copy is
         // skipped once assigned).
-        if dag.is_root(input) && assignment[input as usize] == UNASSIGNED && narrow(input) {
+        if initial[input as usize] && assignment[input as usize] == UNASSIGNED && narrow(input) {
             visited[input as usize] = true;
             frontier.push_front(input);
         }

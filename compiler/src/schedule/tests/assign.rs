@@ -13,9 +13,16 @@ const POLICIES: [InitialAssignment; 3] = [
     InitialAssignment::Random { seed: 7 },
 ];
 
+/// How many initial nodes (reading nothing but broadcasters) each worker got.
 fn initial_counts(dag: &Dag, assignment: &[u32], workers: usize) -> Vec<usize> {
+    let threshold = broadcaster_threshold(workers);
+    let initial = |node: u32| {
+        dag.dependencies(node)
+            .iter()
+            .all(|&input| dag.dependents(input).len() > threshold)
+    };
     let mut counts = vec![0; workers];
-    for node in dag.nodes().filter(|&n| dag.is_root(n)) {
+    for node in dag.nodes().filter(|&n| initial(n)) {
         counts[assignment[node as usize] as usize] += 1;
     }
     counts
@@ -133,10 +140,35 @@ fn readers_with_only_broadcast_inputs_spread_out() {
     let (dag, _) = parse_dag_file(&text).unwrap();
     let assignment = assign_workers(&dag, &[64; 9], 2, InitialAssignment::Bfs);
     let on_first = assignment[1..].iter().filter(|&&w| w == 0).count();
-    // Each reader goes to the less loaded worker: the first to the one without r,
-    // then alternating, so the loads end 5 / 4.
+    // The readers read nothing but the broadcaster, so they are initial nodes: the
+    // walk gives each worker a share of neighbours (read0-3, then read4-7), rather
+    // than dealing them out alternately, and r goes to the less loaded worker.
     assert_eq!(on_first, 4, "{assignment:?}");
-    assert_eq!(assignment[1], 1);
+    assert_eq!(&assignment[1..], &[0, 0, 0, 0, 1, 1, 1, 1]);
+}
+
+#[test]
+fn chunks_that_read_only_a_broadcast_scalar_keep_their_reduction_local() {
+    // `(ones(8, chunks=1) + 1).sum()` fused: eight leaves read the scalar `one`
+    // (a broadcaster), combines of four sum them. Before, the leaves were placed by
+    // input bytes (none: a broadcaster counts zero) and alternated between workers,
+    // so each combine fetched two of its four inputs from the other worker.
+    let mut text = String::from("one:\n");
+    for i in 0..8 {
+        text += &format!("leaf{i}: one\n");
+    }
+    text += "sum0: leaf0 leaf1 leaf2 leaf3\nsum1: leaf4 leaf5 leaf6 leaf7\ntotal: sum0 sum1\n";
+    let (dag, names) = parse_dag_file(&text).unwrap();
+    let sizes = vec![8; dag.len()];
+    let assignment = assign_workers(&dag, &sizes, 2, InitialAssignment::Bfs);
+    let at = |name: &str| assignment[names.iter().position(|n| n == name).unwrap()];
+    for i in 0..4 {
+        assert_eq!(at(&format!("leaf{i}")), at("sum0"), "leaf{i}: {assignment:?}");
+        assert_eq!(at(&format!("leaf{}", i + 4)), at("sum1"), "leaf{}", i + 4);
+    }
+    assert_ne!(at("sum0"), at("sum1"));
+    // Only the broadcast scalar and one partial sum cross between workers.
+    assert_eq!(transfer_bytes(&dag, &sizes, &assignment), 8 * 5);
 }
 
 #[test]
