@@ -165,7 +165,7 @@ impl KeyHasher {
         self.0.update(name.as_bytes());
         match op {
             ChunkOp::Create(op) => op.write_key(self),
-            ChunkOp::Binary { common, .. } => self.dtype(*common),
+            ChunkOp::Elementwise(op) => op.write_key(self),
             ChunkOp::Reduce(stage) => stage.write_key(self),
             ChunkOp::MatMulBlock { partial } | ChunkOp::SumBlocks { partial } => {
                 self.tag(*partial as u8)
@@ -182,13 +182,7 @@ impl KeyHasher {
                 format.write_key(self);
             }
             ChunkOp::SaveRegion { path } | ChunkOp::SaveCommit { path } => self.path(path),
-            ChunkOp::Unary(_)
-            | ChunkOp::Where
-            | ChunkOp::Cast
-            | ChunkOp::Alias
-            | ChunkOp::Assemble
-            | ChunkOp::Corners
-            | ChunkOp::CountTrue => {}
+            ChunkOp::Alias | ChunkOp::Assemble | ChunkOp::Corners | ChunkOp::CountTrue => {}
             ChunkOp::Compress { axis } | ChunkOp::Gather { axis } | ChunkOp::Scatter { axis } => {
                 self.usize(*axis)
             }
@@ -219,7 +213,7 @@ pub fn step_key(op: &ChunkOp, dtype: DType, layout: &Layout, input_keys: &[u64])
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::Creation;
+    use crate::ops::{Creation, ElementwiseOp};
     use marsc_runtime::ops::UnaryOp;
     use marsc_runtime::Scalar;
 
@@ -252,13 +246,13 @@ mod tests {
         );
         assert_ne!(full, other);
         let neg = step_key(
-            &ChunkOp::Unary(UnaryOp::Negative),
+            &ChunkOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Negative)),
             DType::Float64,
             &layout,
             &[full],
         );
         let neg_other = step_key(
-            &ChunkOp::Unary(UnaryOp::Negative),
+            &ChunkOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Negative)),
             DType::Float64,
             &layout,
             &[other],

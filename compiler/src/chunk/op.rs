@@ -3,11 +3,10 @@
 //! per chunk (its offset, its shape, the local part of a slice) is derived from the
 //! chunk's index and its step's [`Layout`](super::Layout) on demand.
 
-use crate::ops::{Creation, ReductionStage, ShapeOp, SortStage};
+use crate::ops::{Creation, ElementwiseOp, ReductionStage, ShapeOp, SortStage};
 use crate::tileable::IndexItem;
 use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::kernels::linalg::LinalgOp;
-use marsc_runtime::ops::{BinaryOp, UnaryOp};
 use marsc_runtime::storage::SaveFormat;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -21,15 +20,10 @@ pub enum ChunkOp {
     Create(Creation),
 
     // ---- element-wise: inputs are chunk-aligned; length-1 axes broadcast ----
-    Unary(UnaryOp),
-    Binary {
-        op: BinaryOp,
-        common: marsc_runtime::DType,
-    },
-    /// Inputs `[cond, x, y]`.
-    Where,
-    /// Converts the input chunk to the step's dtype.
-    Cast,
+    /// A ufunc of one or two tensors, `where` or `astype` (converting to the step's
+    /// dtype), the same value as its tileable's ([`crate::ops::elementwise`]
+    /// declares what it knows).
+    Elementwise(ElementwiseOp),
 
     // ---- reduction trees and scan chains ----
     /// A stage of a reduction tree (map, combine, finish) or of a scan chain (total,
@@ -139,10 +133,7 @@ impl ChunkOp {
     pub fn name(&self) -> String {
         match self {
             ChunkOp::Create(op) => op.name().into(),
-            ChunkOp::Unary(op) => op.name().into(),
-            ChunkOp::Binary { op, .. } => op.name().into(),
-            ChunkOp::Where => "where".into(),
-            ChunkOp::Cast => "astype".into(),
+            ChunkOp::Elementwise(op) => op.name().into(),
             ChunkOp::Reduce(stage) => stage.name(),
             ChunkOp::MatMulBlock { .. } => "matmul.block".into(),
             ChunkOp::SumBlocks { .. } => "matmul.sum".into(),
@@ -172,20 +163,16 @@ impl ChunkOp {
             ChunkOp::Reduce(stage) => stage.arity(),
             ChunkOp::Sort(stage) => stage.arity(),
             ChunkOp::Shape(op) => (op.arity(), op.arity()),
-            ChunkOp::Unary(_)
-            | ChunkOp::Cast
-            | ChunkOp::Slice { .. }
+            ChunkOp::Elementwise(op) => (op.arity(), op.arity()),
+            ChunkOp::Slice { .. }
             | ChunkOp::Alias
             | ChunkOp::CountTrue
             | ChunkOp::IndexBlocks { .. } => (1, 1),
             ChunkOp::Gather { .. } => (2, usize::MAX),
             ChunkOp::BinCounts(_) => (1, 2),
             ChunkOp::Scatter { .. } => (1, usize::MAX),
-            ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => {
-                (2, 2)
-            }
+            ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => (2, 2),
             ChunkOp::MatMulBlock { .. } => (2, usize::MAX),
-            ChunkOp::Where => (3, 3),
             ChunkOp::SaveInit { .. } => (0, 1),
             ChunkOp::SumBlocks { .. }
             | ChunkOp::Assemble

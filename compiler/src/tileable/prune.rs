@@ -133,6 +133,7 @@ mod tests {
     use super::*;
     use crate::tileable::{TileOp, TileableNode};
     use marsc_grammar::Span;
+    use crate::ops::ElementwiseOp;
     use marsc_runtime::ops::UnaryOp;
     use marsc_runtime::{DType, Scalar};
 
@@ -149,7 +150,7 @@ mod tests {
 
     fn negate(input: TileableId) -> TileableNode {
         TileableNode {
-            op: TileOp::Unary(UnaryOp::Negative),
+            op: TileOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Negative)),
             inputs: vec![input],
             ..leaf(0.0)
         }
