@@ -36,14 +36,10 @@ pub enum ChunkOp {
     /// ...]`: a run of contracted blocks summed in order. With `partial` the step's
     /// layout has a leading axis counting the runs (one per chunk), and the chunk's
     /// data is the 2-D block without it.
-    MatMulBlock {
-        partial: bool,
-    },
+    MatMulBlock { partial: bool },
     /// The sum of partial blocks (one level of the tree over the contracted axis);
     /// `partial` as for [`ChunkOp::MatMulBlock`]: false on the last level.
-    SumBlocks {
-        partial: bool,
-    },
+    SumBlocks { partial: bool },
 
     // ---- shape relabels: no arithmetic ----
     /// A relabel of the input chunk to this chunk's shape (`transpose`, `reshape`,
@@ -52,9 +48,7 @@ pub enum ChunkOp {
     Shape(ShapeOp),
     /// Basic indexing with the tensor-level items; each chunk's local items come from
     /// [`ChunkGraph::slice_items`](super::ChunkGraph::slice_items).
-    Slice {
-        items: Vec<IndexItem>,
-    },
+    Slice { items: Vec<IndexItem> },
     /// The chunk is its single input chunk unchanged (concatenation relabels chunks).
     Alias,
     /// Rechunking: the chunk is assembled from the regions of the input chunks it
@@ -73,19 +67,13 @@ pub enum ChunkOp {
     CountTrue,
     /// Inputs `[x, mask]`: the slabs of `x` where the mask (over axes `axis..axis +
     /// mask.ndim` of `x`) is true; their number is the chunk's length along `axis`.
-    Compress {
-        axis: usize,
-    },
+    Compress { axis: usize },
     /// Per block (`splits`) of an axis, how many of the input index chunk's indices
     /// fall in it, then the out-of-bounds count and the first out of bounds.
-    IndexBlocks {
-        splits: Arc<[usize]>,
-    },
+    IndexBlocks { splits: Arc<[usize]> },
     /// Inputs `[idx, block...]`: the slabs along `axis` of the blocks (chunks of x)
     /// that the 1-D index chunk names.
-    Gather {
-        axis: usize,
-    },
+    Gather { axis: usize },
 
     // ---- sorting ----
     /// A sort of the chunk, or a stage of a distributed sort, declared with
@@ -102,13 +90,9 @@ pub enum ChunkOp {
         format: SaveFormat,
     },
     /// Writes the input data chunk into its region; inputs `[data, init]`.
-    SaveRegion {
-        path: PathBuf,
-    },
+    SaveRegion { path: PathBuf },
     /// Renames the temporary file to `path` once every region is written.
-    SaveCommit {
-        path: PathBuf,
-    },
+    SaveCommit { path: PathBuf },
 
     // ---- dense linear algebra (issue 20) ----
     /// A solver or factorization of whole matrices, or a TSQR step
@@ -123,9 +107,7 @@ pub enum ChunkOp {
     // ---- assignment through an integer index (issue 19) ----
     /// Inputs `[x, idx, values, idx, values, ...]`: x's chunk with the positions
     /// along `axis` that the index chunks name replaced by the values' slabs.
-    Scatter {
-        axis: usize,
-    },
+    Scatter { axis: usize },
 }
 
 impl ChunkOp {

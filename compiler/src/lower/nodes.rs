@@ -295,8 +295,7 @@ pub(super) fn check_ndim(ndim: usize, span: Span) -> LowerResult<()> {
 fn may_outgrow_inputs(op: &TileOp) -> bool {
     matches!(
         op,
-        TileOp::Elementwise(_) | TileOp::Shape(ShapeOp::BroadcastTo)
-            | TileOp::MatMul
+        TileOp::Elementwise(_) | TileOp::Shape(ShapeOp::BroadcastTo) | TileOp::MatMul
     )
 }
 

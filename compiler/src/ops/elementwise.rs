@@ -306,7 +306,11 @@ mod tests {
             ("negative", vec![], 1)
         );
         assert_eq!(
-            (add(Int64).name(), add(Int64).parameters(), add(Int64).arity()),
+            (
+                add(Int64).name(),
+                add(Int64).parameters(),
+                add(Int64).arity()
+            ),
             ("add", vec!["common=int64".to_string()], 2)
         );
         assert_eq!(
@@ -464,10 +468,7 @@ mod tests {
         assert!(power(Int64).may_fail() && !power(Float64).may_fail());
         assert!(!add(Int64).may_fail() && !ElementwiseOp::Cast.may_fail());
         assert_eq!(ElementwiseOp::Cast.fusion_class(), FusionClass::Plain);
-        assert_eq!(
-            ElementwiseOp::Cast.chunk_kernel(Int64),
-            Kernel::Cast(Int64)
-        );
+        assert_eq!(ElementwiseOp::Cast.chunk_kernel(Int64), Kernel::Cast(Int64));
         assert_eq!(
             add(Float64).chunk_kernel(Bool),
             Kernel::Binary {

@@ -206,7 +206,10 @@ mod tests {
             "{message}"
         );
         assert_eq!(axis_splits(&[4, 5], &[vec![2, 2]], 1), [5]);
-        assert_eq!(broadcast_together(&[&[4, 1][..], &[3][..]]), Some(vec![4, 3]));
+        assert_eq!(
+            broadcast_together(&[&[4, 1][..], &[3][..]]),
+            Some(vec![4, 3])
+        );
         assert_eq!(broadcast_together(&[]), Some(vec![]));
         assert_eq!(broadcast_together(&[&[2, 3][..], &[4][..]]), None);
         assert_eq!(

@@ -407,7 +407,11 @@ fn rows_to_columns_rechunk_goes_through_an_intermediate() {
 fn saves_write_regions_between_init_and_commit() {
     let mut program = Program::new();
     let x = program.ones(&[&[2, 2], &[3]]);
-    let y = program.add(TileOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Negative)), &[x], &[&[2, 2], &[3]]);
+    let y = program.add(
+        TileOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Negative)),
+        &[x],
+        &[&[2, 2], &[3]],
+    );
     for _ in 0..2 {
         program.0.outputs.push(Output::Save {
             path: "out.npy".into(),
@@ -438,7 +442,11 @@ fn keys_are_stable_and_content_addressed() {
             &[],
             &[&[2, 2]],
         );
-        let y = program.add(TileOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Exp)), &[x], &[&[2, 2]]);
+        let y = program.add(
+            TileOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Exp)),
+            &[x],
+            &[&[2, 2]],
+        );
         program.tile(y)
     };
     let (first, step) = build(1.0);

@@ -40,11 +40,7 @@ fn elementwise_ignores_broadcast_axes() {
         layout(&[6], &c_splits),
     ];
     assert_eq!(
-        infer_nsplits(
-            &TileOp::Elementwise(ElementwiseOp::Where),
-            &inputs,
-            &[4, 6]
-        ),
+        infer_nsplits(&TileOp::Elementwise(ElementwiseOp::Where), &inputs, &[4, 6]),
         vec![vec![2, 2], vec![1, 2, 1, 2]]
     );
     // An axis only broadcast inputs reach is one chunk.

@@ -131,9 +131,9 @@ pub fn reached_from(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::ElementwiseOp;
     use crate::tileable::{TileOp, TileableNode};
     use marsc_grammar::Span;
-    use crate::ops::ElementwiseOp;
     use marsc_runtime::ops::UnaryOp;
     use marsc_runtime::{DType, Scalar};
 
