@@ -2,7 +2,7 @@
 //! about 3.3 million chunks. Prints the nanoseconds per chunk and the bytes of graph
 //! per chunk once before divan's timings (`cargo bench -p marsc-compiler --bench tile`).
 
-use marsc::ops::{Creation, ReductionOp};
+use marsc::ops::{Creation, ElementwiseOp, ReductionOp};
 use marsc::tile::{tile, TileOptions};
 use marsc::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableNode};
 use marsc_grammar::Span;
@@ -41,10 +41,10 @@ fn million_chunk_program() -> TileableGraph {
         vec![],
     ));
     let sum = graph.add(node(
-        TileOp::Binary {
+        TileOp::Elementwise(ElementwiseOp::Binary {
             op: BinaryOp::Add,
             common: DType::Float64,
-        },
+        }),
         vec![ones, one],
         vec![SIDE, SIDE],
         vec![vec![1; SIDE], vec![1; SIDE]],

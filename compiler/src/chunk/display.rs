@@ -110,7 +110,7 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
     match op {
         ChunkOp::Linalg(_) => vec![],
         ChunkOp::Create(op) => op.chunk_parameters(),
-        ChunkOp::Binary { common, .. } => vec![format!("common={common}")],
+        ChunkOp::Elementwise(op) => op.parameters(),
         ChunkOp::Reduce(stage) => stage.chunk_parameters(),
         ChunkOp::MatMulBlock { partial } | ChunkOp::SumBlocks { partial } => {
             if *partial {
@@ -139,13 +139,7 @@ fn op_parameters(op: &ChunkOp) -> Vec<String> {
         ChunkOp::SaveRegion { path } | ChunkOp::SaveCommit { path } => {
             vec![format!("{:?}", path.display().to_string())]
         }
-        ChunkOp::Unary(_)
-        | ChunkOp::Where
-        | ChunkOp::Cast
-        | ChunkOp::Alias
-        | ChunkOp::Assemble
-        | ChunkOp::Corners
-        | ChunkOp::CountTrue => vec![],
+        ChunkOp::Alias | ChunkOp::Assemble | ChunkOp::Corners | ChunkOp::CountTrue => vec![],
         ChunkOp::Compress { axis } | ChunkOp::Gather { axis } | ChunkOp::Scatter { axis } => {
             vec![format!("axis={axis}")]
         }

@@ -113,7 +113,7 @@ fn outputs(graph: &ChunkGraph, out: &mut String) {
 mod tests {
     use super::*;
     use crate::chunk::{ChunkId, ChunkOp, Layout};
-    use crate::ops::Creation;
+    use crate::ops::{Creation, ElementwiseOp};
     use crate::tileable::TileableId;
     use marsc_runtime::ops::UnaryOp;
     use marsc_runtime::{DType, Scalar};
@@ -128,7 +128,7 @@ mod tests {
         for _ in 0..chunks {
             graph.push_chunk(&[]);
         }
-        let negative = ChunkOp::Unary(UnaryOp::Negative);
+        let negative = ChunkOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Negative));
         graph
             .add_step(negative, TileableId(1), DType::Float64, layout, vec![x])
             .unwrap();

@@ -3,11 +3,10 @@
 //! per chunk (its offset, its shape, the local part of a slice) is derived from the
 //! chunk's index and its step's [`Layout`](super::Layout) on demand.
 
-use crate::ops::{Creation, ReductionStage, ShapeOp, SortStage};
+use crate::ops::{Creation, ElementwiseOp, ReductionStage, ShapeOp, SortStage};
 use crate::tileable::IndexItem;
 use marsc_runtime::kernels::histogram::Binning;
 use marsc_runtime::kernels::linalg::LinalgOp;
-use marsc_runtime::ops::{BinaryOp, UnaryOp};
 use marsc_runtime::storage::SaveFormat;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -21,15 +20,10 @@ pub enum ChunkOp {
     Create(Creation),
 
     // ---- element-wise: inputs are chunk-aligned; length-1 axes broadcast ----
-    Unary(UnaryOp),
-    Binary {
-        op: BinaryOp,
-        common: marsc_runtime::DType,
-    },
-    /// Inputs `[cond, x, y]`.
-    Where,
-    /// Converts the input chunk to the step's dtype.
-    Cast,
+    /// A ufunc of one or two tensors, `where` or `astype` (converting to the step's
+    /// dtype), the same value as its tileable's ([`crate::ops::elementwise`]
+    /// declares what it knows).
+    Elementwise(ElementwiseOp),
 
     // ---- reduction trees and scan chains ----
     /// A stage of a reduction tree (map, combine, finish) or of a scan chain (total,
@@ -42,14 +36,10 @@ pub enum ChunkOp {
     /// ...]`: a run of contracted blocks summed in order. With `partial` the step's
     /// layout has a leading axis counting the runs (one per chunk), and the chunk's
     /// data is the 2-D block without it.
-    MatMulBlock {
-        partial: bool,
-    },
+    MatMulBlock { partial: bool },
     /// The sum of partial blocks (one level of the tree over the contracted axis);
     /// `partial` as for [`ChunkOp::MatMulBlock`]: false on the last level.
-    SumBlocks {
-        partial: bool,
-    },
+    SumBlocks { partial: bool },
 
     // ---- shape relabels: no arithmetic ----
     /// A relabel of the input chunk to this chunk's shape (`transpose`, `reshape`,
@@ -58,9 +48,7 @@ pub enum ChunkOp {
     Shape(ShapeOp),
     /// Basic indexing with the tensor-level items; each chunk's local items come from
     /// [`ChunkGraph::slice_items`](super::ChunkGraph::slice_items).
-    Slice {
-        items: Vec<IndexItem>,
-    },
+    Slice { items: Vec<IndexItem> },
     /// The chunk is its single input chunk unchanged (concatenation relabels chunks).
     Alias,
     /// Rechunking: the chunk is assembled from the regions of the input chunks it
@@ -79,19 +67,13 @@ pub enum ChunkOp {
     CountTrue,
     /// Inputs `[x, mask]`: the slabs of `x` where the mask (over axes `axis..axis +
     /// mask.ndim` of `x`) is true; their number is the chunk's length along `axis`.
-    Compress {
-        axis: usize,
-    },
+    Compress { axis: usize },
     /// Per block (`splits`) of an axis, how many of the input index chunk's indices
     /// fall in it, then the out-of-bounds count and the first out of bounds.
-    IndexBlocks {
-        splits: Arc<[usize]>,
-    },
+    IndexBlocks { splits: Arc<[usize]> },
     /// Inputs `[idx, block...]`: the slabs along `axis` of the blocks (chunks of x)
     /// that the 1-D index chunk names.
-    Gather {
-        axis: usize,
-    },
+    Gather { axis: usize },
 
     // ---- sorting ----
     /// A sort of the chunk, or a stage of a distributed sort, declared with
@@ -108,13 +90,9 @@ pub enum ChunkOp {
         format: SaveFormat,
     },
     /// Writes the input data chunk into its region; inputs `[data, init]`.
-    SaveRegion {
-        path: PathBuf,
-    },
+    SaveRegion { path: PathBuf },
     /// Renames the temporary file to `path` once every region is written.
-    SaveCommit {
-        path: PathBuf,
-    },
+    SaveCommit { path: PathBuf },
 
     // ---- dense linear algebra (issue 20) ----
     /// A solver or factorization of whole matrices, or a TSQR step
@@ -129,9 +107,7 @@ pub enum ChunkOp {
     // ---- assignment through an integer index (issue 19) ----
     /// Inputs `[x, idx, values, idx, values, ...]`: x's chunk with the positions
     /// along `axis` that the index chunks name replaced by the values' slabs.
-    Scatter {
-        axis: usize,
-    },
+    Scatter { axis: usize },
 }
 
 impl ChunkOp {
@@ -139,10 +115,7 @@ impl ChunkOp {
     pub fn name(&self) -> String {
         match self {
             ChunkOp::Create(op) => op.name().into(),
-            ChunkOp::Unary(op) => op.name().into(),
-            ChunkOp::Binary { op, .. } => op.name().into(),
-            ChunkOp::Where => "where".into(),
-            ChunkOp::Cast => "astype".into(),
+            ChunkOp::Elementwise(op) => op.name().into(),
             ChunkOp::Reduce(stage) => stage.name(),
             ChunkOp::MatMulBlock { .. } => "matmul.block".into(),
             ChunkOp::SumBlocks { .. } => "matmul.sum".into(),
@@ -172,20 +145,16 @@ impl ChunkOp {
             ChunkOp::Reduce(stage) => stage.arity(),
             ChunkOp::Sort(stage) => stage.arity(),
             ChunkOp::Shape(op) => (op.arity(), op.arity()),
-            ChunkOp::Unary(_)
-            | ChunkOp::Cast
-            | ChunkOp::Slice { .. }
+            ChunkOp::Elementwise(op) => (op.arity(), op.arity()),
+            ChunkOp::Slice { .. }
             | ChunkOp::Alias
             | ChunkOp::CountTrue
             | ChunkOp::IndexBlocks { .. } => (1, 1),
             ChunkOp::Gather { .. } => (2, usize::MAX),
             ChunkOp::BinCounts(_) => (1, 2),
             ChunkOp::Scatter { .. } => (1, usize::MAX),
-            ChunkOp::Binary { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => {
-                (2, 2)
-            }
+            ChunkOp::SaveRegion { .. } | ChunkOp::Compress { .. } => (2, 2),
             ChunkOp::MatMulBlock { .. } => (2, usize::MAX),
-            ChunkOp::Where => (3, 3),
             ChunkOp::SaveInit { .. } => (0, 1),
             ChunkOp::SumBlocks { .. }
             | ChunkOp::Assemble

@@ -21,7 +21,8 @@
 
 use super::{key, ChunkGraph, ChunkId, ChunkOp, ChunkOutput, LocalIndexItem, PrintItem, StepId};
 use crate::error::{Problems, Violation};
-use crate::ops::geometry::{broadcastable, expect_shape};
+use crate::ops::elementwise::ElementwiseChunk;
+use crate::ops::geometry::expect_shape;
 use crate::ops::reduction::StageChunk;
 
 /// Checks every invariant listed in the module doc, reporting every broken one: the
@@ -123,9 +124,7 @@ fn verify_shapes(graph: &ChunkGraph, chunk: ChunkId) -> Result<(), Violation> {
     let out = graph.data_shape(chunk);
     let shape = |i: usize| graph.data_shape(inputs[i]);
     match &step.op {
-        ChunkOp::Unary(_) | ChunkOp::Cast | ChunkOp::Binary { .. } | ChunkOp::Where => inputs
-            .iter()
-            .try_for_each(|&input| aligned_elementwise(graph, input, chunk)),
+        ChunkOp::Elementwise(op) => op.verify_chunk(&InGraph { graph, chunk }),
         ChunkOp::Reduce(stage) => stage.verify(&InGraph { graph, chunk }),
         ChunkOp::SumBlocks { .. } => {
             (0..inputs.len()).try_for_each(|i| expect_shape(&shape(i), &out, "part"))
@@ -244,29 +243,10 @@ impl StageChunk for InGraph<'_> {
     }
 }
 
-/// An element-wise input covers the output chunk's region: same length and offset on
-/// every axis where its tensor is not broadcast (length 1 against a longer axis).
-fn aligned_elementwise(
-    graph: &ChunkGraph,
-    input: ChunkId,
-    chunk: ChunkId,
-) -> Result<(), Violation> {
-    let (in_shape, out_shape) = (graph.data_shape(input), graph.data_shape(chunk));
-    broadcastable(&in_shape, &out_shape)?;
-    let in_tensor = graph.step_of(input).layout.shape().to_vec();
-    let out_tensor = graph.step_of(chunk).layout.shape().to_vec();
-    let shift = out_tensor.len() - in_tensor.len();
-    let (in_offset, out_offset) = (graph.chunk_offset(input), graph.chunk_offset(chunk));
-    for axis in 0..in_tensor.len() {
-        let broadcast = in_tensor[axis] == 1 && out_tensor[axis + shift] != 1;
-        if !broadcast
-            && (in_shape[axis] != out_shape[axis + shift]
-                || in_offset[axis] != out_offset[axis + shift])
-        {
-            return Err(format!("input {input} is not aligned on axis {}", axis + shift).into());
-        }
+impl ElementwiseChunk for InGraph<'_> {
+    fn tensor_shape(&self, chunk: ChunkId) -> Vec<usize> {
+        self.graph.step_of(chunk).layout.shape().to_vec()
     }
-    Ok(())
 }
 
 /// The pieces of an assembled chunk cover it exactly: distinct input chunks of one

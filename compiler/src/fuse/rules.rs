@@ -20,13 +20,13 @@
 //!   once mapped, reading it cannot fail.
 //!
 //! An op family answers for its own ops (`ops::FusionClass`, `may_fail`): the
-//! creation ops, the stages of reductions and scans (`ops::reduction`), the
-//! sorting stages (`ops::sort`) and the shape relabels (`ops::shape`).
+//! creation ops, the element-wise ops (`ops::elementwise`), the stages of
+//! reductions and scans (`ops::reduction`), the sorting stages (`ops::sort`) and the
+//! shape relabels (`ops::shape`).
 
 use crate::chunk::ChunkOp;
 use crate::ops::FusionClass;
 use marsc_runtime::kernels::linalg::LinalgOp;
-use marsc_runtime::ops::BinaryOp;
 use marsc_runtime::DType;
 
 use super::Fusion;
@@ -87,6 +87,7 @@ fn family_class(op: &ChunkOp) -> Option<FusionClass> {
         ChunkOp::Reduce(stage) => Some(stage.fusion_class()),
         ChunkOp::Sort(stage) => Some(stage.fusion_class()),
         ChunkOp::Shape(op) => Some(op.fusion_class()),
+        ChunkOp::Elementwise(op) => Some(op.fusion_class()),
         _ => None,
     }
 }
@@ -97,6 +98,7 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
         ChunkOp::Create(op) => op.may_fail(dtype),
         ChunkOp::Reduce(stage) => stage.may_fail(),
         ChunkOp::Shape(op) => op.may_fail(),
+        ChunkOp::Elementwise(op) => op.may_fail(),
         ChunkOp::SaveInit { .. } | ChunkOp::SaveRegion { .. } | ChunkOp::SaveCommit { .. } => true,
         // A singular matrix, one without a Cholesky factor, no convergence.
         ChunkOp::Linalg(op) => matches!(
@@ -110,10 +112,6 @@ pub fn may_fail(op: &ChunkOp, dtype: DType) -> bool {
                 | LinalgOp::SvdFactors { .. }
                 | LinalgOp::SolveTriangular { .. }
         ),
-        ChunkOp::Binary {
-            op: BinaryOp::Power,
-            common,
-        } => common.is_int(),
         _ => false,
     }
 }

@@ -3,34 +3,17 @@
 //! NumPy's, character for character, so users can search for them.
 
 use super::{InferError, InferResult};
+use crate::ops::geometry::{broadcast_shapes_error, broadcast_together};
 
 pub use crate::ops::text::compact_tuple;
 
-/// `np.broadcast_shapes`: axes aligned from the right, length 1 stretches.
+/// `np.broadcast_shapes`: axes aligned from the right, length 1 stretches
+/// (`ops::geometry`'s rule, which the element-wise family's verifier uses too).
 pub fn broadcast_shapes(shapes: &[&[usize]]) -> InferResult<Vec<usize>> {
-    let ndim = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut out = vec![1usize; ndim];
-    for shape in shapes {
-        let offset = ndim - shape.len();
-        for (axis, &len) in shape.iter().enumerate() {
-            let slot = &mut out[offset + axis];
-            if *slot == 1 {
-                *slot = len;
-            } else if len != 1 && len != *slot {
-                return Err(broadcast_error(shapes));
-            }
-        }
-    }
-    Ok(out)
-}
-
-fn broadcast_error(shapes: &[&[usize]]) -> InferError {
-    let listed: Vec<String> = shapes.iter().map(|s| compact_tuple(s)).collect();
-    InferError::new(format!(
-        "operands could not be broadcast together with shapes {}",
-        listed.join(" ")
-    ))
-    .with_help("aligned from the right, each pair of lengths must be equal or one of them 1")
+    broadcast_together(shapes).ok_or_else(|| {
+        let (message, help) = broadcast_shapes_error(shapes);
+        InferError::new(message).with_help(help)
+    })
 }
 
 /// Makes a possibly negative axis non-negative and checks it is in range.

@@ -12,6 +12,7 @@ use super::{LowerResult, Lowerer};
 use crate::infer::dtypes::{can_cast, result_type, Operand};
 use crate::infer::shapes::broadcast_shapes;
 use crate::infer::InferError;
+use crate::ops::ElementwiseOp;
 use crate::tileable::{TileOp, TileableId};
 use marsc_grammar::ast::{self, BinOp, CmpOp};
 use marsc_grammar::{Diagnostic, Span};
@@ -86,7 +87,13 @@ impl Lowerer<'_> {
             .result_dtype(dtype)
             .map_err(|e| dtype_rule_error(op.name(), dtype, e, error_span))?;
         let shape = self.shape(input).to_vec();
-        let id = self.add_derived(TileOp::Unary(op), vec![input], shape, result, span)?;
+        let id = self.add_derived(
+            TileOp::Elementwise(ElementwiseOp::Unary(op)),
+            vec![input],
+            shape,
+            result,
+            span,
+        )?;
         Ok(Value::Tensor(id))
     }
 
@@ -270,7 +277,7 @@ impl Lowerer<'_> {
         let a_id = self.operand_tensor(&a_value, common, a.span)?;
         let b_id = self.operand_tensor(&b_value, common, b.span)?;
         let id = self.add_derived(
-            TileOp::Binary { op, common },
+            TileOp::Elementwise(ElementwiseOp::Binary { op, common }),
             vec![a_id, b_id],
             shape,
             result,
@@ -331,7 +338,8 @@ impl Lowerer<'_> {
         let x = self.cast(x, dtype, span)?;
         let y = self.operand_tensor(&y, dtype, y_arg.span)?;
         let y = self.cast(y, dtype, span)?;
-        let id = self.add_derived(TileOp::Where, vec![condition, x, y], shape, dtype, span)?;
+        let where_ = TileOp::Elementwise(ElementwiseOp::Where);
+        let id = self.add_derived(where_, vec![condition, x, y], shape, dtype, span)?;
         Ok(Value::Tensor(id))
     }
 

@@ -129,17 +129,15 @@ fn node_cost(graph: &TileableGraph, node: &TileableNode, combine: u128) -> Cost 
             chunks: out,
             edges: 0,
         },
-        TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
+        // Each operand rechunked to the node's chunks first.
+        TileOp::Elementwise(op) => {
             let unify = node
                 .inputs
                 .iter()
                 .map(|&id| unify_cost(&graph.node(id).nsplits, &node.nsplits))
                 .fold(Cost::default(), Cost::add);
-            Cost {
-                chunks: out,
-                edges: out.saturating_mul(node.inputs.len() as u128),
-            }
-            .add(unify)
+            let (chunks, edges) = op.graph_cost(out, node.inputs.len());
+            Cost { chunks, edges }.add(unify)
         }
         TileOp::Reduce(op) => {
             let (chunks, edges) = op.graph_cost(input_chunks(0), out, combine);

@@ -10,7 +10,7 @@ use super::{LowerResult, Lowerer};
 use crate::infer::budget::{fit_to_budget, largest_chunk};
 use crate::infer::chunks::{resolve_chunks, AxisChunks, ChunkSpec};
 use crate::infer::dtypes::Operand;
-use crate::ops::{Creation, ShapeOp};
+use crate::ops::{Creation, ElementwiseOp, ShapeOp};
 use crate::tileable::nsplits::{infer_nsplits, InputLayout};
 use crate::tileable::{TileOp, TileableId, TileableNode};
 use marsc_grammar::{Diagnostic, Span};
@@ -178,7 +178,8 @@ impl Lowerer<'_> {
             return Ok(id);
         }
         let shape = self.shape(id).to_vec();
-        self.add_derived(TileOp::Cast, vec![id], shape, dtype, span)
+        let cast = TileOp::Elementwise(ElementwiseOp::Cast);
+        self.add_derived(cast, vec![id], shape, dtype, span)
     }
 
     /// How promotion sees a value, once lists have been made tensors.
@@ -294,12 +295,7 @@ pub(super) fn check_ndim(ndim: usize, span: Span) -> LowerResult<()> {
 fn may_outgrow_inputs(op: &TileOp) -> bool {
     matches!(
         op,
-        TileOp::Unary(_)
-            | TileOp::Binary { .. }
-            | TileOp::Where
-            | TileOp::Cast
-            | TileOp::Shape(ShapeOp::BroadcastTo)
-            | TileOp::MatMul
+        TileOp::Elementwise(_) | TileOp::Shape(ShapeOp::BroadcastTo) | TileOp::MatMul
     )
 }
 

@@ -384,10 +384,7 @@ impl Lowerer<'_> {
             | TileOp::Gather { .. }
             | TileOp::BinCounts(_)
             | TileOp::Scatter { .. } => true,
-            TileOp::Unary(_)
-            | TileOp::Binary { .. }
-            | TileOp::Where
-            | TileOp::Cast
+            TileOp::Elementwise(_)
             | TileOp::Reduce(_)
             | TileOp::MatMul
             | TileOp::Concatenate { .. }

@@ -1,6 +1,7 @@
 //! Shape rules the verifiers, the inference and the op families share: the
 //! expected-shape checks with their messages, shapes with axes set to length 1 or
-//! removed, broadcasting to a shape, and an input's chunks along one axis.
+//! removed, broadcasting to a shape and shapes together, an input's chunks along
+//! one axis, and the common refinement of two chunkings of an axis.
 
 use super::text::compact_tuple;
 use crate::error::Violation;
@@ -98,6 +99,39 @@ pub fn broadcast_to_error(from: &[usize], to: &[usize]) -> Option<(String, &'sta
     ))
 }
 
+/// `np.broadcast_shapes`: the shape `shapes` broadcast together to (axes aligned
+/// from the right, length 1 stretches), or `None` when two lengths of an axis
+/// differ and neither is 1 ([`broadcast_shapes_error`] says why).
+pub fn broadcast_together(shapes: &[&[usize]]) -> Option<Vec<usize>> {
+    let ndim = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut out = vec![1usize; ndim];
+    for shape in shapes {
+        let offset = ndim - shape.len();
+        for (axis, &len) in shape.iter().enumerate() {
+            let slot = &mut out[offset + axis];
+            if *slot == 1 {
+                *slot = len;
+            } else if len != 1 && len != *slot {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Why `shapes` do not broadcast together, in NumPy's words, with a help
+/// (inference reports it to the user, the TileableGraph verifier as a violation).
+pub fn broadcast_shapes_error(shapes: &[&[usize]]) -> (String, &'static str) {
+    let listed: Vec<String> = shapes.iter().map(|s| compact_tuple(s)).collect();
+    (
+        format!(
+            "operands could not be broadcast together with shapes {}",
+            listed.join(" ")
+        ),
+        "aligned from the right, each pair of lengths must be equal or one of them 1",
+    )
+}
+
 /// An input's chunks along `axis`: its recorded splits, or one chunk of the axis's
 /// length if it has none recorded.
 pub fn axis_splits(shape: &[usize], nsplits: &[Vec<usize>], axis: usize) -> Vec<usize> {
@@ -105,6 +139,42 @@ pub fn axis_splits(shape: &[usize], nsplits: &[Vec<usize>], axis: usize) -> Vec<
         Some(splits) => splits.clone(),
         None => vec![shape.get(axis).copied().unwrap_or(0)],
     }
+}
+
+/// The common refinement of two chunkings of the same axis: (2,2)+(3,1) -> (2,1,1).
+pub fn unify_splits(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a_iter, mut b_iter) = (a.iter(), b.iter());
+    let (mut a_end, mut b_end) = (a_iter.next().copied(), b_iter.next().copied());
+    let mut position = 0;
+    // Walk both lists of chunk ends in step, emitting a chunk at every end either has.
+    loop {
+        let next = match (a_end, b_end) {
+            (None, None) => break,
+            (Some(x), None) | (None, Some(x)) => x,
+            (Some(x), Some(y)) => x.min(y),
+        };
+        if a_end == Some(next) {
+            a_end = a_iter.next().map(|s| next + s);
+        }
+        if b_end == Some(next) {
+            b_end = b_iter.next().map(|s| next + s);
+        }
+        if next > position {
+            out.push(next - position);
+            position = next;
+        }
+    }
+    non_empty(out)
+}
+
+/// Drops empty chunks; an axis with nothing left is the single chunk `[0]`.
+pub fn non_empty(mut splits: Vec<usize>) -> Vec<usize> {
+    splits.retain(|&s| s > 0);
+    if splits.is_empty() {
+        splits.push(0);
+    }
+    splits
 }
 
 #[cfg(test)]
@@ -136,5 +206,15 @@ mod tests {
             "{message}"
         );
         assert_eq!(axis_splits(&[4, 5], &[vec![2, 2]], 1), [5]);
+        assert_eq!(
+            broadcast_together(&[&[4, 1][..], &[3][..]]),
+            Some(vec![4, 3])
+        );
+        assert_eq!(broadcast_together(&[]), Some(vec![]));
+        assert_eq!(broadcast_together(&[&[2, 3][..], &[4][..]]), None);
+        assert_eq!(
+            broadcast_shapes_error(&[&[2, 3][..], &[4][..]]).0,
+            "operands could not be broadcast together with shapes (2,3) (4,)"
+        );
     }
 }

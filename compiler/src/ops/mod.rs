@@ -13,25 +13,29 @@
 //! no import cycle. What a family needs from a pass it asks through a small trait
 //! the pass implements (the planner's [`creation::ChunkSite`],
 //! [`reduction::ReduceSite`], [`shape::ShapeSite`] and [`sort::SortSite`], the chunk
-//! verifier's [`reduction::StageChunk`]); the tileable verifier hands a family its
-//! nodes as [`TensorView`]s.
+//! verifier's [`reduction::StageChunk`] and [`elementwise::ElementwiseChunk`]); the
+//! tileable verifier hands a family its nodes as [`TensorView`]s.
 //!
 //! The families so far: [`creation`] (`full`, `arange`, `linspace`, `eye`,
 //! literals, random, `load`, cached tensors: `TileOp::Create` and `ChunkOp::Create`),
-//! [`reduction`] (reductions over axes and scans: `TileOp::Reduce` holds a
-//! [`ReductionOp`], each step of its tiled tree `ChunkOp::Reduce` a
-//! [`ReductionStage`]) and [`sort`] (a sort of each chunk and the stages of a
-//! distributed sort: `TileOp::Sort` holds a [`SortOp`], `ChunkOp::Sort` a
-//! [`SortStage`]) and [`shape`] (the relabels `transpose`, `reshape`, `expand_dims`,
-//! `squeeze` and `broadcast_to`: `TileOp::Shape` and `ChunkOp::Shape` hold the same
-//! [`ShapeOp`]); the element-wise ops, the other shape ops (`index`, `concatenate`,
-//! `rechunk`) and the save ops are still variants of `TileOp` and `ChunkOp` (issue
-//! 18). [`text`] and [`geometry`] hold what the families, the IRs' dumps and verifiers
-//! and the inference write alike. ARCHITECTURE.md, "How to add a creation op", "How
-//! to add a reduction" and "How to add a shape op", lists what a new op of a family
-//! touches.
+//! [`elementwise`] (the ufuncs of one and of two tensors, `where` and `astype`:
+//! `TileOp::Elementwise` and `ChunkOp::Elementwise` hold the same
+//! [`ElementwiseOp`]), [`reduction`] (reductions over axes and scans:
+//! `TileOp::Reduce` holds a [`ReductionOp`], each step of its tiled tree
+//! `ChunkOp::Reduce` a [`ReductionStage`]), [`sort`] (a sort of each chunk and the
+//! stages of a distributed sort: `TileOp::Sort` holds a [`SortOp`], `ChunkOp::Sort`
+//! a [`SortStage`]) and [`shape`] (the relabels `transpose`, `reshape`,
+//! `expand_dims`, `squeeze` and `broadcast_to`: `TileOp::Shape` and `ChunkOp::Shape`
+//! hold the same [`ShapeOp`]); the other shape ops (`index`, `concatenate`,
+//! `rechunk`), matmul, linear algebra, the selections, histograms, scatter and the
+//! save ops are still variants of `TileOp` and `ChunkOp` (issue 18). [`text`] and [`geometry`] hold what the
+//! families, the IRs' dumps and verifiers and the inference write alike.
+//! ARCHITECTURE.md, "How to add a creation op", "How to add an element-wise op",
+//! "How to add a reduction" and "How to add a shape op", lists what a new op of a
+//! family touches.
 
 pub mod creation;
+pub mod elementwise;
 pub mod geometry;
 pub mod reduction;
 pub mod shape;
@@ -39,6 +43,7 @@ pub mod sort;
 pub mod text;
 
 pub use creation::Creation;
+pub use elementwise::ElementwiseOp;
 pub use reduction::{ReductionOp, ReductionStage};
 pub use shape::ShapeOp;
 pub use sort::{SortOp, SortStage};

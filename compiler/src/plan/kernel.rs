@@ -66,13 +66,7 @@ impl<'a> KernelBuilder<'a> {
                     step: step_id,
                 })
                 .map_err(|error| error.message)?,
-            ChunkOp::Unary(op) => Kernel::Unary(*op),
-            ChunkOp::Binary { op, common } => Kernel::Binary {
-                op: *op,
-                common: *common,
-            },
-            ChunkOp::Where => Kernel::Where,
-            ChunkOp::Cast => Kernel::Cast(step.dtype),
+            ChunkOp::Elementwise(op) => op.chunk_kernel(step.dtype),
             ChunkOp::Reduce(stage) => stage
                 .chunk_kernel(&mut FamilySite {
                     builder: self,

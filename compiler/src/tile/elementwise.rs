@@ -1,31 +1,23 @@
-//! Element-wise ops with broadcasting (`Unary`, `Binary`, `Where`, `Cast`). Output
-//! chunk g reads, from each operand, the chunk covering the same region. Operands
-//! chunked differently from the output (whose nsplits inference made the common
-//! refinement of theirs) are first rechunked to it — a split-only rechunk, one piece
-//! per new chunk. Broadcast axes (length 1 against a longer axis) are left alone:
+//! Element-wise ops with broadcasting (the family of `ops::elementwise`: ufuncs,
+//! `where`, `astype`). Output chunk g reads, from each operand, the chunk covering
+//! the same region. Operands chunked differently from the output (whose nsplits
+//! inference made the common refinement of theirs) are first rechunked to it — a
+//! split-only rechunk, one piece per new chunk. Broadcast axes (length 1 against a longer axis) are left alone:
 //! every output chunk reads the operand's single chunk there.
 
 use super::grid_map::GridMap;
 use super::{TileError, TileResult, Tiler};
 use crate::chunk::{ChunkOp, Layout, StepId};
-use crate::tileable::{TileOp, TileableId, TileableNode};
+use crate::ops::ElementwiseOp;
+use crate::tileable::{TileableId, TileableNode};
 
 impl Tiler<'_> {
     pub(super) fn tile_elementwise(
         &mut self,
         id: TileableId,
         node: &TileableNode,
+        op: ElementwiseOp,
     ) -> TileResult<StepId> {
-        let op = match &node.op {
-            TileOp::Unary(op) => ChunkOp::Unary(*op),
-            TileOp::Binary { op, common } => ChunkOp::Binary {
-                op: *op,
-                common: *common,
-            },
-            TileOp::Where => ChunkOp::Where,
-            TileOp::Cast => ChunkOp::Cast,
-            _ => return Err(TileError(format!("internal: {id} is not element-wise"))),
-        };
         let layout = Layout::new(node.nsplits.clone());
         let grid = layout.grid();
         let mut inputs = Vec::with_capacity(node.inputs.len());
@@ -33,7 +25,7 @@ impl Tiler<'_> {
             let (step, map) = self.aligned_operand(node, position, &grid)?;
             inputs.push((step, map));
         }
-        self.add_mapped(op, id, node.dtype, layout, &inputs)
+        self.add_mapped(ChunkOp::Elementwise(op), id, node.dtype, layout, &inputs)
     }
 
     /// Operand `position` of `node` chunked like the output (except on broadcast axes)

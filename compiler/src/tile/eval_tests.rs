@@ -8,7 +8,7 @@
 use super::{tile, TileOptions};
 use crate::chunk::{verify, ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
 use crate::infer::index::{normalize_index, RawIndexItem};
-use crate::ops::{Creation, ReductionOp, ReductionStage, ShapeOp};
+use crate::ops::{Creation, ElementwiseOp, ReductionOp, ReductionStage, ShapeOp};
 use crate::tileable::nsplits::{infer_nsplits, InputLayout};
 use crate::tileable::{Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use marsc_grammar::Span;
@@ -68,9 +68,9 @@ fn eval_chunk(graph: &ChunkGraph, values: &[Value], chunk: ChunkId) -> Value {
                 &out_shape,
             )))
         }
-        ChunkOp::Binary {
+        ChunkOp::Elementwise(ElementwiseOp::Binary {
             op: BinaryOp::Add, ..
-        } => Ok(ArrayData::Int64(ints(arg(0)) + ints(arg(1)))),
+        }) => Ok(ArrayData::Int64(ints(arg(0)) + ints(arg(1)))),
         ChunkOp::Reduce(ReductionStage::Map {
             reduction,
             axes,
@@ -311,10 +311,10 @@ fn program(case: &Case, whole: bool) -> TileableGraph {
     let (n, m) = (case.n, case.m);
     let x = b.literal(&[n, m], &case.x_splits, 0);
     let y = b.literal(&[m], std::slice::from_ref(&case.y_splits), 3);
-    let add = TileOp::Binary {
+    let add = TileOp::Elementwise(ElementwiseOp::Binary {
         op: BinaryOp::Add,
         common: DType::Int64,
-    };
+    });
     let z = b.derived(add, &[x, y], vec![n, m]);
     let t = b.derived(
         TileOp::Shape(ShapeOp::Transpose { axes: vec![1, 0] }),

@@ -13,6 +13,7 @@ use super::grid_map::GridMap;
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkId, ChunkOp, Layout, StepId};
 use crate::infer::nsplits::unify_splits;
+use crate::ops::ElementwiseOp;
 use crate::tileable::{TileableId, TileableNode};
 use marsc_runtime::DType;
 
@@ -81,7 +82,8 @@ impl Tiler<'_> {
     fn cast_step(&mut self, source: StepId, id: TileableId, dtype: DType) -> TileResult<StepId> {
         let layout = self.layout(source).clone();
         let identity = GridMap::identity(&layout);
-        self.add_mapped(ChunkOp::Cast, id, dtype, layout, &[(source, identity)])
+        let cast = ChunkOp::Elementwise(ElementwiseOp::Cast);
+        self.add_mapped(cast, id, dtype, layout, &[(source, identity)])
     }
 
     /// One level of the tree sum: `terms` partial blocks per (i, j) summed `group` at

@@ -123,9 +123,7 @@ impl Tiler<'_> {
         let node = self.source.node(id);
         let step = match &node.op {
             TileOp::Create(op) => self.tile_creation(id, node, op)?,
-            TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
-                self.tile_elementwise(id, node)?
-            }
+            TileOp::Elementwise(op) => self.tile_elementwise(id, node, *op)?,
             TileOp::Reduce(op) => self.tile_reduction(id, node, op)?,
             TileOp::MatMul => self.tile_matmul(id, node)?,
             TileOp::Shape(op) => self.tile_shape(id, node, op)?,

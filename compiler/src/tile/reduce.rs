@@ -15,7 +15,7 @@
 use super::grid_map::{push_box, GridMap};
 use super::{TileResult, Tiler};
 use crate::chunk::{ChunkOp, Layout, StepId};
-use crate::ops::{Creation, ReductionOp, ReductionStage};
+use crate::ops::{Creation, ElementwiseOp, ReductionOp, ReductionStage};
 use crate::tileable::{TileableId, TileableNode};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction, UnaryOp};
 use marsc_runtime::DType;
@@ -163,15 +163,15 @@ impl Tiler<'_> {
                 mean_map.follow(axis, stride);
             }
         }
-        let subtract = ChunkOp::Binary {
+        let subtract = ChunkOp::Elementwise(ElementwiseOp::Binary {
             op: BinaryOp::Subtract,
             common: moment_dtype,
-        };
+        });
         let identity = GridMap::identity(&in_layout);
         let inputs = [(source, identity.clone()), (mean, mean_map)];
         let deviation = self.add_mapped(subtract, id, moment_dtype, in_layout.clone(), &inputs)?;
         let squared = if complex {
-            let conjugate = ChunkOp::Unary(UnaryOp::Conjugate);
+            let conjugate = ChunkOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Conjugate));
             let deviation_in = [(deviation, identity.clone())];
             let conjugated = self.add_mapped(
                 conjugate,
@@ -180,20 +180,20 @@ impl Tiler<'_> {
                 in_layout.clone(),
                 &deviation_in,
             )?;
-            let multiply = ChunkOp::Binary {
+            let multiply = ChunkOp::Elementwise(ElementwiseOp::Binary {
                 op: BinaryOp::Multiply,
                 common: moment_dtype,
-            };
+            });
             let factors = [
                 (deviation, identity.clone()),
                 (conjugated, identity.clone()),
             ];
             let product =
                 self.add_mapped(multiply, id, moment_dtype, in_layout.clone(), &factors)?;
-            let real = ChunkOp::Unary(UnaryOp::Real);
+            let real = ChunkOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Real));
             self.add_mapped(real, id, dtype, in_layout, &[(product, identity)])?
         } else {
-            let square = ChunkOp::Unary(UnaryOp::Square);
+            let square = ChunkOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Square));
             self.add_mapped(square, id, dtype, in_layout, &[(deviation, identity)])?
         };
         let sum = Reduction {
@@ -227,14 +227,14 @@ impl Tiler<'_> {
         let identity = GridMap::identity(&layout);
         let divisor = ChunkOp::Create(Creation::Full(marsc_runtime::Scalar::Float64(count as f64)));
         let divisor = self.add_mapped(divisor, id, DType::Float64, layout.clone(), &[])?;
-        let divide = ChunkOp::Binary {
+        let divide = ChunkOp::Elementwise(ElementwiseOp::Binary {
             op: BinaryOp::Divide,
             common: DType::Float64,
-        };
+        });
         let inputs = [(total, identity.clone()), (divisor, identity.clone())];
         let quotient = self.add_mapped(divide, id, DType::Float64, layout.clone(), &inputs)?;
         self.add_mapped(
-            ChunkOp::Cast,
+            ChunkOp::Elementwise(ElementwiseOp::Cast),
             id,
             DType::Float16,
             layout,

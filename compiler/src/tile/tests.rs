@@ -3,7 +3,7 @@
 
 use super::{tile, TileOptions};
 use crate::chunk::{verify, ChunkGraph, ChunkId, ChunkOp, LocalIndexItem, StepId};
-use crate::ops::{Creation, ReductionOp, ShapeOp};
+use crate::ops::{Creation, ElementwiseOp, ReductionOp, ShapeOp};
 use crate::tileable::{
     IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode,
 };
@@ -64,10 +64,10 @@ impl Program {
 }
 
 fn add() -> TileOp {
-    TileOp::Binary {
+    TileOp::Elementwise(ElementwiseOp::Binary {
         op: BinaryOp::Add,
         common: DType::Float64,
-    }
+    })
 }
 
 fn sum_over(axes: &[usize], keepdims: bool) -> TileOp {
@@ -407,7 +407,11 @@ fn rows_to_columns_rechunk_goes_through_an_intermediate() {
 fn saves_write_regions_between_init_and_commit() {
     let mut program = Program::new();
     let x = program.ones(&[&[2, 2], &[3]]);
-    let y = program.add(TileOp::Unary(UnaryOp::Negative), &[x], &[&[2, 2], &[3]]);
+    let y = program.add(
+        TileOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Negative)),
+        &[x],
+        &[&[2, 2], &[3]],
+    );
     for _ in 0..2 {
         program.0.outputs.push(Output::Save {
             path: "out.npy".into(),
@@ -438,7 +442,11 @@ fn keys_are_stable_and_content_addressed() {
             &[],
             &[&[2, 2]],
         );
-        let y = program.add(TileOp::Unary(UnaryOp::Exp), &[x], &[&[2, 2]]);
+        let y = program.add(
+            TileOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Exp)),
+            &[x],
+            &[&[2, 2]],
+        );
         program.tile(y)
     };
     let (first, step) = build(1.0);
@@ -467,10 +475,10 @@ fn verify_rejects_a_chunk_with_the_wrong_arity() {
         )
         .unwrap();
     graph.push_chunk(&[]);
-    let op = ChunkOp::Binary {
+    let op = ChunkOp::Elementwise(ElementwiseOp::Binary {
         op: BinaryOp::Add,
         common: DType::Float64,
-    };
+    });
     graph
         .add_step(op, TileableId(1), DType::Float64, layout, vec![x])
         .unwrap();
@@ -493,7 +501,7 @@ fn verify_rejects_misaligned_elementwise_inputs() {
         .unwrap();
     graph.push_chunk(&[]);
     graph.push_chunk(&[]);
-    let op = ChunkOp::Unary(UnaryOp::Negative);
+    let op = ChunkOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Negative));
     graph
         .add_step(
             op,

@@ -94,10 +94,7 @@ pub fn node_text(node: &TileableNode) -> String {
 pub fn op_name(op: &TileOp) -> String {
     match op {
         TileOp::Create(op) => op.tile_name(),
-        TileOp::Unary(op) => op.name().into(),
-        TileOp::Binary { op, .. } => op.name().into(),
-        TileOp::Where => "where".into(),
-        TileOp::Cast => "astype".into(),
+        TileOp::Elementwise(op) => op.name().into(),
         TileOp::Reduce(op) => op.tile_name(),
         TileOp::MatMul => "matmul".into(),
         TileOp::Shape(op) => op.name().into(),
@@ -147,7 +144,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
                 format!("counts=[{}]", shown.join(", ")),
             ]
         }
-        TileOp::Binary { common, .. } => vec![format!("common={common}")],
+        TileOp::Elementwise(op) => op.parameters(),
         TileOp::Reduce(op) => op.tile_parameters(),
         TileOp::Shape(op) => op.parameters(),
         TileOp::Index { items } => {
@@ -155,12 +152,7 @@ fn op_parameters(op: &TileOp) -> Vec<String> {
             vec![format!("[{}]", items.join(", "))]
         }
         TileOp::Concatenate { axis } => vec![format!("axis={axis}")],
-        TileOp::Unary(_)
-        | TileOp::Where
-        | TileOp::Cast
-        | TileOp::MatMul
-        | TileOp::Rechunk
-        | TileOp::BlockCounts => vec![],
+        TileOp::MatMul | TileOp::Rechunk | TileOp::BlockCounts => vec![],
         TileOp::Linalg(_) => vec![],
         TileOp::Sort(op) => op.tile_parameters(),
     }
@@ -269,7 +261,7 @@ pub(crate) fn binning_parameters(binning: &Binning) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::Creation;
+    use crate::ops::{Creation, ElementwiseOp};
     use marsc_runtime::ops::BinaryOp;
     use marsc_runtime::{DType, Scalar};
 
@@ -306,10 +298,10 @@ mod tests {
             Span::new(4, 5),
         ));
         let mut sum = node(
-            TileOp::Binary {
+            TileOp::Elementwise(ElementwiseOp::Binary {
                 op: BinaryOp::Add,
                 common: DType::Float64,
-            },
+            }),
             vec![a, a],
             vec![1000, 1000],
             Span::new(10, 15),

@@ -34,8 +34,12 @@ pub fn infer_nsplits(op: &TileOp, inputs: &[InputLayout], out_shape: &[usize]) -
         return one_chunk_each(out_shape);
     };
     let nsplits = match op {
-        TileOp::Unary(_) | TileOp::Binary { .. } | TileOp::Where | TileOp::Cast => {
-            elementwise(inputs, out_shape)
+        TileOp::Elementwise(op) => {
+            let inputs: Vec<(&[usize], &[Vec<usize>])> = inputs
+                .iter()
+                .map(|input| (input.shape, input.nsplits))
+                .collect();
+            op.nsplits(&inputs, out_shape)
         }
         TileOp::Reduce(op) => op.nsplits(first.shape.len(), |axis| first.splits(axis)),
         TileOp::MatMul => match inputs {
@@ -118,31 +122,6 @@ fn checked(nsplits: Vec<Vec<usize>>, out_shape: &[usize]) -> Vec<Vec<usize>> {
                 );
                 vec![len]
             }
-        })
-        .collect()
-}
-
-/// Output axes aligned from the right; inputs spanning an axis fully decide it.
-fn elementwise(inputs: &[InputLayout], out_shape: &[usize]) -> Vec<Vec<usize>> {
-    let ndim = out_shape.len();
-    (0..ndim)
-        .map(|axis| {
-            let len = out_shape[axis];
-            let mut unified: Option<Vec<usize>> = None;
-            for input in inputs {
-                let Some(offset) = ndim.checked_sub(input.shape.len()) else {
-                    continue;
-                };
-                if axis < offset || input.shape[axis - offset] != len {
-                    continue;
-                }
-                let splits = input.splits(axis - offset);
-                unified = Some(match unified {
-                    None => splits,
-                    Some(so_far) => unify_splits(&so_far, &splits),
-                });
-            }
-            unified.unwrap_or_else(|| vec![len])
         })
         .collect()
 }

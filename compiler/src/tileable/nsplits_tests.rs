@@ -5,7 +5,7 @@ use super::*;
 use crate::infer::index::{normalize_index, RawIndexItem};
 use crate::infer::nsplits::unify_splits;
 use crate::ops::shape::reshape_plan;
-use crate::ops::{ReductionOp, ShapeOp};
+use crate::ops::{ElementwiseOp, ReductionOp, ShapeOp};
 use marsc_runtime::ops::{BinaryOp, ReduceOp, Reduction};
 use marsc_runtime::DType;
 use proptest::prelude::*;
@@ -15,10 +15,10 @@ fn layout<'a>(shape: &'a [usize], nsplits: &'a [Vec<usize>]) -> InputLayout<'a> 
 }
 
 fn add() -> TileOp {
-    TileOp::Binary {
+    TileOp::Elementwise(ElementwiseOp::Binary {
         op: BinaryOp::Add,
         common: DType::Float64,
-    }
+    })
 }
 
 #[test]
@@ -40,7 +40,7 @@ fn elementwise_ignores_broadcast_axes() {
         layout(&[6], &c_splits),
     ];
     assert_eq!(
-        infer_nsplits(&TileOp::Where, &inputs, &[4, 6]),
+        infer_nsplits(&TileOp::Elementwise(ElementwiseOp::Where), &inputs, &[4, 6]),
         vec![vec![2, 2], vec![1, 2, 1, 2]]
     );
     // An axis only broadcast inputs reach is one chunk.

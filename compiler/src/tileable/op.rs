@@ -3,9 +3,7 @@
 //! decomposed conveniences (`clip`, `outer`, `stack`, 1-D `dot`, ...) into these.
 
 use crate::infer::index::IndexItem;
-use crate::ops::{Creation, ReductionOp, ShapeOp, SortOp};
-use marsc_runtime::ops::{BinaryOp, UnaryOp};
-use marsc_runtime::DType;
+use crate::ops::{Creation, ElementwiseOp, ReductionOp, ShapeOp, SortOp};
 use std::sync::Arc;
 
 /// One tensor operation. Inputs are the node's `inputs`, in the order documented here.
@@ -17,15 +15,9 @@ pub enum TileOp {
     Create(Creation),
 
     // ---- element-wise (inputs are broadcast against each other) ----
-    /// One input; computes in `op.result_dtype(input)`.
-    Unary(UnaryOp),
-    /// Two inputs; `common` is their promoted dtype (NEP 50), the kernel casts both
-    /// to `op.loop_dtype(common)`.
-    Binary { op: BinaryOp, common: DType },
-    /// `where(cond, x, y)`: inputs [cond (bool), x, y], x and y already of the node's dtype.
-    Where,
-    /// `astype(dtype)`: one input, converted to the node's dtype.
-    Cast,
+    /// A ufunc of one or two tensors, `where` or `astype`, declared with everything
+    /// it knows in [`crate::ops::elementwise`].
+    Elementwise(ElementwiseOp),
 
     // ---- reductions and scans (one input) ----
     /// A reduction over axes or a scan along one, declared with everything it knows

@@ -131,6 +131,7 @@ pub fn reached_from(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::ElementwiseOp;
     use crate::tileable::{TileOp, TileableNode};
     use marsc_grammar::Span;
     use marsc_runtime::ops::UnaryOp;
@@ -149,7 +150,7 @@ mod tests {
 
     fn negate(input: TileableId) -> TileableNode {
         TileableNode {
-            op: TileOp::Unary(UnaryOp::Negative),
+            op: TileOp::Elementwise(ElementwiseOp::Unary(UnaryOp::Negative)),
             inputs: vec![input],
             ..leaf(0.0)
         }

@@ -2,9 +2,9 @@
 //! later pass can trust them (a violation is a compiler bug, never a user error):
 //!
 //! - **Order:** every input of a node has a smaller id (ids are a topological order).
-//! - **Arity:** creation ops have no inputs; `Unary`, `Cast`, `Reduce`, the
-//!   shape ops, `Index` and `Rechunk` have one; `Binary` and `MatMul` two; `Where`
-//!   three; `Concatenate` at least one.
+//! - **Arity:** creation ops have no inputs; a unary ufunc, `astype`, `Reduce`,
+//!   the shape ops, `Index` and `Rechunk` have one; a binary ufunc and `MatMul`
+//!   two; `where` three; `Concatenate` at least one.
 //! - **Chunks:** one split list per axis; each sums to the axis length; no split is
 //!   0 except the single `[0]` of an empty axis.
 //! - **Shapes:** each node's shape is what its op's rule gives for its inputs
@@ -13,16 +13,16 @@
 //!   lengths, 2-D `eye`).
 //! - **Dtypes:** constants (`Full`, `Arange`, `Literal`) hold values of the node's
 //!   dtype; element-wise, reduction and scan results follow the op's dtype rule;
-//!   `Binary.common` is the promotion of its inputs; `Where`'s condition is bool and
-//!   its values, `MatMul`'s and `Concatenate`'s inputs have the node's dtype; shape
-//!   ops, `Index`, `Rechunk` and `BroadcastTo` keep their input's dtype; random
-//!   tensors are float64 (int64 for `randint`).
+//!   a binary ufunc's `common` is the promotion of its inputs; `where`'s condition
+//!   is bool and its values, `MatMul`'s and `Concatenate`'s inputs have the node's
+//!   dtype; shape ops, `Index`, `Rechunk` and `BroadcastTo` keep their input's
+//!   dtype; random tensors are float64 (int64 for `randint`).
 //! - **Outputs:** every tensor a print or save names exists.
 
 use super::{IndexItem, Output, PrintItem, TileOp, TileableGraph, TileableId, TileableNode};
 use crate::error::Problems;
 use crate::infer::dtypes::promote_types;
-use crate::infer::shapes::{broadcast_shapes, matmul_shape};
+use crate::infer::shapes::matmul_shape;
 use crate::ops::TensorView;
 use marsc_runtime::DType;
 
@@ -77,12 +77,12 @@ fn check_node(graph: &TileableGraph, id: TileableId, node: &TileableNode) -> Res
 fn check_arity(node: &TileableNode) -> Result<(), String> {
     let expected = match &node.op {
         TileOp::Create(_) => Some(0),
-        TileOp::Binary { .. } | TileOp::MatMul => Some(2),
+        TileOp::Elementwise(op) => Some(op.arity()),
+        TileOp::MatMul => Some(2),
         TileOp::Linalg(
             marsc_runtime::kernels::linalg::LinalgOp::Solve
             | marsc_runtime::kernels::linalg::LinalgOp::SolveTriangular { .. },
         ) => Some(2),
-        TileOp::Where => Some(3),
         TileOp::Compress { .. } | TileOp::Gather { .. } => Some(2),
         TileOp::Sort(op) => Some(op.arity()),
         TileOp::Scatter { .. } => Some(3),
@@ -145,12 +145,9 @@ fn check_shape(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
         TileOp::Create(op) => Ok(op.verify(shape, node.dtype)?),
         // Its dtype too (`check_dtype` has nothing left to check of it).
         TileOp::Reduce(op) => Ok(op.verify(view(node), &views(inputs))?),
-        TileOp::Unary(_) | TileOp::Cast | TileOp::Rechunk => expect_shape(shape, first),
-        TileOp::Binary { .. } | TileOp::Where => {
-            let shapes: Vec<&[usize]> = inputs.iter().map(|n| n.shape.as_slice()).collect();
-            let expected = broadcast_shapes(&shapes).map_err(|e| e.message)?;
-            expect_shape(shape, &expected)
-        }
+        // Its dtype too (with inference's promotion lattice).
+        TileOp::Elementwise(op) => Ok(op.verify(view(node), &views(inputs), promote_types)?),
+        TileOp::Rechunk => expect_shape(shape, first),
         TileOp::MatMul => {
             let expected = matmul_shape(first, &inputs[1].shape).map_err(|e| e.message)?;
             expect_shape(shape, &expected)
@@ -321,7 +318,11 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
     let dtype = node.dtype;
     match &node.op {
         // Checked with its shape.
-        TileOp::Create(_) | TileOp::Reduce(_) | TileOp::Sort(_) | TileOp::Shape(_) => Ok(()),
+        TileOp::Create(_)
+        | TileOp::Elementwise(_)
+        | TileOp::Reduce(_)
+        | TileOp::Sort(_)
+        | TileOp::Shape(_) => Ok(()),
         TileOp::IndexBlocks { .. } => {
             if !inputs[0].dtype.is_int() {
                 return Err("an index is not of an integer dtype".into());
@@ -356,24 +357,6 @@ fn check_dtype(node: &TileableNode, inputs: &[&TileableNode]) -> Result<(), Stri
             expect_dtype("the mask", inputs[1].dtype, DType::Bool)?;
             expect_dtype("x", inputs[0].dtype, dtype)
         }
-        TileOp::Unary(op) => {
-            let expected = op
-                .result_dtype(inputs[0].dtype)
-                .map_err(|e| format!("{e:?}"))?;
-            expect_dtype("the result", dtype, expected)
-        }
-        TileOp::Binary { op, common } => {
-            let promoted = promote_types(inputs[0].dtype, inputs[1].dtype);
-            expect_dtype("`common`", *common, promoted)?;
-            let expected = op.result_dtype(*common).map_err(|e| format!("{e:?}"))?;
-            expect_dtype("the result", dtype, expected)
-        }
-        TileOp::Where => {
-            expect_dtype("the condition", inputs[0].dtype, DType::Bool)?;
-            expect_dtype("x", inputs[1].dtype, dtype)?;
-            expect_dtype("y", inputs[2].dtype, dtype)
-        }
-        TileOp::Cast => Ok(()),
         TileOp::MatMul | TileOp::Concatenate { .. } | TileOp::Linalg(_) => inputs
             .iter()
             .try_for_each(|input| expect_dtype("an input", input.dtype, dtype)),
@@ -416,7 +399,7 @@ fn check_scatter(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::{Creation, ShapeOp};
+    use crate::ops::{Creation, ElementwiseOp, ShapeOp};
     use marsc_grammar::Span;
     use marsc_runtime::ops::BinaryOp;
     use marsc_runtime::Scalar;
@@ -438,10 +421,10 @@ mod tests {
         let a = graph.add(full(vec![4, 3], vec![vec![2, 2], vec![3]]));
         let b = graph.add(full(vec![3], vec![vec![3]]));
         graph.add(TileableNode {
-            op: TileOp::Binary {
+            op: TileOp::Elementwise(ElementwiseOp::Binary {
                 op: BinaryOp::Add,
                 common: DType::Float64,
-            },
+            }),
             inputs: vec![a, b],
             ..full(vec![4, 3], vec![vec![2, 2], vec![3]])
         });

@@ -5,7 +5,7 @@
 //! dump format itself.
 
 use super::support::{dump, lower_script};
-use crate::ops::{Creation, ReductionOp};
+use crate::ops::{Creation, ElementwiseOp, ReductionOp};
 use crate::tileable::{Output, TileOp, TileableGraph};
 use marsc_runtime::ops::{BinaryOp, ReduceOp};
 use marsc_runtime::random::RandomDist;
@@ -231,11 +231,13 @@ fn aliases_map_to_their_ops() {
     )
     .unwrap();
     let ops: Vec<&TileOp> = graph.ids().map(|id| &graph.node(id).op).collect();
-    assert!(ops.contains(&&TileOp::Unary(marsc_runtime::ops::UnaryOp::Absolute)));
+    assert!(ops.contains(&&TileOp::Elementwise(ElementwiseOp::Unary(
+        marsc_runtime::ops::UnaryOp::Absolute
+    ))));
     let binary: Vec<BinaryOp> = ops
         .iter()
         .filter_map(|op| match op {
-            TileOp::Binary { op, .. } => Some(*op),
+            TileOp::Elementwise(ElementwiseOp::Binary { op, .. }) => Some(*op),
             _ => None,
         })
         .collect();

@@ -2,6 +2,7 @@
 
 use super::ast_builder::*;
 use crate::lower::{lower, LowerOptions};
+use crate::ops::ElementwiseOp;
 use crate::tileable::verify::verify;
 use crate::tileable::{Output, PrintItem, TileOp, TileableId};
 use marsc_grammar::ast::BinOp;
@@ -40,10 +41,10 @@ fn ones_plus_scalar_printed() {
     let sum = graph.node(TileableId(2));
     assert_eq!(
         sum.op,
-        TileOp::Binary {
+        TileOp::Elementwise(ElementwiseOp::Binary {
             op: BinaryOp::Add,
             common: DType::Float64
-        }
+        })
     );
     assert_eq!(sum.shape, vec![4, 6]);
     assert_eq!(sum.nsplits, vec![vec![2, 2], vec![2, 2, 2]]);
