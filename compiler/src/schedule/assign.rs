@@ -150,6 +150,7 @@ fn bfs_initial(dag: &Dag, workers: usize, initial: &[bool]) -> Vec<u32> {
         .partition(|&node| broadcasts(node));
     let mut visited = vec![false; dag.len()];
     let mut frontier = VecDeque::new();
+    let mut scratch = CoInputs::default();
     let mut next_start = 0;
     let mut load = vec![0usize; workers];
     for (worker, held) in load.iter_mut().enumerate() {
@@ -171,7 +172,16 @@ fn bfs_initial(dag: &Dag, workers: usize, initial: &[bool]) -> Vec<u32> {
                 }
                 assignment[node as usize] = worker as u32;
                 *held += 1;
-                pull_co_inputs(dag, node, initial, &assignment, &mut visited, &mut frontier);
+                // A node that reads only broadcasters needs no pull: the walk reaches
+                // its co-inputs through their common reader, and pulling for each of
+                // a million such chunks cost more than the rest of the pass.
+                if dag.is_root(node) {
+                    let mut walk = Frontier {
+                        visited: &mut visited,
+                        queue: &mut frontier,
+                    };
+                    pull_co_inputs(dag, node, initial, &assignment, &mut walk, &mut scratch);
+                }
             }
             for &neighbour in dag.dependencies(node).iter().chain(dag.dependents(node)) {
                 if !visited[neighbour as usize] && !broadcasts(neighbour) {
@@ -202,8 +212,8 @@ fn pull_co_inputs(
     root: u32,
     initial: &[bool],
     assignment: &[u32],
-    visited: &mut [bool],
-    frontier: &mut VecDeque<u32>,
+    walk: &mut Frontier<'_>,
+    scratch: &mut CoInputs,
 ) {
     let limit = broadcaster_threshold(0);
     let narrow = |node: u32| dag.dependents(node).len() <= limit;
@@ -211,8 +221,9 @@ fn pull_co_inputs(
         return;
     }
     // Nearest first: the readers' own inputs, then those one step further.
-    let mut near = Vec::new();
-    let mut further = Vec::new();
+    let CoInputs { near, further } = scratch;
+    near.clear();
+    further.clear();
     for &reader in dag.dependents(root) {
         let next_readers: &[u32] = if narrow(reader) {
             dag.dependents(reader)
@@ -227,9 +238,9 @@ fn pull_co_inputs(
             for &input in inputs {
                 if initial[input as usize] {
                     if distance == 0 {
-                        &mut near
+                        &mut *near
                     } else {
-                        &mut further
+                        &mut *further
                     }
                     .push(input);
                 } else if narrow(input) && dag.dependencies(input).len() <= limit {
@@ -238,14 +249,27 @@ fn pull_co_inputs(
             }
         }
     }
-    for &input in near.iter().chain(&further).rev() {
+    for &input in near.iter().chain(further.iter()).rev() {
         // Already queued further back is not enough: take it now (the later copy is
         // skipped once assigned).
         if initial[input as usize] && assignment[input as usize] == UNASSIGNED && narrow(input) {
-            visited[input as usize] = true;
-            frontier.push_front(input);
+            walk.visited[input as usize] = true;
+            walk.queue.push_front(input);
         }
     }
+}
+
+/// The BFS walk's state that [`pull_co_inputs`] moves nodes to the front of.
+struct Frontier<'a> {
+    visited: &'a mut [bool],
+    queue: &'a mut VecDeque<u32>,
+}
+
+/// [`pull_co_inputs`]' lists, kept between calls (it runs once per initial node).
+#[derive(Default)]
+struct CoInputs {
+    near: Vec<u32>,
+    further: Vec<u32>,
 }
 
 /// Places every unassigned node, in topological order, on the worker holding the

@@ -163,7 +163,11 @@ fn chunks_that_read_only_a_broadcast_scalar_keep_their_reduction_local() {
     let assignment = assign_workers(&dag, &sizes, 2, InitialAssignment::Bfs);
     let at = |name: &str| assignment[names.iter().position(|n| n == name).unwrap()];
     for i in 0..4 {
-        assert_eq!(at(&format!("leaf{i}")), at("sum0"), "leaf{i}: {assignment:?}");
+        assert_eq!(
+            at(&format!("leaf{i}")),
+            at("sum0"),
+            "leaf{i}: {assignment:?}"
+        );
         assert_eq!(at(&format!("leaf{}", i + 4)), at("sum1"), "leaf{}", i + 4);
     }
     assert_ne!(at("sum0"), at("sum1"));
