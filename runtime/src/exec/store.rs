@@ -139,9 +139,8 @@ const PAGE: usize = 1 << PAGE_BITS;
 /// kept for the next (as many as were ever in use at once, so never more than the
 /// store's own peak): a page's worth of ids empties and fills again many times in a
 /// run (a reduction tree's leaves are run in the Z-order of their priorities, a few
-/// ids of a row at a time), and allocating and clearing 2 KiB for every one of those
-/// was a tenth of a worker's time in a run of a million trivial chunks. A lookup is
-/// two indexed loads, where a hash map hashed and probed.
+/// ids of a row at a time), and each refill would otherwise allocate, clear and copy
+/// 2 KiB. A lookup is two indexed loads, where a hash map hashed and probed.
 pub struct ChunkSlots<T> {
     pages: Vec<Option<Page<T>>>,
     /// Empty pages kept for reuse.
