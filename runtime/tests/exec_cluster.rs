@@ -15,11 +15,13 @@ use marsc_runtime::plan::Plan;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// The thread transport, counting the messages sent through it.
+/// The thread transport, counting the messages sent through it (and, among those
+/// to workers, the chunk requests between workers).
 struct Counting {
     inner: ThreadTransport<Vec<i64>>,
     to_workers: Arc<AtomicU64>,
     to_coordinator: Arc<AtomicU64>,
+    chunk_requests: Arc<AtomicU64>,
 }
 
 impl Transport<Vec<i64>> for Counting {
@@ -28,6 +30,9 @@ impl Transport<Vec<i64>> for Counting {
     }
     fn to_worker(&self, worker: u32, message: WorkerMessage<Vec<i64>>) -> Result<(), Disconnected> {
         self.to_workers.fetch_add(1, Ordering::SeqCst);
+        if let WorkerMessage::ChunkRequest { .. } = message {
+            self.chunk_requests.fetch_add(1, Ordering::SeqCst);
+        }
         self.inner.to_worker(worker, message)
     }
     fn to_coordinator(&self, message: CoordinatorMessage<Vec<i64>>) -> Result<(), Disconnected> {
@@ -40,6 +45,7 @@ impl Transport<Vec<i64>> for Counting {
 struct CountingCluster {
     to_workers: Arc<AtomicU64>,
     to_coordinator: Arc<AtomicU64>,
+    chunk_requests: Arc<AtomicU64>,
 }
 
 impl Cluster<Vec<i64>> for CountingCluster {
@@ -60,6 +66,7 @@ impl Cluster<Vec<i64>> for CountingCluster {
             inner,
             to_workers: Arc::clone(&self.to_workers),
             to_coordinator: Arc::clone(&self.to_coordinator),
+            chunk_requests: Arc::clone(&self.chunk_requests),
         };
         (transport, inboxes, coordinator)
     }
@@ -96,6 +103,36 @@ fn every_message_goes_through_the_clusters_transport() {
     // requests and replies between the two workers.
     assert!(cluster.to_workers.load(Ordering::SeqCst) >= 4);
     assert!(cluster.to_coordinator.load(Ordering::SeqCst) >= 2);
+}
+
+/// A worker asks a peer once per work order for every chunk the order's subtasks
+/// need from it, not once per chunk: here 64 chunks of worker 0 are read by eight
+/// subtasks of worker 1, which its first order holds together.
+#[test]
+fn a_worker_asks_a_peer_for_many_chunks_in_one_message() {
+    let mut b = PlanBuilder::new();
+    let leaves: Vec<_> = (0..64)
+        .map(|i| b.single(Toy::Const(vec![i]), &[], Some(0)))
+        .collect();
+    let sums: Vec<_> = leaves
+        .chunks(8)
+        .map(|eight| b.single(Toy::Sum, eight, Some(1)))
+        .collect();
+    let total = b.single(Toy::Sum, &sums, Some(1));
+    b.result(total);
+    let plan = Arc::new(b.finish());
+    let cluster = CountingCluster::default();
+    let options = ExecOptions {
+        queue_depth: Some(1024),
+        ..two_workers()
+    };
+    let output = execute_on(&cluster, &plan, &options, &mut NoObserver).expect("runs");
+    assert_eq!(*output.results[0].1, vec![(0..64).sum::<i64>()]);
+    assert_eq!(output.stats.transfer_bytes, 64 * 8);
+    // One order per step at most: one request per order of worker 1 that needs
+    // chunks of worker 0 (asked one at a time, there were 64).
+    let requests = cluster.chunk_requests.load(Ordering::SeqCst);
+    assert!((1..=8).contains(&requests), "{requests} chunk requests");
 }
 
 #[test]

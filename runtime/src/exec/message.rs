@@ -14,15 +14,16 @@ use std::sync::Arc;
 pub enum WorkerMessage<V> {
     /// New subtasks to run and chunks to drop or spill.
     Work(WorkOrder),
-    /// Another worker (`reply_to`) needs a chunk this worker holds, in memory or
-    /// spilled to disk.
-    ChunkRequest { chunk: ChunkId, reply_to: u32 },
-    /// The answer to a [`WorkerMessage::ChunkRequest`]; `None` when the peer does
-    /// not hold the chunk (it was killed), so the subtasks waiting for it are handed
-    /// back to the coordinator.
+    /// Another worker (`reply_to`) needs chunks this worker holds, in memory or
+    /// spilled to disk: all those one work order's subtasks need from this worker,
+    /// in one message (a step's alike subtasks read alike chunks, so a transfer
+    /// costs one message per order and peer, not two per chunk).
+    ChunkRequest { chunks: Vec<ChunkId>, reply_to: u32 },
+    /// The answer to a [`WorkerMessage::ChunkRequest`], one value per chunk asked
+    /// for, in its order; `None` when the peer does not hold the chunk (it was
+    /// killed), so the subtasks waiting for it are handed back to the coordinator.
     ChunkReply {
-        chunk: ChunkId,
-        value: Option<Arc<V>>,
+        chunks: Vec<(ChunkId, Option<Arc<V>>)>,
     },
     /// Fault injection: lose the store and the queue, run nothing more, and answer
     /// every chunk request with `None`, as a dead machine would (its peers learn of

@@ -57,10 +57,12 @@
 //! kernels are pure; figures such as `transfer_bytes` may.
 //!
 //! **Throughput.** Messages are batched (a work order carries many subtasks, a
-//! report many completions) and subtasks travel as ids. The coordinator keeps one
-//! record per subtask and one per chunk, indexed by the dense ids, and a worker's
-//! store finds a chunk by its id in a page table, so the per-subtask cost is a few
-//! record visits and no hashing: a million trivial subtasks run at roughly a million
+//! report many completions, a chunk request all the chunks one order needs from one
+//! peer) and subtasks travel as ids. The coordinator keeps one record per subtask
+//! and one per chunk, indexed by the dense ids (a chunk's first copy on another
+//! worker inline in it), and a worker's store finds a chunk by its id in a page
+//! table, so the per-subtask cost is a few record visits and no hashing, even for a
+//! chunk read on another worker: a million trivial subtasks run at roughly a million
 //! per CPU second (`runtime/tests/exec_throughput.rs`). Without a memory limit the
 //! spilling bookkeeping costs a few flag checks per chunk.
 

@@ -134,27 +134,41 @@ pub fn read_spilled_chunk<K: ChunkKernel>(
 const PAGE_BITS: u32 = 8;
 const PAGE: usize = 1 << PAGE_BITS;
 
-/// Values by chunk id: a page table over the dense ids, each page allocated when a
-/// chunk of its ids arrives and freed when its last one leaves (one emptied page is
-/// kept for the next, so a chain of chunks that each replace the last allocates
-/// nothing). A lookup is two indexed loads, where a hash map hashed and probed.
+/// Values by chunk id: a page table over the dense ids, each page taken when a
+/// chunk of its ids arrives and put back when its last one leaves. Pages put back are
+/// kept for the next (as many as were ever in use at once, so never more than the
+/// store's own peak): a page's worth of ids empties and fills again many times in a
+/// run (a reduction tree's leaves are run in the Z-order of their priorities, a few
+/// ids of a row at a time), and each refill would otherwise allocate, clear and copy
+/// 2 KiB. A lookup is two indexed loads, where a hash map hashed and probed.
 pub struct ChunkSlots<T> {
-    pages: Vec<Option<Box<Page<T>>>>,
-    /// An empty page kept for reuse.
-    spare: Option<Box<Page<T>>>,
+    pages: Vec<Option<Page<T>>>,
+    /// Empty pages kept for reuse.
+    spare: Vec<Page<T>>,
 }
 
 struct Page<T> {
-    slots: [Option<T>; PAGE],
+    /// `PAGE` slots, allocated in place (a boxed array built on the stack would be
+    /// copied into the heap).
+    slots: Box<[Option<T>]>,
     /// Slots holding a value.
     used: u32,
+}
+
+impl<T> Page<T> {
+    fn new() -> Self {
+        Page {
+            slots: (0..PAGE).map(|_| None).collect(),
+            used: 0,
+        }
+    }
 }
 
 impl<T> Default for ChunkSlots<T> {
     fn default() -> Self {
         ChunkSlots {
             pages: Vec::new(),
-            spare: None,
+            spare: Vec::new(),
         }
     }
 }
@@ -185,14 +199,7 @@ impl<T> ChunkSlots<T> {
             self.pages.resize_with(page + 1, || None);
         }
         let spare = &mut self.spare;
-        let page = self.pages[page].get_or_insert_with(|| {
-            spare.take().unwrap_or_else(|| {
-                Box::new(Page {
-                    slots: std::array::from_fn(|_| None),
-                    used: 0,
-                })
-            })
-        });
+        let page = self.pages[page].get_or_insert_with(|| spare.pop().unwrap_or_else(Page::new));
         let old = page.slots[slot].replace(value);
         if old.is_none() {
             page.used += 1;
@@ -200,7 +207,7 @@ impl<T> ChunkSlots<T> {
         old
     }
 
-    /// Takes the chunk's value out; frees its page when that was the page's last.
+    /// Takes the chunk's value out; puts its page back when that was the page's last.
     #[inline]
     pub fn remove(&mut self, chunk: ChunkId) -> Option<T> {
         let (index, slot) = Self::split(chunk);
@@ -208,9 +215,8 @@ impl<T> ChunkSlots<T> {
         let old = page.slots[slot].take()?;
         page.used -= 1;
         if page.used == 0 {
-            let empty = self.pages[index].take();
-            if self.spare.is_none() {
-                self.spare = empty;
+            if let Some(empty) = self.pages[index].take() {
+                self.spare.push(empty);
             }
         }
         Some(old)
@@ -219,7 +225,13 @@ impl<T> ChunkSlots<T> {
     /// Drops every value (and every page).
     pub fn clear(&mut self) {
         self.pages.clear();
-        self.spare = None;
+        self.spare.clear();
+    }
+
+    /// Pages holding a chunk, and pages kept for reuse.
+    #[cfg(test)]
+    fn pages(&self) -> (usize, usize) {
+        (self.pages.iter().flatten().count(), self.spare.len())
     }
 }
 
@@ -388,11 +400,17 @@ mod tests {
             assert!(slots.remove(ChunkId(id)).is_some());
             assert!(!slots.contains(ChunkId(id)));
         }
-        // Every page emptied was freed (one kept as the spare).
-        assert!(slots.pages.iter().all(Option::is_none));
-        assert!(slots.spare.is_some());
+        // Every page emptied was put back (four pages: ids 0-255, 256-511, 768-1023
+        // and 69,888-70,143), and is taken again before a new one is made.
+        assert_eq!(slots.pages(), (0, 4));
         assert_eq!(slots.insert(ChunkId(300), 1), None);
-        assert!(slots.spare.is_none());
+        assert_eq!(slots.pages(), (1, 3));
+        for id in (0..4096).step_by(97) {
+            slots.insert(ChunkId(id), id);
+            slots.remove(ChunkId(id));
+        }
+        // Filling and emptying pages one after another makes none beyond the peak.
+        assert_eq!(slots.pages(), (1, 3));
         slots.clear();
         assert_eq!(slots.get(ChunkId(300)), None);
     }

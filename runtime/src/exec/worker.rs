@@ -22,6 +22,7 @@ use super::store::{ChunkMap, ChunkStore, IdMap};
 use super::transport::{Disconnected, Inbox, Received, Transport};
 use super::ChunkKernel;
 use crate::plan::{ChunkId, Plan, SubtaskId};
+use smallvec::SmallVec;
 use std::collections::hash_map::Entry;
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -71,6 +72,9 @@ where
     }
 }
 
+/// The subtasks waiting for one fetched chunk.
+type Waiters = SmallVec<[SubtaskId; 2]>;
+
 /// A queued subtask and how many times it failed before.
 #[derive(Clone, Copy)]
 struct Queued {
@@ -85,8 +89,12 @@ struct Worker<K: ChunkKernel, T> {
     /// Subtasks waiting for chunks from peers, with the number still missing.
     waiting: IdMap<SubtaskId, (u32, Queued)>,
     /// Chunks requested from peers, with the subtasks waiting for each (possibly
-    /// none, when they were abandoned while the request was out).
-    fetching: ChunkMap<Vec<SubtaskId>>,
+    /// none, when they were abandoned while the request was out); usually one, kept
+    /// inline.
+    fetching: ChunkMap<Waiters>,
+    /// Per peer: chunks to ask it for, gathered while a work order is accepted and
+    /// sent as one request per peer at its end.
+    requests: Vec<Vec<ChunkId>>,
     report: CompletionReport<K::Value>,
     /// The running subtask's op values; kept to reuse their allocations.
     scratch: OpScratch<K::Value>,
@@ -109,6 +117,7 @@ where
             runnable: VecDeque::new(),
             waiting: IdMap::default(),
             fetching: ChunkMap::default(),
+            requests: Vec::new(),
             report: CompletionReport::new(me),
             scratch: OpScratch::default(),
             report_every: 1,
@@ -151,14 +160,17 @@ where
     fn handle(&mut self, message: WorkerMessage<K::Value>) -> Result<(), Stop> {
         match message {
             WorkerMessage::Shutdown => Err(Stop),
-            WorkerMessage::ChunkRequest { chunk, reply_to } => {
-                let value = self.serve(chunk)?;
-                // A peer that is gone no longer needs the chunk; the coordinator
+            WorkerMessage::ChunkRequest { chunks, reply_to } => {
+                let chunks = chunks
+                    .into_iter()
+                    .map(|chunk| Ok((chunk, self.serve(chunk)?)))
+                    .collect::<Result<_, Stop>>()?;
+                // A peer that is gone no longer needs the chunks; the coordinator
                 // learns of its end through its own message.
                 let _ = self
                     .context
                     .transport
-                    .to_worker(reply_to, WorkerMessage::ChunkReply { chunk, value });
+                    .to_worker(reply_to, WorkerMessage::ChunkReply { chunks });
                 Ok(())
             }
             WorkerMessage::Kill => {
@@ -167,8 +179,10 @@ where
             }
             _ if self.killed => Ok(()),
             WorkerMessage::Work(order) => self.accept(order),
-            WorkerMessage::ChunkReply { chunk, value } => {
-                self.received(chunk, value);
+            WorkerMessage::ChunkReply { chunks } => {
+                for (chunk, value) in chunks {
+                    self.received(chunk, value);
+                }
                 Ok(())
             }
         }
@@ -216,11 +230,31 @@ where
                 self.waiting.insert(subtask, (missing, queued));
             }
         }
+        self.send_requests();
         Ok(())
     }
 
-    /// Asks peers for the subtask's inputs that are not here; returns how many it
-    /// must wait for. Its own spilled chunks are read back only when it runs.
+    /// Sends the chunk requests gathered by [`Self::request_inputs`], one message
+    /// per peer.
+    fn send_requests(&mut self) {
+        let me = self.context.me;
+        for (source, chunks) in (0u32..).zip(&mut self.requests) {
+            if chunks.is_empty() {
+                continue;
+            }
+            let request = WorkerMessage::ChunkRequest {
+                chunks: std::mem::take(chunks),
+                reply_to: me,
+            };
+            // A source whose inbox is gone has stopped for good, and the
+            // coordinator learns why from that worker's own message.
+            let _ = self.context.transport.to_worker(source, request);
+        }
+    }
+
+    /// Notes the subtask's inputs that are not here, to be asked of peers (see
+    /// [`Self::send_requests`]); returns how many it must wait for. Its own spilled
+    /// chunks are read back only when it runs.
     fn request_inputs(
         &mut self,
         subtask: SubtaskId,
@@ -243,14 +277,19 @@ where
             match self.fetching.entry(chunk) {
                 Entry::Occupied(mut waiters) => waiters.get_mut().push(subtask),
                 Entry::Vacant(slot) => {
-                    slot.insert(vec![subtask]);
-                    let request = WorkerMessage::ChunkRequest {
-                        chunk,
-                        reply_to: me,
-                    };
-                    // A source whose inbox is gone has stopped for good, and the
-                    // coordinator learns why from that worker's own message.
-                    let _ = self.context.transport.to_worker(source, request);
+                    slot.insert(Waiters::from_elem(subtask, 1));
+                    let workers = self.context.transport.num_workers() as usize;
+                    if self.requests.len() < workers {
+                        self.requests.resize_with(workers, Vec::new);
+                    }
+                    match self.requests.get_mut(source as usize) {
+                        Some(requests) => requests.push(chunk),
+                        None => {
+                            let message =
+                                format!("internal error: a work order names worker {source}");
+                            return Err(self.fail(Some(subtask), &message));
+                        }
+                    }
                 }
             }
         }
@@ -287,7 +326,7 @@ where
         }
         self.report.abandoned.push((subtask, chunk));
         for waiters in self.fetching.values_mut() {
-            waiters.retain(|&waiter| waiter != subtask);
+            waiters.retain(|waiter| *waiter != subtask);
         }
     }
 

@@ -157,20 +157,26 @@ pub(super) fn write_worker<K: ChunkKernel>(
             out.u32s(chunks(&order.spill));
             out.u32(order.report_every);
         }
-        WorkerMessage::ChunkRequest { chunk, reply_to } => {
+        WorkerMessage::ChunkRequest {
+            chunks: ids,
+            reply_to,
+        } => {
             out.u8(1);
-            out.u32(chunk.0);
+            out.u32s(chunks(ids));
             out.u32(*reply_to);
         }
-        WorkerMessage::ChunkReply { chunk, value } => {
+        WorkerMessage::ChunkReply { chunks } => {
             out.u8(2);
-            out.u32(chunk.0);
-            match value {
-                Some(value) => {
-                    out.u8(1);
-                    out.value::<K>(value)?;
+            out.len(chunks.len());
+            for (chunk, value) in chunks {
+                out.u32(chunk.0);
+                match value {
+                    Some(value) => {
+                        out.u8(1);
+                        out.value::<K>(value)?;
+                    }
+                    None => out.u8(0),
                 }
-                None => out.u8(0),
             }
         }
         WorkerMessage::Kill => out.u8(3),
@@ -194,16 +200,21 @@ pub(super) fn read_worker<K: ChunkKernel>(
             report_every: input.u32()?,
         }),
         1 => WorkerMessage::ChunkRequest {
-            chunk: ChunkId(input.u32()?),
+            chunks: chunk_ids(input.u32s()?),
             reply_to: input.u32()?,
         },
         2 => {
-            let chunk = ChunkId(input.u32()?);
-            let value = match input.u8()? {
-                0 => None,
-                _ => Some(Arc::new(input.value::<K>()?)),
-            };
-            WorkerMessage::ChunkReply { chunk, value }
+            let len = input.len()?;
+            let mut chunks = Vec::with_capacity(len);
+            for _ in 0..len {
+                let chunk = ChunkId(input.u32()?);
+                let value = match input.u8()? {
+                    0 => None,
+                    _ => Some(Arc::new(input.value::<K>()?)),
+                };
+                chunks.push((chunk, value));
+            }
+            WorkerMessage::ChunkReply { chunks }
         }
         3 => WorkerMessage::Kill,
         4 => WorkerMessage::Shutdown,
@@ -425,4 +436,98 @@ pub(super) fn read_outcome<K: ChunkKernel>(
         peak_worker_bytes: input.u64s()?,
     };
     Ok(Ok(ExecOutput { results, stats }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel whose values are plain integers, spilled as 8 little-endian bytes.
+    struct Int;
+
+    impl ChunkKernel for Int {
+        type Value = i64;
+        type Error = String;
+        fn run(&self, _args: &[&i64]) -> Result<i64, String> {
+            Ok(0)
+        }
+        fn nbytes(_value: &i64) -> usize {
+            8
+        }
+        fn spill(value: &i64, out: &mut dyn io::Write) -> io::Result<()> {
+            out.write_all(&value.to_le_bytes())
+        }
+        fn unspill(input: &mut dyn io::Read) -> io::Result<i64> {
+            let mut bytes = [0; 8];
+            input.read_exact(&mut bytes)?;
+            Ok(i64::from_le_bytes(bytes))
+        }
+    }
+
+    fn round_trip(message: &WorkerMessage<i64>) -> WorkerMessage<i64> {
+        let mut out = Writer(Vec::new());
+        write_worker::<Int>(&mut out, message).expect("encodes");
+        let mut input = Reader(&out.0);
+        let decoded = read_worker::<Int>(&mut input).expect("decodes");
+        assert!(input.0.is_empty(), "bytes left over");
+        decoded
+    }
+
+    #[test]
+    fn chunk_requests_and_replies_carry_every_chunk() {
+        let ids = vec![ChunkId(7), ChunkId(3), ChunkId(4_000_000_000)];
+        let request = WorkerMessage::ChunkRequest {
+            chunks: ids.clone(),
+            reply_to: 5,
+        };
+        match round_trip(&request) {
+            WorkerMessage::ChunkRequest { chunks, reply_to } => {
+                assert_eq!((chunks, reply_to), (ids, 5));
+            }
+            other => panic!("decoded {other:?}"),
+        }
+        let reply = WorkerMessage::ChunkReply {
+            chunks: vec![
+                (ChunkId(7), Some(Arc::new(-12))),
+                (ChunkId(3), None),
+                (ChunkId(9), Some(Arc::new(i64::MAX))),
+            ],
+        };
+        match round_trip(&reply) {
+            WorkerMessage::ChunkReply { chunks } => {
+                let chunks: Vec<(ChunkId, Option<i64>)> = chunks
+                    .into_iter()
+                    .map(|(chunk, value)| (chunk, value.map(|v| *v)))
+                    .collect();
+                assert_eq!(
+                    chunks,
+                    [
+                        (ChunkId(7), Some(-12)),
+                        (ChunkId(3), None),
+                        (ChunkId(9), Some(i64::MAX))
+                    ]
+                );
+            }
+            other => panic!("decoded {other:?}"),
+        }
+        match round_trip(&WorkerMessage::ChunkReply { chunks: Vec::new() }) {
+            WorkerMessage::ChunkReply { chunks } => assert!(chunks.is_empty()),
+            other => panic!("decoded {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_cut_reply_is_an_error_not_a_panic() {
+        let reply = WorkerMessage::ChunkReply {
+            chunks: vec![(ChunkId(1), Some(Arc::new(1))), (ChunkId(2), None)],
+        };
+        let mut out = Writer(Vec::new());
+        write_worker::<Int>(&mut out, &reply).expect("encodes");
+        for cut in 0..out.0.len() {
+            assert!(
+                read_worker::<Int>(&mut Reader(&out.0[..cut])).is_err(),
+                "cut at {cut}"
+            );
+        }
+    }
 }
