@@ -270,15 +270,8 @@ fn aligned(chunk: &dyn ElementwiseChunk, input: ChunkId) -> Result<(), Violation
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::tensor;
     use marsc_runtime::DType::{Bool, Float64, Int64};
-
-    fn tensor<'a>(shape: &'a [usize], nsplits: &'a [Vec<usize>], dtype: DType) -> TensorView<'a> {
-        TensorView {
-            shape,
-            nsplits,
-            dtype,
-        }
-    }
 
     fn add(common: DType) -> ElementwiseOp {
         ElementwiseOp::Binary {

@@ -91,6 +91,20 @@ pub struct TensorView<'a> {
     pub dtype: DType,
 }
 
+/// A [`TensorView`] of borrowed parts, for the families' unit tests.
+#[cfg(test)]
+pub(crate) fn tensor<'a>(
+    shape: &'a [usize],
+    nsplits: &'a [Vec<usize>],
+    dtype: DType,
+) -> TensorView<'a> {
+    TensorView {
+        shape,
+        nsplits,
+        dtype,
+    }
+}
+
 /// `Ok` when a dtype is the one expected, else the verifiers' message
 /// (`the result is int32, expected int64`).
 pub(crate) fn expect_dtype(what: &str, actual: DType, expected: DType) -> Result<(), Violation> {

@@ -307,16 +307,9 @@ pub struct ShapeShared {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::tensor;
     use marsc_runtime::plan::ChunkId;
     use marsc_runtime::DType;
-
-    fn tensor<'a>(shape: &'a [usize], nsplits: &'a [Vec<usize>], dtype: DType) -> TensorView<'a> {
-        TensorView {
-            shape,
-            nsplits,
-            dtype,
-        }
-    }
 
     #[test]
     fn names_and_parameters() {

@@ -344,14 +344,7 @@ pub trait SortSite {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tensor<'a>(shape: &'a [usize], nsplits: &'a [Vec<usize>], dtype: DType) -> TensorView<'a> {
-        TensorView {
-            shape,
-            nsplits,
-            dtype,
-        }
-    }
+    use crate::ops::tensor;
 
     #[test]
     fn names_and_parameters_in_both_dumps() {
