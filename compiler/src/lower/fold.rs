@@ -75,12 +75,6 @@ impl std::fmt::Display for FoldError {
     }
 }
 
-impl From<FoldError> for String {
-    fn from(error: FoldError) -> String {
-        error.message
-    }
-}
-
 /// A Python number: what `bool`, `int` and `float` operands become for arithmetic.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Number {

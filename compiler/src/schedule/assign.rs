@@ -93,7 +93,7 @@ pub fn broadcaster_threshold(workers: usize) -> usize {
 
 /// Whether each node is initial: it reads nothing but broadcasters (a root reads
 /// nothing at all), so its inputs cannot say where it should run.
-fn initial_nodes(dag: &Dag, workers: usize) -> Vec<bool> {
+pub(crate) fn initial_nodes(dag: &Dag, workers: usize) -> Vec<bool> {
     let threshold = broadcaster_threshold(workers);
     dag.nodes()
         .map(|node| {

@@ -2,7 +2,7 @@
 //! bytes than round-robin or random), placement by input bytes, and broadcasters.
 
 use crate::schedule::assign::{
-    assign_workers, broadcaster_threshold, transfer_bytes, InitialAssignment,
+    assign_workers, broadcaster_threshold, initial_nodes, transfer_bytes, InitialAssignment,
 };
 use crate::schedule::dag::{parse_dag_file, Dag};
 use crate::schedule::shapes::{block_matmul, map_then_reduce, relabeled, tree_reduction};
@@ -15,14 +15,9 @@ const POLICIES: [InitialAssignment; 3] = [
 
 /// How many initial nodes (reading nothing but broadcasters) each worker got.
 fn initial_counts(dag: &Dag, assignment: &[u32], workers: usize) -> Vec<usize> {
-    let threshold = broadcaster_threshold(workers);
-    let initial = |node: u32| {
-        dag.dependencies(node)
-            .iter()
-            .all(|&input| dag.dependents(input).len() > threshold)
-    };
+    let initial = initial_nodes(dag, workers);
     let mut counts = vec![0; workers];
-    for node in dag.nodes().filter(|&n| initial(n)) {
+    for node in dag.nodes().filter(|&n| initial[n as usize]) {
         counts[assignment[node as usize] as usize] += 1;
     }
     counts
