@@ -93,7 +93,7 @@ struct Worker<K: ChunkKernel, T> {
     /// inline.
     fetching: ChunkMap<Waiters>,
     /// Per peer: chunks to ask it for, gathered while a work order is accepted and
-    /// sent as one request per peer at its end.
+    /// sent as one request per peer at its end (one list per worker, made at start).
     requests: Vec<Vec<ChunkId>>,
     report: CompletionReport<K::Value>,
     /// The running subtask's op values; kept to reuse their allocations.
@@ -111,13 +111,14 @@ where
     fn new(context: WorkerContext<K, T>) -> Self {
         let me = context.me;
         let store = ChunkStore::new(me, context.spill_dir.as_deref());
+        let requests = vec![Vec::new(); context.transport.num_workers() as usize];
         Worker {
             context,
             store,
             runnable: VecDeque::new(),
             waiting: IdMap::default(),
             fetching: ChunkMap::default(),
-            requests: Vec::new(),
+            requests,
             report: CompletionReport::new(me),
             scratch: OpScratch::default(),
             report_every: 1,
@@ -278,10 +279,6 @@ where
                 Entry::Occupied(mut waiters) => waiters.get_mut().push(subtask),
                 Entry::Vacant(slot) => {
                     slot.insert(Waiters::from_elem(subtask, 1));
-                    let workers = self.context.transport.num_workers() as usize;
-                    if self.requests.len() < workers {
-                        self.requests.resize_with(workers, Vec::new);
-                    }
                     match self.requests.get_mut(source as usize) {
                         Some(requests) => requests.push(chunk),
                         None => {
